@@ -1,0 +1,58 @@
+# brisk's front door. `make demo` and `make test` work on a fresh Debian 12
+# machine as root: they install what is missing, configure, build and run.
+BUILD      ?= build
+ASAN_BUILD ?= build-asan
+JOBS       ?= $(shell nproc)
+CMAKE_FLAGS ?=
+CI_FLAGS   := $(if $(CI),-DBRISK_WERROR=ON,)
+CTEST_ARGS ?=
+
+.PHONY: all deps configure build demo test bench asan format lint install clean
+
+all: build
+
+deps:
+	@scripts/install-deps
+
+$(BUILD)/build.ninja: | deps
+	cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo $(CI_FLAGS) $(CMAKE_FLAGS)
+
+configure: $(BUILD)/build.ninja
+
+build: deps configure
+	cmake --build $(BUILD) -j $(JOBS)
+
+demo: build
+	./$(BUILD)/brisk demo
+
+test: build
+	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS) $(CTEST_ARGS)
+
+bench: build
+	./$(BUILD)/brisk bench spawn
+	./$(BUILD)/bench/brisk-gbench --benchmark_min_time=0.5
+
+$(ASAN_BUILD)/build.ninja: | deps
+	cmake -S . -B $(ASAN_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Debug -DBRISK_BUILD_BENCH=OFF \
+	  -DBRISK_SANITIZE=address,undefined $(CI_FLAGS) $(CMAKE_FLAGS)
+
+asan: deps $(ASAN_BUILD)/build.ninja
+	cmake --build $(ASAN_BUILD) -j $(JOBS)
+	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	  ctest --test-dir $(ASAN_BUILD) --output-on-failure -j $(JOBS) $(CTEST_ARGS)
+
+SOURCES = $(shell git ls-files '*.cc' '*.h')
+
+format:
+	@BRISK_DEV_TOOLS=1 scripts/install-deps
+	clang-format -i $(SOURCES)
+
+lint: configure
+	@BRISK_DEV_TOOLS=1 scripts/install-deps
+	clang-tidy -p $(BUILD) --quiet $(filter %.cc,$(SOURCES))
+
+install: build
+	cmake --install $(BUILD)
+
+clean:
+	rm -rf $(BUILD) $(ASAN_BUILD)
