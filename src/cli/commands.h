@@ -1,0 +1,15 @@
+// cli/commands.h: the subcommands of `brisk`, each defined in its own file.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+namespace brisk::cli {
+
+void add_bench(CLI::App& app);  // bench_command.cc
+void add_demo(CLI::App& app);   // demo_command.cc
+
+// Subcommands run from their CLI11 callbacks and record their exit code here.
+int exit_code();
+void set_exit_code(int code);
+
+}  // namespace brisk::cli

@@ -1,0 +1,109 @@
+#include "support/test_support.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <unistd.h>
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <sstream>
+#include <thread>
+
+#include "sys/syscalls.h"
+
+namespace brisk::test {
+
+TempDir::TempDir() {
+  std::string tmpl = (std::filesystem::temp_directory_path() / "brisk-test-XXXXXX").string();
+  if (!::mkdtemp(tmpl.data())) throw std::runtime_error("mkdtemp failed");
+  path_ = tmpl;
+}
+
+TempDir::~TempDir() {
+  std::error_code ec;
+  std::filesystem::remove_all(path_, ec);
+}
+
+std::set<int> open_fds() {
+  std::set<int> fds;
+  DIR* dir = ::opendir("/proc/self/fd");
+  if (!dir) return fds;
+  int own = ::dirfd(dir);
+  while (dirent* entry = ::readdir(dir)) {
+    if (entry->d_name[0] == '.') continue;
+    int fd = std::stoi(entry->d_name);
+    if (fd != own) fds.insert(fd);
+  }
+  ::closedir(dir);
+  return fds;
+}
+
+Captured run_capture(SpawnOptions options) {
+  auto pipe = sys::pipe();
+  EXPECT_TRUE(pipe);
+  options.fds.push_back({.child_fd = 1, .parent_fd = pipe->write.get()});
+  auto child = spawn(options);
+  pipe->write.reset();
+  if (!child) {
+    ADD_FAILURE() << child.error().message();
+    return {ExitStatus::from_code(-1), ""};
+  }
+  std::string out;
+  char buffer[4096];
+  for (;;) {
+    auto n = sys::read(pipe->read.get(), buffer);
+    if (!n || *n == 0) break;
+    out.append(buffer, *n);
+  }
+  auto status = child->wait();
+  EXPECT_TRUE(status);
+  return {status ? *status : ExitStatus::from_code(-1), out};
+}
+
+bool is_root() { return ::geteuid() == 0; }
+
+bool can_unshare_net() {
+  bool ok = false;
+  std::thread([&ok] { ok = ::unshare(CLONE_NEWNET) == 0; }).join();
+  return ok;
+}
+
+UniqueFd make_netns() {
+  UniqueFd fd;
+  std::thread([&fd] {
+    if (::unshare(CLONE_NEWNET) != 0) return;
+    if (auto ns = sys::open("/proc/thread-self/ns/net", O_RDONLY)) fd = std::move(*ns);
+  }).join();
+  return fd;
+}
+
+void build_minimal_root(const std::string& root, const std::vector<std::string>& programs) {
+  namespace fs = std::filesystem;
+  auto copy_in = [&](const std::string& path) {
+    fs::path target = fs::path(root) / fs::path(path).relative_path();
+    fs::create_directories(target.parent_path());
+    fs::copy_file(fs::canonical(path), target, fs::copy_options::overwrite_existing);
+  };
+  for (const auto& program : programs) {
+    copy_in(program);
+    auto ldd = run_capture({.argv = {"ldd", program}});
+    std::istringstream lines(ldd.out);
+    for (std::string line; std::getline(lines, line);) {
+      // "libc.so.6 => /lib/x86_64-linux-gnu/libc.so.6 (0x...)" or "/lib64/ld-linux-x86-64.so.2 (0x...)"
+      std::istringstream words(line);
+      for (std::string word; words >> word;)
+        if (!word.empty() && word[0] == '/') copy_in(word);
+    }
+  }
+}
+
+std::string status_field(const std::string& status, const std::string& key) {
+  std::istringstream lines(status);
+  for (std::string line; std::getline(lines, line);)
+    if (line.rfind(key, 0) == 0) return line;
+  return {};
+}
+
+}  // namespace brisk::test

@@ -1,0 +1,54 @@
+// Test helpers shared by every test binary.
+#pragma once
+
+#include <sys/types.h>
+
+#include <set>
+#include <string>
+#include <vector>
+
+#include "brisk/exit_status.h"
+#include "brisk/fd.h"
+#include "brisk/spawn.h"
+
+namespace brisk::test {
+
+// A directory removed (recursively) when the object dies.
+class TempDir {
+ public:
+  TempDir();
+  ~TempDir();
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
+
+// The descriptors open in this process, from /proc/self/fd.
+std::set<int> open_fds();
+
+struct Captured {
+  ExitStatus status;
+  std::string out;
+};
+// Spawns with stdout mapped to a pipe and waits; fails the test on a spawn error.
+Captured run_capture(SpawnOptions options);
+
+bool is_root();
+// True when this process may create network namespaces (root, or CAP_SYS_ADMIN).
+bool can_unshare_net();
+
+// A fresh network namespace held by an fd; gone when the last fd closes.
+// Made on a helper thread so that this process never leaves its own.
+UniqueFd make_netns();
+
+// A minimal root filesystem with the given programs and the libraries ldd
+// says they need, at the same paths as on the host.
+void build_minimal_root(const std::string& root, const std::vector<std::string>& programs);
+
+// The first line of /proc/self/status output starting with key, e.g. "Uid:".
+std::string status_field(const std::string& status, const std::string& key);
+
+}  // namespace brisk::test
