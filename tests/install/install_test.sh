@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Installs the build into a temporary prefix, then builds a consumer against
+# it twice: with find_package(brisk) and with pkg-config. Fails on any error.
+set -euo pipefail
+build_dir=$1
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cmake --install "$build_dir" --prefix "$work/prefix" >/dev/null
+mkdir "$work/consumer"
+cat > "$work/consumer/main.cc" <<'CC'
+#include <brisk/spawn.h>
+int main() {
+  auto child = brisk::spawn({.argv = {"/bin/true"}});
+  return child && child->wait()->success() ? 0 : 1;
+}
+CC
+cat > "$work/consumer/CMakeLists.txt" <<'CM'
+cmake_minimum_required(VERSION 3.22)
+project(consumer CXX)
+set(CMAKE_CXX_STANDARD 20)
+find_package(brisk REQUIRED)
+add_executable(consumer main.cc)
+target_link_libraries(consumer brisk::brisk)
+CM
+cmake -S "$work/consumer" -B "$work/consumer/build" -DCMAKE_PREFIX_PATH="$work/prefix" >/dev/null
+cmake --build "$work/consumer/build" >/dev/null
+"$work/consumer/build/consumer"
+pc_dir=$(dirname "$(find "$work/prefix" -name brisk.pc)")
+# shellcheck disable=SC2046
+g++ -std=c++20 "$work/consumer/main.cc" -o "$work/pc-consumer" $(PKG_CONFIG_PATH=$pc_dir pkg-config --cflags --libs --static brisk)
+"$work/pc-consumer"
+echo "find_package and pkg-config consumers built and ran"
