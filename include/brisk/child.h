@@ -4,6 +4,11 @@
 // never be hit. The Child never calls waitpid(-1) and installs no SIGCHLD
 // handler, so it does not steal other code's children.
 //
+// The kernel gives every exec'd child SIGCHLD as its exit signal, so an
+// application that sets SIGCHLD to SIG_IGN has its children reaped by the
+// kernel, and another library's waitpid(-1) can reap them first: wait() then
+// fails with ECHILD and the status is lost. Neither can be prevented here.
+//
 // A Child is not thread-safe; use one from one thread at a time.
 #pragma once
 

@@ -28,10 +28,16 @@ void add_bench(CLI::App& app) {
   spawn->add_option("--rss", config->rss_mb, "Grow this process's heap to MB MiB first")->capture_default_str();
   spawn->add_option("--nofile", config->nofile, "Raise RLIMIT_NOFILE to N first");
   spawn->add_option("--chroot", config->chroot, "Spawn inside this root directory")->check(CLI::ExistingDirectory);
-  spawn->add_option("--methods", config->methods, "Only these methods (brisk always runs)")->delimiter(',');
+  auto methods = std::make_shared<std::string>();
+  spawn->add_option("--methods", *methods, "Only these methods, comma-separated (brisk always runs)");
   spawn->add_flag("--json", *json, "Print the report as JSON");
   spawn->add_option("program", config->argv, "Program and arguments (absolute path)")->capture_default_str();
-  spawn->callback([config, json] {
+  spawn->callback([config, json, methods] {
+    for (size_t start = 0; start < methods->size();) {
+      size_t comma = std::min(methods->find(',', start), methods->size());
+      if (comma > start) config->methods.push_back(methods->substr(start, comma - start));
+      start = comma + 1;
+    }
     try {
       auto report = bench::run_spawn_bench(*config);
       if (*json)

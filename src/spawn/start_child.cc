@@ -104,6 +104,10 @@ long try_clone(detail::ChildPlan& plan, const detail::StackArena& arena, int* pi
   plan.reset_handlers = true;
   auto sync = sys::pipe();
   if (!sync) return -sync.error().code;
+  // The write end must survive the fd map: place it above every target.
+  int write_end = ::fcntl(sync->write.get(), F_DUPFD_CLOEXEC, plan.high_fd);
+  if (write_end < 0) return -errno;
+  sync->write.reset(write_end);
   long pid = raw::call(SYS_clone, SIGCHLD, 0, 0, 0, 0);
   if (pid == 0) raw::exit(detail::child_main(&plan));
   sync->write.reset();
@@ -132,7 +136,7 @@ Result<StartedChild> start_child(ChildPlan& plan, const StackArena& arena, int c
   SpawnMethod forced = g_forced.load(std::memory_order_relaxed);
   SpawnMethod method = forced != SpawnMethod::unknown ? forced : g_method.load(std::memory_order_relaxed);
   plan.report = arena.report;
-  plan.parent_pid = ::getpid();
+  if (plan.parent_death_signal) plan.parent_pid = ::getpid();
   const int saved_errno = errno;
   AllSignalsBlocked blocked;
 

@@ -89,6 +89,8 @@ struct LeakCase {
   bool succeeds;
 };
 
+void PrintTo(const LeakCase& c, std::ostream* os) { *os << c.name; }
+
 class SpawnLeaks : public ::testing::TestWithParam<LeakCase> {};
 
 TEST_P(SpawnLeaks, NoDescriptorOrChildLeftBehind) {

@@ -1,5 +1,8 @@
 // Every creation method the engine falls back to works the same: clone3,
 // clone, vfork and fork each run programs and report child-side failures.
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <gtest/gtest.h>
 
 #include "brisk/spawn.h"
@@ -33,6 +36,20 @@ TEST_P(SpawnMethods, ReportsChildSideFailuresWithTheirStep) {
   ASSERT_FALSE(missing);
   EXPECT_EQ(missing.error().kind(), SpawnError::Kind::program_not_found);
   EXPECT_EQ(missing.error().step, SpawnStep::exec);
+}
+
+TEST_P(SpawnMethods, FailuresAreReportedWhenTheMapCoversTheLowestFreeFds) {
+  // The fork fallback's sync pipe would take the lowest free numbers; a map
+  // that targets them must not close it early and hide the failure.
+  int lowest = ::fcntl(0, F_DUPFD_CLOEXEC, 3);
+  ::close(lowest);
+  SpawnOptions options{.argv = {"/bin/true"}};
+  for (int fd = lowest; fd < lowest + 8; ++fd) options.fds.push_back({.child_fd = fd, .parent_fd = 2});
+  options.cwd = "/nonexistent";
+  options.namespaces = {{CLONE_NEWNET, -1, "/proc/self/ns/net"}};
+  auto child = spawn(options);
+  ASSERT_FALSE(child);
+  EXPECT_EQ(child.error().step, SpawnStep::chdir);
 }
 
 TEST_P(SpawnMethods, NoDescriptorsLeak) {

@@ -141,6 +141,8 @@ struct BadInput {
   const char* expected_text;
 };
 
+void PrintTo(const BadInput& input, std::ostream* os) { *os << input.name; }
+
 class SpawnRejects : public ::testing::TestWithParam<BadInput> {};
 
 TEST_P(SpawnRejects, BeforeAnythingRuns) {
