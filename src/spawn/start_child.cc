@@ -153,8 +153,11 @@ Result<StartedChild> start_child(ChildPlan& plan, const StackArena& arena, int c
       if (method == SpawnMethod::unknown) g_method.store(SpawnMethod::clone3, std::memory_order_relaxed);
       return StartedChild{static_cast<pid_t>(rc), UniqueFd(pidfd)};
     }
-    // A refusal while placing into a cgroup is about the cgroup, not clone3.
-    if (method != SpawnMethod::unknown || !is_refusal(rc) || cgroup_dir >= 0) return clone_error("clone3", rc);
+    // A refusal moves down the chain even after a successful probe: a
+    // seccomp filter may arrive later (installed after the first spawn, or
+    // in a forked child). A refusal while placing into a cgroup is about the
+    // cgroup, not clone3.
+    if (forced != SpawnMethod::unknown || !is_refusal(rc) || cgroup_dir >= 0) return clone_error("clone3", rc);
     method = SpawnMethod::clone;
   }
 
