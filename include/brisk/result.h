@@ -69,7 +69,8 @@ class [[nodiscard]] Result {
   using error_type = E;
 
   template <class U = T>
-    requires std::is_constructible_v<T, U&&>
+    requires(std::is_constructible_v<T, U &&> && !std::is_same_v<std::remove_cvref_t<U>, Result>)
+  // NOLINTNEXTLINE(bugprone-forwarding-reference-overload): constrained above
   Result(U&& value) : state_(std::in_place_index<0>, std::forward<U>(value)) {}
   template <class F>
     requires std::is_constructible_v<E, F&&>

@@ -5,7 +5,7 @@
 
 #include "cli/commands.h"
 
-int main(int argc, char** argv) {
+int main(int argc, char** argv) try {
   CLI::App app{"brisk: fast process spawning and rtnetlink for Linux hosts and containers"};
   app.require_subcommand(1);
   app.set_version_flag("-V,--version", std::string("brisk ") + BRISK_VERSION_STRING);
@@ -18,4 +18,7 @@ int main(int argc, char** argv) {
     return rc == 0 ? 0 : 2;
   }
   return brisk::cli::exit_code();
+} catch (const std::exception& e) {
+  std::fprintf(stderr, "brisk: %s\n", e.what());
+  return 1;
 }

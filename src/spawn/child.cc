@@ -14,7 +14,7 @@ Child::Child(Child&& other) noexcept
     : pid_(other.pid_),
       pidfd_(std::move(other.pidfd_)),
       policy_(other.policy_),
-      status_(std::move(other.status_)),
+      status_(other.status_),
       rusage_(other.rusage_) {}
 
 Child& Child::operator=(Child&& other) noexcept {
@@ -23,7 +23,7 @@ Child& Child::operator=(Child&& other) noexcept {
     pid_ = other.pid_;
     pidfd_ = std::move(other.pidfd_);
     policy_ = other.policy_;
-    status_ = std::move(other.status_);
+    status_ = other.status_;
     rusage_ = other.rusage_;
   }
   return *this;

@@ -188,11 +188,12 @@ void Preparer::build_argv_envp() {
   }
   if (o_.inherit_env)
     for (char** e = environ; e && *e; ++e) s_.env_strings.emplace_back(*e);
-  for (const auto& [key, value] : o_.env) {
+  for (const auto& change : o_.env) {
+    const std::string& key = change.first;
     std::erase_if(s_.env_strings, [&key](const std::string& entry) {
       return entry.size() > key.size() && entry[key.size()] == '=' && entry.compare(0, key.size(), key) == 0;
     });
-    if (value) s_.env_strings.push_back(key + "=" + *value);
+    if (change.second) s_.env_strings.push_back(key + "=" + *change.second);
   }
   for (auto& entry : s_.env_strings) s_.envp.push_back(entry.data());
   s_.envp.push_back(nullptr);

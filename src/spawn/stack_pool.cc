@@ -11,7 +11,7 @@ namespace {
 
 // The child's frames are small (its largest buffer is 1 KiB); 64 KiB leaves
 // room for the kernel's signal frame should a synchronous fault occur.
-constexpr std::size_t kStackSize = 64 * 1024;
+constexpr std::size_t kStackSize = std::size_t{64} * 1024;
 
 std::mutex g_mutex;
 std::vector<StackArena>& pool() {
