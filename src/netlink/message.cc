@@ -52,6 +52,17 @@ void Message::put_bytes(uint16_t type, std::span<const uint8_t> value) {
   if (!mnl_attr_put_check(header(), buffer_.size(), type, value.size(), value.data())) overflowed_ = true;
 }
 
+void Message::put_raw(const void* data, std::size_t size) {
+  if (header()->nlmsg_len + MNL_ALIGN(size) > buffer_.size()) {
+    overflowed_ = true;
+    return;
+  }
+  char* tail = static_cast<char*>(mnl_nlmsg_get_payload_tail(header()));
+  std::memset(tail, 0, MNL_ALIGN(size));
+  std::memcpy(tail, data, size);
+  header()->nlmsg_len += MNL_ALIGN(size);
+}
+
 Message::Nest Message::begin_nest(uint16_t type) {
   nlattr* start = mnl_attr_nest_start_check(header(), buffer_.size(), type);
   if (!start) {

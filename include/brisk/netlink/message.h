@@ -58,6 +58,8 @@ class Message {
   void put_string(uint16_t type, std::string_view value);
   void put_bytes(uint16_t type, std::span<const uint8_t> value);
   void put_flag(uint16_t type) { put_bytes(type, {}); }
+  // A raw struct at the tail, padded: the ifinfomsg inside VETH_INFO_PEER.
+  void put_raw(const void* data, std::size_t size);
 
   // A nest is its offset in the buffer, so it stays valid however it is moved.
   struct Nest {
