@@ -80,7 +80,7 @@ Op address_op(AddressSpec spec, int kind) {
   std::string object = spec.prefix + " dev " + spec.dev;
   Op result{.op = op, .object = object};
   auto fail = [&](NetlinkError e) {
-    result.local = [e = std::move(e)](Connection&) -> NlResult<void> { return e; };
+    result.rejected = std::move(e);
     return result;
   };
   if (auto valid = validate_link_name(spec.dev, op); !valid) {

@@ -56,9 +56,13 @@ std::vector<NlResult<void>> run_ops(Connection& conn, std::vector<Op>& ops, bool
 
   for (std::size_t i = 0; i < ops.size(); ++i) {
     Op& op = ops[i];
+    if (op.rejected) {
+      results[i] = *op.rejected;
+      continue;
+    }
     if (coalesce && !op.delete_name.empty()) {
       std::size_t end = i;
-      while (end < ops.size() && !ops[end].delete_name.empty()) ++end;
+      while (end < ops.size() && !ops[end].delete_name.empty() && !ops[end].rejected) ++end;
       if (end - i >= std::max<std::size_t>(coalesce_min, 2)) {
         drain();
         std::vector<std::string> names;

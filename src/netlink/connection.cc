@@ -168,7 +168,7 @@ void Connection::execute_window(std::span<Request> window) {
       r.result = NetlinkError{.code = EMSGSIZE, .op = r.op, .object = r.object, .detail = "request does not fit its buffer"};
       continue;
     }
-    r.message.add_flags(NLM_F_REQUEST | NLM_F_ACK);
+    r.message.add_flags(r.ack ? NLM_F_REQUEST | NLM_F_ACK : NLM_F_REQUEST);
     r.message.set_seq(next_seq_++);
     if (next_seq_ == 0) next_seq_ = 1;
     r.result = {};
@@ -221,6 +221,7 @@ void Connection::execute_window(std::span<Request> window) {
           handled.error().object = r.object;
           r.result = std::move(handled).error();
         }
+        if (!r.ack) pending.erase(it);
       }
     }
   }

@@ -201,7 +201,7 @@ std::vector<NameNeed> add_needs(const LinkAdd& spec) {
 
 Op failed_op(const char* op, std::string object, NetlinkError error) {
   Op failed{.op = op, .object = std::move(object)};
-  failed.local = [error = std::move(error)](Connection&) -> NlResult<void> { return error; };
+  failed.rejected = std::move(error);
   return failed;
 }
 

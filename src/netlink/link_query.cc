@@ -101,7 +101,8 @@ NlResult<LinkInfo> get_one(Connection& conn, const std::string& name, int ifinde
   Request r{.message = detail::link_get_message(name, ifindex, stats),
             .op = "link get",
             .object = ifindex ? "ifindex " + std::to_string(ifindex) : name,
-            .reply_budget = kGetBudget};
+            .reply_budget = kGetBudget,
+            .ack = false};
   r.on_reply = [&found](const nlmsghdr& reply) -> NlResult<void> {
     if (reply.nlmsg_type != RTM_NEWLINK) return {};
     auto link = detail::parse_link(reply);

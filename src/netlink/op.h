@@ -5,6 +5,7 @@
 #pragma once
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -34,7 +35,10 @@ struct Op {
   // Adds context to the op's error (e.g. the kind a kernel lacks).
   std::function<void(NetlinkError&)> explain{};
   std::string delete_name{};       // a plain delete by name: may be coalesced
-  bool changes_names = false;      // may rename or remove devices: resolve nothing until it is done
+  bool changes_names = false;
+  // Refused before sending (bad input): this is the op's result, and it
+  // costs the pipeline nothing.
+  std::optional<NetlinkError> rejected{};      // may rename or remove devices: resolve nothing until it is done
 };
 
 Op link_add_op(LinkAdd spec);

@@ -62,6 +62,9 @@ struct Request {
   const char* op = "";            // e.g. "link add", for errors; static storage
   std::string object{};           // what it acts on, for errors
   std::size_t reply_budget = kAckBudget;  // receive-buffer bytes its replies may take
+  // Ask for an ACK. A single-object GET turns it off: its one reply (or its
+  // error) completes it, so reply and ACK never compete for a small buffer.
+  bool ack = true;
   // Called for each reply that is not the final ACK (a GET's answer).
   std::function<NlResult<void>(const nlmsghdr&)> on_reply{};
   // After ENOBUFS lost its ACK: is the requested state in place? true means
