@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "netlink/ack.h"
+#include "sys/namespaces.h"
 #include "sys/sockets.h"
 #include "sys/syscalls.h"
 

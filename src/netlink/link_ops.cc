@@ -7,6 +7,7 @@
 
 #include <cctype>
 
+#include "brisk/netlink/netns.h"
 #include "netlink/link_schema.h"
 #include "netlink/op.h"
 
@@ -259,10 +260,19 @@ Op link_set_op(LinkSet spec) {
   if (spec.alias) {
     if (auto valid = check_alias(*spec.alias, op, spec.name); !valid) return failed_op(op, spec.name, std::move(valid).error());
   }
+  if (!spec.netns_name.empty()) {
+    if (auto valid = validate_netns_name(spec.netns_name); !valid) {
+      valid.error().op = op;
+      valid.error().object = spec.name;
+      valid.error().detail = "netns '" + spec.netns_name + "': " + valid.error().detail;
+      return failed_op(op, spec.name, std::move(valid).error());
+    }
+  }
   if (!spec.address.empty() && !MacAddress::parse(spec.address))
     return failed_op(op, spec.name, invalid_argument(op, spec.name, "malformed MAC address '" + spec.address + "'"));
   Op result{.op = op, .object = spec.name};
-  result.changes_names = !spec.new_name.empty() || spec.netns_fd >= 0 || spec.netns_pid.has_value();
+  result.changes_names =
+      !spec.new_name.empty() || spec.netns_fd >= 0 || spec.netns_pid.has_value() || !spec.netns_name.empty();
   // A rename must address the device by index: IFLA_IFNAME carries the new name.
   if (!spec.new_name.empty()) result.needs.push_back({spec.name, "dev"});
   if (spec.master && !spec.master->empty()) result.needs.push_back({*spec.master, "master"});
@@ -284,13 +294,27 @@ Op link_set_op(LinkSet spec) {
     if (spec.master) m.put_u32(IFLA_MASTER, spec.master->empty() ? 0u : static_cast<uint32_t>(cached(conn, *spec.master)));
     if (spec.netns_fd >= 0) m.put_u32(IFLA_NET_NS_FD, static_cast<uint32_t>(spec.netns_fd));
     if (spec.netns_pid) m.put_u32(IFLA_NET_NS_PID, static_cast<uint32_t>(*spec.netns_pid));
+    UniqueFd named;
+    if (!spec.netns_name.empty()) {
+      auto fd = open_netns(spec.netns_name);
+      if (!fd) {
+        NetlinkError e = std::move(fd).error();
+        e.detail = "netns '" + spec.netns_name + "': " + e.message();
+        e.op = "link set";
+        e.object = spec.name;
+        return e;
+      }
+      named = std::move(*fd);
+      m.put_u32(IFLA_NET_NS_FD, static_cast<uint32_t>(named.get()));
+    }
     if (spec.alias) m.put_string(IFLA_IFALIAS, *spec.alias);
     if (spec.txqueuelen) m.put_u32(IFLA_TXQLEN, *spec.txqueuelen);
     if (spec.group) m.put_u32(IFLA_GROUP, *spec.group);
     std::vector<Request> requests;
     requests.push_back({.message = std::move(m), .op = "link set", .object = spec.name});
+    if (named) requests.back().fds.push_back(std::move(named));
     requests.back().recheck = [spec](Connection& c) -> NlResult<bool> {
-      bool moved = spec.netns_fd >= 0 || spec.netns_pid;
+      bool moved = spec.netns_fd >= 0 || spec.netns_pid || !spec.netns_name.empty();
       const std::string& now = spec.new_name.empty() ? spec.name : spec.new_name;
       if (moved) {
         auto here = link_exists(c, spec.name);
@@ -310,7 +334,7 @@ Op link_set_op(LinkSet spec) {
   };
   result.after = [spec](Connection& conn, const NlResult<void>& outcome) {
     // A rename or a move changes what the old name means; a failure may have raced.
-    if (!outcome || !spec.new_name.empty() || spec.netns_fd >= 0 || spec.netns_pid) {
+    if (!outcome || !spec.new_name.empty() || spec.netns_fd >= 0 || spec.netns_pid || !spec.netns_name.empty()) {
       conn.forget_name(spec.name);
       if (!spec.new_name.empty()) conn.forget_name(spec.new_name);
     }

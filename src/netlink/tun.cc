@@ -12,6 +12,7 @@
 #include <cstring>
 
 #include "netlink/op.h"
+#include "sys/namespaces.h"
 #include "sys/sockets.h"
 #include "sys/syscalls.h"
 

@@ -1,11 +1,8 @@
 #include "sys/sockets.h"
 
-#include <sched.h>
 #include <sys/ioctl.h>
-#include <sys/mount.h>
 
 #include <cerrno>
-#include <thread>
 
 namespace brisk::sys {
 
@@ -48,41 +45,9 @@ Result<size_t> recvmsg(int fd, msghdr& message, int flags) {
   }
 }
 
-Result<void> setns(int fd, int nstype) {
-  if (::setns(fd, nstype) < 0) return last_error("setns");
-  return {};
-}
-
-Result<void> unshare(int flags) {
-  if (::unshare(flags) < 0) return last_error("unshare");
-  return {};
-}
-
-Result<void> mount(const std::string& source, const std::string& target, const char* fstype,
-                   unsigned long flags) {
-  if (::mount(source.c_str(), target.c_str(), fstype, flags, nullptr) < 0) return last_error("mount", target);
-  return {};
-}
-
-Result<void> umount2(const std::string& target, int flags) {
-  if (::umount2(target.c_str(), flags) < 0) return last_error("umount2", target);
-  return {};
-}
-
 Result<void> ioctl_int(int fd, unsigned long request, unsigned long arg, const char* what) {
   if (::ioctl(fd, request, arg) < 0) return last_error(what);
   return {};
-}
-
-Result<void> run_in_netns(int netns_fd, const std::function<Result<void>()>& fn) {
-  if (netns_fd < 0) return fn();
-  Result<void> result;
-  // A thread's namespace dies with it; the caller's thread is never moved.
-  std::thread([&] {
-    auto joined = setns(netns_fd, CLONE_NEWNET);
-    result = joined ? fn() : joined;
-  }).join();
-  return result;
 }
 
 }  // namespace brisk::sys

@@ -4,12 +4,12 @@
 //
 // EINTR: sendmsg and recvmsg retry it (netlink sends are atomic: the kernel
 // either queues the whole datagram or none of it); the others never block.
+// Namespace and mount wrappers are in sys/namespaces.h.
 #pragma once
 
 #include <linux/netlink.h>
 #include <sys/socket.h>
 
-#include <functional>
 #include <string>
 
 #include "brisk/fd.h"
@@ -26,17 +26,6 @@ Result<size_t> sendmsg(int fd, const msghdr& message, int flags);
 // result larger than the buffer means the datagram was cut).
 Result<size_t> recvmsg(int fd, msghdr& message, int flags);
 
-Result<void> setns(int fd, int nstype);
-Result<void> unshare(int flags);
-Result<void> mount(const std::string& source, const std::string& target, const char* fstype,
-                   unsigned long flags);
-Result<void> umount2(const std::string& target, int flags);
 Result<void> ioctl_int(int fd, unsigned long request, unsigned long arg, const char* what);
-
-// Runs fn on a short-lived helper thread that first joins the network
-// namespace netns_fd, so the calling thread never changes namespace.
-// Sockets and /dev/net/tun devices made there stay bound to that namespace.
-// netns_fd < 0 runs fn directly on the calling thread.
-Result<void> run_in_netns(int netns_fd, const std::function<Result<void>()>& fn);
 
 }  // namespace brisk::sys

@@ -72,6 +72,7 @@ struct Request {
   // fails with ENOBUFS.
   std::function<NlResult<bool>(Connection&)> recheck{};
   NlResult<void> result{};        // filled in by execute()
+  std::vector<UniqueFd> fds{};    // descriptors the message names (IFLA_NET_NS_FD), open until sent
 };
 
 struct ConnectionStats {

@@ -111,6 +111,7 @@ struct LinkSet {
   std::optional<std::string> master{};   // enslave to this device; "" releases (nomaster)
   int netns_fd = -1;                     // move into the namespace of this fd (not owned)
   std::optional<pid_t> netns_pid{};      // move into the namespace of this process
+  std::string netns_name{};              // move into this named namespace (/run/netns/<name>)
   std::optional<std::string> alias{};    // new alias; "" clears it
   std::optional<uint32_t> txqueuelen{};  // new transmit queue length
   std::optional<uint32_t> group{};       // new device group
