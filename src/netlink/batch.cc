@@ -243,6 +243,21 @@ std::size_t Batch::replace_address(AddressSpec spec) {
 }
 std::size_t Batch::delete_address(AddressSpec spec) { return push(detail::address_op(std::move(spec), RTM_DELADDR)); }
 
+std::size_t Batch::add_route(RouteSpec spec) { return push(detail::route_op(std::move(spec), RTM_NEWROUTE)); }
+std::size_t Batch::replace_route(RouteSpec spec) { return push(detail::route_op(std::move(spec), -RTM_NEWROUTE)); }
+std::size_t Batch::delete_route(RouteSpec spec) { return push(detail::route_op(std::move(spec), RTM_DELROUTE)); }
+std::size_t Batch::add_neighbour(NeighbourSpec spec) {
+  return push(detail::neighbour_op(std::move(spec), RTM_NEWNEIGH));
+}
+std::size_t Batch::replace_neighbour(NeighbourSpec spec) {
+  return push(detail::neighbour_op(std::move(spec), -RTM_NEWNEIGH));
+}
+std::size_t Batch::delete_neighbour(NeighbourSpec spec) {
+  return push(detail::neighbour_op(std::move(spec), RTM_DELNEIGH));
+}
+std::size_t Batch::add_fdb(FdbSpec spec) { return push(detail::fdb_op(std::move(spec), RTM_NEWNEIGH)); }
+std::size_t Batch::delete_fdb(FdbSpec spec) { return push(detail::fdb_op(std::move(spec), RTM_DELNEIGH)); }
+
 std::vector<NlResult<void>> Batch::flush() {
   auto results = detail::run_ops(conn_, ops_, options_.coalesce_deletes, options_.coalesce_min);
   ops_.clear();

@@ -13,6 +13,8 @@
 #include "brisk/netlink/addr.h"
 #include "brisk/netlink/connection.h"
 #include "brisk/netlink/link.h"
+#include "brisk/netlink/neighbour.h"
+#include "brisk/netlink/route.h"
 
 namespace brisk::netlink::detail {
 
@@ -46,7 +48,11 @@ Op tun_add_op(LinkAdd spec);  // tun.cc: /dev/net/tun, then a set for the common
 Op link_set_op(LinkSet spec);
 Op link_delete_op(std::string name);
 Op link_group_delete_op(uint32_t group);
-Op address_op(AddressSpec spec, int kind);  // kind: RTM_NEWADDR (add), -RTM_NEWADDR (replace), RTM_DELADDR
+Op address_op(AddressSpec spec, int kind);
+// kind for the next three: RTM_NEW* (add), -RTM_NEW* (replace), RTM_DEL* (delete).
+Op route_op(RouteSpec spec, int kind);
+Op neighbour_op(NeighbourSpec spec, int kind);
+Op fdb_op(FdbSpec spec, int kind);  // RTM_NEWNEIGH or RTM_DELNEIGH  // kind: RTM_NEWADDR (add), -RTM_NEWADDR (replace), RTM_DELADDR
 
 // Runs ops in order, pipelined; results by position.
 std::vector<NlResult<void>> run_ops(Connection& conn, std::vector<Op>& ops, bool coalesce, std::size_t coalesce_min);

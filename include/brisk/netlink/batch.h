@@ -26,6 +26,8 @@
 #include "brisk/netlink/addr.h"
 #include "brisk/netlink/connection.h"
 #include "brisk/netlink/link.h"
+#include "brisk/netlink/neighbour.h"
+#include "brisk/netlink/route.h"
 
 namespace brisk::netlink {
 
@@ -55,6 +57,14 @@ class Batch {
   std::size_t add_address(AddressSpec spec);
   std::size_t replace_address(AddressSpec spec);
   std::size_t delete_address(AddressSpec spec);
+  std::size_t add_route(RouteSpec spec);
+  std::size_t replace_route(RouteSpec spec);
+  std::size_t delete_route(RouteSpec spec);
+  std::size_t add_neighbour(NeighbourSpec spec);
+  std::size_t replace_neighbour(NeighbourSpec spec);
+  std::size_t delete_neighbour(NeighbourSpec spec);
+  std::size_t add_fdb(FdbSpec spec);
+  std::size_t delete_fdb(FdbSpec spec);
 
   std::size_t size() const;
   // Runs every queued operation and empties the batch.
