@@ -38,6 +38,7 @@ std::vector<NlResult<void>> run_ops(Connection& conn, std::vector<Op>& ops, bool
   std::vector<Request> pending;
   std::vector<std::size_t> owner;  // op index of each pending request
   bool pending_changes_names = false;
+  std::unordered_set<std::string> missing_at_prefetch;  // names a prefetch did not find
   const std::size_t window = conn.window_requests(kAckBudget);
 
   auto drain = [&] {
@@ -85,6 +86,18 @@ std::vector<NlResult<void>> run_ops(Connection& conn, std::vector<Op>& ops, bool
     for (const auto& need : op.needs) {
       if (conn.cached_ifindex(need.name)) continue;
       drain();  // it may be created by a request still in flight
+      if (!missing_at_prefetch.count(need.name)) {
+        // Resolve the names the next window needs in one pipelined round.
+        std::vector<std::string> names;
+        std::unordered_set<std::string> seen;
+        for (std::size_t k = i; k < ops.size() && k < i + window; ++k)
+          for (const auto& n : ops[k].needs)
+            if (!conn.cached_ifindex(n.name) && !missing_at_prefetch.count(n.name) && seen.insert(n.name).second)
+              names.push_back(n.name);
+        for (auto& name : prefetch_links(conn, names)) missing_at_prefetch.insert(std::move(name));
+        if (conn.cached_ifindex(need.name)) continue;
+      }
+      // Missing then; an op since may have created it, so ask once more.
       auto index = resolve_link(conn, need.name);
       if (!index) {
         NetlinkError e = std::move(index).error();

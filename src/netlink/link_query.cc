@@ -90,6 +90,30 @@ Message link_get_message(const std::string& name, int ifindex, bool stats) {
 
 int cached(Connection& conn, const std::string& name) { return conn.cached_ifindex(name).value_or(0); }
 
+std::vector<std::string> prefetch_links(Connection& conn, const std::vector<std::string>& names) {
+  std::vector<Request> requests;
+  requests.reserve(names.size());
+  for (const auto& name : names) {
+    requests.push_back({.message = link_get_message(name, 0, false), .op = "link get", .object = name,
+                        .reply_budget = kGetBudget, .ack = false});
+    requests.back().on_reply = [&conn](const nlmsghdr& reply) -> NlResult<void> {
+      if (reply.nlmsg_type != RTM_NEWLINK || reply.nlmsg_len < NLMSG_HDRLEN + sizeof(ifinfomsg)) return {};
+      ifinfomsg ifi;
+      std::memcpy(&ifi, reinterpret_cast<const char*>(&reply) + NLMSG_HDRLEN, sizeof ifi);
+      auto attrs = Attributes::parse_message(reply, sizeof(ifinfomsg), kLinkSchema);
+      if (!attrs) return std::move(attrs).error();
+      if (auto name = attrs->string(IFLA_IFNAME)) conn.remember_ifindex(std::string(*name), ifi.ifi_index);
+      return {};
+    };
+  }
+  conn.stats().link_lookups += requests.size();
+  conn.execute(requests);
+  std::vector<std::string> missing;
+  for (std::size_t i = 0; i < names.size(); ++i)
+    if (!conn.cached_ifindex(names[i])) missing.push_back(names[i]);
+  return missing;
+}
+
 }  // namespace detail
 
 bool LinkInfo::up() const { return flags & IFF_UP; }

@@ -62,6 +62,10 @@ std::vector<NlResult<void>> bulk_delete(Connection& conn, const std::vector<std:
 // Runs a single op.
 NlResult<void> run_one(Connection& conn, Op op);
 
+// Resolves many names at once with pipelined RTM_GETLINKs into the cache;
+// returns the names the kernel does not know.
+std::vector<std::string> prefetch_links(Connection& conn, const std::vector<std::string>& names);
+
 // The cached ifindex for a name that run_ops resolved (0 if absent).
 int cached(Connection& conn, const std::string& name);
 
