@@ -22,6 +22,7 @@
 
 #include "brisk/netlink/batch.h"
 #include "brisk/netlink/netns.h"
+#include "bench/spawn_bench.h"
 #include "brisk/spawn.h"
 
 namespace brisk::bench {
@@ -186,128 +187,113 @@ int raw_delete(RawNetlink& nl, int i) {
   return nl.transact();
 }
 
-// --- one timed phase ---
+// --- the methods: each acts on ops [begin, end) of a phase in its namespace ---
 
-struct Timer {
-  LinkBenchReport& report;
-  void add(const std::string& phase, const std::string& method, int count, double total_us, int failures) {
-    report.rows.push_back({phase, method, count, count ? total_us / count : 0, failures});
+enum class Phase { veth_add, set_up, addr_add, remove };
+constexpr Phase kPhases[] = {Phase::veth_add, Phase::set_up, Phase::addr_add, Phase::remove};
+const char* phase_name(Phase p) {
+  switch (p) {
+    case Phase::veth_add: return "veth add";
+    case Phase::set_up: return "set up";
+    case Phase::addr_add: return "addr add";
+    case Phase::remove: return "delete";
   }
+  return "";
+}
+
+struct Method {
+  std::string name;
+  UniqueFd ns;
+  // Ops this method runs in a phase (ip and the one-by-one deletes are slow).
+  std::function<int(Phase)> count;
+  // Runs ops [begin, end) of a phase; returns how many failed.
+  std::function<int(Phase, int, int)> run;
 };
 
-UniqueFd bench_ip(Timer& t, const LinkBenchConfig& c) {
-  UniqueFd ns = fresh_netns();
-  int n = c.ip_n;
-  auto phase = [&](const char* name, const std::function<std::vector<std::string>(int)>& args) {
+Method ip_method(const LinkBenchConfig& c) {
+  Method m{.name = "ip", .ns = fresh_netns(), .count = {}, .run = {}};
+  m.count = [n = c.ip_n](Phase) { return n; };
+  m.run = [ns = m.ns.get()](Phase phase, int begin, int end) {
     int failures = 0;
-    auto start = Clock::now();
-    for (int i = 0; i < n; ++i) failures += !run_ip(ns.get(), args(i));
-    t.add(name, "ip", n, us_since(start), failures);
-  };
-  phase("veth add", [](int i) { return std::vector<std::string>{"link", "add", veth(i), "type", "veth", "peer", "name", peer(i)}; });
-  phase("set up", [](int i) { return std::vector<std::string>{"link", "set", veth(i), "up"}; });
-  phase("addr add", [](int i) { return std::vector<std::string>{"addr", "add", addr(i), "dev", veth(i)}; });
-  phase("delete", [](int i) { return std::vector<std::string>{"link", "del", veth(i)}; });
-  return ns;
-}
-
-UniqueFd bench_ip_batch(Timer& t, const LinkBenchConfig& c, const std::string& dir) {
-  UniqueFd ns = fresh_netns();
-  auto phase = [&](const char* name, int n, const std::function<std::string(int)>& line) {
-    std::string path = dir + "/batch.txt";
-    {
-      std::ofstream file(path);
-      for (int i = 0; i < n; ++i) file << line(i) << "\n";
+    for (int i = begin; i < end; ++i) {
+      std::vector<std::string> args;
+      switch (phase) {
+        case Phase::veth_add: args = {"link", "add", veth(i), "type", "veth", "peer", "name", peer(i)}; break;
+        case Phase::set_up: args = {"link", "set", veth(i), "up"}; break;
+        case Phase::addr_add: args = {"addr", "add", addr(i), "dev", veth(i)}; break;
+        case Phase::remove: args = {"link", "del", veth(i)}; break;
+      }
+      failures += !run_ip(ns, args);
     }
-    auto start = Clock::now();
-    bool ok = run_ip(ns.get(), {"-batch", path});
-    t.add(name, "ip-batch", n, us_since(start), ok ? 0 : 1);
-  };
-  phase("veth add", c.n, [](int i) { return "link add " + veth(i) + " type veth peer name " + peer(i); });
-  phase("set up", c.n, [](int i) { return "link set " + veth(i) + " up"; });
-  phase("addr add", c.n, [](int i) { return "addr add " + addr(i) + " dev " + veth(i); });
-  phase("delete", std::min(c.delete_n, c.n), [](int i) { return "link del " + veth(i); });
-  return ns;
-}
-
-UniqueFd bench_raw(Timer& t, LinkBenchReport& report, const LinkBenchConfig& c) {
-  UniqueFd ns = fresh_netns();
-  RawNetlink nl(ns.get());
-  int failures = 0;
-  double total = 0;
-  for (int start = 0; start < c.n; start += c.bucket) {
-    int end = std::min(c.n, start + c.bucket);
-    auto begin = Clock::now();
-    for (int i = start; i < end; ++i) failures += raw_veth_add(nl, i) != 0;
-    double us = us_since(begin);
-    total += us;
-    report.raw_add_buckets_us.push_back(us / (end - start));
-  }
-  t.add("veth add", "raw", c.n, total, failures);
-  failures = 0;
-  auto begin = Clock::now();
-  for (int i = 0; i < c.n; ++i) failures += raw_set_up(nl, i) != 0;
-  t.add("set up", "raw", c.n, us_since(begin), failures);
-  // addr add needs the ifindex: one GETLINK per device, timed, as ip does.
-  failures = 0;
-  begin = Clock::now();
-  for (int i = 0; i < c.n; ++i) failures += raw_addr_add(nl, i, raw_ifindex(nl, i)) != 0;
-  t.add("addr add", "raw", c.n, us_since(begin), failures);
-  int dn = std::min(c.delete_n, c.n);
-  failures = 0;
-  begin = Clock::now();
-  for (int i = 0; i < dn; ++i) failures += raw_delete(nl, i) != 0;
-  t.add("delete", "raw", dn, us_since(begin), failures);
-  return ns;
-}
-
-UniqueFd bench_brisk(Timer& t, LinkBenchReport& report, const LinkBenchConfig& c) {
-  UniqueFd ns = fresh_netns();
-  auto conn = netlink::Connection::open_in(ns.get()).value();
-  auto count_failures = [](const std::vector<netlink::NlResult<void>>& results) {
-    int failures = 0;
-    for (const auto& r : results) failures += !r;
     return failures;
   };
-  int failures = 0;
-  double total = 0;
-  for (int start = 0; start < c.n; start += c.bucket) {
-    int end = std::min(c.n, start + c.bucket);
-    auto begin = Clock::now();
-    netlink::Batch batch(conn);
-    for (int i = start; i < end; ++i) batch.add_link({.name = veth(i), .kind = netlink::VethOptions{.peer = peer(i)}});
-    failures += count_failures(batch.flush());
-    double us = us_since(begin);
-    total += us;
-    report.brisk_add_buckets_us.push_back(us / (end - start));
-  }
-  t.add("veth add", "brisk", c.n, total, failures);
-  auto begin = Clock::now();
-  {
-    netlink::Batch batch(conn);
-    for (int i = 0; i < c.n; ++i) batch.set_link({.name = veth(i), .up = true});
-    failures = count_failures(batch.flush());
-  }
-  t.add("set up", "brisk", c.n, us_since(begin), failures);
-  begin = Clock::now();
-  {
-    netlink::Batch batch(conn);
-    for (int i = 0; i < c.n; ++i) batch.add_address({.dev = veth(i), .prefix = addr(i)});
-    failures = count_failures(batch.flush());
-  }
-  t.add("addr add", "brisk", c.n, us_since(begin), failures);
-  begin = Clock::now();
-  {
-    netlink::Batch batch(conn);
-    for (int i = 0; i < c.n; ++i) batch.delete_link(veth(i));
-    failures = count_failures(batch.flush());
-  }
-  t.add("delete", "brisk", c.n, us_since(begin), failures);
-  return ns;
+  return m;
+}
+
+Method ip_batch_method(const LinkBenchConfig& c, const std::string& dir) {
+  Method m{.name = "ip-batch", .ns = fresh_netns(), .count = {}, .run = {}};
+  m.count = [n = c.n, d = std::min(c.delete_n, c.n)](Phase p) { return p == Phase::remove ? d : n; };
+  m.run = [ns = m.ns.get(), path = dir + "/batch.txt"](Phase phase, int begin, int end) {
+    {
+      std::ofstream file(path);
+      for (int i = begin; i < end; ++i) {
+        switch (phase) {
+          case Phase::veth_add: file << "link add " << veth(i) << " type veth peer name " << peer(i) << "\n"; break;
+          case Phase::set_up: file << "link set " << veth(i) << " up\n"; break;
+          case Phase::addr_add: file << "addr add " << addr(i) << " dev " << veth(i) << "\n"; break;
+          case Phase::remove: file << "link del " << veth(i) << "\n"; break;
+        }
+      }
+    }
+    // Writing the file is part of what a caller of ip -batch pays (microseconds).
+    return run_ip(ns, {"-batch", path}) ? 0 : end - begin;
+  };
+  return m;
+}
+
+Method raw_method(const LinkBenchConfig& c) {
+  Method m{.name = "raw", .ns = fresh_netns(), .count = {}, .run = {}};
+  auto nl = std::make_shared<RawNetlink>(m.ns.get());
+  m.count = [n = c.n, d = std::min(c.delete_n, c.n)](Phase p) { return p == Phase::remove ? d : n; };
+  m.run = [nl](Phase phase, int begin, int end) {
+    int failures = 0;
+    for (int i = begin; i < end; ++i) {
+      switch (phase) {
+        case Phase::veth_add: failures += raw_veth_add(*nl, i) != 0; break;
+        case Phase::set_up: failures += raw_set_up(*nl, i) != 0; break;
+        // addr add needs the ifindex: one GETLINK per device, as ip does.
+        case Phase::addr_add: failures += raw_addr_add(*nl, i, raw_ifindex(*nl, i)) != 0; break;
+        case Phase::remove: failures += raw_delete(*nl, i) != 0; break;
+      }
+    }
+    return failures;
+  };
+  return m;
+}
+
+Method brisk_method(const LinkBenchConfig& c) {
+  Method m{.name = "brisk", .ns = fresh_netns(), .count = {}, .run = {}};
+  auto conn = std::make_shared<netlink::Connection>(netlink::Connection::open_in(m.ns.get()).value());
+  m.count = [n = c.n](Phase) { return n; };
+  m.run = [conn](Phase phase, int begin, int end) {
+    netlink::Batch batch(*conn);
+    for (int i = begin; i < end; ++i) {
+      switch (phase) {
+        case Phase::veth_add: batch.add_link({.name = veth(i), .kind = netlink::VethOptions{.peer = peer(i)}}); break;
+        case Phase::set_up: batch.set_link({.name = veth(i), .up = true}); break;
+        case Phase::addr_add: batch.add_address({.dev = veth(i), .prefix = addr(i)}); break;
+        case Phase::remove: batch.delete_link(veth(i)); break;
+      }
+    }
+    int failures = 0;
+    for (const auto& r : batch.flush()) failures += !r;
+    return failures;
+  };
+  return m;
 }
 
 // Namespace creation, inside a private mount namespace with a tmpfs /run.
-void bench_netns(Timer& t, const LinkBenchConfig& c) {
+void bench_netns(LinkBenchReport& report, const LinkBenchConfig& c) {
   std::string error;
   std::thread([&] {
     if (::unshare(CLONE_NEWNS) != 0 || ::mount("", "/", nullptr, MS_REC | MS_PRIVATE, nullptr) != 0 ||
@@ -315,18 +301,31 @@ void bench_netns(Timer& t, const LinkBenchConfig& c) {
       error = "cannot make a private /run for the namespace benchmark";
       return;
     }
-    int failures = 0;
-    auto begin = Clock::now();
-    for (int i = 0; i < c.netns_n; ++i) failures += !run_ip(-1, {"netns", "add", "ipns" + std::to_string(i)});
-    t.add("netns add", "ip", c.netns_n, us_since(begin), failures);
-    failures = 0;
-    begin = Clock::now();
-    for (int i = 0; i < c.netns_n; ++i) failures += !netlink::create_netns("briskns" + std::to_string(i));
-    t.add("netns add", "brisk", c.netns_n, us_since(begin), failures);
+    LinkBenchRow ip{.phase = "netns add", .method = "ip", .count = c.netns_n};
+    LinkBenchRow brisk{.phase = "netns add", .method = "brisk", .count = c.netns_n};
+    std::vector<double> ratios;
+    double ip_total = 0, brisk_total = 0;
+    for (int i = 0; i < c.netns_n; ++i) {  // alternate, so both see the same machine
+      auto begin = Clock::now();
+      ip.failures += !run_ip(-1, {"netns", "add", "ipns" + std::to_string(i)});
+      double ip_us = us_since(begin);
+      begin = Clock::now();
+      brisk.failures += !netlink::create_netns("briskns" + std::to_string(i));
+      double brisk_us = us_since(begin);
+      ip_total += ip_us;
+      brisk_total += brisk_us;
+      ratios.push_back(brisk_us > 0 ? ip_us / brisk_us : 0);
+    }
     for (int i = 0; i < c.netns_n; ++i) {
       (void)netlink::delete_netns("ipns" + std::to_string(i));
       (void)netlink::delete_netns("briskns" + std::to_string(i));
     }
+    ip.us_per_op = c.netns_n ? ip_total / c.netns_n : 0;
+    brisk.us_per_op = c.netns_n ? brisk_total / c.netns_n : 0;
+    ip.ratio_to_brisk = median(ratios);
+    brisk.ratio_to_brisk = 1;
+    report.rows.push_back(ip);
+    report.rows.push_back(brisk);
   }).join();
   if (!error.empty()) throw std::runtime_error(error);
 }
@@ -337,25 +336,60 @@ LinkBenchReport run_link_bench(const LinkBenchConfig& config) {
   if (config.n <= 0 || config.bucket <= 0 || config.ip_n < 0 || config.delete_n < 0 || config.netns_n < 0)
     throw std::runtime_error("counts must be positive");
   LinkBenchReport report{.config = config};
-  Timer timer{report};
   char dir[] = "/tmp/brisk-bench-link-XXXXXX";
   if (!::mkdtemp(dir)) throw std::runtime_error("mkdtemp failed");
-  // Namespaces stay alive until the end: tearing one down deletes its
-  // devices in the background, which would slow the next method down.
-  std::vector<UniqueFd> keep;
-  try {
-    keep.push_back(bench_raw(timer, report, config));
-    keep.push_back(bench_brisk(timer, report, config));
-    keep.push_back(bench_ip_batch(timer, config, dir));
-    if (config.ip_n > 0) keep.push_back(bench_ip(timer, config));
-    if (config.netns_n > 0) bench_netns(timer, config);
-  } catch (...) {
-    ::unlink((std::string(dir) + "/batch.txt").c_str());
-    ::rmdir(dir);
-    throw;
+  struct Cleanup {
+    std::string dir;
+    ~Cleanup() {
+      ::unlink((dir + "/batch.txt").c_str());
+      ::rmdir(dir.c_str());
+    }
+  } cleanup{dir};
+  // Every namespace lives until the run ends: tearing one down deletes its
+  // devices in the background, which would slow whatever runs next.
+  std::vector<Method> methods;
+  methods.push_back(brisk_method(config));
+  methods.push_back(raw_method(config));
+  methods.push_back(ip_batch_method(config, dir));
+  if (config.ip_n > 0) methods.push_back(ip_method(config));
+
+  // Each phase is split into rounds of `bucket` brisk ops; in every round
+  // each method does its share, in an order that rotates between rounds, so
+  // a noisy neighbour slows every method of a round alike.
+  int rounds = (config.n + config.bucket - 1) / config.bucket;
+  for (Phase phase : kPhases) {
+    // Work the kernel deferred from the last phase (linkwatch bringing the
+    // devices' carriers and qdiscs up, under rtnl_lock) must not land on this one.
+    std::this_thread::sleep_for(std::chrono::milliseconds(config.settle_ms));
+    std::vector<std::vector<double>> round_us(methods.size());
+    std::vector<int> failures(methods.size(), 0);
+    for (int r = 0; r < rounds; ++r) {
+      for (std::size_t k = 0; k < methods.size(); ++k) {
+        std::size_t which = (k + static_cast<std::size_t>(r)) % methods.size();
+        Method& m = methods[which];
+        int total = m.count(phase);
+        int begin = static_cast<int>(static_cast<long>(total) * r / rounds);
+        int end = static_cast<int>(static_cast<long>(total) * (r + 1) / rounds);
+        if (end <= begin) continue;
+        auto start = Clock::now();
+        failures[which] += m.run(phase, begin, end);
+        round_us[which].push_back(us_since(start) / (end - begin));
+      }
+    }
+    for (std::size_t k = 0; k < methods.size(); ++k) {
+      LinkBenchRow row{.phase = phase_name(phase), .method = methods[k].name, .count = methods[k].count(phase),
+                       .us_per_op = median(round_us[k]), .failures = failures[k]};
+      std::vector<double> ratios;
+      for (std::size_t r = 0; r < round_us[k].size() && r < round_us[0].size(); ++r)
+        if (round_us[0][r] > 0) ratios.push_back(round_us[k][r] / round_us[0][r]);
+      row.ratio_to_brisk = median(ratios);
+      report.rows.push_back(row);
+      if (phase == Phase::veth_add && methods[k].name == "brisk") report.brisk_add_buckets_us = round_us[k];
+      if (phase == Phase::veth_add && methods[k].name == "raw") report.raw_add_buckets_us = round_us[k];
+    }
   }
-  ::unlink((std::string(dir) + "/batch.txt").c_str());
-  ::rmdir(dir);
+  methods.clear();
+  if (config.netns_n > 0) bench_netns(report, config);
   return report;
 }
 
@@ -363,11 +397,8 @@ std::string format_table(const LinkBenchReport& report) {
   std::string out = fmt::format("{:<10} {:<9} {:>7} {:>12} {:>10} {:>9}\n", "phase", "method", "ops", "µs/op",
                                 "vs brisk", "failures");
   for (const auto& row : report.rows) {
-    double brisk = 0;
-    for (const auto& other : report.rows)
-      if (other.phase == row.phase && other.method == "brisk") brisk = other.us_per_op;
     out += fmt::format("{:<10} {:<9} {:>7} {:>12.1f} {:>9.2f}x {:>9}\n", row.phase, row.method, row.count,
-                       row.us_per_op, brisk > 0 ? row.us_per_op / brisk : 0.0, row.failures);
+                       row.us_per_op, row.ratio_to_brisk, row.failures);
   }
   out += fmt::format("\nveth add per bucket of {} (µs/op):\n", report.config.bucket);
   for (std::size_t i = 0; i < report.brisk_add_buckets_us.size(); ++i) {
@@ -383,7 +414,7 @@ nlohmann::json to_json(const LinkBenchReport& report) {
   nlohmann::json rows = nlohmann::json::array();
   for (const auto& row : report.rows)
     rows.push_back({{"phase", row.phase}, {"method", row.method}, {"count", row.count},
-                    {"us_per_op", row.us_per_op}, {"failures", row.failures}});
+                    {"us_per_op", row.us_per_op}, {"ratio_to_brisk", row.ratio_to_brisk}, {"failures", row.failures}});
   return {{"config",
            {{"n", report.config.n}, {"bucket", report.config.bucket}, {"ip_n", report.config.ip_n},
             {"delete_n", report.config.delete_n}, {"netns_n", report.config.netns_n}}},

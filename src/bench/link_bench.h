@@ -9,9 +9,12 @@
 //   raw       a minimal raw-netlink loop written here: one request per
 //             sendmsg, wait for its ACK
 //   brisk     the library: a pipelined Batch; deletes coalesced by group
-// Phases: veth pair add, link set up, addr add, link delete. veth add is
-// also reported per bucket of `bucket` pairs, to show whether the per-op
-// cost grows with the number of existing interfaces. Namespace creation
+// Phases: veth pair add, link set up, addr add, link delete, each split into
+// rounds of `bucket` brisk ops; every method does its share of a round back
+// to back, in an order that rotates, and a method's figure is the median of
+// its per-round µs/op, its ratio the median of per-round ratios to brisk.
+// veth add is also reported per round, to show whether the per-op cost
+// grows with the number of existing interfaces. Namespace creation
 // compares `ip netns add` with brisk::netlink::create_netns, both inside a
 // private mount namespace with its own /run, so the host is never touched.
 #pragma once
@@ -23,19 +26,21 @@
 namespace brisk::bench {
 
 struct LinkBenchConfig {
-  int n = 1000;          // veth pairs for raw and brisk (and ip-batch add/set/addr)
-  int bucket = 1000;     // veth adds per reported bucket
-  int ip_n = 50;         // operations for `ip` one process per op
-  int delete_n = 100;    // one-by-one deletes for ip-batch and raw (~16 ms each in rcu_barrier)
-  int netns_n = 50;      // namespaces created and deleted per method
+  int n = 2000;          // veth pairs for brisk, raw and ip-batch
+  int bucket = 250;      // brisk ops per round (and per reported veth-add bucket)
+  int ip_n = 40;         // operations for `ip`, one process per op (0 skips it)
+  int delete_n = 80;     // one-by-one deletes for ip-batch and raw (~16 ms each in rcu_barrier)
+  int netns_n = 50;      // namespaces created per method (0 skips)
+  int settle_ms = 1500;  // pause before each phase, for work the kernel deferred (linkwatch runs within 1 s)
 };
 
 struct LinkBenchRow {
   std::string phase{};     // "veth add", "set up", "addr add", "delete", "netns add"
   std::string method{};    // "ip", "ip-batch", "raw", "brisk"
   int count = 0;           // operations timed
-  double us_per_op = 0;
-  int failures = 0;        // operations that reported an error
+  double us_per_op = 0;      // median over rounds
+  double ratio_to_brisk = 0; // median of per-round ratios to brisk (same phase)
+  int failures = 0;          // operations that reported an error
 };
 
 struct LinkBenchReport {

@@ -21,6 +21,8 @@ void add_bench_link(CLI::App& bench) {
       ->capture_default_str()->check(CLI::NonNegativeNumber);
   link->add_option("--netns-n", config->netns_n, "namespaces created per method (0 skips)")->capture_default_str()
       ->check(CLI::NonNegativeNumber);
+  link->add_option("--settle-ms", config->settle_ms, "pause before each phase for deferred kernel work")
+      ->capture_default_str()->check(CLI::NonNegativeNumber);
   link->add_flag("--json", *json, "Print the report as JSON");
   link->callback([config, json] {
     try {
