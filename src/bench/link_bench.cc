@@ -361,7 +361,8 @@ LinkBenchReport run_link_bench(const LinkBenchConfig& config) {
     // Work the kernel deferred from the last phase (linkwatch bringing the
     // devices' carriers and qdiscs up, under rtnl_lock) must not land on this one.
     std::this_thread::sleep_for(std::chrono::milliseconds(config.settle_ms));
-    std::vector<std::vector<double>> round_us(methods.size());
+    // Per method and round; -1 where a method had no ops in a round (ip, deletes).
+    std::vector<std::vector<double>> round_us(methods.size(), std::vector<double>(rounds, -1));
     std::vector<int> failures(methods.size(), 0);
     for (int r = 0; r < rounds; ++r) {
       for (std::size_t k = 0; k < methods.size(); ++k) {
@@ -373,19 +374,21 @@ LinkBenchReport run_link_bench(const LinkBenchConfig& config) {
         if (end <= begin) continue;
         auto start = Clock::now();
         failures[which] += m.run(phase, begin, end);
-        round_us[which].push_back(us_since(start) / (end - begin));
+        round_us[which][r] = us_since(start) / (end - begin);
       }
     }
     for (std::size_t k = 0; k < methods.size(); ++k) {
+      std::vector<double> timed, ratios;
+      for (int r = 0; r < rounds; ++r) {
+        if (round_us[k][r] < 0) continue;
+        timed.push_back(round_us[k][r]);
+        if (round_us[0][r] > 0) ratios.push_back(round_us[k][r] / round_us[0][r]);  // methods[0] is brisk
+      }
       LinkBenchRow row{.phase = phase_name(phase), .method = methods[k].name, .count = methods[k].count(phase),
-                       .us_per_op = median(round_us[k]), .failures = failures[k]};
-      std::vector<double> ratios;
-      for (std::size_t r = 0; r < round_us[k].size() && r < round_us[0].size(); ++r)
-        if (round_us[0][r] > 0) ratios.push_back(round_us[k][r] / round_us[0][r]);
-      row.ratio_to_brisk = median(ratios);
+                       .us_per_op = median(timed), .ratio_to_brisk = median(ratios), .failures = failures[k]};
       report.rows.push_back(row);
-      if (phase == Phase::veth_add && methods[k].name == "brisk") report.brisk_add_buckets_us = round_us[k];
-      if (phase == Phase::veth_add && methods[k].name == "raw") report.raw_add_buckets_us = round_us[k];
+      if (phase == Phase::veth_add && methods[k].name == "brisk") report.brisk_add_buckets_us = timed;
+      if (phase == Phase::veth_add && methods[k].name == "raw") report.raw_add_buckets_us = timed;
     }
   }
   methods.clear();
