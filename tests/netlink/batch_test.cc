@@ -164,6 +164,7 @@ TEST_F(BatchTest, BulkDeleteUsesOneGroupDeleteAndKeepsPerRequestResults) {
   std::size_t missing = batch.delete_link("nothere");
   std::size_t peer = batch.delete_link("b3");  // gone with a3, as one-by-one would find
   std::size_t twice = batch.delete_link("a5");
+  std::size_t loopback = batch.delete_link("lo");  // no rtnl_link_ops: the kernel refuses it
   auto start = std::chrono::steady_clock::now();
   auto results = batch.flush();
   auto took = std::chrono::steady_clock::now() - start;
@@ -172,6 +173,9 @@ TEST_F(BatchTest, BulkDeleteUsesOneGroupDeleteAndKeepsPerRequestResults) {
     ASSERT_FALSE(results[k]);
     EXPECT_EQ(results[k].error().code, ENODEV);
   }
+  ASSERT_FALSE(results[loopback]);
+  EXPECT_EQ(results[loopback].error().code, EOPNOTSUPP);
+  EXPECT_EQ(results[loopback].error().object, "lo");
   EXPECT_EQ(results[missing].error().object, "nothere");
   EXPECT_EQ(results[peer].error().object, "b3");
   EXPECT_EQ(ip_link_names(ns()), (std::vector<std::string>{"lo", "keep1", "keep0"}));

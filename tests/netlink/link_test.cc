@@ -240,6 +240,16 @@ TEST_F(Link, SetMovesADeviceToAnotherNamespace) {
   ASSERT_TRUE(moved) << moved.error().message();
   EXPECT_TRUE(ip_link(ns(), "m1").is_null());
   EXPECT_FALSE(ip_link(other.get(), "m1").is_null());
+  // By pid: the namespace of a process living in `other`.
+  auto holder = spawn({.argv = {"sleep", "10"}, .namespaces = {{.type = CLONE_NEWNET, .fd = other.get()}}});
+  ASSERT_TRUE(holder);
+  auto by_pid = set_link(conn(), {.name = "m0", .netns_pid = holder->pid()});
+  (void)holder->kill();
+  (void)holder->wait();
+  ASSERT_TRUE(by_pid) << by_pid.error().message();
+  EXPECT_TRUE(ip_link(ns(), "m0").is_null());
+  EXPECT_FALSE(ip_link(other.get(), "m0").is_null());
+  EXPECT_FALSE(conn().cached_ifindex("m0"));
 }
 
 TEST_F(Link, DeleteByNameAndByGroup) {
