@@ -29,11 +29,11 @@ struct AddressSpec {
 };
 
 struct AddressInfo {
-  int ifindex = 0;
+  int ifindex = 0;                     // the device it is on
   IpPrefix prefix{};                   // IFA_LOCAL (or IFA_ADDRESS) with the prefix length
-  std::optional<IpAddress> broadcast{};
-  std::string label{};
-  uint8_t scope = 0;
+  std::optional<IpAddress> broadcast{};  // IPv4 broadcast, when set
+  std::string label{};                 // IPv4 label; empty for IPv6
+  uint8_t scope = 0;                   // RT_SCOPE_*
   uint32_t flags = 0;                  // IFA_F_*
 };
 

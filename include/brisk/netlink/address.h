@@ -41,7 +41,7 @@ struct IpAddress {
 
 struct IpPrefix {
   IpAddress address{};
-  uint8_t length = 32;  // prefix length in bits
+  uint8_t length = 32;  // prefix length in bits (the address is kept as given, host bits too)
 
   // "10.0.0.1/24" or "fd00::1/64"; without "/len" the full host length.
   static NlResult<IpPrefix> parse(std::string_view text);

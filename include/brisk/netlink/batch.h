@@ -45,6 +45,7 @@ struct BatchOptions {
 class Batch {
  public:
   explicit Batch(Connection& conn, BatchOptions options = {});
+  // Operations never flushed are dropped: nothing is sent from a destructor.
   ~Batch();
   Batch(const Batch&) = delete;
   Batch& operator=(const Batch&) = delete;

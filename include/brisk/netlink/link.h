@@ -117,30 +117,31 @@ struct LinkSet {
   std::optional<uint32_t> group{};       // new device group
 };
 
+// Counters from IFLA_STATS64, as `ip -s link` shows them.
 struct LinkStats {
-  uint64_t rx_packets = 0;
-  uint64_t tx_packets = 0;
-  uint64_t rx_bytes = 0;
-  uint64_t tx_bytes = 0;
-  uint64_t rx_errors = 0;
-  uint64_t tx_errors = 0;
-  uint64_t rx_dropped = 0;
-  uint64_t tx_dropped = 0;
+  uint64_t rx_packets = 0;  // packets received
+  uint64_t tx_packets = 0;  // packets sent
+  uint64_t rx_bytes = 0;    // bytes received
+  uint64_t tx_bytes = 0;    // bytes sent
+  uint64_t rx_errors = 0;   // bad packets received
+  uint64_t tx_errors = 0;   // packets that failed to send
+  uint64_t rx_dropped = 0;  // received, then dropped (no buffer, ...)
+  uint64_t tx_dropped = 0;  // dropped on the way out
 };
 
 struct LinkInfo {
-  int ifindex = 0;
-  std::string name{};
+  int ifindex = 0;                    // the kernel's index, unique in its namespace
+  std::string name{};                 // IFLA_IFNAME
   std::string kind{};                 // rtnetlink kind ("veth"); empty for devices without one
   uint32_t flags = 0;                 // IFF_UP, IFF_BROADCAST, ...
-  uint32_t mtu = 0;
-  std::optional<MacAddress> address{};
+  uint32_t mtu = 0;                   // bytes
+  std::optional<MacAddress> address{};  // absent for devices without a 6-byte address
   int master = 0;                     // master's ifindex; 0: none
   int link = 0;                       // parent or peer ifindex (IFLA_LINK); 0: none
   std::optional<int> link_netnsid{};  // set when `link` lives in another namespace
-  uint32_t group = 0;
-  uint32_t txqueuelen = 0;
-  std::string alias{};
+  uint32_t group = 0;                 // device group (0: default)
+  uint32_t txqueuelen = 0;            // transmit queue length in packets
+  std::string alias{};                // ifalias; empty: none
   uint8_t operstate = 0;              // IF_OPER_*
   std::optional<LinkStats> stats{};   // only when asked for
   bool up() const;
