@@ -214,7 +214,9 @@ Op link_add_op(LinkAdd spec) {
   if (std::holds_alternative<TunOptions>(spec.kind)) return tun_add_op(std::move(spec));
   Op result{.op = op, .object = spec.name, .needs = add_needs(spec)};
   result.build = [spec](Connection& conn) -> NlResult<std::vector<Request>> {
-    Message m(RTM_NEWLINK, NLM_F_CREATE | NLM_F_EXCL);
+    // NLM_F_ECHO: the kernel answers with the new device, so its ifindex
+    // goes into the cache and later ops on it need no RTM_GETLINK.
+    Message m(RTM_NEWLINK, NLM_F_CREATE | NLM_F_EXCL | NLM_F_ECHO);
     auto& ifi = m.put_header<ifinfomsg>();
     if (spec.common.up) ifi.ifi_flags = ifi.ifi_change = IFF_UP;
     m.put_string(IFLA_IFNAME, spec.name);
@@ -225,7 +227,13 @@ Op link_add_op(LinkAdd spec) {
     m.end_nest(info);
     if (lower) m.put_u32(IFLA_LINK, static_cast<uint32_t>(lower));
     std::vector<Request> requests;
-    requests.push_back({.message = std::move(m), .op = "link add", .object = spec.name});
+    requests.push_back({.message = std::move(m), .op = "link add", .object = spec.name, .reply_budget = kGetBudget});
+    requests.back().on_reply = [&conn, name = spec.name](const nlmsghdr& reply) -> NlResult<void> {
+      if (reply.nlmsg_type != RTM_NEWLINK) return {};
+      auto link = parse_link(reply);
+      if (link && link->name == name) conn.remember_ifindex(name, link->ifindex);
+      return {};  // the echo is a bonus: a parse problem does not fail the add
+    };
     requests.back().recheck = [name = spec.name](Connection& c) { return link_exists(c, name); };
     // The kernel applies an alias only to an existing device.
     if (!spec.common.alias.empty()) {
@@ -237,7 +245,10 @@ Op link_add_op(LinkAdd spec) {
     }
     return requests;
   };
-  result.after = [name = spec.name](Connection& conn, const NlResult<void>&) { conn.forget_name(name); };
+  // EEXIST: the name is someone else's device, whose cache entry stays true.
+  result.after = [name = spec.name](Connection& conn, const NlResult<void>& outcome) {
+    if (!outcome && outcome.error().code != EEXIST) conn.forget_name(name);
+  };
   result.explain = [kind = kind_name(spec.kind)](NetlinkError& error) {
     if (error.code != EOPNOTSUPP) return;
     // The kernel says "Unknown device type" only for a kind it cannot load.

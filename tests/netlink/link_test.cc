@@ -382,6 +382,21 @@ TEST_F(Link, DuplicateNamesFailWithoutAnOrphanPeer) {
   EXPECT_EQ(ip_link_names(ns()), (std::vector<std::string>{"lo", "dup1", "dup0"}));
 }
 
+TEST_F(Link, ADeviceWeCreatedNeedsNoLookup) {
+  ASSERT_TRUE(add_link(conn(), {.name = "e0", .kind = VethOptions{.peer = "e1"}}));
+  auto cached = conn().cached_ifindex("e0");
+  ASSERT_TRUE(cached) << "the kernel's echo of the new device fills the cache";
+  EXPECT_EQ(*cached, ip_link(ns(), "e0")["ifindex"]);
+  uint64_t lookups = conn().stats().link_lookups;
+  ASSERT_TRUE(add_link(conn(), {.name = "m0", .kind = MacvlanOptions{.link = "e0"}}));
+  EXPECT_EQ(conn().stats().link_lookups, lookups);
+  // A failed add leaves no entry behind.
+  ASSERT_FALSE(add_link(conn(), {.name = "e0", .kind = BridgeOptions{}}));
+  EXPECT_TRUE(conn().cached_ifindex("e0")) << "the existing device is still known";
+  ASSERT_FALSE(add_link(conn(), {.name = "big0", .kind = BridgeOptions{}, .common = {.mtu = 1}}));
+  EXPECT_FALSE(conn().cached_ifindex("big0"));
+}
+
 TEST_F(Link, NameCacheFollowsRenameAndDelete) {
   ASSERT_TRUE(add_link(conn(), {.name = "br0", .kind = BridgeOptions{}}));
   ASSERT_TRUE(add_link(conn(), {.name = "c0", .kind = VethOptions{.peer = "c1"}, .common = {.master = "br0"}}));
