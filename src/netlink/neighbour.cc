@@ -104,6 +104,14 @@ Op neighbour_op(NeighbourSpec spec, int kind) {
     if (mac && !del) m.put_bytes(NDA_LLADDR, mac->bytes);
     std::vector<Request> requests;
     requests.push_back({.message = std::move(m), .op = op, .object = object});
+    // After ENOBUFS: is the entry there (with our lladdr) or gone?
+    requests.back().recheck = [dev = spec.dev, ip, mac, del](Connection& c) -> NlResult<bool> {
+      auto now = list_neighbours(c, {.dev = dev, .family = ip.family});
+      if (!now) return std::move(now).error();
+      bool present = false;
+      for (const auto& n : *now) present |= n.address == ip && (del || n.lladdr == mac);
+      return del ? !present : present;
+    };
     return requests;
   };
   return result;

@@ -134,6 +134,16 @@ Op route_op(RouteSpec spec, int kind) {
     m.put_u32(RTA_TABLE, spec.table);
     std::vector<Request> requests;
     requests.push_back({.message = std::move(m), .op = op, .object = object});
+    // After ENOBUFS: is a route with this destination (and metric) in the table?
+    requests.back().recheck = [spec, route, del](Connection& c) -> NlResult<bool> {
+      auto now = list_routes(c, {.family = route.dst.address.family, .table = spec.table});
+      if (!now) return std::move(now).error();
+      bool present = false;
+      for (const auto& r : *now)
+        present |= r.dst.length == route.dst.length && (route.dst.length == 0 || r.dst == route.dst) &&
+                   (!spec.metric || r.metric == *spec.metric) && r.type == static_cast<uint8_t>(spec.type);
+      return del ? !present : present;
+    };
     return requests;
   };
   return result;

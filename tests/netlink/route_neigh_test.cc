@@ -2,6 +2,7 @@
 #include <linux/neighbour.h>
 #include <linux/rtnetlink.h>
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include "brisk/netlink/addr.h"
@@ -149,6 +150,28 @@ TEST_F(Routing, NeighboursReadBackAndNeverDump) {
   EXPECT_EQ(bad_mac.error().object, "10.1.0.5 dev r0");
   auto no_mac = add_neighbour(conn(), {.dev = "r0", .address = "10.1.0.5"});
   ASSERT_FALSE(no_mac);
+}
+
+TEST_F(Routing, LostAcksForRoutesAndNeighboursAreRechecked) {
+  auto small = Connection::open_in(ns(), {.receive_buffer = 1, .max_window = 100000, .unbounded_window = true});
+  ASSERT_TRUE(small);
+  Batch batch(*small);
+  for (int i = 0; i < 100; ++i) {
+    batch.add_route({.prefix = "10.50." + std::to_string(i) + ".0/24", .via = "10.1.0.254"});
+    batch.add_neighbour({.dev = "r0", .address = "10.1.0." + std::to_string(i + 100),
+                         .lladdr = "02:00:00:00:02:" + fmt::format("{:02x}", i)});
+  }
+  std::size_t bad = batch.add_route({.prefix = "10.60.0.0/24", .via = "192.0.2.1"});  // unreachable gateway
+  auto results = batch.flush();
+  EXPECT_GT(small->stats().enobufs, 0u);
+  EXPECT_GT(small->stats().rechecks, 0u);
+  for (std::size_t i = 0; i < 200; ++i) EXPECT_TRUE(results[i]) << i << ": " << results[i].error().message();
+  EXPECT_FALSE(results[bad]);
+  EXPECT_EQ(ip_json(ns(), {"neigh", "show", "dev", "r0"}).size(), 100u);
+  int routes = 0;
+  for (const auto& r : ip_json(ns(), {"-4", "route", "show"}))
+    if (r["dst"].get<std::string>().rfind("10.50.", 0) == 0) ++routes;
+  EXPECT_EQ(routes, 100);
 }
 
 TEST_F(Routing, BridgeFdbAddListDelete) {
