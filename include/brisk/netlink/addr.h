@@ -1,0 +1,52 @@
+// brisk/netlink/addr.h: IPv4 and IPv6 addresses on devices.
+//
+//   add_address(conn, {.dev = "veth0", .prefix = "10.0.0.1/24", .broadcast = "10.0.0.255"}).value();
+//   auto addrs = list_addresses(conn, {.dev = "veth0", .family = AF_INET}).value();
+//   flush_addresses(conn, "veth0").value();
+#pragma once
+
+#include <sys/socket.h>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "brisk/netlink/address.h"
+#include "brisk/netlink/connection.h"
+#include "brisk/netlink/error.h"
+
+namespace brisk::netlink {
+
+struct AddressSpec {
+  std::string dev{};               // device name
+  std::string prefix{};            // "10.0.0.1/24" or "fd00::1/64"
+  std::string broadcast{};         // IPv4 broadcast address; empty: none
+  std::string label{};             // IPv4 label (at most 15 bytes); empty: the device name
+  std::optional<uint8_t> scope{};  // RT_SCOPE_*; default universe (host for 127/8 and ::1 is not guessed)
+  bool noprefixroute = false;      // do not add the prefix route
+  bool nodad = false;              // IPv6: skip duplicate address detection
+};
+
+struct AddressInfo {
+  int ifindex = 0;                     // the device it is on
+  IpPrefix prefix{};                   // IFA_LOCAL (or IFA_ADDRESS) with the prefix length
+  std::optional<IpAddress> broadcast{};  // IPv4 broadcast, when set
+  std::string label{};                 // IPv4 label; empty for IPv6
+  uint8_t scope = 0;                   // RT_SCOPE_*
+  uint32_t flags = 0;                  // IFA_F_*
+};
+
+struct AddressFilter {
+  std::string dev{};        // only this device (filtered by the kernel); empty: all
+  int family = AF_UNSPEC;   // AF_INET, AF_INET6 or AF_UNSPEC for both
+};
+
+NlResult<void> add_address(Connection& conn, const AddressSpec& spec);
+NlResult<void> replace_address(Connection& conn, const AddressSpec& spec);
+NlResult<void> delete_address(Connection& conn, const AddressSpec& spec);
+NlResult<std::vector<AddressInfo>> list_addresses(Connection& conn, const AddressFilter& filter = {});
+// Deletes every address of `family` on `dev`, pipelined.
+NlResult<void> flush_addresses(Connection& conn, const std::string& dev, int family = AF_UNSPEC);
+
+}  // namespace brisk::netlink

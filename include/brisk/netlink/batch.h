@@ -1,0 +1,81 @@
+// brisk/netlink/batch.h: many operations, flushed as one pipeline.
+//
+// Operations are queued in order and run in that order by flush(), many per
+// sendmsg, with at most a window of requests in memory and in flight.
+// Each queued operation gets its own result, at the index queue returned.
+// A failure does not stop the batch: later operations still run (like
+// `ip -batch -force`), and names a failed operation would have created are
+// simply not there for the next ones.
+//
+// A run of link deletes is coalesced into a group delete: the targets are
+// moved to a fresh unused device group and deleted with one RTM_DELLINK, so
+// deleting N links waits for one rcu_barrier instead of N. Results and end
+// state are the same as deleting them one by one (a veth whose peer was
+// deleted earlier in the run reports ENODEV, as it would have).
+//
+//   Batch batch(conn);
+//   for (auto& name : names) batch.set_link({.name = name, .up = true});
+//   auto results = batch.flush();
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "brisk/netlink/addr.h"
+#include "brisk/netlink/connection.h"
+#include "brisk/netlink/link.h"
+#include "brisk/netlink/neighbour.h"
+#include "brisk/netlink/route.h"
+
+namespace brisk::netlink {
+
+namespace detail {
+struct Op;
+}
+
+struct BatchOptions {
+  // Coalesce runs of link deletes into one group delete.
+  bool coalesce_deletes = true;
+  // Shortest run of deletes worth coalescing (it costs one link dump).
+  std::size_t coalesce_min = 4;
+};
+
+class Batch {
+ public:
+  explicit Batch(Connection& conn, BatchOptions options = {});
+  // Operations never flushed are dropped: nothing is sent from a destructor.
+  ~Batch();
+  Batch(const Batch&) = delete;
+  Batch& operator=(const Batch&) = delete;
+
+  // Each returns the index of the operation's result in flush()'s answer.
+  std::size_t add_link(LinkAdd spec);
+  std::size_t set_link(LinkSet spec);
+  std::size_t delete_link(std::string name);
+  std::size_t delete_link_group(uint32_t group);
+  std::size_t add_address(AddressSpec spec);
+  std::size_t replace_address(AddressSpec spec);
+  std::size_t delete_address(AddressSpec spec);
+  std::size_t add_route(RouteSpec spec);
+  std::size_t replace_route(RouteSpec spec);
+  std::size_t delete_route(RouteSpec spec);
+  std::size_t add_neighbour(NeighbourSpec spec);
+  std::size_t replace_neighbour(NeighbourSpec spec);
+  std::size_t delete_neighbour(NeighbourSpec spec);
+  std::size_t add_fdb(FdbSpec spec);
+  std::size_t delete_fdb(FdbSpec spec);
+
+  std::size_t size() const;
+  // Runs every queued operation and empties the batch.
+  std::vector<NlResult<void>> flush();
+
+ private:
+  std::size_t push(detail::Op op);
+  Connection& conn_;
+  BatchOptions options_;
+  std::vector<detail::Op> ops_;
+};
+
+}  // namespace brisk::netlink

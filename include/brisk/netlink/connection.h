@@ -1,0 +1,141 @@
+// brisk/netlink/connection.h: one NETLINK_ROUTE socket bound to one network
+// namespace, and the request pipeline over it.
+//
+// The socket is created in its namespace on a short-lived helper thread, so
+// the calling thread never switches namespace; it stays bound there for
+// life. It asks for extended ACKs (the kernel's error text and offending
+// attribute), capped ACKs (errors do not echo the request) and strict
+// checking of dump requests (kernel-side filters), and its receive buffer is
+// enlarged with SO_RCVBUFFORCE, falling back to SO_RCVBUF.
+//
+// execute() sends many requests per sendmsg, never more in flight than the
+// receive buffer can hold replies for, stamps each with a sequence number
+// and matches every reply to its request by seq, accepting replies only from
+// the kernel (nl_pid 0). Each request gets its own result. When the kernel
+// reports ENOBUFS, ACKs were lost: every unanswered request is re-checked
+// with its own recheck callback, never assumed done.
+//
+//   auto conn = Connection::open_in(netns_fd).value();
+//   std::vector<Request> batch = ...;
+//   conn.execute(batch);
+//   for (auto& r : batch) if (!r.result) log(r.result.error().message());
+//
+// A Connection is not thread-safe; use one per thread.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <span>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "brisk/fd.h"
+#include "brisk/netlink/error.h"
+#include "brisk/netlink/message.h"
+
+namespace brisk::netlink {
+
+class Connection;
+
+struct ConnectionOptions {
+  // Receive buffer asked for, in bytes; the kernel doubles it for overhead.
+  int receive_buffer = 4 << 20;
+  // Send buffer asked for; one sendmsg carries at most this much.
+  int send_buffer = 1 << 20;
+  // Most requests in flight at once; the receive buffer may bound it lower.
+  std::size_t max_window = 1024;
+  // Ignore the receive buffer when sizing the window (tests use it to force ENOBUFS).
+  bool unbounded_window = false;
+  // How many times a dump interrupted by concurrent changes is restarted before EINTR.
+  int dump_retries = 8;
+};
+
+// Receive-buffer bytes a reply can take, counted as the kernel counts them
+// (skb truesize): an ACK, and a single object's reply to a GET.
+inline constexpr std::size_t kAckBudget = 1024;
+inline constexpr std::size_t kGetBudget = 16384;
+
+struct Request {
+  Message message;                // the request; execute() stamps its seq and NLM_F_ACK
+  const char* op = "";            // e.g. "link add", for errors; static storage
+  std::string object{};           // what it acts on, for errors
+  std::size_t reply_budget = kAckBudget;  // receive-buffer bytes its replies may take
+  // Ask for an ACK. A single-object GET turns it off: its one reply (or its
+  // error) completes it, so reply and ACK never compete for a small buffer.
+  bool ack = true;
+  // Called for each reply that is not the final ACK (a GET's answer).
+  std::function<NlResult<void>(const nlmsghdr&)> on_reply{};
+  // After ENOBUFS lost its ACK: is the requested state in place? true means
+  // success; false or an error fails the request. Without it the request
+  // fails with ENOBUFS.
+  std::function<NlResult<bool>(Connection&)> recheck{};
+  NlResult<void> result{};        // filled in by execute()
+  std::vector<UniqueFd> fds{};    // descriptors the message names (IFLA_NET_NS_FD), open until sent
+};
+
+struct ConnectionStats {
+  uint64_t sendmsg_calls = 0;   // sendmsg system calls made
+  uint64_t requests = 0;        // requests sent
+  uint64_t enobufs = 0;         // times the kernel reported lost replies
+  uint64_t rechecks = 0;        // requests whose outcome was re-checked after ENOBUFS
+  uint64_t dump_restarts = 0;   // dumps restarted after NLM_F_DUMP_INTR or ENOBUFS
+  uint64_t link_lookups = 0;    // GETLINKs sent to resolve a name
+};
+
+class Connection {
+ public:
+  // A socket in the calling thread's network namespace.
+  static NlResult<Connection> open(const ConnectionOptions& options = {});
+  // A socket in the namespace netns_fd refers to (not owned; a duplicate is
+  // kept for operations that must run there, such as tun/tap creation).
+  static NlResult<Connection> open_in(int netns_fd, const ConnectionOptions& options = {});
+
+  Connection(Connection&&) noexcept = default;
+  Connection& operator=(Connection&&) noexcept = default;
+
+  // Sends every request, pipelined, and fills in each one's result.
+  void execute(std::span<Request> requests);
+  // One request on its own.
+  NlResult<void> execute(Request request);
+  // A dump: on_message sees every object; on_restart is called before a
+  // restart after NLM_F_DUMP_INTR, so partial results can be dropped.
+  NlResult<void> dump(Message request, const char* op, const std::string& object,
+                      const std::function<NlResult<void>(const nlmsghdr&)>& on_message,
+                      const std::function<void()>& on_restart);
+
+  // The name→ifindex cache, kept coherent by our own changes.
+  std::optional<int> cached_ifindex(const std::string& name) const;
+  void remember_ifindex(const std::string& name, int ifindex) { names_[name] = ifindex; }
+  void forget_name(const std::string& name) { names_.erase(name); }
+  void forget_all_names() { names_.clear(); }
+  std::size_t cached_names() const { return names_.size(); }
+
+  int fd() const { return fd_.get(); }
+  int netns_fd() const { return netns_.get(); }  // -1: the caller's own namespace
+  int receive_buffer() const { return receive_buffer_; }  // actual bytes, as the kernel reports it
+  std::size_t window_requests(std::size_t reply_budget) const;
+  const ConnectionStats& stats() const { return stats_; }
+  ConnectionStats& stats() { return stats_; }
+  const ConnectionOptions& options() const { return options_; }
+
+ private:
+  Connection() = default;
+  static NlResult<Connection> create(int netns_fd, const ConnectionOptions& options);
+  void execute_window(std::span<Request> window);
+  // Reads one datagram into buffer_; returns its length, 0 for "nothing" (EAGAIN, foreign sender).
+  NlResult<std::size_t> receive(bool wait);
+
+  UniqueFd fd_;
+  UniqueFd netns_;
+  ConnectionOptions options_{};
+  int receive_buffer_ = 0;
+  int send_buffer_ = 0;
+  uint32_t next_seq_ = 1;
+  std::vector<char> buffer_;
+  std::unordered_map<std::string, int> names_;
+  ConnectionStats stats_{};
+};
+
+}  // namespace brisk::netlink

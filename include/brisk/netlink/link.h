@@ -1,0 +1,172 @@
+// brisk/netlink/link.h: network devices (links).
+//
+// Each operation is a typed call usable alone (add_link(conn, spec)) or
+// queued into a Batch (batch.add_link(spec)) that is flushed as a pipeline.
+// Devices are addressed by name with ifindex 0 wherever the kernel accepts
+// it; masters and parent links are resolved with one RTM_GETLINK per name,
+// cached on the connection. Nothing here ever dumps to find a name.
+//
+//   auto conn = Connection::open_in(ns_fd).value();
+//   add_link(conn, {.name = "br0", .kind = BridgeOptions{.stp = false}, .common = {.up = true}}).value();
+//   add_link(conn, {.name = "veth0",
+//                   .kind = VethOptions{.peer = "eth0", .peer_netns_fd = container_ns},
+//                   .common = {.master = "br0", .up = true}}).value();
+#pragma once
+
+#include <sys/types.h>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "brisk/netlink/address.h"
+#include "brisk/netlink/connection.h"
+#include "brisk/netlink/error.h"
+
+namespace brisk::netlink {
+
+// Options every kind of link accepts at creation.
+struct LinkCommon {
+  std::optional<uint32_t> mtu{};         // bytes; the kernel checks the kind's range
+  std::string address{};                 // MAC "xx:xx:xx:xx:xx:xx"; empty: the kernel picks one
+  std::optional<uint32_t> txqueuelen{};  // transmit queue length in packets
+  std::string master{};                  // bridge (or other master) to enslave to; empty: none
+  std::string alias{};                   // ifalias text; empty: none
+  std::optional<uint32_t> group{};       // device group; default group 0
+  bool up = false;                       // bring the device up as it is created
+};
+
+struct VethOptions {
+  std::string peer{};                 // the other end's name; required (no templates)
+  int peer_netns_fd = -1;             // create the peer directly in this namespace (fd not owned); -1: here
+  std::optional<uint32_t> peer_mtu{}; // the peer's MTU; default the kernel's
+  std::string peer_address{};         // the peer's MAC; empty: the kernel picks one
+  // No peer "up": the kernel refuses to open a veth end before both exist
+  // (ENOTCONN); bring the peer up afterwards from its own namespace.
+};
+
+struct BridgeOptions {
+  std::optional<bool> stp{};                  // spanning tree on or off
+  std::optional<uint32_t> forward_delay{};    // in centiseconds, as `ip link ... forward_delay`
+  std::optional<bool> vlan_filtering{};       // 802.1Q filtering on the bridge's ports
+};
+
+enum class MacvlanMode : uint32_t { private_ = 1, vepa = 2, bridge = 4, passthru = 8, source = 16 };
+
+struct MacvlanOptions {
+  std::string link{};                      // the lower device; required
+  MacvlanMode mode = MacvlanMode::bridge;  // how sibling devices reach each other
+  bool tap = false;                        // macvtap instead of macvlan
+};
+
+struct VxlanOptions {
+  uint32_t id = 0;                     // VNI, 0..16777215
+  std::optional<uint16_t> dstport{};   // UDP port; the kernel's default is 8472
+  std::string local{};                 // source address; empty: any
+  std::string remote{};                // unicast peer; exclusive with group
+  std::string group{};                 // multicast group; needs dev
+  std::string dev{};                   // device for the underlay
+  std::optional<uint8_t> ttl{};        // 0 inherits
+  std::optional<bool> learning{};      // learn remote MACs from traffic
+};
+
+struct VlanOptions {
+  std::string link{};         // the lower device; required
+  uint16_t id = 0;            // VLAN id, 0..4095
+  uint16_t protocol = 0x8100; // 0x8100 (802.1Q) or 0x88a8 (802.1ad)
+};
+
+// Made through /dev/net/tun (TUNSETIFF) in the connection's namespace, and
+// always persistent: a non-persistent device would vanish with brisk's fd.
+struct TunOptions {
+  bool tap = false;             // a layer-2 tap instead of a layer-3 tun
+  std::optional<uid_t> owner{}; // user allowed to attach without CAP_NET_ADMIN
+  std::optional<gid_t> group{}; // group allowed to attach
+};
+
+// Any other kind by its rtnetlink name ("dummy", "bond", "vrf", ...), with no
+// kind-specific options. A kind this kernel lacks fails with EOPNOTSUPP.
+struct OtherKind {
+  std::string kind{};
+};
+
+using LinkKind = std::variant<VethOptions, BridgeOptions, MacvlanOptions, VxlanOptions, VlanOptions, TunOptions,
+                              OtherKind>;
+
+struct LinkAdd {
+  std::string name{};   // 1..15 bytes, no '/', ':', whitespace or '%' (templates are refused)
+  LinkKind kind{};      // what to create, with its options
+  LinkCommon common{};  // options every kind accepts
+};
+
+// Changes to one device; only the fields that are set are sent.
+struct LinkSet {
+  std::string name{};                    // the device to change
+  std::optional<bool> up{};              // up or down
+  std::optional<uint32_t> mtu{};         // new MTU
+  std::string address{};                 // new MAC; empty: unchanged
+  std::string new_name{};                // rename to this; empty: unchanged
+  std::optional<std::string> master{};   // enslave to this device; "" releases (nomaster)
+  int netns_fd = -1;                     // move into the namespace of this fd (not owned)
+  std::optional<pid_t> netns_pid{};      // move into the namespace of this process
+  std::string netns_name{};              // move into this named namespace (/run/netns/<name>)
+  std::optional<std::string> alias{};    // new alias; "" clears it
+  std::optional<uint32_t> txqueuelen{};  // new transmit queue length
+  std::optional<uint32_t> group{};       // new device group
+};
+
+// Counters from IFLA_STATS64, as `ip -s link` shows them.
+struct LinkStats {
+  uint64_t rx_packets = 0;  // packets received
+  uint64_t tx_packets = 0;  // packets sent
+  uint64_t rx_bytes = 0;    // bytes received
+  uint64_t tx_bytes = 0;    // bytes sent
+  uint64_t rx_errors = 0;   // bad packets received
+  uint64_t tx_errors = 0;   // packets that failed to send
+  uint64_t rx_dropped = 0;  // received, then dropped (no buffer, ...)
+  uint64_t tx_dropped = 0;  // dropped on the way out
+};
+
+struct LinkInfo {
+  int ifindex = 0;                    // the kernel's index, unique in its namespace
+  std::string name{};                 // IFLA_IFNAME
+  std::string kind{};                 // rtnetlink kind ("veth"); empty for devices without one
+  uint32_t flags = 0;                 // IFF_UP, IFF_BROADCAST, ...
+  uint32_t mtu = 0;                   // bytes
+  std::optional<MacAddress> address{};  // absent for devices without a 6-byte address
+  int master = 0;                     // master's ifindex; 0: none
+  int link = 0;                       // parent or peer ifindex (IFLA_LINK); 0: none
+  std::optional<int> link_netnsid{};  // set when `link` lives in another namespace
+  uint32_t group = 0;                 // device group (0: default)
+  uint32_t txqueuelen = 0;            // transmit queue length in packets
+  std::string alias{};                // ifalias; empty: none
+  uint8_t operstate = 0;              // IF_OPER_*
+  std::optional<LinkStats> stats{};   // only when asked for
+  bool up() const;
+};
+
+struct LinkFilter {
+  std::string kind{};    // only links of this kind (filtered by the kernel)
+  std::string master{};  // only ports of this master (filtered by the kernel)
+  bool stats = false;    // include counters
+};
+
+// Rejects names the kernel would refuse or scan for: empty, longer than 15
+// bytes, ".", "..", or containing '/', ':', whitespace or '%'.
+NlResult<void> validate_link_name(const std::string& name, const char* op);
+
+NlResult<void> add_link(Connection& conn, const LinkAdd& spec);
+NlResult<void> set_link(Connection& conn, const LinkSet& spec);
+NlResult<void> delete_link(Connection& conn, const std::string& name);
+// Deletes every device in `group`, in one request.
+NlResult<void> delete_link_group(Connection& conn, uint32_t group);
+// One RTM_GETLINK, never a dump.
+NlResult<LinkInfo> get_link(Connection& conn, const std::string& name, bool stats = false);
+NlResult<LinkInfo> get_link(Connection& conn, int ifindex, bool stats = false);
+NlResult<std::vector<LinkInfo>> list_links(Connection& conn, const LinkFilter& filter = {});
+// The ifindex of `name`: the connection's cache, or one RTM_GETLINK.
+NlResult<int> resolve_link(Connection& conn, const std::string& name);
+
+}  // namespace brisk::netlink

@@ -1,0 +1,73 @@
+// brisk/netlink/neighbour.h: neighbour (ARP/NDP) entries and bridge fdb.
+//
+// Every call addresses its device by name through the connection's cache:
+// unlike `ip neigh` and `bridge fdb`, nothing here dumps per operation.
+//
+//   add_neighbour(conn, {.dev = "eth0", .address = "10.0.0.2", .lladdr = "02:00:00:00:00:02"}).value();
+//   add_fdb(conn, {.dev = "vxlan0", .lladdr = "00:00:00:00:00:00", .dst = "192.0.2.1", .self = true}).value();
+#pragma once
+
+#include <linux/neighbour.h>
+#include <sys/socket.h>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "brisk/netlink/address.h"
+#include "brisk/netlink/connection.h"
+#include "brisk/netlink/error.h"
+
+namespace brisk::netlink {
+
+struct NeighbourSpec {
+  std::string dev{};                 // device the neighbour is on
+  std::string address{};             // its IPv4 or IPv6 address
+  std::string lladdr{};              // its MAC; required for add/replace
+  uint16_t state = NUD_PERMANENT;    // NUD_* (permanent, noarp, reachable, stale)
+};
+
+struct NeighbourInfo {
+  int ifindex = 0;
+  IpAddress address{};
+  std::optional<MacAddress> lladdr{};
+  uint16_t state = 0;  // NUD_*
+  uint8_t flags = 0;   // NTF_*
+};
+
+struct NeighbourFilter {
+  std::string dev{};       // only this device (filtered by the kernel); empty: all
+  int family = AF_UNSPEC;  // AF_INET, AF_INET6 or both
+};
+
+NlResult<void> add_neighbour(Connection& conn, const NeighbourSpec& spec);
+NlResult<void> replace_neighbour(Connection& conn, const NeighbourSpec& spec);
+NlResult<void> delete_neighbour(Connection& conn, const NeighbourSpec& spec);
+NlResult<std::vector<NeighbourInfo>> list_neighbours(Connection& conn, const NeighbourFilter& filter = {});
+
+struct FdbSpec {
+  std::string dev{};                // the bridge port (or vxlan device)
+  std::string lladdr{};             // MAC of the entry
+  bool master = true;               // in the master bridge's table (NTF_MASTER)
+  bool self = false;                // in the device's own table (NTF_SELF)
+  uint16_t state = NUD_NOARP;       // NUD_NOARP (static), NUD_PERMANENT (local), NUD_REACHABLE (dynamic)
+  std::optional<uint16_t> vlan{};   // VLAN id
+  std::string dst{};                // remote IP for vxlan entries
+};
+
+struct FdbInfo {
+  int ifindex = 0;           // the port
+  MacAddress lladdr{};
+  uint16_t state = 0;
+  uint8_t flags = 0;         // NTF_MASTER, NTF_SELF, ...
+  std::optional<uint16_t> vlan{};
+  int master = 0;            // the bridge's ifindex; 0: none reported
+};
+
+NlResult<void> add_fdb(Connection& conn, const FdbSpec& spec);
+NlResult<void> delete_fdb(Connection& conn, const FdbSpec& spec);
+// The fdb of one bridge (filtered by the kernel with NDA_MASTER).
+NlResult<std::vector<FdbInfo>> list_fdb(Connection& conn, const std::string& bridge);
+
+}  // namespace brisk::netlink

@@ -1,0 +1,41 @@
+// brisk/netlink/netns.h: network namespaces, named the iproute2 way.
+//
+// A named namespace is a bind mount of a namespace file on /run/netns/<name>,
+// so `ip netns` sees the ones brisk creates and brisk sees theirs. Creation
+// happens on a short-lived helper thread: the calling thread never leaves its
+// own namespace. Names are checked against path traversal before any path is
+// built from them.
+//
+//   create_netns("blue").value();
+//   UniqueFd blue = open_netns("blue").value();
+//   auto conn = Connection::open_in(blue.get()).value();
+#pragma once
+
+#include <sys/types.h>
+
+#include <string>
+#include <vector>
+
+#include "brisk/fd.h"
+#include "brisk/netlink/error.h"
+
+namespace brisk::netlink {
+
+inline constexpr const char* kNetnsDir = "/run/netns";
+
+// Refuses "", ".", "..", names with '/' and names longer than NAME_MAX.
+NlResult<void> validate_netns_name(const std::string& name);
+
+// Like `ip netns add`: EEXIST when the name is taken; nothing is left behind on failure.
+NlResult<void> create_netns(const std::string& name);
+// Like `ip netns delete`: detaches the bind mount and removes the file.
+NlResult<void> delete_netns(const std::string& name);
+// The names under /run/netns (empty when the directory does not exist).
+NlResult<std::vector<std::string>> list_netns();
+
+// Each checks that what it opened is a network namespace.
+NlResult<UniqueFd> open_netns(const std::string& name);
+NlResult<UniqueFd> open_netns_path(const std::string& path);
+NlResult<UniqueFd> open_netns_pid(pid_t pid);
+
+}  // namespace brisk::netlink

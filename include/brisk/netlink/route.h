@@ -1,0 +1,68 @@
+// brisk/netlink/route.h: IPv4 and IPv6 routes.
+//
+//   add_route(conn, {.prefix = "10.2.0.0/16", .via = "10.1.0.1", .dev = "eth0", .metric = 100}).value();
+//   add_route(conn, {.prefix = "192.0.2.0/24", .type = RouteType::blackhole}).value();
+//
+// Defaults follow `ip route`: protocol boot, scope link for a unicast route
+// without a gateway and universe otherwise; deletes match any scope.
+#pragma once
+
+#include <linux/rtnetlink.h>
+#include <sys/socket.h>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "brisk/netlink/address.h"
+#include "brisk/netlink/connection.h"
+#include "brisk/netlink/error.h"
+
+namespace brisk::netlink {
+
+enum class RouteType : uint8_t {
+  unicast = RTN_UNICAST,
+  blackhole = RTN_BLACKHOLE,
+  unreachable = RTN_UNREACHABLE,
+  prohibit = RTN_PROHIBIT,
+};
+
+struct RouteSpec {
+  std::string prefix{};               // "10.0.0.0/24", "fd00::/64", or "default" (IPv4; IPv6 if via is IPv6)
+  std::string via{};                  // gateway address; empty: directly connected
+  std::string dev{};                  // output device; empty: the kernel finds one from via
+  std::optional<uint32_t> metric{};   // RTA_PRIORITY
+  uint32_t table = RT_TABLE_MAIN;     // routing table id
+  std::optional<uint8_t> scope{};     // RT_SCOPE_*; default as `ip route` picks it
+  std::optional<uint8_t> protocol{};  // RTPROT_*; default boot for add, any for delete
+  std::string src{};                  // preferred source address (RTA_PREFSRC)
+  bool onlink = false;                // the gateway is on link even if no prefix says so
+  RouteType type = RouteType::unicast;
+};
+
+struct RouteInfo {
+  IpPrefix dst{};                      // 0.0.0.0/0 or ::/0 for a default route
+  std::optional<IpAddress> gateway{};
+  int oif = 0;                         // output ifindex; 0: none
+  uint32_t metric = 0;
+  uint32_t table = 0;
+  uint8_t scope = 0;
+  uint8_t protocol = 0;
+  uint8_t type = 0;                    // RTN_*
+  std::optional<IpAddress> prefsrc{};
+  uint32_t flags = 0;                  // RTNH_F_* (onlink)
+};
+
+struct RouteFilter {
+  int family = AF_INET;            // AF_INET or AF_INET6
+  uint32_t table = RT_TABLE_MAIN;  // filtered by the kernel
+  std::string dev{};               // only routes out of this device (filtered by the kernel); empty: all
+};
+
+NlResult<void> add_route(Connection& conn, const RouteSpec& spec);
+NlResult<void> replace_route(Connection& conn, const RouteSpec& spec);
+NlResult<void> delete_route(Connection& conn, const RouteSpec& spec);
+NlResult<std::vector<RouteInfo>> list_routes(Connection& conn, const RouteFilter& filter = {});
+
+}  // namespace brisk::netlink

@@ -1,0 +1,19 @@
+// netlink/ack.h: turning an NLMSG_ERROR reply into a result.
+#pragma once
+
+#include <linux/netlink.h>
+
+#include <span>
+
+#include "brisk/netlink/error.h"
+
+namespace brisk::netlink {
+
+// The result an NLMSG_ERROR message carries: success for error 0 (an ACK),
+// otherwise a NetlinkError with errno, the extended-ACK text and the
+// offending attribute's offset, whose type is read from `request`, our copy
+// of the message the kernel answered. op and object name the request.
+NlResult<void> parse_ack(const nlmsghdr& reply, std::span<const char> request, const char* op,
+                         const std::string& object);
+
+}  // namespace brisk::netlink

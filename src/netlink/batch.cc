@@ -1,0 +1,280 @@
+// Running queued operations as a pipeline, and coalescing runs of deletes.
+#include "brisk/netlink/batch.h"
+
+#include <linux/if_link.h>
+#include <linux/rtnetlink.h>
+
+#include <climits>
+#include <random>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "netlink/op.h"
+
+namespace brisk::netlink {
+namespace detail {
+namespace {
+
+void finish(Connection& conn, Op& op, NlResult<void>& result) {
+  if (!result && op.explain) op.explain(result.error());
+  if (op.after) op.after(conn, result);
+}
+
+NetlinkError no_such_device(const std::string& name, std::string detail = {}) {
+  return {.code = ENODEV, .op = "link del", .object = name, .detail = std::move(detail)};
+}
+
+Request group_move(int ifindex, uint32_t group, const std::string& name) {
+  Message m(RTM_NEWLINK, 0);
+  m.put_header<ifinfomsg>().ifi_index = ifindex;
+  m.put_u32(IFLA_GROUP, group);
+  return {.message = std::move(m), .op = "link del", .object = name};
+}
+
+}  // namespace
+
+std::vector<NlResult<void>> run_ops(Connection& conn, std::vector<Op>& ops, bool coalesce, std::size_t coalesce_min) {
+  std::vector<NlResult<void>> results(ops.size());
+  std::vector<Request> pending;
+  std::vector<std::size_t> owner;  // op index of each pending request
+  bool pending_changes_names = false;
+  std::unordered_set<std::string> missing_at_prefetch;  // names a prefetch did not find
+  const std::size_t window = conn.window_requests(kAckBudget);
+
+  auto drain = [&] {
+    if (pending.empty()) return;
+    conn.execute(pending);
+    for (std::size_t k = 0; k < pending.size(); ++k) {
+      auto& result = results[owner[k]];
+      if (result && !pending[k].result) result = std::move(pending[k].result);
+    }
+    for (std::size_t k = 0; k < owner.size(); ++k)
+      if (k + 1 == owner.size() || owner[k + 1] != owner[k]) finish(conn, ops[owner[k]], results[owner[k]]);
+    pending.clear();
+    owner.clear();
+    pending_changes_names = false;
+  };
+
+  for (std::size_t i = 0; i < ops.size(); ++i) {
+    Op& op = ops[i];
+    if (op.rejected) {
+      results[i] = *op.rejected;
+      continue;
+    }
+    if (coalesce && !op.delete_name.empty()) {
+      std::size_t end = i;
+      while (end < ops.size() && !ops[end].delete_name.empty() && !ops[end].rejected) ++end;
+      if (end - i >= std::max<std::size_t>(coalesce_min, 2)) {
+        drain();
+        std::vector<std::string> names;
+        for (std::size_t k = i; k < end; ++k) names.push_back(ops[k].delete_name);
+        auto deleted = bulk_delete(conn, names);
+        for (std::size_t k = i; k < end; ++k) results[k] = std::move(deleted[k - i]);
+        conn.forget_all_names();
+        i = end - 1;
+        continue;
+      }
+    }
+    if (op.local) {
+      drain();
+      results[i] = op.local(conn);
+      finish(conn, op, results[i]);
+      continue;
+    }
+    if (!op.needs.empty() && pending_changes_names) drain();
+    bool resolved = true;
+    for (const auto& need : op.needs) {
+      if (conn.cached_ifindex(need.name)) continue;
+      drain();  // it may be created by a request still in flight
+      if (!missing_at_prefetch.count(need.name)) {
+        // Resolve the names the next window needs in one pipelined round.
+        std::vector<std::string> names;
+        std::unordered_set<std::string> seen;
+        for (std::size_t k = i; k < ops.size() && k < i + window; ++k)
+          for (const auto& n : ops[k].needs)
+            if (!conn.cached_ifindex(n.name) && !missing_at_prefetch.count(n.name) && seen.insert(n.name).second)
+              names.push_back(n.name);
+        for (auto& name : prefetch_links(conn, names)) missing_at_prefetch.insert(std::move(name));
+        if (conn.cached_ifindex(need.name)) continue;
+      }
+      // Missing then; an op since may have created it, so ask once more.
+      auto index = resolve_link(conn, need.name);
+      if (!index) {
+        NetlinkError e = std::move(index).error();
+        e.detail = std::string(need.role) + " '" + need.name + "'" +
+                   (e.code == ENODEV ? " does not exist" : ": " + e.message());
+        e.op = op.op;
+        e.object = op.object;
+        e.ext_ack.clear();
+        results[i] = std::move(e);
+        resolved = false;
+        break;
+      }
+    }
+    if (!resolved) {
+      finish(conn, op, results[i]);
+      continue;
+    }
+    auto built = op.build(conn);
+    if (!built) {
+      NetlinkError e = std::move(built).error();
+      if (!*e.op) e.op = op.op;
+      if (e.object.empty()) e.object = op.object;
+      results[i] = std::move(e);
+      finish(conn, op, results[i]);
+      continue;
+    }
+    for (auto& request : *built) {
+      request.message.shrink();
+      pending.push_back(std::move(request));
+      owner.push_back(i);
+    }
+    pending_changes_names |= op.changes_names;
+    if (pending.size() >= window) drain();
+  }
+  drain();
+  return results;
+}
+
+std::vector<NlResult<void>> bulk_delete(Connection& conn, const std::vector<std::string>& names) {
+  std::vector<NlResult<void>> results(names.size());
+  auto sequential = [&](const std::vector<std::size_t>& which) {
+    std::vector<Op> ops;
+    for (std::size_t k : which) ops.push_back(link_delete_op(names[k]));
+    auto done = run_ops(conn, ops, false, 0);
+    for (std::size_t j = 0; j < which.size(); ++j) results[which[j]] = std::move(done[j]);
+  };
+  std::vector<std::size_t> all(names.size());
+  for (std::size_t k = 0; k < names.size(); ++k) all[k] = k;
+
+  // One dump shows every device's group (to pick an unused one) and parent.
+  auto links = list_links(conn);
+  if (!links) {
+    sequential(all);
+    return results;
+  }
+  std::unordered_map<std::string, const LinkInfo*> by_name;
+  std::unordered_map<int, std::vector<int>> children;  // devices deleted along with a device
+  std::unordered_set<uint32_t> used_groups;
+  for (const auto& link : *links) {
+    by_name[link.name] = &link;
+    used_groups.insert(link.group);
+    if (link.link && !link.link_netnsid) children[link.link].push_back(link.ifindex);
+  }
+  std::random_device seed;
+  std::mt19937 random(seed());
+  std::uniform_int_distribution<uint32_t> pick(1u << 20, INT_MAX);
+  uint32_t group = pick(random);
+  while (used_groups.count(group)) group = pick(random);
+
+  // Replay the deletes in order, to give each the result it would have had.
+  std::unordered_set<int> gone;
+  std::vector<int> stack;
+  auto remove = [&](int ifindex) {
+    stack.push_back(ifindex);
+    while (!stack.empty()) {
+      int current = stack.back();
+      stack.pop_back();
+      if (!gone.insert(current).second) continue;
+      for (int child : children[current]) stack.push_back(child);
+    }
+  };
+  std::vector<std::size_t> movers, one_by_one;
+  for (std::size_t k = 0; k < names.size(); ++k) {
+    auto it = by_name.find(names[k]);
+    if (it == by_name.end()) {
+      results[k] = no_such_device(names[k]);
+    } else if (gone.count(it->second->ifindex)) {
+      results[k] = no_such_device(names[k], "deleted with its peer or lower device earlier in the batch");
+    } else if (it->second->kind.empty()) {
+      one_by_one.push_back(k);  // no rtnl_link_ops: a group delete would refuse the whole group
+    } else {
+      movers.push_back(k);
+      remove(it->second->ifindex);
+    }
+  }
+
+  // Move the targets into the fresh group, pipelined.
+  std::vector<Request> moves;
+  for (std::size_t k : movers) moves.push_back(group_move(by_name[names[k]]->ifindex, group, names[k]));
+  conn.execute(moves);
+  std::vector<std::size_t> moved;
+  for (std::size_t j = 0; j < movers.size(); ++j) {
+    if (moves[j].result) {
+      moved.push_back(movers[j]);
+    } else {
+      results[movers[j]] = std::move(moves[j].result);
+    }
+  }
+  if (!moved.empty()) {
+    Message m(RTM_DELLINK, 0);
+    m.put_header<ifinfomsg>();
+    m.put_u32(IFLA_GROUP, group);
+    auto deleted = conn.execute(Request{.message = std::move(m), .op = "link del",
+                                        .object = "group " + std::to_string(group)});
+    if (!deleted) {
+      // Put every device back in its own group, then delete them one by one.
+      std::vector<Request> restore;
+      for (std::size_t k : moved) {
+        const LinkInfo* link = by_name[names[k]];
+        restore.push_back(group_move(link->ifindex, link->group, names[k]));
+      }
+      conn.execute(restore);
+      sequential(moved);
+    }
+  }
+  sequential(one_by_one);
+  conn.forget_all_names();
+  return results;
+}
+
+NlResult<void> run_one(Connection& conn, Op op) {
+  std::vector<Op> ops;
+  ops.push_back(std::move(op));
+  return std::move(run_ops(conn, ops, false, 0)[0]);
+}
+
+}  // namespace detail
+
+Batch::Batch(Connection& conn, BatchOptions options) : conn_(conn), options_(options) {}
+Batch::~Batch() = default;
+
+std::size_t Batch::size() const { return ops_.size(); }
+
+std::size_t Batch::push(detail::Op op) {
+  ops_.push_back(std::move(op));
+  return ops_.size() - 1;
+}
+
+std::size_t Batch::add_link(LinkAdd spec) { return push(detail::link_add_op(std::move(spec))); }
+std::size_t Batch::set_link(LinkSet spec) { return push(detail::link_set_op(std::move(spec))); }
+std::size_t Batch::delete_link(std::string name) { return push(detail::link_delete_op(std::move(name))); }
+std::size_t Batch::delete_link_group(uint32_t group) { return push(detail::link_group_delete_op(group)); }
+std::size_t Batch::add_address(AddressSpec spec) { return push(detail::address_op(std::move(spec), RTM_NEWADDR)); }
+std::size_t Batch::replace_address(AddressSpec spec) {
+  return push(detail::address_op(std::move(spec), -RTM_NEWADDR));
+}
+std::size_t Batch::delete_address(AddressSpec spec) { return push(detail::address_op(std::move(spec), RTM_DELADDR)); }
+
+std::size_t Batch::add_route(RouteSpec spec) { return push(detail::route_op(std::move(spec), RTM_NEWROUTE)); }
+std::size_t Batch::replace_route(RouteSpec spec) { return push(detail::route_op(std::move(spec), -RTM_NEWROUTE)); }
+std::size_t Batch::delete_route(RouteSpec spec) { return push(detail::route_op(std::move(spec), RTM_DELROUTE)); }
+std::size_t Batch::add_neighbour(NeighbourSpec spec) {
+  return push(detail::neighbour_op(std::move(spec), RTM_NEWNEIGH));
+}
+std::size_t Batch::replace_neighbour(NeighbourSpec spec) {
+  return push(detail::neighbour_op(std::move(spec), -RTM_NEWNEIGH));
+}
+std::size_t Batch::delete_neighbour(NeighbourSpec spec) {
+  return push(detail::neighbour_op(std::move(spec), RTM_DELNEIGH));
+}
+std::size_t Batch::add_fdb(FdbSpec spec) { return push(detail::fdb_op(std::move(spec), RTM_NEWNEIGH)); }
+std::size_t Batch::delete_fdb(FdbSpec spec) { return push(detail::fdb_op(std::move(spec), RTM_DELNEIGH)); }
+
+std::vector<NlResult<void>> Batch::flush() {
+  auto results = detail::run_ops(conn_, ops_, options_.coalesce_deletes, options_.coalesce_min);
+  ops_.clear();
+  return results;
+}
+
+}  // namespace brisk::netlink

@@ -1,0 +1,333 @@
+#include "brisk/netlink/connection.h"
+
+#include <sys/uio.h>
+
+#include <algorithm>
+#include <climits>
+#include <cstring>
+
+#include "netlink/ack.h"
+#include "sys/namespaces.h"
+#include "sys/sockets.h"
+#include "sys/syscalls.h"
+
+namespace brisk::netlink {
+namespace {
+
+constexpr std::size_t kReceiveBufferSize = 64 * 1024;  // > the 32 KiB the kernel puts in a dump datagram
+
+// Sets a buffer size, with the FORCE variant (CAP_NET_ADMIN, ignores
+// rmem_max/wmem_max) first and the plain one as the fallback.
+Result<void> size_buffer(int fd, int force, int plain, int bytes, const char* what) {
+  if (sys::setsockopt_int(fd, SOL_SOCKET, force, bytes, what)) return {};
+  return sys::setsockopt_int(fd, SOL_SOCKET, plain, bytes, what);
+}
+
+// Optional features: an older kernel without them (ENOPROTOOPT) still works,
+// only with less detail in errors.
+Result<void> enable(int fd, int option, const char* what) {
+  auto set = sys::setsockopt_int(fd, SOL_NETLINK, option, 1, what);
+  if (!set && set.error().code != ENOPROTOOPT) return set;
+  return {};
+}
+
+}  // namespace
+
+NlResult<Connection> Connection::open(const ConnectionOptions& options) { return create(-1, options); }
+
+NlResult<Connection> Connection::open_in(int netns_fd, const ConnectionOptions& options) {
+  if (netns_fd < 0) return invalid_argument("netlink open", std::to_string(netns_fd), "not a namespace fd", EBADF);
+  return create(netns_fd, options);
+}
+
+NlResult<Connection> Connection::create(int netns_fd, const ConnectionOptions& options) {
+  Connection conn;
+  conn.options_ = options;
+  if (netns_fd >= 0) {
+    auto copy = sys::dup(netns_fd);
+    if (!copy) return NetlinkError::from(copy.error());
+    conn.netns_ = std::move(*copy);
+  }
+  auto made = sys::run_in_netns(netns_fd, [&]() -> Result<void> {
+    auto fd = sys::socket(AF_NETLINK, SOCK_RAW, NETLINK_ROUTE);
+    if (!fd) return fd.error();
+    conn.fd_ = std::move(*fd);
+    return {};
+  });
+  if (!made) return NetlinkError::from(made.error());
+  int fd = conn.fd_.get();
+  for (auto [option, name] : {std::pair{NETLINK_EXT_ACK, "setsockopt(NETLINK_EXT_ACK)"},
+                              std::pair{NETLINK_CAP_ACK, "setsockopt(NETLINK_CAP_ACK)"},
+                              std::pair{NETLINK_GET_STRICT_CHK, "setsockopt(NETLINK_GET_STRICT_CHK)"}}) {
+    auto set = enable(fd, option, name);
+    if (!set) return NetlinkError::from(set.error());
+  }
+  auto rcv = size_buffer(fd, SO_RCVBUFFORCE, SO_RCVBUF, options.receive_buffer, "setsockopt(SO_RCVBUF)");
+  if (!rcv) return NetlinkError::from(rcv.error());
+  auto snd = size_buffer(fd, SO_SNDBUFFORCE, SO_SNDBUF, options.send_buffer, "setsockopt(SO_SNDBUF)");
+  if (!snd) return NetlinkError::from(snd.error());
+  auto bound = sys::bind_netlink(fd, sockaddr_nl{.nl_family = AF_NETLINK, .nl_pad = 0, .nl_pid = 0, .nl_groups = 0});
+  if (!bound) return NetlinkError::from(bound.error());
+  auto rcvbuf = sys::getsockopt_int(fd, SOL_SOCKET, SO_RCVBUF, "getsockopt(SO_RCVBUF)");
+  if (!rcvbuf) return NetlinkError::from(rcvbuf.error());
+  auto sndbuf = sys::getsockopt_int(fd, SOL_SOCKET, SO_SNDBUF, "getsockopt(SO_SNDBUF)");
+  if (!sndbuf) return NetlinkError::from(sndbuf.error());
+  conn.receive_buffer_ = *rcvbuf;
+  conn.send_buffer_ = *sndbuf;
+  conn.buffer_.resize(kReceiveBufferSize);
+  return conn;
+}
+
+std::size_t Connection::window_requests(std::size_t reply_budget) const {
+  if (options_.unbounded_window) return std::max<std::size_t>(options_.max_window, 1);
+  // Half the buffer: the kernel's own accounting overhead varies by skb.
+  std::size_t by_buffer = static_cast<std::size_t>(receive_buffer_) / 2 / std::max<std::size_t>(reply_budget, 1);
+  return std::clamp<std::size_t>(by_buffer, 1, std::max<std::size_t>(options_.max_window, 1));
+}
+
+std::optional<int> Connection::cached_ifindex(const std::string& name) const {
+  auto it = names_.find(name);
+  if (it == names_.end()) return std::nullopt;
+  return it->second;
+}
+
+NlResult<std::size_t> Connection::receive(bool wait) {
+  sockaddr_nl from{};
+  iovec iov{buffer_.data(), buffer_.size()};
+  msghdr msg{};
+  msg.msg_name = &from;
+  msg.msg_namelen = sizeof from;
+  msg.msg_iov = &iov;
+  msg.msg_iovlen = 1;
+  auto n = sys::recvmsg(fd_.get(), msg, wait ? 0 : MSG_DONTWAIT);
+  if (!n) {
+    if (!wait && (n.error().code == EAGAIN || n.error().code == EWOULDBLOCK)) return std::size_t{0};
+    return NetlinkError::from(n.error());
+  }
+  if (*n > buffer_.size())
+    return NetlinkError{.code = EMSGSIZE, .op = "recvmsg", .detail = "datagram larger than the receive buffer"};
+  if (from.nl_pid != 0) return std::size_t{0};  // only the kernel may answer us
+  return *n;
+}
+
+void Connection::execute(std::span<Request> requests) {
+  std::size_t i = 0;
+  while (i < requests.size()) {
+    // The window: as many requests as the receive buffer can hold replies for.
+    std::size_t budget = options_.unbounded_window ? SIZE_MAX : static_cast<std::size_t>(receive_buffer_) / 2;
+    std::size_t used = 0, count = 0;
+    while (i + count < requests.size() && count < std::max<std::size_t>(options_.max_window, 1)) {
+      std::size_t need = requests[i + count].reply_budget;
+      if (count > 0 && used + need > budget) break;
+      used += need;
+      ++count;
+    }
+    execute_window(requests.subspan(i, count));
+    i += count;
+  }
+}
+
+NlResult<void> Connection::execute(Request request) {
+  execute(std::span<Request>(&request, 1));
+  return std::move(request.result);
+}
+
+void Connection::execute_window(std::span<Request> window) {
+  // Stamp and send, many requests per sendmsg.
+  std::unordered_map<uint32_t, std::size_t> pending;  // seq → index in window
+  std::vector<iovec> iov;
+  std::size_t chunk_bytes = 0;
+  std::vector<std::size_t> chunk;  // indexes in the current sendmsg
+  std::size_t send_limit = static_cast<std::size_t>(std::max(send_buffer_ - 32, 4096));
+  auto flush = [&]() {
+    if (iov.empty()) return;
+    sockaddr_nl kernel{.nl_family = AF_NETLINK, .nl_pad = 0, .nl_pid = 0, .nl_groups = 0};
+    msghdr msg{};
+    msg.msg_name = &kernel;
+    msg.msg_namelen = sizeof kernel;
+    msg.msg_iov = iov.data();
+    msg.msg_iovlen = iov.size();
+    ++stats_.sendmsg_calls;
+    auto sent = sys::sendmsg(fd_.get(), msg, 0);
+    if (!sent) {
+      // Nothing of this datagram reached the kernel: its requests all fail.
+      for (std::size_t k : chunk) {
+        NetlinkError e = NetlinkError::from(sent.error());
+        e.object = window[k].object;
+        window[k].result = e;
+        pending.erase(window[k].message.seq());
+      }
+    }
+    stats_.requests += chunk.size();
+    iov.clear();
+    chunk.clear();
+    chunk_bytes = 0;
+  };
+  for (std::size_t k = 0; k < window.size(); ++k) {
+    Request& r = window[k];
+    if (r.message.overflowed()) {
+      r.result = NetlinkError{.code = EMSGSIZE, .op = r.op, .object = r.object, .detail = "request does not fit its buffer"};
+      continue;
+    }
+    r.message.add_flags(r.ack ? NLM_F_REQUEST | NLM_F_ACK : NLM_F_REQUEST);
+    r.message.set_seq(next_seq_++);
+    if (next_seq_ == 0) next_seq_ = 1;
+    r.result = {};
+    auto bytes = r.message.bytes();
+    if (chunk_bytes + bytes.size() > send_limit || iov.size() >= IOV_MAX) flush();
+    pending[r.message.seq()] = k;
+    iov.push_back({const_cast<char*>(bytes.data()), bytes.size()});
+    chunk.push_back(k);
+    chunk_bytes += bytes.size();
+  }
+  flush();
+
+  // Collect replies until every request has its ACK or error. rtnetlink
+  // handles a sendmsg synchronously, so once ENOBUFS is seen, whatever is
+  // not already queued was dropped.
+  bool lost = false;
+  while (!pending.empty()) {
+    auto n = receive(!lost);
+    if (!n) {
+      if (n.error().code == ENOBUFS) {
+        ++stats_.enobufs;
+        lost = true;
+        continue;
+      }
+      for (auto [seq, k] : pending) {
+        NetlinkError e = n.error();
+        e.object = window[k].object;
+        window[k].result = e;
+      }
+      return;
+    }
+    if (*n == 0) {
+      if (lost) break;  // drained: the rest lost their replies
+      continue;
+    }
+    int left = static_cast<int>(*n);
+    for (auto* nlh = reinterpret_cast<const nlmsghdr*>(buffer_.data()); NLMSG_OK(nlh, left);
+         nlh = NLMSG_NEXT(nlh, left)) {
+      auto it = pending.find(nlh->nlmsg_seq);
+      if (it == pending.end()) continue;  // a stale reply from an earlier, lossy window
+      Request& r = window[it->second];
+      if (nlh->nlmsg_type == NLMSG_ERROR) {
+        NlResult<void> acked = parse_ack(*nlh, r.message.bytes(), r.op, r.object);
+        if (r.result) r.result = std::move(acked);  // a reply-parse error stays
+        pending.erase(it);
+      } else if (nlh->nlmsg_type != NLMSG_DONE && nlh->nlmsg_type != NLMSG_NOOP && r.on_reply && r.result) {
+        auto handled = r.on_reply(*nlh);
+        if (!handled) {
+          handled.error().op = r.op;
+          handled.error().object = r.object;
+          r.result = std::move(handled).error();
+        }
+        if (!r.ack) pending.erase(it);
+      }
+    }
+  }
+  // Lost replies: look at the objects themselves.
+  for (auto [seq, k] : pending) {
+    Request& r = window[k];
+    ++stats_.rechecks;
+    NetlinkError lost_error{.code = ENOBUFS, .op = r.op, .object = r.object,
+                            .detail = "reply lost (receive buffer overrun)"};
+    if (!r.recheck) {
+      r.result = lost_error;
+      continue;
+    }
+    auto state = r.recheck(*this);
+    if (!state) {
+      lost_error.detail += "; re-check failed: " + state.error().message();
+      r.result = lost_error;
+    } else if (!*state) {
+      lost_error.detail += "; re-check found the change not in place";
+      r.result = lost_error;
+    } else {
+      r.result = {};
+    }
+  }
+}
+
+NlResult<void> Connection::dump(Message request, const char* op, const std::string& object,
+                                const std::function<NlResult<void>(const nlmsghdr&)>& on_message,
+                                const std::function<void()>& on_restart) {
+  request.add_flags(NLM_F_REQUEST | NLM_F_DUMP);
+  for (int attempt = 0;; ++attempt) {
+    if (attempt > 0) {
+      ++stats_.dump_restarts;
+      if (on_restart) on_restart();
+    }
+    request.set_seq(next_seq_++);
+    if (next_seq_ == 0) next_seq_ = 1;
+    auto bytes = request.bytes();
+    iovec iov{const_cast<char*>(bytes.data()), bytes.size()};
+    sockaddr_nl kernel{.nl_family = AF_NETLINK, .nl_pad = 0, .nl_pid = 0, .nl_groups = 0};
+    msghdr msg{};
+    msg.msg_name = &kernel;
+    msg.msg_namelen = sizeof kernel;
+    msg.msg_iov = &iov;
+    msg.msg_iovlen = 1;
+    ++stats_.sendmsg_calls;
+    ++stats_.requests;
+    auto sent = sys::sendmsg(fd_.get(), msg, 0);
+    if (!sent) {
+      NetlinkError e = NetlinkError::from(sent.error());
+      e.object = object;
+      return e;
+    }
+    bool interrupted = false, done = false, overrun = false;
+    std::optional<NetlinkError> failure;
+    while (!done) {
+      auto n = receive(true);
+      if (!n) {
+        if (n.error().code != ENOBUFS) {
+          NetlinkError e = n.error();
+          e.object = object;
+          return e;
+        }
+        ++stats_.enobufs;
+        overrun = true;  // part of the dump is gone; drain and start again
+        break;
+      }
+      int left = static_cast<int>(*n);
+      for (auto* nlh = reinterpret_cast<const nlmsghdr*>(buffer_.data()); NLMSG_OK(nlh, left);
+           nlh = NLMSG_NEXT(nlh, left)) {
+        if (nlh->nlmsg_seq != request.seq()) continue;
+        if (nlh->nlmsg_flags & NLM_F_DUMP_INTR) interrupted = true;
+        if (nlh->nlmsg_type == NLMSG_DONE) {
+          done = true;
+          break;
+        }
+        if (nlh->nlmsg_type == NLMSG_ERROR) {
+          auto acked = parse_ack(*nlh, request.bytes(), op, object);
+          if (!acked) failure = std::move(acked).error();
+          done = true;
+          break;
+        }
+        if (!failure && !interrupted) {
+          auto handled = on_message(*nlh);
+          if (!handled) {
+            failure = std::move(handled).error();
+            if (!*failure->op) failure->op = op;
+            if (failure->object.empty()) failure->object = object;
+          }
+        }
+      }
+    }
+    if (overrun) {
+      while (true) {  // drop what is left of the broken dump
+        auto n = receive(false);
+        if (!n || *n == 0) break;
+      }
+    }
+    if (failure) return *failure;
+    if (!interrupted && !overrun) return {};
+    if (attempt >= options_.dump_retries)
+      return NetlinkError{.code = EINTR, .op = op, .object = object,
+                          .detail = "dump interrupted by concurrent changes " + std::to_string(attempt + 1) +
+                                    " times"};
+  }
+}
+
+}  // namespace brisk::netlink

@@ -1,0 +1,404 @@
+// Changing links: the add, set and delete requests, built at flush time.
+#include <arpa/inet.h>
+#include <linux/if.h>
+#include <linux/if_link.h>
+#include <linux/rtnetlink.h>
+#include <linux/veth.h>
+
+#include <cctype>
+
+#include "brisk/netlink/netns.h"
+#include "netlink/link_schema.h"
+#include "netlink/op.h"
+
+namespace brisk::netlink {
+
+NlResult<void> validate_link_name(const std::string& name, const char* op) {
+  if (name.empty()) return invalid_argument(op, name, "empty interface name");
+  if (name.size() >= IFNAMSIZ)
+    return invalid_argument(op, name, "interface name longer than 15 bytes", ENAMETOOLONG);
+  if (name == "." || name == "..") return invalid_argument(op, name, "invalid interface name");
+  for (unsigned char c : name) {
+    if (c == '%') return invalid_argument(op, name, "name templates are refused: the kernel scans every device for them");
+    if (c == '/' || c == ':' || std::isspace(c) || c < 0x20)
+      return invalid_argument(op, name, "interface name contains '/', ':', whitespace or a control character");
+  }
+  return {};
+}
+
+namespace detail {
+namespace {
+
+// Recheck helpers after ENOBUFS: look at the device itself.
+NlResult<bool> link_exists(Connection& conn, const std::string& name) {
+  auto link = get_link(conn, name);
+  if (link) return true;
+  if (link.error().code == ENODEV) return false;
+  return std::move(link).error();
+}
+
+// The common options, shared by add and by the set that follows a tun add.
+NlResult<void> put_common(Message& m, Connection& conn, const LinkCommon& c, const char* op,
+                          const std::string& name) {
+  if (c.mtu) m.put_u32(IFLA_MTU, *c.mtu);
+  if (!c.address.empty()) {
+    auto mac = MacAddress::parse(c.address);
+    if (!mac) return invalid_argument(op, name, "malformed MAC address '" + c.address + "'");
+    m.put_bytes(IFLA_ADDRESS, mac->bytes);
+  }
+  if (c.txqueuelen) m.put_u32(IFLA_TXQLEN, *c.txqueuelen);
+  if (!c.master.empty()) m.put_u32(IFLA_MASTER, static_cast<uint32_t>(cached(conn, c.master)));
+  if (c.group) m.put_u32(IFLA_GROUP, *c.group);
+  return {};
+}
+
+NlResult<void> check_alias(const std::string& alias, const char* op, const std::string& name) {
+  if (alias.size() >= IFALIASZ) return invalid_argument(op, name, "alias longer than 255 bytes");
+  return {};
+}
+
+NlResult<IpAddress> parse_ip(const std::string& text, const char* what, const char* op, const std::string& name) {
+  auto ip = IpAddress::parse(text);
+  if (!ip) return invalid_argument(op, name, std::string("malformed ") + what + " address '" + text + "'");
+  return ip;
+}
+
+// IFLA_INFO_KIND and IFLA_INFO_DATA for each kind.
+struct KindWriter {
+  Message& m;
+  Connection& conn;
+  const std::string& name;
+  int& lower;  // IFLA_LINK, written after the IFLA_LINKINFO nest closes; 0: none
+  static constexpr const char* op = "link add";
+
+  NlResult<void> operator()(const VethOptions& v) {
+    m.put_string(IFLA_INFO_KIND, "veth");
+    auto data = m.begin_nest(IFLA_INFO_DATA);
+    auto peer = m.begin_nest(VETH_INFO_PEER);
+    ifinfomsg ifi{};
+    m.put_raw(&ifi, sizeof ifi);
+    m.put_string(IFLA_IFNAME, v.peer);
+    // Created in place in its namespace: no unregister/register of a move.
+    if (v.peer_netns_fd >= 0) m.put_u32(IFLA_NET_NS_FD, static_cast<uint32_t>(v.peer_netns_fd));
+    if (v.peer_mtu) m.put_u32(IFLA_MTU, *v.peer_mtu);
+    if (!v.peer_address.empty()) {
+      auto mac = MacAddress::parse(v.peer_address);
+      if (!mac) return invalid_argument(op, name, "malformed peer MAC address '" + v.peer_address + "'");
+      m.put_bytes(IFLA_ADDRESS, mac->bytes);
+    }
+    m.end_nest(peer);
+    m.end_nest(data);
+    return {};
+  }
+  NlResult<void> operator()(const BridgeOptions& b) {
+    m.put_string(IFLA_INFO_KIND, "bridge");
+    auto data = m.begin_nest(IFLA_INFO_DATA);
+    if (b.stp) m.put_u32(IFLA_BR_STP_STATE, *b.stp ? 1 : 0);
+    if (b.forward_delay) m.put_u32(IFLA_BR_FORWARD_DELAY, *b.forward_delay);
+    if (b.vlan_filtering) m.put_u8(IFLA_BR_VLAN_FILTERING, *b.vlan_filtering ? 1 : 0);
+    m.end_nest(data);
+    return {};
+  }
+  NlResult<void> operator()(const MacvlanOptions& v) {
+    m.put_string(IFLA_INFO_KIND, v.tap ? "macvtap" : "macvlan");
+    auto data = m.begin_nest(IFLA_INFO_DATA);
+    m.put_u32(IFLA_MACVLAN_MODE, static_cast<uint32_t>(v.mode));
+    m.end_nest(data);
+    lower = cached(conn, v.link);
+    return {};
+  }
+  NlResult<void> operator()(const VxlanOptions& v) {
+    m.put_string(IFLA_INFO_KIND, "vxlan");
+    auto data = m.begin_nest(IFLA_INFO_DATA);
+    m.put_u32(IFLA_VXLAN_ID, v.id);
+    if (v.dstport) m.put_u16(IFLA_VXLAN_PORT, htons(*v.dstport));
+    if (!v.local.empty()) {
+      auto ip = parse_ip(v.local, "local", op, name);
+      if (!ip) return std::move(ip).error();
+      m.put_bytes(ip->family == AF_INET ? IFLA_VXLAN_LOCAL : IFLA_VXLAN_LOCAL6, ip->data());
+    }
+    if (!v.remote.empty() || !v.group.empty()) {
+      bool remote = !v.remote.empty();
+      auto ip = parse_ip(remote ? v.remote : v.group, remote ? "remote" : "group", op, name);
+      if (!ip) return std::move(ip).error();
+      m.put_bytes(ip->family == AF_INET ? IFLA_VXLAN_GROUP : IFLA_VXLAN_GROUP6, ip->data());
+    }
+    if (!v.dev.empty()) m.put_u32(IFLA_VXLAN_LINK, static_cast<uint32_t>(cached(conn, v.dev)));
+    if (v.ttl) m.put_u8(IFLA_VXLAN_TTL, *v.ttl);
+    if (v.learning) m.put_u8(IFLA_VXLAN_LEARNING, *v.learning ? 1 : 0);
+    m.end_nest(data);
+    return {};
+  }
+  NlResult<void> operator()(const VlanOptions& v) {
+    m.put_string(IFLA_INFO_KIND, "vlan");
+    auto data = m.begin_nest(IFLA_INFO_DATA);
+    m.put_u16(IFLA_VLAN_ID, v.id);
+    m.put_u16(IFLA_VLAN_PROTOCOL, htons(v.protocol));
+    m.end_nest(data);
+    lower = cached(conn, v.link);
+    return {};
+  }
+  NlResult<void> operator()(const OtherKind& k) {
+    m.put_string(IFLA_INFO_KIND, k.kind);
+    return {};
+  }
+  NlResult<void> operator()(const TunOptions&) { return {}; }  // never sent: see tun.cc
+};
+
+std::string kind_name(const LinkKind& kind) {
+  return std::visit(
+      [](const auto& k) -> std::string {
+        using K = std::decay_t<decltype(k)>;
+        if constexpr (std::is_same_v<K, VethOptions>) return "veth";
+        if constexpr (std::is_same_v<K, BridgeOptions>) return "bridge";
+        if constexpr (std::is_same_v<K, MacvlanOptions>) return k.tap ? "macvtap" : "macvlan";
+        if constexpr (std::is_same_v<K, VxlanOptions>) return "vxlan";
+        if constexpr (std::is_same_v<K, VlanOptions>) return "vlan";
+        if constexpr (std::is_same_v<K, TunOptions>) return k.tap ? "tap" : "tun";
+        if constexpr (std::is_same_v<K, OtherKind>) return k.kind;
+      },
+      kind);
+}
+
+// Local checks done before anything is queued: they fail the op alone.
+NlResult<void> validate_add(const LinkAdd& spec) {
+  const char* op = "link add";
+  BRISK_TRY(validate_link_name(spec.name, op));
+  BRISK_TRY(check_alias(spec.common.alias, op, spec.name));
+  if (!spec.common.master.empty()) BRISK_TRY(validate_link_name(spec.common.master, op));
+  if (auto* v = std::get_if<VethOptions>(&spec.kind)) {
+    if (v->peer.empty()) return invalid_argument(op, spec.name, "veth needs a peer name");
+    auto peer = validate_link_name(v->peer, op);
+    if (!peer) {
+      peer.error().detail = "peer: " + peer.error().detail;
+      return peer;
+    }
+    if (v->peer == spec.name && v->peer_netns_fd < 0) return invalid_argument(op, spec.name, "peer has the same name", EEXIST);
+  }
+  if (auto* v = std::get_if<MacvlanOptions>(&spec.kind); v && v->link.empty())
+    return invalid_argument(op, spec.name, "macvlan needs a lower device (link)");
+  if (auto* v = std::get_if<VlanOptions>(&spec.kind)) {
+    if (v->link.empty()) return invalid_argument(op, spec.name, "vlan needs a lower device (link)");
+    if (v->id > 4095) return invalid_argument(op, spec.name, "vlan id above 4095", ERANGE);
+  }
+  if (auto* v = std::get_if<VxlanOptions>(&spec.kind)) {
+    if (v->id > 0xffffff) return invalid_argument(op, spec.name, "vxlan id above 16777215", ERANGE);
+    if (!v->remote.empty() && !v->group.empty())
+      return invalid_argument(op, spec.name, "vxlan takes remote or group, not both");
+  }
+  if (auto* k = std::get_if<OtherKind>(&spec.kind); k && k->kind.empty())
+    return invalid_argument(op, spec.name, "no link kind given");
+  return {};
+}
+
+std::vector<NameNeed> add_needs(const LinkAdd& spec) {
+  std::vector<NameNeed> needs;
+  if (!spec.common.master.empty()) needs.push_back({spec.common.master, "master"});
+  if (auto* v = std::get_if<MacvlanOptions>(&spec.kind)) needs.push_back({v->link, "link"});
+  if (auto* v = std::get_if<VlanOptions>(&spec.kind)) needs.push_back({v->link, "link"});
+  if (auto* v = std::get_if<VxlanOptions>(&spec.kind); v && !v->dev.empty()) needs.push_back({v->dev, "dev"});
+  return needs;
+}
+
+Op failed_op(const char* op, std::string object, NetlinkError error) {
+  Op failed{.op = op, .object = std::move(object)};
+  failed.rejected = std::move(error);
+  return failed;
+}
+
+}  // namespace
+
+Op link_add_op(LinkAdd spec) {
+  const char* op = "link add";
+  if (auto valid = validate_add(spec); !valid) return failed_op(op, spec.name, std::move(valid).error());
+  if (std::holds_alternative<TunOptions>(spec.kind)) return tun_add_op(std::move(spec));
+  Op result{.op = op, .object = spec.name, .needs = add_needs(spec)};
+  result.build = [spec](Connection& conn) -> NlResult<std::vector<Request>> {
+    // NLM_F_ECHO: the kernel answers with the new device, so its ifindex
+    // goes into the cache and later ops on it need no RTM_GETLINK.
+    Message m(RTM_NEWLINK, NLM_F_CREATE | NLM_F_EXCL | NLM_F_ECHO);
+    auto& ifi = m.put_header<ifinfomsg>();
+    if (spec.common.up) ifi.ifi_flags = ifi.ifi_change = IFF_UP;
+    m.put_string(IFLA_IFNAME, spec.name);
+    BRISK_TRY(put_common(m, conn, spec.common, "link add", spec.name));
+    int lower = 0;
+    auto info = m.begin_nest(IFLA_LINKINFO);
+    BRISK_TRY(std::visit(KindWriter{m, conn, spec.name, lower}, spec.kind));
+    m.end_nest(info);
+    if (lower) m.put_u32(IFLA_LINK, static_cast<uint32_t>(lower));
+    std::vector<Request> requests;
+    requests.push_back({.message = std::move(m), .op = "link add", .object = spec.name, .reply_budget = kGetBudget});
+    requests.back().on_reply = [&conn, name = spec.name](const nlmsghdr& reply) -> NlResult<void> {
+      if (reply.nlmsg_type != RTM_NEWLINK) return {};
+      auto link = parse_link(reply);
+      if (link && link->name == name) conn.remember_ifindex(name, link->ifindex);
+      return {};  // the echo is a bonus: a parse problem does not fail the add
+    };
+    requests.back().recheck = [name = spec.name](Connection& c) { return link_exists(c, name); };
+    // The kernel applies an alias only to an existing device.
+    if (!spec.common.alias.empty()) {
+      Message alias(RTM_NEWLINK, 0);
+      alias.put_header<ifinfomsg>();
+      alias.put_string(IFLA_IFNAME, spec.name);
+      alias.put_string(IFLA_IFALIAS, spec.common.alias);
+      requests.push_back({.message = std::move(alias), .op = "link add", .object = spec.name});
+    }
+    return requests;
+  };
+  // EEXIST: the name is someone else's device, whose cache entry stays true.
+  result.after = [name = spec.name](Connection& conn, const NlResult<void>& outcome) {
+    if (!outcome && outcome.error().code != EEXIST) conn.forget_name(name);
+  };
+  result.explain = [kind = kind_name(spec.kind)](NetlinkError& error) {
+    if (error.code != EOPNOTSUPP) return;
+    // The kernel says "Unknown device type" only for a kind it cannot load.
+    error.detail = error.ext_ack.find("Unknown device type") != std::string::npos
+                       ? "link kind '" + kind + "' is not available in this kernel"
+                       : "link kind '" + kind + "' does not support an option given";
+  };
+  return result;
+}
+
+Op link_set_op(LinkSet spec) {
+  const char* op = "link set";
+  if (auto valid = validate_link_name(spec.name, op); !valid) return failed_op(op, spec.name, std::move(valid).error());
+  if (!spec.new_name.empty()) {
+    if (auto valid = validate_link_name(spec.new_name, op); !valid) {
+      valid.error().detail = "new name: " + valid.error().detail;
+      return failed_op(op, spec.name, std::move(valid).error());
+    }
+  }
+  if (spec.alias) {
+    if (auto valid = check_alias(*spec.alias, op, spec.name); !valid) return failed_op(op, spec.name, std::move(valid).error());
+  }
+  if (!spec.netns_name.empty()) {
+    if (auto valid = validate_netns_name(spec.netns_name); !valid) {
+      valid.error().op = op;
+      valid.error().object = spec.name;
+      valid.error().detail = "netns '" + spec.netns_name + "': " + valid.error().detail;
+      return failed_op(op, spec.name, std::move(valid).error());
+    }
+  }
+  if (!spec.address.empty() && !MacAddress::parse(spec.address))
+    return failed_op(op, spec.name, invalid_argument(op, spec.name, "malformed MAC address '" + spec.address + "'"));
+  Op result{.op = op, .object = spec.name};
+  result.changes_names =
+      !spec.new_name.empty() || spec.netns_fd >= 0 || spec.netns_pid.has_value() || !spec.netns_name.empty();
+  // A rename must address the device by index: IFLA_IFNAME carries the new name.
+  if (!spec.new_name.empty()) result.needs.push_back({spec.name, "dev"});
+  if (spec.master && !spec.master->empty()) result.needs.push_back({*spec.master, "master"});
+  result.build = [spec](Connection& conn) -> NlResult<std::vector<Request>> {
+    Message m(RTM_NEWLINK, 0);
+    auto& ifi = m.put_header<ifinfomsg>();
+    if (spec.up) {
+      ifi.ifi_change = IFF_UP;
+      ifi.ifi_flags = *spec.up ? IFF_UP : 0;
+    }
+    if (spec.new_name.empty()) {
+      m.put_string(IFLA_IFNAME, spec.name);
+    } else {
+      ifi.ifi_index = cached(conn, spec.name);
+      m.put_string(IFLA_IFNAME, spec.new_name);
+    }
+    if (spec.mtu) m.put_u32(IFLA_MTU, *spec.mtu);
+    if (!spec.address.empty()) m.put_bytes(IFLA_ADDRESS, MacAddress::parse(spec.address)->bytes);
+    if (spec.master) m.put_u32(IFLA_MASTER, spec.master->empty() ? 0u : static_cast<uint32_t>(cached(conn, *spec.master)));
+    if (spec.netns_fd >= 0) m.put_u32(IFLA_NET_NS_FD, static_cast<uint32_t>(spec.netns_fd));
+    if (spec.netns_pid) m.put_u32(IFLA_NET_NS_PID, static_cast<uint32_t>(*spec.netns_pid));
+    UniqueFd named;
+    if (!spec.netns_name.empty()) {
+      auto fd = open_netns(spec.netns_name);
+      if (!fd) {
+        NetlinkError e = std::move(fd).error();
+        e.detail = "netns '" + spec.netns_name + "': " + e.message();
+        e.op = "link set";
+        e.object = spec.name;
+        return e;
+      }
+      named = std::move(*fd);
+      m.put_u32(IFLA_NET_NS_FD, static_cast<uint32_t>(named.get()));
+    }
+    if (spec.alias) m.put_string(IFLA_IFALIAS, *spec.alias);
+    if (spec.txqueuelen) m.put_u32(IFLA_TXQLEN, *spec.txqueuelen);
+    if (spec.group) m.put_u32(IFLA_GROUP, *spec.group);
+    std::vector<Request> requests;
+    requests.push_back({.message = std::move(m), .op = "link set", .object = spec.name});
+    if (named) requests.back().fds.push_back(std::move(named));
+    requests.back().recheck = [spec](Connection& c) -> NlResult<bool> {
+      bool moved = spec.netns_fd >= 0 || spec.netns_pid || !spec.netns_name.empty();
+      const std::string& now = spec.new_name.empty() ? spec.name : spec.new_name;
+      if (moved) {
+        auto here = link_exists(c, spec.name);
+        if (!here) return here;
+        return !*here;
+      }
+      auto link = get_link(c, now);
+      if (!link) return link.error().code == ENODEV ? NlResult<bool>(false) : NlResult<bool>(std::move(link).error());
+      if (spec.up && link->up() != *spec.up) return false;
+      if (spec.mtu && link->mtu != *spec.mtu) return false;
+      if (spec.group && link->group != *spec.group) return false;
+      if (spec.txqueuelen && link->txqueuelen != *spec.txqueuelen) return false;
+      if (spec.master && link->master != (spec.master->empty() ? 0 : cached(c, *spec.master))) return false;
+      return true;
+    };
+    return requests;
+  };
+  result.after = [spec](Connection& conn, const NlResult<void>& outcome) {
+    // A rename or a move changes what the old name means; a failure may have raced.
+    if (!outcome || !spec.new_name.empty() || spec.netns_fd >= 0 || spec.netns_pid || !spec.netns_name.empty()) {
+      conn.forget_name(spec.name);
+      if (!spec.new_name.empty()) conn.forget_name(spec.new_name);
+    }
+  };
+  return result;
+}
+
+Op link_delete_op(std::string name) {
+  const char* op = "link del";
+  if (auto valid = validate_link_name(name, op); !valid) return failed_op(op, name, std::move(valid).error());
+  Op result{.op = op, .object = name, .delete_name = name, .changes_names = true};
+  result.build = [name](Connection&) -> NlResult<std::vector<Request>> {
+    Message m(RTM_DELLINK, 0);
+    m.put_header<ifinfomsg>();
+    m.put_string(IFLA_IFNAME, name);
+    std::vector<Request> requests;
+    requests.push_back({.message = std::move(m), .op = "link del", .object = name});
+    requests.back().recheck = [name](Connection& c) -> NlResult<bool> {
+      auto there = link_exists(c, name);
+      if (!there) return there;
+      return !*there;
+    };
+    return requests;
+  };
+  // Deleting a device may delete others (a veth's peer, macvlans on it).
+  result.after = [](Connection& conn, const NlResult<void>&) { conn.forget_all_names(); };
+  return result;
+}
+
+Op link_group_delete_op(uint32_t group) {
+  std::string object = "group " + std::to_string(group);
+  Op result{.op = "link del", .object = object, .changes_names = true};
+  result.build = [group, object](Connection&) -> NlResult<std::vector<Request>> {
+    Message m(RTM_DELLINK, 0);
+    m.put_header<ifinfomsg>();
+    m.put_u32(IFLA_GROUP, group);
+    std::vector<Request> requests;
+    requests.push_back({.message = std::move(m), .op = "link del", .object = object});
+    return requests;
+  };
+  result.after = [](Connection& conn, const NlResult<void>&) { conn.forget_all_names(); };
+  return result;
+}
+
+}  // namespace detail
+
+NlResult<void> add_link(Connection& conn, const LinkAdd& spec) { return detail::run_one(conn, detail::link_add_op(spec)); }
+NlResult<void> set_link(Connection& conn, const LinkSet& spec) { return detail::run_one(conn, detail::link_set_op(spec)); }
+NlResult<void> delete_link(Connection& conn, const std::string& name) {
+  return detail::run_one(conn, detail::link_delete_op(name));
+}
+NlResult<void> delete_link_group(Connection& conn, uint32_t group) {
+  return detail::run_one(conn, detail::link_group_delete_op(group));
+}
+
+}  // namespace brisk::netlink

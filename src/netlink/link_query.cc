@@ -1,0 +1,206 @@
+// Reading links: get by name or index (one RTM_GETLINK), list (one dump
+// with kernel-side filters), and name resolution through the cache.
+#include <linux/if.h>
+#include <linux/if_link.h>
+#include <linux/rtnetlink.h>
+
+#include <array>
+#include <cstring>
+
+#include "netlink/link_schema.h"
+#include "netlink/op.h"
+
+namespace brisk::netlink {
+namespace detail {
+namespace {
+
+constexpr auto kLinkPolicies = [] {
+  std::array<AttrPolicy, IFLA_MAX + 1> p{};
+  p[IFLA_ADDRESS] = {AttrKind::binary, 32, 0};
+  p[IFLA_IFNAME] = {AttrKind::string, IFNAMSIZ};
+  p[IFLA_MTU] = {AttrKind::u32};
+  p[IFLA_LINK] = {AttrKind::u32};
+  p[IFLA_MASTER] = {AttrKind::u32};
+  p[IFLA_TXQLEN] = {AttrKind::u32};
+  p[IFLA_OPERSTATE] = {AttrKind::u8};
+  p[IFLA_LINKINFO] = {AttrKind::nested};
+  p[IFLA_IFALIAS] = {AttrKind::string};
+  p[IFLA_GROUP] = {AttrKind::u32};
+  p[IFLA_LINK_NETNSID] = {AttrKind::u32};
+  p[IFLA_STATS64] = {AttrKind::binary, 0, static_cast<uint16_t>(sizeof(rtnl_link_stats64) - 2 * sizeof(uint64_t))};
+  return p;
+}();
+
+constexpr auto kInfoPolicies = [] {
+  std::array<AttrPolicy, IFLA_INFO_MAX + 1> p{};
+  p[IFLA_INFO_KIND] = {AttrKind::string};
+  p[IFLA_INFO_DATA] = {AttrKind::nested};
+  return p;
+}();
+
+}  // namespace
+
+const Schema kLinkSchema{kLinkPolicies};
+const Schema kLinkInfoSchema{kInfoPolicies};
+
+NlResult<LinkInfo> parse_link(const nlmsghdr& message) {
+  if (message.nlmsg_len < NLMSG_HDRLEN + sizeof(ifinfomsg))
+    return NetlinkError{.code = EBADMSG, .op = "netlink parse", .detail = "short RTM_NEWLINK"};
+  ifinfomsg ifi;
+  std::memcpy(&ifi, reinterpret_cast<const char*>(&message) + NLMSG_HDRLEN, sizeof ifi);
+  auto attrs = Attributes::parse_message(message, sizeof(ifinfomsg), kLinkSchema);
+  if (!attrs) return std::move(attrs).error();
+  LinkInfo link;
+  link.ifindex = ifi.ifi_index;
+  link.flags = ifi.ifi_flags;
+  link.name = std::string(attrs->string(IFLA_IFNAME).value_or(""));
+  link.mtu = attrs->u32(IFLA_MTU).value_or(0);
+  if (auto mac = attrs->bytes(IFLA_ADDRESS); mac && mac->size() == 6) {
+    MacAddress address;
+    std::memcpy(address.bytes.data(), mac->data(), 6);
+    link.address = address;
+  }
+  link.master = static_cast<int>(attrs->u32(IFLA_MASTER).value_or(0));
+  link.link = static_cast<int>(attrs->u32(IFLA_LINK).value_or(0));
+  if (auto id = attrs->u32(IFLA_LINK_NETNSID)) link.link_netnsid = static_cast<int>(*id);
+  link.group = attrs->u32(IFLA_GROUP).value_or(0);
+  link.txqueuelen = attrs->u32(IFLA_TXQLEN).value_or(0);
+  link.alias = std::string(attrs->string(IFLA_IFALIAS).value_or(""));
+  link.operstate = attrs->u8(IFLA_OPERSTATE).value_or(0);
+  auto info = attrs->nested(IFLA_LINKINFO, kLinkInfoSchema);
+  if (!info) return std::move(info).error();
+  link.kind = std::string(info->string(IFLA_INFO_KIND).value_or(""));
+  if (auto raw = attrs->bytes(IFLA_STATS64)) {
+    rtnl_link_stats64 s{};
+    std::memcpy(&s, raw->data(), std::min(raw->size(), sizeof s));
+    link.stats = LinkStats{s.rx_packets, s.tx_packets, s.rx_bytes, s.tx_bytes,
+                           s.rx_errors, s.tx_errors, s.rx_dropped, s.tx_dropped};
+  }
+  return link;
+}
+
+Message link_get_message(const std::string& name, int ifindex, bool stats) {
+  Message m(RTM_GETLINK, NLM_F_REQUEST);
+  m.put_header<ifinfomsg>().ifi_index = ifindex;
+  if (ifindex == 0) m.put_string(IFLA_IFNAME, name);
+  // Skipping stats keeps the reply (and the kernel's work) small.
+  m.put_u32(IFLA_EXT_MASK, stats ? 0u : static_cast<uint32_t>(RTEXT_FILTER_SKIP_STATS));
+  return m;
+}
+
+int cached(Connection& conn, const std::string& name) { return conn.cached_ifindex(name).value_or(0); }
+
+std::vector<std::string> prefetch_links(Connection& conn, const std::vector<std::string>& names) {
+  std::vector<Request> requests;
+  requests.reserve(names.size());
+  for (const auto& name : names) {
+    requests.push_back({.message = link_get_message(name, 0, false), .op = "link get", .object = name,
+                        .reply_budget = kGetBudget, .ack = false});
+    requests.back().on_reply = [&conn](const nlmsghdr& reply) -> NlResult<void> {
+      if (reply.nlmsg_type != RTM_NEWLINK || reply.nlmsg_len < NLMSG_HDRLEN + sizeof(ifinfomsg)) return {};
+      ifinfomsg ifi;
+      std::memcpy(&ifi, reinterpret_cast<const char*>(&reply) + NLMSG_HDRLEN, sizeof ifi);
+      auto attrs = Attributes::parse_message(reply, sizeof(ifinfomsg), kLinkSchema);
+      if (!attrs) return std::move(attrs).error();
+      if (auto name = attrs->string(IFLA_IFNAME)) conn.remember_ifindex(std::string(*name), ifi.ifi_index);
+      return {};
+    };
+  }
+  conn.stats().link_lookups += requests.size();
+  conn.execute(requests);
+  std::vector<std::string> missing;
+  for (std::size_t i = 0; i < names.size(); ++i)
+    if (!conn.cached_ifindex(names[i])) missing.push_back(names[i]);
+  return missing;
+}
+
+}  // namespace detail
+
+bool LinkInfo::up() const { return flags & IFF_UP; }
+
+namespace {
+
+NlResult<LinkInfo> get_one(Connection& conn, const std::string& name, int ifindex, bool stats) {
+  std::optional<LinkInfo> found;
+  Request r{.message = detail::link_get_message(name, ifindex, stats),
+            .op = "link get",
+            .object = ifindex ? "ifindex " + std::to_string(ifindex) : name,
+            .reply_budget = kGetBudget,
+            .ack = false};
+  r.on_reply = [&found](const nlmsghdr& reply) -> NlResult<void> {
+    if (reply.nlmsg_type != RTM_NEWLINK) return {};
+    auto link = detail::parse_link(reply);
+    if (!link) return std::move(link).error();
+    found = std::move(*link);
+    return {};
+  };
+  auto done = conn.execute(std::move(r));
+  if (!done) return std::move(done).error();
+  if (!found) return NetlinkError{.code = ENODEV, .op = "link get", .object = name, .detail = "no reply"};
+  if (!stats) found->stats.reset();
+  return std::move(*found);
+}
+
+}  // namespace
+
+NlResult<LinkInfo> get_link(Connection& conn, const std::string& name, bool stats) {
+  auto valid = validate_link_name(name, "link get");
+  if (!valid) return std::move(valid).error();
+  auto link = get_one(conn, name, 0, stats);
+  if (link) {
+    conn.remember_ifindex(link->name, link->ifindex);
+  } else {
+    conn.forget_name(name);
+  }
+  return link;
+}
+
+NlResult<LinkInfo> get_link(Connection& conn, int ifindex, bool stats) {
+  if (ifindex <= 0) return invalid_argument("link get", std::to_string(ifindex), "ifindex must be positive");
+  return get_one(conn, {}, ifindex, stats);
+}
+
+NlResult<int> resolve_link(Connection& conn, const std::string& name) {
+  if (auto index = conn.cached_ifindex(name)) return *index;
+  ++conn.stats().link_lookups;
+  auto link = get_link(conn, name);
+  if (!link) return std::move(link).error();
+  return link->ifindex;
+}
+
+NlResult<std::vector<LinkInfo>> list_links(Connection& conn, const LinkFilter& filter) {
+  Message m(RTM_GETLINK, NLM_F_REQUEST);
+  m.put_header<ifinfomsg>();
+  m.put_u32(IFLA_EXT_MASK, filter.stats ? 0u : static_cast<uint32_t>(RTEXT_FILTER_SKIP_STATS));
+  // Kernel-side filters (honoured under NETLINK_GET_STRICT_CHK).
+  if (!filter.master.empty()) {
+    auto master = resolve_link(conn, filter.master);
+    if (!master) {
+      master.error().op = "link list";
+      master.error().detail = "master " + filter.master;
+      return std::move(master).error();
+    }
+    m.put_u32(IFLA_MASTER, static_cast<uint32_t>(*master));
+  }
+  if (!filter.kind.empty()) {
+    auto info = m.begin_nest(IFLA_LINKINFO);
+    m.put_string(IFLA_INFO_KIND, filter.kind);
+    m.end_nest(info);
+  }
+  std::vector<LinkInfo> links;
+  auto done = conn.dump(
+      std::move(m), "link list", filter.kind.empty() ? filter.master : filter.kind,
+      [&](const nlmsghdr& message) -> NlResult<void> {
+        if (message.nlmsg_type != RTM_NEWLINK) return {};
+        auto link = detail::parse_link(message);
+        if (!link) return std::move(link).error();
+        if (!filter.stats) link->stats.reset();
+        links.push_back(std::move(*link));
+        return {};
+      },
+      [&] { links.clear(); });
+  if (!done) return std::move(done).error();
+  return links;
+}
+
+}  // namespace brisk::netlink

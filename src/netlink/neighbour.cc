@@ -1,0 +1,228 @@
+// Neighbours and bridge fdb entries: one request each, no dumps to resolve.
+#include "brisk/netlink/neighbour.h"
+
+#include <linux/rtnetlink.h>
+
+#include <array>
+#include <cstring>
+
+#include "brisk/netlink/attributes.h"
+#include "brisk/netlink/link.h"
+#include "netlink/op.h"
+
+namespace brisk::netlink {
+namespace detail {
+namespace {
+
+constexpr auto kNeighPolicies = [] {
+  std::array<AttrPolicy, NDA_MAX + 1> p{};
+  p[NDA_DST] = {AttrKind::binary, 16, 4};
+  p[NDA_LLADDR] = {AttrKind::binary, 32, 0};
+  p[NDA_VLAN] = {AttrKind::u16};
+  p[NDA_MASTER] = {AttrKind::u32};
+  return p;
+}();
+
+struct ParsedNeigh {
+  ndmsg header{};
+  NlResult<Attributes> attrs;
+};
+
+NlResult<ParsedNeigh> parse_neigh(const nlmsghdr& message) {
+  if (message.nlmsg_len < NLMSG_HDRLEN + sizeof(ndmsg))
+    return NetlinkError{.code = EBADMSG, .op = "netlink parse", .detail = "short RTM_NEWNEIGH"};
+  ParsedNeigh parsed{.attrs = Attributes::parse_message(message, sizeof(ndmsg), Schema{kNeighPolicies})};
+  std::memcpy(&parsed.header, reinterpret_cast<const char*>(&message) + NLMSG_HDRLEN, sizeof(ndmsg));
+  if (!parsed.attrs) return parsed.attrs.error();
+  return parsed;
+}
+
+std::optional<MacAddress> mac_of(const Attributes& attrs) {
+  auto raw = attrs.bytes(NDA_LLADDR);
+  if (!raw || raw->size() != 6) return std::nullopt;
+  MacAddress mac;
+  std::memcpy(mac.bytes.data(), raw->data(), 6);
+  return mac;
+}
+
+NlResult<void> dump_neigh(Connection& conn, int family, int ifindex, int master, const char* op,
+                          const std::string& object, const std::function<void(const ParsedNeigh&)>& take,
+                          const std::function<void()>& restart) {
+  Message m(RTM_GETNEIGH, NLM_F_REQUEST);
+  auto& ndm = m.put_header<ndmsg>();
+  ndm.ndm_family = static_cast<uint8_t>(family);
+  // Kernel-side filters under strict checking are attributes, not ndm_ifindex.
+  if (ifindex) m.put_u32(NDA_IFINDEX, static_cast<uint32_t>(ifindex));
+  if (master) m.put_u32(NDA_MASTER, static_cast<uint32_t>(master));
+  return conn.dump(
+      std::move(m), op, object,
+      [&](const nlmsghdr& message) -> NlResult<void> {
+        if (message.nlmsg_type != RTM_NEWNEIGH) return {};
+        auto parsed = parse_neigh(message);
+        if (!parsed) return std::move(parsed).error();
+        take(*parsed);
+        return {};
+      },
+      restart);
+}
+
+}  // namespace
+
+// kind: RTM_NEWNEIGH (add), -RTM_NEWNEIGH (replace), RTM_DELNEIGH.
+Op neighbour_op(NeighbourSpec spec, int kind) {
+  const char* op = kind == RTM_DELNEIGH ? "neigh del" : kind < 0 ? "neigh replace" : "neigh add";
+  std::string object = spec.address + " dev " + spec.dev;
+  Op result{.op = op, .object = object};
+  auto reject = [&](NetlinkError e) {
+    result.rejected = std::move(e);
+    return result;
+  };
+  if (auto valid = validate_link_name(spec.dev, op); !valid) {
+    valid.error().object = object;
+    return reject(std::move(valid).error());
+  }
+  auto ip = IpAddress::parse(spec.address);
+  if (!ip) return reject(invalid_argument(op, object, "malformed address '" + spec.address + "'"));
+  std::optional<MacAddress> mac;
+  if (!spec.lladdr.empty()) {
+    auto parsed = MacAddress::parse(spec.lladdr);
+    if (!parsed) return reject(invalid_argument(op, object, "malformed MAC address '" + spec.lladdr + "'"));
+    mac = *parsed;
+  } else if (kind != RTM_DELNEIGH) {
+    return reject(invalid_argument(op, object, "a neighbour needs lladdr"));
+  }
+  result.needs.push_back({spec.dev, "dev"});
+  result.build = [spec, ip = *ip, mac, kind, op, object](Connection& conn) -> NlResult<std::vector<Request>> {
+    bool del = kind == RTM_DELNEIGH;
+    Message m(del ? RTM_DELNEIGH : RTM_NEWNEIGH,
+              del ? 0 : kind < 0 ? NLM_F_CREATE | NLM_F_REPLACE : NLM_F_CREATE | NLM_F_EXCL);
+    auto& ndm = m.put_header<ndmsg>();
+    ndm.ndm_family = static_cast<uint8_t>(ip.family);
+    ndm.ndm_ifindex = cached(conn, spec.dev);
+    ndm.ndm_state = del ? 0 : spec.state;
+    m.put_bytes(NDA_DST, ip.data());
+    if (mac && !del) m.put_bytes(NDA_LLADDR, mac->bytes);
+    std::vector<Request> requests;
+    requests.push_back({.message = std::move(m), .op = op, .object = object});
+    // After ENOBUFS: is the entry there (with our lladdr) or gone?
+    requests.back().recheck = [dev = spec.dev, ip, mac, del](Connection& c) -> NlResult<bool> {
+      auto now = list_neighbours(c, {.dev = dev, .family = ip.family});
+      if (!now) return std::move(now).error();
+      bool present = false;
+      for (const auto& n : *now) present |= n.address == ip && (del || n.lladdr == mac);
+      return del ? !present : present;
+    };
+    return requests;
+  };
+  return result;
+}
+
+// kind: RTM_NEWNEIGH or RTM_DELNEIGH, on AF_BRIDGE.
+Op fdb_op(FdbSpec spec, int kind) {
+  const char* op = kind == RTM_DELNEIGH ? "fdb del" : "fdb add";
+  std::string object = spec.lladdr + " dev " + spec.dev;
+  Op result{.op = op, .object = object};
+  auto reject = [&](NetlinkError e) {
+    result.rejected = std::move(e);
+    return result;
+  };
+  if (auto valid = validate_link_name(spec.dev, op); !valid) {
+    valid.error().object = object;
+    return reject(std::move(valid).error());
+  }
+  auto mac = MacAddress::parse(spec.lladdr);
+  if (!mac) return reject(invalid_argument(op, object, "malformed MAC address '" + spec.lladdr + "'"));
+  std::optional<IpAddress> dst;
+  if (!spec.dst.empty()) {
+    auto parsed = IpAddress::parse(spec.dst);
+    if (!parsed) return reject(invalid_argument(op, object, "malformed dst '" + spec.dst + "'"));
+    dst = *parsed;
+  }
+  if (spec.vlan && *spec.vlan > 4095) return reject(invalid_argument(op, object, "vlan id above 4095", ERANGE));
+  result.needs.push_back({spec.dev, "dev"});
+  result.build = [spec, mac = *mac, dst, kind, op, object](Connection& conn) -> NlResult<std::vector<Request>> {
+    bool del = kind == RTM_DELNEIGH;
+    Message m(static_cast<uint16_t>(kind), del ? 0 : NLM_F_CREATE | NLM_F_EXCL);
+    auto& ndm = m.put_header<ndmsg>();
+    ndm.ndm_family = AF_BRIDGE;
+    ndm.ndm_ifindex = cached(conn, spec.dev);
+    ndm.ndm_state = spec.state;
+    // Neither flag means "master" to the kernel; say it explicitly.
+    ndm.ndm_flags = static_cast<uint8_t>((spec.master || !spec.self ? NTF_MASTER : 0) | (spec.self ? NTF_SELF : 0));
+    m.put_bytes(NDA_LLADDR, mac.bytes);
+    if (spec.vlan) m.put_u16(NDA_VLAN, *spec.vlan);
+    if (dst) m.put_bytes(NDA_DST, dst->data());
+    std::vector<Request> requests;
+    requests.push_back({.message = std::move(m), .op = op, .object = object});
+    return requests;
+  };
+  return result;
+}
+
+}  // namespace detail
+
+NlResult<void> add_neighbour(Connection& conn, const NeighbourSpec& spec) {
+  return detail::run_one(conn, detail::neighbour_op(spec, RTM_NEWNEIGH));
+}
+NlResult<void> replace_neighbour(Connection& conn, const NeighbourSpec& spec) {
+  return detail::run_one(conn, detail::neighbour_op(spec, -RTM_NEWNEIGH));
+}
+NlResult<void> delete_neighbour(Connection& conn, const NeighbourSpec& spec) {
+  return detail::run_one(conn, detail::neighbour_op(spec, RTM_DELNEIGH));
+}
+
+NlResult<std::vector<NeighbourInfo>> list_neighbours(Connection& conn, const NeighbourFilter& filter) {
+  int ifindex = 0;
+  if (!filter.dev.empty()) {
+    auto index = resolve_link(conn, filter.dev);
+    if (!index) {
+      index.error().op = "neigh list";
+      return std::move(index).error();
+    }
+    ifindex = *index;
+  }
+  std::vector<NeighbourInfo> found;
+  auto done = detail::dump_neigh(
+      conn, filter.family, ifindex, 0, "neigh list", filter.dev,
+      [&](const detail::ParsedNeigh& n) {
+        auto dst = n.attrs->bytes(NDA_DST);
+        if (!dst) return;
+        auto ip = IpAddress::from_bytes(*dst);
+        if (!ip || (ifindex && n.header.ndm_ifindex != ifindex)) return;
+        found.push_back({.ifindex = n.header.ndm_ifindex, .address = *ip, .lladdr = detail::mac_of(*n.attrs),
+                         .state = n.header.ndm_state, .flags = n.header.ndm_flags});
+      },
+      [&] { found.clear(); });
+  if (!done) return std::move(done).error();
+  return found;
+}
+
+NlResult<void> add_fdb(Connection& conn, const FdbSpec& spec) {
+  return detail::run_one(conn, detail::fdb_op(spec, RTM_NEWNEIGH));
+}
+NlResult<void> delete_fdb(Connection& conn, const FdbSpec& spec) {
+  return detail::run_one(conn, detail::fdb_op(spec, RTM_DELNEIGH));
+}
+
+NlResult<std::vector<FdbInfo>> list_fdb(Connection& conn, const std::string& bridge) {
+  auto master = resolve_link(conn, bridge);
+  if (!master) {
+    master.error().op = "fdb list";
+    return std::move(master).error();
+  }
+  std::vector<FdbInfo> found;
+  auto done = detail::dump_neigh(
+      conn, AF_BRIDGE, 0, *master, "fdb list", bridge,
+      [&](const detail::ParsedNeigh& n) {
+        auto mac = detail::mac_of(*n.attrs);
+        if (!mac) return;
+        found.push_back({.ifindex = n.header.ndm_ifindex, .lladdr = *mac, .state = n.header.ndm_state,
+                         .flags = n.header.ndm_flags, .vlan = n.attrs->u16(NDA_VLAN),
+                         .master = static_cast<int>(n.attrs->u32(NDA_MASTER).value_or(0))});
+      },
+      [&] { found.clear(); });
+  if (!done) return std::move(done).error();
+  return found;
+}
+
+}  // namespace brisk::netlink

@@ -1,0 +1,121 @@
+#include "brisk/netlink/netns.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <sched.h>
+#include <sys/mount.h>
+
+#include <algorithm>
+
+#include "sys/namespaces.h"
+#include "sys/syscalls.h"
+
+namespace brisk::netlink {
+namespace {
+
+NetlinkError failed(const SysError& error, const char* op, const std::string& object) {
+  NetlinkError e = NetlinkError::from(error);
+  e.detail = error.call + std::string(error.object.empty() ? "" : " " + error.object);
+  e.op = op;
+  e.object = object;
+  return e;
+}
+
+// /run/netns must be a shared mount so that bind mounts made under it show
+// up in other mount namespaces (what iproute2 does, step for step).
+Result<void> prepare_dir() {
+  auto made = sys::mkdir(kNetnsDir, 0755);
+  if (!made && made.error().code != EEXIST) return made;
+  auto shared = sys::mount("", kNetnsDir, "none", MS_SHARED | MS_REC);
+  if (shared || shared.error().code != EINVAL) return shared;
+  // Not a mount point yet: make it one, then shared.
+  BRISK_TRY(sys::mount(kNetnsDir, kNetnsDir, "none", MS_BIND | MS_REC));
+  return sys::mount("", kNetnsDir, "none", MS_SHARED | MS_REC);
+}
+
+NlResult<UniqueFd> checked(Result<UniqueFd> fd, const std::string& object) {
+  if (!fd) return failed(fd.error(), "netns open", object);
+  auto type = sys::namespace_type(fd->get());
+  if (!type) return failed(type.error(), "netns open", object);
+  if (*type != CLONE_NEWNET) return invalid_argument("netns open", object, "not a network namespace");
+  return std::move(*fd);
+}
+
+}  // namespace
+
+NlResult<void> validate_netns_name(const std::string& name) {
+  if (name.empty() || name == "." || name == ".." || name.find('/') != std::string::npos ||
+      name.find('\0') != std::string::npos)
+    return invalid_argument("netns", name, "namespace names may not be empty, '.', '..' or contain '/'");
+  if (name.size() > NAME_MAX) return invalid_argument("netns", name, "namespace name too long", ENAMETOOLONG);
+  return {};
+}
+
+NlResult<void> create_netns(const std::string& name) {
+  if (auto valid = validate_netns_name(name); !valid) {
+    valid.error().op = "netns add";
+    return valid;
+  }
+  std::string path = std::string(kNetnsDir) + "/" + name;
+  if (auto ready = prepare_dir(); !ready) return failed(ready.error(), "netns add", name);
+  // O_EXCL: the name is ours or the call fails; never reuse someone's mount point.
+  auto file = sys::open(path, O_RDONLY | O_CREAT | O_EXCL, 0);
+  if (!file) return failed(file.error(), "netns add", name);
+  file->reset();
+  auto made = sys::run_on_thread([&]() -> Result<void> {
+    BRISK_TRY(sys::unshare(CLONE_NEWNET));
+    return sys::mount("/proc/thread-self/ns/net", path, "none", MS_BIND);
+  });
+  if (!made) {
+    (void)sys::unlink(path);
+    return failed(made.error(), "netns add", name);
+  }
+  return {};
+}
+
+NlResult<void> delete_netns(const std::string& name) {
+  if (auto valid = validate_netns_name(name); !valid) {
+    valid.error().op = "netns delete";
+    return valid;
+  }
+  std::string path = std::string(kNetnsDir) + "/" + name;
+  auto unmounted = sys::umount2(path, MNT_DETACH);
+  auto removed = sys::unlink(path);
+  if (!removed) return failed(removed.error(), "netns delete", name);
+  if (!unmounted && unmounted.error().code != EINVAL) return failed(unmounted.error(), "netns delete", name);
+  return {};
+}
+
+NlResult<std::vector<std::string>> list_netns() {
+  std::vector<std::string> names;
+  DIR* dir = ::opendir(kNetnsDir);
+  if (!dir) {
+    if (errno == ENOENT) return names;
+    return failed(last_error("opendir", kNetnsDir), "netns list", kNetnsDir);
+  }
+  while (dirent* entry = ::readdir(dir)) {
+    std::string name = entry->d_name;
+    if (name != "." && name != "..") names.push_back(name);
+  }
+  ::closedir(dir);
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+NlResult<UniqueFd> open_netns(const std::string& name) {
+  if (auto valid = validate_netns_name(name); !valid) {
+    valid.error().op = "netns open";
+    return std::move(valid).error();
+  }
+  return checked(sys::open(std::string(kNetnsDir) + "/" + name, O_RDONLY), name);
+}
+
+NlResult<UniqueFd> open_netns_path(const std::string& path) { return checked(sys::open(path, O_RDONLY), path); }
+
+NlResult<UniqueFd> open_netns_pid(pid_t pid) {
+  if (pid <= 0) return invalid_argument("netns open", std::to_string(pid), "pid must be positive");
+  return checked(sys::open("/proc/" + std::to_string(pid) + "/ns/net", O_RDONLY), "pid " + std::to_string(pid));
+}
+
+}  // namespace brisk::netlink

@@ -1,0 +1,72 @@
+// netlink/op.h: one queued operation of a Batch, before it becomes a request.
+//
+// Building is deferred to flush time so that names created earlier in the
+// same batch can be resolved, and a run of deletes can be coalesced.
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "brisk/netlink/addr.h"
+#include "brisk/netlink/connection.h"
+#include "brisk/netlink/link.h"
+#include "brisk/netlink/neighbour.h"
+#include "brisk/netlink/route.h"
+
+namespace brisk::netlink::detail {
+
+struct NameNeed {
+  std::string name;  // a device name that must be resolved to an ifindex first
+  const char* role;  // "master", "link", "dev": for the error text
+};
+
+struct Op {
+  const char* op = "";             // for errors
+  std::string object{};            // for errors
+  std::vector<NameNeed> needs{};   // resolved into the connection's cache before build
+  // Builds the request(s), sent back to back; the first failure is the
+  // op's result. Names in `needs` are in the cache by then.
+  std::function<NlResult<std::vector<Request>>(Connection&)> build{};
+  // Alternatively: runs synchronously, outside the pipeline (tun/tap).
+  std::function<NlResult<void>(Connection&)> local{};
+  // Keeps the name cache coherent once the result is known.
+  std::function<void(Connection&, const NlResult<void>&)> after{};
+  // Adds context to the op's error (e.g. the kind a kernel lacks).
+  std::function<void(NetlinkError&)> explain{};
+  std::string delete_name{};       // a plain delete by name: may be coalesced
+  bool changes_names = false;
+  // Refused before sending (bad input): this is the op's result, and it
+  // costs the pipeline nothing.
+  std::optional<NetlinkError> rejected{};      // may rename or remove devices: resolve nothing until it is done
+};
+
+Op link_add_op(LinkAdd spec);
+Op tun_add_op(LinkAdd spec);  // tun.cc: /dev/net/tun, then a set for the common options
+Op link_set_op(LinkSet spec);
+Op link_delete_op(std::string name);
+Op link_group_delete_op(uint32_t group);
+Op address_op(AddressSpec spec, int kind);
+// kind for the next three: RTM_NEW* (add), -RTM_NEW* (replace), RTM_DEL* (delete).
+Op route_op(RouteSpec spec, int kind);
+Op neighbour_op(NeighbourSpec spec, int kind);
+Op fdb_op(FdbSpec spec, int kind);  // RTM_NEWNEIGH or RTM_DELNEIGH  // kind: RTM_NEWADDR (add), -RTM_NEWADDR (replace), RTM_DELADDR
+
+// Runs ops in order, pipelined; results by position.
+std::vector<NlResult<void>> run_ops(Connection& conn, std::vector<Op>& ops, bool coalesce, std::size_t coalesce_min);
+// Deletes the named links with one group delete; results by position.
+std::vector<NlResult<void>> bulk_delete(Connection& conn, const std::vector<std::string>& names);
+
+// Runs a single op.
+NlResult<void> run_one(Connection& conn, Op op);
+
+// Resolves many names at once with pipelined RTM_GETLINKs into the cache;
+// returns the names the kernel does not know.
+std::vector<std::string> prefetch_links(Connection& conn, const std::vector<std::string>& names);
+
+// The cached ifindex for a name that run_ops resolved (0 if absent).
+int cached(Connection& conn, const std::string& name);
+
+}  // namespace brisk::netlink::detail

@@ -1,0 +1,196 @@
+// Routes: add, replace, delete and a kernel-filtered list.
+#include "brisk/netlink/route.h"
+
+#include <array>
+#include <cstring>
+
+#include "brisk/netlink/attributes.h"
+#include "brisk/netlink/link.h"
+#include "netlink/op.h"
+
+namespace brisk::netlink {
+namespace detail {
+namespace {
+
+constexpr auto kRoutePolicies = [] {
+  std::array<AttrPolicy, RTA_MAX + 1> p{};
+  p[RTA_DST] = {AttrKind::binary, 16, 4};
+  p[RTA_GATEWAY] = {AttrKind::binary, 16, 4};
+  p[RTA_OIF] = {AttrKind::u32};
+  p[RTA_PRIORITY] = {AttrKind::u32};
+  p[RTA_PREFSRC] = {AttrKind::binary, 16, 4};
+  p[RTA_TABLE] = {AttrKind::u32};
+  return p;
+}();
+
+struct ParsedRoute {
+  IpPrefix dst;
+  std::optional<IpAddress> via;
+  std::optional<IpAddress> src;
+};
+
+NlResult<ParsedRoute> parse_spec(const RouteSpec& spec, const char* op, const std::string& object) {
+  ParsedRoute parsed;
+  if (!spec.via.empty()) {
+    auto via = IpAddress::parse(spec.via);
+    if (!via) return invalid_argument(op, object, "malformed gateway '" + spec.via + "'");
+    parsed.via = *via;
+  }
+  if (spec.prefix == "default") {
+    parsed.dst.address.family = parsed.via ? parsed.via->family : AF_INET;
+    parsed.dst.length = 0;
+  } else {
+    auto dst = IpPrefix::parse(spec.prefix);
+    if (!dst) return invalid_argument(op, object, "malformed prefix '" + spec.prefix + "'");
+    parsed.dst = *dst;
+  }
+  if (parsed.via && parsed.via->family != parsed.dst.address.family)
+    return invalid_argument(op, object, "gateway and prefix are of different families");
+  if (!spec.src.empty()) {
+    auto src = IpAddress::parse(spec.src);
+    if (!src || src->family != parsed.dst.address.family)
+      return invalid_argument(op, object, "malformed source address '" + spec.src + "'");
+    parsed.src = *src;
+  }
+  if (spec.type != RouteType::unicast && (parsed.via || !spec.dev.empty()))
+    return invalid_argument(op, object, "blackhole, unreachable and prohibit routes take no gateway or device");
+  return parsed;
+}
+
+NlResult<RouteInfo> parse_route(const nlmsghdr& message) {
+  if (message.nlmsg_len < NLMSG_HDRLEN + sizeof(rtmsg))
+    return NetlinkError{.code = EBADMSG, .op = "netlink parse", .detail = "short RTM_NEWROUTE"};
+  rtmsg rtm;
+  std::memcpy(&rtm, reinterpret_cast<const char*>(&message) + NLMSG_HDRLEN, sizeof rtm);
+  auto attrs = Attributes::parse_message(message, sizeof(rtmsg), Schema{kRoutePolicies});
+  if (!attrs) return std::move(attrs).error();
+  RouteInfo route;
+  route.dst.address.family = rtm.rtm_family;
+  route.dst.length = rtm.rtm_dst_len;
+  if (auto dst = attrs->bytes(RTA_DST)) {
+    auto ip = IpAddress::from_bytes(*dst);
+    if (!ip) return std::move(ip).error();
+    route.dst.address = *ip;
+  }
+  if (auto gw = attrs->bytes(RTA_GATEWAY))
+    if (auto ip = IpAddress::from_bytes(*gw)) route.gateway = *ip;
+  if (auto src = attrs->bytes(RTA_PREFSRC))
+    if (auto ip = IpAddress::from_bytes(*src)) route.prefsrc = *ip;
+  route.oif = static_cast<int>(attrs->u32(RTA_OIF).value_or(0));
+  route.metric = attrs->u32(RTA_PRIORITY).value_or(0);
+  route.table = attrs->u32(RTA_TABLE).value_or(rtm.rtm_table);
+  route.scope = rtm.rtm_scope;
+  route.protocol = rtm.rtm_protocol;
+  route.type = rtm.rtm_type;
+  route.flags = rtm.rtm_flags;
+  return route;
+}
+
+}  // namespace
+
+Op route_op(RouteSpec spec, int kind) {
+  const char* op = kind == RTM_DELROUTE ? "route del" : kind < 0 ? "route replace" : "route add";
+  std::string object = spec.prefix + (spec.via.empty() ? "" : " via " + spec.via) +
+                       (spec.dev.empty() ? "" : " dev " + spec.dev);
+  Op result{.op = op, .object = object};
+  auto parsed = parse_spec(spec, op, object);
+  if (!parsed) {
+    result.rejected = std::move(parsed).error();
+    return result;
+  }
+  if (!spec.dev.empty()) {
+    if (auto valid = validate_link_name(spec.dev, op); !valid) {
+      valid.error().object = object;
+      result.rejected = std::move(valid).error();
+      return result;
+    }
+    result.needs.push_back({spec.dev, "dev"});
+  }
+  result.build = [spec, route = *parsed, kind, op, object](Connection& conn) -> NlResult<std::vector<Request>> {
+    bool del = kind == RTM_DELROUTE;
+    uint16_t flags = del ? 0 : kind < 0 ? NLM_F_CREATE | NLM_F_REPLACE : NLM_F_CREATE | NLM_F_EXCL;
+    Message m(del ? RTM_DELROUTE : RTM_NEWROUTE, flags);
+    auto& rtm = m.put_header<rtmsg>();
+    rtm.rtm_family = static_cast<uint8_t>(route.dst.address.family);
+    rtm.rtm_dst_len = route.dst.length;
+    rtm.rtm_table = static_cast<uint8_t>(spec.table < 256 ? spec.table : static_cast<uint32_t>(RT_TABLE_UNSPEC));
+    rtm.rtm_protocol = spec.protocol.value_or(del ? RTPROT_UNSPEC : RTPROT_BOOT);
+    rtm.rtm_type = static_cast<uint8_t>(spec.type);
+    // `ip route`'s defaults: link scope for a directly connected IPv4 unicast
+    // route, universe otherwise; a delete matches any scope.
+    uint8_t scope = RT_SCOPE_UNIVERSE;
+    if (del) {
+      scope = RT_SCOPE_NOWHERE;
+    } else if (route.dst.address.family == AF_INET && spec.type == RouteType::unicast && !route.via) {
+      scope = RT_SCOPE_LINK;
+    }
+    rtm.rtm_scope = spec.scope.value_or(scope);
+    if (spec.onlink) rtm.rtm_flags |= RTNH_F_ONLINK;
+    if (route.dst.length > 0) m.put_bytes(RTA_DST, route.dst.address.data());
+    if (route.via) m.put_bytes(RTA_GATEWAY, route.via->data());
+    if (!spec.dev.empty()) m.put_u32(RTA_OIF, static_cast<uint32_t>(cached(conn, spec.dev)));
+    if (spec.metric) m.put_u32(RTA_PRIORITY, *spec.metric);
+    if (route.src) m.put_bytes(RTA_PREFSRC, route.src->data());
+    m.put_u32(RTA_TABLE, spec.table);
+    std::vector<Request> requests;
+    requests.push_back({.message = std::move(m), .op = op, .object = object});
+    // After ENOBUFS: is a route with this destination (and metric) in the table?
+    requests.back().recheck = [spec, route, del](Connection& c) -> NlResult<bool> {
+      auto now = list_routes(c, {.family = route.dst.address.family, .table = spec.table});
+      if (!now) return std::move(now).error();
+      bool present = false;
+      for (const auto& r : *now)
+        present |= r.dst.length == route.dst.length && (route.dst.length == 0 || r.dst == route.dst) &&
+                   (!spec.metric || r.metric == *spec.metric) && r.type == static_cast<uint8_t>(spec.type);
+      return del ? !present : present;
+    };
+    return requests;
+  };
+  return result;
+}
+
+}  // namespace detail
+
+NlResult<void> add_route(Connection& conn, const RouteSpec& spec) {
+  return detail::run_one(conn, detail::route_op(spec, RTM_NEWROUTE));
+}
+NlResult<void> replace_route(Connection& conn, const RouteSpec& spec) {
+  return detail::run_one(conn, detail::route_op(spec, -RTM_NEWROUTE));
+}
+NlResult<void> delete_route(Connection& conn, const RouteSpec& spec) {
+  return detail::run_one(conn, detail::route_op(spec, RTM_DELROUTE));
+}
+
+NlResult<std::vector<RouteInfo>> list_routes(Connection& conn, const RouteFilter& filter) {
+  Message m(RTM_GETROUTE, NLM_F_REQUEST);
+  auto& rtm = m.put_header<rtmsg>();
+  rtm.rtm_family = static_cast<uint8_t>(filter.family);
+  m.put_u32(RTA_TABLE, filter.table);  // kernel-side filters under strict checking
+  int oif = 0;
+  if (!filter.dev.empty()) {
+    auto index = resolve_link(conn, filter.dev);
+    if (!index) {
+      index.error().op = "route list";
+      return std::move(index).error();
+    }
+    oif = *index;
+    m.put_u32(RTA_OIF, static_cast<uint32_t>(oif));
+  }
+  std::vector<RouteInfo> routes;
+  auto done = conn.dump(
+      std::move(m), "route list", filter.dev,
+      [&](const nlmsghdr& message) -> NlResult<void> {
+        if (message.nlmsg_type != RTM_NEWROUTE) return {};
+        auto route = detail::parse_route(message);
+        if (!route) return std::move(route).error();
+        // IPv6 dumps carry cached clones and other tables unless filtered; keep ours.
+        if (route->table != filter.table || (oif && route->oif != oif)) return {};
+        routes.push_back(std::move(*route));
+        return {};
+      },
+      [&] { routes.clear(); });
+  if (!done) return std::move(done).error();
+  return routes;
+}
+
+}  // namespace brisk::netlink

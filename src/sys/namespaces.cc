@@ -1,0 +1,66 @@
+#include "sys/namespaces.h"
+
+#include <linux/nsfs.h>
+#include <sched.h>
+#include <sys/ioctl.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <thread>
+
+namespace brisk::sys {
+
+Result<void> setns(int fd, int nstype) {
+  if (::setns(fd, nstype) < 0) return last_error("setns");
+  return {};
+}
+
+Result<void> unshare(int flags) {
+  if (::unshare(flags) < 0) return last_error("unshare");
+  return {};
+}
+
+Result<void> mount(const std::string& source, const std::string& target, const char* fstype,
+                   unsigned long flags) {
+  if (::mount(source.c_str(), target.c_str(), fstype, flags, nullptr) < 0) return last_error("mount", target);
+  return {};
+}
+
+Result<void> umount2(const std::string& target, int flags) {
+  if (::umount2(target.c_str(), flags) < 0) return last_error("umount2", target);
+  return {};
+}
+
+Result<void> mkdir(const std::string& path, mode_t mode) {
+  if (::mkdir(path.c_str(), mode) < 0) return last_error("mkdir", path);
+  return {};
+}
+
+Result<void> unlink(const std::string& path) {
+  if (::unlink(path.c_str()) < 0) return last_error("unlink", path);
+  return {};
+}
+
+Result<int> namespace_type(int fd) {
+  int type = ::ioctl(fd, NS_GET_NSTYPE);
+  if (type < 0) return last_error("ioctl(NS_GET_NSTYPE)");
+  return type;
+}
+
+Result<void> run_on_thread(const std::function<Result<void>()>& fn) {
+  Result<void> result;
+  std::thread([&] { result = fn(); }).join();
+  return result;
+}
+
+Result<void> run_in_netns(int netns_fd, const std::function<Result<void>()>& fn) {
+  if (netns_fd < 0) return fn();
+  // A thread's namespaces die with it; the caller's thread is never moved.
+  return run_on_thread([&]() -> Result<void> {
+    BRISK_TRY(setns(netns_fd, CLONE_NEWNET));
+    return fn();
+  });
+}
+
+}  // namespace brisk::sys

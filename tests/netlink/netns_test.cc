@@ -1,0 +1,153 @@
+// Named namespaces. Each test runs on a helper thread in a private mount
+// namespace with a tmpfs on /run, so /run/netns is its own and the host's
+// mounts are never touched; `ip netns` run from that thread sees the same.
+#include <sched.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+
+#include <gtest/gtest.h>
+
+#include <thread>
+
+#include "brisk/netlink/link.h"
+#include "brisk/netlink/netns.h"
+#include "netns_fixture.h"
+
+namespace brisk::netlink {
+namespace {
+
+// Runs body on a thread with a private mount namespace and an empty /run.
+void in_private_run(const std::function<void()>& body) {
+  std::string failure;
+  std::thread([&] {
+    if (::unshare(CLONE_NEWNS) != 0) {
+      failure = "unshare(CLONE_NEWNS) failed";
+      return;
+    }
+    if (::mount("", "/", nullptr, MS_REC | MS_PRIVATE, nullptr) != 0 ||
+        ::mount("tmpfs", "/run", "tmpfs", 0, "mode=0755") != 0) {
+      failure = "private /run mount failed";
+      return;
+    }
+    body();
+  }).join();
+  ASSERT_TRUE(failure.empty()) << failure;
+}
+
+std::string ip_out(std::vector<std::string> args) {
+  args.insert(args.begin(), "ip");
+  return brisk::test::run_capture({.argv = args}).out;
+}
+
+class Netns : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (!brisk::test::can_unshare_net()) GTEST_SKIP() << "needs CAP_SYS_ADMIN to create namespaces";
+  }
+};
+
+TEST_F(Netns, OursAreVisibleToIpAndTheirsToUs) {
+  in_private_run([] {
+    ASSERT_TRUE(create_netns("brisk-a")) << "create";
+    auto listed = ip_out({"-j", "netns", "list"});
+    EXPECT_NE(listed.find("\"brisk-a\""), std::string::npos) << listed;
+    // ip can act in it, and what ip creates there we see.
+    ASSERT_TRUE(brisk::test::run_capture({.argv = {"ip", "-n", "brisk-a", "link", "add", "x0", "type", "veth",
+                                                   "peer", "name", "x1"}}).status.success());
+    auto fd = open_netns("brisk-a");
+    ASSERT_TRUE(fd) << fd.error().message();
+    auto conn = Connection::open_in(fd->get());
+    ASSERT_TRUE(conn);
+    EXPECT_TRUE(get_link(*conn, "x0"));
+    ASSERT_TRUE(brisk::test::run_capture({.argv = {"ip", "netns", "add", "theirs"}}).status.success());
+    auto names = list_netns();
+    ASSERT_TRUE(names);
+    EXPECT_EQ(*names, (std::vector<std::string>{"brisk-a", "theirs"}));
+    EXPECT_TRUE(open_netns("theirs"));
+    ASSERT_TRUE(delete_netns("theirs"));
+    ASSERT_TRUE(delete_netns("brisk-a"));
+    EXPECT_EQ(ip_out({"netns", "list"}), "");
+    EXPECT_TRUE(list_netns()->empty());
+  });
+}
+
+TEST_F(Netns, CreateRefusesDuplicatesAndLeavesNothingBehind) {
+  in_private_run([] {
+    ASSERT_TRUE(create_netns("dup"));
+    auto again = create_netns("dup");
+    ASSERT_FALSE(again);
+    EXPECT_EQ(again.error().code, EEXIST);
+    EXPECT_EQ(again.error().object, "dup");
+    EXPECT_EQ(*list_netns(), std::vector<std::string>{"dup"});
+    // The first one is still a working namespace.
+    auto fd = open_netns("dup");
+    ASSERT_TRUE(fd) << fd.error().message();
+    ASSERT_TRUE(delete_netns("dup"));
+    auto missing = delete_netns("dup");
+    ASSERT_FALSE(missing);
+    EXPECT_EQ(missing.error().code, ENOENT);
+    EXPECT_EQ(missing.error().object, "dup");
+  });
+}
+
+TEST_F(Netns, NamesThatWouldEscapeTheDirectoryAreRefused) {
+  for (const char* bad : {"", ".", "..", "../etc", "a/b", "/abs"}) {
+    auto made = create_netns(bad);
+    ASSERT_FALSE(made) << bad;
+    EXPECT_EQ(made.error().code, EINVAL) << bad;
+    EXPECT_EQ(made.error().object, bad);
+    EXPECT_FALSE(open_netns(bad));
+    EXPECT_FALSE(delete_netns(bad));
+  }
+  EXPECT_EQ(create_netns(std::string(300, 'n')).error().code, ENAMETOOLONG);
+  auto missing = open_netns("no-such-namespace-here");
+  ASSERT_FALSE(missing);
+  EXPECT_EQ(missing.error().code, ENOENT);
+  EXPECT_EQ(missing.error().object, "no-such-namespace-here");
+}
+
+TEST_F(Netns, OpensByPidAndByPathAndChecksTheType) {
+  UniqueFd ns = brisk::test::make_netns();
+  auto child = spawn({.argv = {"sleep", "10"}, .namespaces = {{.type = CLONE_NEWNET, .fd = ns.get()}}});
+  ASSERT_TRUE(child);
+  auto by_pid = open_netns_pid(child->pid());
+  ASSERT_TRUE(by_pid) << by_pid.error().message();
+  struct stat a{}, b{};
+  ::fstat(ns.get(), &a);
+  ::fstat(by_pid->get(), &b);
+  EXPECT_EQ(a.st_ino, b.st_ino);
+  auto by_path = open_netns_path("/proc/" + std::to_string(child->pid()) + "/ns/net");
+  ASSERT_TRUE(by_path);
+  (void)child->kill();
+  (void)child->wait();
+  auto not_net = open_netns_path("/proc/self/ns/uts");
+  ASSERT_FALSE(not_net);
+  EXPECT_EQ(not_net.error().code, EINVAL);
+  auto not_ns = open_netns_path("/dev/null");
+  ASSERT_FALSE(not_ns);
+  EXPECT_FALSE(open_netns_pid(-1));
+}
+
+TEST_F(Netns, LinkSetMovesADeviceIntoANamedNamespace) {
+  in_private_run([] {
+    UniqueFd ns = brisk::test::make_netns();
+    auto conn = Connection::open_in(ns.get());
+    ASSERT_TRUE(conn);
+    ASSERT_TRUE(create_netns("target"));
+    ASSERT_TRUE(add_link(*conn, {.name = "mv0", .kind = VethOptions{.peer = "mv1"}}));
+    auto moved = set_link(*conn, {.name = "mv1", .netns_name = "target"});
+    ASSERT_TRUE(moved) << moved.error().message();
+    EXPECT_FALSE(get_link(*conn, "mv1"));
+    EXPECT_NE(ip_out({"-n", "target", "link", "show", "mv1"}).find("mv1"), std::string::npos);
+    auto missing = set_link(*conn, {.name = "mv0", .netns_name = "nowhere"});
+    ASSERT_FALSE(missing);
+    EXPECT_EQ(missing.error().code, ENOENT);
+    EXPECT_EQ(missing.error().object, "mv0");
+    EXPECT_NE(missing.error().message().find("nowhere"), std::string::npos);
+    EXPECT_TRUE(get_link(*conn, "mv0")) << "nothing moved";
+    ASSERT_TRUE(delete_netns("target"));
+  });
+}
+
+}  // namespace
+}  // namespace brisk::netlink
