@@ -18,6 +18,7 @@ void set_exit_code(int code) { g_exit_code = code; }
 void add_bench(CLI::App& app) {
   auto* bench = app.add_subcommand("bench", "Measure brisk against the tools people use today");
   bench->require_subcommand(1);
+  add_bench_link(*bench);
 
   auto* spawn = bench->add_subcommand("spawn", "Spawn a program N times with every method");
   auto config = std::make_shared<bench::SpawnBenchConfig>();
