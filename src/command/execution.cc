@@ -1,0 +1,424 @@
+// command/execution.cc: starting a run and reacting to its events.
+#include "command/execution.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstring>
+
+#include "brisk/command_log.h"
+#include "sys/io.h"
+#include "sys/syscalls.h"
+
+namespace brisk::detail {
+namespace {
+
+constexpr std::size_t kReadBuffer = 128 * 1024;
+
+SpawnError prepare_error(const Command& command, int code, std::string object) {
+  SpawnError error;
+  error.step = SpawnStep::prepare;
+  error.code = code;
+  error.program = command.argv().empty() ? std::string() : command.argv()[0];
+  error.object = std::move(object);
+  return error;
+}
+
+bool fd_is_open(int fd) { return ::fcntl(fd, F_GETFD) >= 0; }
+
+std::chrono::nanoseconds timeval_ns(const timeval& tv) {
+  return std::chrono::seconds(tv.tv_sec) + std::chrono::microseconds(tv.tv_usec);
+}
+
+}  // namespace
+
+Execution::Execution(const RunOptions& run) : run_(run) {}
+
+Execution::~Execution() {
+  // Children still running are killed and reaped by their Child destructors
+  // (DropPolicy::kill_and_reap); with a group of our own, take it down too.
+  if (own_group_ && !members_.empty() && !all_exited())
+    (void)sys::signal_process_group(members_[0].child.pidfd(), members_[0].child.pid(), SIGKILL);
+}
+
+Result<std::unique_ptr<Execution>, SpawnError> Execution::start(std::span<const Command> commands,
+                                                               const RunOptions& run) {
+  std::unique_ptr<Execution> e(new Execution(run));
+  const std::size_t n = commands.size();
+  if (n == 0) {
+    SpawnError error;
+    error.step = SpawnStep::validate;
+    error.code = EINVAL;
+    error.detail = "no command to run";
+    return error;
+  }
+  for (const auto& command : commands) e->argvs_.push_back(command.argv());
+  if (run.recorder) run.recorder->record_commands(describe(commands));
+
+  // Descriptors the children receive; the parent's copies close when start() returns.
+  std::vector<UniqueFd> child_ends;
+  auto keep = [&child_ends](UniqueFd fd) {
+    int raw = fd.get();
+    child_ends.push_back(std::move(fd));
+    return raw;
+  };
+  const Command& first = commands.front();
+  const Command& last = commands.back();
+
+  // stdin of the first command; -1 leaves it to the engine's /dev/null.
+  int stdin_fd = -1;
+  switch (run.input.kind()) {
+    case Input::Kind::inherit:
+      if (fd_is_open(0)) stdin_fd = 0;
+      break;
+    case Input::Kind::null:
+      break;
+    case Input::Kind::data:
+      if (run.input.text().empty()) break;  // the same as /dev/null, without a pipe
+      [[fallthrough]];
+    case Input::Kind::callback:
+    case Input::Kind::pipe: {
+      auto pipe = sys::pipe();
+      if (!pipe) return prepare_error(first, pipe.error().code, "stdin pipe");
+      stdin_fd = keep(std::move(pipe->read));
+      if (run.input.kind() == Input::Kind::pipe) {
+        e->handed_[0] = std::move(pipe->write);
+        break;
+      }
+      if (auto nb = sys::set_nonblocking(pipe->write.get()); !nb) return prepare_error(first, nb.error().code, "stdin pipe");
+      e->in_.fd = std::move(pipe->write);
+      if (run.input.kind() == Input::Kind::data) {
+        e->in_.data = run.input.text();
+        if (run.recorder) run.recorder->record_stdin(e->in_.data);
+      } else {
+        e->in_.source = run.input.source();
+      }
+      break;
+    }
+    case Input::Kind::file: {
+      auto file = sys::open(run.input.text(), O_RDONLY);
+      if (!file) return prepare_error(first, file.error().code, run.input.text());
+      stdin_fd = keep(std::move(*file));
+      break;
+    }
+    case Input::Kind::fd:
+      stdin_fd = run.input.descriptor();
+      break;
+  }
+
+  // stdout of the last command and stderr of all; `slot` is 1 or 2.
+  auto sink_fd = [&](const Sink& sink, int slot, Reader& reader) -> Result<int, SpawnError> {
+    switch (sink.kind()) {
+      case Sink::Kind::inherit:
+        return fd_is_open(slot) ? slot : -1;
+      case Sink::Kind::null:
+      case Sink::Kind::merge:  // resolved by the caller
+        return -1;
+      case Sink::Kind::file: {
+        int flags = O_WRONLY | O_CREAT | (sink.append() ? O_APPEND : O_TRUNC);
+        auto file = sys::open(sink.path(), flags, 0644);
+        if (!file) return prepare_error(last, file.error().code, sink.path());
+        return keep(std::move(*file));
+      }
+      case Sink::Kind::fd:
+        return sink.descriptor();
+      case Sink::Kind::pipe: {
+        auto pipe = sys::pipe();
+        if (!pipe) return prepare_error(last, pipe.error().code, "output pipe");
+        e->handed_[slot] = std::move(pipe->read);
+        return keep(std::move(pipe->write));
+      }
+      case Sink::Kind::quiet:
+      case Sink::Kind::capture:
+      case Sink::Kind::chunks:
+      case Sink::Kind::lines:
+      case Sink::Kind::tee: {
+        auto pipe = sys::pipe();
+        if (!pipe) return prepare_error(last, pipe.error().code, "output pipe");
+        reader.fd = std::move(pipe->read);
+        reader.kind = sink.kind();
+        reader.callback = sink.callback();
+        reader.is_stderr = slot == 2;
+        reader.text = slot == 2 ? &e->output_.err : &e->output_.out;
+        reader.split_lines = sink.kind() == Sink::Kind::lines || run.recorder != nullptr;
+        if (sink.kind() == Sink::Kind::tee && fd_is_open(slot)) reader.forward_fd = slot;
+        return keep(std::move(pipe->write));
+      }
+    }
+    return -1;
+  };
+  auto stdout_fd = sink_fd(run.out, 1, e->out_);
+  if (!stdout_fd) return stdout_fd.error();
+  int stderr_fd = -1;
+  if (run.err.kind() == Sink::Kind::merge) {
+    stderr_fd = *stdout_fd;
+  } else {
+    auto fd = sink_fd(run.err, 2, e->err_);
+    if (!fd) return fd.error();
+    stderr_fd = *fd;
+  }
+
+  e->started_ = Clock::now();
+  if (run.timeout) e->deadline_ = e->started_ + *run.timeout;
+  e->own_group_ = run.new_process_group;
+  int next_stdin = stdin_fd;
+  for (std::size_t i = 0; i < n; ++i) {
+    SpawnOptions options = commands[i].spawn_options();
+    options.inherit_stdio = false;
+    int this_stdout = *stdout_fd;
+    UniqueFd link_read;
+    if (i + 1 < n) {
+      auto link = sys::pipe();
+      if (!link) return prepare_error(commands[i], link.error().code, "pipeline pipe");
+      link_read = std::move(link->read);
+      this_stdout = keep(std::move(link->write));
+    }
+    if (next_stdin >= 0) options.fds.push_back({0, next_stdin});
+    if (this_stdout >= 0) options.fds.push_back({1, this_stdout});
+    if (stderr_fd >= 0) options.fds.push_back({2, stderr_fd});
+    if (run.new_process_group) {
+      options.setsid = false;
+      options.process_group = i == 0 ? 0 : e->members_[0].child.pid();
+    }
+    auto child = spawn(options);
+    if (!child) return child.error();
+    e->members_.push_back({std::move(*child), false, Clock::now(), {}});
+    if (i + 1 < n) {
+      // The next member reads this link; the parent's copy of its write end
+      // must close (below, with child_ends) or the reader never sees EOF.
+      next_stdin = keep(std::move(link_read));
+    }
+  }
+  return e;
+}
+
+pid_t Execution::last_pid() const { return members_.empty() ? -1 : members_.back().child.pid(); }
+
+bool Execution::all_exited() const {
+  return std::all_of(members_.begin(), members_.end(), [](const Member& m) { return m.exited; });
+}
+
+void Execution::add_polls(std::vector<pollfd>& fds) {
+  slots_.clear();
+  if (in_.fd) {
+    fds.push_back({in_.fd.get(), POLLOUT, 0});
+    slots_.push_back(Slot::in);
+  }
+  if (out_.fd) {
+    fds.push_back({out_.fd.get(), POLLIN, 0});
+    slots_.push_back(Slot::out);
+  }
+  if (err_.fd) {
+    fds.push_back({err_.fd.get(), POLLIN, 0});
+    slots_.push_back(Slot::err);
+  }
+  for (std::size_t i = 0; i < members_.size(); ++i) {
+    if (members_[i].exited) continue;
+    fds.push_back({members_[i].child.pidfd(), POLLIN, 0});
+    slots_.push_back(static_cast<Slot>(i));
+  }
+}
+
+void Execution::dispatch(std::span<const pollfd> fds) {
+  for (std::size_t k = 0; k < fds.size() && k < slots_.size(); ++k) {
+    if (fds[k].revents == 0) continue;
+    switch (slots_[k]) {
+      case Slot::in: on_writable(); break;
+      case Slot::out: on_readable(out_); break;
+      case Slot::err: on_readable(err_); break;
+      default: {
+        auto& member = members_[static_cast<std::size_t>(slots_[k])];
+        member.exited = true;
+        member.ended = Clock::now();
+      }
+    }
+  }
+  // Nobody is left to read stdin once every process has exited.
+  if (in_.fd && all_exited()) in_.fd.reset();
+  // After SIGKILL, descendants outside our reach may still hold the pipes:
+  // stop waiting for them once our own processes are gone.
+  if (killed_ && all_exited()) {
+    drain(out_);
+    drain(err_);
+  }
+}
+
+void Execution::on_readable(Reader& reader) {
+  if (!buffer_) buffer_ = std::make_unique<char[]>(kReadBuffer);
+  auto n = sys::read(reader.fd.get(), {buffer_.get(), kReadBuffer});
+  if (!n || *n == 0) {
+    end_of_stream(reader);
+    return;
+  }
+  deliver(reader, {buffer_.get(), *n});
+}
+
+void Execution::deliver(Reader& reader, std::string_view chunk) {
+  switch (reader.kind) {
+    case Sink::Kind::capture:
+      reader.text->append(chunk);
+      break;
+    case Sink::Kind::tee:
+      reader.text->append(chunk);
+      if (reader.forward_fd >= 0) (void)sys::write_all(reader.forward_fd, chunk);
+      break;
+    case Sink::Kind::chunks:
+      reader.callback(chunk);
+      [[fallthrough]];
+    default:  // quiet, lines: keep the first bytes for errors and the caller
+      if (reader.text->size() < run_.keep_limit)
+        reader.text->append(chunk.substr(0, run_.keep_limit - reader.text->size()));
+      break;
+  }
+  if (!reader.split_lines) return;
+  // Whole lines are emitted straight from the chunk; only a tail is copied.
+  std::size_t begin = 0;
+  for (std::size_t nl; (nl = chunk.find('\n', begin)) != std::string_view::npos; begin = nl + 1) {
+    if (reader.partial.empty()) {
+      emit_line(reader, chunk.substr(begin, nl - begin));
+    } else {
+      reader.partial.append(chunk.substr(begin, nl - begin));
+      emit_line(reader, reader.partial);
+      reader.partial.clear();
+    }
+  }
+  reader.partial.append(chunk.substr(begin));
+}
+
+void Execution::emit_line(Reader& reader, std::string_view line) {
+  if (reader.kind == Sink::Kind::lines) reader.callback(line);
+  if (run_.recorder) {
+    if (reader.is_stderr) {
+      run_.recorder->record_stderr(line);
+    } else {
+      run_.recorder->record_stdout(line);
+    }
+  }
+}
+
+void Execution::drain(Reader& reader) {
+  while (reader.fd) {
+    pollfd pfd{reader.fd.get(), POLLIN, 0};
+    auto ready = sys::poll({&pfd, 1}, 0);
+    if (!ready || *ready == 0) break;
+    on_readable(reader);
+  }
+  if (reader.fd) end_of_stream(reader);
+}
+
+void Execution::end_of_stream(Reader& reader) {
+  reader.fd.reset();
+  if (reader.split_lines && !reader.partial.empty()) {
+    emit_line(reader, reader.partial);
+    reader.partial.clear();
+  }
+}
+
+void Execution::on_writable() {
+  if (in_.offset == in_.data.size()) {
+    if (!in_.source) {
+      in_.fd.reset();  // all written: the child sees end of file
+      return;
+    }
+    auto next = in_.source();
+    if (!next) {
+      in_.fd.reset();
+      return;
+    }
+    in_.data = std::move(*next);
+    in_.offset = 0;
+    if (run_.recorder && !in_.data.empty()) run_.recorder->record_stdin(in_.data);
+    if (in_.data.empty()) return;
+  }
+  ssize_t n = ::write(in_.fd.get(), in_.data.data() + in_.offset, in_.data.size() - in_.offset);
+  if (n > 0) {
+    in_.offset += static_cast<std::size_t>(n);
+  } else if (n < 0 && errno != EAGAIN && errno != EINTR) {
+    in_.fd.reset();  // EPIPE: the child closed its stdin; it decides what that means
+  }
+}
+
+std::optional<Clock::time_point> Execution::next_timer() const {
+  if (deadline_ && !timed_out_) return deadline_;
+  if (kill_deadline_ && !killed_) return kill_deadline_;
+  return std::nullopt;
+}
+
+void Execution::fire_timers(Clock::time_point now) {
+  if (deadline_ && !timed_out_ && now >= *deadline_) {
+    timed_out_ = true;
+    signal_all(run_.timeout_signal);
+    kill_deadline_ = now + run_.kill_after;
+  }
+  if (kill_deadline_ && !killed_ && now >= *kill_deadline_) {
+    killed_ = true;
+    signal_all(SIGKILL);
+    dispatch({});  // stop waiting on pipes if our processes are all gone already
+  }
+}
+
+void Execution::signal_all(int signal) {
+  // A group of our own is signalled whole, while its leader is unreaped.
+  if (own_group_ && !members_.empty())
+    (void)sys::signal_process_group(members_[0].child.pidfd(), members_[0].child.pid(), signal);
+  for (auto& member : members_)
+    if (!member.exited) (void)member.child.kill(signal);
+}
+
+Result<void> Execution::kill(int signal) {
+  Result<void> result;
+  for (auto& member : members_) {
+    if (member.exited) continue;
+    auto sent = member.child.kill(signal);
+    if (!sent && sent.error().code != ESRCH) result = sent.error();
+  }
+  return result;
+}
+
+UniqueFd Execution::take_handed(int child_fd) { return std::move(handed_[child_fd]); }
+
+bool Execution::finished() const { return all_exited() && !out_.fd && !err_.fd; }
+
+Output Execution::finish() {
+  in_.fd.reset();
+  out_.fd.reset();
+  err_.fd.reset();
+  Clock::time_point now = Clock::now();
+  output_.processes.clear();
+  for (std::size_t i = 0; i < members_.size(); ++i) {
+    Member& member = members_[i];
+    auto status = member.child.wait();
+    ProcessResult result;
+    result.argv = argvs_[i];
+    // wait() only fails for a released child, which an Execution never has.
+    result.status = status ? *status : ExitStatus::from_signal(SIGKILL);
+    const struct rusage& ru = member.child.rusage();
+    result.usage.wall = (member.exited ? member.ended : now) - member.started;
+    result.usage.user = timeval_ns(ru.ru_utime);
+    result.usage.system = timeval_ns(ru.ru_stime);
+    result.usage.max_rss_kib = ru.ru_maxrss;
+    output_.usage.user += result.usage.user;
+    output_.usage.system += result.usage.system;
+    output_.usage.max_rss_kib = std::max(output_.usage.max_rss_kib, result.usage.max_rss_kib);
+    output_.processes.push_back(std::move(result));
+  }
+  output_.usage.wall = now - started_;
+
+  const ExitStatus* deciding = &output_.processes.back().status;
+  if (run_.pipefail) {
+    for (const auto& p : output_.processes) {
+      if (!run_.allowed.allows(p.status)) {
+        deciding = &p.status;
+        break;
+      }
+    }
+  }
+  output_.status.exit = *deciding;
+  output_.status.timed_out = timed_out_;
+  output_.status.allowed = !timed_out_ && run_.allowed.allows(*deciding);
+  if (run_.recorder) run_.recorder->record_status(output_.status);
+  return std::move(output_);
+}
+
+}  // namespace brisk::detail
