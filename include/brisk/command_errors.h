@@ -32,9 +32,6 @@ class ExecutionFailed : public std::runtime_error {
   const std::string& err() const noexcept { return output_.err; }
   const Output& output() const noexcept { return output_; }
 
- protected:
-  ExecutionFailed(std::string message, std::vector<std::vector<std::string>> commands, Output output);
-
  private:
   std::vector<std::vector<std::string>> commands_;
   Output output_;

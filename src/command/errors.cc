@@ -43,11 +43,10 @@ std::string failure_message(const std::vector<std::vector<std::string>>& command
 
 }  // namespace
 
+// The message is built from const references first: the order in which
+// arguments are evaluated is unspecified, so moving in the same call is unsafe.
 ExecutionFailed::ExecutionFailed(std::vector<std::vector<std::string>> commands, Output output)
-    : ExecutionFailed(failure_message(commands, output), std::move(commands), std::move(output)) {}
-
-ExecutionFailed::ExecutionFailed(std::string message, std::vector<std::vector<std::string>> commands, Output output)
-    : std::runtime_error(message), commands_(std::move(commands)), output_(std::move(output)) {}
+    : std::runtime_error(failure_message(commands, output)), commands_(std::move(commands)), output_(std::move(output)) {}
 
 TimedOut::TimedOut(std::vector<std::vector<std::string>> commands, Output output)
     : ExecutionFailed(std::move(commands), std::move(output)) {}
