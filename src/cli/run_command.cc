@@ -147,8 +147,8 @@ void add_run(CLI::App& app) {
   auto args = std::make_shared<RunArgs>();
   run->add_option("--cwd", args->cwd, "Working directory of the program");
   run->add_option("--chroot", args->chroot, "Change root to DIR first (then cwd inside it)");
-  run->add_option("--env", args->env, "Set K=V in the environment (repeatable)")->take_all();
-  run->add_option("--unset", args->unset, "Remove K from the environment (repeatable)")->take_all();
+  run->add_option("--env", args->env, "Set K=V in the environment (repeatable)")->allow_extra_args(false)->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  run->add_option("--unset", args->unset, "Remove K from the environment (repeatable)")->allow_extra_args(false)->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   run->add_flag("--clear-env", args->clear_env, "Start from an empty environment");
   run->add_option("--timeout", args->timeout, "Send SIGTERM after SECS (0: none); exit code 124");
   run->add_option("--kill-after", args->kill_after, "Send SIGKILL SECS after the timeout signal (default 2)");
