@@ -20,6 +20,11 @@
 // One run drives every pipe and pidfd from one poll() loop in the calling
 // thread, so capturing both streams while feeding stdin never deadlocks.
 // A Command is a value: copy it, reuse it, print it (a shell-quoted line).
+//
+// A run ends when every process has exited and every pipe brisk reads is
+// closed, as a shell's $(...) does: a daemon that keeps stdout open holds the
+// run until it exits, or until the timeout's SIGKILL phase, after which brisk
+// stops waiting for descendants it cannot reach.
 #pragma once
 
 #include <sys/types.h>

@@ -148,6 +148,12 @@ Result<std::unique_ptr<Execution>, SpawnError> Execution::start(std::span<const 
     }
     return -1;
   };
+  if (run.out.kind() == Sink::Kind::merge) {
+    SpawnError error = prepare_error(last, EINVAL, "stdout");
+    error.step = SpawnStep::validate;
+    error.detail = "Sink::merge() is for stderr only";
+    return error;
+  }
   auto stdout_fd = sink_fd(run.out, 1, e->out_);
   if (!stdout_fd) return stdout_fd.error();
   int stderr_fd = -1;

@@ -249,6 +249,10 @@ TEST(Sinks, FileTruncatesOrAppends) {
   EXPECT_THROW((void)Command("true").stdout_to(Sink::file(dir.path() + "/no/such/dir")).status(), SpawnFailed);
 }
 
+TEST(Sinks, MergeIsForStderrOnly) {
+  EXPECT_THROW((void)Command("true").stdout_to(Sink::merge()).status(), InvalidSpawnOptions);
+}
+
 TEST(Sinks, FdGivesTheCallersDescriptor) {
   test::TempDir dir;
   UniqueFd fd(::open((dir.path() + "/o").c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0644));
