@@ -27,6 +27,17 @@ SpawnError prepare_error(const Command& command, int code, std::string object) {
 
 bool fd_is_open(int fd) { return ::fcntl(fd, F_GETFD) >= 0; }
 
+// /dev/null, opened once per process: the engine would otherwise open and
+// close it on every spawn whose stdin or output is null. -1 if it cannot be
+// opened, and the engine's own /dev/null is used instead.
+int shared_dev_null() {
+  static const int fd = [] {
+    auto opened = sys::open("/dev/null", O_RDWR);
+    return opened ? opened->release() : -1;
+  }();
+  return fd;
+}
+
 std::chrono::nanoseconds timeval_ns(const timeval& tv) {
   return std::chrono::seconds(tv.tv_sec) + std::chrono::microseconds(tv.tv_usec);
 }
@@ -73,9 +84,13 @@ Result<std::unique_ptr<Execution>, SpawnError> Execution::start(std::span<const 
       if (fd_is_open(0)) stdin_fd = 0;
       break;
     case Input::Kind::null:
+      stdin_fd = shared_dev_null();
       break;
     case Input::Kind::data:
-      if (run.input.text().empty()) break;  // the same as /dev/null, without a pipe
+      if (run.input.text().empty()) {  // the same as /dev/null, without a pipe
+        stdin_fd = shared_dev_null();
+        break;
+      }
       [[fallthrough]];
     case Input::Kind::callback:
     case Input::Kind::pipe: {
@@ -113,6 +128,7 @@ Result<std::unique_ptr<Execution>, SpawnError> Execution::start(std::span<const 
       case Sink::Kind::inherit:
         return fd_is_open(slot) ? slot : -1;
       case Sink::Kind::null:
+        return shared_dev_null();
       case Sink::Kind::merge:  // resolved by the caller
         return -1;
       case Sink::Kind::file: {
@@ -251,13 +267,16 @@ void Execution::dispatch(std::span<const pollfd> fds) {
 }
 
 void Execution::on_readable(Reader& reader) {
-  if (!buffer_) buffer_ = std::make_unique<char[]>(kReadBuffer);
-  auto n = sys::read(reader.fd.get(), {buffer_.get(), kReadBuffer});
+  // One buffer per thread, allocated once and never zeroed: a fresh 128 KiB
+  // buffer per run would be an mmap, page faults and a munmap every time.
+  thread_local std::unique_ptr<char[]> buffer;
+  if (!buffer) buffer.reset(new char[kReadBuffer]);
+  auto n = sys::read(reader.fd.get(), {buffer.get(), kReadBuffer});
   if (!n || *n == 0) {
     end_of_stream(reader);
     return;
   }
-  deliver(reader, {buffer_.get(), *n});
+  deliver(reader, {buffer.get(), *n});
 }
 
 void Execution::deliver(Reader& reader, std::string_view chunk) {

@@ -105,7 +105,6 @@ class Execution {
   std::optional<Clock::time_point> kill_deadline_{};
   bool timed_out_ = false;
   bool killed_ = false;
-  std::unique_ptr<char[]> buffer_;
 };
 
 // Runs the loop until the execution finishes.
