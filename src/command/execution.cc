@@ -38,6 +38,16 @@ int shared_dev_null() {
   return fd;
 }
 
+// Big captures grow fourfold rather than twofold: reserve() only maps
+// address space, so the spare capacity costs nothing until touched, while
+// each growth step copies what was captured so far into freshly zeroed pages.
+void append_captured(std::string& text, std::string_view chunk) {
+  constexpr std::size_t kFastGrowthFrom = 1 << 20;
+  if (text.size() + chunk.size() > text.capacity() && text.capacity() >= kFastGrowthFrom / 2)
+    text.reserve(std::max(text.capacity() * 4, text.size() + chunk.size()));
+  text.append(chunk);
+}
+
 std::chrono::nanoseconds timeval_ns(const timeval& tv) {
   return std::chrono::seconds(tv.tv_sec) + std::chrono::microseconds(tv.tv_usec);
 }
@@ -282,10 +292,10 @@ void Execution::on_readable(Reader& reader) {
 void Execution::deliver(Reader& reader, std::string_view chunk) {
   switch (reader.kind) {
     case Sink::Kind::capture:
-      reader.text->append(chunk);
+      append_captured(*reader.text, chunk);
       break;
     case Sink::Kind::tee:
-      reader.text->append(chunk);
+      append_captured(*reader.text, chunk);
       if (reader.forward_fd >= 0) (void)sys::write_all(reader.forward_fd, chunk);
       break;
     case Sink::Kind::chunks:
