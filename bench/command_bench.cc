@@ -71,7 +71,8 @@ void throughput_brisk_chunks(benchmark::State& state) {
 
 void throughput_cat_pipe(benchmark::State& state) {
   // The same producer piped into cat, which writes to /dev/null.
-  brisk::Command command({"/bin/sh", "-c", "head -c " + std::to_string(kGiB) + " /dev/zero | cat > /dev/null"});
+  brisk::Command command(
+      {"/bin/sh", "-c", "head -c " + std::to_string(kGiB) + " /dev/zero | cat > /dev/null"});
   for (auto _ : state) (void)command.status();
   state.SetBytesProcessed(state.iterations() * kGiB);
 }
@@ -91,9 +92,9 @@ void batch(benchmark::State& state) {
     if (!command.status().success()) state.SkipWithError("batch failed");
   }
   fs::remove(file);
-  state.counters["us_per_line"] = benchmark::Counter(static_cast<double>(lines) * 1e-6,
-                                                     benchmark::Counter::kIsIterationInvariantRate |
-                                                         benchmark::Counter::kInvert);
+  state.counters["us_per_line"] =
+      benchmark::Counter(static_cast<double>(lines) * 1e-6,
+                         benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
 }
 
 // The CLI's own start-up, to subtract from the batch figures.
@@ -110,7 +111,8 @@ const std::vector<std::string> kYastArgv{"/bin/ls", "-l", "/"};
 // A minimal root with ls and the libraries ldd lists, built once.
 const std::string& minimal_root() {
   static const std::string root = [] {
-    std::string dir = (fs::temp_directory_path() / ("brisk-bench-root-" + std::to_string(::getpid()))).string();
+    std::string dir =
+        (fs::temp_directory_path() / ("brisk-bench-root-" + std::to_string(::getpid()))).string();
     auto copy_in = [&dir](const std::string& path) {
       fs::path target = fs::path(dir) / fs::path(path).relative_path();
       fs::create_directories(target.parent_path());
@@ -127,7 +129,9 @@ const std::string& minimal_root() {
   return root;
 }
 
-std::string chroot_for(const benchmark::State& state) { return state.range(0) ? minimal_root() : std::string(); }
+std::string chroot_for(const benchmark::State& state) {
+  return state.range(0) ? minimal_root() : std::string();
+}
 
 void yast_brisk(benchmark::State& state) {
   brisk::Command command(kYastArgv);
@@ -152,8 +156,9 @@ void yast_system_tempfiles(benchmark::State& state) {
   std::string out = dir + "/brisk-bench-out-" + std::to_string(::getpid());
   std::string err = dir + "/brisk-bench-err-" + std::to_string(::getpid());
   std::string root = chroot_for(state);
-  std::string line = "LANG=C TERM=dumb COLUMNS=1024 " + (root.empty() ? "" : "/usr/sbin/chroot " + root + " ") +
-                     "/bin/ls -l / > " + out + " 2> " + err;
+  std::string line = "LANG=C TERM=dumb COLUMNS=1024 " +
+                     (root.empty() ? "" : "/usr/sbin/chroot " + root + " ") + "/bin/ls -l / > " + out +
+                     " 2> " + err;
   for (auto _ : state) {
     if (std::system(line.c_str()) != 0) state.SkipWithError("system failed");
     std::string o = slurp(out), e = slurp(err);
@@ -212,22 +217,55 @@ void yast_fork_exec_pipes(benchmark::State& state) {
 }
 
 int register_all() {
-  using benchmark::kMillisecond;
   using benchmark::kMicrosecond;
-  benchmark::RegisterBenchmark("command/overhead_bare_spawn", overhead_bare_spawn)->Unit(kMicrosecond)->UseRealTime();
-  benchmark::RegisterBenchmark("command/overhead_output_captured", overhead_output_captured)->Unit(kMicrosecond)->UseRealTime();
-  benchmark::RegisterBenchmark("command/throughput_brisk_capture_1GiB", throughput_brisk_capture)->Unit(kMillisecond)->UseRealTime()->Iterations(3);
-  benchmark::RegisterBenchmark("command/throughput_brisk_chunks_1GiB", throughput_brisk_chunks)->Unit(kMillisecond)->UseRealTime()->Iterations(3);
-  benchmark::RegisterBenchmark("command/throughput_cat_pipe_1GiB", throughput_cat_pipe)->Unit(kMillisecond)->UseRealTime()->Iterations(3);
+  using benchmark::kMillisecond;
+  benchmark::RegisterBenchmark("command/overhead_bare_spawn", overhead_bare_spawn)
+      ->Unit(kMicrosecond)
+      ->UseRealTime();
+  benchmark::RegisterBenchmark("command/overhead_output_captured", overhead_output_captured)
+      ->Unit(kMicrosecond)
+      ->UseRealTime();
+  benchmark::RegisterBenchmark("command/throughput_brisk_capture_1GiB", throughput_brisk_capture)
+      ->Unit(kMillisecond)
+      ->UseRealTime()
+      ->Iterations(3);
+  benchmark::RegisterBenchmark("command/throughput_brisk_chunks_1GiB", throughput_brisk_chunks)
+      ->Unit(kMillisecond)
+      ->UseRealTime()
+      ->Iterations(3);
+  benchmark::RegisterBenchmark("command/throughput_cat_pipe_1GiB", throughput_cat_pipe)
+      ->Unit(kMillisecond)
+      ->UseRealTime()
+      ->Iterations(3);
   benchmark::RegisterBenchmark("command/batch_cli_start", batch_cli_start)->Unit(kMicrosecond)->UseRealTime();
-  benchmark::RegisterBenchmark("command/batch_true", batch)->Args({10000, 1})->Args({10000, 2})->ArgNames({"lines", "j"})
-      ->Unit(kMillisecond)->UseRealTime()->Iterations(1);
+  benchmark::RegisterBenchmark("command/batch_true", batch)
+      ->Args({10000, 1})
+      ->Args({10000, 2})
+      ->ArgNames({"lines", "j"})
+      ->Unit(kMillisecond)
+      ->UseRealTime()
+      ->Iterations(1);
   const bool root = ::geteuid() == 0;
   for (int chrooted : {0, 1}) {
     if (chrooted && !root) continue;  // chroot needs root
-    benchmark::RegisterBenchmark("command/yast_brisk", yast_brisk)->Arg(chrooted)->ArgName("chroot")->Iterations(1000)->Unit(kMillisecond)->UseRealTime();
-    benchmark::RegisterBenchmark("command/yast_cheetah_fork_exec_pipes", yast_fork_exec_pipes)->Arg(chrooted)->ArgName("chroot")->Iterations(1000)->Unit(kMillisecond)->UseRealTime();
-    benchmark::RegisterBenchmark("command/yast_scr_system_tempfiles", yast_system_tempfiles)->Arg(chrooted)->ArgName("chroot")->Iterations(1000)->Unit(kMillisecond)->UseRealTime();
+    benchmark::RegisterBenchmark("command/yast_brisk", yast_brisk)
+        ->Arg(chrooted)
+        ->ArgName("chroot")
+        ->Iterations(1000)
+        ->Unit(kMillisecond)
+        ->UseRealTime();
+    benchmark::RegisterBenchmark("command/yast_cheetah_fork_exec_pipes", yast_fork_exec_pipes)
+        ->Arg(chrooted)
+        ->ArgName("chroot")
+        ->Iterations(1000)
+        ->Unit(kMillisecond)
+        ->UseRealTime();
+    benchmark::RegisterBenchmark("command/yast_scr_system_tempfiles", yast_system_tempfiles)
+        ->Arg(chrooted)
+        ->ArgName("chroot")
+        ->Iterations(1000)
+        ->Unit(kMillisecond)
+        ->UseRealTime();
   }
   return 0;
 }

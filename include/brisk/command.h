@@ -91,17 +91,17 @@ class Input {
 class Sink {
  public:
   enum class Kind {
-    inherit,    // the parent's descriptor
-    null,       // /dev/null; nothing is kept
-    quiet,      // read and discarded, but the first bytes are kept for errors and the recorder (Cheetah's nil)
-    capture,    // read into Output::out or Output::err
-    file,       // a file, created or truncated (or appended), given to the child
-    fd,         // a descriptor of the caller's (not owned), given to the child
-    chunks,     // each chunk as read, to a function
-    lines,      // each line without its newline, to a function
-    merge,      // stderr only: the same destination as stdout (2>&1)
-    tee,        // captured and also written to the parent's same descriptor
-    pipe,       // a pipe whose read end the caller takes with Process::take_stdout()/take_stderr()
+    inherit,  // the parent's descriptor
+    null,     // /dev/null; nothing is kept
+    quiet,    // read and discarded, but the first bytes are kept for errors and the recorder (Cheetah's nil)
+    capture,  // read into Output::out or Output::err
+    file,     // a file, created or truncated (or appended), given to the child
+    fd,       // a descriptor of the caller's (not owned), given to the child
+    chunks,   // each chunk as read, to a function
+    lines,    // each line without its newline, to a function
+    merge,    // stderr only: the same destination as stdout (2>&1)
+    tee,      // captured and also written to the parent's same descriptor
+    pipe,     // a pipe whose read end the caller takes with Process::take_stdout()/take_stderr()
   };
   using Callback = std::function<void(std::string_view)>;
 
@@ -187,23 +187,25 @@ struct Output {
   std::string out{};  // stdout when captured (capture, tee), else the bytes kept for errors
   std::string err{};  // the same for stderr
   std::vector<ProcessResult> processes{};  // one per command, in pipeline order
-  Usage usage{};  // wall time of the run; CPU summed over its processes
+  Usage usage{};                           // wall time of the run; CPU summed over its processes
 };
 
 // Settings of a run, shared by Command and Pipeline. Process-wide defaults:
 // see brisk/command_log.h.
 struct RunOptions {
-  Input input = Input::null();   // stdin of the (first) command
-  Sink out = Sink::quiet();      // stdout of the (last) command
-  Sink err = Sink::quiet();      // stderr of every command
-  AllowedExit allowed{};         // exit codes that count as success
-  bool check = true;             // throw ExecutionFailed/TimedOut when the status is not allowed
-  std::optional<std::chrono::nanoseconds> timeout{};   // deadline from the start; none by default
-  std::chrono::nanoseconds kill_after = std::chrono::seconds(2);  // grace between the polite signal and SIGKILL
+  Input input = Input::null();  // stdin of the (first) command
+  Sink out = Sink::quiet();     // stdout of the (last) command
+  Sink err = Sink::quiet();     // stderr of every command
+  AllowedExit allowed{};        // exit codes that count as success
+  bool check = true;            // throw ExecutionFailed/TimedOut when the status is not allowed
+  std::optional<std::chrono::nanoseconds> timeout{};  // deadline from the start; none by default
+  std::chrono::nanoseconds kill_after =
+      std::chrono::seconds(2);   // grace between the polite signal and SIGKILL
   int timeout_signal = SIGTERM;  // the polite signal sent at the deadline
-  bool new_process_group = false;  // run in a group of its own, so that timeouts reach grandchildren
-  bool pipefail = false;         // pipelines: the first failing member decides, not the last
-  std::size_t keep_limit = 1 << 20;  // bytes of quiet or callback output kept for errors
+  bool new_process_group =
+      false;  // a group of its own (overriding setsid/process_group), so timeouts reach grandchildren
+  bool pipefail = false;                 // pipelines: the first failing member decides, not the last
+  std::size_t keep_limit = 1 << 20;      // bytes of quiet or callback output kept for errors
   std::shared_ptr<Recorder> recorder{};  // receives command lines, data and status; none by default
 };
 

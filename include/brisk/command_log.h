@@ -55,7 +55,8 @@ std::shared_ptr<Recorder> log_recorder(LogFunction log);
 // Applied by Command's constructors (not by Command(SpawnOptions, RunOptions)).
 struct CommandDefaults {
   RunOptions run{};  // every run setting, e.g. a recorder or a timeout
-  std::vector<std::pair<std::string, std::optional<std::string>>> env{};  // changes applied before the command's own
+  std::vector<std::pair<std::string, std::optional<std::string>>>
+      env{};  // changes applied before the command's own
 };
 
 // Thread-safe; commands built afterwards use the new defaults.

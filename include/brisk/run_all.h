@@ -29,7 +29,9 @@ struct RunAllOptions {
   bool stop_on_failure = false;
 };
 
-std::vector<Result<Output, SpawnError>> run_all(const std::vector<Command>& commands, const RunAllOptions& options = {});
-std::vector<Result<Output, SpawnError>> run_all(const std::vector<Pipeline>& pipelines, const RunAllOptions& options = {});
+std::vector<Result<Output, SpawnError>> run_all(const std::vector<Command>& commands,
+                                                const RunAllOptions& options = {});
+std::vector<Result<Output, SpawnError>> run_all(const std::vector<Pipeline>& pipelines,
+                                                const RunAllOptions& options = {});
 
 }  // namespace brisk

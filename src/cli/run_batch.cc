@@ -35,7 +35,8 @@ std::optional<std::string> parse_json_line(std::string_view text, std::vector<st
 }
 
 // Parses every line; on the first malformed one returns "NAME:LINE: why".
-std::optional<std::string> parse_batch(std::istream& in, const std::string& name, std::vector<BatchLine>& lines) {
+std::optional<std::string> parse_batch(std::istream& in, const std::string& name,
+                                       std::vector<BatchLine>& lines) {
   std::string text;
   for (std::size_t number = 1; std::getline(in, text); ++number) {
     std::size_t start = text.find_first_not_of(" \t\r");
@@ -97,15 +98,16 @@ int run_batch(const RunArgs& args, const Template& base) {
     commands.push_back(std::move(command));
   }
   auto started = std::chrono::steady_clock::now();
-  auto results = run_all(commands, {.max_parallel = static_cast<std::size_t>(args.jobs),
-                                    .stop_on_failure = !args.keep_going});
+  auto results = run_all(
+      commands, {.max_parallel = static_cast<std::size_t>(args.jobs), .stop_on_failure = !args.keep_going});
   double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
 
   std::size_t succeeded = 0, failed = 0, not_run = 0;
   nlohmann::json per_command = nlohmann::json::array();
   for (std::size_t i = 0; i < results.size(); ++i) {
     const auto& result = results[i];
-    bool cancelled = !result && result.error().code == ECANCELED && result.error().step == SpawnStep::validate;
+    bool cancelled =
+        !result && result.error().code == ECANCELED && result.error().step == SpawnStep::validate;
     if (cancelled) {
       ++not_run;
     } else if (result && result->status.success()) {
@@ -114,7 +116,8 @@ int run_batch(const RunArgs& args, const Template& base) {
       ++failed;
       if (!args.json) {
         std::string why = result ? result->status.to_string() : result.error().message();
-        std::cerr << "brisk run: line " << lines[i].number << ": " << join_quoted(lines[i].argv) << ": " << why << "\n";
+        std::cerr << "brisk run: line " << lines[i].number << ": " << join_quoted(lines[i].argv) << ": "
+                  << why << "\n";
       }
     }
     if (args.json) {
@@ -127,8 +130,12 @@ int run_batch(const RunArgs& args, const Template& base) {
   if (args.json) {
     nlohmann::json report{{"commands", per_command},
                           {"summary",
-                           {{"total", results.size()}, {"succeeded", succeeded}, {"failed", failed},
-                            {"not_run", not_run}, {"wall_s", wall}, {"jobs", args.jobs}}}};
+                           {{"total", results.size()},
+                            {"succeeded", succeeded},
+                            {"failed", failed},
+                            {"not_run", not_run},
+                            {"wall_s", wall},
+                            {"jobs", args.jobs}}}};
     std::cout << report.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
   } else {
     std::cerr << "brisk run: " << results.size() << " commands: " << succeeded << " succeeded, " << failed

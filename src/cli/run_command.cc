@@ -18,8 +18,8 @@ namespace {
 std::optional<std::chrono::nanoseconds> parse_seconds(const std::string& text) {
   double value = 0;
   auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (text.empty() || ec != std::errc() || end != text.data() + text.size() || !std::isfinite(value) || value < 0 ||
-      value > 1e9)
+  if (text.empty() || ec != std::errc() || end != text.data() + text.size() || !std::isfinite(value) ||
+      value < 0 || value > 1e9)
     return std::nullopt;
   return std::chrono::nanoseconds(static_cast<long long>(value * 1e9));
 }
@@ -45,7 +45,9 @@ int run_one(const RunArgs& args, const Template& base) {
   } catch (const SpawnFailed& e) {
     result = e.error();
   }
-  if (args.json) std::cout << result_json(args.argv, result).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+  if (args.json)
+    std::cout << result_json(args.argv, result).dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
+              << "\n";
   if (!result) {
     std::cerr << "brisk run: " << result.error().message() << "\n";
     return exit_code_for(result.error());
@@ -65,7 +67,8 @@ std::optional<std::string> build_template(const RunArgs& args, Template& out) {
     out.spawn.env.emplace_back(pair.substr(0, eq), pair.substr(eq + 1));
   }
   for (const auto& key : args.unset) {
-    if (key.empty() || key.find('=') != std::string::npos) return "--unset '" + key + "': expected a variable name";
+    if (key.empty() || key.find('=') != std::string::npos)
+      return "--unset '" + key + "': expected a variable name";
     out.spawn.env.emplace_back(key, std::nullopt);
   }
   if (!args.timeout.empty()) {
@@ -111,9 +114,12 @@ int exit_code_for(const CommandStatus& status) {
 
 int exit_code_for(const SpawnError& error) {
   switch (error.kind()) {
-    case SpawnError::Kind::program_not_found: return 127;
-    case SpawnError::Kind::permission_denied: return 126;
-    default: return 125;
+    case SpawnError::Kind::program_not_found:
+      return 127;
+    case SpawnError::Kind::permission_denied:
+      return 126;
+    default:
+      return 125;
   }
 }
 
@@ -130,8 +136,10 @@ nlohmann::json result_json(const std::vector<std::string>& argv, const Result<Ou
   j["status"] = exit_code_for(out.status);
   j["success"] = out.status.allowed;
   j["exit_code"] = out.status.exit.code() ? nlohmann::json(*out.status.exit.code()) : nlohmann::json(nullptr);
-  j["signal"] = out.status.exit.signal() ? nlohmann::json(*out.status.exit.signal()) : nlohmann::json(nullptr);
-  j["signal_name"] = out.status.exit.signal() ? nlohmann::json(signal_name(*out.status.exit.signal())) : nlohmann::json(nullptr);
+  j["signal"] =
+      out.status.exit.signal() ? nlohmann::json(*out.status.exit.signal()) : nlohmann::json(nullptr);
+  j["signal_name"] = out.status.exit.signal() ? nlohmann::json(signal_name(*out.status.exit.signal()))
+                                              : nlohmann::json(nullptr);
   j["timed_out"] = out.status.timed_out;
   j["durations"] = {{"wall_s", seconds(out.usage.wall)},
                     {"user_s", seconds(out.usage.user)},
@@ -147,15 +155,21 @@ void add_run(CLI::App& app) {
   auto args = std::make_shared<RunArgs>();
   run->add_option("--cwd", args->cwd, "Working directory of the program");
   run->add_option("--chroot", args->chroot, "Change root to DIR first (then cwd inside it)");
-  run->add_option("--env", args->env, "Set K=V in the environment (repeatable)")->allow_extra_args(false)->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
-  run->add_option("--unset", args->unset, "Remove K from the environment (repeatable)")->allow_extra_args(false)->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  run->add_option("--env", args->env, "Set K=V in the environment (repeatable)")
+      ->allow_extra_args(false)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  run->add_option("--unset", args->unset, "Remove K from the environment (repeatable)")
+      ->allow_extra_args(false)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   run->add_flag("--clear-env", args->clear_env, "Start from an empty environment");
   run->add_option("--timeout", args->timeout, "Send SIGTERM after SECS (0: none); exit code 124");
   run->add_option("--kill-after", args->kill_after, "Send SIGKILL SECS after the timeout signal (default 2)");
   run->add_option("--netns", args->netns, "Run in network namespace NAME (under /run/netns) or PATH");
   run->add_option("--user", args->user, "Run as USER[:GROUP]");
-  run->add_option("--allow-exit", args->allow_exit, "Exit codes that count as success, e.g. 0,1 or 0-3 (then exit 0)");
-  run->add_flag("--json", args->json, "Print the result (argv, status, signal, timed_out, durations, output) as JSON");
+  run->add_option("--allow-exit", args->allow_exit,
+                  "Exit codes that count as success, e.g. 0,1 or 0-3 (then exit 0)");
+  run->add_flag("--json", args->json,
+                "Print the result (argv, status, signal, timed_out, durations, output) as JSON");
   run->add_option("--batch", args->batch, "Run one command per line of FILE (- for stdin)");
   run->add_option("-j,--jobs", args->jobs, "Batch: at most N commands at once")->check(CLI::PositiveNumber);
   run->add_flag("--keep-going", args->keep_going, "Batch: keep starting commands after a failure");

@@ -3,7 +3,6 @@
 #pragma once
 
 #include <nlohmann/json.hpp>
-
 #include <optional>
 #include <string>
 #include <vector>
@@ -15,21 +14,21 @@ namespace brisk::cli {
 
 // The options as given on the command line, before validation.
 struct RunArgs {
-  std::string cwd;                     // --cwd
-  std::string chroot;                  // --chroot
-  std::vector<std::string> env;        // --env K=V, repeatable
-  std::vector<std::string> unset;      // --unset K, repeatable
-  bool clear_env = false;              // --clear-env
-  std::string timeout;                 // --timeout SECS, parsed by validate_run_args
-  std::string kill_after;              // --kill-after SECS
-  std::string netns;                   // --netns NAME|PATH
-  std::string user;                    // --user USER[:GROUP]
-  std::string allow_exit;              // --allow-exit LIST
-  bool json = false;                   // --json
-  std::string batch;                   // --batch FILE|-
-  int jobs = 1;                        // -j N
-  bool keep_going = false;             // --keep-going
-  std::vector<std::string> argv;       // PROGRAM [ARGS...]
+  std::string cwd;                 // --cwd
+  std::string chroot;              // --chroot
+  std::vector<std::string> env;    // --env K=V, repeatable
+  std::vector<std::string> unset;  // --unset K, repeatable
+  bool clear_env = false;          // --clear-env
+  std::string timeout;             // --timeout SECS, parsed by validate_run_args
+  std::string kill_after;          // --kill-after SECS
+  std::string netns;               // --netns NAME|PATH
+  std::string user;                // --user USER[:GROUP]
+  std::string allow_exit;          // --allow-exit LIST
+  bool json = false;               // --json
+  std::string batch;               // --batch FILE|-
+  int jobs = 1;                    // -j N
+  bool keep_going = false;         // --keep-going
+  std::vector<std::string> argv;   // PROGRAM [ARGS...]
 };
 
 // Validates every option and builds the command template (without argv).

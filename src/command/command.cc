@@ -75,7 +75,8 @@ Command& Command::user(Credentials credentials) {
 }
 
 Command& Command::netns(std::string name_or_path) {
-  std::string path = name_or_path.find('/') == std::string::npos ? "/run/netns/" + name_or_path : name_or_path;
+  std::string path =
+      name_or_path.find('/') == std::string::npos ? "/run/netns/" + name_or_path : name_or_path;
   spawn_.namespaces.push_back({CLONE_NEWNET, -1, std::move(path)});
   return *this;
 }
@@ -135,7 +136,6 @@ Command& Command::recorder(std::shared_ptr<Recorder> recorder) {
   return *this;
 }
 
-
 Output Command::output() const { return detail::run_checked({this, 1}, detail::capturing(run_)); }
 
 CommandStatus Command::status() const { return detail::run_checked({this, 1}, run_).status; }
@@ -186,7 +186,8 @@ Process::~Process() = default;
 pid_t Process::pid() const { return execution_ ? execution_->last_pid() : -1; }
 
 Result<void> Process::kill(int signal) {
-  if (!execution_) return SysError{.code = ESRCH, .call = "pidfd_send_signal", .detail = "process already waited for"};
+  if (!execution_)
+    return SysError{.code = ESRCH, .call = "pidfd_send_signal", .detail = "process already waited for"};
   return execution_->kill(signal);
 }
 

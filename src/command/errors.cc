@@ -1,6 +1,5 @@
 // command/errors.cc: ExecutionFailed and TimedOut, with Cheetah's message.
 #include "brisk/command_errors.h"
-
 #include "brisk/shell_words.h"
 
 namespace brisk {
@@ -46,7 +45,9 @@ std::string failure_message(const std::vector<std::vector<std::string>>& command
 // The message is built from const references first: the order in which
 // arguments are evaluated is unspecified, so moving in the same call is unsafe.
 ExecutionFailed::ExecutionFailed(std::vector<std::vector<std::string>> commands, Output output)
-    : std::runtime_error(failure_message(commands, output)), commands_(std::move(commands)), output_(std::move(output)) {}
+    : std::runtime_error(failure_message(commands, output)),
+      commands_(std::move(commands)),
+      output_(std::move(output)) {}
 
 TimedOut::TimedOut(std::vector<std::vector<std::string>> commands, Output output)
     : ExecutionFailed(std::move(commands), std::move(output)) {}

@@ -32,7 +32,8 @@ void poll_once(std::span<Execution* const> executions) {
   auto ready = sys::poll(fds, timeout_ms);
   // EINTR: nothing is ready, timers are checked below. Other errors (ENOMEM)
   // leave revents at zero, and the next round retries.
-  if (!ready) for (auto& pfd : fds) pfd.revents = 0;
+  if (!ready)
+    for (auto& pfd : fds) pfd.revents = 0;
   Clock::time_point now = Clock::now();
   for (std::size_t i = 0; i < executions.size(); ++i) {
     executions[i]->dispatch(std::span<const pollfd>(fds).subspan(begin[i], begin[i + 1] - begin[i]));

@@ -64,7 +64,7 @@ Execution::~Execution() {
 }
 
 Result<std::unique_ptr<Execution>, SpawnError> Execution::start(std::span<const Command> commands,
-                                                               const RunOptions& run) {
+                                                                const RunOptions& run) {
   std::unique_ptr<Execution> e(new Execution(run));
   const std::size_t n = commands.size();
   if (n == 0) {
@@ -111,7 +111,8 @@ Result<std::unique_ptr<Execution>, SpawnError> Execution::start(std::span<const 
         e->handed_[0] = std::move(pipe->write);
         break;
       }
-      if (auto nb = sys::set_nonblocking(pipe->write.get()); !nb) return prepare_error(first, nb.error().code, "stdin pipe");
+      if (auto nb = sys::set_nonblocking(pipe->write.get()); !nb)
+        return prepare_error(first, nb.error().code, "stdin pipe");
       e->in_.fd = std::move(pipe->write);
       if (run.input.kind() == Input::Kind::data) {
         e->in_.data = run.input.text();
@@ -256,9 +257,15 @@ void Execution::dispatch(std::span<const pollfd> fds) {
   for (std::size_t k = 0; k < fds.size() && k < slots_.size(); ++k) {
     if (fds[k].revents == 0) continue;
     switch (slots_[k]) {
-      case Slot::in: on_writable(); break;
-      case Slot::out: on_readable(out_); break;
-      case Slot::err: on_readable(err_); break;
+      case Slot::in:
+        on_writable();
+        break;
+      case Slot::out:
+        on_readable(out_);
+        break;
+      case Slot::err:
+        on_readable(err_);
+        break;
       default: {
         auto& member = members_[static_cast<std::size_t>(slots_[k])];
         member.exited = true;

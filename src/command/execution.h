@@ -29,7 +29,7 @@ class Execution {
   // Starts every command, connected in a pipeline when there are several.
   // On failure, whatever was started is killed and reaped.
   static Result<std::unique_ptr<Execution>, SpawnError> start(std::span<const Command> commands,
-                                                             const RunOptions& run);
+                                                              const RunOptions& run);
   Execution(const Execution&) = delete;
   Execution& operator=(const Execution&) = delete;
   ~Execution();
@@ -69,7 +69,7 @@ class Execution {
     std::string partial{};        // an unterminated line, when lines are split
     bool split_lines = false;     // for a lines sink or the recorder
     bool is_stderr = false;
-    int forward_fd = -1;          // tee: the parent's descriptor
+    int forward_fd = -1;  // tee: the parent's descriptor
   };
   struct Writer {
     UniqueFd fd;
@@ -97,7 +97,7 @@ class Execution {
   Reader out_;
   Reader err_;
   Writer in_;
-  UniqueFd handed_[3];  // caller's ends for Input::pipe() and Sink::pipe()
+  UniqueFd handed_[3];       // caller's ends for Input::pipe() and Sink::pipe()
   std::vector<Slot> slots_;  // what each descriptor of the last add_polls() was
   Output output_;
   Clock::time_point started_{};

@@ -6,7 +6,8 @@
 
 namespace brisk {
 
-Pipeline::Pipeline(std::vector<Command> commands) : commands_(std::move(commands)), run_(command_defaults().run) {}
+Pipeline::Pipeline(std::vector<Command> commands)
+    : commands_(std::move(commands)), run_(command_defaults().run) {}
 
 Pipeline& Pipeline::then(Command command) {
   commands_.push_back(std::move(command));
@@ -56,7 +57,6 @@ Pipeline& Pipeline::recorder(std::shared_ptr<Recorder> recorder) {
   run_.recorder = std::move(recorder);
   return *this;
 }
-
 
 Output Pipeline::output() const { return detail::run_checked(commands_, detail::capturing(run_)); }
 

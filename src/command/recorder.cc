@@ -37,7 +37,9 @@ CommandDefaults& defaults_storage() {
 
 }  // namespace
 
-std::shared_ptr<Recorder> log_recorder(LogFunction log) { return std::make_shared<LogRecorder>(std::move(log)); }
+std::shared_ptr<Recorder> log_recorder(LogFunction log) {
+  return std::make_shared<LogRecorder>(std::move(log));
+}
 
 void set_command_defaults(CommandDefaults defaults) {
   std::lock_guard lock(g_defaults_mutex);

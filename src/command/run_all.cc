@@ -10,7 +10,8 @@ namespace {
 
 using Job = std::span<const Command>;
 
-std::vector<Result<Output, SpawnError>> run_jobs(const std::vector<Job>& jobs, const std::vector<const RunOptions*>& runs,
+std::vector<Result<Output, SpawnError>> run_jobs(const std::vector<Job>& jobs,
+                                                 const std::vector<const RunOptions*>& runs,
                                                  const RunAllOptions& options) {
   std::vector<std::optional<Result<Output, SpawnError>>> results(jobs.size());
   std::vector<std::unique_ptr<detail::Execution>> running;
@@ -76,7 +77,8 @@ std::vector<Result<Output, SpawnError>> run_jobs(const std::vector<Job>& jobs, c
 
 }  // namespace
 
-std::vector<Result<Output, SpawnError>> run_all(const std::vector<Command>& commands, const RunAllOptions& options) {
+std::vector<Result<Output, SpawnError>> run_all(const std::vector<Command>& commands,
+                                                const RunAllOptions& options) {
   std::vector<Job> jobs;
   std::vector<const RunOptions*> runs;
   for (const auto& command : commands) {
@@ -86,7 +88,8 @@ std::vector<Result<Output, SpawnError>> run_all(const std::vector<Command>& comm
   return run_jobs(jobs, runs, options);
 }
 
-std::vector<Result<Output, SpawnError>> run_all(const std::vector<Pipeline>& pipelines, const RunAllOptions& options) {
+std::vector<Result<Output, SpawnError>> run_all(const std::vector<Pipeline>& pipelines,
+                                                const RunAllOptions& options) {
   std::vector<Job> jobs;
   std::vector<const RunOptions*> runs;
   for (const auto& pipeline : pipelines) {

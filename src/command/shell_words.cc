@@ -7,9 +7,8 @@ namespace {
 
 // Characters that never need quoting in a POSIX shell.
 bool is_plain(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-         c == '_' || c == '-' || c == '.' || c == '/' || c == ',' || c == ':' || c == '+' ||
-         c == '=' || c == '@' || c == '%';
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-' ||
+         c == '.' || c == '/' || c == ',' || c == ':' || c == '+' || c == '=' || c == '@' || c == '%';
 }
 
 }  // namespace

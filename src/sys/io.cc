@@ -21,7 +21,8 @@ Result<void> signal_process_group(int leader_pidfd, pid_t pgid, int signal) {
   constexpr unsigned kPidfdSignalProcessGroup = 1U << 2;  // uapi/linux/pidfd.h, Linux 6.9
   static std::atomic<bool> flag_unsupported{false};
   if (!flag_unsupported.load(std::memory_order_relaxed)) {
-    if (::syscall(SYS_pidfd_send_signal, leader_pidfd, signal, nullptr, kPidfdSignalProcessGroup) == 0) return {};
+    if (::syscall(SYS_pidfd_send_signal, leader_pidfd, signal, nullptr, kPidfdSignalProcessGroup) == 0)
+      return {};
     if (errno != EINVAL) return last_error("pidfd_send_signal(PIDFD_SIGNAL_PROCESS_GROUP)");
     flag_unsupported.store(true, std::memory_order_relaxed);
   }

@@ -1,12 +1,11 @@
 // `brisk run`: options, exit codes, JSON, batches and bad input.
-#include <unistd.h>
-
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
-#include <nlohmann/json.hpp>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 
 #include "brisk/command.h"
 #include "support/test_support.h"
@@ -47,9 +46,7 @@ TEST(CliRun, OutputIsInheritedWithoutJson) {
   EXPECT_EQ(r.err, "err\n");
 }
 
-TEST(CliRun, StdinIsInherited) {
-  EXPECT_EQ(brisk_run({"--", "cat"}, "fed\n").out, "fed\n");
-}
+TEST(CliRun, StdinIsInherited) { EXPECT_EQ(brisk_run({"--", "cat"}, "fed\n").out, "fed\n"); }
 
 TEST(CliRun, SignalDeathIs128PlusTheSignal) {
   EXPECT_EQ(brisk_run({"--", "sh", "-c", "kill -KILL $$"}).code, 137);
@@ -57,7 +54,8 @@ TEST(CliRun, SignalDeathIs128PlusTheSignal) {
 
 TEST(CliRun, TimeoutIs124AndKillAfterEscalates) {
   EXPECT_EQ(brisk_run({"--timeout", "0.1", "--", "sleep", "10"}).code, 124);
-  CliRun r = brisk_run({"--timeout", "0.1", "--kill-after", "0.1", "--json", "--", "sh", "-c", "trap '' TERM; sleep 10"});
+  CliRun r = brisk_run(
+      {"--timeout", "0.1", "--kill-after", "0.1", "--json", "--", "sh", "-c", "trap '' TERM; sleep 10"});
   EXPECT_EQ(r.code, 124);
   auto j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j["timed_out"], true);
@@ -75,7 +73,8 @@ TEST(CliRun, NotFoundAndNotExecutable) {
 TEST(CliRun, CwdEnvUnsetClearEnv) {
   EXPECT_EQ(brisk_run({"--cwd", "/usr", "--", "pwd"}).out, "/usr\n");
   EXPECT_EQ(brisk_run({"--env", "A=1", "--env", "B=x=y", "--", "sh", "-c", "echo $A $B"}).out, "1 x=y\n");
-  EXPECT_EQ(brisk_run({"--env", "HOME=/x", "--unset", "HOME", "--", "sh", "-c", "echo ${HOME-unset}"}).out, "unset\n");
+  EXPECT_EQ(brisk_run({"--env", "HOME=/x", "--unset", "HOME", "--", "sh", "-c", "echo ${HOME-unset}"}).out,
+            "unset\n");
   EXPECT_EQ(brisk_run({"--clear-env", "--env", "ONLY=1", "--", "/usr/bin/env"}).out, "ONLY=1\n");
 }
 
@@ -212,7 +211,7 @@ TEST(CliBatch, RunsAtMostJAtOnce) {
   test::TempDir dir;
   std::string log = dir.path() + "/log";
   std::string lines;
-  for (int i = 0; i < 8; ++i) lines += "sh -c 'echo + >> " + log + "; sleep 0.05; echo - >> " + log + "'\n";
+  for (int i = 0; i < 6; ++i) lines += "sh -c 'echo + >> " + log + "; sleep 0.2; echo - >> " + log + "'\n";
   CliRun r = brisk_run({"--batch", "-", "-j", "2"}, lines);
   EXPECT_EQ(r.code, 0) << r.err;
   std::ifstream in(log);

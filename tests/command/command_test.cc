@@ -1,16 +1,16 @@
 // The Command builder: terminal operations, stdin and stdout/stderr modes,
 // exit statuses and the errors they raise.
-#include <fcntl.h>
-#include <unistd.h>
+#include "brisk/command.h"
 
+#include <fcntl.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
-#include "brisk/command.h"
 #include "brisk/command_errors.h"
 #include "brisk/command_log.h"
 #include "support/test_support.h"
@@ -45,9 +45,7 @@ TEST(Command, ReadReturnsStdoutAndSearchesPath) {
   EXPECT_EQ(Command("echo").args({"hello", "world"}).read(), "hello world\n");
 }
 
-TEST(Command, StatusReportsSuccess) {
-  EXPECT_TRUE(Command("true").status().success());
-}
+TEST(Command, StatusReportsSuccess) { EXPECT_TRUE(Command("true").status().success()); }
 
 TEST(Command, ReadThrowsExecutionFailedQuotingTheFirstStderrLine) {
   try {
@@ -119,7 +117,8 @@ TEST(AllowedExit, ParsesAndPrintsLists) {
   EXPECT_TRUE(allowed->allows(3));
   EXPECT_FALSE(allowed->allows(5));
   EXPECT_FALSE(allowed->allows(ExitStatus::from_signal(3)));
-  for (const char* bad : {"", "x", "1,", "-1", "4-2", "256", "1-", "1,,2"}) EXPECT_FALSE(AllowedExit::parse(bad)) << bad;
+  for (const char* bad : {"", "x", "1,", "-1", "4-2", "256", "1-", "1,,2"})
+    EXPECT_FALSE(AllowedExit::parse(bad)) << bad;
 }
 
 TEST(Command, SpawnFailureThrowsTypedExceptions) {
@@ -141,9 +140,7 @@ TEST(Command, CwdAndUmask) {
   EXPECT_EQ(sh("umask").umask(027).read(), "0027\n");
 }
 
-TEST(Command, RlimitApplies) {
-  EXPECT_EQ(sh("ulimit -n").rlimit(RLIMIT_NOFILE, 77, 77).read(), "77\n");
-}
+TEST(Command, RlimitApplies) { EXPECT_EQ(sh("ulimit -n").rlimit(RLIMIT_NOFILE, 77, 77).read(), "77\n"); }
 
 TEST(Command, UserSwitchesIdentity) {
   if (!test::is_root()) GTEST_SKIP() << "needs root";
@@ -246,7 +243,8 @@ TEST(Sinks, FileTruncatesOrAppends) {
   EXPECT_EQ(slurp(path), "one\ntwo\n");
   (void)sh("echo e >&2").stderr_to(Sink::file(dir.path() + "/err")).status();
   EXPECT_EQ(slurp(dir.path() + "/err"), "e\n");
-  EXPECT_THROW((void)Command("true").stdout_to(Sink::file(dir.path() + "/no/such/dir")).status(), SpawnFailed);
+  EXPECT_THROW((void)Command("true").stdout_to(Sink::file(dir.path() + "/no/such/dir")).status(),
+               SpawnFailed);
 }
 
 TEST(Sinks, MergeIsForStderrOnly) {
@@ -262,7 +260,9 @@ TEST(Sinks, FdGivesTheCallersDescriptor) {
 
 TEST(Sinks, ChunksCallbackSeesEveryByte) {
   std::string seen;
-  (void)sh("printf abc; printf def").stdout_to(Sink::chunks([&seen](std::string_view c) { seen.append(c); })).status();
+  (void)sh("printf abc; printf def")
+      .stdout_to(Sink::chunks([&seen](std::string_view c) { seen.append(c); }))
+      .status();
   EXPECT_EQ(seen, "abcdef");
 }
 
@@ -289,7 +289,10 @@ TEST(Sinks, MergeSendsStderrToStdout) {
   EXPECT_EQ(out.out, "1\n2\n3\n");
   EXPECT_EQ(out.err, "");
   test::TempDir dir;
-  (void)sh("echo o; echo e >&2").stdout_to(Sink::file(dir.path() + "/both")).stderr_to(Sink::merge()).status();
+  (void)sh("echo o; echo e >&2")
+      .stdout_to(Sink::file(dir.path() + "/both"))
+      .stderr_to(Sink::merge())
+      .status();
   EXPECT_EQ(slurp(dir.path() + "/both"), "o\ne\n");
 }
 

@@ -1,9 +1,10 @@
 // Pipelines, timeouts, large interleaved I/O and logging.
-#include <signal.h>
-#include <unistd.h>
+#include "brisk/pipeline.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <signal.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -12,7 +13,6 @@
 #include "brisk/command.h"
 #include "brisk/command_errors.h"
 #include "brisk/command_log.h"
-#include "brisk/pipeline.h"
 #include "support/test_support.h"
 
 namespace brisk {
@@ -119,10 +119,10 @@ TEST(BigIo, InterleavedStreamsAndLargeStdinNeverDeadlock) {
   const std::size_t mib = 64;
   std::string input(mib << 20, 'i');
   for (std::size_t i = 0; i < input.size(); i += 4096) input[i] = '\n';
-  std::string script =
-      "head -c " + std::to_string(mib << 20) + " /dev/zero | tr '\\0' e >&2 & "
-      "cat; "
-      "wait";
+  std::string script = "head -c " + std::to_string(mib << 20) +
+                       " /dev/zero | tr '\\0' e >&2 & "
+                       "cat; "
+                       "wait";
   Output out = sh(script).stdin_from(Input::data(input)).output();
   EXPECT_EQ(out.out.size(), input.size());
   EXPECT_TRUE(out.out == input);
@@ -247,12 +247,12 @@ TEST(Logging, CheetahLevelsAndContent) {
       .check(false)
       .output();
   using P = std::pair<LogLevel, std::string>;
-  EXPECT_THAT(recorded->lines,
-              ElementsAre(P{LogLevel::info, "Executing \"/bin/sh -c 'cat; echo problem >&2; exit 1'\"."},
-                          P{LogLevel::info, "Standard input: in-line\n"},
-                          P{LogLevel::info, "Standard output: in-line"},
-                          P{LogLevel::error, "Error output: problem"},
-                          P{LogLevel::error, "Status: exit code 1"}));
+  EXPECT_THAT(
+      recorded->lines,
+      ElementsAre(P{LogLevel::info, "Executing \"/bin/sh -c 'cat; echo problem >&2; exit 1'\"."},
+                  P{LogLevel::info, "Standard input: in-line\n"},
+                  P{LogLevel::info, "Standard output: in-line"}, P{LogLevel::error, "Error output: problem"},
+                  P{LogLevel::error, "Status: exit code 1"}));
   recorded->lines.clear();
   (void)Command({"echo", "ok"}).recorder(recorder).status();
   EXPECT_THAT(recorded->lines, ElementsAre(P{LogLevel::info, "Executing \"echo ok\"."},
@@ -273,7 +273,8 @@ TEST(Logging, ProcessWideDefaultsApplyToNewCommands) {
   set_command_defaults({});
   EXPECT_EQ(out, "from-defaults\n");
   ASSERT_FALSE(recorded->lines.empty());
-  EXPECT_EQ(recorded->lines[0].second, "Executing \"BRISK_DEFAULT=from-defaults /bin/sh -c 'echo $BRISK_DEFAULT'\".");
+  EXPECT_EQ(recorded->lines[0].second,
+            "Executing \"BRISK_DEFAULT=from-defaults /bin/sh -c 'echo $BRISK_DEFAULT'\".");
   recorded->lines.clear();
   (void)Command("true").status();
   EXPECT_TRUE(recorded->lines.empty());

@@ -1,9 +1,10 @@
 // run_all, shell words, and leaks after many runs.
-#include <dirent.h>
-#include <unistd.h>
+#include "brisk/run_all.h"
 
+#include <dirent.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <fstream>
@@ -11,7 +12,6 @@
 
 #include "brisk/command.h"
 #include "brisk/command_errors.h"
-#include "brisk/run_all.h"
 #include "brisk/shell_words.h"
 #include "support/test_support.h"
 
@@ -41,7 +41,9 @@ std::vector<pid_t> children() {
 TEST(RunAll, ResultsComeBackInInputOrder) {
   std::vector<Command> commands;
   // Later commands finish first.
-  for (int i = 0; i < 6; ++i) commands.push_back(sh("sleep 0." + std::to_string(6 - i) + "; echo " + std::to_string(i)).stdout_to(Sink::capture()));
+  for (int i = 0; i < 6; ++i)
+    commands.push_back(
+        sh("sleep 0." + std::to_string(6 - i) + "; echo " + std::to_string(i)).stdout_to(Sink::capture()));
   auto results = run_all(commands, {.max_parallel = 6});
   ASSERT_EQ(results.size(), 6u);
   for (int i = 0; i < 6; ++i) {
@@ -55,10 +57,12 @@ TEST(RunAll, NeverRunsMoreThanTheLimit) {
   // Each command marks its start and end in one file; count overlap after.
   std::string log = dir.path() + "/log";
   std::vector<Command> commands;
-  for (int i = 0; i < 12; ++i) commands.push_back(sh("echo + >> " + log + "; sleep 0.05; echo - >> " + log));
+  // 0.2 s each: long enough that three overlap even on a loaded machine.
+  for (int i = 0; i < 9; ++i) commands.push_back(sh("echo + >> " + log + "; sleep 0.2; echo - >> " + log));
   std::atomic<int> done{0};
-  auto results = run_all(commands, {.max_parallel = 3, .on_done = [&done](std::size_t, const auto&) { ++done; }});
-  EXPECT_EQ(done.load(), 12);
+  auto results =
+      run_all(commands, {.max_parallel = 3, .on_done = [&done](std::size_t, const auto&) { ++done; }});
+  EXPECT_EQ(done.load(), 9);
   std::ifstream in(log);
   int running = 0, peak = 0;
   for (std::string mark; in >> mark;) {
@@ -126,8 +130,8 @@ TEST(RunAll, UsesOneThread) {
   };
   threads_before = count_threads();
   (void)run_all(commands, {.max_parallel = 8, .on_done = [&](std::size_t, const auto&) {
-    threads_during = std::max(threads_during, count_threads());
-  }});
+                             threads_during = std::max(threads_during, count_threads());
+                           }});
   EXPECT_EQ(threads_during, threads_before);
 }
 
@@ -228,7 +232,8 @@ TEST(ShellWords, MalformedLinesSayWhereAndWhy) {
 }
 
 TEST(ShellWords, QuoteRoundTrips) {
-  std::vector<std::string> args{"plain", "", "two words", "it's", "$HOME", "a\"b", "back\\slash", "tab\there", "#x"};
+  std::vector<std::string> args{"plain",       "",          "two words", "it's", "$HOME", "a\"b",
+                                "back\\slash", "tab\there", "#x"};
   auto back = split_shell_words(join_quoted(args));
   ASSERT_TRUE(back);
   EXPECT_EQ(*back, args);
