@@ -288,7 +288,7 @@ class Process {
   explicit Process(std::unique_ptr<detail::Execution> execution);
   Process(Process&&) noexcept;
   Process& operator=(Process&&) noexcept;
-  // Kills and reaps whatever still runs.
+  // Kills and reaps whatever still runs (with new_process_group, the whole group).
   ~Process();
 
   // The pid of the (last) process; informational only: signal through kill().
@@ -303,7 +303,8 @@ class Process {
   UniqueFd take_stderr();
 
   // Drives the pipes until every process exits, reaps them, and applies the
-  // status check of the run options.
+  // status check of the run options. Timeouts are enforced only while this
+  // runs (they count from spawn()), since nothing else drives the process.
   Output wait();
 
  private:

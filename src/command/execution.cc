@@ -58,8 +58,10 @@ Execution::Execution(const RunOptions& run) : run_(run) {}
 
 Execution::~Execution() {
   // Children still running are killed and reaped by their Child destructors
-  // (DropPolicy::kill_and_reap); with a group of our own, take it down too.
-  if (own_group_ && !members_.empty() && !all_exited())
+  // (DropPolicy::kill_and_reap). A group of our own is taken down whole when
+  // the run is abandoned before finish(), even if only descendants remain:
+  // the unreaped leader still holds the group id.
+  if (own_group_ && !reaped_ && !members_.empty())
     (void)sys::signal_process_group(members_[0].child.pidfd(), members_[0].child.pid(), SIGKILL);
 }
 
@@ -423,6 +425,7 @@ UniqueFd Execution::take_handed(int child_fd) { return std::move(handed_[child_f
 bool Execution::finished() const { return all_exited() && !out_.fd && !err_.fd; }
 
 Output Execution::finish() {
+  reaped_ = true;
   in_.fd.reset();
   out_.fd.reset();
   err_.fd.reset();

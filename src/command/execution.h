@@ -94,6 +94,7 @@ class Execution {
   std::vector<std::vector<std::string>> argvs_;
   std::vector<Member> members_;
   bool own_group_ = false;
+  bool reaped_ = false;  // finish() ran: the leader's pgid may be reused now
   Reader out_;
   Reader err_;
   Writer in_;

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <filesystem>
 #include <fstream>
 #include <thread>
 
@@ -168,6 +169,28 @@ TEST(Leaks, DroppingARunningProcessKillsAndReapsIt) {
   }
   EXPECT_EQ(test::open_fds(), fds_before);
   EXPECT_THAT(children(), ::testing::IsEmpty());
+}
+
+TEST(Leaks, DroppingAProcessInItsOwnGroupKillsItsDescendants) {
+  test::TempDir dir;
+  std::string pid_file = dir.path() + "/pid";
+  {
+    Process p = sh("sleep 30 > /dev/null 2>&1 & echo $! > " + pid_file + "; exit 0").new_process_group().spawn();
+    // Wait until the grandchild exists and its parent has exited.
+    for (int i = 0; i < 500 && !std::filesystem::exists(pid_file); ++i) ::usleep(10000);
+    ::usleep(100000);
+  }
+  std::ifstream in(pid_file);
+  pid_t grandchild = 0;
+  ASSERT_TRUE(in >> grandchild);
+  std::string state;
+  for (int i = 0; i < 100; ++i) {
+    std::ifstream stat("/proc/" + std::to_string(grandchild) + "/stat");
+    std::getline(stat, state);
+    if (state.empty() || state.find(") Z") != std::string::npos) break;
+    ::usleep(10000);
+  }
+  EXPECT_TRUE(state.empty() || state.find(") Z") != std::string::npos) << state;
 }
 
 struct SplitCase {
