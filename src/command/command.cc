@@ -75,9 +75,8 @@ Command& Command::user(Credentials credentials) {
 }
 
 Command& Command::netns(std::string name_or_path) {
-  std::string path =
-      name_or_path.find('/') == std::string::npos ? "/run/netns/" + name_or_path : name_or_path;
-  spawn_.namespaces.push_back({CLONE_NEWNET, -1, std::move(path)});
+  if (name_or_path.find('/') == std::string::npos) name_or_path = "/run/netns/" + name_or_path;
+  spawn_.namespaces.push_back({CLONE_NEWNET, -1, std::move(name_or_path)});
   return *this;
 }
 

@@ -79,7 +79,7 @@ Output run_checked(std::span<const Command> commands, const RunOptions& run) {
   if (!execution) throw_error(execution.error());
   drive(**execution);
   Output output = (*execution)->finish();
-  if (run.check) check_output((*execution)->commands(), std::move(output));
+  if (run.check) check_output((*execution)->commands(), output);
   return output;
 }
 

@@ -14,7 +14,7 @@
 namespace brisk::detail {
 namespace {
 
-constexpr std::size_t kReadBuffer = 128 * 1024;
+constexpr std::size_t kReadBuffer = std::size_t{128} << 10;
 
 SpawnError prepare_error(const Command& command, int code, std::string object) {
   SpawnError error;

@@ -34,7 +34,7 @@ Input Input::callback(Source next_chunk) {
 
 Input Input::stream(std::istream& in) {
   return callback([&in]() -> std::optional<std::string> {
-    std::string chunk(64 * 1024, '\0');
+    std::string chunk(std::size_t{64} << 10, '\0');
     in.read(chunk.data(), static_cast<std::streamsize>(chunk.size()));
     chunk.resize(static_cast<std::size_t>(in.gcount()));
     if (chunk.empty()) return std::nullopt;

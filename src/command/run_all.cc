@@ -45,6 +45,7 @@ std::vector<Result<Output, SpawnError>> run_jobs(const std::vector<Job>& jobs,
     }
     if (running.empty()) break;
     std::vector<detail::Execution*> raw;
+    raw.reserve(running.size());
     for (auto& e : running) raw.push_back(e.get());
     detail::poll_once(raw);
     for (std::size_t i = 0; i < running.size();) {
