@@ -14,7 +14,8 @@
 namespace brisk::detail {
 namespace {
 
-constexpr std::size_t kReadBuffer = std::size_t{128} << 10;
+// A pipe holds 64 KiB by default, so one read never returns more.
+constexpr std::size_t kReadBuffer = std::size_t{64} << 10;
 
 SpawnError prepare_error(const Command& command, int code, std::string object) {
   SpawnError error;
@@ -286,16 +287,16 @@ void Execution::dispatch(std::span<const pollfd> fds) {
 }
 
 void Execution::on_readable(Reader& reader) {
-  // One buffer per thread, allocated once and never zeroed: a fresh 128 KiB
-  // buffer per run would be an mmap, page faults and a munmap every time.
-  thread_local std::unique_ptr<char[]> buffer;
-  if (!buffer) buffer.reset(new char[kReadBuffer]);
-  auto n = sys::read(reader.fd.get(), {buffer.get(), kReadBuffer});
+  // Per run, not per thread: a callback may start a nested run while its
+  // chunk still points into this buffer. Not zeroed, and small enough to
+  // come from the heap rather than a fresh mmap.
+  if (!buffer_) buffer_.reset(new char[kReadBuffer]);
+  auto n = sys::read(reader.fd.get(), {buffer_.get(), kReadBuffer});
   if (!n || *n == 0) {
     end_of_stream(reader);
     return;
   }
-  deliver(reader, {buffer.get(), *n});
+  deliver(reader, {buffer_.get(), *n});
 }
 
 void Execution::deliver(Reader& reader, std::string_view chunk) {

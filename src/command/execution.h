@@ -106,6 +106,7 @@ class Execution {
   std::optional<Clock::time_point> kill_deadline_{};
   bool timed_out_ = false;
   bool killed_ = false;
+  std::unique_ptr<char[]> buffer_;  // read buffer, allocated at the first read
 };
 
 // Runs the loop until the execution finishes.

@@ -284,6 +284,18 @@ TEST(Sinks, LinesSplitAcrossChunks) {
   EXPECT_THAT(out, ElementsAre("partial", "next"));
 }
 
+TEST(Sinks, CallbacksMayRunNestedCommands) {
+  // The nested output is longer than the outer line: a shared read buffer
+  // would be overwritten under the outer run's unread lines.
+  std::vector<std::string> doubled;
+  (void)sh("echo first; echo second")
+      .stdout_to(Sink::lines([&doubled](std::string_view line) {
+        doubled.push_back(Command({"/bin/sh", "-c", "printf '%s-%s' \"$0\" \"$0\"", std::string(line)}).read());
+      }))
+      .status();
+  EXPECT_THAT(doubled, ElementsAre("first-first", "second-second"));
+}
+
 TEST(Sinks, MergeSendsStderrToStdout) {
   Output out = sh("echo 1; echo 2 >&2; echo 3").stderr_to(Sink::merge()).output();
   EXPECT_EQ(out.out, "1\n2\n3\n");
