@@ -199,11 +199,12 @@ struct RunOptions {
   AllowedExit allowed{};        // exit codes that count as success
   bool check = true;            // throw ExecutionFailed/TimedOut when the status is not allowed
   std::optional<std::chrono::nanoseconds> timeout{};  // deadline from the start; none by default
-  std::chrono::nanoseconds kill_after =
-      std::chrono::seconds(2);   // grace between the polite signal and SIGKILL
+  // Grace between the polite signal and SIGKILL.
+  std::chrono::nanoseconds kill_after = std::chrono::seconds(2);
   int timeout_signal = SIGTERM;  // the polite signal sent at the deadline
-  bool new_process_group =
-      false;  // a group of its own (overriding setsid/process_group), so timeouts reach grandchildren
+  // A process group of its own (overriding setsid and process_group), so
+  // that timeouts and dropping a Process reach grandchildren too.
+  bool new_process_group = false;
   bool pipefail = false;                 // pipelines: the first failing member decides, not the last
   std::size_t keep_limit = 1 << 20;      // bytes of quiet or callback output kept for errors
   std::shared_ptr<Recorder> recorder{};  // receives command lines, data and status; none by default

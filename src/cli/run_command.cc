@@ -58,6 +58,9 @@ int run_one(const RunArgs& args, const Template& base) {
 }  // namespace
 
 std::optional<std::string> build_template(const RunArgs& args, Template& out) {
+  // If brisk itself is killed, its children get SIGTERM rather than live on
+  // unsupervised (and past any --timeout).
+  out.spawn.parent_death_signal = SIGTERM;
   out.spawn.cwd = args.cwd;
   out.spawn.chroot = args.chroot;
   if (args.clear_env) out.spawn.inherit_env = false;

@@ -40,6 +40,36 @@ TEST(CliRun, ExitCodeIsTheProgramsOwn) {
   EXPECT_EQ(brisk_run({"--", "sh", "-c", "exit 7"}).code, 7);
 }
 
+TEST(CliRun, KillingBriskTerminatesTheProgram) {
+  test::TempDir dir;
+  std::string pid_file = dir.path() + "/pid";
+  Process brisk =
+      Command({BRISK_CLI_PATH, "run", "--", "sh", "-c", "echo $$ > " + pid_file + "; exec sleep 30"})
+          .stdout_to(Sink::null())  // a pipe would keep wait() until sleep ends
+          .stderr_to(Sink::null())
+          .check(false)
+          .spawn();
+  pid_t program = 0;
+  for (int i = 0; i < 500 && program == 0; ++i) {
+    ::usleep(10000);
+    std::ifstream in(pid_file);
+    in >> program;
+  }
+  ASSERT_NE(program, 0);
+  ::usleep(50000);  // let sh exec sleep
+  ASSERT_TRUE(brisk.kill(SIGKILL));
+  (void)brisk.wait();
+  std::string state;
+  for (int i = 0; i < 200; ++i) {
+    std::ifstream stat("/proc/" + std::to_string(program) + "/stat");
+    state.clear();
+    std::getline(stat, state);
+    if (state.empty() || state.find(") Z") != std::string::npos) break;
+    ::usleep(10000);
+  }
+  EXPECT_TRUE(state.empty() || state.find(") Z") != std::string::npos) << state;
+}
+
 TEST(CliRun, OutputIsInheritedWithoutJson) {
   CliRun r = brisk_run({"--", "sh", "-c", "echo out; echo err >&2"});
   EXPECT_EQ(r.out, "out\n");
