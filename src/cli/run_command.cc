@@ -156,30 +156,41 @@ nlohmann::json result_json(const std::vector<std::string>& argv, const Result<Ou
 void add_run(CLI::App& app) {
   auto* run = app.add_subcommand("run", "Run a program (or a batch of them) with brisk's command API");
   auto args = std::make_shared<RunArgs>();
-  run->add_option("--cwd", args->cwd, "Working directory of the program");
-  run->add_option("--chroot", args->chroot, "Change root to DIR first (then cwd inside it)");
+  run->add_option("--cwd", args->cwd, "Working directory of the program")->type_name("DIR");
+  run->add_option("--chroot", args->chroot, "Change root to DIR first (then cwd inside it)")
+      ->type_name("DIR");
   run->add_option("--env", args->env, "Set K=V in the environment (repeatable)")
       ->allow_extra_args(false)
-      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
+      ->type_name("K=V");
   run->add_option("--unset", args->unset, "Remove K from the environment (repeatable)")
       ->allow_extra_args(false)
-      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
+      ->type_name("K");
   run->add_flag("--clear-env", args->clear_env, "Start from an empty environment");
-  run->add_option("--timeout", args->timeout, "Send SIGTERM after SECS (0: none); exit code 124");
-  run->add_option("--kill-after", args->kill_after, "Send SIGKILL SECS after the timeout signal (default 2)");
-  run->add_option("--netns", args->netns, "Run in network namespace NAME (under /run/netns) or PATH");
-  run->add_option("--user", args->user, "Run as USER[:GROUP]");
+  run->add_option("--timeout", args->timeout, "Send SIGTERM after SECS (0: none); exit code 124")
+      ->type_name("SECS");
+  run->add_option("--kill-after", args->kill_after, "Send SIGKILL SECS after the timeout signal (default 2)")
+      ->type_name("SECS");
+  run->add_option("--netns", args->netns, "Run in network namespace NAME (under /run/netns) or PATH")
+      ->type_name("NAME|PATH");
+  run->add_option("--user", args->user, "Run as USER[:GROUP]")->type_name("USER[:GROUP]");
   run->add_option("--allow-exit", args->allow_exit,
-                  "Exit codes that count as success, e.g. 0,1 or 0-3 (then exit 0)");
+                  "Exit codes that count as success, e.g. 0,1 or 0-3 (then exit 0)")
+      ->type_name("LIST");
   run->add_flag("--json", args->json,
                 "Print the result (argv, status, signal, timed_out, durations, output) as JSON");
-  run->add_option("--batch", args->batch, "Run one command per line of FILE (- for stdin)");
-  run->add_option("-j,--jobs", args->jobs, "Batch: at most N commands at once")->check(CLI::PositiveNumber);
+  run->add_option("--batch", args->batch, "Run one command per line of FILE (- for stdin)")
+      ->type_name("FILE|-");
+  run->add_option("-j,--jobs", args->jobs, "Batch: at most N commands at once")
+      ->check(CLI::PositiveNumber)
+      ->type_name("N");
   run->add_flag("--keep-going", args->keep_going, "Batch: keep starting commands after a failure");
-  run->add_option("program", args->argv, "-- PROGRAM [ARGS...]");
+  run->add_option("program", args->argv, "-- PROGRAM [ARGS...]")->type_name("PROGRAM ARGS");
   run->footer(
       "Exit code: the program's own (0 when --allow-exit allows it), 128+N after signal N, 124 on timeout,\n"
-      "127 program not found, 126 not executable, 125 other failure to start, 2 bad usage.");
+      "127 program not found, 126 not executable, 125 other failure to start, 2 bad usage.\n"
+      "With --batch: 0 only if every command succeeded, else 1 (a summary goes to stderr).");
   run->callback([args] {
     auto usage_error = [](const std::string& message) {
       std::cerr << "brisk run: " << message << "\n";
