@@ -181,21 +181,32 @@ TEST(Timeout, ReachesGrandchildrenInTheCommandsGroup) {
   Command c = sh("sleep 30 & echo $! >> " + pids + "; sleep 30 & echo $! >> " + pids + "; wait");
   c.timeout(150ms).kill_after(300ms).new_process_group().check(false);
   auto start = std::chrono::steady_clock::now();
-  Output out = c.output();
+  // The timeout is enforced by wait(): start it only once both grandchildren
+  // exist, so that a slow machine cannot time out the shell before it forks.
+  Process p = c.spawn();
+  std::vector<pid_t> grandchildren;
+  for (int i = 0; i < 500 && grandchildren.size() < 2; ++i) {
+    ::usleep(10000);
+    grandchildren.clear();
+    std::ifstream in(pids);
+    for (pid_t pid; in >> pid;) grandchildren.push_back(pid);
+  }
+  ASSERT_EQ(grandchildren.size(), 2u);
+  Output out = p.wait();
   EXPECT_LT(std::chrono::steady_clock::now() - start, 10s);
   EXPECT_TRUE(out.status.timed_out);
-  std::ifstream in(pids);
-  int count = 0;
-  for (pid_t pid; in >> pid; ++count) {
-    // Gone, or at most a zombie waiting for init to reap it.
-    std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+  for (pid_t pid : grandchildren) {
+    // Gone, or a zombie waiting for init; give a dying process time to get there.
     std::string fields;
-    std::getline(stat, fields);
-    if (!fields.empty()) {
-      EXPECT_THAT(fields, HasSubstr(") Z")) << fields;
+    for (int i = 0; i < 200; ++i) {
+      std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+      fields.clear();
+      std::getline(stat, fields);
+      if (fields.empty() || fields.find(") Z") != std::string::npos) break;
+      ::usleep(10000);
     }
+    EXPECT_TRUE(fields.empty() || fields.find(") Z") != std::string::npos) << fields;
   }
-  EXPECT_EQ(count, 2);
 }
 
 TEST(Timeout, GrandchildrenOutsideAGroupDoNotHangTheRun) {
