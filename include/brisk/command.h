@@ -176,9 +176,9 @@ struct Usage {
 
 // One process of a run.
 struct ProcessResult {
-  std::vector<std::string> argv{};
-  ExitStatus status{};
-  Usage usage{};
+  std::vector<std::string> argv{};  // as given to the command
+  ExitStatus status{};              // this process's own end, whatever decided the run's status
+  Usage usage{};                    // its wall time and CPU
 };
 
 // Everything a finished run produced.

@@ -34,8 +34,8 @@ struct RunArgs {
 // Validates every option and builds the command template (without argv).
 // On error returns the one-line message for the user.
 struct Template {
-  SpawnOptions spawn;
-  RunOptions run;
+  SpawnOptions spawn;  // cwd, chroot, env, netns, user, parent-death signal
+  RunOptions run;      // timeout, kill-after, allowed exit codes
 };
 std::optional<std::string> build_template(const RunArgs& args, Template& out);
 
