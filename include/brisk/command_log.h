@@ -2,7 +2,7 @@
 //
 // A Recorder receives, in order: the command line, the stdin data it feeds,
 // stdout and stderr line by line as they arrive, and the final status, the
-// way Cheetah's recorder does. log_recorder() is Cheetah's default recorder on
+// way Cheetah's recorder does, line by line. log_recorder() is Cheetah's default recorder on
 // top of any logging function: INFO for commands, input, output and success;
 // ERROR for stderr lines and failures.
 //
@@ -33,8 +33,9 @@ class Recorder {
   virtual ~Recorder() = default;
   // The command line (a pipeline's members joined by " | ").
   virtual void record_commands(std::string_view line) = 0;
-  // A piece of stdin as it is fed (all of it at once for Input::data).
-  virtual void record_stdin(std::string_view data) = 0;
+  // One line of stdin without its newline, as it is fed (Input::data is
+  // recorded whole at the start); a final unterminated line comes last.
+  virtual void record_stdin(std::string_view line) = 0;
   // One line without its newline; a final unterminated line comes at end of file.
   virtual void record_stdout(std::string_view line) = 0;
   virtual void record_stderr(std::string_view line) = 0;
@@ -46,7 +47,7 @@ using LogFunction = std::function<void(LogLevel level, std::string_view message)
 
 // Messages, as Cheetah writes them:
 //   INFO  Executing "ls -l /".
-//   INFO  Standard input: <data>
+//   INFO  Standard input: <line>
 //   INFO  Standard output: <line>
 //   ERROR Error output: <line>
 //   INFO  Status: exit code 0          (ERROR when not allowed)

@@ -49,6 +49,23 @@ void append_captured(std::string& text, std::string_view chunk) {
   text.append(chunk);
 }
 
+// Calls emit for each complete line of chunk, carrying an unterminated tail
+// in partial. Whole lines are emitted straight from the chunk.
+template <class Emit>
+void split_lines(std::string& partial, std::string_view chunk, Emit&& emit) {
+  std::size_t begin = 0;
+  for (std::size_t nl; (nl = chunk.find('\n', begin)) != std::string_view::npos; begin = nl + 1) {
+    if (partial.empty()) {
+      emit(chunk.substr(begin, nl - begin));
+    } else {
+      partial.append(chunk.substr(begin, nl - begin));
+      emit(std::string_view(partial));
+      partial.clear();
+    }
+  }
+  partial.append(chunk.substr(begin));
+}
+
 std::chrono::nanoseconds timeval_ns(const timeval& tv) {
   return std::chrono::seconds(tv.tv_sec) + std::chrono::microseconds(tv.tv_usec);
 }
@@ -119,7 +136,7 @@ Result<std::unique_ptr<Execution>, SpawnError> Execution::start(std::span<const 
       e->in_.fd = std::move(pipe->write);
       if (run.input.kind() == Input::Kind::data) {
         e->in_.data = run.input.text();
-        if (run.recorder) run.recorder->record_stdin(e->in_.data);
+        e->record_input(e->in_.data, true);
       } else {
         e->in_.source = run.input.source();
       }
@@ -317,18 +334,7 @@ void Execution::deliver(Reader& reader, std::string_view chunk) {
       break;
   }
   if (!reader.split_lines) return;
-  // Whole lines are emitted straight from the chunk; only a tail is copied.
-  std::size_t begin = 0;
-  for (std::size_t nl; (nl = chunk.find('\n', begin)) != std::string_view::npos; begin = nl + 1) {
-    if (reader.partial.empty()) {
-      emit_line(reader, chunk.substr(begin, nl - begin));
-    } else {
-      reader.partial.append(chunk.substr(begin, nl - begin));
-      emit_line(reader, reader.partial);
-      reader.partial.clear();
-    }
-  }
-  reader.partial.append(chunk.substr(begin));
+  split_lines(reader.partial, chunk, [this, &reader](std::string_view line) { emit_line(reader, line); });
 }
 
 void Execution::emit_line(Reader& reader, std::string_view line) {
@@ -360,6 +366,15 @@ void Execution::end_of_stream(Reader& reader) {
   }
 }
 
+void Execution::record_input(std::string_view data, bool last) {
+  if (!run_.recorder) return;
+  split_lines(in_.partial, data, [this](std::string_view line) { run_.recorder->record_stdin(line); });
+  if (last && !in_.partial.empty()) {
+    run_.recorder->record_stdin(in_.partial);
+    in_.partial.clear();
+  }
+}
+
 void Execution::on_writable() {
   if (in_.offset == in_.data.size()) {
     if (!in_.source) {
@@ -369,11 +384,12 @@ void Execution::on_writable() {
     auto next = in_.source();
     if (!next) {
       in_.fd.reset();
+      record_input({}, true);
       return;
     }
     in_.data = std::move(*next);
     in_.offset = 0;
-    if (run_.recorder && !in_.data.empty()) run_.recorder->record_stdin(in_.data);
+    record_input(in_.data, false);
     if (in_.data.empty()) return;
   }
   ssize_t n = ::write(in_.fd.get(), in_.data.data() + in_.offset, in_.data.size() - in_.offset);
@@ -427,6 +443,7 @@ bool Execution::finished() const { return all_exited() && !out_.fd && !err_.fd; 
 
 Output Execution::finish() {
   reaped_ = true;
+  record_input({}, true);  // a callback's last line, if the child stopped reading first
   in_.fd.reset();
   out_.fd.reset();
   err_.fd.reset();

@@ -76,6 +76,7 @@ class Execution {
     std::string data{};
     std::size_t offset = 0;
     Input::Source source{};
+    std::string partial{};  // an unterminated line not yet recorded
   };
   enum class Slot : int { in = -3, out = -2, err = -1 };  // members are 0..n-1
 
@@ -87,6 +88,8 @@ class Execution {
   // Reads what is buffered without blocking, then closes.
   void drain(Reader& reader);
   void on_writable();
+  // Passes fed stdin to the recorder line by line; `last` flushes the tail.
+  void record_input(std::string_view data, bool last);
   void signal_all(int signal);
   bool all_exited() const;
 

@@ -252,23 +252,45 @@ TEST(Logging, CheetahLevelsAndContent) {
     std::lock_guard lock(recorded->mutex);
     recorded->lines.emplace_back(level, std::string(line));
   });
-  (void)sh("cat; echo problem >&2; exit 1")
-      .stdin_from(Input::data("in-line\n"))
+  // The echo ends stdout's last line before stderr is written, so the order is fixed.
+  (void)sh("cat; echo; echo problem >&2; exit 1")
+      .stdin_from(Input::data("in-line\nsecond"))
       .recorder(recorder)
       .check(false)
       .output();
   using P = std::pair<LogLevel, std::string>;
   EXPECT_THAT(
       recorded->lines,
-      ElementsAre(P{LogLevel::info, "Executing \"/bin/sh -c 'cat; echo problem >&2; exit 1'\"."},
-                  P{LogLevel::info, "Standard input: in-line\n"},
-                  P{LogLevel::info, "Standard output: in-line"}, P{LogLevel::error, "Error output: problem"},
-                  P{LogLevel::error, "Status: exit code 1"}));
+      ElementsAre(P{LogLevel::info, "Executing \"/bin/sh -c 'cat; echo; echo problem >&2; exit 1'\"."},
+                  P{LogLevel::info, "Standard input: in-line"}, P{LogLevel::info, "Standard input: second"},
+                  P{LogLevel::info, "Standard output: in-line"}, P{LogLevel::info, "Standard output: second"},
+                  P{LogLevel::error, "Error output: problem"}, P{LogLevel::error, "Status: exit code 1"}));
   recorded->lines.clear();
   (void)Command({"echo", "ok"}).recorder(recorder).status();
   EXPECT_THAT(recorded->lines, ElementsAre(P{LogLevel::info, "Executing \"echo ok\"."},
                                            P{LogLevel::info, "Standard output: ok"},
                                            P{LogLevel::info, "Status: exit code 0"}));
+}
+
+TEST(Logging, CallbackStdinIsRecordedLineByLine) {
+  auto recorded = std::make_shared<Recorded>();
+  auto recorder = log_recorder([recorded](LogLevel, std::string_view line) {
+    std::lock_guard lock(recorded->mutex);
+    if (line.rfind("Standard input: ", 0) == 0)
+      recorded->lines.emplace_back(LogLevel::info, std::string(line));
+  });
+  std::vector<std::string> chunks{"a\nb", "c\n", "tail"};
+  std::size_t next = 0;
+  (void)Command("cat")
+      .stdin_from(Input::callback([&]() -> std::optional<std::string> {
+        if (next == chunks.size()) return std::nullopt;
+        return chunks[next++];
+      }))
+      .recorder(recorder)
+      .status();
+  std::vector<std::string> lines;
+  for (const auto& entry : recorded->lines) lines.push_back(entry.second);
+  EXPECT_THAT(lines, ElementsAre("Standard input: a", "Standard input: bc", "Standard input: tail"));
 }
 
 TEST(Logging, ProcessWideDefaultsApplyToNewCommands) {
