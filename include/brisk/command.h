@@ -298,7 +298,8 @@ class Process {
   Result<void> kill(int signal = SIGKILL);
 
   // The caller's ends of Input::pipe() and Sink::pipe(); invalid otherwise or
-  // once taken. Close the stdin end to let the child see end of file.
+  // once taken. Close the stdin end to let the child see end of file; drain a
+  // taken stdout or stderr (or close it) before wait(), which does not read it.
   UniqueFd take_stdin();
   UniqueFd take_stdout();
   UniqueFd take_stderr();

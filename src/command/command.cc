@@ -199,7 +199,7 @@ Output Process::wait() {
   auto execution = std::move(execution_);
   // The caller's ends are theirs to keep; the ones not taken close here, so
   // that the child does not wait forever on a stdin nobody will write.
-  for (int fd = 0; fd < 3; ++fd) (void)execution->take_handed(fd);
+  execution->close_handed();
   detail::drive(*execution);
   Output output = execution->finish();
   if (execution->run().check) check_output(execution->commands(), output);

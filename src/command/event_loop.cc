@@ -77,6 +77,7 @@ SigpipeGuard::~SigpipeGuard() {
 Output run_checked(std::span<const Command> commands, const RunOptions& run) {
   auto execution = Execution::start(commands, run);
   if (!execution) throw_error(execution.error());
+  (*execution)->close_handed();  // output() and status() cannot hand pipes out
   drive(**execution);
   Output output = (*execution)->finish();
   if (run.check) check_output((*execution)->commands(), output);

@@ -439,6 +439,10 @@ Result<void> Execution::kill(int signal) {
 
 UniqueFd Execution::take_handed(int child_fd) { return std::move(handed_[child_fd]); }
 
+void Execution::close_handed() {
+  for (auto& fd : handed_) fd.reset();
+}
+
 bool Execution::finished() const { return all_exited() && !out_.fd && !err_.fd; }
 
 Output Execution::finish() {

@@ -53,6 +53,9 @@ class Execution {
   pid_t last_pid() const;
   Result<void> kill(int signal);
   UniqueFd take_handed(int child_fd);
+  // Closes the caller's pipe ends nobody took, so that the child sees end of
+  // file on stdin and EPIPE on output instead of blocking forever.
+  void close_handed();
 
  private:
   struct Member {

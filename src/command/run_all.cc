@@ -40,6 +40,7 @@ std::vector<Result<Output, SpawnError>> run_jobs(const std::vector<Job>& jobs,
         complete(index, std::move(execution).error());
         continue;
       }
+      (*execution)->close_handed();  // nobody can take them from a batch
       running.push_back(std::move(*execution));
       running_index.push_back(index);
     }

@@ -290,7 +290,8 @@ TEST(Sinks, CallbacksMayRunNestedCommands) {
   std::vector<std::string> doubled;
   (void)sh("echo first; echo second")
       .stdout_to(Sink::lines([&doubled](std::string_view line) {
-        doubled.push_back(Command({"/bin/sh", "-c", "printf '%s-%s' \"$0\" \"$0\"", std::string(line)}).read());
+        doubled.push_back(
+            Command({"/bin/sh", "-c", "printf '%s-%s' \"$0\" \"$0\"", std::string(line)}).read());
       }))
       .status();
   EXPECT_THAT(doubled, ElementsAre("first-first", "second-second"));
@@ -342,6 +343,18 @@ TEST(Sinks, PipeIsHandedToTheCaller) {
   ssize_t n = ::read(out.get(), buf, sizeof buf);
   EXPECT_EQ(std::string(buf, static_cast<size_t>(std::max<ssize_t>(n, 0))), "piped\n");
   EXPECT_TRUE(p.wait().status.success());
+}
+
+TEST(Sinks, PipesNobodyTakesAreClosedNotLeftToBlock) {
+  // output() cannot hand pipes out: the child must see EOF and EPIPE, not hang.
+  Output out = sh("cat; yes | head -c 1000000; echo done >&2")
+                   .stdin_from(Input::pipe())
+                   .stdout_to(Sink::pipe())
+                   .check(false)
+                   .output();
+  EXPECT_EQ(out.err, "done\n");
+  Process p = Command({"head", "-c", "1000000", "/dev/zero"}).stdout_to(Sink::pipe()).check(false).spawn();
+  EXPECT_FALSE(p.wait().status.timed_out);
 }
 
 TEST(Command, SpawnReturnsARunningProcess) {

@@ -109,6 +109,14 @@ TEST(RunAll, StopOnFailureCancelsTheRest) {
   EXPECT_FALSE(results[2]);
 }
 
+TEST(RunAll, PipesNobodyCanTakeDoNotBlock) {
+  std::vector<Command> commands{
+      Command({"head", "-c", "1000000", "/dev/zero"}).stdout_to(Sink::pipe()).stdin_from(Input::pipe())};
+  auto results = run_all(commands);
+  ASSERT_TRUE(results[0]);
+  EXPECT_EQ(results[0]->status.exit.signal(), SIGPIPE);
+}
+
 TEST(RunAll, RunsPipelines) {
   std::vector<Pipeline> pipelines{Command({"echo", "a"}) | Command({"tr", "a", "b"}),
                                   Command({"echo", "c"}) | Command({"tr", "c", "d"})};
@@ -175,7 +183,8 @@ TEST(Leaks, DroppingAProcessInItsOwnGroupKillsItsDescendants) {
   test::TempDir dir;
   std::string pid_file = dir.path() + "/pid";
   {
-    Process p = sh("sleep 30 > /dev/null 2>&1 & echo $! > " + pid_file + "; exit 0").new_process_group().spawn();
+    Process p =
+        sh("sleep 30 > /dev/null 2>&1 & echo $! > " + pid_file + "; exit 0").new_process_group().spawn();
     // Wait until the grandchild exists and its parent has exited.
     for (int i = 0; i < 500 && !std::filesystem::exists(pid_file); ++i) ::usleep(10000);
     ::usleep(100000);
