@@ -8,6 +8,7 @@ namespace brisk::cli {
 void add_bench(CLI::App& app);  // bench_command.cc
 void add_demo(CLI::App& app);   // demo_command.cc
 void add_bench_link(CLI::App& bench);  // bench_link_command.cc
+void add_run(CLI::App& app);    // run_command.cc
 
 // Subcommands run from their CLI11 callbacks and record their exit code here.
 int exit_code();

@@ -11,6 +11,7 @@ int main(int argc, char** argv) try {
   app.set_version_flag("-V,--version", std::string("brisk ") + BRISK_VERSION_STRING);
   brisk::cli::add_bench(app);
   brisk::cli::add_demo(app);
+  brisk::cli::add_run(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

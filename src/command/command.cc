@@ -1,0 +1,209 @@
+// command/command.cc: the Command builder and its terminal operations.
+#include "brisk/command.h"
+
+#include <ostream>
+
+#include "brisk/command_errors.h"
+#include "brisk/command_log.h"
+#include "brisk/shell_words.h"
+#include "command/execution.h"
+
+namespace brisk {
+
+Command::Command(std::string program) : Command(std::vector<std::string>{std::move(program)}) {}
+
+Command::Command(std::initializer_list<std::string> argv) : Command(std::vector<std::string>(argv)) {}
+
+Command::Command(std::vector<std::string> argv) {
+  CommandDefaults defaults = command_defaults();
+  spawn_.argv = std::move(argv);
+  spawn_.env = std::move(defaults.env);
+  run_ = std::move(defaults.run);
+}
+
+Command::Command(SpawnOptions spawn, RunOptions run) : spawn_(std::move(spawn)), run_(std::move(run)) {}
+
+Command& Command::arg(std::string value) {
+  spawn_.argv.push_back(std::move(value));
+  return *this;
+}
+
+Command& Command::args(std::initializer_list<std::string> values) {
+  spawn_.argv.insert(spawn_.argv.end(), values.begin(), values.end());
+  return *this;
+}
+
+Command& Command::args(const std::vector<std::string>& values) {
+  spawn_.argv.insert(spawn_.argv.end(), values.begin(), values.end());
+  return *this;
+}
+
+Command& Command::env(std::string key, std::string value) {
+  spawn_.env.emplace_back(std::move(key), std::move(value));
+  return *this;
+}
+
+Command& Command::env_remove(std::string key) {
+  spawn_.env.emplace_back(std::move(key), std::nullopt);
+  return *this;
+}
+
+Command& Command::env_clear() {
+  spawn_.inherit_env = false;
+  spawn_.env.clear();
+  return *this;
+}
+
+Command& Command::cwd(std::string dir) {
+  spawn_.cwd = std::move(dir);
+  return *this;
+}
+
+Command& Command::chroot(std::string root) {
+  spawn_.chroot = std::move(root);
+  return *this;
+}
+
+Command& Command::umask(mode_t mask) {
+  spawn_.umask = mask;
+  return *this;
+}
+
+Command& Command::user(Credentials credentials) {
+  spawn_.credentials = std::move(credentials);
+  return *this;
+}
+
+Command& Command::netns(std::string name_or_path) {
+  if (name_or_path.find('/') == std::string::npos) name_or_path = "/run/netns/" + name_or_path;
+  spawn_.namespaces.push_back({CLONE_NEWNET, -1, std::move(name_or_path)});
+  return *this;
+}
+
+Command& Command::rlimit(int resource, rlim_t soft, rlim_t hard) {
+  spawn_.rlimits.push_back({resource, soft, hard});
+  return *this;
+}
+
+Command& Command::stdin_from(Input input) {
+  run_.input = std::move(input);
+  return *this;
+}
+
+Command& Command::stdout_to(Sink sink) {
+  run_.out = std::move(sink);
+  return *this;
+}
+
+Command& Command::stderr_to(Sink sink) {
+  run_.err = std::move(sink);
+  return *this;
+}
+
+Command& Command::allow_exit(AllowedExit codes) {
+  run_.allowed = std::move(codes);
+  return *this;
+}
+
+Command& Command::check(bool on) {
+  run_.check = on;
+  return *this;
+}
+
+Command& Command::timeout(std::chrono::nanoseconds limit) {
+  run_.timeout = limit;
+  return *this;
+}
+
+Command& Command::kill_after(std::chrono::nanoseconds grace) {
+  run_.kill_after = grace;
+  return *this;
+}
+
+Command& Command::timeout_signal(int signal) {
+  run_.timeout_signal = signal;
+  return *this;
+}
+
+Command& Command::new_process_group(bool on) {
+  run_.new_process_group = on;
+  return *this;
+}
+
+Command& Command::recorder(std::shared_ptr<Recorder> recorder) {
+  run_.recorder = std::move(recorder);
+  return *this;
+}
+
+Output Command::output() const { return detail::run_checked({this, 1}, detail::capturing(run_)); }
+
+CommandStatus Command::status() const { return detail::run_checked({this, 1}, run_).status; }
+
+std::string Command::read() const {
+  RunOptions run = detail::capturing(run_);
+  run.out = Sink::capture();
+  run.check = true;
+  return detail::run_checked({this, 1}, run).out;
+}
+
+Process Command::spawn() const {
+  auto execution = detail::Execution::start({this, 1}, run_);
+  if (!execution) throw_error(execution.error());
+  return Process(std::move(*execution));
+}
+
+std::string Command::to_string() const {
+  std::string line;
+  if (!spawn_.chroot.empty()) line += "chroot " + quote(spawn_.chroot) + " ";
+  if (!spawn_.cwd.empty()) line += "cd " + quote(spawn_.cwd) + " && ";
+  bool unsets = !spawn_.inherit_env;
+  for (const auto& change : spawn_.env) unsets = unsets || !change.second;
+  if (unsets) {
+    // Only env(1) can express unsetting; use its syntax.
+    line += "env ";
+    if (!spawn_.inherit_env) line += "-i ";
+    for (const auto& [key, value] : spawn_.env)
+      if (!value) line += "-u " + quote(key) + " ";
+  }
+  for (const auto& [key, value] : spawn_.env)
+    if (value) line += quote(key + "=" + *value) + " ";
+  return line + join_quoted(spawn_.argv);
+}
+
+std::ostream& operator<<(std::ostream& out, const Command& command) { return out << command.to_string(); }
+
+std::string CommandStatus::to_string() const {
+  if (timed_out) return "timed out, " + exit.to_string();
+  return exit.to_string();
+}
+
+Process::Process(std::unique_ptr<detail::Execution> execution) : execution_(std::move(execution)) {}
+Process::Process(Process&&) noexcept = default;
+Process& Process::operator=(Process&&) noexcept = default;
+Process::~Process() = default;
+
+pid_t Process::pid() const { return execution_ ? execution_->last_pid() : -1; }
+
+Result<void> Process::kill(int signal) {
+  if (!execution_)
+    return SysError{.code = ESRCH, .call = "pidfd_send_signal", .detail = "process already waited for"};
+  return execution_->kill(signal);
+}
+
+UniqueFd Process::take_stdin() { return execution_ ? execution_->take_handed(0) : UniqueFd(); }
+UniqueFd Process::take_stdout() { return execution_ ? execution_->take_handed(1) : UniqueFd(); }
+UniqueFd Process::take_stderr() { return execution_ ? execution_->take_handed(2) : UniqueFd(); }
+
+Output Process::wait() {
+  if (!execution_) throw std::logic_error("brisk::Process::wait called twice");
+  auto execution = std::move(execution_);
+  // The caller's ends are theirs to keep; the ones not taken close here, so
+  // that the child does not wait forever on a stdin nobody will write.
+  execution->close_handed();
+  detail::drive(*execution);
+  Output output = execution->finish();
+  if (execution->run().check) check_output(execution->commands(), output);
+  return output;
+}
+
+}  // namespace brisk
