@@ -425,6 +425,29 @@ class ThreadsTest < Minitest::Test
     assert_operator ticks, :>, 10
   end
 
+  def test_thread_raise_arrives_after_the_command_and_leaves_no_child
+    worker = Thread.new do
+      M.run("sleep", "0.3")
+      :finished
+    rescue RuntimeError => e
+      e.message
+    end
+    sleep 0.1
+    worker.raise(RuntimeError, "interrupted")
+    assert_equal "interrupted", worker.value
+    assert_raises(Errno::ECHILD) { Process.wait(-1, Process::WNOHANG) }
+  end
+
+  def test_callbacks_survive_gc_stress
+    out = StringIO.new(+"")
+    GC.stress = true
+    M.run("printf", "a\\nb\\n", stdout: out, stdin: StringIO.new("in"), recorder: M::Recorder.new)
+    GC.stress = false
+    assert_equal "a\nb\n", out.string
+  ensure
+    GC.stress = false
+  end
+
   def test_runs_from_many_threads
     results = 4.times.map { |i| Thread.new { M.run("echo", i.to_s, stdout: :capture) } }.map(&:value)
     assert_equal %W[0\n 1\n 2\n 3\n], results

@@ -340,7 +340,29 @@ VALUE native_run(VALUE, VALUE commands, VALUE options) {
     rb_jump_tag(state);
   }
 
-  rb_thread_call_without_gvl(run_without_gvl, request, nullptr, nullptr);
+  // The callbacks' Ruby objects, on the machine stack so that GC neither
+  // frees nor moves them while the run holds them in request.
+  VALUE stdin_io = request->stdin_io, out_io = request->out_io, err_io = request->err_io;
+  VALUE recorder = request->recorder;
+
+  // No unblocking function: brisk offers no way to stop a wait() from another
+  // thread, so interrupts are handled once the run is over. Ruby may raise a
+  // pending interrupt on entry or exit of the GVL-free region; the command has
+  // then not started, or has been reaped, and only request needs freeing.
+  rb_protect(
+      [](VALUE data) -> VALUE {
+        rb_thread_call_without_gvl(run_without_gvl, reinterpret_cast<void*>(data), nullptr, nullptr);
+        return Qnil;
+      },
+      reinterpret_cast<VALUE>(request), &state);
+  if (state != 0) {
+    delete request;
+    rb_jump_tag(state);
+  }
+  RB_GC_GUARD(stdin_io);
+  RB_GC_GUARD(out_io);
+  RB_GC_GUARD(err_io);
+  RB_GC_GUARD(recorder);
 
   // Turn the results into Ruby values, then free the C++ side before any raise.
   VALUE result = rb_hash_new();
