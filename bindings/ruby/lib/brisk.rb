@@ -93,7 +93,8 @@ module Brisk
     end
 
     def record_status(status)
-      @pending.each_key { |stream| log_line(stream, @pending[stream]) unless @pending[stream].empty? }
+      @pending.each { |stream, rest| log_line(stream, rest) unless rest.empty? }
+      @pending.each_value(&:clear)
       @logger.send(status.success? ? :info : :error, "Status: #{status.exitstatus || Brisk.describe_signal(status)}")
     end
 
@@ -130,6 +131,8 @@ module Brisk
   OPTIONS = (BUILTIN_DEFAULT_OPTIONS.keys +
              %i[recorder allowed_exitstatus cwd timeout kill_after umask user group netns pipefail]).freeze
 
+  OPTION_SET = OPTIONS.to_h { |key| [key, true] }.freeze
+
   SINK_MODES = { nil => 0, :capture => 1 }.freeze
 
   class << self
@@ -165,6 +168,8 @@ module Brisk
       result = Native.run(commands, native_options(options, stdin, recorder, streamed_out, streamed_err))
       if result.key?(:spawn_error)
         status, stdout, stderr = spawn_failure(result)
+        # Cheetah's child writes this to its stderr, wherever that goes.
+        options[:stderr].write(stderr) if streamed_err
         timed_out = false
       else
         status = deciding_status(result[:statuses], options[:pipefail], allowed)
@@ -198,7 +203,9 @@ module Brisk
     private
 
     def check_options(options)
-      unknown = options.keys - OPTIONS
+      return if options.empty?
+
+      unknown = options.each_key.reject { |key| OPTION_SET.key?(key) }
       return if unknown.empty?
 
       raise ArgumentError, "unknown option#{"s" if unknown.size > 1}: #{unknown.map(&:inspect).join(", ")}"
@@ -294,10 +301,11 @@ module Brisk
     end
 
     def build_result(options, stdout, stderr, status, allowed)
-      result = case [options[:stdout] == :capture, options[:stderr] == :capture]
-               when [true, false] then stdout
-               when [false, true] then stderr
-               when [true, true] then [stdout, stderr]
+      out = options[:stdout] == :capture
+      err = options[:stderr] == :capture
+      result = if out && err then [stdout, stderr]
+               elsif out then stdout
+               elsif err then stderr
                end
       # Cheetah appends the exit status unless allowed_exitstatus is unset
       # (nil becomes []) or an empty Array.

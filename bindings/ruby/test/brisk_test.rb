@@ -216,6 +216,18 @@ class ExecutionFailedTest < Minitest::Test
     assert_instance_of Process::Status, error.status
   end
 
+  def test_missing_program_with_stderr_to_an_io
+    err = StringIO.new(+"")
+    error = assert_raises(M::ExecutionFailed) { M.run("/nonexistent/brisk-prog", stderr: err) }
+    assert_match(/failed with status 127 \(error output streamed away\)\.\z/, error.message)
+    assert_equal "No such file or directory - /nonexistent/brisk-prog\n", err.string
+  end
+
+  def test_uncaptured_output_is_kept_whole_for_the_error
+    error = assert_raises(M::ExecutionFailed) { M.run("sh", "-c", "head -c 3000000 /dev/zero; exit 1") }
+    assert_equal 3_000_000, error.stdout.bytesize
+  end
+
   def test_signal_death
     error = assert_raises(M::ExecutionFailed) { M.run("sh", "-c", "kill -9 $$") }
     assert error.status.signaled?
@@ -271,6 +283,14 @@ class LoggingTest < Minitest::Test
     end
     assert_equal ['INFO Executing "sh -c printf\\ partial\\;\\ exit\\ 2".', "INFO Standard output: partial",
                   "ERROR Status: 2"], lines
+  end
+
+  def test_default_recorder_reused
+    lines = log_of do |logger|
+      recorder = M::DefaultRecorder.new(logger)
+      2.times { M.run("cat", stdin: "tail", recorder: recorder) }
+    end
+    assert_equal 2, lines.count("INFO Standard input: tail")
   end
 
   def test_default_options_logger

@@ -15,6 +15,7 @@
 
 #include <chrono>
 #include <cstring>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <string>
@@ -178,6 +179,9 @@ void configure_run(Runnable& runnable, Request& request, const std::shared_ptr<b
       .stdout_to(make_sink(request, request.out_mode, request.out_io))
       .stderr_to(make_sink(request, request.err_mode, request.err_io))
       .check(false);
+  // Cheetah keeps all of an uncaptured stream for ExecutionFailed; brisk
+  // keeps its first MiB unless told otherwise.
+  runnable.run_options().keep_limit = std::numeric_limits<std::size_t>::max();
   if (request.timeout) runnable.timeout(seconds(*request.timeout));
   if (request.kill_after) runnable.kill_after(seconds(*request.kill_after));
   if (recorder) runnable.recorder(recorder);
