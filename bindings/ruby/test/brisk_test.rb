@@ -473,3 +473,21 @@ class ThreadsTest < Minitest::Test
     assert_equal %W[0\n 1\n 2\n 3\n], results
   end
 end
+
+class DropInTest < Minitest::Test
+  def test_cheetah_names
+    require "brisk/cheetah"
+    assert_same Brisk::ExecutionFailed, Cheetah::ExecutionFailed
+    assert_same Brisk::DefaultRecorder, Cheetah::DefaultRecorder
+    assert_same Brisk::NullRecorder, Cheetah::NullRecorder
+    assert_same Brisk::Recorder, Cheetah::Recorder
+    assert_equal({ stdin: "", stdout: nil, stderr: nil, logger: nil, env: {}, chroot: "/" },
+                 Cheetah::BUILTIN_DEFAULT_OPTIONS)
+    assert_kind_of String, Cheetah::VERSION
+    Cheetah.default_options = { stdout: :capture }
+    assert_equal({ stdout: :capture }, Brisk.default_options)
+    assert_equal "shared\n", Cheetah.run("echo", "shared")
+  ensure
+    Cheetah.default_options = {}
+  end
+end
