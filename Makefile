@@ -7,7 +7,7 @@ CMAKE_FLAGS ?=
 CI_FLAGS   := $(if $(CI),-DBRISK_WERROR=ON,)
 CTEST_ARGS ?=
 
-.PHONY: all deps configure build demo test bench asan format lint install clean
+.PHONY: all deps configure build demo test bench asan format lint install clean ruby
 
 all: build
 
@@ -40,6 +40,15 @@ asan: deps $(ASAN_BUILD)/build.ninja
 	cmake --build $(ASAN_BUILD) -j $(JOBS)
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	  ctest --test-dir $(ASAN_BUILD) --output-on-failure -j $(JOBS) $(CTEST_ARGS)
+
+# The Ruby gem: the extension in the build tree (what `make test` uses) and
+# an installable brisk-<version>.gem in $(BUILD)/ruby, linked with the libbrisk
+# just built. Install it with `gem install --local $(BUILD)/ruby/brisk-*.gem`
+# (BRISK_ROOT=$(CURDIR) when installing from elsewhere).
+ruby: build
+	mkdir -p $(BUILD)/ruby
+	cd bindings/ruby && gem build brisk.gemspec --output $(abspath $(BUILD))/ruby/brisk.gem
+	@echo "make ruby: $(BUILD)/ruby/brisk.gem; extension for tests in $(BUILD)/bindings/ruby/lib"
 
 SOURCES = $(shell git ls-files '*.cc' '*.h')
 

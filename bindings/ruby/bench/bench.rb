@@ -1,0 +1,112 @@
+# frozen_string_literal: true
+
+# Side-by-side timings of Brisk.run against Ruby's own ways, in one process:
+#
+#   ruby -I build/bindings/ruby/lib -I bindings/ruby/lib bindings/ruby/bench/bench.rb [spawns] [captures]
+#
+# 1. Bare spawns: Brisk.run("/bin/true") against system("/bin/true"). Ruby
+#    forks as root and vforks otherwise, so run it as root and as nobody.
+# 2. Captured calls: Brisk.run("ls", "-l", "/", stdout: :capture, stderr: :capture)
+#    against fork + exec + pipes + select, the algorithm of the Cheetah gem
+#    (written here from its description: the gem is not installable offline).
+#
+# HEAP_MB=200 first grows this process's heap by that much, as a long-running
+# program such as YaST has one: fork() copies the page tables of the whole
+# heap, vfork-style spawning does not.
+#
+# Rounds alternate between the contenders so that load from other processes
+# hits both alike; the best round of each is reported with the total.
+require "etc"
+require "brisk"
+
+SPAWNS = Integer(ARGV[0] || 10_000)
+CAPTURES = Integer(ARGV[1] || 1000)
+ROUNDS = 5
+
+# Cheetah's way: pipes for the three streams, fork, reopen them in the child
+# and exec; the parent feeds stdin and drains both outputs with select, then
+# waits.
+def fork_pipes_select(*argv)
+  in_r, in_w = IO.pipe
+  out_r, out_w = IO.pipe
+  err_r, err_w = IO.pipe
+  pid = fork do
+    in_w.close
+    out_r.close
+    err_r.close
+    $stdin.reopen(in_r)
+    $stdout.reopen(out_w)
+    $stderr.reopen(err_w)
+    exec([argv[0], argv[0]], *argv[1..])
+  rescue SystemCallError => e
+    err_w.puts(e.message)
+    exit!(127)
+  end
+  [in_r, out_w, err_w].each(&:close)
+  in_w.close # Cheetah writes "" and closes
+  outputs = { out_r => +"", err_r => +"" }
+  readable = outputs.keys
+  until readable.empty?
+    ready, = IO.select(readable)
+    ready.each do |io|
+      outputs[io] << io.readpartial(4096)
+    rescue EOFError
+      io.close
+      readable.delete(io)
+    end
+  end
+  _, status = Process.wait2(pid)
+  raise "#{argv.inspect} failed" unless status.success?
+
+  [outputs[out_r], outputs[err_r]]
+end
+
+def clock
+  Process.clock_gettime(Process::CLOCK_MONOTONIC)
+end
+
+# Runs each contender `count` times per round, alternating; returns seconds
+# per contender: [best round scaled to count, total].
+def race(count, contenders)
+  per_round = (count + ROUNDS - 1) / ROUNDS
+  times = contenders.transform_values { [] }
+  ROUNDS.times do
+    contenders.each do |name, body|
+      started = clock
+      per_round.times { body.call }
+      times[name] << clock - started
+    end
+  end
+  times.transform_values { |list| [list.sum, list.min * ROUNDS] }
+end
+
+def report(title, count, results, baseline)
+  puts title
+  base_total = results[baseline][0]
+  results.each do |name, (total, best)|
+    printf("  %-28s %8.2f s total  %7.3f ms/call (best round %.3f)  %5.2fx\n",
+           name, total, total * 1000 / (ROUNDS * ((count + ROUNDS - 1) / ROUNDS)),
+           best * 1000 / (ROUNDS * ((count + ROUNDS - 1) / ROUNDS)), base_total / total)
+  end
+end
+
+user = Process.euid.zero? ? "root" : (ENV["USER"] || Process.euid.to_s)
+puts "Ruby #{RUBY_VERSION}, euid #{Process.euid} (#{user}), #{Etc.respond_to?(:nprocessors) ? Etc.nprocessors : "?"} cpus, " \
+     "load #{File.read("/proc/loadavg").split.first(3).join(" ")}"
+
+heap_mb = Integer(ENV["HEAP_MB"] || 0)
+# Live strings of 1 MiB each, touched so the pages are really there.
+HEAP = Array.new(heap_mb) { "x" * (1 << 20) }
+puts "heap grown by #{heap_mb} MiB (rss #{File.read("/proc/self/status")[/VmRSS:\s+(\d+)/, 1].to_i / 1024} MiB)"
+
+Brisk.run("/bin/true")
+spawns = race(SPAWNS,
+              "system(\"/bin/true\")" => -> { system("/bin/true") },
+              "Brisk.run(\"/bin/true\")" => -> { Brisk.run("/bin/true") })
+report("#{SPAWNS} x /bin/true (speed-up against system)", SPAWNS, spawns, "system(\"/bin/true\")")
+
+captures = race(CAPTURES,
+                "fork+pipes+select" => -> { fork_pipes_select("ls", "-l", "/") },
+                "Brisk.run capture" => -> { Brisk.run("ls", "-l", "/", stdout: :capture, stderr: :capture) })
+report("#{CAPTURES} x ls -l / with both streams captured (speed-up against fork+pipes+select)", CAPTURES,
+       captures, "fork+pipes+select")

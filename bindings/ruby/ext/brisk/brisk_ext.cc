@@ -1,0 +1,425 @@
+// brisk_ext.cc: Brisk::Native.run, the one primitive lib/brisk.rb builds on.
+//
+// Ruby validates and normalises the options (lib/brisk.rb); this file turns
+// them into a brisk::Command or brisk::Pipeline, runs it without the GVL and
+// hands back the raw results. Ruby decides success, builds errors and return
+// values, so Cheetah's semantics live in one readable place.
+//
+// Exceptions: C++ exceptions never cross into Ruby, and Ruby exceptions
+// (longjmp) never cross C++ frames that own resources. A Ruby callback (IO
+// sink, IO stdin, recorder) runs under rb_protect; when it raises, the run is
+// unwound with a C++ exception (its destructors kill and reap the children)
+// and the Ruby exception is re-raised once back in plain C.
+#include <ruby.h>
+#include <ruby/thread.h>
+
+#include <chrono>
+#include <cstring>
+#include <limits>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "brisk/command.h"
+#include "brisk/command_log.h"
+#include "brisk/pipeline.h"
+#include "brisk/spawn.h"
+
+namespace {
+
+// Modes of :stdout_mode / :stderr_mode, as lib/brisk.rb encodes them.
+enum SinkMode { kQuiet = 0, kCapture = 1, kStream = 2 };
+
+ID id_read, id_write, id_record_stdin, id_record_stdout, id_record_stderr;
+
+// Thrown inside the GVL-free run when a Ruby callback raised.
+struct RubyRaised {};
+
+// Everything one run needs, in plain C++ (built with the GVL held) plus the
+// Ruby objects the callbacks use (kept alive by the caller's options hash).
+struct Request {
+  std::vector<std::vector<std::string>> commands;
+  bool stdin_is_io = false;
+  std::string stdin_data;
+  VALUE stdin_io = Qnil;
+  int out_mode = kQuiet, err_mode = kQuiet;
+  VALUE out_io = Qnil, err_io = Qnil;
+  VALUE recorder = Qnil;
+  std::vector<std::pair<std::string, std::optional<std::string>>> env;
+  std::optional<std::string> chroot, cwd, netns, user, group;
+  std::optional<mode_t> umask;
+  std::optional<double> timeout, kill_after;
+
+  // Results.
+  brisk::Output output;
+  pid_t pid = 0;
+  int ruby_state = 0;  // rb_protect state of a callback that raised
+  std::optional<brisk::SpawnError> spawn_error;
+  std::string argument_error;  // bad user, group or other invalid option
+  std::string other_error;
+};
+
+// A call into Ruby made from the GVL-free run.
+struct Call {
+  VALUE receiver;
+  ID method;
+  std::optional<std::string_view> arg;  // passed as a new String when set
+  VALUE arg_value = Qnil;               // passed when arg is unset
+  bool newline = false;                 // append "\n" to arg
+  VALUE result = Qnil;
+  int state = 0;
+};
+
+VALUE call_body(VALUE data) {
+  auto* call = reinterpret_cast<Call*>(data);
+  VALUE argument = call->arg_value;
+  if (call->arg) {
+    argument = rb_str_new(call->arg->data(), static_cast<long>(call->arg->size()));
+    if (call->newline) rb_str_cat(argument, "\n", 1);
+  }
+  return rb_funcall(call->receiver, call->method, 1, argument);
+}
+
+void* call_with_gvl(void* data) {
+  auto* call = static_cast<Call*>(data);
+  call->result = rb_protect(call_body, reinterpret_cast<VALUE>(call), &call->state);
+  return nullptr;
+}
+
+// Runs call under the GVL; unwinds the run if Ruby raised.
+VALUE call_ruby(Request& request, Call& call) {
+  rb_thread_call_with_gvl(call_with_gvl, &call);
+  if (call.state != 0) {
+    request.ruby_state = call.state;
+    throw RubyRaised{};
+  }
+  return call.result;
+}
+
+// Forwards stdout and stderr lines to a Ruby recorder. Cheetah's recorders
+// get raw chunks and split them into lines themselves; brisk hands over whole
+// lines, so each gets its newline back. Commands, stdin and the status are
+// recorded from Ruby, where the Process::Status exists.
+class RubyRecorder : public brisk::Recorder {
+ public:
+  explicit RubyRecorder(Request& request) : request_(request) {}
+  void record_commands(std::string_view) override {}
+  void record_stdin(std::string_view) override {}
+  void record_stdout(std::string_view line) override { forward(id_record_stdout, line); }
+  void record_stderr(std::string_view line) override { forward(id_record_stderr, line); }
+  void record_status(const brisk::CommandStatus&) override {}
+
+ private:
+  void forward(ID method, std::string_view line) {
+    Call call{request_.recorder, method, line};
+    call.newline = true;
+    call_ruby(request_, call);
+  }
+  Request& request_;
+};
+
+brisk::Sink make_sink(Request& request, int mode, VALUE io) {
+  switch (mode) {
+    case kCapture:
+      return brisk::Sink::capture();
+    case kStream:
+      return brisk::Sink::chunks([&request, io](std::string_view chunk) {
+        Call call{io, id_write, chunk};
+        call_ruby(request, call);
+      });
+    default:
+      return brisk::Sink::quiet();
+  }
+}
+
+brisk::Input make_input(Request& request) {
+  if (!request.stdin_is_io) {
+    if (request.stdin_data.empty()) return brisk::Input::null();
+    return brisk::Input::data(request.stdin_data);
+  }
+  // Any object with read(n) returning a String or nil (File, pipe, StringIO).
+  return brisk::Input::callback([&request]() -> std::optional<std::string> {
+    Call call{request.stdin_io, id_read, std::nullopt, INT2FIX(65536)};
+    VALUE chunk = call_ruby(request, call);
+    if (NIL_P(chunk)) return std::nullopt;
+    if (!RB_TYPE_P(chunk, T_STRING)) return std::nullopt;
+    std::string bytes(RSTRING_PTR(chunk), static_cast<std::size_t>(RSTRING_LEN(chunk)));
+    if (!NIL_P(request.recorder) && !bytes.empty()) {
+      Call record{request.recorder, id_record_stdin, std::string_view(bytes)};
+      call_ruby(request, record);
+    }
+    return bytes;
+  });
+}
+
+std::chrono::nanoseconds seconds(double value) {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::duration<double>(value));
+}
+
+void configure(brisk::Command& command, const Request& request, const std::optional<brisk::Credentials>& credentials) {
+  for (const auto& [key, value] : request.env) {
+    if (value)
+      command.env(key, *value);
+    else
+      command.env_remove(key);
+  }
+  if (request.chroot) command.chroot(*request.chroot);
+  if (request.cwd) command.cwd(*request.cwd);
+  if (request.umask) command.umask(*request.umask);
+  if (credentials) command.user(*credentials);
+  if (request.netns) command.netns(*request.netns);
+}
+
+template <class Runnable>
+void configure_run(Runnable& runnable, Request& request, const std::shared_ptr<brisk::Recorder>& recorder) {
+  runnable.stdin_from(make_input(request))
+      .stdout_to(make_sink(request, request.out_mode, request.out_io))
+      .stderr_to(make_sink(request, request.err_mode, request.err_io))
+      .check(false);
+  // Cheetah keeps all of an uncaptured stream for ExecutionFailed; brisk
+  // keeps its first MiB unless told otherwise.
+  runnable.run_options().keep_limit = std::numeric_limits<std::size_t>::max();
+  if (request.timeout) runnable.timeout(seconds(*request.timeout));
+  if (request.kill_after) runnable.kill_after(seconds(*request.kill_after));
+  if (recorder) runnable.recorder(recorder);
+}
+
+void run(Request& request) {
+  std::optional<brisk::Credentials> credentials;
+  if (request.user || request.group) {
+    // No user but a group: keep our uid, change only the group.
+    std::string user = request.user ? *request.user : std::to_string(::getuid());
+    auto resolved = brisk::Credentials::for_user(user, request.group ? *request.group : std::string());
+    if (!resolved) {
+      request.argument_error = "cannot resolve user " + user +
+                               (request.group ? " and group " + *request.group : std::string());
+      return;
+    }
+    credentials = std::move(resolved).value();
+  }
+  std::shared_ptr<brisk::Recorder> recorder;
+  if (!NIL_P(request.recorder)) recorder = std::make_shared<RubyRecorder>(request);
+
+  std::vector<brisk::Command> commands;
+  commands.reserve(request.commands.size());
+  for (auto& argv : request.commands) {
+    commands.emplace_back(argv);
+    configure(commands.back(), request, credentials);
+  }
+  if (commands.size() == 1) {
+    configure_run(commands[0], request, recorder);
+    brisk::Process process = commands[0].spawn();
+    request.pid = process.pid();
+    request.output = process.wait();
+  } else {
+    brisk::Pipeline pipeline(std::move(commands));
+    configure_run(pipeline, request, recorder);
+    brisk::Process process = pipeline.spawn();
+    request.pid = process.pid();
+    request.output = process.wait();
+  }
+}
+
+void* run_without_gvl(void* data) {
+  auto& request = *static_cast<Request*>(data);
+  try {
+    run(request);
+  } catch (const RubyRaised&) {
+    // request.ruby_state says what to re-raise.
+  } catch (const brisk::InvalidSpawnOptions& e) {
+    request.argument_error = e.what();
+  } catch (const brisk::SpawnFailed& e) {
+    request.spawn_error = e.error();
+  } catch (const std::exception& e) {
+    request.other_error = e.what();
+  }
+  return nullptr;
+}
+
+// The raw wait status, as waitpid() would have returned it.
+int raw_status(const brisk::ExitStatus& status) {
+  if (status.kind == brisk::ExitStatus::Kind::exited) return (status.value & 0xff) << 8;
+  return (status.value & 0x7f) | (status.core_dumped ? 0x80 : 0);
+}
+
+// A real Process::Status: Ruby builds one only for $?, so set $? and take it.
+VALUE make_status(int raw, pid_t pid) {
+  rb_last_status_set(raw, pid);
+  return rb_last_status_get();
+}
+
+std::optional<std::string> optional_string(VALUE options, const char* key) {
+  VALUE value = rb_hash_aref(options, ID2SYM(rb_intern(key)));
+  if (NIL_P(value)) return std::nullopt;
+  StringValue(value);
+  return std::string(RSTRING_PTR(value), static_cast<std::size_t>(RSTRING_LEN(value)));
+}
+
+std::optional<double> optional_number(VALUE options, const char* key) {
+  VALUE value = rb_hash_aref(options, ID2SYM(rb_intern(key)));
+  if (NIL_P(value)) return std::nullopt;
+  return NUM2DBL(value);
+}
+
+// Fills request from Ruby values. Everything that can raise happens here,
+// before any resource exists; lib/brisk.rb has already validated the types,
+// so a raise here costs at most the strings copied so far.
+void parse(Request& request, VALUE commands, VALUE options) {
+  Check_Type(commands, T_ARRAY);
+  Check_Type(options, T_HASH);
+  for (long i = 0; i < RARRAY_LEN(commands); ++i) {
+    VALUE argv = rb_ary_entry(commands, i);
+    Check_Type(argv, T_ARRAY);
+    std::vector<std::string> words;
+    for (long j = 0; j < RARRAY_LEN(argv); ++j) {
+      VALUE word = rb_ary_entry(argv, j);
+      StringValueCStr(word);  // ArgumentError on NUL bytes
+      words.emplace_back(RSTRING_PTR(word), static_cast<std::size_t>(RSTRING_LEN(word)));
+    }
+    if (words.empty()) rb_raise(rb_eArgError, "empty command");
+    request.commands.push_back(std::move(words));
+  }
+  if (request.commands.empty()) rb_raise(rb_eArgError, "no command given");
+
+  VALUE input = rb_hash_aref(options, ID2SYM(rb_intern("stdin")));
+  if (RB_TYPE_P(input, T_STRING)) {
+    request.stdin_data.assign(RSTRING_PTR(input), static_cast<std::size_t>(RSTRING_LEN(input)));
+  } else if (!NIL_P(input)) {
+    request.stdin_is_io = true;
+    request.stdin_io = input;
+  }
+  request.out_mode = NUM2INT(rb_hash_aref(options, ID2SYM(rb_intern("stdout_mode"))));
+  request.err_mode = NUM2INT(rb_hash_aref(options, ID2SYM(rb_intern("stderr_mode"))));
+  request.out_io = rb_hash_aref(options, ID2SYM(rb_intern("stdout")));
+  request.err_io = rb_hash_aref(options, ID2SYM(rb_intern("stderr")));
+  request.recorder = rb_hash_aref(options, ID2SYM(rb_intern("recorder")));
+
+  VALUE env = rb_hash_aref(options, ID2SYM(rb_intern("env")));
+  if (!NIL_P(env)) {
+    Check_Type(env, T_ARRAY);
+    for (long i = 0; i < RARRAY_LEN(env); ++i) {
+      VALUE pair = rb_ary_entry(env, i);
+      VALUE key = rb_ary_entry(pair, 0), value = rb_ary_entry(pair, 1);
+      StringValueCStr(key);
+      std::optional<std::string> text;
+      if (!NIL_P(value)) text = std::string(StringValueCStr(value));
+      request.env.emplace_back(std::string(RSTRING_PTR(key)), std::move(text));
+    }
+  }
+  request.chroot = optional_string(options, "chroot");
+  request.cwd = optional_string(options, "cwd");
+  request.netns = optional_string(options, "netns");
+  request.user = optional_string(options, "user");
+  request.group = optional_string(options, "group");
+  VALUE mask = rb_hash_aref(options, ID2SYM(rb_intern("umask")));
+  if (!NIL_P(mask)) request.umask = static_cast<mode_t>(NUM2UINT(mask));
+  request.timeout = optional_number(options, "timeout");
+  request.kill_after = optional_number(options, "kill_after");
+}
+
+// Brisk::Native.run(commands, options) -> Hash
+//   commands: [[program, arg...], ...] of Strings
+//   returns {statuses: [Process::Status per process], stdout:, stderr:,
+//            timed_out:} or {spawn_error: errno, program:, message:}
+VALUE native_run(VALUE, VALUE commands, VALUE options) {
+  auto* request = new Request();
+  // A raise in parse() would leak request; free it on that path.
+  int state = 0;
+  struct ParseArgs {
+    Request* request;
+    VALUE commands, options;
+  } args{request, commands, options};
+  rb_protect(
+      [](VALUE data) -> VALUE {
+        auto* a = reinterpret_cast<ParseArgs*>(data);
+        parse(*a->request, a->commands, a->options);
+        return Qnil;
+      },
+      reinterpret_cast<VALUE>(&args), &state);
+  if (state != 0) {
+    delete request;
+    rb_jump_tag(state);
+  }
+
+  // The callbacks' Ruby objects, on the machine stack so that GC neither
+  // frees nor moves them while the run holds them in request.
+  VALUE stdin_io = request->stdin_io, out_io = request->out_io, err_io = request->err_io;
+  VALUE recorder = request->recorder;
+
+  // No unblocking function: brisk offers no way to stop a wait() from another
+  // thread, so interrupts are handled once the run is over. Ruby may raise a
+  // pending interrupt on entry or exit of the GVL-free region; the command has
+  // then not started, or has been reaped, and only request needs freeing.
+  rb_protect(
+      [](VALUE data) -> VALUE {
+        rb_thread_call_without_gvl(run_without_gvl, reinterpret_cast<void*>(data), nullptr, nullptr);
+        return Qnil;
+      },
+      reinterpret_cast<VALUE>(request), &state);
+  if (state != 0) {
+    delete request;
+    rb_jump_tag(state);
+  }
+  RB_GC_GUARD(stdin_io);
+  RB_GC_GUARD(out_io);
+  RB_GC_GUARD(err_io);
+  RB_GC_GUARD(recorder);
+
+  // Turn the results into Ruby values, then free the C++ side before any raise.
+  VALUE result = rb_hash_new();
+  state = request->ruby_state;
+  std::string argument_error = std::move(request->argument_error);
+  std::string other_error = std::move(request->other_error);
+  if (state == 0 && argument_error.empty() && other_error.empty()) {
+    if (request->spawn_error) {
+      const brisk::SpawnError& error = *request->spawn_error;
+      rb_hash_aset(result, ID2SYM(rb_intern("spawn_error")), INT2NUM(error.code));
+      rb_hash_aset(result, ID2SYM(rb_intern("program")), rb_str_new_cstr(error.program.c_str()));
+      rb_hash_aset(result, ID2SYM(rb_intern("message")), rb_str_new_cstr(error.message().c_str()));
+      rb_hash_aset(result, ID2SYM(rb_intern("exec_failed")),
+                   error.kind() == brisk::SpawnError::Kind::program_not_found ||
+                           error.kind() == brisk::SpawnError::Kind::permission_denied
+                       ? Qtrue
+                       : Qfalse);
+    } else {
+      const brisk::Output& output = request->output;
+      VALUE statuses = rb_ary_new_capa(static_cast<long>(output.processes.size()));
+      // Members other than the last have no pid the API reports; -1 stands in.
+      for (std::size_t i = 0; i < output.processes.size(); ++i) {
+        bool last = i + 1 == output.processes.size();
+        rb_ary_push(statuses, make_status(raw_status(output.processes[i].status), last ? request->pid : -1));
+      }
+      rb_hash_aset(result, ID2SYM(rb_intern("statuses")), statuses);
+      rb_hash_aset(result, ID2SYM(rb_intern("stdout")),
+                   rb_str_new(output.out.data(), static_cast<long>(output.out.size())));
+      rb_hash_aset(result, ID2SYM(rb_intern("stderr")),
+                   rb_str_new(output.err.data(), static_cast<long>(output.err.size())));
+      rb_hash_aset(result, ID2SYM(rb_intern("timed_out")), output.status.timed_out ? Qtrue : Qfalse);
+    }
+  }
+  delete request;
+  if (state != 0) rb_jump_tag(state);
+  if (!argument_error.empty()) rb_raise(rb_eArgError, "%s", argument_error.c_str());
+  if (!other_error.empty()) rb_raise(rb_eRuntimeError, "%s", other_error.c_str());
+  return result;
+}
+
+// Brisk::Native.status(raw, pid) -> Process::Status (for failures to start).
+VALUE native_status(VALUE, VALUE raw, VALUE pid) { return make_status(NUM2INT(raw), NUM2PIDT(pid)); }
+
+}  // namespace
+
+extern "C" __attribute__((visibility("default"))) void Init_brisk_ext() {
+  id_read = rb_intern("read");
+  id_write = rb_intern("write");
+  id_record_stdin = rb_intern("record_stdin");
+  id_record_stdout = rb_intern("record_stdout");
+  id_record_stderr = rb_intern("record_stderr");
+  VALUE brisk = rb_define_module("Brisk");
+  VALUE native = rb_define_module_under(brisk, "Native");
+  rb_define_module_function(native, "run", native_run, 2);
+  rb_define_module_function(native, "status", native_status, 2);
+}
