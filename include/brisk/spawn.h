@@ -14,6 +14,10 @@
 //   if (!child) return report(child.error().message());
 //   brisk::ExitStatus status = child->wait().value();
 //
+// The child starts in the calling thread's namespaces and root, so a thread
+// that entered a namespace spawns into it. parent_death_signal fires when the
+// spawning thread exits, not the process.
+//
 // Requires Linux 5.4 (pidfds with waitid(P_PIDFD)). clone3 is used from 5.3,
 // CLONE_CLEAR_SIGHAND from 5.5, CLONE_INTO_CGROUP from 5.7; without them the
 // engine falls back to clone(), vfork() and fork(), probing once per process.
