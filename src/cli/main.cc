@@ -4,8 +4,11 @@
 #include <cstdio>
 
 #include "cli/commands.h"
+#include "cli/ip/ip.h"
 
 int main(int argc, char** argv) {
+  // iproute2's grammar (`brisk -j link show`, `brisk -batch f`) does not fit CLI11.
+  if (argc > 1 && brisk::ipcli::is_ip_invocation(argv[1])) return brisk::ipcli::ip_main(argc, argv);
   CLI::App app{"brisk: fast process spawning and rtnetlink for Linux hosts and containers"};
   app.require_subcommand(1);
   app.set_version_flag("-V,--version", std::string("brisk ") + BRISK_VERSION_STRING);
