@@ -366,6 +366,8 @@ Json Runner::link_json(const netlink::LinkInfo& l, const std::map<int, netlink::
   j["operstate"] = operstate_name(l.operstate);
   j["group"] = l.group == 0 ? std::string("default") : std::to_string(l.group);
   j["txqlen"] = l.txqueuelen;
+  // ip -4/-6 addr leaves out the link layer.
+  if (for_addr && g_.family != AF_UNSPEC) return j;
   j["link_type"] = link_type(l);
   if (l.address) j["address"] = l.address->to_string();
   if (l.link_netnsid) j["link_netnsid"] = *l.link_netnsid;
@@ -390,6 +392,7 @@ std::string Runner::link_text(const netlink::LinkInfo& l, const std::map<int, ne
   t += std::string(" state ") + operstate_name(l.operstate);
   t += " group " + (l.group == 0 ? std::string("default") : std::to_string(l.group));
   t += " qlen " + std::to_string(l.txqueuelen) + "\n";
+  if (for_addr && g_.family != AF_UNSPEC) return t;
   t += std::string("    link/") + link_type(l);
   if (l.address) t += " " + l.address->to_string();
   if (l.link_netnsid) t += " link-netnsid " + std::to_string(*l.link_netnsid);
@@ -535,7 +538,7 @@ NlResult<void> Runner::run_show(const Command& cmd) {
         j["state"] = nud_names(n.state);
         t += " " + join(nud_names(n.state), " ");
         if (g_.json) json_.push_back(std::move(j));
-        else out_ += t + "\n";
+        else out_ += t + " \n";
       }
       return {};
     }
