@@ -174,6 +174,15 @@ const Case kCorpus[] = {
      "link del p0\nlink del q0\n"  // the peer went with p0
      "link del p1\nlink del d4\n"
      "link set d5 up\n"},
+    {"long_delete_runs",  // coalesced without -force only up to the first line predicted to fail
+     "link add k0 type bridge\nlink add k1 type bridge\nlink add k2 type bridge\nlink add k3 type bridge\n"
+     "link add k4 type bridge\nlink add k5 type bridge\nlink add k6 type bridge\n"
+     "link add m0 type veth peer name n0\nlink add m1 type veth peer name n1\n"
+     "link add mv0 link m1 type macvlan mode bridge\n"
+     "link del k0\nlink del k1\nlink del k2\nlink del m0\nlink del k3\nlink del m1\n"
+     "link del mv0\n"  // went with its lower device m1
+     "link del k4\nlink del k5\nlink del n0\n"  // went with its peer m0
+     "link del k6\n"},
     {"delete_by_group",
      "link add g0 group 7 type bridge\nlink add g1 group 7 type bridge\nlink add g2 type bridge\n"
      "link set g2 group 7\nlink add h0 type bridge\n"

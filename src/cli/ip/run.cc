@@ -13,6 +13,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <algorithm>
 #include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -176,6 +177,7 @@ class Runner {
   void report(const Command& cmd, const std::string& message);
 
   NlResult<std::map<int, netlink::LinkInfo>> links_by_index(bool stats);
+  std::size_t safe_delete_prefix(const std::vector<Command>& cmds, std::size_t first);
   Json link_json(const netlink::LinkInfo& l, const std::map<int, netlink::LinkInfo>& all, bool for_addr);
   std::string link_text(const netlink::LinkInfo& l, const std::map<int, netlink::LinkInfo>& all, bool for_addr);
 
@@ -268,8 +270,11 @@ int Runner::run(std::vector<Command>& cmds) {
       // an earlier one failed, and the kernel cannot be told to stop midway
       // through a pipeline: each line is sent (and answered) on its own.
       std::size_t end = i + 1;
-      if (g_.force)
+      if (g_.force) {
         while (end < cmds.size() && cmds[end].mutates()) ++end;
+      } else if (cmds[i].verb == Verb::link_del) {
+        end = i + safe_delete_prefix(cmds, i);
+      }
       netlink::Batch batch(**c);
       std::vector<std::optional<std::size_t>> slot(end - i);
       std::vector<std::optional<NetlinkError>> prep_error(end - i);
@@ -316,6 +321,41 @@ int Runner::run(std::vector<Command>& cmds) {
     ++i;
   }
   return status;
+}
+
+// How many of the link deletes starting at `first` can be sent together
+// (and coalesced into one group delete by the engine) without -force: the
+// run up to, not including, the first line predicted to fail or whose
+// outcome is uncertain. Each delete waits ~16 ms in rcu_barrier() when sent
+// alone, so this is where a batch of deletes gains 50x. The prediction
+// replays the deletes on one dump: a veth takes its peer along; a device
+// stacked on a deleted one (macvlan, vlan) may vanish with it, so it becomes
+// uncertain; a device without a kind (lo, hardware) may refuse deletion.
+// Should the kernel disagree anyway (a concurrent change), the real results
+// are reported and the batch stops at the first failure as usual.
+std::size_t Runner::safe_delete_prefix(const std::vector<Command>& cmds, std::size_t first) {
+  std::size_t run = 0;
+  while (first + run < cmds.size() && cmds[first + run].verb == Verb::link_del) ++run;
+  if (run < 2) return 1;
+  auto all = links_by_index(false);
+  if (!all) return 1;
+  std::map<std::string, int> present;  // name -> ifindex, as the replay goes
+  for (const auto& [index, l] : *all)
+    if (!l.kind.empty()) present[l.name] = index;
+  std::size_t safe = 0;
+  for (; safe < run; ++safe) {
+    auto it = present.find(cmds[first + safe].name);
+    if (it == present.end()) break;
+    int index = it->second;
+    present.erase(it);
+    const auto& victim = all->at(index);
+    for (const auto& [other_index, other] : *all) {
+      bool peer = victim.kind == "veth" && !victim.link_netnsid && other_index == victim.link;
+      bool stacked = other.link == index && !other.link_netnsid;
+      if (peer || stacked) present.erase(other.name);
+    }
+  }
+  return std::max<std::size_t>(safe, 1);
 }
 
 // ---- show ----
