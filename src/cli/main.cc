@@ -13,6 +13,7 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   app.set_version_flag("-V,--version", std::string("brisk ") + BRISK_VERSION_STRING);
   brisk::cli::add_bench(app);
+  brisk::cli::add_bench_ip(*app.get_subcommand("bench"));
   brisk::cli::add_demo(app);
   try {
     app.parse(argc, argv);

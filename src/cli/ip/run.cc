@@ -258,6 +258,16 @@ NlResult<std::size_t> Runner::queue(netlink::Batch& batch, const Command& cmd) {
 int Runner::run(std::vector<Command>& cmds) {
   int status = 0;
   std::size_t i = 0;
+  // Without -force lines go out one by one, and each one naming a device
+  // the connection has not seen (addr add, master, ...) would cost an extra
+  // GETLINK round trip. One dump fills the name cache instead; the engine
+  // keeps it coherent with our own adds, renames and deletes.
+  if (!g_.force && std::count_if(cmds.begin(), cmds.end(), [](const Command& c) { return c.mutates(); }) > 16) {
+    if (auto c = conn(); c) {
+      if (auto links = netlink::list_links(**c); links)
+        for (const auto& l : *links) (*c)->remember_ifindex(l.name, l.ifindex);
+    }
+  }
   while (i < cmds.size()) {
     if (cmds[i].mutates()) {
       auto c = conn();
