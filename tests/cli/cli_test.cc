@@ -152,6 +152,12 @@ TEST_F(CliTest, UsageErrorsExit255RuntimeErrorsExit1) {
       EXPECT_EQ(r.err.substr(r.err.size() - 2), ".\n") << r.err;
     }
   }
+  // ip's wording for a missing device, whichever command names it.
+  for (std::vector<std::string> args : {std::vector<std::string>{"link", "set", "nosuch", "up"},
+                                         {"link", "del", "nosuch"},
+                                         {"addr", "add", "10.0.0.1/24", "dev", "nosuch"},
+                                         {"route", "add", "10.0.0.0/8", "dev", "nosuch"}})
+    EXPECT_EQ(brisk_run(args, ns()).err, "Error: Cannot find device \"nosuch\".\n") << args[0];
   // The kernel's ext-ack text is what the user sees.
   ASSERT_EQ(brisk_run({"link", "add", "v0", "type", "veth", "peer", "name", "v1"}, ns()).code, 0);
   auto small = brisk_run({"link", "set", "v0", "mtu", "10"}, ns());

@@ -46,6 +46,14 @@ void print_error_line(const std::string& line) {
 // The kernel's ext-ack text when it gave one, else what failed and why.
 std::string runtime_message(const NetlinkError& e) {
   if (!e.ext_ack.empty()) return e.ext_ack;
+  // ip's wording for a missing device, named in the engine's detail or as the link acted on.
+  if (e.code == ENODEV) {
+    auto open = e.detail.find('\''), close = e.detail.find('\'', open + 1);
+    if (open != std::string::npos && close != std::string::npos)
+      return "Cannot find device \"" + e.detail.substr(open + 1, close - open - 1) + "\"";
+    if (std::string_view(e.op).starts_with("link") && !e.object.empty() && e.detail.empty())
+      return "Cannot find device \"" + e.object + "\"";
+  }
   std::string text = e.op;
   if (!e.object.empty()) text += " " + e.object;
   text += ": ";
