@@ -186,6 +186,13 @@ TEST_F(CliTest, NamedNamespaces) {
   for (const auto& n : list) seen = seen || n["name"] == a.name();
   EXPECT_TRUE(seen) << list;
   EXPECT_NE(brisk_run({"netns"}).out.find(a.name() + "\n"), std::string::npos);
+  // -n applies to every line of a batch.
+  brisk::test::TempDir dir;
+  write_file(dir.path() + "/b", "link add y0 type bridge\nlink set y0 up mtu 1400\n");
+  ASSERT_EQ(brisk_run({"-n", a.name(), "-batch", dir.path() + "/b"}).code, 0);
+  auto y0 = parse_json(ip_run({"-j", "-n", a.name(), "link", "show", "y0"}).out);
+  ASSERT_EQ(y0.size(), 1u);
+  EXPECT_EQ(y0[0]["mtu"], 1400);
   ASSERT_EQ(brisk_run({"netns", "del", a.name()}).code, 0);
   EXPECT_FALSE(std::filesystem::exists("/run/netns/" + a.name()));
   EXPECT_EQ(brisk_run({"-n", a.name(), "link"}).code, 1);
