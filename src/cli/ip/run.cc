@@ -266,11 +266,13 @@ NlResult<std::size_t> Runner::queue(netlink::Batch& batch, const Command& cmd) {
 int Runner::run(std::vector<Command>& cmds) {
   int status = 0;
   std::size_t i = 0;
-  // Without -force lines go out one by one, and each one naming a device
-  // the connection has not seen (addr add, master, ...) would cost an extra
-  // GETLINK round trip. One dump fills the name cache instead; the engine
-  // keeps it coherent with our own adds, renames and deletes.
-  if (!g_.force && std::count_if(cmds.begin(), cmds.end(), [](const Command& c) { return c.mutates(); }) > 16) {
+  // Lines naming a device the connection has not seen (addr add, master,
+  // ...) need its ifindex: one GETLINK each, a round trip apiece without
+  // -force, and measured here at ~100 us each even when the engine
+  // pipelines them (3000 addr adds on 6000 links: 0.34 s against 0.06 s).
+  // One dump fills the name cache instead; the engine keeps it coherent
+  // with our own adds, renames and deletes.
+  if (std::count_if(cmds.begin(), cmds.end(), [](const Command& c) { return c.mutates(); }) > 16) {
     if (auto c = conn(); c) {
       if (auto links = netlink::list_links(**c); links)
         for (const auto& l : *links) (*c)->remember_ifindex(l.name, l.ifindex);
