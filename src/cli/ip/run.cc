@@ -272,7 +272,26 @@ int Runner::run(std::vector<Command>& cmds) {
   // pipelines them (3000 addr adds on 6000 links: 0.34 s against 0.06 s).
   // One dump fills the name cache instead; the engine keeps it coherent
   // with our own adds, renames and deletes.
-  if (std::count_if(cmds.begin(), cmds.end(), [](const Command& c) { return c.mutates(); }) > 16) {
+  // Only worth it when many lines need a lookup (a dump of every link is not free).
+  auto needs_lookup = [](const Command& c) {
+    switch (c.verb) {
+      case Verb::addr_add: case Verb::addr_del: case Verb::addr_replace:
+      case Verb::neigh_add: case Verb::neigh_del: case Verb::neigh_replace:
+      case Verb::fdb_add: case Verb::fdb_del:
+        return true;
+      case Verb::route_add: case Verb::route_del: case Verb::route_replace:
+        return !c.route.dev.empty();
+      case Verb::link_add:
+        return !c.link_add.common.master.empty() ||
+               (!std::holds_alternative<netlink::VethOptions>(c.link_add.kind) &&
+                !std::holds_alternative<netlink::BridgeOptions>(c.link_add.kind));
+      case Verb::link_set:
+        return c.link_set.master && !c.link_set.master->empty();
+      default:
+        return false;
+    }
+  };
+  if (std::count_if(cmds.begin(), cmds.end(), needs_lookup) > 16) {
     if (auto c = conn(); c) {
       if (auto links = netlink::list_links(**c); links)
         for (const auto& l : *links) (*c)->remember_ifindex(l.name, l.ifindex);
