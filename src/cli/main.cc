@@ -4,12 +4,16 @@
 #include <cstdio>
 
 #include "cli/commands.h"
+#include "cli/ip/ip.h"
 
 int main(int argc, char** argv) try {
+  // iproute2's grammar (`brisk -j link show`, `brisk -batch f`) does not fit CLI11.
+  if (argc > 1 && brisk::ipcli::is_ip_invocation(argv[1])) return brisk::ipcli::ip_main(argc, argv);
   CLI::App app{"brisk: fast process spawning and rtnetlink for Linux hosts and containers"};
   app.require_subcommand(1);
   app.set_version_flag("-V,--version", std::string("brisk ") + BRISK_VERSION_STRING);
   brisk::cli::add_bench(app);
+  brisk::cli::add_bench_ip(*app.get_subcommand("bench"));
   brisk::cli::add_demo(app);
   brisk::cli::add_run(app);
   try {

@@ -1,0 +1,116 @@
+// cli/ip/ip.h: brisk's iproute2-compatible front end (`brisk link|addr|route|
+// neigh|netns|fdb ...`, `-batch`, `-force`, `-n`, `-j`).
+//
+// Parsing is pure (no kernel, no I/O) so every grammar rule and error case is
+// unit-tested; running a parsed command goes through the netlink engine.
+#pragma once
+
+#include <sys/socket.h>
+
+#include <cstdint>
+#include <optional>
+#include <stdexcept>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "brisk/netlink/addr.h"
+#include "brisk/netlink/link.h"
+#include "brisk/netlink/neighbour.h"
+#include "brisk/netlink/route.h"
+#include "brisk/result.h"
+
+namespace brisk::ipcli {
+
+// A usage error: exit code 255, nothing sent. `message` is printed as
+// "Error: <message>." (the final '.' is added when missing).
+struct UsageError {
+  std::string message;
+  int line = 0;  // batch line number; 0 outside a batch
+};
+
+// Result::value() on a usage error throws this (found by ADL).
+[[noreturn]] inline void throw_error(const UsageError& e) { throw std::runtime_error(e.message); }
+
+template <class T>
+using Parsed = Result<T, UsageError>;
+
+struct Globals {
+  std::string netns{};                // -n NAME
+  bool json = false;                  // -j
+  bool pretty = false;                // -p
+  bool force = false;                 // -force
+  bool details = false;               // -d
+  bool stats = false;                 // -s
+  bool version = false;               // -V
+  int family = AF_UNSPEC;             // -4 / -6
+  std::optional<std::string> batch{}; // -batch FILE|-
+};
+
+// The global options and where the object starts in argv (argv[0] is the program).
+struct Invocation {
+  Globals globals{};
+  std::vector<std::string> args{};  // the object and its arguments
+};
+Parsed<Invocation> parse_globals(std::span<const std::string> argv);
+
+// True when `arg` (argv[1]) belongs to the ip grammar: an ip-style global
+// option or one of the objects brisk implements, abbreviated as ip allows.
+bool is_ip_invocation(std::string_view arg);
+
+enum class Verb {
+  link_add, link_set, link_del, link_del_group, link_show,
+  addr_add, addr_del, addr_replace, addr_show, addr_flush,
+  route_add, route_del, route_replace, route_show,
+  neigh_add, neigh_del, neigh_replace, neigh_show,
+  netns_add, netns_del, netns_list, netns_exec,
+  fdb_add, fdb_del, fdb_show,
+};
+
+// One parsed command. Only the fields its verb uses are set.
+struct Command {
+  Verb verb = Verb::link_show;
+  int line = 0;  // batch line; 0 for a command line
+  netlink::LinkAdd link_add{};
+  std::string peer_netns{};      // veth peer created in this named namespace
+  netlink::LinkSet link_set{};
+  std::string set_netns{};       // `link set ... netns NAME|PID`
+  std::string name{};            // link del, netns add/del/exec
+  uint32_t group = 0;            // link del group
+  netlink::AddressSpec addr{};
+  netlink::RouteSpec route{};
+  netlink::NeighbourSpec neigh{};
+  netlink::FdbSpec fdb{};
+  // show/flush filters
+  std::string dev{};
+  std::string master{};
+  std::string kind{};
+  bool up_only = false;
+  int family = AF_UNSPEC;
+  std::vector<std::string> exec_argv{};
+
+  bool mutates() const;  // changes kernel state through the netlink engine
+};
+
+// Parses one command: args[0] is the object ("link", "a", ...).
+Parsed<Command> parse_command(std::span<const std::string> args, const Globals& globals);
+
+// One non-empty command line of a batch file, split into words.
+struct BatchLine {
+  int line = 0;
+  std::vector<std::string> args{};
+};
+// Splits a batch file the way ip's getcmdline/makeargs do: '#' starts a
+// comment anywhere, a trailing backslash joins the next line (the command is
+// numbered by its last line), words are split on blanks, and a word that
+// starts with ' or " runs to the matching quote.
+Parsed<std::vector<BatchLine>> split_batch(std::string_view text);
+
+// "Error: <message>." for a usage error.
+std::string format_error(std::string_view message);
+
+// The whole front end: argv as main() got it. Returns the exit code.
+int ip_main(int argc, char** argv);
+
+}  // namespace brisk::ipcli

@@ -1,0 +1,120 @@
+// Shared by the CLI tests: run `brisk` and `ip` (the oracle) inside a
+// throwaway network namespace, capturing stdout, stderr and the exit status.
+#pragma once
+
+#include <fcntl.h>
+#include <sched.h>
+#include <unistd.h>
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "brisk/spawn.h"
+#include "support/test_support.h"
+
+namespace brisk::cli_test {
+
+struct Run {
+  int code = -1;  // exit code; -1 when killed
+  std::string out;
+  std::string err;
+};
+
+inline std::string slurp(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+inline void write_file(const std::string& path, const std::string& text) {
+  std::ofstream out(path);
+  out << text;
+}
+
+// Runs argv with stdout and stderr in files (no pipe-size deadlock), in `ns` when ns >= 0.
+inline Run run(std::vector<std::string> argv, int ns = -1) {
+  brisk::test::TempDir dir;
+  std::string out_path = dir.path() + "/out", err_path = dir.path() + "/err";
+  int out = ::open(out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+  int err = ::open(err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+  SpawnOptions options{.argv = std::move(argv)};
+  options.fds = {{.child_fd = 1, .parent_fd = out}, {.child_fd = 2, .parent_fd = err}};
+  if (ns >= 0) options.namespaces = {{.type = CLONE_NEWNET, .fd = ns}};
+  Run result;
+  auto child = spawn(options);
+  ::close(out);
+  ::close(err);
+  if (!child) {
+    ADD_FAILURE() << child.error().message();
+    return result;
+  }
+  auto status = child->wait();
+  if (status && status->code()) result.code = *status->code();
+  result.out = slurp(out_path);
+  result.err = slurp(err_path);
+  return result;
+}
+
+inline Run brisk_run(std::vector<std::string> args, int ns = -1) {
+  args.insert(args.begin(), BRISK_CLI_PATH);
+  return run(std::move(args), ns);
+}
+
+inline Run ip_run(std::vector<std::string> args, int ns = -1) {
+  args.insert(args.begin(), "ip");
+  return run(std::move(args), ns);
+}
+
+inline nlohmann::json parse_json(const std::string& text) {
+  if (text.empty()) return nlohmann::json::array();
+  return nlohmann::json::parse(text, nullptr, false);
+}
+
+inline nlohmann::json ip_json(int ns, std::vector<std::string> args) {
+  args.insert(args.begin(), "-j");
+  return parse_json(ip_run(std::move(args), ns).out);
+}
+
+inline nlohmann::json brisk_json(int ns, std::vector<std::string> args) {
+  args.insert(args.begin(), "-j");
+  return parse_json(brisk_run(std::move(args), ns).out);
+}
+
+// A fresh namespace per test; skips when namespaces cannot be made.
+class CliNetnsTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (!brisk::test::can_unshare_net()) GTEST_SKIP() << "needs CAP_SYS_ADMIN to create network namespaces";
+    ns_ = brisk::test::make_netns();
+    ASSERT_TRUE(ns_.valid());
+  }
+  int ns() const { return ns_.get(); }
+  UniqueFd ns_;
+};
+
+// A unique name for a named namespace, deleted (with its /etc/netns dir) even when a test fails.
+class NamedNetns {
+ public:
+  NamedNetns() {
+    static int counter = 0;
+    name_ = "brisk-test-" + std::to_string(::getpid()) + "-" + std::to_string(counter++);
+  }
+  ~NamedNetns() {
+    run({"ip", "netns", "del", name_});
+    run({"rm", "-rf", "/etc/netns/" + name_});
+  }
+  NamedNetns(const NamedNetns&) = delete;
+  NamedNetns& operator=(const NamedNetns&) = delete;
+  const std::string& name() const { return name_; }
+
+ private:
+  std::string name_;
+};
+
+}  // namespace brisk::cli_test

@@ -1,0 +1,235 @@
+// `brisk` in ip's grammar, end to end, in throwaway namespaces: changes are
+// checked with `ip -j`, shows are compared with ip's output for the same state.
+#include <sys/stat.h>
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "cli_support.h"
+
+namespace brisk::cli_test {
+namespace {
+
+using nlohmann::json;
+
+// Every key brisk prints must carry ip's value; nested objects and arrays of
+// objects recursively (ip prints more keys, e.g. qdisc, which brisk omits).
+void expect_subset(const json& ours, const json& theirs, const std::string& where) {
+  if (ours.is_object()) {
+    ASSERT_TRUE(theirs.is_object()) << where;
+    for (auto it = ours.begin(); it != ours.end(); ++it) {
+      ASSERT_TRUE(theirs.contains(it.key())) << where << ": ip has no \"" << it.key() << "\"";
+      expect_subset(it.value(), theirs[it.key()], where + "." + it.key());
+    }
+  } else if (ours.is_array() && !ours.empty() && ours[0].is_object()) {
+    ASSERT_TRUE(theirs.is_array()) << where;
+    ASSERT_EQ(ours.size(), theirs.size()) << where << "\nours: " << ours << "\nip: " << theirs;
+    for (std::size_t i = 0; i < ours.size(); ++i) expect_subset(ours[i], theirs[i], where + "[" + std::to_string(i) + "]");
+  } else {
+    EXPECT_EQ(ours, theirs) << where;
+  }
+}
+
+class CliTest : public CliNetnsTest {};
+
+TEST_F(CliTest, VersionAndDispatch) {
+  auto v = brisk_run({"-V"});
+  EXPECT_EQ(v.code, 0);
+  EXPECT_EQ(v.out.rfind("brisk ip utility, brisk-", 0), 0u) << v.out;
+  // CLI11 subcommands still reach CLI11.
+  auto help = brisk_run({"bench", "--help"});
+  EXPECT_EQ(help.code, 0) << help.err;
+}
+
+TEST_F(CliTest, LinkAndAddrEndToEnd) {
+  auto add = brisk_run({"link", "add", "v0", "mtu", "1400", "type", "veth", "peer", "name", "v1"}, ns());
+  ASSERT_EQ(add.code, 0) << add.err;
+  ASSERT_EQ(brisk_run({"link", "set", "dev", "v0", "up", "alias", "hello"}, ns()).code, 0);
+  ASSERT_EQ(brisk_run({"l", "add", "br0", "type", "bridge"}, ns()).code, 0);
+  ASSERT_EQ(brisk_run({"l", "s", "v1", "master", "br0", "up"}, ns()).code, 0);
+  ASSERT_EQ(brisk_run({"a", "a", "10.0.0.1/24", "brd", "10.0.0.255", "dev", "v0"}, ns()).code, 0);
+  ASSERT_EQ(brisk_run({"addr", "add", "fd00::1/64", "dev", "v0", "nodad"}, ns()).code, 0);
+
+  auto v0 = ip_json(ns(), {"addr", "show", "dev", "v0"});
+  ASSERT_EQ(v0.size(), 1u);
+  EXPECT_EQ(v0[0]["mtu"], 1400);
+  EXPECT_EQ(ip_json(ns(), {"link", "show", "dev", "v0"})[0]["ifalias"], "hello");
+  EXPECT_EQ(v0[0]["addr_info"][0]["local"], "10.0.0.1");
+  EXPECT_EQ(v0[0]["addr_info"][0]["broadcast"], "10.0.0.255");
+  EXPECT_EQ(v0[0]["addr_info"][1]["local"], "fd00::1");
+  EXPECT_EQ(ip_json(ns(), {"link", "show", "dev", "v1"})[0]["master"], "br0");
+
+  // JSON parity with ip -j for the same state, with and without -d and -s.
+  for (std::vector<std::string> args : {std::vector<std::string>{"link", "show"}, {"-d", "link", "show"},
+                                         {"-s", "link", "show"}, {"addr", "show"}, {"-4", "addr", "show"},
+                                         {"addr", "show", "dev", "v0"}, {"link", "show", "master", "br0"}}) {
+    auto ours = brisk_json(ns(), args), theirs = ip_json(ns(), args);
+    ASSERT_TRUE(ours.is_array() && !ours.empty()) << ours;
+    expect_subset(ours, theirs, args.back());
+  }
+
+  // Text: ip's first line up to the fields brisk does not print (qdisc, mode).
+  auto text = brisk_run({"link", "show", "dev", "v0"}, ns());
+  EXPECT_NE(text.out.find(": v0@v1: <BROADCAST,MULTICAST,UP,LOWER_UP> mtu 1400 state UP group default qlen 1000"),
+            std::string::npos)
+      << text.out;
+  EXPECT_NE(text.out.find("    link/ether "), std::string::npos);
+  auto addr = brisk_run({"addr", "show", "v0"}, ns());
+  EXPECT_NE(addr.out.find("    inet 10.0.0.1/24 brd 10.0.0.255 scope global v0\n"), std::string::npos) << addr.out;
+  EXPECT_NE(addr.out.find("    inet6 fd00::1/64 scope global\n"), std::string::npos) << addr.out;
+
+  // Pretty JSON is the same document.
+  EXPECT_EQ(parse_json(brisk_run({"-j", "-p", "link"}, ns()).out), brisk_json(ns(), {"link"}));
+
+  ASSERT_EQ(brisk_run({"addr", "del", "10.0.0.1/24", "dev", "v0"}, ns()).code, 0);
+  ASSERT_EQ(brisk_run({"-6", "addr", "flush", "dev", "v0"}, ns()).code, 0);
+  EXPECT_TRUE(ip_json(ns(), {"addr", "show", "dev", "v0"})[0]["addr_info"].empty());
+  ASSERT_EQ(brisk_run({"link", "del", "v0"}, ns()).code, 0);
+  EXPECT_EQ(ip_json(ns(), {"link", "show"}).size(), 2u);  // lo and br0
+}
+
+TEST_F(CliTest, RouteNeighFdbParity) {
+  ASSERT_EQ(ip_run({"link", "add", "v0", "type", "veth", "peer", "name", "v1"}, ns()).code, 0);
+  ASSERT_EQ(ip_run({"link", "add", "br0", "type", "bridge"}, ns()).code, 0);
+  ASSERT_EQ(ip_run({"link", "set", "v1", "master", "br0"}, ns()).code, 0);
+  ASSERT_EQ(ip_run({"link", "set", "v0", "up"}, ns()).code, 0);
+  ASSERT_EQ(ip_run({"addr", "add", "10.0.0.1/24", "dev", "v0"}, ns()).code, 0);
+  ASSERT_EQ(brisk_run({"route", "add", "10.9.0.0/16", "via", "10.0.0.2", "metric", "5"}, ns()).code, 0);
+  ASSERT_EQ(brisk_run({"r", "add", "blackhole", "192.0.2.0/24"}, ns()).code, 0);
+  ASSERT_EQ(brisk_run({"route", "add", "default", "via", "10.0.0.254"}, ns()).code, 0);
+  ASSERT_EQ(brisk_run({"neigh", "add", "10.0.0.7", "lladdr", "02:00:00:00:00:07", "dev", "v0"}, ns()).code, 0);
+  ASSERT_EQ(brisk_run({"fdb", "add", "02:00:00:00:00:09", "dev", "v1", "master", "static"}, ns()).code, 0);
+
+  for (std::vector<std::string> args : {std::vector<std::string>{"route", "show"}, {"neigh", "show"}}) {
+    auto ours = brisk_json(ns(), args), theirs = ip_json(ns(), args);
+    ASSERT_FALSE(ours.empty());
+    expect_subset(ours, theirs, args[0]);
+  }
+  auto ours = brisk_json(ns(), {"fdb", "show", "br", "br0"});
+  auto theirs = parse_json(run({"bridge", "-j", "fdb", "show", "br", "br0"}, ns()).out);
+  expect_subset(ours, theirs, "fdb");
+  // Text lines as ip prints them.
+  EXPECT_EQ(brisk_run({"route"}, ns()).out, ip_run({"route"}, ns()).out);
+  EXPECT_EQ(brisk_run({"neigh"}, ns()).out, ip_run({"neigh"}, ns()).out);
+  EXPECT_EQ(brisk_run({"fdb", "show", "br", "br0"}, ns()).out, run({"bridge", "fdb", "show", "br", "br0"}, ns()).out);
+
+  ASSERT_EQ(brisk_run({"neigh", "replace", "10.0.0.7", "lladdr", "02:00:00:00:00:08", "dev", "v0"}, ns()).code, 0);
+  EXPECT_EQ(ip_json(ns(), {"neigh", "show"})[0]["lladdr"], "02:00:00:00:00:08");
+  ASSERT_EQ(brisk_run({"neigh", "del", "10.0.0.7", "dev", "v0"}, ns()).code, 0);
+  ASSERT_EQ(brisk_run({"route", "del", "10.9.0.0/16"}, ns()).code, 0);
+  ASSERT_EQ(brisk_run({"fdb", "del", "02:00:00:00:00:09", "dev", "v1", "master"}, ns()).code, 0);
+  EXPECT_TRUE(ip_json(ns(), {"neigh", "show"}).empty());
+  EXPECT_EQ(ip_json(ns(), {"route", "show", "10.9.0.0/16"}).size(), 0u);
+}
+
+TEST_F(CliTest, UsageErrorsExit255RuntimeErrorsExit1) {
+  struct Case {
+    std::vector<std::string> args;
+    int code;
+  };
+  for (const auto& c : std::vector<Case>{
+           {{"bogus"}, 2},  // not ip grammar: CLI11's own usage error
+           {{"link", "bogus"}, 255},
+           {{"link", "add"}, 255},
+           {{"link", "set", "v0", "mtu"}, 255},
+           {{"link", "add", "abcdefghijklmnop", "type", "bridge"}, 255},
+           {{"addr", "add", "10.0.0.300/24", "dev", "lo"}, 255},
+           {{"link", "set", "lo", "up", "garbage"}, 255},
+           {{"-n"}, 255},
+           {{"-j"}, 255},
+           {{"link", "set", "nosuch", "up"}, 1},
+           {{"link", "show", "dev", "nosuch"}, 1},
+           {{"addr", "add", "10.0.0.1/24", "dev", "nosuch"}, 1},
+           {{"link", "add", "lo", "type", "bridge"}, 1},
+           {{"-batch", "/nonexistent/brisk-batch"}, 1},
+       }) {
+    auto r = brisk_run(c.args, ns());
+    EXPECT_EQ(r.code, c.code) << c.args[0] << " " << (c.args.size() > 1 ? c.args[1] : "") << ": " << r.err;
+    if (c.code != 2) {
+      EXPECT_EQ(r.err.rfind("Error: ", 0), 0u) << r.err;
+      EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+      EXPECT_EQ(r.err.substr(r.err.size() - 2), ".\n") << r.err;
+    }
+  }
+  // ip's wording for a missing device, whichever command names it.
+  for (std::vector<std::string> args : {std::vector<std::string>{"link", "set", "nosuch", "up"},
+                                         {"link", "del", "nosuch"},
+                                         {"addr", "add", "10.0.0.1/24", "dev", "nosuch"},
+                                         {"route", "add", "10.0.0.0/8", "dev", "nosuch"}})
+    EXPECT_EQ(brisk_run(args, ns()).err, "Error: Cannot find device \"nosuch\".\n") << args[0];
+  // The kernel's ext-ack text is what the user sees.
+  ASSERT_EQ(brisk_run({"link", "add", "v0", "type", "veth", "peer", "name", "v1"}, ns()).code, 0);
+  auto small = brisk_run({"link", "set", "v0", "mtu", "10"}, ns());
+  EXPECT_EQ(small.code, 1);
+  EXPECT_EQ(small.err, "Error: mtu less than device minimum.\n");
+}
+
+TEST_F(CliTest, NamedNamespaces) {
+  NamedNetns a, b;
+  ASSERT_EQ(brisk_run({"netns", "add", a.name()}).code, 0);
+  auto again = brisk_run({"netns", "add", a.name()});
+  EXPECT_EQ(again.code, 1);
+  EXPECT_EQ(again.err.rfind("Error: ", 0), 0u);
+  // ip sees brisk's namespace, and -n works in it.
+  ASSERT_EQ(brisk_run({"-n", a.name(), "link", "add", "x0", "type", "bridge"}).code, 0);
+  auto links = parse_json(ip_run({"-j", "-n", a.name(), "link", "show", "x0"}).out);
+  ASSERT_EQ(links.size(), 1u);
+  // A veth peer created directly in another named namespace.
+  ASSERT_EQ(ip_run({"netns", "add", b.name()}).code, 0);
+  ASSERT_EQ(brisk_run({"-n", a.name(), "link", "add", "p0", "type", "veth", "peer", "name", "p1", "netns", b.name()})
+                .code,
+            0);
+  EXPECT_EQ(parse_json(ip_run({"-j", "-n", b.name(), "link", "show", "p1"}).out).size(), 1u);
+  auto list = brisk_json(-1, {"netns", "list"});
+  bool seen = false;
+  for (const auto& n : list) seen = seen || n["name"] == a.name();
+  EXPECT_TRUE(seen) << list;
+  EXPECT_NE(brisk_run({"netns"}).out.find(a.name() + "\n"), std::string::npos);
+  // -n applies to every line of a batch.
+  brisk::test::TempDir dir;
+  write_file(dir.path() + "/b", "link add y0 type bridge\nlink set y0 up mtu 1400\n");
+  ASSERT_EQ(brisk_run({"-n", a.name(), "-batch", dir.path() + "/b"}).code, 0);
+  auto y0 = parse_json(ip_run({"-j", "-n", a.name(), "link", "show", "y0"}).out);
+  ASSERT_EQ(y0.size(), 1u);
+  EXPECT_EQ(y0[0]["mtu"], 1400);
+  ASSERT_EQ(brisk_run({"netns", "del", a.name()}).code, 0);
+  EXPECT_FALSE(std::filesystem::exists("/run/netns/" + a.name()));
+  EXPECT_EQ(brisk_run({"-n", a.name(), "link"}).code, 1);
+}
+
+TEST_F(CliTest, NetnsExec) {
+  NamedNetns a;
+  ASSERT_EQ(brisk_run({"netns", "add", a.name()}).code, 0);
+  // The right namespace: the same inode as /run/netns/NAME.
+  struct stat st {};
+  ASSERT_EQ(::stat(("/run/netns/" + a.name()).c_str(), &st), 0);
+  auto link = brisk_run({"netns", "exec", a.name(), "readlink", "/proc/self/ns/net"});
+  ASSERT_EQ(link.code, 0) << link.err;
+  EXPECT_EQ(link.out, "net:[" + std::to_string(st.st_ino) + "]\n");
+  // The exit code passes through, and no shell is involved.
+  EXPECT_EQ(brisk_run({"netns", "exec", a.name(), "sh", "-c", "exit 7"}).code, 7);
+  auto missing = brisk_run({"netns", "exec", a.name(), "/nonexistent/program"});
+  EXPECT_NE(missing.code, 0);
+  EXPECT_NE(missing.err.find("exec of \"/nonexistent/program\" failed"), std::string::npos) << missing.err;
+  // /etc/netns/NAME files are bound over /etc, only for the command.
+  std::filesystem::create_directories("/etc/netns/" + a.name());
+  write_file("/etc/netns/" + a.name() + "/hostname", "brisk-netns-exec-test\n");
+  auto host = brisk_run({"netns", "exec", a.name(), "cat", "/etc/hostname"});
+  ASSERT_EQ(host.code, 0) << host.err;
+  EXPECT_EQ(host.out, "brisk-netns-exec-test\n");
+  EXPECT_NE(slurp("/etc/hostname"), "brisk-netns-exec-test\n");
+  // /sys shows the namespace's own devices.
+  ASSERT_EQ(brisk_run({"-n", a.name(), "link", "add", "sysx0", "type", "bridge"}).code, 0);
+  EXPECT_EQ(brisk_run({"netns", "exec", a.name(), "test", "-d", "/sys/class/net/sysx0"}).code, 0);
+  // In a batch each exec line reports like any other.
+  brisk::test::TempDir dir;
+  std::string file = dir.path() + "/b";
+  write_file(file, "netns exec " + a.name() + " true\nnetns exec " + a.name() + " false\nlink show\n");
+  auto batch = brisk_run({"-batch", file});
+  EXPECT_EQ(batch.code, 1);
+  EXPECT_NE(batch.err.find("Command failed " + file + ":2"), std::string::npos) << batch.err;
+}
+
+}  // namespace
+}  // namespace brisk::cli_test

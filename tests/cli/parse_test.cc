@@ -1,0 +1,387 @@
+// The ip grammar without a kernel: global options, every object and verb with
+// ip's abbreviations and defaults, batch-file splitting, and every error case.
+#include <linux/neighbour.h>
+#include <linux/rtnetlink.h>
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "cli/ip/ip.h"
+
+namespace brisk::ipcli {
+namespace {
+
+using Words = std::vector<std::string>;
+
+Parsed<Command> parse(const Words& words, Globals g = {}) { return parse_command(words, g); }
+
+Command ok(const Words& words, Globals g = {}) {
+  auto cmd = parse(words, g);
+  EXPECT_TRUE(cmd) << (cmd ? "" : cmd.error().message);
+  return cmd ? *cmd : Command{};
+}
+
+std::string error_of(const Words& words, Globals g = {}) {
+  auto cmd = parse(words, g);
+  EXPECT_FALSE(cmd) << "accepted";
+  return cmd ? "" : cmd.error().message;
+}
+
+TEST(IpGlobals, OptionsBeforeTheObject) {
+  auto inv = parse_globals(Words{"brisk", "-n", "blue", "-j", "-p", "-force", "-d", "-s", "-4", "link", "show"});
+  ASSERT_TRUE(inv) << inv.error().message;
+  EXPECT_EQ(inv->globals.netns, "blue");
+  EXPECT_TRUE(inv->globals.json);
+  EXPECT_TRUE(inv->globals.pretty);
+  EXPECT_TRUE(inv->globals.force);
+  EXPECT_TRUE(inv->globals.details);
+  EXPECT_TRUE(inv->globals.stats);
+  EXPECT_EQ(inv->globals.family, AF_INET);
+  EXPECT_EQ(inv->args, (Words{"link", "show"}));
+}
+
+TEST(IpGlobals, LongFormsAndBatch) {
+  auto inv = parse_globals(Words{"brisk", "-netns", "x", "-json", "-pretty", "-details", "-stats", "-6", "-batch", "-"});
+  ASSERT_TRUE(inv) << inv.error().message;
+  EXPECT_EQ(inv->globals.netns, "x");
+  EXPECT_TRUE(inv->globals.json && inv->globals.pretty && inv->globals.details && inv->globals.stats);
+  EXPECT_EQ(inv->globals.family, AF_INET6);
+  EXPECT_EQ(inv->globals.batch, "-");
+  EXPECT_TRUE(inv->args.empty());
+  auto version = parse_globals(Words{"brisk", "-V"});
+  ASSERT_TRUE(version);
+  EXPECT_TRUE(version->globals.version);
+}
+
+TEST(IpGlobals, Errors) {
+  EXPECT_FALSE(parse_globals(Words{"brisk", "-n"}));
+  EXPECT_FALSE(parse_globals(Words{"brisk", "-batch"}));
+  EXPECT_FALSE(parse_globals(Words{"brisk", "-j"}));                          // no object
+  EXPECT_FALSE(parse_globals(Words{"brisk", "-bogus", "link"}));
+  EXPECT_FALSE(parse_globals(Words{"brisk", "-n", "../etc", "link"}));         // traversal
+  EXPECT_FALSE(parse_globals(Words{"brisk", "-batch", "f", "link", "show"}));  // both
+}
+
+TEST(IpGlobals, DispatchDecision) {
+  for (const char* yes : {"link", "l", "li", "address", "addr", "a", "route", "r", "ro", "neigh", "n", "neighbour",
+                          "netns", "net", "fdb", "-j", "-n", "-batch", "-force", "-V", "-4", "-6", "-d", "-s", "-p"})
+    EXPECT_TRUE(is_ip_invocation(yes)) << yes;
+  for (const char* no : {"bench", "demo", "run", "--help", "-h", "help", "x", "linkx", "fd", ""})
+    EXPECT_FALSE(is_ip_invocation(no)) << no;
+}
+
+TEST(IpObjects, AbbreviationsPickWhatIpPicks) {
+  EXPECT_EQ(ok({"l"}).verb, Verb::link_show);
+  EXPECT_EQ(ok({"a"}).verb, Verb::addr_show);
+  EXPECT_EQ(ok({"r"}).verb, Verb::route_show);
+  EXPECT_EQ(ok({"n"}).verb, Verb::neigh_show);  // ip's table has neighbor before netns
+  EXPECT_EQ(ok({"net"}).verb, Verb::netns_list);
+  EXPECT_EQ(ok({"link", "sh"}).verb, Verb::link_show);
+  EXPECT_EQ(ok({"link", "s", "x", "up"}).verb, Verb::link_set);  // "s" is set for link, as in ip
+  EXPECT_EQ(ok({"addr", "s"}).verb, Verb::addr_show);            // ...and show for addr
+  EXPECT_EQ(ok({"link", "lst"}).verb, Verb::link_show);
+  EXPECT_EQ(ok({"link", "d", "x"}).verb, Verb::link_del);
+  EXPECT_EQ(ok({"route", "d", "10.0.0.0/8"}).verb, Verb::route_del);
+  EXPECT_EQ(ok({"neigh", "del", "10.0.0.1", "dev", "x"}).verb, Verb::neigh_del);
+}
+
+TEST(IpObjects, UnknownObjectsAndCommands) {
+  EXPECT_EQ(error_of({"bogus"}), "object \"bogus\" is unknown, try \"brisk help\"");
+  EXPECT_EQ(error_of({"link", "frob"}), "command \"frob\" is unknown, try \"brisk link help\"");
+  EXPECT_NE(error_of({"addr", "frob"}).find("unknown"), std::string::npos);
+  EXPECT_NE(error_of({"route", "frob"}).find("unknown"), std::string::npos);
+  EXPECT_NE(error_of({"neigh", "frob"}).find("unknown"), std::string::npos);
+  EXPECT_NE(error_of({"netns", "frob", "x"}).find("unknown"), std::string::npos);
+  EXPECT_NE(error_of({"fdb", "frob"}).find("unknown"), std::string::npos);
+}
+
+TEST(IpLink, AddVeth) {
+  auto c = ok({"link", "add", "v0", "mtu", "1400", "up", "type", "veth", "peer", "name", "v1", "mtu", "1300"});
+  ASSERT_EQ(c.verb, Verb::link_add);
+  EXPECT_EQ(c.link_add.name, "v0");
+  EXPECT_EQ(c.link_add.common.mtu, 1400u);
+  EXPECT_TRUE(c.link_add.common.up);
+  auto& veth = std::get<netlink::VethOptions>(c.link_add.kind);
+  EXPECT_EQ(veth.peer, "v1");
+  EXPECT_EQ(veth.peer_mtu, 1300u);
+  // "name NAME", "dev NAME", a bare peer name, and the peer's netns.
+  auto d = ok({"link", "add", "name", "a", "type", "veth", "peer", "b", "netns", "blue"});
+  EXPECT_EQ(d.link_add.name, "a");
+  EXPECT_EQ(std::get<netlink::VethOptions>(d.link_add.kind).peer, "b");
+  EXPECT_EQ(d.peer_netns, "blue");
+  EXPECT_EQ(ok({"link", "add", "dev", "a", "type", "veth", "peer", "name", "b"}).link_add.name, "a");
+}
+
+TEST(IpLink, AddOtherKinds) {
+  auto br = ok({"link", "add", "br0", "type", "bridge", "stp_state", "1", "forward_delay", "400", "vlan_filtering", "0"});
+  auto& b = std::get<netlink::BridgeOptions>(br.link_add.kind);
+  EXPECT_EQ(b.stp, true);
+  EXPECT_EQ(b.forward_delay, 400u);
+  EXPECT_EQ(b.vlan_filtering, false);
+  auto mv = ok({"link", "add", "link", "eth0", "name", "mv0", "type", "macvlan", "mode", "vepa"});
+  auto& m = std::get<netlink::MacvlanOptions>(mv.link_add.kind);
+  EXPECT_EQ(m.link, "eth0");
+  EXPECT_EQ(m.mode, netlink::MacvlanMode::vepa);
+  auto vx = ok({"link", "add", "vx0", "type", "vxlan", "id", "42", "dstport", "4789", "remote", "192.0.2.1", "nolearning"});
+  auto& x = std::get<netlink::VxlanOptions>(vx.link_add.kind);
+  EXPECT_EQ(x.id, 42u);
+  EXPECT_EQ(x.dstport, 4789);
+  EXPECT_EQ(x.remote, "192.0.2.1");
+  EXPECT_EQ(x.learning, false);
+  auto vl = ok({"link", "add", "link", "eth0", "name", "eth0.5", "type", "vlan", "id", "5"});
+  EXPECT_EQ(std::get<netlink::VlanOptions>(vl.link_add.kind).id, 5);
+  auto dummy = ok({"link", "add", "d0", "type", "dummy"});
+  EXPECT_EQ(std::get<netlink::OtherKind>(dummy.link_add.kind).kind, "dummy");
+}
+
+TEST(IpLink, AddErrors) {
+  EXPECT_NE(error_of({"link", "add", "v0"}).find("\"type\""), std::string::npos);
+  EXPECT_NE(error_of({"link", "add", "type", "bridge"}).find("\"name\""), std::string::npos);
+  EXPECT_NE(error_of({"link", "add", "v0", "type", "veth"}).find("peer"), std::string::npos);  // no templates
+  EXPECT_NE(error_of({"link", "add", "v0", "type"}).find("not complete"), std::string::npos);
+  EXPECT_NE(error_of({"link", "add", "v0", "mtu"}).find("not complete"), std::string::npos);
+  EXPECT_NE(error_of({"link", "add", "v0", "mtu", "big", "type", "bridge"}).find("\"mtu\""), std::string::npos);
+  EXPECT_NE(error_of({"link", "add", "a23456789012345x", "type", "bridge"}).find("ifname"), std::string::npos);
+  EXPECT_NE(error_of({"link", "add", "a/b", "type", "bridge"}).find("ifname"), std::string::npos);
+  EXPECT_NE(error_of({"link", "add", "v0", "address", "zz:00", "type", "bridge"}).find("address"), std::string::npos);
+  EXPECT_NE(error_of({"link", "add", "v0", "v1", "type", "bridge"}).find("garbage"), std::string::npos);
+  EXPECT_NE(error_of({"link", "add", "br0", "type", "bridge", "stp_state", "2"}).find("stp_state"), std::string::npos);
+  EXPECT_NE(error_of({"link", "add", "br0", "type", "bridge", "bogus", "1"}).find("bogus"), std::string::npos);
+  EXPECT_NE(error_of({"link", "add", "mv0", "type", "macvlan"}).find("link"), std::string::npos);
+  EXPECT_NE(error_of({"link", "add", "vx0", "type", "vxlan"}).find("identifier"), std::string::npos);
+  EXPECT_NE(error_of({"link", "add", "vx0", "type", "vxlan", "id", "16777216"}).find("id"), std::string::npos);
+  EXPECT_NE(error_of({"link", "add", "link", "e", "name", "e.5", "type", "vlan", "id", "4096"}).find("id"),
+            std::string::npos);
+  EXPECT_NE(error_of({"link", "add", "d0", "type", "dummy", "trailing"}).find("trailing"), std::string::npos);
+  EXPECT_NE(error_of({"link", "add", "link", "e", "b0", "type", "bridge"}).find("link"), std::string::npos);
+}
+
+TEST(IpLink, Set) {
+  auto c = ok({"link", "set", "dev", "v0", "up", "mtu", "9000", "address", "02:00:00:00:00:01", "name", "v9",
+               "master", "br0", "alias", "hello", "txqlen", "5", "group", "7", "netns", "blue"});
+  ASSERT_EQ(c.verb, Verb::link_set);
+  EXPECT_EQ(c.link_set.name, "v0");
+  EXPECT_EQ(c.link_set.up, true);
+  EXPECT_EQ(c.link_set.mtu, 9000u);
+  EXPECT_EQ(c.link_set.address, "02:00:00:00:00:01");
+  EXPECT_EQ(c.link_set.new_name, "v9");
+  EXPECT_EQ(c.link_set.master, "br0");
+  EXPECT_EQ(c.link_set.alias, "hello");
+  EXPECT_EQ(c.link_set.txqueuelen, 5u);
+  EXPECT_EQ(c.link_set.group, 7u);
+  EXPECT_EQ(c.set_netns, "blue");
+  auto n = ok({"link", "set", "v0", "down", "nomaster"});
+  EXPECT_EQ(n.link_set.up, false);
+  EXPECT_EQ(n.link_set.master, "");
+  EXPECT_EQ(ok({"link", "change", "v0", "up"}).verb, Verb::link_set);
+}
+
+TEST(IpLink, SetErrors) {
+  EXPECT_NE(error_of({"link", "set", "up"}).find("\"dev\""), std::string::npos);
+  EXPECT_NE(error_of({"link", "set", "v0"}).find("nothing to change"), std::string::npos);
+  EXPECT_NE(error_of({"link", "set", "v0", "up", "extra"}).find("garbage"), std::string::npos);
+  EXPECT_NE(error_of({"link", "set", "v0", "mtu", "-1"}).find("mtu"), std::string::npos);
+  EXPECT_NE(error_of({"link", "set", "v0", "mtu", "4294967296"}).find("mtu"), std::string::npos);
+  EXPECT_NE(error_of({"link", "set", "v0", "master"}).find("not complete"), std::string::npos);
+}
+
+TEST(IpLink, DeleteAndShow) {
+  EXPECT_EQ(ok({"link", "del", "v0"}).name, "v0");
+  EXPECT_EQ(ok({"link", "delete", "dev", "v0", "type", "veth"}).name, "v0");
+  auto g = ok({"link", "del", "group", "9"});
+  EXPECT_EQ(g.verb, Verb::link_del_group);
+  EXPECT_EQ(g.group, 9u);
+  EXPECT_NE(error_of({"link", "del"}).find("\"dev\""), std::string::npos);
+  EXPECT_NE(error_of({"link", "del", "a", "b"}).find("garbage"), std::string::npos);
+  EXPECT_NE(error_of({"link", "del", "group", "x"}).find("group"), std::string::npos);
+  auto s = ok({"link", "show", "dev", "v0", "up"});
+  EXPECT_EQ(s.dev, "v0");
+  EXPECT_TRUE(s.up_only);
+  auto m = ok({"link", "list", "master", "br0", "type", "veth"});
+  EXPECT_EQ(m.master, "br0");
+  EXPECT_EQ(m.kind, "veth");
+  EXPECT_NE(error_of({"link", "show", "a", "b"}).find("garbage"), std::string::npos);
+}
+
+TEST(IpAddr, AddReplaceDelete) {
+  auto a = ok({"addr", "add", "10.0.0.1/24", "brd", "10.0.0.255", "dev", "v0", "label", "v0:1", "scope", "link",
+               "noprefixroute"});
+  ASSERT_EQ(a.verb, Verb::addr_add);
+  EXPECT_EQ(a.addr.prefix, "10.0.0.1/24");
+  EXPECT_EQ(a.addr.broadcast, "10.0.0.255");
+  EXPECT_EQ(a.addr.dev, "v0");
+  EXPECT_EQ(a.addr.label, "v0:1");
+  EXPECT_EQ(a.addr.scope, RT_SCOPE_LINK);
+  EXPECT_TRUE(a.addr.noprefixroute);
+  auto l = ok({"a", "a", "local", "fd00::1/64", "dev", "v0", "nodad"});
+  EXPECT_EQ(l.addr.prefix, "fd00::1/64");
+  EXPECT_TRUE(l.addr.nodad);
+  EXPECT_EQ(ok({"address", "replace", "10.0.0.1/24", "dev", "v0"}).verb, Verb::addr_replace);
+  EXPECT_EQ(ok({"address", "del", "10.0.0.1/24", "dev", "v0"}).verb, Verb::addr_del);
+}
+
+TEST(IpAddr, Errors) {
+  EXPECT_NE(error_of({"addr", "add", "10.0.0.1/24"}).find("\"dev\""), std::string::npos);
+  EXPECT_NE(error_of({"addr", "add", "dev", "v0"}).find("address"), std::string::npos);
+  EXPECT_NE(error_of({"addr", "add", "10.0.0.256/24", "dev", "v0"}).find("10.0.0.256/24"), std::string::npos);
+  EXPECT_NE(error_of({"addr", "add", "10.0.0.1/33", "dev", "v0"}).find("wrong"), std::string::npos);
+  EXPECT_NE(error_of({"addr", "add", "10.0.0.1/24", "dev"}).find("not complete"), std::string::npos);
+  EXPECT_NE(error_of({"addr", "add", "10.0.0.1/24", "dev", "v0", "junk"}).find("garbage"), std::string::npos);
+  EXPECT_NE(error_of({"addr", "add", "10.0.0.1/24", "brd", "fd00::1", "dev", "v0"}).find("fd00::1"), std::string::npos);
+  EXPECT_NE(error_of({"addr", "add", "10.0.0.1/24", "dev", "v0", "label", "0123456789abcdef"}).find("label"),
+            std::string::npos);
+  Globals v6{.family = AF_INET6};
+  EXPECT_NE(error_of({"addr", "add", "10.0.0.1/24", "dev", "v0"}, v6).find("family"), std::string::npos);
+  EXPECT_NE(error_of({"addr", "flush"}).find("dev"), std::string::npos);
+}
+
+TEST(IpAddr, ShowAndFlush) {
+  EXPECT_EQ(ok({"addr"}).verb, Verb::addr_show);
+  EXPECT_EQ(ok({"addr", "show", "dev", "v0"}).dev, "v0");
+  EXPECT_EQ(ok({"addr", "list", "v0"}).dev, "v0");
+  auto f = ok({"addr", "flush", "dev", "v0"}, Globals{.family = AF_INET});
+  EXPECT_EQ(f.verb, Verb::addr_flush);
+  EXPECT_EQ(f.family, AF_INET);
+}
+
+TEST(IpRoute, AddForms) {
+  auto r = ok({"route", "add", "10.2.0.0/16", "via", "10.0.0.1", "dev", "v0", "metric", "100", "table", "7", "proto",
+               "static", "src", "10.0.0.5", "onlink"});
+  ASSERT_EQ(r.verb, Verb::route_add);
+  EXPECT_EQ(r.route.prefix, "10.2.0.0/16");
+  EXPECT_EQ(r.route.via, "10.0.0.1");
+  EXPECT_EQ(r.route.dev, "v0");
+  EXPECT_EQ(r.route.metric, 100u);
+  EXPECT_EQ(r.route.table, 7u);
+  EXPECT_EQ(r.route.protocol, RTPROT_STATIC);
+  EXPECT_EQ(r.route.src, "10.0.0.5");
+  EXPECT_TRUE(r.route.onlink);
+  EXPECT_EQ(ok({"route", "add", "default", "via", "10.0.0.1"}).route.prefix, "default");
+  EXPECT_EQ(ok({"route", "add", "to", "10.3.0.0/16", "dev", "v0"}).route.prefix, "10.3.0.0/16");
+  auto bh = ok({"route", "add", "blackhole", "192.0.2.0/24"});
+  EXPECT_EQ(bh.route.type, netlink::RouteType::blackhole);
+  EXPECT_EQ(bh.route.prefix, "192.0.2.0/24");
+  EXPECT_EQ(ok({"route", "replace", "10.2.0.0/16", "dev", "v0"}).verb, Verb::route_replace);
+  EXPECT_EQ(ok({"route", "del", "10.2.0.0/16"}).verb, Verb::route_del);
+  EXPECT_EQ(ok({"route", "show", "table", "main"}).verb, Verb::route_show);
+}
+
+TEST(IpRoute, Errors) {
+  EXPECT_NE(error_of({"route", "add"}).find("destination"), std::string::npos);
+  EXPECT_NE(error_of({"route", "add", "10.2.0.0/16"}).find("via"), std::string::npos);
+  EXPECT_NE(error_of({"route", "add", "10.2.0.0/16", "via", "nope"}).find("nope"), std::string::npos);
+  EXPECT_NE(error_of({"route", "add", "10.2.0.0/16", "via"}).find("not complete"), std::string::npos);
+  EXPECT_NE(error_of({"route", "add", "10.2.0.0/16", "dev", "v0", "x"}).find("garbage"), std::string::npos);
+  EXPECT_NE(error_of({"route", "add", "10.2.0.0/16", "dev", "v0", "metric", "m"}).find("metric"), std::string::npos);
+  EXPECT_NE(error_of({"route", "show", "junk"}).find("garbage"), std::string::npos);
+}
+
+TEST(IpNeigh, Forms) {
+  auto n = ok({"neigh", "add", "10.0.0.2", "lladdr", "02:00:00:00:00:02", "dev", "v0", "nud", "reachable"});
+  ASSERT_EQ(n.verb, Verb::neigh_add);
+  EXPECT_EQ(n.neigh.address, "10.0.0.2");
+  EXPECT_EQ(n.neigh.lladdr, "02:00:00:00:00:02");
+  EXPECT_EQ(n.neigh.dev, "v0");
+  EXPECT_EQ(n.neigh.state, NUD_REACHABLE);
+  EXPECT_EQ(ok({"neigh", "add", "to", "fd00::2", "lladdr", "02:00:00:00:00:02", "dev", "v0"}).neigh.state,
+            NUD_PERMANENT);
+  EXPECT_EQ(ok({"neigh", "replace", "10.0.0.2", "lladdr", "02:00:00:00:00:03", "dev", "v0"}).verb,
+            Verb::neigh_replace);
+  EXPECT_EQ(ok({"neigh", "del", "10.0.0.2", "dev", "v0"}).verb, Verb::neigh_del);
+  EXPECT_EQ(ok({"neigh", "show", "dev", "v0"}).dev, "v0");
+  EXPECT_NE(error_of({"neigh", "add", "10.0.0.2", "dev", "v0"}).find("lladdr"), std::string::npos);
+  EXPECT_NE(error_of({"neigh", "add", "10.0.0.2", "lladdr", "02:00:00:00:00:02"}).find("dev"), std::string::npos);
+  EXPECT_NE(error_of({"neigh", "add", "lladdr", "02:00:00:00:00:02", "dev", "v0"}).find("to"), std::string::npos);
+  EXPECT_NE(error_of({"neigh", "add", "10.0.0.2", "lladdr", "xx", "dev", "v0"}).find("xx"), std::string::npos);
+  EXPECT_NE(error_of({"neigh", "add", "10.0.0.2", "lladdr", "02:00:00:00:00:02", "dev", "v0", "nud", "odd"})
+                .find("odd"),
+            std::string::npos);
+}
+
+TEST(IpNetns, Forms) {
+  EXPECT_EQ(ok({"netns"}).verb, Verb::netns_list);
+  EXPECT_EQ(ok({"netns", "list"}).verb, Verb::netns_list);
+  EXPECT_EQ(ok({"netns", "add", "blue"}).name, "blue");
+  EXPECT_EQ(ok({"netns", "del", "blue"}).verb, Verb::netns_del);
+  auto e = ok({"netns", "exec", "blue", "ip", "-j", "link"});
+  EXPECT_EQ(e.verb, Verb::netns_exec);
+  EXPECT_EQ(e.exec_argv, (Words{"ip", "-j", "link"}));
+  EXPECT_NE(error_of({"netns", "add"}).find("name"), std::string::npos);
+  EXPECT_NE(error_of({"netns", "add", "../x"}).find("invalid"), std::string::npos);
+  EXPECT_NE(error_of({"netns", "add", ".."}).find("invalid"), std::string::npos);
+  EXPECT_NE(error_of({"netns", "add", "a", "b"}).find("garbage"), std::string::npos);
+  EXPECT_NE(error_of({"netns", "exec", "blue"}).find("command"), std::string::npos);
+  EXPECT_NE(error_of({"netns", "add", std::string(300, 'x')}).find("invalid"), std::string::npos);
+}
+
+TEST(IpFdb, Forms) {
+  auto f = ok({"fdb", "add", "02:00:00:00:00:09", "dev", "v1", "master", "static", "vlan", "5"});
+  ASSERT_EQ(f.verb, Verb::fdb_add);
+  EXPECT_EQ(f.fdb.lladdr, "02:00:00:00:00:09");
+  EXPECT_TRUE(f.fdb.master);
+  EXPECT_FALSE(f.fdb.self);
+  EXPECT_EQ(f.fdb.state, NUD_NOARP);
+  EXPECT_EQ(f.fdb.vlan, 5);
+  // bridge fdb's default is the device's own table.
+  auto s = ok({"fdb", "add", "00:00:00:00:00:00", "dev", "vx0", "dst", "192.0.2.1"});
+  EXPECT_TRUE(s.fdb.self);
+  EXPECT_FALSE(s.fdb.master);
+  EXPECT_EQ(s.fdb.dst, "192.0.2.1");
+  EXPECT_EQ(ok({"fdb", "del", "02:00:00:00:00:09", "dev", "v1", "master"}).verb, Verb::fdb_del);
+  EXPECT_EQ(ok({"fdb", "show", "br", "br0"}).master, "br0");
+  EXPECT_NE(error_of({"fdb", "show"}).find("br"), std::string::npos);
+  EXPECT_NE(error_of({"fdb", "add", "dev", "v1"}).find("lladdr"), std::string::npos);
+  EXPECT_NE(error_of({"fdb", "add", "02:00:00:00:00:09"}).find("dev"), std::string::npos);
+  EXPECT_NE(error_of({"fdb", "add", "nomac", "dev", "v1"}).find("nomac"), std::string::npos);
+  EXPECT_NE(error_of({"fdb", "add", "02:00:00:00:00:09", "dev", "v1", "vlan", "4095"}).find("vlan"), std::string::npos);
+}
+
+TEST(IpBatchSplit, CommentsQuotesContinuations) {
+  auto lines = split_batch(
+      "link add v0 type veth peer name v1\n"
+      "\n"
+      "   # a comment line\n"
+      "link set v0 up # trailing comment\n"
+      "link set v0 alias \"two words\" \n"
+      "link set v0 alias 'single quoted'\n"
+      "addr add 10.0.0.1/24 \\\n"
+      "  dev v0\n"
+      "\t\r\n"
+      "link show");
+  ASSERT_TRUE(lines) << lines.error().message;
+  ASSERT_EQ(lines->size(), 6u);
+  EXPECT_EQ((*lines)[0].line, 1);
+  EXPECT_EQ((*lines)[0].args.size(), 8u);
+  EXPECT_EQ((*lines)[1].line, 4);
+  EXPECT_EQ((*lines)[1].args, (Words{"link", "set", "v0", "up"}));
+  EXPECT_EQ((*lines)[2].args, (Words{"link", "set", "v0", "alias", "two words"}));
+  EXPECT_EQ((*lines)[3].args, (Words{"link", "set", "v0", "alias", "single quoted"}));
+  EXPECT_EQ((*lines)[4].line, 8);  // a continued command is numbered by its last line, as ip does
+  EXPECT_EQ((*lines)[4].args, (Words{"addr", "add", "10.0.0.1/24", "dev", "v0"}));
+  EXPECT_EQ((*lines)[5].line, 10);
+}
+
+TEST(IpBatchSplit, Errors) {
+  auto unterminated = split_batch("link show\nlink set v0 alias \"oops\n");
+  ASSERT_FALSE(unterminated);
+  EXPECT_EQ(unterminated.error().line, 2);
+  auto dangling = split_batch("link show \\\n");
+  ASSERT_FALSE(dangling);
+  EXPECT_EQ(dangling.error().line, 1);
+  auto empty = split_batch("");
+  ASSERT_TRUE(empty);
+  EXPECT_TRUE(empty->empty());
+  auto only_comments = split_batch("# nothing\n\n   \n");
+  ASSERT_TRUE(only_comments);
+  EXPECT_TRUE(only_comments->empty());
+}
+
+TEST(IpErrors, FormatAddsTheFinalPeriodOnce) {
+  EXPECT_EQ(format_error("no such thing"), "Error: no such thing.");
+  EXPECT_EQ(format_error("done."), "Error: done.");
+}
+
+}  // namespace
+}  // namespace brisk::ipcli
