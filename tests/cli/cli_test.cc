@@ -26,6 +26,10 @@ void expect_subset(const json& ours, const json& theirs, const std::string& wher
     ASSERT_TRUE(theirs.is_array()) << where;
     ASSERT_EQ(ours.size(), theirs.size()) << where << "\nours: " << ours << "\nip: " << theirs;
     for (std::size_t i = 0; i < ours.size(); ++i) expect_subset(ours[i], theirs[i], where + "[" + std::to_string(i) + "]");
+  } else if (where.find(".stats") != std::string::npos) {
+    // Counters move between the two reads (IPv6 DAD and router
+    // solicitations): compare their kind, not their value.
+    EXPECT_EQ(ours.type(), theirs.type()) << where;
   } else {
     EXPECT_EQ(ours, theirs) << where;
   }
