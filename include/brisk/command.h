@@ -48,6 +48,8 @@
 namespace brisk {
 
 class Recorder;
+class CancelToken;
+class Wakeup;
 
 // Where the child's stdin comes from.
 class Input {
@@ -159,10 +161,12 @@ class AllowedExit {
 struct CommandStatus {
   ExitStatus exit{};       // the deciding process's end: the command's, or per the pipeline mode
   bool timed_out = false;  // the timeout expired and the command was signalled
-  bool allowed = false;    // exit is in the allowed set and the run did not time out
+  bool cancelled = false;  // the run's CancelToken fired and the command was signalled
+  bool allowed = false;    // exit is in the allowed set, and the run neither timed out nor was cancelled
 
   bool success() const { return allowed; }
-  // "exit code 0", "signal 9 (SIGKILL)", "timed out after signal 15 (SIGTERM)".
+  // "exit code 0", "signal 9 (SIGKILL)", "timed out, signal 15 (SIGTERM)",
+  // "cancelled, signal 15 (SIGTERM)".
   std::string to_string() const;
 };
 
@@ -208,6 +212,9 @@ struct RunOptions {
   bool pipefail = false;                 // pipelines: the first failing member decides, not the last
   std::size_t keep_limit = 1 << 20;      // bytes of quiet or callback output kept for errors
   std::shared_ptr<Recorder> recorder{};  // receives command lines, data and status; none by default
+  // Stops the run from another thread or a signal handler, like a timeout
+  // expiring now (brisk/cancel.h); none by default.
+  std::shared_ptr<CancelToken> cancel{};
 };
 
 class Process;
@@ -250,6 +257,7 @@ class Command {
   Command& timeout_signal(int signal);
   Command& new_process_group(bool on = true);
   Command& recorder(std::shared_ptr<Recorder> recorder);
+  Command& cancel_on(std::shared_ptr<CancelToken> token);
 
   // Runs to completion. Throws SpawnFailed (or a subclass) when the program
   // cannot start, TimedOut or ExecutionFailed when the status is not allowed
@@ -308,8 +316,22 @@ class Process {
   // status check of the run options. Timeouts are enforced only while this
   // runs (they count from spawn()), since nothing else drives the process.
   Output wait();
+  // Drives the pipes for at most `limit`, or until `wake` (brisk/cancel.h)
+  // is notified; returns what wait() would once the run has finished (and
+  // then the Process is spent, like after wait()), or nothing while it still
+  // runs. Throws as wait() does.
+  std::optional<Output> wait_for(std::chrono::nanoseconds limit, const Wakeup* wake = nullptr);
+  // Never blocks: handles what is ready now (up to about 1 MiB per pipe, so
+  // that a chatty child cannot keep the caller here), then answers as
+  // wait_for().
+  std::optional<Output> try_wait();
 
  private:
+  // Drives until the run finishes or `until` passes; `rounds` bounds the
+  // poll rounds that may follow once `until` has passed.
+  std::optional<Output> drive_until(std::chrono::steady_clock::time_point until, int rounds,
+                                    const Wakeup* wake = nullptr);
+
   std::unique_ptr<detail::Execution> execution_;
 };
 

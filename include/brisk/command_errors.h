@@ -1,7 +1,8 @@
 // brisk/command_errors.h: the exceptions of the command API.
 //
 // ExecutionFailed is thrown when a run ends with a status that is not
-// allowed; TimedOut, a subclass, when its timeout expired. Both carry every
+// allowed; TimedOut, a subclass, when its timeout expired, and Cancelled when
+// its CancelToken fired. All carry every
 // command's argv, the status, and the run's stdout and stderr, even when the
 // caller did not capture them (the first bytes of quiet and callback streams
 // are kept for this). Failures to start are SpawnFailed (brisk/spawn.h).
@@ -42,7 +43,13 @@ class TimedOut : public ExecutionFailed {
   TimedOut(std::vector<std::vector<std::string>> commands, Output output);
 };
 
-// Throws TimedOut or ExecutionFailed for a status that is not allowed.
+// The run's CancelToken fired (brisk/cancel.h).
+class Cancelled : public ExecutionFailed {
+ public:
+  Cancelled(std::vector<std::vector<std::string>> commands, Output output);
+};
+
+// Throws TimedOut, Cancelled or ExecutionFailed for a status that is not allowed.
 void check_output(const std::vector<std::vector<std::string>>& commands, const Output& output);
 
 }  // namespace brisk

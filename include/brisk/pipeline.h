@@ -42,6 +42,7 @@ class Pipeline {
   // Every member joins one group, led by the first: timeouts reach them all.
   Pipeline& new_process_group(bool on = true);
   Pipeline& recorder(std::shared_ptr<Recorder> recorder);
+  Pipeline& cancel_on(std::shared_ptr<CancelToken> token);
 
   // As Command's: throws SpawnFailed, TimedOut or ExecutionFailed.
   Output output() const;

@@ -3,6 +3,7 @@
 
 #include <ostream>
 
+#include "brisk/cancel.h"
 #include "brisk/command_errors.h"
 #include "brisk/command_log.h"
 #include "brisk/shell_words.h"
@@ -135,6 +136,11 @@ Command& Command::recorder(std::shared_ptr<Recorder> recorder) {
   return *this;
 }
 
+Command& Command::cancel_on(std::shared_ptr<CancelToken> token) {
+  run_.cancel = std::move(token);
+  return *this;
+}
+
 Output Command::output() const { return detail::run_checked({this, 1}, detail::capturing(run_)); }
 
 CommandStatus Command::status() const { return detail::run_checked({this, 1}, run_).status; }
@@ -174,6 +180,7 @@ std::ostream& operator<<(std::ostream& out, const Command& command) { return out
 
 std::string CommandStatus::to_string() const {
   if (timed_out) return "timed out, " + exit.to_string();
+  if (cancelled) return "cancelled, " + exit.to_string();
   return exit.to_string();
 }
 
@@ -194,8 +201,32 @@ UniqueFd Process::take_stdin() { return execution_ ? execution_->take_handed(0) 
 UniqueFd Process::take_stdout() { return execution_ ? execution_->take_handed(1) : UniqueFd(); }
 UniqueFd Process::take_stderr() { return execution_ ? execution_->take_handed(2) : UniqueFd(); }
 
+std::optional<Output> Process::drive_until(detail::Clock::time_point until, int rounds, const Wakeup* wake) {
+  if (!execution_) throw std::logic_error("brisk::Process waited for after it finished");
+  execution_->close_handed();
+  {
+    detail::SigpipeGuard guard(execution_->writes_stdin());
+    detail::Execution* one = execution_.get();
+    // The flag is checked before each poll: a notify() racing with
+    // Wakeup::clear() may leave it set with the eventfd already drained.
+    while (!execution_->finished() && !(wake && wake->notified())) {
+      bool progressed = detail::poll_once({&one, 1}, until, wake ? wake->fd() : -1);
+      if (detail::Clock::now() >= until && (!progressed || --rounds <= 0)) break;
+    }
+  }
+  if (!execution_->finished()) return std::nullopt;
+  return wait();
+}
+
+std::optional<Output> Process::wait_for(std::chrono::nanoseconds limit, const Wakeup* wake) {
+  return drive_until(detail::Clock::now() + limit, 1, wake);
+}
+
+// 16 rounds read at most 16 x 64 KiB from each pipe.
+std::optional<Output> Process::try_wait() { return drive_until(detail::Clock::now(), 16); }
+
 Output Process::wait() {
-  if (!execution_) throw std::logic_error("brisk::Process::wait called twice");
+  if (!execution_) throw std::logic_error("brisk::Process waited for after it finished");
   auto execution = std::move(execution_);
   // The caller's ends are theirs to keep; the ones not taken close here, so
   // that the child does not wait forever on a stdin nobody will write.

@@ -1,4 +1,4 @@
-// command/errors.cc: ExecutionFailed and TimedOut, with Cheetah's message.
+// command/errors.cc: ExecutionFailed, TimedOut and Cancelled, with Cheetah's message.
 #include "brisk/command_errors.h"
 #include "brisk/shell_words.h"
 
@@ -30,6 +30,8 @@ std::string failure_message(const std::vector<std::vector<std::string>>& command
   std::string message = "Execution of \"" + command_line(commands) + "\" ";
   if (output.status.timed_out) {
     message += "timed out and ended with " + output.status.exit.to_string();
+  } else if (output.status.cancelled) {
+    message += "was cancelled and ended with " + output.status.exit.to_string();
   } else if (output.status.exit.kind == ExitStatus::Kind::signaled) {
     message += "was killed by " + output.status.exit.to_string();
   } else {
@@ -52,9 +54,13 @@ ExecutionFailed::ExecutionFailed(std::vector<std::vector<std::string>> commands,
 TimedOut::TimedOut(std::vector<std::vector<std::string>> commands, Output output)
     : ExecutionFailed(std::move(commands), std::move(output)) {}
 
+Cancelled::Cancelled(std::vector<std::vector<std::string>> commands, Output output)
+    : ExecutionFailed(std::move(commands), std::move(output)) {}
+
 void check_output(const std::vector<std::vector<std::string>>& commands, const Output& output) {
   if (output.status.allowed) return;
   if (output.status.timed_out) throw TimedOut(commands, output);
+  if (output.status.cancelled) throw Cancelled(commands, output);
   throw ExecutionFailed(commands, output);
 }
 

@@ -14,7 +14,7 @@
 
 namespace brisk::detail {
 
-void poll_once(std::span<Execution* const> executions) {
+bool poll_once(std::span<Execution* const> executions, std::optional<Clock::time_point> until, int wake_fd) {
   std::vector<pollfd> fds;
   std::vector<std::size_t> begin;
   std::optional<Clock::time_point> wake;
@@ -24,6 +24,8 @@ void poll_once(std::span<Execution* const> executions) {
     if (auto t = e->next_timer()) wake = wake ? std::min(*wake, *t) : *t;
   }
   begin.push_back(fds.size());
+  if (wake_fd >= 0) fds.push_back({wake_fd, POLLIN, 0});  // after every execution's range
+  if (until) wake = wake ? std::min(*wake, *until) : *until;
   int timeout_ms = -1;
   if (wake) {
     auto left = std::chrono::ceil<std::chrono::milliseconds>(*wake - Clock::now()).count();
@@ -39,6 +41,7 @@ void poll_once(std::span<Execution* const> executions) {
     executions[i]->dispatch(std::span<const pollfd>(fds).subspan(begin[i], begin[i + 1] - begin[i]));
     executions[i]->fire_timers(now);
   }
+  return ready && *ready > 0;
 }
 
 void drive(Execution& execution) {

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cerrno>
 
+#include "brisk/cancel.h"
 #include "brisk/command_log.h"
 #include "sys/io.h"
 #include "sys/syscalls.h"
@@ -68,6 +69,10 @@ bool Execution::all_exited() const {
 
 void Execution::add_polls(std::vector<pollfd>& fds) {
   slots_.clear();
+  if (run_.cancel && !cancelled_) {
+    fds.push_back({run_.cancel->fd(), POLLIN, 0});
+    slots_.push_back(Slot::cancel);
+  }
   if (in_.fd) {
     fds.push_back({in_.fd.get(), POLLOUT, 0});
     slots_.push_back(Slot::in);
@@ -91,6 +96,13 @@ void Execution::dispatch(std::span<const pollfd> fds) {
   for (std::size_t k = 0; k < fds.size() && k < slots_.size(); ++k) {
     if (fds[k].revents == 0) continue;
     switch (slots_[k]) {
+      case Slot::cancel:
+        // After a timeout the stop is already under way; either way the
+        // grace ends in SIGKILL and, once our processes are gone, in no
+        // longer waiting for descendants that hold the pipes.
+        cancelled_ = true;
+        if (!timed_out_) begin_stop(Clock::now());
+        break;
       case Slot::in:
         on_writable();
         break;
@@ -214,17 +226,21 @@ void Execution::on_writable() {
   }
 }
 
+void Execution::begin_stop(Clock::time_point now) {
+  signal_all(run_.timeout_signal);
+  kill_deadline_ = now + run_.kill_after;
+}
+
 std::optional<Clock::time_point> Execution::next_timer() const {
-  if (deadline_ && !timed_out_) return deadline_;
+  if (deadline_ && !timed_out_ && !cancelled_) return deadline_;
   if (kill_deadline_ && !killed_) return kill_deadline_;
   return std::nullopt;
 }
 
 void Execution::fire_timers(Clock::time_point now) {
-  if (deadline_ && !timed_out_ && now >= *deadline_) {
+  if (deadline_ && !timed_out_ && !cancelled_ && now >= *deadline_) {
     timed_out_ = true;
-    signal_all(run_.timeout_signal);
-    kill_deadline_ = now + run_.kill_after;
+    begin_stop(now);
   }
   if (kill_deadline_ && !killed_ && now >= *kill_deadline_) {
     killed_ = true;
@@ -297,7 +313,8 @@ Output Execution::finish() {
   }
   output_.status.exit = *deciding;
   output_.status.timed_out = timed_out_;
-  output_.status.allowed = !timed_out_ && run_.allowed.allows(*deciding);
+  output_.status.cancelled = cancelled_;
+  output_.status.allowed = !timed_out_ && !cancelled_ && run_.allowed.allows(*deciding);
   if (run_.recorder) run_.recorder->record_status(output_.status);
   return std::move(output_);
 }

@@ -81,7 +81,7 @@ class Execution {
     Input::Source source{};
     std::string partial{};  // an unterminated line not yet recorded
   };
-  enum class Slot : int { in = -3, out = -2, err = -1 };  // members are 0..n-1
+  enum class Slot : int { cancel = -4, in = -3, out = -2, err = -1 };  // members are 0..n-1
 
   explicit Execution(const RunOptions& run);
   void on_readable(Reader& reader);
@@ -94,6 +94,8 @@ class Execution {
   // Passes fed stdin to the recorder line by line; `last` flushes the tail.
   void record_input(std::string_view data, bool last);
   void signal_all(int signal);
+  // The polite signal now, SIGKILL after the grace: for a timeout or a cancel.
+  void begin_stop(Clock::time_point now);
   bool all_exited() const;
 
   RunOptions run_;
@@ -111,6 +113,7 @@ class Execution {
   std::optional<Clock::time_point> deadline_{};
   std::optional<Clock::time_point> kill_deadline_{};
   bool timed_out_ = false;
+  bool cancelled_ = false;
   bool killed_ = false;
   std::unique_ptr<char[]> buffer_;  // read buffer, allocated at the first read
 };
@@ -118,8 +121,10 @@ class Execution {
 // Runs the loop until the execution finishes.
 void drive(Execution& execution);
 // One round of the loop over several executions: polls until something is
-// ready or a timer is due, then dispatches.
-void poll_once(std::span<Execution* const> executions);
+// ready, a timer is due, `until` passes or `wake_fd` (when not -1) becomes
+// readable, then dispatches. Returns whether any descriptor was ready.
+bool poll_once(std::span<Execution* const> executions, std::optional<Clock::time_point> until = std::nullopt,
+               int wake_fd = -1);
 
 // Blocks SIGPIPE in this thread while stdin pipes are written, and consumes a
 // SIGPIPE the writes raised, so that a child closing its stdin early cannot

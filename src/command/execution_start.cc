@@ -2,6 +2,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include "brisk/cancel.h"
 #include "brisk/command_log.h"
 #include "command/execution.h"
 #include "sys/io.h"
@@ -43,6 +44,15 @@ Result<std::unique_ptr<Execution>, SpawnError> Execution::start(std::span<const 
     error.step = SpawnStep::validate;
     error.code = EINVAL;
     error.detail = "no command to run";
+    return error;
+  }
+  // A token that already fired: nothing starts (run_all's queue drains fast).
+  if (run.cancel && run.cancel->cancelled()) {
+    SpawnError error;
+    error.step = SpawnStep::validate;
+    error.code = ECANCELED;
+    error.program = commands.front().argv().empty() ? "" : commands.front().argv().front();
+    error.detail = "cancelled before it started";
     return error;
   }
   for (const auto& command : commands) e->argvs_.push_back(command.argv());

@@ -58,6 +58,11 @@ Pipeline& Pipeline::recorder(std::shared_ptr<Recorder> recorder) {
   return *this;
 }
 
+Pipeline& Pipeline::cancel_on(std::shared_ptr<CancelToken> token) {
+  run_.cancel = std::move(token);
+  return *this;
+}
+
 Output Pipeline::output() const { return detail::run_checked(commands_, detail::capturing(run_)); }
 
 CommandStatus Pipeline::status() const { return detail::run_checked(commands_, run_).status; }

@@ -33,7 +33,9 @@ const char* to_string(SpawnStep step) {
 SpawnError::Kind SpawnError::kind() const {
   switch (step) {
     case SpawnStep::validate:
-      return Kind::invalid_argument;
+      // ECANCELED: not started by choice (a CancelToken, run_all's
+      // stop_on_failure), not because the options were wrong.
+      return code == ECANCELED ? Kind::other : Kind::invalid_argument;
     case SpawnStep::resolve_program:
     case SpawnStep::exec:
       if (code == ENOENT) return Kind::program_not_found;

@@ -1,5 +1,6 @@
 #include "sys/syscalls.h"
 
+#include <sys/eventfd.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -58,6 +59,12 @@ Result<UniqueFd> dup(int fd) {
   int copy = ::fcntl(fd, F_DUPFD_CLOEXEC, 0);
   if (copy < 0) return last_error("fcntl(F_DUPFD_CLOEXEC)");
   return UniqueFd(copy);
+}
+
+Result<UniqueFd> eventfd(int extra_flags) {
+  int fd = ::eventfd(0, EFD_CLOEXEC | extra_flags);
+  if (fd < 0) return last_error("eventfd");
+  return UniqueFd(fd);
 }
 
 Result<int> get_fd_flags(int fd) {

@@ -47,6 +47,7 @@ Result<void> write_all(int fd, std::span<const char> data);
 Result<int> poll(std::span<pollfd> fds, int timeout_ms);
 
 Result<UniqueFd> dup(int fd);  // F_DUPFD_CLOEXEC
+Result<UniqueFd> eventfd(int extra_flags = 0);  // EFD_CLOEXEC plus extra_flags
 Result<int> get_fd_flags(int fd);  // F_GETFD: fails with EBADF on a closed fd
 Result<struct stat> stat(const std::string& path);
 Result<struct stat> fstat(int fd);

@@ -447,9 +447,10 @@ class ThreadsTest < Minitest::Test
     assert_operator ticks, :>, 10
   end
 
-  def test_thread_raise_arrives_after_the_command_and_leaves_no_child
+  def test_thread_raise_interrupts_the_command_and_leaves_no_child
+    started = Process.clock_gettime(Process::CLOCK_MONOTONIC)
     worker = Thread.new do
-      M.run("sleep", "0.3")
+      M.run("sleep", "30")
       :finished
     rescue RuntimeError => e
       e.message
@@ -457,7 +458,30 @@ class ThreadsTest < Minitest::Test
     sleep 0.1
     worker.raise(RuntimeError, "interrupted")
     assert_equal "interrupted", worker.value
+    # Far below sleep's 30 s: the child was killed, not waited for.
+    assert_operator Process.clock_gettime(Process::CLOCK_MONOTONIC) - started, :<, 20
     assert_raises(Errno::ECHILD) { Process.wait(-1, Process::WNOHANG) }
+  end
+
+  def test_timeout_module_interrupts_the_command
+    require "timeout"
+    assert_raises(Timeout::Error) { Timeout.timeout(0.2) { M.run("sleep", "30") } }
+    assert_raises(Errno::ECHILD) { Process.wait(-1, Process::WNOHANG) }
+  end
+
+  def test_a_trap_that_raises_nothing_does_not_disturb_the_command
+    trapped = 0
+    old = trap("USR1") { trapped += 1 }
+    signaller = Thread.new do
+      sleep 0.1
+      Process.kill("USR1", Process.pid)
+    end
+    out = M.run("sh", "-c", "sleep 0.4; echo done", stdout: :capture)
+    signaller.join
+    assert_equal "done\n", out
+    assert_equal 1, trapped
+  ensure
+    trap("USR1", old || "DEFAULT")
   end
 
   def test_callbacks_survive_gc_stress

@@ -20,9 +20,11 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <system_error>
 #include <utility>
 #include <vector>
 
+#include "brisk/cancel.h"
 #include "brisk/command.h"
 #include "brisk/command_log.h"
 #include "brisk/pipeline.h"
@@ -52,6 +54,14 @@ struct Request {
   std::optional<std::string> chroot, cwd, netns, user, group;
   std::optional<mode_t> umask;
   std::optional<double> timeout, kill_after;
+
+  // The run, kept across GVL-free waits: Ruby's unblocking function notifies
+  // `wake`, the wait returns, Ruby handles the interrupt (raising, which
+  // frees the Request and so kills and reaps the run, or not, after which
+  // the wait goes on).
+  brisk::Wakeup wake;
+  std::optional<brisk::Process> process;
+  bool done = false;
 
   // Results.
   brisk::Output output;
@@ -187,7 +197,8 @@ void configure_run(Runnable& runnable, Request& request, const std::shared_ptr<b
   if (recorder) runnable.recorder(recorder);
 }
 
-void run(Request& request) {
+// Starts the run; request.process holds it, or request.done is set.
+void start(Request& request) {
   std::optional<brisk::Credentials> credentials;
   if (request.user || request.group) {
     // No user but a group: keep our uid, change only the group.
@@ -211,22 +222,35 @@ void run(Request& request) {
   }
   if (commands.size() == 1) {
     configure_run(commands[0], request, recorder);
-    brisk::Process process = commands[0].spawn();
-    request.pid = process.pid();
-    request.output = process.wait();
+    request.process.emplace(commands[0].spawn());
   } else {
     brisk::Pipeline pipeline(std::move(commands));
     configure_run(pipeline, request, recorder);
-    brisk::Process process = pipeline.spawn();
-    request.pid = process.pid();
-    request.output = process.wait();
+    request.process.emplace(pipeline.spawn());
   }
+  request.pid = request.process->pid();
+}
+
+// Waits until the run ends or Ruby has an interrupt to handle.
+void wait(Request& request) {
+  constexpr auto kForever = std::chrono::hours(24 * 365);
+  std::optional<brisk::Output> output = request.process->wait_for(kForever, &request.wake);
+  if (!output) return;
+  request.output = std::move(*output);
+  request.process.reset();
+  request.done = true;
 }
 
 void* run_without_gvl(void* data) {
   auto& request = *static_cast<Request*>(data);
   try {
-    run(request);
+    if (!request.process) start(request);
+    if (request.process) {
+      wait(request);
+    } else {
+      request.done = true;  // start() reported an argument error
+    }
+    return nullptr;
   } catch (const RubyRaised&) {
     // request.ruby_state says what to re-raise.
   } catch (const brisk::InvalidSpawnOptions& e) {
@@ -236,8 +260,13 @@ void* run_without_gvl(void* data) {
   } catch (const std::exception& e) {
     request.other_error = e.what();
   }
+  request.process.reset();  // kills and reaps whatever still runs
+  request.done = true;
   return nullptr;
 }
+
+// Ruby's unblocking function: may run on another thread, any number of times.
+void wake_run(void* data) { static_cast<Request*>(data)->wake.notify(); }
 
 // The raw wait status, as waitpid() would have returned it.
 int raw_status(const brisk::ExitStatus& status) {
@@ -325,7 +354,12 @@ void parse(Request& request, VALUE commands, VALUE options) {
 //   returns {statuses: [Process::Status per process], stdout:, stderr:,
 //            timed_out:} or {spawn_error: errno, program:, message:}
 VALUE native_run(VALUE, VALUE commands, VALUE options) {
-  auto* request = new Request();
+  Request* request = nullptr;
+  try {
+    request = new Request();
+  } catch (const std::system_error& e) {
+    rb_syserr_fail(e.code().value(), e.what());
+  }
   // A raise in parse() would leak request; free it on that path.
   int state = 0;
   struct ParseArgs {
@@ -349,13 +383,17 @@ VALUE native_run(VALUE, VALUE commands, VALUE options) {
   VALUE stdin_io = request->stdin_io, out_io = request->out_io, err_io = request->err_io;
   VALUE recorder = request->recorder;
 
-  // No unblocking function: brisk offers no way to stop a wait() from another
-  // thread, so interrupts are handled once the run is over. Ruby may raise a
-  // pending interrupt on entry or exit of the GVL-free region; the command has
-  // then not started, or has been reaped, and only request needs freeing.
+  // Ruby raises a pending interrupt (Thread#raise, Timeout, Ctrl-C) on entry
+  // to or exit from the GVL-free region; rb_protect catches it, and deleting
+  // the request kills and reaps the run's processes. An interrupt that raises
+  // nothing (a trap handler) only costs a trip through the loop.
   rb_protect(
       [](VALUE data) -> VALUE {
-        rb_thread_call_without_gvl(run_without_gvl, reinterpret_cast<void*>(data), nullptr, nullptr);
+        auto* r = reinterpret_cast<Request*>(data);
+        while (!r->done) {
+          rb_thread_call_without_gvl(run_without_gvl, r, wake_run, r);
+          r->wake.clear();
+        }
         return Qnil;
       },
       reinterpret_cast<VALUE>(request), &state);
