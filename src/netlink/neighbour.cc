@@ -154,6 +154,26 @@ Op fdb_op(FdbSpec spec, int kind) {
     if (dst) m.put_bytes(NDA_DST, dst->data());
     std::vector<Request> requests;
     requests.push_back({.message = std::move(m), .op = op, .object = object});
+    // After ENOBUFS: does the device's fdb hold this MAC (vlan, table)?
+    // One dump of that device's entries, filtered by the kernel. The
+    // bridge reports its own entries with NDA_MASTER and no flag; a
+    // device's own table flags them NTF_SELF.
+    bool self = spec.self && !spec.master;
+    requests.back().recheck = [dev = spec.dev, mac, vlan = spec.vlan, self, del](Connection& c) -> NlResult<bool> {
+      auto ifindex = resolve_link(c, dev);
+      if (!ifindex) return std::move(ifindex).error();
+      bool present = false;
+      auto done = dump_neigh(
+          c, AF_BRIDGE, *ifindex, 0, "fdb recheck", dev,
+          [&](const ParsedNeigh& n) {
+            bool in_table = self ? (n.header.ndm_flags & NTF_SELF) != 0 : n.attrs->u32(NDA_MASTER).has_value();
+            present |= n.header.ndm_ifindex == *ifindex && in_table && mac_of(*n.attrs) == mac &&
+                       (!vlan || n.attrs->u16(NDA_VLAN) == vlan);
+          },
+          [&] { present = false; });
+      if (!done) return std::move(done).error();
+      return del ? !present : present;
+    };
     return requests;
   };
   return result;

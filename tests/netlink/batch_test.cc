@@ -6,6 +6,8 @@
 
 #include <atomic>
 #include <chrono>
+#include <cstdio>
+#include <set>
 #include <thread>
 
 #include "brisk/netlink/batch.h"
@@ -114,6 +116,42 @@ TEST_F(BatchTest, LostAcksAreRecheckedNeverAssumed) {
   for (const auto& link : ip_json(ns(), {"link", "show"}))
     if (link["ifname"].get<std::string>()[0] == 'a' && link["mtu"] == 1400) ++up;
   EXPECT_EQ(up, 150);
+}
+
+TEST_F(BatchTest, LostFdbAcksAreRecheckedNeverAssumed) {
+  Batch setup(conn());
+  setup.add_link({.name = "br0", .kind = BridgeOptions{}});
+  setup.add_link({.name = "p0", .kind = VethOptions{.peer = "q0"}, .common = {.master = "br0"}});
+  for (auto& r : setup.flush()) ASSERT_TRUE(r) << r.error().message();
+  auto mac = [](int i) {
+    char text[18];
+    std::snprintf(text, sizeof text, "02:00:00:00:%02x:%02x", (i >> 8) & 0xff, i & 0xff);
+    return std::string(text);
+  };
+  auto small = Connection::open_in(ns(), {.receive_buffer = 1, .max_window = 100000, .unbounded_window = true});
+  ASSERT_TRUE(small) << small.error().message();
+  const int n = 300;
+  Batch adds(*small);
+  for (int i = 0; i < n; ++i) adds.add_fdb({.dev = "p0", .lladdr = mac(i)});
+  // Fails in the kernel (no such port): a lost error must not read as success.
+  std::size_t ghost = adds.add_fdb({.dev = "q0", .lladdr = mac(n), .master = true});
+  auto added = adds.flush();
+  EXPECT_GT(small->stats().enobufs, 0u);
+  EXPECT_GT(small->stats().rechecks, 0u);
+  for (int i = 0; i < n; ++i) EXPECT_TRUE(added[i]) << i << ": " << added[i].error().message();
+  EXPECT_FALSE(added[ghost]);
+  auto listed = list_fdb(conn(), "br0");
+  ASSERT_TRUE(listed) << listed.error().message();
+  std::set<std::string> macs;
+  for (const auto& entry : *listed) macs.insert(entry.lladdr.to_string());
+  for (int i = 0; i < n; ++i) EXPECT_TRUE(macs.count(mac(i))) << mac(i);
+
+  Batch deletes(*small);
+  for (int i = 0; i < n; ++i) deletes.delete_fdb({.dev = "p0", .lladdr = mac(i)});
+  for (auto& r : deletes.flush()) EXPECT_TRUE(r) << r.error().message();
+  listed = list_fdb(conn(), "br0");
+  ASSERT_TRUE(listed);
+  for (const auto& entry : *listed) EXPECT_FALSE(entry.lladdr.to_string().rfind("02:00:00:00:", 0) == 0);
 }
 
 TEST_F(BatchTest, AnInterruptedDumpIsRetriedThenReported) {
