@@ -20,6 +20,10 @@ constexpr auto kRoutePolicies = [] {
   p[RTA_PRIORITY] = {AttrKind::u32};
   p[RTA_PREFSRC] = {AttrKind::binary, 16, 4};
   p[RTA_TABLE] = {AttrKind::u32};
+  p[RTA_SRC] = {AttrKind::binary, 16, 4};
+  p[RTA_IIF] = {AttrKind::u32};
+  p[RTA_UID] = {AttrKind::u32};
+  p[RTA_MARK] = {AttrKind::u32};
   return p;
 }();
 
@@ -76,7 +80,13 @@ NlResult<RouteInfo> parse_route(const nlmsghdr& message) {
     if (auto ip = IpAddress::from_bytes(*gw)) route.gateway = *ip;
   if (auto src = attrs->bytes(RTA_PREFSRC))
     if (auto ip = IpAddress::from_bytes(*src)) route.prefsrc = *ip;
+  if (auto src = attrs->bytes(RTA_SRC))
+    if (auto ip = IpAddress::from_bytes(*src)) route.src = *ip;
   route.oif = static_cast<int>(attrs->u32(RTA_OIF).value_or(0));
+  route.iif = static_cast<int>(attrs->u32(RTA_IIF).value_or(0));
+  route.uid = attrs->u32(RTA_UID);
+  route.mark = attrs->u32(RTA_MARK);
+  route.cloned = (rtm.rtm_flags & RTM_F_CLONED) != 0;
   route.metric = attrs->u32(RTA_PRIORITY).value_or(0);
   route.table = attrs->u32(RTA_TABLE).value_or(rtm.rtm_table);
   route.scope = rtm.rtm_scope;
@@ -191,6 +201,56 @@ NlResult<std::vector<RouteInfo>> list_routes(Connection& conn, const RouteFilter
       [&] { routes.clear(); });
   if (!done) return std::move(done).error();
   return routes;
+}
+
+NlResult<RouteInfo> get_route(Connection& conn, const RouteQuery& query) {
+  const char* op = "route get";
+  auto to = IpAddress::parse(query.to);
+  if (!to) return invalid_argument(op, query.to, "malformed destination '" + query.to + "'");
+  std::optional<IpAddress> from;
+  if (!query.from.empty()) {
+    auto parsed = IpAddress::parse(query.from);
+    if (!parsed || parsed->family != to->family)
+      return invalid_argument(op, query.to, "malformed source address '" + query.from + "'");
+    from = *parsed;
+  }
+  // The kernel answers an input-route query only with a source to route from.
+  if (!query.iif.empty() && !from) return invalid_argument(op, query.to, "iif needs from");
+  auto device = [&](const std::string& name) -> NlResult<uint32_t> {
+    auto index = resolve_link(conn, name);
+    if (!index) {
+      index.error().op = op;
+      return std::move(index).error();
+    }
+    return static_cast<uint32_t>(*index);
+  };
+  Message m(RTM_GETROUTE, NLM_F_REQUEST);
+  auto& rtm = m.put_header<rtmsg>();
+  rtm.rtm_family = static_cast<uint8_t>(to->family);
+  rtm.rtm_flags = RTM_F_LOOKUP_TABLE;  // report the table the answer came from, as ip asks
+  const auto full = static_cast<uint8_t>(to->family == AF_INET ? 32 : 128);
+  rtm.rtm_dst_len = full;
+  m.put_bytes(RTA_DST, to->data());
+  if (from) {
+    rtm.rtm_src_len = full;
+    m.put_bytes(RTA_SRC, from->data());
+  }
+  if (!query.iif.empty()) m.put_u32(RTA_IIF, BRISK_TRY(device(query.iif)));
+  if (!query.oif.empty()) m.put_u32(RTA_OIF, BRISK_TRY(device(query.oif)));
+  if (query.mark) m.put_u32(RTA_MARK, *query.mark);
+
+  std::optional<RouteInfo> found;
+  Request r{.message = std::move(m), .op = op, .object = query.to, .reply_budget = kGetBudget, .ack = false};
+  r.on_reply = [&found](const nlmsghdr& reply) -> NlResult<void> {
+    if (reply.nlmsg_type != RTM_NEWROUTE) return {};
+    auto route = detail::parse_route(reply);
+    if (!route) return std::move(route).error();
+    found = std::move(*route);
+    return {};
+  };
+  BRISK_TRY(conn.execute(std::move(r)));
+  if (!found) return NetlinkError{.code = EBADMSG, .op = op, .object = query.to, .detail = "no route in the reply"};
+  return std::move(*found);
 }
 
 }  // namespace brisk::netlink

@@ -118,6 +118,23 @@ TEST_F(CliTest, RouteNeighFdbParity) {
   EXPECT_EQ(brisk_run({"neigh"}, ns()).out, ip_run({"neigh"}, ns()).out);
   EXPECT_EQ(brisk_run({"fdb", "show", "br", "br0"}, ns()).out, run({"bridge", "fdb", "show", "br", "br0"}, ns()).out);
 
+  // route get: one lookup, printed and encoded as ip does, errors included.
+  for (std::vector<std::string> query : {std::vector<std::string>{"10.0.0.2"},
+                                         {"10.9.1.1"},
+                                         {"8.8.8.8", "mark", "5"},
+                                         {"to", "10.0.0.1"},
+                                         {"10.0.0.3", "from", "10.0.0.1", "oif", "v0"}}) {
+    std::vector<std::string> args{"route", "get"};
+    args.insert(args.end(), query.begin(), query.end());
+    auto ours = brisk_run(args, ns()), theirs = ip_run(args, ns());
+    EXPECT_EQ(ours.code, 0) << ours.err;
+    EXPECT_EQ(ours.out, theirs.out) << args[2];
+    EXPECT_EQ(brisk_json(ns(), args), ip_json(ns(), args)) << args[2];
+  }
+  auto unreachable = brisk_run({"route", "get", "192.0.2.1"}, ns());
+  EXPECT_EQ(unreachable.code, 1);
+  EXPECT_NE(unreachable.err.find("Error: "), std::string::npos) << unreachable.err;
+
   ASSERT_EQ(brisk_run({"neigh", "replace", "10.0.0.7", "lladdr", "02:00:00:00:00:08", "dev", "v0"}, ns()).code, 0);
   EXPECT_EQ(ip_json(ns(), {"neigh", "show"})[0]["lladdr"], "02:00:00:00:00:08");
   ASSERT_EQ(brisk_run({"neigh", "del", "10.0.0.7", "dev", "v0"}, ns()).code, 0);

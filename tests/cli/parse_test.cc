@@ -268,6 +268,28 @@ TEST(IpRoute, AddForms) {
   EXPECT_EQ(ok({"route", "show", "table", "main"}).verb, Verb::route_show);
 }
 
+TEST(IpRoute, Get) {
+  auto g = ok({"route", "get", "10.0.0.2", "from", "10.0.0.9", "iif", "v1", "mark", "5"});
+  ASSERT_EQ(g.verb, Verb::route_get);
+  EXPECT_EQ(g.route_query.to, "10.0.0.2");
+  EXPECT_EQ(g.route_query.from, "10.0.0.9");
+  EXPECT_EQ(g.route_query.iif, "v1");
+  EXPECT_TRUE(g.route_query.oif.empty());
+  EXPECT_EQ(g.route_query.mark, 5u);
+  auto o = ok({"r", "g", "to", "fd00::1", "oif", "v0"});
+  EXPECT_EQ(o.route_query.to, "fd00::1");
+  EXPECT_EQ(o.route_query.oif, "v0");
+  EXPECT_TRUE(o.route_query.iif.empty());
+  EXPECT_EQ(ok({"route", "get", "10.0.0.2", "dev", "v0"}).route_query.oif, "v0");
+  EXPECT_FALSE(g.mutates());
+  EXPECT_NE(error_of({"route", "get"}).find("destination"), std::string::npos);
+  EXPECT_NE(error_of({"route", "get", "10.0.0"}).find("10.0.0"), std::string::npos);
+  EXPECT_NE(error_of({"route", "get", "10.0.0.2", "from", "x"}).find("\"x\""), std::string::npos);
+  EXPECT_NE(error_of({"route", "get", "10.0.0.2", "10.0.0.3"}).find("garbage"), std::string::npos);
+  EXPECT_NE(error_of({"route", "get", "10.0.0.2", "mark", "lots"}).find("lots"), std::string::npos);
+  EXPECT_NE(error_of({"route", "get", "10.0.0.2", "iif"}).find("not complete"), std::string::npos);
+}
+
 TEST(IpRoute, Errors) {
   EXPECT_NE(error_of({"route", "add"}).find("destination"), std::string::npos);
   EXPECT_NE(error_of({"route", "add", "10.2.0.0/16"}).find("via"), std::string::npos);

@@ -52,6 +52,20 @@ struct RouteInfo {
   uint8_t type = 0;                    // RTN_*
   std::optional<IpAddress> prefsrc{};
   uint32_t flags = 0;                  // RTNH_F_* (onlink)
+  // Set in get_route() answers only:
+  std::optional<IpAddress> src{};      // the source the query gave (RTA_SRC)
+  int iif = 0;                         // the input device the query gave
+  std::optional<uint32_t> uid{};       // the uid the lookup was made for
+  std::optional<uint32_t> mark{};      // the firewall mark the query gave
+  bool cloned = false;                 // RTM_F_CLONED: a cache entry (as every get_route answer is)
+};
+
+struct RouteQuery {
+  std::string to{};                // destination address (required)
+  std::string from{};              // source address; empty: the kernel picks one
+  std::string iif{};               // as if the packet arrived on this device (needs from)
+  std::string oif{};               // force this output device
+  std::optional<uint32_t> mark{};  // firewall mark
 };
 
 struct RouteFilter {
@@ -64,5 +78,8 @@ NlResult<void> add_route(Connection& conn, const RouteSpec& spec);
 NlResult<void> replace_route(Connection& conn, const RouteSpec& spec);
 NlResult<void> delete_route(Connection& conn, const RouteSpec& spec);
 NlResult<std::vector<RouteInfo>> list_routes(Connection& conn, const RouteFilter& filter = {});
+// The route the kernel would take for one packet (`ip route get`): one
+// RTM_GETROUTE answered by the FIB lookup, never a dump.
+NlResult<RouteInfo> get_route(Connection& conn, const RouteQuery& query);
 
 }  // namespace brisk::netlink

@@ -62,7 +62,7 @@ bool is_ip_invocation(std::string_view arg);
 enum class Verb {
   link_add, link_set, link_del, link_del_group, link_show,
   addr_add, addr_del, addr_replace, addr_show, addr_flush,
-  route_add, route_del, route_replace, route_show,
+  route_add, route_del, route_replace, route_show, route_get,
   neigh_add, neigh_del, neigh_replace, neigh_show,
   netns_add, netns_del, netns_list, netns_exec,
   fdb_add, fdb_del, fdb_show,
@@ -80,6 +80,7 @@ struct Command {
   uint32_t group = 0;            // link del group
   netlink::AddressSpec addr{};
   netlink::RouteSpec route{};
+  netlink::RouteQuery route_query{};
   netlink::NeighbourSpec neigh{};
   netlink::FdbSpec fdb{};
   // show/flush filters

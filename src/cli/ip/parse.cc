@@ -550,6 +550,37 @@ Parsed<Command> parse_route_show(Cursor& c, Command cmd) {
   return cmd;
 }
 
+// ip route get [to] ADDRESS [from ADDRESS] [iif DEV] [oif DEV] [mark N]
+Parsed<Command> parse_route_get(Cursor& c, Command cmd) {
+  cmd.verb = Verb::route_get;
+  auto& q = cmd.route_query;
+  while (!c.done()) {
+    std::string key = c.next(), v;
+    if (key == "to" || key == "from") {
+      TRY_SET(v, c.value(key));
+      (key == "to" ? q.to : q.from) = v;
+    } else if (key == "iif" || key == "oif" || key == "dev") {
+      TRY_SET(v, c.value(key));
+      std::string& device = key == "iif" ? q.iif : q.oif;
+      TRY_SET(device, link_name(key, v));
+    } else if (key == "mark") {
+      TRY_SET(v, c.value(key));
+      uint32_t mark = 0;
+      TRY_SET(mark, number<uint32_t>(key, v));
+      q.mark = mark;
+    } else if (q.to.empty()) {
+      q.to = key;
+    } else {
+      return garbage("to", key);
+    }
+  }
+  if (q.to.empty()) return usage("need at least a destination address");
+  if (!netlink::IpAddress::parse(q.to)) return usage("invalid \"to\" address \"" + q.to + "\"");
+  if (!q.from.empty() && !netlink::IpAddress::parse(q.from))
+    return usage("invalid \"from\" address \"" + q.from + "\"");
+  return cmd;
+}
+
 Parsed<Command> parse_route(Cursor& c, Command cmd, int family) {
   if (c.done()) return parse_route_show(c, std::move(cmd));
   std::string verb = c.next();
@@ -557,6 +588,7 @@ Parsed<Command> parse_route(Cursor& c, Command cmd, int family) {
   if (matches(verb, "replace")) return parse_route_change(c, std::move(cmd), Verb::route_replace, family);
   if (matches(verb, "delete")) return parse_route_change(c, std::move(cmd), Verb::route_del, family);
   if (matches(verb, "list") || matches(verb, "show") || matches(verb, "lst")) return parse_route_show(c, std::move(cmd));
+  if (matches(verb, "get")) return parse_route_get(c, std::move(cmd));
   return usage("command \"" + verb + "\" is unknown, try \"brisk route help\"");
 }
 
@@ -734,6 +766,7 @@ bool Command::mutates() const {
     case Verb::link_show:
     case Verb::addr_show:
     case Verb::route_show:
+    case Verb::route_get:
     case Verb::neigh_show:
     case Verb::fdb_show:
     case Verb::netns_add:

@@ -154,6 +154,12 @@ std::string join(const std::vector<std::string>& words, const char* sep) {
   return out;
 }
 
+// One field of a route in both forms: the JSON key, and " keyword value" text.
+void route_field(Json& j, std::string& t, const char* key, const char* keyword, const std::string& value) {
+  j[key] = value;
+  t += std::string(" ") + keyword + " " + value;
+}
+
 // ip prints a full-length prefix without "/len".
 std::string dst_text(const netlink::IpPrefix& p) {
   if (p.length == 0) return "default";
@@ -544,6 +550,45 @@ NlResult<void> Runner::run_show(const Command& cmd) {
       if (!found) return device_missing(cmd.dev);
       return {};
     }
+    case Verb::route_get: {
+      auto r = BRISK_TRY(netlink::get_route(*c, cmd.route_query));
+      auto all = BRISK_TRY(links_by_index(false));
+      // Laid out as ip prints a cloned route: the answer, then its cache line.
+      Json j;
+      std::string t;
+      if (r.type != RTN_UNICAST) {
+        j["type"] = rtn_type_name(r.type);
+        t += rtn_type_name(r.type) + " ";
+      }
+      j["dst"] = r.dst.address.to_string();
+      t += r.dst.address.to_string();
+      if (r.src) route_field(j, t, "from", "from", r.src->to_string());
+      if (r.gateway) route_field(j, t, "gateway", "via", r.gateway->to_string());
+      if (r.oif) route_field(j, t, "dev", "dev", name_of(r.oif, all));
+      if (r.table != RT_TABLE_MAIN && r.table != RT_TABLE_LOCAL) route_field(j, t, "table", "table", table_name(r.table));
+      if (r.prefsrc) route_field(j, t, "prefsrc", "src", r.prefsrc->to_string());
+      j["flags"] = Json::array();
+      if (r.mark) {
+        j["mark"] = *r.mark;
+        t += " mark " + std::to_string(*r.mark);
+      }
+      if (r.iif) route_field(j, t, "iif", "iif", name_of(r.iif, all));
+      if (r.uid) {
+        j["uid"] = *r.uid;
+        t += " uid " + std::to_string(*r.uid);
+      }
+      // The routing-cache flags ip prints after "cache" (RTCF_*, the upper bits of rtm_flags).
+      std::vector<std::string> cache;
+      if (r.flags & 0x80000000u) cache.emplace_back("local");       // RTCF_LOCAL
+      if (r.flags & 0x10000000u) cache.emplace_back("broadcast");   // RTCF_BROADCAST
+      if (r.flags & 0x20000000u) cache.emplace_back("multicast");   // RTCF_MULTICAST
+      j["cache"] = cache;
+      t += " \n    cache ";
+      if (!cache.empty()) t += "<" + join(cache, ",") + "> ";
+      if (g_.json) json_.push_back(std::move(j));
+      else out_ += t + "\n";
+      return {};
+    }
     case Verb::route_show: {
       auto all = BRISK_TRY(links_by_index(false));
       netlink::RouteFilter filter{.family = cmd.family == AF_INET6 ? AF_INET6 : AF_INET, .table = cmd.route.table,
@@ -557,30 +602,12 @@ NlResult<void> Runner::run_show(const Command& cmd) {
         }
         j["dst"] = dst_text(r.dst);
         t += dst_text(r.dst);
-        if (r.gateway) {
-          j["gateway"] = r.gateway->to_string();
-          t += " via " + r.gateway->to_string();
-        }
-        if (r.oif) {
-          j["dev"] = name_of(r.oif, all);
-          t += " dev " + name_of(r.oif, all);
-        }
-        if (r.table != RT_TABLE_MAIN) {
-          j["table"] = table_name(r.table);
-          t += " table " + table_name(r.table);
-        }
-        if (r.protocol != RTPROT_BOOT) {
-          j["protocol"] = protocol_name(r.protocol);
-          t += " proto " + protocol_name(r.protocol);
-        }
-        if (r.scope != RT_SCOPE_UNIVERSE) {
-          j["scope"] = scope_name(r.scope);
-          t += " scope " + scope_name(r.scope);
-        }
-        if (r.prefsrc) {
-          j["prefsrc"] = r.prefsrc->to_string();
-          t += " src " + r.prefsrc->to_string();
-        }
+        if (r.gateway) route_field(j, t, "gateway", "via", r.gateway->to_string());
+        if (r.oif) route_field(j, t, "dev", "dev", name_of(r.oif, all));
+        if (r.table != RT_TABLE_MAIN) route_field(j, t, "table", "table", table_name(r.table));
+        if (r.protocol != RTPROT_BOOT) route_field(j, t, "protocol", "proto", protocol_name(r.protocol));
+        if (r.scope != RT_SCOPE_UNIVERSE) route_field(j, t, "scope", "scope", scope_name(r.scope));
+        if (r.prefsrc) route_field(j, t, "prefsrc", "src", r.prefsrc->to_string());
         if (r.metric) {
           j["metric"] = r.metric;
           t += " metric " + std::to_string(r.metric);
