@@ -21,6 +21,7 @@ constexpr auto kAddrPolicies = [] {
   p[IFA_LABEL] = {AttrKind::string, 16};
   p[IFA_BROADCAST] = {AttrKind::binary, 4, 4};
   p[IFA_FLAGS] = {AttrKind::u32};
+  p[IFA_CACHEINFO] = {AttrKind::binary, 0, static_cast<uint16_t>(sizeof(ifa_cacheinfo))};
   return p;
 }();
 
@@ -46,6 +47,12 @@ NlResult<AddressInfo> parse_address(const nlmsghdr& message) {
     if (b) info.broadcast = *b;
   }
   info.label = std::string(attrs->string(IFA_LABEL).value_or(""));
+  if (auto raw = attrs->bytes(IFA_CACHEINFO)) {
+    ifa_cacheinfo cache{};
+    std::memcpy(&cache, raw->data(), sizeof cache);  // the schema guarantees the size
+    info.valid_lifetime = cache.ifa_valid;
+    info.preferred_lifetime = cache.ifa_prefered;
+  }
   return info;
 }
 

@@ -27,6 +27,9 @@ constexpr auto kLinkPolicies = [] {
   p[IFLA_IFALIAS] = {AttrKind::string};
   p[IFLA_GROUP] = {AttrKind::u32};
   p[IFLA_LINK_NETNSID] = {AttrKind::u32};
+  p[IFLA_BROADCAST] = {AttrKind::binary, 32, 0};
+  p[IFLA_QDISC] = {AttrKind::string, IFNAMSIZ};
+  p[IFLA_LINKMODE] = {AttrKind::u8};
   p[IFLA_STATS64] = {AttrKind::binary, 0, static_cast<uint16_t>(sizeof(rtnl_link_stats64) - 2 * sizeof(uint64_t))};
   return p;
 }();
@@ -55,11 +58,17 @@ NlResult<LinkInfo> parse_link(const nlmsghdr& message) {
   link.flags = ifi.ifi_flags;
   link.name = std::string(attrs->string(IFLA_IFNAME).value_or(""));
   link.mtu = attrs->u32(IFLA_MTU).value_or(0);
-  if (auto mac = attrs->bytes(IFLA_ADDRESS); mac && mac->size() == 6) {
-    MacAddress address;
-    std::memcpy(address.bytes.data(), mac->data(), 6);
-    link.address = address;
-  }
+  auto mac_of = [&](int type) -> std::optional<MacAddress> {
+    auto raw = attrs->bytes(type);
+    if (!raw || raw->size() != 6) return std::nullopt;
+    MacAddress mac;
+    std::memcpy(mac.bytes.data(), raw->data(), 6);
+    return mac;
+  };
+  link.address = mac_of(IFLA_ADDRESS);
+  link.broadcast = mac_of(IFLA_BROADCAST);
+  link.qdisc = std::string(attrs->string(IFLA_QDISC).value_or(""));
+  link.linkmode = attrs->u8(IFLA_LINKMODE).value_or(0);
   link.master = static_cast<int>(attrs->u32(IFLA_MASTER).value_or(0));
   link.link = static_cast<int>(attrs->u32(IFLA_LINK).value_or(0));
   if (auto id = attrs->u32(IFLA_LINK_NETNSID)) link.link_netnsid = static_cast<int>(*id);
@@ -73,8 +82,12 @@ NlResult<LinkInfo> parse_link(const nlmsghdr& message) {
   if (auto raw = attrs->bytes(IFLA_STATS64)) {
     rtnl_link_stats64 s{};
     std::memcpy(&s, raw->data(), std::min(raw->size(), sizeof s));
-    link.stats = LinkStats{s.rx_packets, s.tx_packets, s.rx_bytes, s.tx_bytes,
-                           s.rx_errors, s.tx_errors, s.rx_dropped, s.tx_dropped};
+    link.stats = LinkStats{.rx_packets = s.rx_packets, .tx_packets = s.tx_packets, .rx_bytes = s.rx_bytes,
+                           .tx_bytes = s.tx_bytes, .rx_errors = s.rx_errors, .tx_errors = s.tx_errors,
+                           .rx_dropped = s.rx_dropped, .tx_dropped = s.tx_dropped,
+                           .rx_over_errors = s.rx_over_errors, .rx_missed_errors = s.rx_missed_errors,
+                           .multicast = s.multicast, .tx_carrier_errors = s.tx_carrier_errors,
+                           .collisions = s.collisions};
   }
   return link;
 }

@@ -35,6 +35,10 @@ struct AddressInfo {
   std::string label{};                 // IPv4 label; empty for IPv6
   uint8_t scope = 0;                   // RT_SCOPE_*
   uint32_t flags = 0;                  // IFA_F_*
+  // Lifetimes in seconds from IFA_CACHEINFO; kForever (0xffffffff) for a permanent address.
+  uint32_t valid_lifetime = kForever;
+  uint32_t preferred_lifetime = kForever;
+  static constexpr uint32_t kForever = 0xffffffffu;
 };
 
 struct AddressFilter {

@@ -127,6 +127,11 @@ struct LinkStats {
   uint64_t tx_errors = 0;   // packets that failed to send
   uint64_t rx_dropped = 0;  // received, then dropped (no buffer, ...)
   uint64_t tx_dropped = 0;  // dropped on the way out
+  uint64_t rx_over_errors = 0;     // receive ring overruns
+  uint64_t rx_missed_errors = 0;   // missed by the host (no room)
+  uint64_t multicast = 0;          // multicast packets received
+  uint64_t tx_carrier_errors = 0;  // carrier lost while sending
+  uint64_t collisions = 0;         // collisions while sending
 };
 
 struct LinkInfo {
@@ -136,6 +141,9 @@ struct LinkInfo {
   uint32_t flags = 0;                 // IFF_UP, IFF_BROADCAST, ...
   uint32_t mtu = 0;                   // bytes
   std::optional<MacAddress> address{};  // absent for devices without a 6-byte address
+  std::optional<MacAddress> broadcast{};  // link-layer broadcast address (IFLA_BROADCAST)
+  std::string qdisc{};                // root queueing discipline ("noqueue"); empty: none reported
+  uint8_t linkmode = 0;               // IF_LINK_MODE_DEFAULT or IF_LINK_MODE_DORMANT
   int master = 0;                     // master's ifindex; 0: none
   int link = 0;                       // parent or peer ifindex (IFLA_LINK); 0: none
   std::optional<int> link_netnsid{};  // set when `link` lives in another namespace

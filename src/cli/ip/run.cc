@@ -3,6 +3,7 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <linux/if.h>
+#include <linux/if_addr.h>
 #include <linux/neighbour.h>
 #include <linux/rtnetlink.h>
 #include <sched.h>
@@ -14,6 +15,7 @@
 #include <cstdio>
 #include <cstring>
 #include <algorithm>
+#include <array>
 #include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -154,6 +156,81 @@ std::string join(const std::vector<std::string>& words, const char* sep) {
   return out;
 }
 
+const char* linkmode_name(uint8_t mode) {
+  switch (mode) {
+    case IF_LINK_MODE_DEFAULT: return "DEFAULT";
+    case IF_LINK_MODE_DORMANT: return "DORMANT";
+    case IF_LINK_MODE_TESTING: return "TESTING";
+    default: return "UNKNOWN";
+  }
+}
+
+// The address flags ip names, in ip's order. A missing IFA_F_PERMANENT on
+// IPv6 reads "dynamic"; IPv4 addresses are never flagged permanent.
+std::vector<std::string> address_flag_names(uint32_t flags, bool v4) {
+  struct Name {
+    uint32_t mask;
+    const char* name;
+    bool v6_only;
+  };
+  static constexpr Name kNames[] = {
+      {IFA_F_SECONDARY, "secondary", false},      {IFA_F_NODAD, "nodad", true},
+      {IFA_F_OPTIMISTIC, "optimistic", true},     {IFA_F_DADFAILED, "dadfailed", true},
+      {IFA_F_HOMEADDRESS, "home", true},          {IFA_F_DEPRECATED, "deprecated", true},
+      {IFA_F_TENTATIVE, "tentative", true},       {IFA_F_PERMANENT, "dynamic", true},
+      {IFA_F_MANAGETEMPADDR, "mngtmpaddr", true}, {IFA_F_NOPREFIXROUTE, "noprefixroute", false},
+      {IFA_F_MCAUTOJOIN, "autojoin", false},      {IFA_F_STABLE_PRIVACY, "stable-privacy", true},
+  };
+  std::vector<std::string> names;
+  for (const auto& n : kNames) {
+    if (n.v6_only && v4) continue;
+    bool set = (flags & n.mask) != 0;
+    if (n.mask == IFA_F_PERMANENT ? !set : set) names.emplace_back(n.name);
+  }
+  return names;
+}
+
+// "forever", or seconds with ip's "sec" suffix.
+std::string lifetime_text(uint32_t seconds) {
+  return seconds == netlink::AddressInfo::kForever ? "forever" : std::to_string(seconds) + "sec";
+}
+
+// ip -j -s's "stats64" object.
+Json stats_json(const netlink::LinkStats& s) {
+  return Json{{"rx", Json{{"bytes", s.rx_bytes},
+                          {"packets", s.rx_packets},
+                          {"errors", s.rx_errors},
+                          {"dropped", s.rx_dropped},
+                          {"over_errors", s.rx_over_errors},
+                          {"multicast", s.multicast}}},
+              {"tx", Json{{"bytes", s.tx_bytes},
+                          {"packets", s.tx_packets},
+                          {"errors", s.tx_errors},
+                          {"dropped", s.tx_dropped},
+                          {"carrier_errors", s.tx_carrier_errors},
+                          {"collisions", s.collisions}}}};
+}
+
+// ip -s's counter table: right-aligned columns, each as wide as its header
+// or its widest number (RX and TX share the widths).
+std::string stats_text(const netlink::LinkStats& s) {
+  const std::array<uint64_t, 6> rx{s.rx_bytes, s.rx_packets, s.rx_errors, s.rx_dropped, s.rx_missed_errors, s.multicast};
+  const std::array<uint64_t, 6> tx{s.tx_bytes, s.tx_packets, s.tx_errors, s.tx_dropped, s.tx_carrier_errors, s.collisions};
+  std::array<std::size_t, 6> width{10, 7, 6, 7, 7, 7};
+  for (std::size_t i = 0; i < width.size(); ++i)
+    width[i] = std::max({width[i], std::to_string(rx[i]).size(), std::to_string(tx[i]).size()});
+  auto pad = [](const std::string& text, std::size_t w) { return std::string(w - std::min(w, text.size()), ' ') + text; };
+  auto table = [&](const char* title, const std::array<const char*, 6>& names, const std::array<uint64_t, 6>& values) {
+    std::string out = std::string("    ") + title + ":" + pad(names[0], width[0] - 3);
+    for (std::size_t i = 1; i < names.size(); ++i) out += " " + pad(names[i], width[i]);
+    out += " " + std::string(10, ' ') + "\n    ";  // ip's empty "compressed" column
+    for (std::size_t i = 0; i < values.size(); ++i) out += pad(std::to_string(values[i]), width[i]) + " ";
+    return out + "\n";
+  };
+  return table("RX", {"bytes", "packets", "errors", "dropped", "missed", "mcast"}, rx) +
+         table("TX", {"bytes", "packets", "errors", "dropped", "carrier", "collsns"}, tx);
+}
+
 // One field of a route in both forms: the JSON key, and " keyword value" text.
 void route_field(Json& j, std::string& t, const char* key, const char* keyword, const std::string& value) {
   j[key] = value;
@@ -203,6 +280,9 @@ class Runner {
   std::string out_;
   Json json_ = Json::array();
   bool json_used_ = false;
+  // `ip -6 addr` without a device reads links through the kernel's IPv6
+  // link dump, which carries no qdisc, master or group; ip prints none of them.
+  bool inet6_link_dump_ = false;
 };
 
 NlResult<Connection*> Runner::conn() {
@@ -447,24 +527,22 @@ Json Runner::link_json(const netlink::LinkInfo& l, const std::map<int, netlink::
   j["ifname"] = l.name;
   j["flags"] = link_flags(l.flags, peer && peer->down);
   j["mtu"] = l.mtu;
-  if (l.master) j["master"] = name_of(l.master, all);
+  bool v6_addr = for_addr && inet6_link_dump_;
+  if (!l.qdisc.empty() && !v6_addr) j["qdisc"] = l.qdisc;
+  if (l.master && !v6_addr) j["master"] = name_of(l.master, all);
   j["operstate"] = operstate_name(l.operstate);
-  j["group"] = l.group == 0 ? std::string("default") : std::to_string(l.group);
+  if (!for_addr) j["linkmode"] = linkmode_name(l.linkmode);
+  if (!v6_addr) j["group"] = l.group == 0 ? std::string("default") : std::to_string(l.group);
   j["txqlen"] = l.txqueuelen;
   // ip -4/-6 addr leaves out the link layer.
   if (for_addr && g_.family != AF_UNSPEC) return j;
   j["link_type"] = link_type(l);
   if (l.address) j["address"] = l.address->to_string();
+  if (l.broadcast) j["broadcast"] = l.broadcast->to_string();
   if (l.link_netnsid) j["link_netnsid"] = *l.link_netnsid;
   if (!for_addr && !l.alias.empty()) j["ifalias"] = l.alias;
   if (g_.details && !l.kind.empty()) j["linkinfo"] = Json{{"info_kind", l.kind}};
-  if (g_.stats && l.stats) {
-    const auto& s = *l.stats;
-    j["stats64"] = Json{{"rx", Json{{"bytes", s.rx_bytes}, {"packets", s.rx_packets}, {"errors", s.rx_errors},
-                                    {"dropped", s.rx_dropped}}},
-                        {"tx", Json{{"bytes", s.tx_bytes}, {"packets", s.tx_packets}, {"errors", s.tx_errors},
-                                    {"dropped", s.tx_dropped}}}};
-  }
+  if (g_.stats && l.stats && !for_addr) j["stats64"] = stats_json(*l.stats);  // addr show: after addr_info
   return j;
 }
 
@@ -473,25 +551,22 @@ std::string Runner::link_text(const netlink::LinkInfo& l, const std::map<int, ne
   std::string t = std::to_string(l.ifindex) + ": " + l.name;
   if (peer) t += "@" + peer->name;
   t += ": <" + join(link_flags(l.flags, peer && peer->down), ",") + "> mtu " + std::to_string(l.mtu);
-  if (l.master) t += " master " + name_of(l.master, all);
+  bool v6_addr = for_addr && inet6_link_dump_;  // as in link_json()
+  if (!l.qdisc.empty() && !v6_addr) t += " qdisc " + l.qdisc;
+  if (l.master && !v6_addr) t += " master " + name_of(l.master, all);
   t += std::string(" state ") + operstate_name(l.operstate);
-  t += " group " + (l.group == 0 ? std::string("default") : std::to_string(l.group));
+  if (!for_addr) t += std::string(" mode ") + linkmode_name(l.linkmode);
+  if (!v6_addr) t += " group " + (l.group == 0 ? std::string("default") : std::to_string(l.group));
   t += " qlen " + std::to_string(l.txqueuelen) + "\n";
   if (for_addr && g_.family != AF_UNSPEC) return t;
   t += std::string("    link/") + link_type(l);
   if (l.address) t += " " + l.address->to_string();
+  if (l.broadcast) t += " brd " + l.broadcast->to_string();
   if (l.link_netnsid) t += " link-netnsid " + std::to_string(*l.link_netnsid);
   t += "\n";
   if (!for_addr && !l.alias.empty()) t += "    alias " + l.alias + "\n";
   if (g_.details && !l.kind.empty()) t += "    " + l.kind + "\n";
-  if (g_.stats && l.stats) {
-    const auto& s = *l.stats;
-    t += "    RX:  bytes packets errors dropped\n    " + std::to_string(s.rx_bytes) + " " +
-         std::to_string(s.rx_packets) + " " + std::to_string(s.rx_errors) + " " + std::to_string(s.rx_dropped) +
-         "\n    TX:  bytes packets errors dropped\n    " + std::to_string(s.tx_bytes) + " " +
-         std::to_string(s.tx_packets) + " " + std::to_string(s.tx_errors) + " " + std::to_string(s.tx_dropped) +
-         "\n";
-  }
+  if (g_.stats && l.stats && !for_addr) t += stats_text(*l.stats);  // addr show prints them after the addresses
   return t;
 }
 
@@ -506,7 +581,8 @@ NlResult<void> Runner::run_show(const Command& cmd) {
     case Verb::link_show:
     case Verb::addr_show: {
       bool addr = cmd.verb == Verb::addr_show;
-      auto all = BRISK_TRY(links_by_index(g_.stats && !addr));
+      inet6_link_dump_ = addr && cmd.family == AF_INET6 && cmd.dev.empty();
+      auto all = BRISK_TRY(links_by_index(g_.stats));
       std::map<int, std::vector<netlink::AddressInfo>> addrs;
       if (addr) {
         for (auto& a : BRISK_TRY(netlink::list_addresses(*c, {.family = cmd.family})))
@@ -533,16 +609,29 @@ NlResult<void> Runner::run_show(const Command& cmd) {
             ai["prefixlen"] = a.prefix.length;
             if (a.broadcast) ai["broadcast"] = a.broadcast->to_string();
             ai["scope"] = scope_name(a.scope);
-            if (!a.label.empty()) ai["label"] = a.label;
-            infos.push_back(std::move(ai));
             text += std::string("    ") + (v4 ? "inet " : "inet6 ") + a.prefix.address.to_string() + "/" +
                     std::to_string(a.prefix.length);
             if (a.broadcast) text += " brd " + a.broadcast->to_string();
-            text += " scope " + scope_name(a.scope);
-            if (!a.label.empty()) text += " " + a.label;
-            text += "\n";
+            text += " scope " + scope_name(a.scope) + " ";
+            for (const auto& flag : address_flag_names(a.flags, v4)) {
+              ai[flag] = true;
+              text += flag + " ";
+            }
+            if (!a.label.empty()) {
+              ai["label"] = a.label;
+              text += a.label;
+            }
+            ai["valid_life_time"] = a.valid_lifetime;
+            ai["preferred_life_time"] = a.preferred_lifetime;
+            text += "\n       valid_lft " + lifetime_text(a.valid_lifetime) + " preferred_lft " +
+                    lifetime_text(a.preferred_lifetime) + "\n";
+            infos.push_back(std::move(ai));
           }
           j["addr_info"] = std::move(infos);
+          if (g_.stats && l.stats) {
+            text += stats_text(*l.stats);
+            j["stats64"] = stats_json(*l.stats);
+          }
         }
         if (g_.json) json_.push_back(std::move(j));
         else out_ += text;
