@@ -163,6 +163,20 @@ TEST_F(CliTest, RouteNeighFdbParity) {
   EXPECT_EQ(ip_json(ns(), {"route", "show", "10.9.0.0/16"}).size(), 0u);
 }
 
+TEST_F(CliTest, HelpTextsAreWhereTheErrorsPointTo) {
+  // Like ip: the usage text on stderr, exit code 255.
+  auto route = brisk_run({"route", "help"});
+  EXPECT_EQ(route.code, 255);
+  EXPECT_EQ(route.err.rfind("Usage: brisk route", 0), 0u) << route.err;
+  auto bad = brisk_run({"route", "frob"});
+  EXPECT_NE(bad.err.find("try \"brisk route help\""), std::string::npos) << bad.err;
+  auto general = brisk_run({"help"});
+  EXPECT_EQ(general.code, 0);
+  for (const char* word : {"link", "address", "route", "neigh", "netns", "fdb", "-batch", "brisk run"})
+    EXPECT_NE(general.out.find(word), std::string::npos) << word;
+  EXPECT_NE(brisk_run({"--help"}).out.find("brisk OBJECT help"), std::string::npos);
+}
+
 TEST_F(CliTest, UsageErrorsExit255RuntimeErrorsExit1) {
   struct Case {
     std::vector<std::string> args;

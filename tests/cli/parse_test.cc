@@ -268,6 +268,27 @@ TEST(IpRoute, AddForms) {
   EXPECT_EQ(ok({"route", "show", "table", "main"}).verb, Verb::route_show);
 }
 
+TEST(IpHelp, EveryObjectHasAUsageTextNamingItsCommands) {
+  const std::vector<std::pair<std::string, std::vector<std::string>>> objects{
+      {"link", {"link add", "link set", "link del", "link show", "veth", "vxlan"}},
+      {"address", {"address { add", "address show", "address flush", "nodad"}},
+      {"route", {"route { add", "route show", "route get"}},
+      {"neigh", {"neigh { add", "neigh show"}},
+      {"netns", {"netns add", "netns del", "netns exec", "netns list"}},
+      {"fdb", {"fdb { add", "fdb show"}}};
+  for (const auto& [object, commands] : objects) {
+    for (const char* word : {"help", "h"}) {
+      std::vector<std::string> args{object, word};
+      auto parsed = parse_command(args, Globals{});
+      ASSERT_FALSE(parsed) << object;
+      EXPECT_TRUE(parsed.error().help) << object;
+      EXPECT_EQ(parsed.error().message.rfind("Usage: brisk " + object, 0), 0u) << parsed.error().message;
+      for (const auto& command : commands)
+        EXPECT_NE(parsed.error().message.find(command), std::string::npos) << object << ": " << command;
+    }
+  }
+}
+
 TEST(IpRoute, Get) {
   auto g = ok({"route", "get", "10.0.0.2", "from", "10.0.0.9", "iif", "v1", "mark", "5"});
   ASSERT_EQ(g.verb, Verb::route_get);

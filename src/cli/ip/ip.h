@@ -27,7 +27,8 @@ namespace brisk::ipcli {
 // "Error: <message>." (the final '.' is added when missing).
 struct UsageError {
   std::string message;
-  int line = 0;  // batch line number; 0 outside a batch
+  int line = 0;       // batch line number; 0 outside a batch
+  bool help = false;  // message is a usage text asked for with `help`, printed as is
 };
 
 // Result::value() on a usage error throws this (found by ADL).
@@ -54,6 +55,12 @@ struct Invocation {
   std::vector<std::string> args{};  // the object and its arguments
 };
 Parsed<Invocation> parse_globals(std::span<const std::string> argv);
+
+enum class Object { link, address, route, neigh, netns, fdb };
+
+// `brisk OBJECT help` and `brisk help`: the grammar brisk accepts (help.cc).
+std::string_view object_usage(Object object);
+std::string_view general_usage();
 
 // True when `arg` (argv[1]) belongs to the ip grammar: an ip-style global
 // option or one of the objects brisk implements, abbreviated as ip allows.

@@ -746,8 +746,6 @@ Parsed<Command> parse_fdb(Cursor& c, Command cmd) {
   return usage("command \"" + verb + "\" is unknown, try \"brisk fdb help\"");
 }
 
-enum class Object { link, address, route, neigh, netns, fdb };
-
 std::optional<Object> object_of(std::string_view word) {
   // In ip's table order, so an abbreviation picks what ip picks ("n" is neigh).
   if (matches(word, "address")) return Object::address;
@@ -785,6 +783,8 @@ Parsed<Command> parse_command(std::span<const std::string> args, const Globals& 
   auto object = object_of(args[0]);
   // Words of ip's own objects that are not ip-only abbreviations of ours.
   if (!object) return usage("object \"" + args[0] + "\" is unknown, try \"brisk help\"");
+  if (args.size() >= 2 && matches(args[1], "help"))
+    return fail(UsageError{.message = std::string(object_usage(*object)), .help = true});
   Command cmd;
   cmd.family = globals.family;
   Cursor c(args.subspan(1));

@@ -869,6 +869,11 @@ Parsed<std::string> read_batch(const std::string& file) {
 }
 
 int usage_exit(const UsageError& e, const std::string& source) {
+  // ip prints a requested usage text to stderr and exits 255 as well.
+  if (e.help) {
+    std::fputs(e.message.c_str(), stderr);
+    return kUsageExit;
+  }
   std::fprintf(stderr, "%s\n", format_error(e.message).c_str());
   if (!source.empty() && e.line) std::fprintf(stderr, "Command failed %s:%d\n", source.c_str(), e.line);
   return kUsageExit;

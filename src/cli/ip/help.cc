@@ -1,0 +1,84 @@
+// cli/ip/help.cc: `brisk OBJECT help`, the grammar brisk accepts, per object,
+// in iproute2's notation. Only what brisk implements is listed.
+#include "cli/ip/ip.h"
+
+namespace brisk::ipcli {
+
+std::string_view object_usage(Object object) {
+  switch (object) {
+    case Object::link:
+      return R"(Usage: brisk link add [ link DEV ] [ name ] NAME
+                       [ mtu MTU ] [ address LLADDR ] [ txqueuelen PACKETS ]
+                       [ master DEV ] [ alias NAME ] [ group GROUP ] [ up ]
+                       type TYPE [ ARGS ]
+       brisk link set { dev DEV | DEV } [ up | down ] [ mtu MTU ] [ address LLADDR ]
+                       [ name NEWNAME ] [ master DEV | nomaster ] [ netns { NAME | PID } ]
+                       [ alias NAME ] [ txqueuelen PACKETS ] [ group GROUP ]
+       brisk link del { dev DEV | DEV | group GROUP } [ type TYPE ]
+       brisk link show [ [ dev ] DEV ] [ master DEV ] [ type TYPE ] [ up ]
+TYPE := { veth | bridge | macvlan | macvtap | vxlan | vlan }
+veth:    [ peer [ name ] NAME [ netns NAME ] [ address LLADDR ] [ mtu MTU ] ]
+bridge:  [ stp_state { 0 | 1 } ] [ forward_delay CENTISECONDS ] [ vlan_filtering { 0 | 1 } ]
+macvlan, macvtap: link DEV [ mode { private | vepa | bridge | passthru | source } ]
+vxlan:   id VNI [ dstport PORT ] [ local ADDR ] [ remote ADDR | group ADDR dev DEV ]
+         [ ttl TTL ] [ learning | nolearning ]
+vlan:    link DEV id VLANID [ protocol { 802.1Q | 802.1ad } ]
+Names are literal: templates such as veth%d are refused.
+)";
+    case Object::address:
+      return R"(Usage: brisk address { add | replace | del } IFADDR dev DEV
+                       [ label LABEL ] [ broadcast ADDR | brd ADDR ] [ scope SCOPE ]
+                       [ noprefixroute ] [ nodad ]
+       brisk address show [ [ dev ] DEV ]
+       brisk address flush [ dev ] DEV
+IFADDR := PREFIX (10.0.0.1/24, fd00::1/64)
+SCOPE := { host | link | global | NUMBER }
+)";
+    case Object::route:
+      return R"(Usage: brisk route { add | del | replace } ROUTE
+       brisk route show [ dev DEV ] [ table TABLE_ID ]
+       brisk route get [ to ] ADDRESS [ from ADDRESS ] [ iif DEV ] [ oif DEV ] [ mark NUMBER ]
+ROUTE := [ TYPE ] { PREFIX | default } [ via ADDRESS ] [ dev DEV ] [ metric NUMBER ]
+         [ table TABLE_ID ] [ scope SCOPE ] [ proto RTPROTO ] [ src ADDRESS ] [ onlink ]
+TYPE := { unicast | blackhole | unreachable | prohibit }
+TABLE_ID := { main | local | NUMBER }
+SCOPE := { host | link | global | NUMBER }
+RTPROTO := { kernel | boot | static | NUMBER }
+)";
+    case Object::neigh:
+      return R"(Usage: brisk neigh { add | del | replace } ADDR [ lladdr LLADDR ]
+                       [ nud STATE ] dev DEV
+       brisk neigh show [ dev DEV ]
+STATE := { permanent | noarp | stale | reachable }
+)";
+    case Object::netns:
+      return R"(Usage: brisk netns list
+       brisk netns add NAME
+       brisk netns del NAME
+       brisk netns exec NAME COMMAND...
+Namespaces are bind mounts under /run/netns, shared with ip netns.
+exec enters the namespace and /etc/netns/NAME files, then runs COMMAND with no shell.
+)";
+    case Object::fdb:
+      return R"(Usage: brisk fdb { add | del } LLADDR dev DEV [ self ] [ master ]
+                       [ static | dynamic | permanent ] [ vlan VID ] [ dst ADDR ]
+       brisk fdb show [ br BRIDGE ]
+)";
+  }
+  return {};
+}
+
+std::string_view general_usage() {
+  return R"(Usage: brisk [ OPTIONS ] OBJECT { COMMAND | help }
+       brisk [ -force ] -batch FILE
+       brisk run [ OPTIONS ] -- PROGRAM [ ARGS... ]   (brisk run --help)
+       brisk run --batch FILE [ -j N ]
+       brisk bench { spawn | link | containers | ip }  (brisk bench --help)
+       brisk demo
+OBJECT := { link | address | route | neigh | netns | fdb }
+OPTIONS := { -V[ersion] | -n[etns] NAME | -j[son] | -p[retty] | -d[etails] |
+             -s[tatistics] | -4 | -6 | -force }
+)";
+}
+
+}  // namespace brisk::ipcli
