@@ -1,5 +1,7 @@
 #include "bench/containers_bench.h"
 
+#include <sys/resource.h>
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -283,15 +285,31 @@ struct Run {
   int made = 0;
 };
 
+// CPU seconds used so far by this process and its waited-for children.
+double cpu_seconds() {
+  double total = 0;
+  for (int who : {RUSAGE_SELF, RUSAGE_CHILDREN}) {
+    rusage u{};
+    ::getrusage(who, &u);
+    total += static_cast<double>(u.ru_utime.tv_sec + u.ru_stime.tv_sec) +
+             static_cast<double>(u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6;
+  }
+  return total;
+}
+
 void make_round(Run& run, int r, const ContainersBenchConfig& c) {
   int begin = r * c.bucket, end = std::min(c.n, (r + 1) * c.bucket);
   Setup s;
   double us = 0;
+  double cpu = 0;
   run.method->on_thread([&] {
+    double cpu_start = cpu_seconds();
     auto start = Clock::now();
     s = run.method->make(begin, end);
     us = us_since(start);
+    cpu = cpu_seconds() - cpu_start;
   });
+  run.result.cpu_s += cpu;
   run.result.total_s += us / 1e6;
   run.result.failures += s.failures;
   run.result.processes += s.processes;
@@ -382,13 +400,14 @@ std::string format_table(const ContainersBenchReport& report) {
   const auto& c = report.config;
   std::string out = fmt::format("brisk bench containers: {} containers per method, {} bridge(s) of up to {} ports\n\n",
                                 c.n, (c.n + c.bridge_ports - 1) / c.bridge_ports, c.bridge_ports);
-  out += fmt::format("{:<9} {:>10} {:>12} {:>13} {:>10} {:>10} {:>12} {:>10} {:>9} {}\n", "method", "total s",
-                     "containers/s", "µs/container", "vs brisk", "processes", "teardown s", "settled s", "failures",
-                     "verified");
+  out += fmt::format("{:<9} {:>8} {:>12} {:>13} {:>9} {:>10} {:>10} {:>11} {:>10} {:>9} {:>9}\n", "method",
+                     "total s", "containers/s", "µs/container", "vs brisk", "cpu µs/ct", "processes", "teardown s",
+                     "settled s", "failures", "verified");
   for (const auto& m : report.methods)
-    out += fmt::format("{:<9} {:>10.2f} {:>12.1f} {:>13.0f} {:>9.1f}x {:>10} {:>12.2f} {:>10.2f} {:>9} {}\n",
-                       m.method, m.total_s, m.containers_per_s, m.us_per_container, m.ratio_to_brisk, m.processes,
-                       m.teardown_s, m.teardown_settled_s, m.failures, m.verified ? "yes" : "NO");
+    out += fmt::format("{:<9} {:>8.2f} {:>12.1f} {:>13.0f} {:>8.1f}x {:>10.0f} {:>10} {:>11.2f} {:>10.2f} {:>9} {:>9}\n",
+                       m.method, m.total_s, m.containers_per_s, m.us_per_container, m.ratio_to_brisk,
+                       m.cpu_s * 1e6 / m.containers, m.processes, m.teardown_s, m.teardown_settled_s, m.failures,
+                       m.verified ? "yes" : "NO");
   out += fmt::format("\nµs per container, per bucket of {} (flat means no slowdown as containers accumulate)\n{:>8}",
                      c.bucket, "before");
   for (const auto& m : report.methods) out += fmt::format(" {:>10}", m.method);
@@ -399,11 +418,13 @@ std::string format_table(const ContainersBenchReport& report) {
       out += b < m.buckets.size() ? fmt::format(" {:>10.0f}", m.buckets[b].us_per_container) : fmt::format(" {:>10}", "-");
     out += "\n";
   }
-  out += "\ntargets: brisk >= 20x faster than the ip script, >= 3x faster than ip -batch\n";
+  out += "\ntargets: brisk >= 20x faster than the ip script, >= 3x faster than ip -batch (wall; cpu for comparison)\n";
   for (const auto& m : report.methods) {
     double target = m.method == "ip" ? 20 : m.method == "ip-batch" ? 3 : 0;
     if (target > 0)
-      out += fmt::format("  {:<9} {:>6.1f}x  {}\n", m.method, m.ratio_to_brisk, m.ratio_to_brisk >= target ? "met" : "MISSED");
+      out += fmt::format("  {:<9} {:>6.1f}x  {:<6}  cpu {:.1f}x\n", m.method, m.ratio_to_brisk,
+                         m.ratio_to_brisk >= target ? "met" : "MISSED",
+                         report.methods[0].cpu_s > 0 ? m.cpu_s / report.methods[0].cpu_s : 0.0);
   }
   for (const auto& note : report.notes) out += "note: " + note + "\n";
   return out;
@@ -419,7 +440,7 @@ nlohmann::json to_json(const ContainersBenchReport& report) {
     methods.push_back({{"method", m.method}, {"containers", m.containers}, {"processes", m.processes},
                        {"total_s", m.total_s}, {"containers_per_s", m.containers_per_s},
                        {"us_per_container", m.us_per_container}, {"ratio_to_brisk", m.ratio_to_brisk},
-                       {"teardown_s", m.teardown_s}, {"teardown_settled_s", m.teardown_settled_s},
+                       {"cpu_s", m.cpu_s}, {"teardown_s", m.teardown_s}, {"teardown_settled_s", m.teardown_settled_s},
                        {"failures", m.failures}, {"verified", m.verified}, {"buckets", buckets}});
   }
   const auto& c = report.config;
@@ -427,7 +448,8 @@ nlohmann::json to_json(const ContainersBenchReport& report) {
           {"units",
            {{"total_s", "seconds"}, {"containers_per_s", "containers per second"},
             {"us_per_container", "microseconds per container"}, {"teardown_s", "seconds"},
-            {"teardown_settled_s", "seconds"}, {"ratio_to_brisk", "method time / brisk time"}}},
+            {"teardown_settled_s", "seconds"}, {"cpu_s", "seconds of CPU"},
+            {"ratio_to_brisk", "method time / brisk time"}}},
           {"config",
            {{"n", c.n}, {"bucket", c.bucket}, {"bridge_ports", c.bridge_ports}, {"bridges_up", c.bridges_up},
             {"settle_ms", c.settle_ms}}},

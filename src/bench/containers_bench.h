@@ -67,6 +67,11 @@ struct ContainersMethodResult {
   double containers_per_s = 0;
   double us_per_container = 0;    // total / containers
   double ratio_to_brisk = 0;      // total / brisk's total
+  // CPU time (user + system) of this process and its children during the
+  // setup, kernel work done on their behalf included; work the kernel
+  // defers to its own threads is not. Shows how much of each method's time
+  // is the kernel's floor, the same for every method, and how much is its own.
+  double cpu_s = 0;
   double teardown_s = 0;          // until the teardown commands returned
   double teardown_settled_s = 0;  // until the kernel had removed every host end
   int failures = 0;               // operations that failed

@@ -30,6 +30,7 @@ TEST(ContainersBench, EveryMethodBuildsVerifiesAndTearsDown) {
     EXPECT_GT(m.teardown_s, 0) << m.method;
     EXPECT_GE(m.teardown_settled_s, m.teardown_s) << m.method;
     EXPECT_GT(m.ratio_to_brisk, 0) << m.method;
+    EXPECT_GT(m.cpu_s, 0) << m.method;
     ASSERT_EQ(m.buckets.size(), 2u) << m.method;
     EXPECT_EQ(m.buckets[0].containers_before, 0);
     EXPECT_EQ(m.buckets[1].containers_before, 3);
@@ -47,7 +48,7 @@ TEST(ContainersBench, EveryMethodBuildsVerifiesAndTearsDown) {
   ASSERT_EQ(json["methods"].size(), 3u);
   for (const auto& m : json["methods"]) {
     for (const char* key : {"method", "containers", "processes", "total_s", "containers_per_s", "us_per_container",
-                            "ratio_to_brisk", "teardown_s", "teardown_settled_s", "failures", "verified", "buckets"})
+                            "ratio_to_brisk", "cpu_s", "teardown_s", "teardown_settled_s", "failures", "verified", "buckets"})
       EXPECT_TRUE(m.contains(key)) << key;
     for (const auto& b : m["buckets"])
       for (const char* key : {"index", "first", "containers", "containers_before", "us_per_container"})
