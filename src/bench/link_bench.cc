@@ -1,193 +1,28 @@
 #include "bench/link_bench.h"
 
-#include <fcntl.h>
-#include <linux/if.h>
-#include <linux/if_addr.h>
-#include <linux/if_link.h>
-#include <linux/rtnetlink.h>
-#include <linux/veth.h>
-#include <sched.h>
-#include <sys/mount.h>
-#include <sys/socket.h>
-#include <unistd.h>
-
 #include <fmt/format.h>
 
-#include <chrono>
-#include <cstring>
-#include <fstream>
 #include <functional>
+#include <memory>
 #include <stdexcept>
 #include <thread>
 
+#include "bench/link_raw.h"
+#include "bench/net_sandbox.h"
+#include "bench/spawn_bench.h"
 #include "brisk/netlink/batch.h"
 #include "brisk/netlink/netns.h"
-#include "bench/spawn_bench.h"
-#include "brisk/spawn.h"
 
 namespace brisk::bench {
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
-double us_since(Clock::time_point start) {
-  return std::chrono::duration<double, std::micro>(Clock::now() - start).count();
-}
-
-// A namespace with IPv6 off: otherwise every device brought up starts DAD
-// and MLD work in the background, which lands on whichever phase runs next.
-UniqueFd fresh_netns() {
-  UniqueFd fd;
-  std::thread([&fd] {
-    if (::unshare(CLONE_NEWNET) != 0) return;
-    for (const char* knob : {"/proc/sys/net/ipv6/conf/all/disable_ipv6", "/proc/sys/net/ipv6/conf/default/disable_ipv6"}) {
-      int sysctl = ::open(knob, O_WRONLY | O_CLOEXEC);  // /proc/sys/net follows the opener's namespace
-      if (sysctl >= 0) {
-        (void)!::write(sysctl, "1", 1);
-        ::close(sysctl);
-      }
-    }
-    int ns = ::open("/proc/thread-self/ns/net", O_RDONLY | O_CLOEXEC);
-    if (ns >= 0) fd.reset(ns);
-  }).join();
-  if (!fd) throw std::runtime_error("cannot create a network namespace (needs CAP_SYS_ADMIN)");
-  return fd;
-}
-
 std::string veth(int i) { return "v" + std::to_string(i); }
 std::string peer(int i) { return "p" + std::to_string(i); }
-std::string addr(int i) { return fmt::format("10.{}.{}.{}/32", (i >> 16) & 255, (i >> 8) & 255, i & 255); }
-
-// Runs `ip args...` in ns (the caller's when ns < 0); true on exit 0.
-bool run_ip(int ns, std::vector<std::string> args) {
-  args.insert(args.begin(), "ip");
-  SpawnOptions options{.argv = std::move(args)};
-  if (ns >= 0) options.namespaces = {{.type = CLONE_NEWNET, .fd = ns}};
-  options.inherit_stdio = false;
-  auto child = spawn(options);
-  if (!child) return false;
-  auto status = child->wait();
-  return status && status->success();
+uint32_t addr_value(int i) { return (10u << 24) | static_cast<uint32_t>(i); }
+std::string addr(int i) {
+  uint32_t a = addr_value(i);
+  return fmt::format("{}.{}.{}.{}/32", a >> 24, (a >> 16) & 255, (a >> 8) & 255, a & 255);
 }
-
-// --- the minimal raw-netlink loop: one request, wait for its ACK ---
-
-class RawNetlink {
- public:
-  explicit RawNetlink(int ns) {
-    std::thread([&] {
-      if (::setns(ns, CLONE_NEWNET) == 0) fd_.reset(::socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE));
-    }).join();
-    if (!fd_) throw std::runtime_error("raw netlink socket failed");
-    int one = 1;
-    ::setsockopt(fd_.get(), SOL_NETLINK, NETLINK_CAP_ACK, &one, sizeof one);
-  }
-  void start(uint16_t type, uint16_t flags) {
-    std::memset(buf_, 0, sizeof buf_);
-    auto* h = header();
-    h->nlmsg_len = NLMSG_HDRLEN;
-    h->nlmsg_type = type;
-    h->nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK | flags;
-    h->nlmsg_seq = ++seq_;
-  }
-  void* extra(std::size_t size) {
-    void* at = buf_ + header()->nlmsg_len;
-    header()->nlmsg_len += NLMSG_ALIGN(size);
-    return at;
-  }
-  rtattr* attr(uint16_t type, const void* data, std::size_t len) {
-    auto* a = reinterpret_cast<rtattr*>(buf_ + header()->nlmsg_len);
-    a->rta_type = type;
-    a->rta_len = static_cast<unsigned short>(RTA_LENGTH(len));
-    if (len) std::memcpy(RTA_DATA(a), data, len);
-    header()->nlmsg_len += RTA_ALIGN(a->rta_len);
-    return a;
-  }
-  rtattr* str(uint16_t type, const std::string& s) { return attr(type, s.c_str(), s.size() + 1); }
-  void end(rtattr* nest) {
-    nest->rta_len = static_cast<unsigned short>(buf_ + header()->nlmsg_len - reinterpret_cast<char*>(nest));
-  }
-  // Sends and waits for the ACK; returns 0 or the negative errno. The
-  // ifindex of an RTM_NEWLINK reply (to a GETLINK) is kept.
-  int transact() {
-    if (::send(fd_.get(), buf_, header()->nlmsg_len, 0) < 0) return -errno;
-    char reply[8192];
-    for (;;) {
-      ssize_t n = ::recv(fd_.get(), reply, sizeof reply, 0);
-      if (n < 0) return -errno;
-      for (auto* h = reinterpret_cast<nlmsghdr*>(reply); NLMSG_OK(h, n); h = NLMSG_NEXT(h, n)) {
-        if (h->nlmsg_seq != seq_) continue;
-        if (h->nlmsg_type == RTM_NEWLINK) last_ifindex_ = static_cast<ifinfomsg*>(NLMSG_DATA(h))->ifi_index;
-        if (h->nlmsg_type == NLMSG_ERROR) return static_cast<nlmsgerr*>(NLMSG_DATA(h))->error;
-      }
-    }
-  }
-
-  int last_ifindex() const { return last_ifindex_; }
-
- private:
-  nlmsghdr* header() { return reinterpret_cast<nlmsghdr*>(buf_); }
-  int last_ifindex_ = 0;
-  UniqueFd fd_;
-  uint32_t seq_ = 0;
-  alignas(nlmsghdr) char buf_[4096];
-};
-
-int raw_veth_add(RawNetlink& nl, int i) {
-  nl.start(RTM_NEWLINK, NLM_F_CREATE | NLM_F_EXCL);
-  nl.extra(sizeof(ifinfomsg));
-  nl.str(IFLA_IFNAME, veth(i));
-  auto* info = nl.attr(IFLA_LINKINFO, nullptr, 0);
-  nl.str(IFLA_INFO_KIND, "veth");
-  auto* data = nl.attr(IFLA_INFO_DATA, nullptr, 0);
-  auto* p = nl.attr(VETH_INFO_PEER, nullptr, 0);
-  nl.extra(sizeof(ifinfomsg));
-  nl.str(IFLA_IFNAME, peer(i));
-  nl.end(p);
-  nl.end(data);
-  nl.end(info);
-  return nl.transact();
-}
-
-int raw_set_up(RawNetlink& nl, int i) {
-  nl.start(RTM_NEWLINK, 0);
-  auto* ifi = static_cast<ifinfomsg*>(nl.extra(sizeof(ifinfomsg)));
-  ifi->ifi_flags = ifi->ifi_change = IFF_UP;
-  nl.str(IFLA_IFNAME, veth(i));
-  return nl.transact();
-}
-
-// What ip does for `dev NAME`: one RTM_GETLINK by name.
-int raw_ifindex(RawNetlink& nl, int i) {
-  nl.start(RTM_GETLINK, 0);
-  nl.extra(sizeof(ifinfomsg));
-  nl.str(IFLA_IFNAME, veth(i));
-  uint32_t mask = RTEXT_FILTER_SKIP_STATS;
-  nl.attr(IFLA_EXT_MASK, &mask, sizeof mask);
-  return nl.transact() == 0 ? nl.last_ifindex() : 0;
-}
-
-int raw_addr_add(RawNetlink& nl, int i, int ifindex) {
-  nl.start(RTM_NEWADDR, NLM_F_CREATE | NLM_F_EXCL);
-  auto* ifa = static_cast<ifaddrmsg*>(nl.extra(sizeof(ifaddrmsg)));
-  ifa->ifa_family = AF_INET;
-  ifa->ifa_prefixlen = 32;
-  ifa->ifa_index = static_cast<uint32_t>(ifindex);
-  uint8_t ip[4] = {10, static_cast<uint8_t>((i >> 16) & 255), static_cast<uint8_t>((i >> 8) & 255),
-                   static_cast<uint8_t>(i & 255)};
-  nl.attr(IFA_LOCAL, ip, 4);
-  nl.attr(IFA_ADDRESS, ip, 4);
-  return nl.transact();
-}
-
-int raw_delete(RawNetlink& nl, int i) {
-  nl.start(RTM_DELLINK, 0);
-  nl.extra(sizeof(ifinfomsg));
-  nl.str(IFLA_IFNAME, veth(i));
-  return nl.transact();
-}
-
-// --- the methods: each acts on ops [begin, end) of a phase in its namespace ---
 
 enum class Phase { veth_add, set_up, addr_add, remove };
 constexpr Phase kPhases[] = {Phase::veth_add, Phase::set_up, Phase::addr_add, Phase::remove};
@@ -201,69 +36,76 @@ const char* phase_name(Phase p) {
   return "";
 }
 
+// Operation i of a phase in iproute2's grammar: argv after the program, or
+// (joined by spaces) a batch line. ip and brisk read exactly the same words.
+std::vector<std::string> op_words(Phase phase, int i) {
+  switch (phase) {
+    case Phase::veth_add: return {"link", "add", veth(i), "type", "veth", "peer", "name", peer(i)};
+    case Phase::set_up: return {"link", "set", veth(i), "up"};
+    case Phase::addr_add: return {"addr", "add", addr(i), "dev", veth(i)};
+    case Phase::remove: return {"link", "del", veth(i)};
+  }
+  return {};
+}
+
 struct Method {
   std::string name;
+  bool per_process = false;
   UniqueFd ns;
-  // Ops this method runs in a phase (ip and the one-by-one deletes are slow).
+  // Ops this method runs in a phase (the per-process methods and one-by-one deletes are slow).
   std::function<int(Phase)> count;
   // Runs ops [begin, end) of a phase; returns how many failed.
   std::function<int(Phase, int, int)> run;
+  int pairs = 0;  // veth pairs in ns now
 };
 
-Method ip_method(const LinkBenchConfig& c) {
-  Method m{.name = "ip", .ns = fresh_netns(), .count = {}, .run = {}};
-  m.count = [n = c.ip_n](Phase) { return n; };
-  m.run = [ns = m.ns.get()](Phase phase, int begin, int end) {
+// `program link add ...`: one process per operation.
+Method process_method(const std::string& name, const std::string& program, int ops) {
+  Method m{.name = name, .per_process = true, .ns = fresh_netns(), .count = {}, .run = {}};
+  m.count = [ops](Phase) { return ops; };
+  m.run = [ns = m.ns.get(), program](Phase phase, int begin, int end) {
     int failures = 0;
     for (int i = begin; i < end; ++i) {
-      std::vector<std::string> args;
-      switch (phase) {
-        case Phase::veth_add: args = {"link", "add", veth(i), "type", "veth", "peer", "name", peer(i)}; break;
-        case Phase::set_up: args = {"link", "set", veth(i), "up"}; break;
-        case Phase::addr_add: args = {"addr", "add", addr(i), "dev", veth(i)}; break;
-        case Phase::remove: args = {"link", "del", veth(i)}; break;
-      }
-      failures += !run_ip(ns, args);
+      auto argv = op_words(phase, i);
+      argv.insert(argv.begin(), program);
+      failures += !run_process(argv, ns);
     }
     return failures;
   };
   return m;
 }
 
-Method ip_batch_method(const LinkBenchConfig& c, const std::string& dir) {
-  Method m{.name = "ip-batch", .ns = fresh_netns(), .count = {}, .run = {}};
-  m.count = [n = c.n, d = std::min(c.delete_n, c.n)](Phase p) { return p == Phase::remove ? d : n; };
-  m.run = [ns = m.ns.get(), path = dir + "/batch.txt"](Phase phase, int begin, int end) {
-    {
-      std::ofstream file(path);
-      for (int i = begin; i < end; ++i) {
-        switch (phase) {
-          case Phase::veth_add: file << "link add " << veth(i) << " type veth peer name " << peer(i) << "\n"; break;
-          case Phase::set_up: file << "link set " << veth(i) << " up\n"; break;
-          case Phase::addr_add: file << "addr add " << addr(i) << " dev " << veth(i) << "\n"; break;
-          case Phase::remove: file << "link del " << veth(i) << "\n"; break;
-        }
-      }
+// `program -batch FILE`: the file is written for each round, as a caller
+// of -batch would (writing it costs microseconds).
+Method batch_method(const std::string& name, const std::string& program, const LinkBenchConfig& c, int deletes) {
+  Method m{.name = name, .per_process = false, .ns = fresh_netns(), .count = {}, .run = {}};
+  m.count = [n = c.n, deletes](Phase p) { return p == Phase::remove ? deletes : n; };
+  m.run = [ns = m.ns.get(), program, path = std::string(kSandboxScratch) + "/" + name + ".batch"](
+              Phase phase, int begin, int end) {
+    std::string text;
+    for (int i = begin; i < end; ++i) {
+      for (const auto& word : op_words(phase, i)) text += word + ' ';
+      text.back() = '\n';
     }
-    // Writing the file is part of what a caller of ip -batch pays (microseconds).
-    return run_ip(ns, {"-batch", path}) ? 0 : end - begin;
+    write_file(path, text);
+    return run_process({program, "-batch", path}, ns) ? 0 : end - begin;
   };
   return m;
 }
 
 Method raw_method(const LinkBenchConfig& c) {
-  Method m{.name = "raw", .ns = fresh_netns(), .count = {}, .run = {}};
+  Method m{.name = "raw", .per_process = false, .ns = fresh_netns(), .count = {}, .run = {}};
   auto nl = std::make_shared<RawNetlink>(m.ns.get());
   m.count = [n = c.n, d = std::min(c.delete_n, c.n)](Phase p) { return p == Phase::remove ? d : n; };
   m.run = [nl](Phase phase, int begin, int end) {
     int failures = 0;
     for (int i = begin; i < end; ++i) {
       switch (phase) {
-        case Phase::veth_add: failures += raw_veth_add(*nl, i) != 0; break;
-        case Phase::set_up: failures += raw_set_up(*nl, i) != 0; break;
+        case Phase::veth_add: failures += nl->veth_add(veth(i), peer(i)) != 0; break;
+        case Phase::set_up: failures += nl->set_up(veth(i)) != 0; break;
         // addr add needs the ifindex: one GETLINK per device, as ip does.
-        case Phase::addr_add: failures += raw_addr_add(*nl, i, raw_ifindex(*nl, i)) != 0; break;
-        case Phase::remove: failures += raw_delete(*nl, i) != 0; break;
+        case Phase::addr_add: failures += nl->addr_add(nl->ifindex(veth(i)), addr_value(i)) != 0; break;
+        case Phase::remove: failures += nl->remove(veth(i)) != 0; break;
       }
     }
     return failures;
@@ -272,7 +114,7 @@ Method raw_method(const LinkBenchConfig& c) {
 }
 
 Method brisk_method(const LinkBenchConfig& c) {
-  Method m{.name = "brisk", .ns = fresh_netns(), .count = {}, .run = {}};
+  Method m{.name = "brisk", .per_process = false, .ns = fresh_netns(), .count = {}, .run = {}};
   auto conn = std::make_shared<netlink::Connection>(netlink::Connection::open_in(m.ns.get()).value());
   m.count = [n = c.n](Phase) { return n; };
   m.run = [conn](Phase phase, int begin, int end) {
@@ -292,137 +134,206 @@ Method brisk_method(const LinkBenchConfig& c) {
   return m;
 }
 
-// Namespace creation, inside a private mount namespace with a tmpfs /run.
-void bench_netns(LinkBenchReport& report, const LinkBenchConfig& c) {
-  std::string error;
-  std::thread([&] {
-    if (::unshare(CLONE_NEWNS) != 0 || ::mount("", "/", nullptr, MS_REC | MS_PRIVATE, nullptr) != 0 ||
-        ::mount("tmpfs", "/run", "tmpfs", 0, "mode=0755") != 0) {
-      error = "cannot make a private /run for the namespace benchmark";
-      return;
+// [begin, end) of round r: full-N methods take whole buckets, subsets an even share.
+std::pair<int, int> round_share(int total, int r, int rounds, const LinkBenchConfig& c) {
+  if (total == c.n) return {std::min(c.n, r * c.bucket), std::min(c.n, (r + 1) * c.bucket)};
+  return {static_cast<int>(static_cast<long>(total) * r / rounds),
+          static_cast<int>(static_cast<long>(total) * (r + 1) / rounds)};
+}
+
+void run_phase(Phase phase, std::vector<Method>& methods, const LinkBenchConfig& c, LinkBenchReport& report) {
+  int rounds = (c.n + c.bucket - 1) / c.bucket;
+  std::vector<LinkBenchRow> rows(methods.size());
+  std::vector<std::vector<double>> round_us(methods.size(), std::vector<double>(rounds, -1));
+  for (int r = 0; r < rounds; ++r) {
+    for (std::size_t k = 0; k < methods.size(); ++k) {
+      std::size_t which = (k + static_cast<std::size_t>(r)) % methods.size();
+      Method& m = methods[which];
+      auto [begin, end] = round_share(m.count(phase), r, rounds, c);
+      if (end <= begin) continue;
+      int interfaces = 1 + 2 * m.pairs;
+      auto start = Clock::now();
+      int failed = m.run(phase, begin, end);
+      double us = us_since(start) / (end - begin);
+      int done = end - begin - failed;
+      if (phase == Phase::veth_add) m.pairs += done;
+      if (phase == Phase::remove) m.pairs -= done;
+      rows[which].failures += failed;
+      round_us[which][r] = us;
+      rows[which].buckets.push_back(
+          {.index = r, .first_op = begin, .ops = end - begin, .interfaces_before = interfaces, .us_per_op = us});
     }
-    LinkBenchRow ip{.phase = "netns add", .method = "ip", .count = c.netns_n};
-    LinkBenchRow brisk{.phase = "netns add", .method = "brisk", .count = c.netns_n};
-    std::vector<double> ratios, ip_us_all, brisk_us_all;
-    for (int i = 0; i < c.netns_n; ++i) {  // alternate, so both see the same machine
-      auto begin = Clock::now();
-      ip.failures += !run_ip(-1, {"netns", "add", "ipns" + std::to_string(i)});
-      double ip_us = us_since(begin);
-      begin = Clock::now();
-      brisk.failures += !netlink::create_netns("briskns" + std::to_string(i));
-      double brisk_us = us_since(begin);
-      ip_us_all.push_back(ip_us);
-      brisk_us_all.push_back(brisk_us);
-      ratios.push_back(brisk_us > 0 ? ip_us / brisk_us : 0);
+  }
+  for (std::size_t k = 0; k < methods.size(); ++k) {
+    std::vector<double> timed, ratios;
+    for (int r = 0; r < rounds; ++r) {
+      if (round_us[k][r] < 0) continue;
+      timed.push_back(round_us[k][r]);
+      if (round_us[0][r] > 0) ratios.push_back(round_us[k][r] / round_us[0][r]);  // methods[0] is brisk
     }
-    for (int i = 0; i < c.netns_n; ++i) {
-      (void)netlink::delete_netns("ipns" + std::to_string(i));
-      (void)netlink::delete_netns("briskns" + std::to_string(i));
+    LinkBenchRow& row = rows[k];
+    row.phase = phase_name(phase);
+    row.method = methods[k].name;
+    row.count = methods[k].count(phase);
+    row.us_per_op = median(timed);
+    row.ratio_to_brisk = median(ratios);
+    row.full_n = row.count == c.n;
+    row.per_process = methods[k].per_process;
+    report.rows.push_back(std::move(row));
+  }
+}
+
+// Namespace creation, named under the sandbox's private /run/netns:
+// `ip netns add`, `brisk netns add` and the library, in rotating order.
+void bench_netns(LinkBenchReport& report, const LinkBenchConfig& c, const std::string& brisk) {
+  struct Way {
+    std::string method;
+    std::function<bool(const std::string&)> add;
+    std::vector<double> us{};
+    int failures = 0;
+  };
+  std::vector<Way> ways;
+  ways.push_back({"brisk", [](const std::string& name) { return bool(netlink::create_netns(name)); }});
+  ways.push_back({"brisk-cli", [brisk](const std::string& name) { return run_process({brisk, "netns", "add", name}); }});
+  ways.push_back({"ip", [](const std::string& name) { return run_process({"ip", "netns", "add", name}); }});
+  std::vector<std::string> made;
+  for (int i = 0; i < c.netns_n; ++i) {
+    for (std::size_t k = 0; k < ways.size(); ++k) {
+      Way& way = ways[(k + static_cast<std::size_t>(i)) % ways.size()];
+      std::string name = way.method + "-ns" + std::to_string(i);
+      auto start = Clock::now();
+      bool ok = way.add(name);
+      way.us.push_back(us_since(start));
+      way.failures += !ok;
+      if (ok) made.push_back(name);
     }
-    ip.us_per_op = median(ip_us_all);  // medians, like the other rows: one slow
-    brisk.us_per_op = median(brisk_us_all);  // kernel cleanup must not skew the figure
-    ip.ratio_to_brisk = median(ratios);
-    brisk.ratio_to_brisk = 1;
-    report.rows.push_back(ip);
-    report.rows.push_back(brisk);
-  }).join();
-  if (!error.empty()) throw std::runtime_error(error);
+  }
+  for (const auto& name : made) (void)netlink::delete_netns(name);
+  for (const auto& way : ways) {
+    std::vector<double> ratios;
+    for (int i = 0; i < c.netns_n; ++i)
+      if (ways[0].us[i] > 0) ratios.push_back(way.us[i] / ways[0].us[i]);
+    // Medians, like the other rows: one slow kernel cleanup must not skew the figure.
+    LinkBenchRow row{.phase = "netns add", .method = way.method, .count = c.netns_n, .us_per_op = median(way.us),
+                     .ratio_to_brisk = median(ratios), .failures = way.failures, .full_n = false,
+                     .per_process = way.method != "brisk"};
+    row.buckets.push_back({.index = 0, .first_op = 0, .ops = c.netns_n, .interfaces_before = 0,
+                           .us_per_op = row.us_per_op});
+    report.rows.push_back(std::move(row));
+  }
+}
+
+void run_in_sandbox(const LinkBenchConfig& config, LinkBenchReport& report) {
+  std::string brisk = config.brisk_path.empty() ? self_executable() : config.brisk_path;
+  // Every namespace lives until the run ends: tearing one down deletes its
+  // devices in the background, which would slow whatever runs next.
+  std::vector<Method> methods;
+  methods.push_back(brisk_method(config));  // first: the ratios' reference
+  methods.push_back(raw_method(config));
+  methods.push_back(batch_method("ip-batch", "ip", config, std::min(config.delete_n, config.n)));
+  methods.push_back(batch_method("brisk-batch", brisk, config, config.n));
+  if (config.ip_n > 0) {
+    methods.push_back(process_method("ip", "ip", config.ip_n));
+    methods.push_back(process_method("brisk-cli", brisk, config.ip_n));
+  }
+  for (Phase phase : kPhases) {
+    // Work the kernel deferred from the last phase (linkwatch bringing the
+    // devices' carriers and qdiscs up, under rtnl_lock) must not land on this one.
+    std::this_thread::sleep_for(std::chrono::milliseconds(config.settle_ms));
+    run_phase(phase, methods, config, report);
+    if (config.progress) config.progress(std::string("link: ") + phase_name(phase) + " done");
+  }
+  // Still holding the namespaces: closing them now would start the
+  // background teardown of every device while namespaces are being timed.
+  if (config.netns_n > 0) bench_netns(report, config, brisk);
 }
 
 }  // namespace
 
 LinkBenchReport run_link_bench(const LinkBenchConfig& config) {
-  if (config.n <= 0 || config.bucket <= 0 || config.ip_n < 0 || config.delete_n < 0 || config.netns_n < 0)
+  if (config.n <= 0 || config.bucket <= 0 || config.ip_n < 0 || config.delete_n < 0 || config.netns_n < 0 ||
+      config.settle_ms < 0)
     throw std::runtime_error("counts must be positive");
   LinkBenchReport report{.config = config};
-  char dir[] = "/tmp/brisk-bench-link-XXXXXX";
-  if (!::mkdtemp(dir)) throw std::runtime_error("mkdtemp failed");
-  struct Cleanup {
-    std::string dir;
-    ~Cleanup() {
-      ::unlink((dir + "/batch.txt").c_str());
-      ::rmdir(dir.c_str());
-    }
-  } cleanup{dir};
-  // Every namespace lives until the run ends: tearing one down deletes its
-  // devices in the background, which would slow whatever runs next.
-  std::vector<Method> methods;
-  methods.push_back(brisk_method(config));
-  methods.push_back(raw_method(config));
-  methods.push_back(ip_batch_method(config, dir));
-  if (config.ip_n > 0) methods.push_back(ip_method(config));
-
-  // Each phase is split into rounds of `bucket` brisk ops; in every round
-  // each method does its share, in an order that rotates between rounds, so
-  // a noisy neighbour slows every method of a round alike.
-  int rounds = (config.n + config.bucket - 1) / config.bucket;
-  for (Phase phase : kPhases) {
-    // Work the kernel deferred from the last phase (linkwatch bringing the
-    // devices' carriers and qdiscs up, under rtnl_lock) must not land on this one.
-    std::this_thread::sleep_for(std::chrono::milliseconds(config.settle_ms));
-    // Per method and round; -1 where a method had no ops in a round (ip, deletes).
-    std::vector<std::vector<double>> round_us(methods.size(), std::vector<double>(rounds, -1));
-    std::vector<int> failures(methods.size(), 0);
-    for (int r = 0; r < rounds; ++r) {
-      for (std::size_t k = 0; k < methods.size(); ++k) {
-        std::size_t which = (k + static_cast<std::size_t>(r)) % methods.size();
-        Method& m = methods[which];
-        int total = m.count(phase);
-        int begin = static_cast<int>(static_cast<long>(total) * r / rounds);
-        int end = static_cast<int>(static_cast<long>(total) * (r + 1) / rounds);
-        if (end <= begin) continue;
-        auto start = Clock::now();
-        failures[which] += m.run(phase, begin, end);
-        round_us[which][r] = us_since(start) / (end - begin);
-      }
-    }
-    for (std::size_t k = 0; k < methods.size(); ++k) {
-      std::vector<double> timed, ratios;
-      for (int r = 0; r < rounds; ++r) {
-        if (round_us[k][r] < 0) continue;
-        timed.push_back(round_us[k][r]);
-        if (round_us[0][r] > 0) ratios.push_back(round_us[k][r] / round_us[0][r]);  // methods[0] is brisk
-      }
-      LinkBenchRow row{.phase = phase_name(phase), .method = methods[k].name, .count = methods[k].count(phase),
-                       .us_per_op = median(timed), .ratio_to_brisk = median(ratios), .failures = failures[k]};
-      report.rows.push_back(row);
-      if (phase == Phase::veth_add && methods[k].name == "brisk") report.brisk_add_buckets_us = timed;
-      if (phase == Phase::veth_add && methods[k].name == "raw") report.raw_add_buckets_us = timed;
-    }
-  }
-  // Still holding the namespaces: closing them now would start the
-  // background teardown of every device while namespaces are being timed.
-  if (config.netns_n > 0) bench_netns(report, config);
+  report.notes.push_back("load average before the run: " + load_average() + " (other work on the machine)");
+  report.notes.push_back(fmt::format("ip and brisk-cli start one process per operation (~5 ms each), so they run "
+                                     "{} ops per phase, not N",
+                                     config.ip_n));
+  report.notes.push_back(fmt::format("delete: ip-batch and raw delete {} pairs one by one (each waits ~16 ms in "
+                                     "rcu_barrier); brisk and brisk-batch delete all N, coalesced",
+                                     std::min(config.delete_n, config.n)));
+  run_in_net_sandbox([&] { run_in_sandbox(config, report); });
   return report;
 }
 
 std::string format_table(const LinkBenchReport& report) {
-  std::string out = fmt::format("{:<10} {:<9} {:>7} {:>12} {:>10} {:>9}\n", "phase", "method", "ops", "µs/op",
+  std::string out = fmt::format("{:<10} {:<12} {:>7} {:>12} {:>10} {:>9}\n", "phase", "method", "ops", "µs/op",
                                 "vs brisk", "failures");
   for (const auto& row : report.rows) {
-    out += fmt::format("{:<10} {:<9} {:>7} {:>12.1f} {:>9.2f}x {:>9}\n", row.phase, row.method, row.count,
-                       row.us_per_op, row.ratio_to_brisk, row.failures);
+    out += fmt::format("{:<10} {:<12} {:>7} {:>12.1f} {:>9.2f}x {:>9}{}\n", row.phase, row.method, row.count,
+                       row.us_per_op, row.ratio_to_brisk, row.failures, row.per_process ? "  (one process per op)" : "");
   }
-  out += fmt::format("\nveth add per bucket of {} (µs/op):\n", report.config.bucket);
-  for (std::size_t i = 0; i < report.brisk_add_buckets_us.size(); ++i) {
-    double raw = i < report.raw_add_buckets_us.size() ? report.raw_add_buckets_us[i] : 0;
-    out += fmt::format("  {:>6}..{:<6} raw {:>8.1f}  brisk {:>8.1f}  brisk/raw {:.2f}\n", i * report.config.bucket,
-                       (i + 1) * report.config.bucket, raw, report.brisk_add_buckets_us[i],
-                       raw > 0 ? report.brisk_add_buckets_us[i] / raw : 0.0);
+  // Per bucket, for the methods that ran all N: flat columns mean the cost
+  // does not grow with the number of interfaces.
+  std::string phase;
+  for (std::size_t i = 0; i < report.rows.size(); ++i) {
+    if (report.rows[i].phase == phase || report.rows[i].phase == "netns add") continue;
+    phase = report.rows[i].phase;
+    std::vector<const LinkBenchRow*> full;
+    for (const auto& row : report.rows)
+      if (row.phase == phase && row.full_n) full.push_back(&row);
+    if (full.empty()) continue;
+    out += fmt::format("\n{}: µs/op per bucket of {} ops (methods that ran all N)\n{:>12}", phase,
+                       report.config.bucket, "interfaces");
+    for (const auto* row : full) out += fmt::format(" {:>12}", row->method);
+    out += "\n";
+    for (std::size_t b = 0; b < full[0]->buckets.size(); ++b) {
+      out += fmt::format("{:>12}", full[0]->buckets[b].interfaces_before);
+      for (const auto* row : full)
+        out += b < row->buckets.size() ? fmt::format(" {:>12.1f}", row->buckets[b].us_per_op) : fmt::format(" {:>12}", "-");
+      out += "\n";
+    }
   }
+  out += "\n";
+  for (const auto& note : report.notes) out += "note: " + note + "\n";
   return out;
 }
 
 nlohmann::json to_json(const LinkBenchReport& report) {
   nlohmann::json rows = nlohmann::json::array();
-  for (const auto& row : report.rows)
+  for (const auto& row : report.rows) {
+    nlohmann::json buckets = nlohmann::json::array();
+    for (const auto& b : row.buckets)
+      buckets.push_back({{"index", b.index}, {"first_op", b.first_op}, {"ops", b.ops},
+                         {"interfaces_before", b.interfaces_before}, {"us_per_op", b.us_per_op}});
     rows.push_back({{"phase", row.phase}, {"method", row.method}, {"count", row.count},
-                    {"us_per_op", row.us_per_op}, {"ratio_to_brisk", row.ratio_to_brisk}, {"failures", row.failures}});
-  return {{"config",
-           {{"n", report.config.n}, {"bucket", report.config.bucket}, {"ip_n", report.config.ip_n},
-            {"delete_n", report.config.delete_n}, {"netns_n", report.config.netns_n}}},
+                    {"us_per_op", row.us_per_op}, {"ratio_to_brisk", row.ratio_to_brisk},
+                    {"failures", row.failures}, {"full_n", row.full_n}, {"per_process", row.per_process},
+                    {"buckets", buckets}});
+  }
+  const auto& c = report.config;
+  return {{"bench", "link"},
+          {"units", {{"us_per_op", "microseconds per operation"}, {"ratio_to_brisk", "method time / brisk time"}}},
+          {"config",
+           {{"n", c.n}, {"bucket", c.bucket}, {"ip_n", c.ip_n}, {"delete_n", c.delete_n}, {"netns_n", c.netns_n},
+            {"settle_ms", c.settle_ms}}},
           {"rows", rows},
-          {"veth_add_buckets_us", {{"raw", report.raw_add_buckets_us}, {"brisk", report.brisk_add_buckets_us}}}};
+          {"notes", report.notes}};
+}
+
+std::string to_csv(const LinkBenchReport& report) {
+  std::string out = "phase,method,bucket,first_op,ops,interfaces_before,us_per_op,full_n,per_process\n";
+  for (const auto& row : report.rows)
+    for (const auto& b : row.buckets)
+      out += fmt::format("{},{},{},{},{},{},{:.2f},{},{}\n", row.phase, row.method, b.index, b.first_op, b.ops,
+                         b.interfaces_before, b.us_per_op, int(row.full_n), int(row.per_process));
+  return out;
+}
+
+void write_outputs(const LinkBenchReport& report, const std::string& dir) {
+  make_directories(dir);
+  write_file(dir + "/link.json", to_json(report).dump(2) + "\n");
+  write_file(dir + "/link.csv", to_csv(report));
 }
 
 }  // namespace brisk::bench

@@ -19,6 +19,7 @@ void add_bench(CLI::App& app) {
   auto* bench = app.add_subcommand("bench", "Measure brisk against the tools people use today");
   bench->require_subcommand(1);
   add_bench_link(*bench);
+  add_bench_containers(*bench);
 
   auto* spawn = bench->add_subcommand("spawn", "Spawn a program N times with every method");
   auto config = std::make_shared<bench::SpawnBenchConfig>();

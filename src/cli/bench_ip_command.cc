@@ -12,9 +12,7 @@
 // and each run starts after a pause for the kernel's deferred work. Batches
 // run without -force, brisk's slower mode (lines sent one by one, except
 // deletes predicted to succeed).
-#include <fcntl.h>
 #include <sched.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
@@ -23,6 +21,7 @@
 #include <memory>
 #include <thread>
 
+#include "bench/net_sandbox.h"
 #include "brisk/fd.h"
 #include "brisk/spawn.h"
 #include "cli/commands.h"
@@ -35,19 +34,6 @@ struct IpBenchConfig {
   int single_n = 1000;  // one-process-per-op runs per method
   int version_n = 300;  // `-V` runs per method
 };
-
-// A fresh network namespace with IPv6 off, made on a helper thread so this
-// process never leaves its own.
-UniqueFd bench_netns() {
-  int fd = -1;
-  std::thread([&fd] {
-    if (::unshare(CLONE_NEWNET) != 0) return;
-    fd = ::open("/proc/thread-self/ns/net", O_RDONLY | O_CLOEXEC);
-    for (const char* path : {"/proc/sys/net/ipv6/conf/all/disable_ipv6", "/proc/sys/net/ipv6/conf/default/disable_ipv6"})
-      std::ofstream(path) << "1\n";
-  }).join();
-  return UniqueFd(fd);
-}
 
 // Runs argv in `ns` with stdout/stderr discarded; returns seconds and whether it exited 0.
 std::pair<double, bool> timed(const std::vector<std::string>& argv, int ns) {
@@ -82,9 +68,9 @@ void row(const char* phase, int count, const std::vector<double>& t, const char*
 }
 
 int run_ip_bench(const IpBenchConfig& config) {
-  char dir_template[] = "/tmp/brisk-bench-ip-XXXXXX";
-  if (!::mkdtemp(dir_template)) throw std::runtime_error("mkdtemp failed");
-  std::string dir = dir_template;
+  // Inside the network benchmarks' sandbox: the files live on its private
+  // /run, and a killed run leaves no namespace, mount or file behind.
+  std::string dir = bench::kSandboxScratch;
   auto write = [&](const std::string& name, auto line) {
     std::ofstream out(dir + "/" + name);
     for (int i = 0; i < config.n; ++i) out << line(i) << "\n";
@@ -102,9 +88,9 @@ int run_ip_bench(const IpBenchConfig& config) {
   ssize_t len = ::readlink("/proc/self/exe", self, sizeof self - 1);
   if (len <= 0) throw std::runtime_error("cannot read /proc/self/exe");
   std::vector<Method> methods;
-  methods.push_back({"ip", "ip", {}, bench_netns()});
-  methods.push_back({"brisk", std::string(self, static_cast<std::size_t>(len)), {}, bench_netns()});
-  methods.push_back({"brisk -force", methods[1].program, {"-force"}, bench_netns()});
+  methods.push_back({"ip", "ip", {}, bench::fresh_netns()});
+  methods.push_back({"brisk", std::string(self, static_cast<std::size_t>(len)), {}, bench::fresh_netns()});
+  methods.push_back({"brisk -force", methods[1].program, {"-force"}, bench::fresh_netns()});
   for (const auto& m : methods)
     if (!m.ns.valid()) throw std::runtime_error("cannot create network namespaces (needs root)");
   Method& ip = methods[0];
@@ -162,8 +148,6 @@ int run_ip_bench(const IpBenchConfig& config) {
   }
   row("-V start-up", config.version_n, version, "report");
   batch_phase("delete", del, ">= 50x");
-  for (const char* f : {"add", "up", "addr", "del"}) ::unlink((dir + "/" + f).c_str());
-  ::rmdir(dir.c_str());
   if (failures) std::fprintf(stderr, "brisk bench ip: %d runs failed\n", failures);
   return failures ? 1 : 0;
 }
@@ -180,7 +164,9 @@ void add_bench_ip(CLI::App& bench) {
       ->check(CLI::NonNegativeNumber);
   ip->callback([config] {
     try {
-      set_exit_code(run_ip_bench(*config));
+      int code = 0;
+      bench::run_in_net_sandbox([&] { code = run_ip_bench(*config); });
+      set_exit_code(code);
     } catch (const std::exception& e) {
       std::fprintf(stderr, "brisk bench ip: %s\n", e.what());
       set_exit_code(1);

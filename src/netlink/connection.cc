@@ -41,20 +41,51 @@ NlResult<Connection> Connection::open_in(int netns_fd, const ConnectionOptions& 
 }
 
 NlResult<Connection> Connection::create(int netns_fd, const ConnectionOptions& options) {
+  UniqueFd socket;
+  auto made = sys::run_in_netns(netns_fd, [&]() -> Result<void> {
+    socket = BRISK_TRY(sys::socket(AF_NETLINK, SOCK_RAW, NETLINK_ROUTE));
+    return {};
+  });
+  if (!made) return NetlinkError::from(made.error());
+  return finish_open(std::move(socket), netns_fd, options);
+}
+
+std::vector<NlResult<Connection>> Connection::open_in_each(std::span<const int> netns_fds,
+                                                           const ConnectionOptions& options) {
+  std::vector<std::optional<Result<UniqueFd>>> sockets(netns_fds.size());
+  auto made = sys::run_on_thread([&]() -> Result<void> {
+    for (std::size_t i = 0; i < netns_fds.size(); ++i) {
+      if (netns_fds[i] < 0) continue;
+      auto entered = sys::setns(netns_fds[i], CLONE_NEWNET);
+      sockets[i].emplace(entered ? sys::socket(AF_NETLINK, SOCK_RAW, NETLINK_ROUTE) : Result<UniqueFd>(entered.error()));
+    }
+    return {};
+  });
+  std::vector<NlResult<Connection>> conns;
+  conns.reserve(netns_fds.size());
+  for (std::size_t i = 0; i < netns_fds.size(); ++i) {
+    int ns = netns_fds[i];
+    if (ns < 0)
+      conns.push_back(invalid_argument("netlink open", std::to_string(ns), "not a namespace fd", EBADF));
+    else if (!made)
+      conns.push_back(NetlinkError::from(made.error()));
+    else if (!*sockets[i])
+      conns.push_back(NetlinkError::from(sockets[i]->error()));
+    else
+      conns.push_back(finish_open(std::move(**sockets[i]), ns, options));
+  }
+  return conns;
+}
+
+NlResult<Connection> Connection::finish_open(UniqueFd socket, int netns_fd, const ConnectionOptions& options) {
   Connection conn;
   conn.options_ = options;
+  conn.fd_ = std::move(socket);
   if (netns_fd >= 0) {
     auto copy = sys::dup(netns_fd);
     if (!copy) return NetlinkError::from(copy.error());
     conn.netns_ = std::move(*copy);
   }
-  auto made = sys::run_in_netns(netns_fd, [&]() -> Result<void> {
-    auto fd = sys::socket(AF_NETLINK, SOCK_RAW, NETLINK_ROUTE);
-    if (!fd) return fd.error();
-    conn.fd_ = std::move(*fd);
-    return {};
-  });
-  if (!made) return NetlinkError::from(made.error());
   int fd = conn.fd_.get();
   for (auto [option, name] : {std::pair{NETLINK_EXT_ACK, "setsockopt(NETLINK_EXT_ACK)"},
                               std::pair{NETLINK_CAP_ACK, "setsockopt(NETLINK_CAP_ACK)"},

@@ -53,25 +53,47 @@ NlResult<void> validate_netns_name(const std::string& name) {
 }
 
 NlResult<void> create_netns(const std::string& name) {
-  if (auto valid = validate_netns_name(name); !valid) {
-    valid.error().op = "netns add";
-    return valid;
+  return std::move(create_netns_each(std::span<const std::string>(&name, 1))[0]);
+}
+
+std::vector<NlResult<void>> create_netns_each(std::span<const std::string> names) {
+  std::vector<NlResult<void>> results(names.size());
+  std::vector<std::size_t> todo;  // names whose mount point was made
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    if (auto valid = validate_netns_name(names[i]); !valid) {
+      valid.error().op = "netns add";
+      results[i] = std::move(valid);
+    } else {
+      todo.push_back(i);
+    }
   }
-  std::string path = std::string(kNetnsDir) + "/" + name;
-  if (auto ready = prepare_dir(); !ready) return failed(ready.error(), "netns add", name);
-  // O_EXCL: the name is ours or the call fails; never reuse someone's mount point.
-  auto file = sys::open(path, O_RDONLY | O_CREAT | O_EXCL, 0);
-  if (!file) return failed(file.error(), "netns add", name);
-  file->reset();
-  auto made = sys::run_on_thread([&]() -> Result<void> {
-    BRISK_TRY(sys::unshare(CLONE_NEWNET));
-    return sys::mount("/proc/thread-self/ns/net", path, "none", MS_BIND);
+  if (todo.empty()) return results;
+  if (auto ready = prepare_dir(); !ready) {
+    for (std::size_t i : todo) results[i] = failed(ready.error(), "netns add", names[i]);
+    return results;
+  }
+  auto path = [&](std::size_t i) { return std::string(kNetnsDir) + "/" + names[i]; };
+  std::erase_if(todo, [&](std::size_t i) {
+    // O_EXCL: the name is ours or the call fails; never reuse someone's mount point.
+    auto file = sys::open(path(i), O_RDONLY | O_CREAT | O_EXCL, 0);
+    if (!file) results[i] = failed(file.error(), "netns add", names[i]);
+    return !file;
   });
-  if (!made) {
-    (void)sys::unlink(path);
-    return failed(made.error(), "netns add", name);
+  // Each unshare leaves the thread in a new namespace; the bind mount keeps
+  // it alive once the thread moves on to the next one or exits.
+  auto made = sys::run_on_thread([&]() -> Result<void> {
+    for (std::size_t i : todo) {
+      auto fresh = sys::unshare(CLONE_NEWNET);
+      auto bound = fresh ? sys::mount("/proc/thread-self/ns/net", path(i), "none", MS_BIND) : std::move(fresh);
+      if (!bound) results[i] = failed(bound.error(), "netns add", names[i]);
+    }
+    return {};
+  });
+  for (std::size_t i : todo) {
+    if (!made) results[i] = failed(made.error(), "netns add", names[i]);
+    if (!results[i]) (void)sys::unlink(path(i));
   }
-  return {};
+  return results;
 }
 
 NlResult<void> delete_netns(const std::string& name) {

@@ -91,6 +91,11 @@ class Connection {
   // A socket in the namespace netns_fd refers to (not owned; a duplicate is
   // kept for operations that must run there, such as tun/tap creation).
   static NlResult<Connection> open_in(int netns_fd, const ConnectionOptions& options = {});
+  // open_in for each namespace, every socket made on one helper thread (a
+  // thread each costs a context switch, milliseconds on a loaded host).
+  // One result per fd, in order.
+  static std::vector<NlResult<Connection>> open_in_each(std::span<const int> netns_fds,
+                                                        const ConnectionOptions& options = {});
 
   Connection(Connection&&) noexcept = default;
   Connection& operator=(Connection&&) noexcept = default;
@@ -123,6 +128,8 @@ class Connection {
  private:
   Connection() = default;
   static NlResult<Connection> create(int netns_fd, const ConnectionOptions& options);
+  // Options, buffers and bind for a socket already made in its namespace.
+  static NlResult<Connection> finish_open(UniqueFd socket, int netns_fd, const ConnectionOptions& options);
   void execute_window(std::span<Request> window);
   // Reads one datagram into buffer_; returns its length, 0 for "nothing" (EAGAIN, foreign sender).
   NlResult<std::size_t> receive(bool wait);

@@ -1,0 +1,98 @@
+// bench/containers_bench.h: `brisk bench containers`, the LXC scenario.
+//
+// N containers per method, each with: a named network namespace; a veth
+// pair whose peer ("eth0") is created directly inside it; an address on each
+// end (a /31 per container); both ends up; a default route inside via the
+// host end; the host end enslaved to a host bridge (a bridge takes at most
+// 1024 ports, so container i goes to bridge i / bridge_ports). Three ways:
+//   ip        `ip` processes, as a shell script does it (7 per container)
+//   ip-batch  one `ip -batch` per round for the host side (netns add, link
+//             add ... netns, master, host address), then `ip -n NAME -batch`
+//             per container for the inside: batch mode cannot switch
+//             namespace between lines, so this is what a script author does
+//   brisk     the library: named namespaces, then one pipelined Batch on the
+//             host connection (veth with IFLA_NET_NS_FD on the peer, master
+//             and up at creation, addresses), then one Batch per container
+//             on a connection in its namespace (address, up, default route)
+// Each method has its own "host" network namespace and its own /run/netns
+// (one method's mounts would slow another's `ip -n` and `netns add`), inside
+// the sandbox of net_sandbox.h: a run killed at any point leaves nothing on
+// the real host.
+// The containers are made in rounds of `bucket`; by default the methods
+// take turns round by round, in rotating order, so load from elsewhere hits
+// them alike; when memory is short for every method's containers at once
+// (~1 MB per namespace) the methods run one after another instead.
+// Teardown (timed per method): ip deletes each namespace and bridge with a
+// process, ip-batch with one batch, brisk through the library; "settled" is
+// when the kernel's asynchronous namespace cleanup has removed every host end.
+#pragma once
+
+#include <functional>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+namespace brisk::bench {
+
+enum class ContainersSchedule { automatic, interleaved, sequential };
+
+struct ContainersBenchConfig {
+  int n = 1000;             // containers per method (4000 works)
+  int bucket = 100;         // containers per round, and per reported bucket
+  int bridge_ports = 1000;  // containers per host bridge (the kernel's limit is 1024)
+  // The host bridges stay down by default: up, every container's IPv6
+  // start-up traffic (DAD, MLD, router solicitations) is flooded to every
+  // other port, O(N^2) kernel work that no tool causes and that lands on
+  // whichever method runs next. The ports are enslaved either way.
+  bool bridges_up = false;
+  int settle_ms = 1500;     // pause before each teardown and between sequential methods
+  std::vector<std::string> methods{};  // "ip", "ip-batch" to include; empty: all (brisk always runs)
+  ContainersSchedule schedule = ContainersSchedule::automatic;
+  std::function<void(const std::string&)> progress{};  // told after each round; may be empty
+};
+
+struct ContainersBucket {
+  int index = 0;              // round number
+  int first = 0;              // first container of the round
+  int containers = 0;         // containers made in it
+  int containers_before = 0;  // the method's containers that already existed
+  double us_per_container = 0;
+};
+
+struct ContainersMethodResult {
+  std::string method{};           // "ip", "ip-batch", "brisk"
+  int containers = 0;
+  int processes = 0;              // processes started for the setup
+  double total_s = 0;             // setup, summed over rounds
+  double containers_per_s = 0;
+  double us_per_container = 0;    // total / containers
+  double ratio_to_brisk = 0;      // total / brisk's total
+  // CPU time (user + system) of this process and its children during the
+  // setup, kernel work done on their behalf included; work the kernel
+  // defers to its own threads is not. Shows how much of each method's time
+  // is the kernel's floor, the same for every method, and how much is its own.
+  double cpu_s = 0;
+  double teardown_s = 0;          // until the teardown commands returned
+  double teardown_settled_s = 0;  // until the kernel had removed every host end
+  int failures = 0;               // operations that failed
+  bool verified = false;          // the end state was checked and is right
+  std::vector<ContainersBucket> buckets{};  // the plot's series: µs per container against containers_before
+};
+
+struct ContainersBenchReport {
+  ContainersBenchConfig config;
+  bool interleaved = true;  // the schedule actually used
+  std::vector<ContainersMethodResult> methods{};  // brisk first
+  std::vector<std::string> notes{};
+};
+
+// Throws std::runtime_error on bad configuration or when namespaces cannot be made.
+ContainersBenchReport run_containers_bench(const ContainersBenchConfig& config);
+std::string format_table(const ContainersBenchReport& report);
+nlohmann::json to_json(const ContainersBenchReport& report);
+// One line per method and bucket (teardown as bucket "teardown"); the header names the units.
+std::string to_csv(const ContainersBenchReport& report);
+// Writes DIR/containers.json and DIR/containers.csv (creating DIR); throws on failure.
+void write_outputs(const ContainersBenchReport& report, const std::string& dir);
+
+}  // namespace brisk::bench

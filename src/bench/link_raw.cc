@@ -1,0 +1,124 @@
+#include "bench/link_raw.h"
+
+#include <linux/if.h>
+#include <linux/if_addr.h>
+#include <linux/if_link.h>
+#include <linux/veth.h>
+#include <sched.h>
+#include <sys/socket.h>
+
+#include <cerrno>
+#include <cstring>
+#include <stdexcept>
+#include <thread>
+
+namespace brisk::bench {
+
+RawNetlink::RawNetlink(int netns_fd) {
+  std::thread([&] {
+    if (::setns(netns_fd, CLONE_NEWNET) == 0)
+      fd_.reset(::socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE));
+  }).join();
+  if (!fd_) throw std::runtime_error("raw netlink socket failed");
+  int one = 1;
+  ::setsockopt(fd_.get(), SOL_NETLINK, NETLINK_CAP_ACK, &one, sizeof one);
+}
+
+void RawNetlink::start(uint16_t type, uint16_t flags) {
+  std::memset(buf_, 0, sizeof buf_);
+  auto* h = header();
+  h->nlmsg_len = NLMSG_HDRLEN;
+  h->nlmsg_type = type;
+  h->nlmsg_flags = static_cast<uint16_t>(NLM_F_REQUEST | NLM_F_ACK | flags);
+  h->nlmsg_seq = ++seq_;
+}
+
+void* RawNetlink::extra(std::size_t size) {
+  void* at = buf_ + header()->nlmsg_len;
+  header()->nlmsg_len += static_cast<uint32_t>(NLMSG_ALIGN(size));
+  return at;
+}
+
+rtattr* RawNetlink::attr(uint16_t type, const void* data, std::size_t len) {
+  auto* a = reinterpret_cast<rtattr*>(buf_ + header()->nlmsg_len);
+  a->rta_type = type;
+  a->rta_len = static_cast<unsigned short>(RTA_LENGTH(len));
+  if (len) std::memcpy(RTA_DATA(a), data, len);
+  header()->nlmsg_len += RTA_ALIGN(a->rta_len);
+  return a;
+}
+
+rtattr* RawNetlink::str(uint16_t type, const std::string& s) { return attr(type, s.c_str(), s.size() + 1); }
+
+void RawNetlink::end(rtattr* nest) {
+  nest->rta_len = static_cast<unsigned short>(buf_ + header()->nlmsg_len - reinterpret_cast<char*>(nest));
+}
+
+int RawNetlink::transact() {
+  if (::send(fd_.get(), buf_, header()->nlmsg_len, 0) < 0) return -errno;
+  char reply[8192];
+  for (;;) {
+    ssize_t n = ::recv(fd_.get(), reply, sizeof reply, 0);
+    if (n < 0) return -errno;
+    for (auto* h = reinterpret_cast<nlmsghdr*>(reply); NLMSG_OK(h, n); h = NLMSG_NEXT(h, n)) {
+      if (h->nlmsg_seq != seq_) continue;
+      if (h->nlmsg_type == RTM_NEWLINK) last_ifindex_ = static_cast<ifinfomsg*>(NLMSG_DATA(h))->ifi_index;
+      if (h->nlmsg_type == NLMSG_ERROR) return static_cast<nlmsgerr*>(NLMSG_DATA(h))->error;
+    }
+  }
+}
+
+int RawNetlink::veth_add(const std::string& name, const std::string& peer) {
+  start(RTM_NEWLINK, NLM_F_CREATE | NLM_F_EXCL);
+  extra(sizeof(ifinfomsg));
+  str(IFLA_IFNAME, name);
+  auto* info = attr(IFLA_LINKINFO, nullptr, 0);
+  str(IFLA_INFO_KIND, "veth");
+  auto* data = attr(IFLA_INFO_DATA, nullptr, 0);
+  auto* p = attr(VETH_INFO_PEER, nullptr, 0);
+  extra(sizeof(ifinfomsg));
+  str(IFLA_IFNAME, peer);
+  end(p);
+  end(data);
+  end(info);
+  return transact();
+}
+
+int RawNetlink::set_up(const std::string& name) {
+  start(RTM_NEWLINK, 0);
+  auto* ifi = static_cast<ifinfomsg*>(extra(sizeof(ifinfomsg)));
+  ifi->ifi_flags = ifi->ifi_change = IFF_UP;
+  str(IFLA_IFNAME, name);
+  return transact();
+}
+
+int RawNetlink::ifindex(const std::string& name) {
+  start(RTM_GETLINK, 0);
+  extra(sizeof(ifinfomsg));
+  str(IFLA_IFNAME, name);
+  uint32_t mask = RTEXT_FILTER_SKIP_STATS;
+  attr(IFLA_EXT_MASK, &mask, sizeof mask);
+  return transact() == 0 ? last_ifindex_ : 0;
+}
+
+int RawNetlink::addr_add(int ifindex, uint32_t addr) {
+  start(RTM_NEWADDR, NLM_F_CREATE | NLM_F_EXCL);
+  auto* ifa = static_cast<ifaddrmsg*>(extra(sizeof(ifaddrmsg)));
+  ifa->ifa_family = AF_INET;
+  ifa->ifa_prefixlen = 32;
+  ifa->ifa_index = static_cast<uint32_t>(ifindex);
+  uint8_t ip[4] = {static_cast<uint8_t>(addr >> 24), static_cast<uint8_t>(addr >> 16),
+                   static_cast<uint8_t>(addr >> 8), static_cast<uint8_t>(addr)};
+  attr(IFA_LOCAL, ip, 4);
+  attr(IFA_ADDRESS, ip, 4);
+  return transact();
+}
+
+int RawNetlink::remove(const std::string& name) {
+  start(RTM_DELLINK, 0);
+  extra(sizeof(ifinfomsg));
+  str(IFLA_IFNAME, name);
+  return transact();
+}
+
+}  // namespace brisk::bench

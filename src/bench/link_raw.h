@@ -1,0 +1,45 @@
+// bench/link_raw.h: the "raw" method of `brisk bench link`, a minimal
+// rtnetlink loop written for the benchmark: one request per send, then wait
+// for its ACK. It is the floor any library adds its cost to.
+#pragma once
+
+#include <linux/rtnetlink.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "brisk/fd.h"
+
+namespace brisk::bench {
+
+class RawNetlink {
+ public:
+  // A NETLINK_ROUTE socket in the namespace netns_fd refers to.
+  explicit RawNetlink(int netns_fd);
+
+  // Sends and waits for the ACK; returns 0 or the negative errno.
+  int veth_add(const std::string& name, const std::string& peer);
+  int set_up(const std::string& name);
+  // What ip does for `dev NAME`: one RTM_GETLINK by name; 0 when missing.
+  int ifindex(const std::string& name);
+  // addr is the IPv4 address in host order, added as a /32.
+  int addr_add(int ifindex, uint32_t addr);
+  int remove(const std::string& name);
+
+ private:
+  void start(uint16_t type, uint16_t flags);
+  void* extra(std::size_t size);
+  rtattr* attr(uint16_t type, const void* data, std::size_t len);
+  rtattr* str(uint16_t type, const std::string& s);
+  void end(rtattr* nest);
+  int transact();
+  nlmsghdr* header() { return reinterpret_cast<nlmsghdr*>(buf_); }
+
+  UniqueFd fd_;
+  uint32_t seq_ = 0;
+  int last_ifindex_ = 0;  // from the RTM_NEWLINK answering a GETLINK
+  alignas(nlmsghdr) char buf_[4096];
+};
+
+}  // namespace brisk::bench

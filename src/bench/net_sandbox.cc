@@ -1,0 +1,187 @@
+#include "bench/net_sandbox.h"
+
+#include <fcntl.h>
+#include <sched.h>
+#include <signal.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <condition_variable>
+#include <mutex>
+#include <cstring>
+#include <exception>
+#include <filesystem>
+#include <fstream>
+#include <stdexcept>
+#include <thread>
+
+#include "brisk/spawn.h"
+
+namespace brisk::bench {
+namespace {
+
+// /proc/sys/net follows the namespace of the thread that opens it.
+void disable_ipv6_here() {
+  for (const char* knob : {"/proc/sys/net/ipv6/conf/all/disable_ipv6", "/proc/sys/net/ipv6/conf/default/disable_ipv6"}) {
+    int fd = ::open(knob, O_WRONLY | O_CLOEXEC);
+    if (fd < 0) continue;  // a kernel without IPv6
+    (void)!::write(fd, "1", 1);
+    ::close(fd);
+  }
+}
+
+std::runtime_error sys_error(const std::string& what) {
+  return std::runtime_error(what + ": " + std::strerror(errno));
+}
+
+// On the sandbox thread: everything below is undone by the kernel when the
+// namespaces die with this process.
+void enter_sandbox() {
+  if (::unshare(CLONE_NEWNS | CLONE_NEWNET) != 0)
+    throw sys_error("cannot make private mount and network namespaces (needs CAP_SYS_ADMIN)");
+  // Private first: nothing mounted from here on may propagate to the host.
+  if (::mount("", "/", nullptr, MS_REC | MS_PRIVATE, nullptr) != 0) throw sys_error("mount --make-rprivate /");
+  if (::mount("brisk-bench", "/run", "tmpfs", MS_NOSUID | MS_NODEV, "mode=0755") != 0)
+    throw sys_error("mount a tmpfs on /run");
+  // Where /var/run is its own directory (not the usual symlink), hide it too.
+  std::error_code ec;
+  if (!std::filesystem::is_symlink("/var/run", ec) && std::filesystem::is_directory("/var/run", ec) &&
+      ::mount("brisk-bench", "/var/run", "tmpfs", MS_NOSUID | MS_NODEV, "mode=0755") != 0)
+    throw sys_error("mount a tmpfs on /var/run");
+  if (::mkdir("/run/netns", 0755) != 0 || ::mkdir(kSandboxScratch, 0700) != 0)
+    throw sys_error("mkdir in the private /run");
+  disable_ipv6_here();
+}
+
+}  // namespace
+
+double us_since(Clock::time_point start) {
+  return std::chrono::duration<double, std::micro>(Clock::now() - start).count();
+}
+
+void run_in_net_sandbox(const std::function<void()>& fn) {
+  std::exception_ptr failure;
+  std::thread([&] {
+    try {
+      enter_sandbox();
+      fn();
+    } catch (...) {
+      failure = std::current_exception();
+    }
+  }).join();
+  if (failure) std::rethrow_exception(failure);
+}
+
+struct NetnsDirThread::State {
+  std::mutex mutex;
+  std::condition_variable wake;
+  const std::function<void()>* job = nullptr;  // set by run(), cleared when done
+  std::exception_ptr failure;
+  bool ready = false;
+  bool stop = false;
+};
+
+NetnsDirThread::NetnsDirThread() : state_(std::make_unique<State>()) {
+  thread_ = std::thread([s = state_.get()] {
+    std::unique_lock lock(s->mutex);
+    try {
+      if (::unshare(CLONE_NEWNS) != 0) throw sys_error("cannot make a private mount namespace");
+      if (::mount("brisk-bench", "/run/netns", "tmpfs", MS_NOSUID | MS_NODEV, "mode=0755") != 0)
+        throw sys_error("mount a tmpfs on /run/netns");
+    } catch (...) {
+      s->failure = std::current_exception();
+      s->stop = true;
+    }
+    s->ready = true;
+    s->wake.notify_all();
+    while (!s->stop) {
+      s->wake.wait(lock, [s] { return s->job || s->stop; });
+      if (!s->job) continue;
+      try {
+        (*s->job)();
+      } catch (...) {
+        s->failure = std::current_exception();
+      }
+      s->job = nullptr;
+      s->wake.notify_all();
+    }
+  });
+  std::unique_lock lock(state_->mutex);
+  state_->wake.wait(lock, [this] { return state_->ready; });
+  if (state_->failure) {
+    lock.unlock();
+    thread_.join();
+    std::rethrow_exception(state_->failure);
+  }
+}
+
+NetnsDirThread::~NetnsDirThread() {
+  {
+    std::lock_guard lock(state_->mutex);
+    state_->stop = true;
+  }
+  state_->wake.notify_all();
+  thread_.join();
+}
+
+void NetnsDirThread::run(const std::function<void()>& fn) {
+  std::unique_lock lock(state_->mutex);
+  state_->job = &fn;
+  state_->failure = nullptr;
+  state_->wake.notify_all();
+  state_->wake.wait(lock, [this] { return state_->job == nullptr; });
+  if (auto failure = std::exchange(state_->failure, nullptr)) std::rethrow_exception(failure);
+}
+
+UniqueFd fresh_netns() {
+  UniqueFd fd;
+  std::thread([&fd] {
+    if (::unshare(CLONE_NEWNET) != 0) return;
+    disable_ipv6_here();
+    fd.reset(::open("/proc/thread-self/ns/net", O_RDONLY | O_CLOEXEC));
+  }).join();
+  if (!fd) throw std::runtime_error("cannot create a network namespace (needs CAP_SYS_ADMIN)");
+  return fd;
+}
+
+bool run_process(const std::vector<std::string>& argv, int netns_fd) {
+  SpawnOptions options{.argv = argv};
+  if (netns_fd >= 0) options.namespaces = {{.type = CLONE_NEWNET, .fd = netns_fd}};
+  options.inherit_stdio = false;
+  options.parent_death_signal = SIGKILL;
+  auto child = spawn(options);
+  if (!child) return false;
+  auto status = child->wait();
+  return status && status->success();
+}
+
+std::string self_executable() {
+  std::error_code ec;
+  auto path = std::filesystem::read_symlink("/proc/self/exe", ec);
+  if (ec) throw std::runtime_error("cannot read /proc/self/exe: " + ec.message());
+  return path.string();
+}
+
+void write_file(const std::string& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out << text;
+  out.close();
+  if (!out) throw std::runtime_error("cannot write " + path);
+}
+
+std::string load_average() {
+  std::ifstream in("/proc/loadavg");
+  std::string one, five;
+  in >> one >> five;
+  return one + " " + five;
+}
+
+void make_directories(const std::string& path) {
+  std::error_code ec;
+  std::filesystem::create_directories(path, ec);
+  if (ec) throw std::runtime_error("cannot create " + path + ": " + ec.message());
+}
+
+}  // namespace brisk::bench

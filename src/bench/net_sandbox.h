@@ -1,0 +1,74 @@
+// bench/net_sandbox.h: the cleanup guard of the network benchmarks, and the
+// helpers they share.
+//
+// run_in_net_sandbox() runs a benchmark on a thread that has its own mount
+// namespace (everything private, a tmpfs on /run, so /run/netns and
+// /var/run/netns are its own) and its own network namespace (IPv6 off), the
+// benchmark's "host". Threads and processes started from that thread
+// inherit both, so every namespace, interface, mount and scratch file a run
+// makes hangs off namespaces only this process (and its children) hold: if
+// the process dies, even by SIGKILL, the kernel frees all of it, and the real
+// host never sees any of it. Children are spawned with parent_death_signal
+// SIGKILL, so they do not outlive the benchmark either.
+#pragma once
+
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "brisk/fd.h"
+
+namespace brisk::bench {
+
+using Clock = std::chrono::steady_clock;
+double us_since(Clock::time_point start);
+
+// Scratch directory inside the sandbox's private /run (batch files).
+inline constexpr const char* kSandboxScratch = "/run/brisk-bench";
+
+// Runs fn inside the sandbox and waits for it; rethrows what fn threw.
+// Throws std::runtime_error when the namespaces cannot be made (not root).
+void run_in_net_sandbox(const std::function<void()>& fn);
+
+// A thread of its own in a private copy of the sandbox's mount namespace,
+// with an empty tmpfs on /run/netns: a method's named namespaces are its
+// alone, so one method's mounts never slow another's (`ip -n` copies the
+// whole mount table; `ip netns add` re-marks every mount under /run/netns).
+// Processes and threads started from run() inherit it.
+class NetnsDirThread {
+ public:
+  NetnsDirThread();  // throws std::runtime_error when the mount namespace cannot be made
+  ~NetnsDirThread();
+  NetnsDirThread(const NetnsDirThread&) = delete;
+  NetnsDirThread& operator=(const NetnsDirThread&) = delete;
+  // Runs fn on the thread and waits; rethrows what fn threw.
+  void run(const std::function<void()>& fn);
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+  std::thread thread_;
+};
+
+// A fresh network namespace with IPv6 off (no DAD/MLD work in the
+// background), made on a helper thread; gone when its last fd closes.
+UniqueFd fresh_netns();
+
+// Runs argv (stdio on /dev/null) in the network namespace `netns_fd` (the
+// caller's when -1), killed if the spawning thread dies; true on exit 0.
+bool run_process(const std::vector<std::string>& argv, int netns_fd = -1);
+
+// This executable (/proc/self/exe), for running the brisk CLI.
+std::string self_executable();
+
+// Writes `text` to path, replacing it; throws std::runtime_error on failure.
+void write_file(const std::string& path, const std::string& text);
+// The 1- and 5-minute load averages, "2.10 1.85", for the report's notes.
+std::string load_average();
+// mkdir -p; throws std::runtime_error on failure.
+void make_directories(const std::string& path);
+
+}  // namespace brisk::bench

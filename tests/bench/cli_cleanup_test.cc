@@ -1,0 +1,155 @@
+// The benches through the CLI (BRISK_CLI_PATH): --json and --out produce
+// what they promise, and nothing is left on the host afterwards, not even
+// when the bench process is SIGKILLed halfway: its sandbox namespaces die
+// with it. "Nothing" is checked where it would show: the host's links
+// (`ip -j link`), /run/netns, and this mount namespace's mounts.
+#include <dirent.h>
+#include <unistd.h>
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+
+#include "brisk/spawn.h"
+#include "support/test_support.h"
+#include "sys/syscalls.h"
+
+namespace brisk::bench {
+namespace {
+
+struct HostState {
+  std::set<std::string> links;   // ifnames in `ip -j link`
+  std::set<std::string> netns;   // entries of /run/netns
+  std::set<std::string> mounts;  // "mount point source" of every mount seen from here
+  bool operator==(const HostState&) const = default;
+};
+
+HostState host_state() {
+  HostState s;
+  auto out = brisk::test::run_capture({.argv = {"ip", "-j", "link", "show"}}).out;
+  for (const auto& link : nlohmann::json::parse(out)) s.links.insert(link["ifname"].get<std::string>());
+  if (DIR* dir = ::opendir("/run/netns")) {
+    while (dirent* e = ::readdir(dir))
+      if (std::string(e->d_name) != "." && std::string(e->d_name) != "..") s.netns.insert(e->d_name);
+    ::closedir(dir);
+  }
+  std::ifstream mountinfo("/proc/self/mountinfo");
+  for (std::string line; std::getline(mountinfo, line);) {
+    std::istringstream fields(line);
+    std::string id, parent, dev, root, point, word, source;
+    fields >> id >> parent >> dev >> root >> point;
+    while (fields >> word && word != "-") {}
+    fields >> word >> source;
+    s.mounts.insert(point + " " + source);
+  }
+  return s;
+}
+
+std::string dump(const HostState& s) {
+  std::string out = "links:";
+  for (const auto& l : s.links) out += " " + l;
+  out += "\nnetns:";
+  for (const auto& n : s.netns) out += " " + n;
+  out += "\nmounts with brisk-bench or netns:";
+  for (const auto& m : s.mounts)
+    if (m.find("brisk-bench") != std::string::npos || m.find("netns") != std::string::npos) out += " [" + m + "]";
+  return out;
+}
+
+class BenchCli : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (!brisk::test::can_unshare_net()) GTEST_SKIP() << "needs CAP_SYS_ADMIN to create namespaces";
+    before_ = host_state();
+  }
+  void TearDown() override {
+    if (IsSkipped()) return;
+    auto after = host_state();
+    EXPECT_TRUE(after == before_) << "before:\n" << dump(before_) << "\nafter:\n" << dump(after);
+  }
+  HostState before_;
+};
+
+nlohmann::json read_json(const std::string& path) {
+  std::ifstream in(path);
+  EXPECT_TRUE(in) << path;
+  return nlohmann::json::parse(in, nullptr, false);
+}
+
+std::size_t csv_lines(const std::string& path) {
+  std::ifstream in(path);
+  EXPECT_TRUE(in) << path;
+  std::size_t lines = 0;
+  for (std::string line; std::getline(in, line);) ++lines;
+  return lines;
+}
+
+TEST_F(BenchCli, LinkWritesJsonAndCsvWithAFigureForEveryMethod) {
+  brisk::test::TempDir dir;
+  auto run = brisk::test::run_capture({.argv = {BRISK_CLI_PATH, "bench", "link", "--n", "6", "--bucket", "3",
+                                                "--ip-n", "2", "--delete-n", "2", "--netns-n", "1", "--settle-ms",
+                                                "0", "--json", "--out", dir.path()}});
+  ASSERT_TRUE(run.status.success()) << run.out;
+  auto printed = nlohmann::json::parse(run.out);
+  auto written = read_json(dir.path() + "/link.json");
+  EXPECT_EQ(printed, written);
+  std::set<std::string> methods;
+  std::size_t buckets = 0;
+  for (const auto& row : written["rows"]) {
+    methods.insert(row["method"].get<std::string>());
+    EXPECT_GT(row["us_per_op"].get<double>(), 0) << row.dump();
+    EXPECT_EQ(row["failures"], 0) << row.dump();
+    buckets += row["buckets"].size();
+  }
+  EXPECT_EQ(methods, (std::set<std::string>{"ip", "brisk-cli", "ip-batch", "brisk-batch", "raw", "brisk"}));
+  EXPECT_EQ(csv_lines(dir.path() + "/link.csv"), buckets + 1);
+}
+
+TEST_F(BenchCli, ContainersWritesJsonAndCsvWithAFigureForEveryMethod) {
+  brisk::test::TempDir dir;
+  auto run = brisk::test::run_capture({.argv = {BRISK_CLI_PATH, "bench", "containers", "--n", "4", "--bucket", "2",
+                                                "--settle-ms", "0", "--json", "--out", dir.path()}});
+  ASSERT_TRUE(run.status.success()) << run.out;
+  auto written = read_json(dir.path() + "/containers.json");
+  EXPECT_EQ(nlohmann::json::parse(run.out), written);
+  ASSERT_EQ(written["methods"].size(), 3u);
+  for (const auto& m : written["methods"]) {
+    EXPECT_GT(m["total_s"].get<double>(), 0) << m.dump();
+    EXPECT_GT(m["teardown_s"].get<double>(), 0) << m.dump();
+    EXPECT_TRUE(m["verified"].get<bool>()) << m.dump();
+    EXPECT_EQ(m["buckets"].size(), 2u);
+  }
+  EXPECT_EQ(csv_lines(dir.path() + "/containers.csv"), 1u + 3u * (2u + 2u));
+}
+
+// Killed once its first round of containers exists (it says so on stderr).
+TEST_F(BenchCli, SigkillHalfwayLeavesNothingBehind) {
+  auto pipe = sys::pipe();
+  ASSERT_TRUE(pipe);
+  SpawnOptions options{.argv = {BRISK_CLI_PATH, "bench", "containers", "--n", "400", "--bucket", "20", "--settle-ms",
+                                "0"}};
+  options.inherit_stdio = false;
+  options.fds.push_back({.child_fd = 2, .parent_fd = pipe->write.get()});
+  auto child = spawn(options);
+  ASSERT_TRUE(child) << child.error().message();
+  pipe->write.reset();
+  std::string err;
+  char buffer[512];
+  while (err.find("round 1/") == std::string::npos) {
+    auto n = sys::read(pipe->read.get(), buffer);
+    if (!n || *n == 0) break;
+    err.append(buffer, *n);
+  }
+  ASSERT_NE(err.find("round 1/"), std::string::npos) << err;
+  ASSERT_TRUE(child->kill(SIGKILL));
+  auto status = child->wait();
+  ASSERT_TRUE(status);
+  EXPECT_FALSE(status->success());
+  // TearDown compares the host with what it was before the bench started.
+}
+
+}  // namespace
+}  // namespace brisk::bench

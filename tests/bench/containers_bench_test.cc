@@ -1,0 +1,84 @@
+// `brisk bench containers` through the library at a tiny size: every method
+// builds the containers (checked by the bench's own verification of the end
+// state), tears them down, and reports a figure for every bucket.
+#include <gtest/gtest.h>
+
+#include "bench/containers_bench.h"
+#include "support/test_support.h"
+
+namespace brisk::bench {
+namespace {
+
+TEST(ContainersBench, EveryMethodBuildsVerifiesAndTearsDown) {
+  if (!brisk::test::can_unshare_net()) GTEST_SKIP() << "needs CAP_SYS_ADMIN to create namespaces";
+  std::vector<std::string> progress;
+  // 6 containers on bridges of 4 ports: two bridges, the second opened mid-round.
+  auto report = run_containers_bench({.n = 6, .bucket = 3, .bridge_ports = 4, .settle_ms = 0,
+                                      .schedule = ContainersSchedule::interleaved,
+                                      .progress = [&](const std::string& line) { progress.push_back(line); }});
+  EXPECT_TRUE(report.interleaved);
+  ASSERT_EQ(report.methods.size(), 3u);
+  EXPECT_EQ(report.methods[0].method, "brisk");
+  EXPECT_EQ(report.methods[1].method, "ip-batch");
+  EXPECT_EQ(report.methods[2].method, "ip");
+  for (const auto& m : report.methods) {
+    EXPECT_EQ(m.failures, 0) << m.method;
+    EXPECT_TRUE(m.verified) << m.method;
+    EXPECT_EQ(m.containers, 6);
+    EXPECT_GT(m.total_s, 0) << m.method;
+    EXPECT_GT(m.containers_per_s, 0) << m.method;
+    EXPECT_GT(m.teardown_s, 0) << m.method;
+    EXPECT_GE(m.teardown_settled_s, m.teardown_s) << m.method;
+    EXPECT_GT(m.ratio_to_brisk, 0) << m.method;
+    EXPECT_GT(m.cpu_s, 0) << m.method;
+    ASSERT_EQ(m.buckets.size(), 2u) << m.method;
+    EXPECT_EQ(m.buckets[0].containers_before, 0);
+    EXPECT_EQ(m.buckets[1].containers_before, 3);
+    EXPECT_EQ(m.buckets[1].first, 3);
+    for (const auto& b : m.buckets) EXPECT_GT(b.us_per_container, 0) << m.method;
+  }
+  EXPECT_DOUBLE_EQ(report.methods[0].ratio_to_brisk, 1.0);
+  EXPECT_EQ(report.methods[0].processes, 0);
+  EXPECT_EQ(report.methods[1].processes, 2 + 6);      // a host batch per round, an inside batch per container
+  EXPECT_EQ(report.methods[2].processes, 2 + 6 * 7);  // two bridges, seven steps per container
+  EXPECT_EQ(progress.size(), 2u + 3u);  // two rounds, three teardowns
+
+  auto json = to_json(report);
+  EXPECT_EQ(json["bench"], "containers");
+  ASSERT_EQ(json["methods"].size(), 3u);
+  for (const auto& m : json["methods"]) {
+    for (const char* key : {"method", "containers", "processes", "total_s", "containers_per_s", "us_per_container",
+                            "ratio_to_brisk", "cpu_s", "teardown_s", "teardown_settled_s", "failures", "verified", "buckets"})
+      EXPECT_TRUE(m.contains(key)) << key;
+    for (const auto& b : m["buckets"])
+      for (const char* key : {"index", "first", "containers", "containers_before", "us_per_container"})
+        EXPECT_TRUE(b.contains(key)) << key;
+  }
+  EXPECT_TRUE(json["units"].contains("total_s"));
+  std::string csv = to_csv(report);
+  EXPECT_EQ(csv.substr(0, csv.find('\n')), "method,kind,bucket,first,containers,containers_before,us_per_container");
+  EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 1 + 3 * (2 + 2));
+  EXPECT_NE(format_table(report).find("targets"), std::string::npos);
+}
+
+TEST(ContainersBench, SequentialScheduleAndMethodChoice) {
+  if (!brisk::test::can_unshare_net()) GTEST_SKIP() << "needs CAP_SYS_ADMIN to create namespaces";
+  auto report = run_containers_bench(
+      {.n = 2, .bucket = 2, .settle_ms = 0, .methods = {"ip-batch"}, .schedule = ContainersSchedule::sequential});
+  EXPECT_FALSE(report.interleaved);
+  ASSERT_EQ(report.methods.size(), 2u);
+  for (const auto& m : report.methods) {
+    EXPECT_TRUE(m.verified) << m.method;
+    EXPECT_EQ(m.failures, 0) << m.method;
+  }
+}
+
+TEST(ContainersBench, RefusesBadConfiguration) {
+  EXPECT_THROW(run_containers_bench({.n = 0}), std::runtime_error);
+  EXPECT_THROW(run_containers_bench({.n = 4, .bucket = 0}), std::runtime_error);
+  EXPECT_THROW(run_containers_bench({.n = 4, .bucket = 2, .bridge_ports = 1025}), std::runtime_error);
+  EXPECT_THROW(run_containers_bench({.n = 4, .bucket = 2, .methods = {"lxc"}}), std::runtime_error);
+}
+
+}  // namespace
+}  // namespace brisk::bench
