@@ -9,6 +9,7 @@
 
 #include "brisk/netlink/attributes.h"
 #include "netlink/op.h"
+#include "netlink/reply_parsers.h"
 
 namespace brisk::netlink {
 namespace detail {
@@ -23,6 +24,8 @@ constexpr auto kAddrPolicies = [] {
   p[IFA_FLAGS] = {AttrKind::u32};
   return p;
 }();
+
+}  // namespace
 
 NlResult<AddressInfo> parse_address(const nlmsghdr& message) {
   if (message.nlmsg_len < NLMSG_HDRLEN + sizeof(ifaddrmsg))
@@ -48,6 +51,8 @@ NlResult<AddressInfo> parse_address(const nlmsghdr& message) {
   info.label = std::string(attrs->string(IFA_LABEL).value_or(""));
   return info;
 }
+
+namespace {
 
 const char* op_name(int kind) {
   return kind == RTM_DELADDR ? "addr del" : kind < 0 ? "addr replace" : "addr add";
