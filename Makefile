@@ -2,12 +2,14 @@
 # machine as root: they install what is missing, configure, build and run.
 BUILD      ?= build
 ASAN_BUILD ?= build-asan
+TSAN_BUILD ?= build-tsan
+FUZZ_BUILD ?= build-fuzz
 JOBS       ?= $(shell nproc)
 CMAKE_FLAGS ?=
 CI_FLAGS   := $(if $(CI),-DBRISK_WERROR=ON,)
 CTEST_ARGS ?=
 
-.PHONY: all deps configure build demo test bench asan format lint install clean ruby
+.PHONY: all deps configure build demo test bench asan tsan fuzz format lint install clean ruby
 
 all: build
 
@@ -40,6 +42,49 @@ asan: deps $(ASAN_BUILD)/build.ninja
 	cmake --build $(ASAN_BUILD) -j $(JOBS)
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	  ctest --test-dir $(ASAN_BUILD) --output-on-failure -j $(JOBS) $(CTEST_ARGS)
+
+# The concurrency tests under ThreadSanitizer (GCC's libtsan, which g++
+# brings): many threads spawning, signals during spawns, run_all, pipelines,
+# pipelined netlink batches and sockets made on a helper thread in a netns.
+# No suppressions. Everything of spawn, command and netlink also passes with
+# TSAN_TESTS='^(spawn|command|netlink)\.' except the tests of the glibc
+# vfork() fallback: TSan turns vfork() into fork(), so a child that shares
+# our memory, which those tests check, cannot exist under TSan.
+TSAN_TESTS ?= ^(spawn\.SpawnConcurrency|spawn\.SpawnSignals|command\.RunAll|command\.Leaks|command\.Pipeline|netlink\.BatchTest|netlink\.Netns)\.
+
+$(TSAN_BUILD)/build.ninja: | deps
+	cmake -S . -B $(TSAN_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Debug -DBRISK_BUILD_BENCH=OFF \
+	  -DBRISK_SANITIZE=thread $(CI_FLAGS) $(CMAKE_FLAGS)
+
+tsan: deps $(TSAN_BUILD)/build.ninja
+	cmake --build $(TSAN_BUILD) -j $(JOBS) --target test_spawn test_command test_netlink
+	TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
+	  ctest --test-dir $(TSAN_BUILD) --output-on-failure -j $(JOBS) -R '$(TSAN_TESTS)' $(CTEST_ARGS)
+
+# libFuzzer targets (fuzz/), built with clang under ASan+UBSan, each run for
+# FUZZ_SECONDS, $(JOBS) at a time. New inputs go to $(FUZZ_BUILD)/run/<target>;
+# the seeds in fuzz/corpus and the crashes in fuzz/regressions are only read.
+# Any crash, leak or hang fails; its input is saved as
+# $(FUZZ_BUILD)/run/<target>/crash-* (add it to fuzz/regressions/<target>/).
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS ?= netlink_reply ip_batch run_batch_lines json_lines
+
+$(FUZZ_BUILD)/build.ninja: | deps
+	@BRISK_FUZZ_TOOLS=1 scripts/install-deps
+	CC=clang CXX=clang++ cmake -S . -B $(FUZZ_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+	  -DBRISK_FUZZ=ON -DBRISK_BUILD_TESTS=OFF -DBRISK_BUILD_BENCH=OFF $(CMAKE_FLAGS)
+
+fuzz: deps $(FUZZ_BUILD)/build.ninja
+	@BRISK_FUZZ_TOOLS=1 scripts/install-deps
+	cmake --build $(FUZZ_BUILD) -j $(JOBS) --target $(addprefix fuzz_,$(FUZZ_TARGETS))
+	@printf '%s\n' $(FUZZ_TARGETS) | xargs -P $(JOBS) -I{} sh -c '\
+	  run=$(FUZZ_BUILD)/run/{}; rm -rf $$run; mkdir -p $$run/corpus; \
+	  if $(FUZZ_BUILD)/fuzz/fuzz_{} -max_total_time=$(FUZZ_SECONDS) -timeout=10 -print_final_stats=1 \
+	       -artifact_prefix=$$run/ $$run/corpus fuzz/corpus/{} $$(ls -d fuzz/regressions/{} 2>/dev/null) \
+	       >$$run/log.txt 2>&1; \
+	  then echo "fuzz {}: $$(grep -o "cov: [0-9]* ft: [0-9]*" $$run/log.txt | tail -n 1),\
+	 $$(grep stat::number_of_executed_units $$run/log.txt | grep -o "[0-9]*$$") runs in $(FUZZ_SECONDS) s"; \
+	  else tail -n 40 $$run/log.txt; echo "fuzz {}: FAILED, input in $$run/"; exit 1; fi'
 
 # The Ruby gem: the extension in the build tree (what `make test` uses) and
 # an installable brisk-<version>.gem in $(BUILD)/ruby, linked with the libbrisk

@@ -1,11 +1,14 @@
 #include "netlink/ack.h"
 
 #include <cstring>
+#include <string>
 
 #include "brisk/netlink/attributes.h"
 
 namespace brisk::netlink {
 namespace {
+
+constexpr int kMaxErrno = 4095;  // the kernel's MAX_ERRNO
 
 constexpr AttrPolicy kExtAck[] = {
     /*NLMSGERR_ATTR_UNUSED*/ {},
@@ -27,11 +30,20 @@ NlResult<void> parse_ack(const nlmsghdr& reply, std::span<const char> request, c
   nlmsgerr err;
   std::memcpy(&err, base + NLMSG_HDRLEN, sizeof err);
   if (err.error == 0) return {};
+  // The kernel sends -errno. A value no errno can have (INT_MIN would even
+  // overflow the negation) is a malformed reply, not an error code.
+  if (err.error < -kMaxErrno || err.error > kMaxErrno)
+    return NetlinkError{.code = EBADMSG, .op = op, .object = object,
+                        .detail = "NLMSG_ERROR with error " + std::to_string(err.error)};
   NetlinkError error{.code = err.error < 0 ? -err.error : err.error, .op = op, .object = object};
   if (!(reply.nlmsg_flags & NLM_F_ACK_TLVS)) return error;
-  // The TLVs follow the echoed request, which NETLINK_CAP_ACK cuts to its header.
+  // The TLVs follow the echoed request, which NETLINK_CAP_ACK cuts to its
+  // header. An echoed length shorter than a header is a lie: no TLVs then.
   std::size_t tlv_start = NLMSG_HDRLEN + sizeof(nlmsgerr);
-  if (!(reply.nlmsg_flags & NLM_F_CAPPED)) tlv_start += NLMSG_ALIGN(err.msg.nlmsg_len) - sizeof(nlmsghdr);
+  if (!(reply.nlmsg_flags & NLM_F_CAPPED)) {
+    if (err.msg.nlmsg_len < sizeof(nlmsghdr)) return error;
+    tlv_start += NLMSG_ALIGN(std::size_t{err.msg.nlmsg_len}) - sizeof(nlmsghdr);
+  }
   if (tlv_start > reply.nlmsg_len) return error;
   auto tlvs = Attributes::parse({base + tlv_start, reply.nlmsg_len - tlv_start}, kExtAck);
   if (!tlvs) return error;  // the errno still stands without the text

@@ -9,6 +9,7 @@
 
 #include "brisk/netlink/attributes.h"
 #include "netlink/op.h"
+#include "netlink/reply_parsers.h"
 
 namespace brisk::netlink {
 namespace detail {
@@ -24,6 +25,8 @@ constexpr auto kAddrPolicies = [] {
   p[IFA_CACHEINFO] = {AttrKind::binary, 0, static_cast<uint16_t>(sizeof(ifa_cacheinfo))};
   return p;
 }();
+
+}  // namespace
 
 NlResult<AddressInfo> parse_address(const nlmsghdr& message) {
   if (message.nlmsg_len < NLMSG_HDRLEN + sizeof(ifaddrmsg))
@@ -55,6 +58,8 @@ NlResult<AddressInfo> parse_address(const nlmsghdr& message) {
   }
   return info;
 }
+
+namespace {
 
 const char* op_name(int kind) {
   return kind == RTM_DELADDR ? "addr del" : kind < 0 ? "addr replace" : "addr add";

@@ -9,6 +9,7 @@
 #include "brisk/netlink/attributes.h"
 #include "brisk/netlink/link.h"
 #include "netlink/op.h"
+#include "netlink/reply_parsers.h"
 
 namespace brisk::netlink {
 namespace detail {
@@ -23,10 +24,7 @@ constexpr auto kNeighPolicies = [] {
   return p;
 }();
 
-struct ParsedNeigh {
-  ndmsg header{};
-  NlResult<Attributes> attrs;
-};
+}  // namespace
 
 NlResult<ParsedNeigh> parse_neigh(const nlmsghdr& message) {
   if (message.nlmsg_len < NLMSG_HDRLEN + sizeof(ndmsg))
@@ -36,6 +34,8 @@ NlResult<ParsedNeigh> parse_neigh(const nlmsghdr& message) {
   if (!parsed.attrs) return parsed.attrs.error();
   return parsed;
 }
+
+namespace {
 
 std::optional<MacAddress> mac_of(const Attributes& attrs) {
   auto raw = attrs.bytes(NDA_LLADDR);

@@ -7,6 +7,7 @@
 #include "brisk/netlink/attributes.h"
 #include "brisk/netlink/link.h"
 #include "netlink/op.h"
+#include "netlink/reply_parsers.h"
 
 namespace brisk::netlink {
 namespace detail {
@@ -61,6 +62,8 @@ NlResult<ParsedRoute> parse_spec(const RouteSpec& spec, const char* op, const st
   return parsed;
 }
 
+}  // namespace
+
 NlResult<RouteInfo> parse_route(const nlmsghdr& message) {
   if (message.nlmsg_len < NLMSG_HDRLEN + sizeof(rtmsg))
     return NetlinkError{.code = EBADMSG, .op = "netlink parse", .detail = "short RTM_NEWROUTE"};
@@ -95,8 +98,6 @@ NlResult<RouteInfo> parse_route(const nlmsghdr& message) {
   route.flags = rtm.rtm_flags;
   return route;
 }
-
-}  // namespace
 
 Op route_op(RouteSpec spec, int kind) {
   const char* op = kind == RTM_DELROUTE ? "route del" : kind < 0 ? "route replace" : "route add";
