@@ -161,10 +161,10 @@ inline int in_forked_process(const std::function<int()>& body) {
   return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
-// Drops this (forked) process to uid/gid nobody, without supplementary groups.
-inline bool drop_to_nobody() {
-  return ::setgroups(0, nullptr) == 0 && ::setresgid(65534, 65534, 65534) == 0 &&
-         ::setresuid(65534, 65534, 65534) == 0;
+// Drops this (forked) process to uid and gid `id` (nobody by default),
+// without supplementary groups.
+inline bool drop_to_nobody(unsigned id = 65534) {
+  return ::setgroups(0, nullptr) == 0 && ::setresgid(id, id, id) == 0 && ::setresuid(id, id, id) == 0;
 }
 
 }  // namespace brisk::fault_test

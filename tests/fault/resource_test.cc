@@ -35,12 +35,15 @@ rlim_t processes_of(uid_t uid) {
 }
 
 // RLIMIT_NPROC binds only without CAP_SYS_RESOURCE/CAP_SYS_ADMIN: a forked
-// copy drops to nobody with the limit at the count it has reached.
+// copy drops to a uid of its own (so that no concurrent test changes the
+// count) with the limit at the count it has reached.
 TEST(Exhaustion, CloneFailsWithEagainAtRlimitNproc) {
   if (!test::is_root()) GTEST_SKIP() << "needs root to drop to another uid";
   int code = in_forked_process([] {
-    if (!drop_to_nobody()) return 10;
-    rlim_t now = processes_of(65534);
+    LeakCheck::warm_up();  // before the limit: the warm-up spawns too
+    const unsigned uid = 3000000 + static_cast<unsigned>(::getpid());
+    if (!drop_to_nobody(uid)) return 10;
+    rlim_t now = processes_of(uid);
     rlimit limit{now, now};
     if (::setrlimit(RLIMIT_NPROC, &limit) < 0) return 11;
     LeakCheck leaks;
