@@ -1,5 +1,7 @@
 #include "process_sample.h"
 
+#include <malloc.h>
+
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -7,6 +9,16 @@
 #include <sstream>
 
 namespace brisk::soak {
+
+namespace {
+long rss_kib() {
+  long kib = 0;
+  std::ifstream status("/proc/self/status");
+  for (std::string line; std::getline(status, line);)
+    if (line.rfind("VmRSS:", 0) == 0) std::istringstream(line.substr(6)) >> kib;
+  return kib;
+}
+}  // namespace
 
 Sample take_sample(std::string label, double seconds) {
   Sample s{.label = std::move(label), .seconds = seconds};
@@ -16,17 +28,21 @@ Sample take_sample(std::string label, double seconds) {
     std::ifstream in(task.path() / "children");
     for (long pid; in >> pid;) ++s.children;
   }
-  std::ifstream status("/proc/self/status");
-  for (std::string line; std::getline(status, line);)
-    if (line.rfind("VmRSS:", 0) == 0) std::istringstream(line.substr(6)) >> s.rss_kib;
+  s.raw_rss_kib = rss_kib();
+  // glibc keeps freed heap pages of a peak (a 10,000-request batch) mapped:
+  // give them back so that what is compared is what is still allocated.
+  ::malloc_trim(0);
+  s.rss_kib = rss_kib();
   return s;
 }
 
 bool report_flat(const char* title, const std::vector<Sample>& samples, std::size_t warm, double tolerance) {
-  std::printf("%s\n  %-16s %8s %5s %9s %10s\n", title, "step", "seconds", "fds", "children", "rss_kib");
+  std::printf("%s\n  %-16s %8s %5s %9s %12s %10s\n", title, "step", "seconds", "fds", "children", "raw_rss_kib",
+              "rss_kib");
   for (std::size_t i = 0; i < samples.size(); ++i)
-    std::printf("  %-16s %8.1f %5zu %9zu %10ld%s\n", samples[i].label.c_str(), samples[i].seconds, samples[i].fds,
-                samples[i].children, samples[i].rss_kib, i == warm ? "  <- after warm-up" : "");
+    std::printf("  %-16s %8.1f %5zu %9zu %12ld %10ld%s\n", samples[i].label.c_str(), samples[i].seconds,
+                samples[i].fds, samples[i].children, samples[i].raw_rss_kib, samples[i].rss_kib,
+                i == warm ? "  <- after warm-up" : "");
   const Sample& base = samples.at(warm);
   bool flat = true;
   double worst = 0;

@@ -12,7 +12,8 @@ struct Sample {
   std::string label;
   std::size_t fds = 0;       // entries in /proc/self/fd
   std::size_t children = 0;  // pids in /proc/self/task/*/children (zombies included)
-  long rss_kib = 0;          // VmRSS
+  long raw_rss_kib = 0;      // VmRSS as found
+  long rss_kib = 0;          // VmRSS after malloc_trim(0): live memory, not the allocator's cache
   double seconds = 0;        // since the soak started
 };
 
