@@ -89,18 +89,28 @@ TEST(Exhaustion, EveryDescriptorACapturedRunOpensCanFailWithEmfile) {
   bool succeeded = false;
   std::set<SpawnStep> steps;
   for (rlim_t extra = 0; extra <= 12 && !succeeded; ++extra) {
+    std::exception_ptr caught;
     {
       FdLimit limit(static_cast<rlim_t>(highest + 1) + extra);
       try {
         Output out = Command({"/bin/sh", "-c", "echo ok"}).stdin_from(Input::data("x")).output();
         EXPECT_EQ(out.out, "ok\n");
         succeeded = true;
+      } catch (...) {
+        // Looked at below: UBSan's vptr check needs a pipe, the leak check
+        // needs descriptors, and there are none here.
+        caught = std::current_exception();
+      }
+    }
+    if (caught) {
+      try {
+        std::rethrow_exception(caught);
       } catch (const SpawnFailed& e) {
         ++failures;
         EXPECT_EQ(e.error().code, EMFILE) << e.what();
         steps.insert(e.error().step);
       }
-    }  // the leak check itself needs descriptors
+    }
     leaks.expect_clean("limit +" + std::to_string(extra));
   }
   EXPECT_TRUE(succeeded) << "never enough descriptors";
@@ -158,9 +168,10 @@ TEST_F(NetlinkExhaustion, OpeningAConnectionFailsWithEmfileAndLeaksNothing) {
   int highest = compact->highest();
   int failures = 0;
   bool opened = false;
+  const int ns_fd = ns();  // no virtual call under the limit: UBSan's vptr check needs a pipe
   for (rlim_t extra = 0; extra <= 4 && !opened; ++extra) {
     FdLimit limit(static_cast<rlim_t>(highest + 1) + extra);
-    auto conn = netlink::Connection::open_in(ns());
+    auto conn = netlink::Connection::open_in(ns_fd);
     if (conn) {
       opened = true;
       continue;
