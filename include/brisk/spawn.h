@@ -216,6 +216,11 @@ namespace testing {
 void force_spawn_method(SpawnMethod method);
 // Forces the /proc/self/fd walk instead of close_range.
 void force_proc_fd_walk(bool on);
+// Makes every child read one byte from `fd` (a pipe's read end the caller
+// owns) after its last setup step (credentials included) and before exec,
+// so that a test can look at it there; -1 turns it off. The spawning thread
+// stays blocked in spawn() until the child goes on. For security tests only.
+void pause_before_exec(int fd);
 }  // namespace testing
 
 }  // namespace brisk

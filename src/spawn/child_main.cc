@@ -200,6 +200,13 @@ long exec_candidates(const ChildPlan& plan, long* index) {
       return fail(plan, SpawnStep::parent_death_signal, -ESRCH);
   }
 
+  // Test hook: wait, with the final identity and before exec, until the test
+  // writes a byte or closes the pipe. A plain read: no TLS, no lock.
+  if (plan.pause_fd >= 0) [[unlikely]] {
+    char byte;
+    raw::call(SYS_read, plan.pause_fd, &byte, 1);
+  }
+
   std::uint64_t mask = plan.signal_mask;
   if ((rc = raw::call(SYS_rt_sigprocmask, SIG_SETMASK, &mask, nullptr, 8)) < 0)
     return fail(plan, SpawnStep::signals, rc);

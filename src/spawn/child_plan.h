@@ -85,6 +85,10 @@ struct ChildPlan {
   int parent_death_signal = 0;
   pid_t parent_pid = 0;
 
+  // Test only (brisk::testing::pause_before_exec): a pipe end the child reads
+  // one byte from after its last setup step and before exec. -1 in normal use.
+  int pause_fd = -1;
+
   ChildReport* report = nullptr;
 };
 

@@ -6,12 +6,15 @@
 #include <fcntl.h>
 #include <linux/close_range.h>
 #include <sched.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
 #include <cstring>
+#include <mutex>
+#include <shared_mutex>
 #include <string_view>
 
 #include "brisk/spawn.h"
@@ -27,6 +30,10 @@ namespace brisk {
 namespace {
 
 std::atomic<bool> g_force_proc_walk{false};
+std::atomic<int> g_pause_fd{-1};  // testing::pause_before_exec
+// Held shared by every spawn whose child changes credentials, from clone to
+// its exec; exclusively to restore the dumpable flag (see Preparer::run).
+std::shared_mutex g_credential_children;
 
 // close_range(CLOSE_RANGE_CLOEXEC) is Linux 5.11; probe once on an fd number
 // that cannot be open, which is harmless either way.
@@ -274,6 +281,12 @@ std::optional<SpawnError> Preparer::prepare_namespaces_and_cgroup() {
     if (!dir) return fail(SpawnStep::prepare, dir.error().code, o_.cgroup);
     s_.cgroup_dir = std::move(*dir);
   }
+  if (int pause = g_pause_fd.load(std::memory_order_relaxed); pause >= 0) [[unlikely]] {
+    auto copy = open_internal("/proc/self/fd/" + std::to_string(pause), O_RDONLY);
+    if (!copy) return fail(SpawnStep::prepare, copy.error().code, "pause fd");
+    plan_.pause_fd = copy->get();
+    s_.owned_fds.push_back(std::move(*copy));
+  }
   int high = first_internal_fd_;
   for (const auto& fd : s_.owned_fds) high = std::max(high, fd.get() + 1);
   if (s_.cgroup_dir) high = std::max(high, s_.cgroup_dir.get() + 1);
@@ -358,7 +371,23 @@ Result<Child, SpawnError> Preparer::run() {
   if (!arena) return fail(SpawnStep::prepare, arena.error().code, "child stack");
   detail::StackLease lease(*arena);
 
+  // A child that changes its euid makes the kernel set the dumpable flag of
+  // its mm to fs.suid_dumpable; with CLONE_VM that mm is ours, so a root
+  // parent would stay non-dumpable (no core dumps, /proc/self owned by root)
+  // after the child execs. The flag is what keeps an unprivileged process
+  // from ptracing the child while it still shares our memory, so it is put
+  // back only under an exclusive lock, when no such child is before its exec.
+  std::optional<std::shared_lock<std::shared_mutex>> credential_window;
+  const bool was_dumpable = o_.credentials && ::prctl(PR_GET_DUMPABLE) == 1;
+  if (o_.credentials) credential_window.emplace(g_credential_children);
   auto started = detail::start_child(plan_, *lease, s_.cgroup_dir.get());
+  if (credential_window) {
+    credential_window.reset();
+    if (was_dumpable) {
+      std::unique_lock none_in_window(g_credential_children);
+      if (::prctl(PR_GET_DUMPABLE) != 1) ::prctl(PR_SET_DUMPABLE, 1);
+    }
+  }
   if (!started) return fail(SpawnStep::clone, started.error().code, {}, started.error().message());
   Child child(started->pid, std::move(started->pidfd), o_.drop_policy);
   if (lease->report->step != 0) {
@@ -383,6 +412,7 @@ SpawnEngineInfo spawn_engine_info() {
 
 namespace testing {
 void force_proc_fd_walk(bool on) { g_force_proc_walk.store(on, std::memory_order_relaxed); }
+void pause_before_exec(int fd) { g_pause_fd.store(fd, std::memory_order_relaxed); }
 }  // namespace testing
 
 }  // namespace brisk

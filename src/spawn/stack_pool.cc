@@ -6,6 +6,8 @@
 #include <mutex>
 #include <vector>
 
+#include "sys/fault.h"
+
 namespace brisk::detail {
 namespace {
 
@@ -34,8 +36,9 @@ Result<StackArena> acquire_stack() {
   const std::size_t page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
   StackArena arena;
   arena.mapping_size = page + kStackSize + page;
-  arena.mapping = ::mmap(nullptr, arena.mapping_size, PROT_READ | PROT_WRITE,
-                         MAP_SHARED | MAP_ANONYMOUS | MAP_STACK, -1, 0);
+  arena.mapping = sys::fail_injected("mmap") ? MAP_FAILED
+                                              : ::mmap(nullptr, arena.mapping_size, PROT_READ | PROT_WRITE,
+                                                       MAP_SHARED | MAP_ANONYMOUS | MAP_STACK, -1, 0);
   if (arena.mapping == MAP_FAILED) return last_error("mmap", "child stack");
   auto* base = static_cast<char*>(arena.mapping);
   if (::mprotect(base, page, PROT_NONE) < 0) {  // guard page below the stack

@@ -10,6 +10,7 @@
 #include <cstdint>
 
 #include "spawn/raw_syscall.h"
+#include "sys/fault.h"
 #include "sys/syscalls.h"
 
 extern "C" long brisk_clone3(void* args, std::size_t size, int (*fn)(void*), void* arg);
@@ -137,6 +138,8 @@ Result<StartedChild> start_child(ChildPlan& plan, const StackArena& arena, int c
   SpawnMethod method = forced != SpawnMethod::unknown ? forced : g_method.load(std::memory_order_relaxed);
   plan.report = arena.report;
   if (plan.parent_death_signal) plan.parent_pid = ::getpid();
+  // In the parent, before any child exists: the seam never runs in the child.
+  if (int injected = sys::injected_fault("clone")) return clone_error("clone3", -injected);
   const int saved_errno = errno;
   AllSignalsBlocked blocked;
 

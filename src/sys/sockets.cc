@@ -4,10 +4,12 @@
 
 #include <cerrno>
 
+#include "sys/fault.h"
+
 namespace brisk::sys {
 
 Result<UniqueFd> socket(int domain, int type, int protocol) {
-  int fd = ::socket(domain, type | SOCK_CLOEXEC, protocol);
+  int fd = fail_injected("socket") ? -1 : ::socket(domain, type | SOCK_CLOEXEC, protocol);
   if (fd < 0) return last_error("socket");
   return UniqueFd(fd);
 }
@@ -31,7 +33,7 @@ Result<void> bind_netlink(int fd, const sockaddr_nl& address) {
 
 Result<size_t> sendmsg(int fd, const msghdr& message, int flags) {
   for (;;) {
-    ssize_t n = ::sendmsg(fd, &message, flags);
+    ssize_t n = fail_injected("sendmsg") ? -1 : ::sendmsg(fd, &message, flags);
     if (n >= 0) return static_cast<size_t>(n);
     if (errno != EINTR) return last_error("sendmsg");
   }
@@ -39,7 +41,7 @@ Result<size_t> sendmsg(int fd, const msghdr& message, int flags) {
 
 Result<size_t> recvmsg(int fd, msghdr& message, int flags) {
   for (;;) {
-    ssize_t n = ::recvmsg(fd, &message, flags | MSG_TRUNC);
+    ssize_t n = fail_injected("recvmsg") ? -1 : ::recvmsg(fd, &message, flags | MSG_TRUNC);
     if (n >= 0) return static_cast<size_t>(n);
     if (errno != EINTR) return last_error("recvmsg");
   }

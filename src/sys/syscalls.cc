@@ -6,6 +6,8 @@
 
 #include <cerrno>
 
+#include "sys/fault.h"
+
 namespace brisk::sys {
 
 Result<UniqueFd> open(const std::string& path, int flags, mode_t mode) {
@@ -13,20 +15,20 @@ Result<UniqueFd> open(const std::string& path, int flags, mode_t mode) {
 }
 
 Result<UniqueFd> openat(int dirfd, const std::string& path, int flags, mode_t mode) {
-  int fd = ::openat(dirfd, path.c_str(), flags | O_CLOEXEC, mode);
+  int fd = fail_injected("open") ? -1 : ::openat(dirfd, path.c_str(), flags | O_CLOEXEC, mode);
   if (fd < 0) return last_error("open", path);
   return UniqueFd(fd);
 }
 
 Result<Pipe> pipe(int extra_flags) {
   int fds[2];
-  if (::pipe2(fds, O_CLOEXEC | extra_flags) < 0) return last_error("pipe2");
+  if (fail_injected("pipe2") || ::pipe2(fds, O_CLOEXEC | extra_flags) < 0) return last_error("pipe2");
   return Pipe{UniqueFd(fds[0]), UniqueFd(fds[1])};
 }
 
 Result<size_t> read(int fd, std::span<char> buffer) {
   for (;;) {
-    ssize_t n = ::read(fd, buffer.data(), buffer.size());
+    ssize_t n = fail_injected("read") ? -1 : ::read(fd, buffer.data(), buffer.size());
     if (n >= 0) return static_cast<size_t>(n);
     if (errno != EINTR) return last_error("read");
   }
@@ -34,7 +36,7 @@ Result<size_t> read(int fd, std::span<char> buffer) {
 
 Result<size_t> write(int fd, std::span<const char> data) {
   for (;;) {
-    ssize_t n = ::write(fd, data.data(), data.size());
+    ssize_t n = fail_injected("write") ? -1 : ::write(fd, data.data(), data.size());
     if (n >= 0) return static_cast<size_t>(n);
     if (errno != EINTR) return last_error("write");
   }
@@ -50,13 +52,13 @@ Result<void> write_all(int fd, std::span<const char> data) {
 }
 
 Result<int> poll(std::span<pollfd> fds, int timeout_ms) {
-  int n = ::poll(fds.data(), fds.size(), timeout_ms);
+  int n = fail_injected("poll") ? -1 : ::poll(fds.data(), fds.size(), timeout_ms);
   if (n < 0) return last_error("poll");
   return n;
 }
 
 Result<UniqueFd> dup(int fd) {
-  int copy = ::fcntl(fd, F_DUPFD_CLOEXEC, 0);
+  int copy = fail_injected("dup") ? -1 : ::fcntl(fd, F_DUPFD_CLOEXEC, 0);
   if (copy < 0) return last_error("fcntl(F_DUPFD_CLOEXEC)");
   return UniqueFd(copy);
 }
@@ -86,7 +88,7 @@ Result<struct stat> fstat(int fd) {
 }
 
 Result<UniqueFd> pidfd_open(pid_t pid) {
-  long fd = ::syscall(SYS_pidfd_open, pid, 0);
+  long fd = fail_injected("pidfd_open") ? -1 : ::syscall(SYS_pidfd_open, pid, 0);
   if (fd < 0) return last_error("pidfd_open", std::to_string(pid));
   return UniqueFd(static_cast<int>(fd));
 }
@@ -104,7 +106,7 @@ Result<WaitResult> waitid_pidfd(int pidfd, int options) {
   WaitResult result;
   for (;;) {
     // glibc's waitid() has no rusage argument; the syscall has.
-    long rc = ::syscall(SYS_waitid, P_PIDFD, pidfd, &result.info, options, &result.usage);
+    long rc = fail_injected("waitid") ? -1 : ::syscall(SYS_waitid, P_PIDFD, pidfd, &result.info, options, &result.usage);
     if (rc == 0) return result;
     if (errno != EINTR) return last_error("waitid");
   }
