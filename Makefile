@@ -22,15 +22,20 @@ configure: $(BUILD)/build.ninja
 build: deps configure
 	cmake --build $(BUILD) -j $(JOBS)
 
+# Under 3 minutes on 2 cores: plots, JSON and CSV land in ./brisk-demo/.
 demo: build
-	./$(BUILD)/brisk demo
+	./$(BUILD)/brisk demo --out brisk-demo
 
 test: build
 	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS) $(CTEST_ARGS)
 
+# The full sweeps, everything written to ./brisk-bench/ (JSON, CSV, plots).
+BENCH_OUT ?= brisk-bench
 bench: build
-	./$(BUILD)/brisk bench spawn
-	./$(BUILD)/bench/brisk-gbench --benchmark_min_time=0.5
+	mkdir -p $(BENCH_OUT)
+	./$(BUILD)/brisk bench spawn --sweep --out $(BENCH_OUT)
+	./$(BUILD)/bench/brisk-gbench --benchmark_min_time=0.5 \
+	  --benchmark_out=$(BENCH_OUT)/gbench.json --benchmark_out_format=json
 
 $(ASAN_BUILD)/build.ninja: | deps
 	cmake -S . -B $(ASAN_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Debug -DBRISK_BUILD_BENCH=OFF \

@@ -18,6 +18,7 @@ void spawn_method(benchmark::State& state, const brisk::bench::SpawnMethodDef* m
 
 int register_all() {
   for (const auto& method : brisk::bench::spawn_methods()) {
+    if (!method.run) continue;  // batch-only (Ruby): `brisk bench spawn` times those
     benchmark::RegisterBenchmark((std::string("spawn/") + method.name).c_str(), spawn_method, &method)
         ->Arg(10)
         ->Arg(1024)
