@@ -4,10 +4,12 @@
 #include <unistd.h>
 
 #include <map>
+#include <stdexcept>
 #include <nlohmann/json.hpp>
 
 #include "bench/interrupt.h"
 #include "bench/link_bench.h"
+#include "bench/plot.h"
 #include "bench/report_files.h"
 #include "bench/spawn_report.h"
 #include "bench/spawn_sweep.h"
@@ -35,6 +37,8 @@ DemoSectionResult run_spawn_section(const DemoSettings& settings,
   config.nofiles = {};
   config.chroot = false;
   config.workload_n = settings.workload_n;
+  // The baselines of the summary; the full set (fork_closeall, popen) is `make bench`'s.
+  config.methods = {"vfork", "posix_spawn", "fork", "system", "ruby_root", "ruby_nobody"};
   auto sweep = run_spawn_sweep(config, [&](const SpawnBenchReport& point) {
     progress(fmt::format("spawn: {} done", point.config.label));
   });
@@ -44,6 +48,7 @@ DemoSectionResult run_spawn_section(const DemoSettings& settings,
       {"posix_spawn", "glibc posix_spawn"},
       {"system", "system() via /bin/sh"},
       {"ruby_root", "Ruby system() as root"},
+      {"ruby_nobody", "Ruby system() as nobody"},
   };
   static const std::map<std::string, std::string> workload_baselines = {
       {"scr_system_tempfiles", "SCR: system()+temp files"},
@@ -53,7 +58,8 @@ DemoSectionResult run_spawn_section(const DemoSettings& settings,
   for (const auto& point : sweep.points) {
     const bool workload = point.config.sweep == "workload";
     const auto& baselines = workload ? workload_baselines : spawn_baselines;
-    std::string operation = workload ? "ls -l / captured, LANG=C"
+    std::string operation = workload ? (point.config.chroot.empty() ? "ls -l / captured, LANG=C"
+                                                                    : "ls -l / captured, LANG=C, chroot")
                                      : fmt::format("spawn /bin/true, {} parent", heap_text(point.heap_mb));
     const SpawnMethodResult* brisk = find(point, "brisk");
     for (const auto& [name, label] : baselines) {
@@ -99,6 +105,23 @@ DemoSectionResult run_link_section(const DemoSettings& settings,
                            row.us_per_op, brisk->second->us_per_op});
   }
   result.files.push_back(write_text_file(settings.out_dir, "link.json", to_json(report).dump(2) + "\n"));
+  // Per-op cost against the interfaces already there: it must stay flat.
+  PlotSpec flat{.title = "veth pair add: cost as interfaces accumulate",
+                .x_label = "veth pairs existing at the end of the bucket",
+                .y_label = "time per veth add (µs)",
+                .series = {}};
+  for (auto [name, buckets] : {std::pair{"brisk", &report.brisk_add_buckets_us},
+                               std::pair{"raw rtnetlink", &report.raw_add_buckets_us}}) {
+    PlotSeries series{name, {}};
+    for (std::size_t k = 0; k < buckets->size(); ++k)
+      series.points.emplace_back(static_cast<double>((k + 1) * static_cast<std::size_t>(config.bucket)), (*buckets)[k]);
+    if (series.points.size() >= 2) flat.series.push_back(std::move(series));
+  }
+  if (!flat.series.empty()) {
+    auto written = write_plot(flat, settings.out_dir + "/link-veth-add");
+    if (!written) throw std::runtime_error("plot link-veth-add: " + written.error().message());
+    result.files.push_back(*written);
+  }
   return result;
 }
 

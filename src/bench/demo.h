@@ -22,7 +22,7 @@ struct DemoRow {
 // Sizes, so tests can run the whole demo in seconds.
 struct DemoSettings {
   std::string out_dir = "brisk-demo";
-  int spawn_n = 300;                       // calls per method and heap size
+  int spawn_n = 200;                       // calls per method and heap size
   std::vector<std::size_t> heaps_mb{10, 1024};
   int workload_n = 200;                    // calls of the write-up's workload shape (0 skips)
   int link_n = 2000;                       // veth pairs for the link section (0 skips)

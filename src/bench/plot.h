@@ -22,7 +22,8 @@ struct PlotSeries {
 struct PlotSpec {
   std::string title, x_label, y_label;  // labels include units, e.g. "parent heap (MiB)"
   bool log_x = false, log_y = false;
-  std::vector<PlotSeries> series;  // one line per method, with a legend
+  std::vector<PlotSeries> series;  // one line per method, with a legend; the first
+                                   // (brisk) is drawn thicker and on top
 };
 
 // Writes <stem>.png through gnuplot when gnuplot is on PATH, else <stem>.svg

@@ -49,7 +49,7 @@ std::string script_for(const PlotSpec& spec, const std::string& path) {
   s += "set title " + quoted(spec.title) + " font \",14\"\n";
   s += "set xlabel " + quoted(spec.x_label) + "\n";
   s += "set ylabel " + quoted(spec.y_label) + "\n";
-  s += "set grid xtics ytics mxtics mytics lc rgb '#dddddd', lc rgb '#eeeeee'\n";
+  s += "set grid xtics ytics mxtics mytics lw 1 lc rgb '#c8c8c8', lw 1 lc rgb '#e4e4e4'\n";
   s += "set key outside right top box opaque spacing 1.3\n";
   s += "set border 3\nset tics nomirror\n";
   if (spec.log_x) s += "set logscale x 10\nset mxtics 10\n";
@@ -58,19 +58,22 @@ std::string script_for(const PlotSpec& spec, const std::string& path) {
   s += "set format x \"%.10g\"\nset format y \"%.10g\"\n";
   s += "set autoscale xfix\nset offsets graph 0.04, graph 0.04, 0, 0\n";
   s += data_xtics(spec);
-  s += "plot ";
-  bool first = true;
-  for (std::size_t i = 0; i < spec.series.size(); ++i) {
-    if (spec.series[i].points.empty()) continue;
-    s += first ? "" : ", ";
-    s += fmt::format("'-' using 1:2 with linespoints lw 2 pt {} ps 1.2 lc rgb '{}' dt {} title {}", 5 + 2 * (i % 4),
-                     kColors[i % std::size(kColors)], 1 + i / std::size(kColors), quoted(spec.series[i].name));
-    first = false;
+  // Drawn last to first, so the first series (brisk) lies on top of lines
+  // it overlaps; `set key invert` keeps the legend in the given order.
+  s += "set key invert\nplot ";
+  std::vector<std::size_t> order;
+  for (std::size_t i = spec.series.size(); i-- > 0;)
+    if (!spec.series[i].points.empty()) order.push_back(i);
+  for (std::size_t k = 0; k < order.size(); ++k) {
+    std::size_t i = order[k];
+    s += k ? ", " : "";
+    s += fmt::format("'-' using 1:2 with linespoints lw {} pt {} ps 1.2 lc rgb '{}' dt {} title {}", i ? 2 : 3.5,
+                     5 + 2 * (i % 4), kColors[i % std::size(kColors)], 1 + i / std::size(kColors),
+                     quoted(spec.series[i].name));
   }
   s += "\n";
-  for (const auto& series : spec.series) {
-    if (series.points.empty()) continue;
-    for (auto [x, y] : series.points) s += fmt::format("{:.9g} {:.9g}\n", x, y);
+  for (std::size_t i : order) {
+    for (auto [x, y] : spec.series[i].points) s += fmt::format("{:.9g} {:.9g}\n", x, y);
     s += "e\n";
   }
   return s;

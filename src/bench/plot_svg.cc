@@ -17,7 +17,8 @@ constexpr double kWidth = 960, kHeight = 560;
 constexpr double kLeft = 90, kRight = 700, kTop = 56, kBottom = 480;  // the plot area
 const char* const kColors[] = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd",
                                "#8c564b", "#e377c2", "#17becf", "#7f7f7f", "#bcbd22"};
-const char* const kDashes[] = {"", "6,3", "2,3"};
+// Beyond ten series, lines repeat colours with a dash pattern.
+const char* const kDashes[] = {"", " stroke-dasharray=\"6,3\"", " stroke-dasharray=\"2,3\""};
 
 std::string escaped(const std::string& text) {
   std::string out;
@@ -37,6 +38,7 @@ std::string tick_label(double v) {
   if (v == 0) return "0";
   double a = std::fabs(v);
   if (a >= 1e7 || a < 1e-3) return fmt::format("{:.0e}", v);
+  if (a >= 1 && v == std::round(v)) return fmt::format("{:.0f}", v);  // 1000000, not 1e+06
   return fmt::format("{:g}", v);
 }
 
@@ -134,32 +136,34 @@ Result<std::string> write_plot_svg(const PlotSpec& spec, const std::string& path
   svg += fmt::format("<text class=\"xlabel\" x=\"{}\" y=\"{}\" text-anchor=\"middle\" font-size=\"14\">{}</text>\n",
                      (kLeft + kRight) / 2, kBottom + 50, escaped(spec.x_label + (spec.log_x ? ", log scale" : "")));
   svg += fmt::format(
-      "<text class=\"ylabel\" x=\"{0}\" y=\"{1}\" text-anchor=\"middle\" font-size=\"14\" "
-      "transform=\"rotate(-90 {0} {1})\">{2}</text>\n",
-      24, (kTop + kBottom) / 2, escaped(spec.y_label + (spec.log_y ? ", log scale" : "")));
+      "<text class=\"ylabel\" x=\"0\" y=\"0\" text-anchor=\"middle\" font-size=\"14\" "
+      "transform=\"translate(24 {}) rotate(-90)\">{}</text>\n",
+      (kTop + kBottom) / 2, escaped(spec.y_label + (spec.log_y ? ", log scale" : "")));
 
   // Series and legend.
   double legend_y = kTop + 10;
   svg += fmt::format("<rect class=\"legend\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"white\" stroke=\"#999\"/>\n",
                      kRight + 20, kTop, kWidth - kRight - 30, 16 + 22 * static_cast<double>(spec.series.size()));
-  for (std::size_t i = 0; i < spec.series.size(); ++i) {
+  auto color_of = [](std::size_t i) { return kColors[i % std::size(kColors)]; };
+  auto dash_of = [](std::size_t i) { return kDashes[(i / std::size(kColors)) % std::size(kDashes)]; };
+  // Last to first, so the first series (brisk) lies on top of lines it overlaps.
+  for (std::size_t i = spec.series.size(); i-- > 0;) {
     const auto& s = spec.series[i];
-    const char* color = kColors[i % std::size(kColors)];
-    const char* dash = kDashes[(i / std::size(kColors)) % std::size(kDashes)];
     std::string points;
     for (auto [x, y] : s.points) points += fmt::format("{:.1f},{:.1f} ", px(x), py(y));
     svg += fmt::format("<g class=\"series\"><title>{}</title>\n", escaped(s.name));
-    svg += fmt::format("<polyline points=\"{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"2\" stroke-dasharray=\"{}\"/>\n",
-                       points, color, dash);
+    svg += fmt::format("<polyline points=\"{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"{}\"{}/>\n", points,
+                       color_of(i), i ? 2 : 3.5, dash_of(i));
     for (auto [x, y] : s.points)
-      svg += fmt::format("<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"3.5\" fill=\"{}\"><title>{}: {:g}, {:g}</title></circle>\n",
-                         px(x), py(y), color, escaped(s.name), x, y);
+      svg += fmt::format("<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"3.5\" fill=\"{}\"/>\n", px(x), py(y), color_of(i));
     svg += "</g>\n";
+  }
+  for (std::size_t i = 0; i < spec.series.size(); ++i) {
     double y = legend_y + 22 * static_cast<double>(i) + 8;
-    svg += fmt::format("<line x1=\"{}\" y1=\"{:.1f}\" x2=\"{}\" y2=\"{:.1f}\" stroke=\"{}\" stroke-width=\"3\" stroke-dasharray=\"{}\"/>\n",
-                       kRight + 30, y, kRight + 60, y, color, dash);
+    svg += fmt::format("<line x1=\"{}\" y1=\"{:.1f}\" x2=\"{}\" y2=\"{:.1f}\" stroke=\"{}\" stroke-width=\"3\"{}/>\n",
+                       kRight + 30, y, kRight + 60, y, color_of(i), dash_of(i));
     svg += fmt::format("<text class=\"legend-entry\" x=\"{}\" y=\"{:.1f}\">{}</text>\n", kRight + 68, y + 4,
-                       escaped(s.name));
+                       escaped(spec.series[i].name));
   }
   svg += "</svg>\n";
 

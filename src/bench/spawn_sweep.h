@@ -19,7 +19,7 @@
 namespace brisk::bench {
 
 struct SpawnSweepConfig {
-  int n = 500;                                       // calls per method and point
+  int n = 200;                                       // calls per method and point (fork at 4 GB: ~0.1 s each)
   int rounds = 10;
   std::vector<std::size_t> heaps_mb{10, 1024, 4096};
   std::vector<rlim_t> nofiles{1024, 1048576};        // at the smallest heap

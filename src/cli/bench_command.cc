@@ -90,7 +90,7 @@ void add_bench(CLI::App& app) {
 
   auto* spawn = bench->add_subcommand("spawn", "Run a program N times with every method, side by side");
   auto o = std::make_shared<SpawnOptionsCli>();
-  spawn->add_option("--n", o->single.n, "Calls per method (per point with --sweep, where the default is 500)")
+  spawn->add_option("--n", o->single.n, "Calls per method (per point with --sweep, where the default is 200)")
       ->capture_default_str()->check(CLI::PositiveNumber)
       ->each([o](const std::string& v) { o->sweep.n = std::stoi(v); });
   spawn->add_option("--rounds", o->single.rounds, "Rounds the calls are split into")
