@@ -206,7 +206,8 @@ int register_all() {
   for (int chrooted : {0, 1}) {
     if (chrooted && !root) continue;  // chroot needs root
     for (const auto& method : brisk::bench::workload_methods()) {
-      benchmark::RegisterBenchmark((std::string("command/yast_") + method.name).c_str(), yast_method, method.name)
+      benchmark::RegisterBenchmark((std::string("command/yast_") + method.name).c_str(), yast_method,
+                                   method.name)
           ->Arg(chrooted)
           ->ArgName("chroot")
           ->Iterations(1000)

@@ -1,8 +1,9 @@
 // Google Benchmark view of the spawn methods: one benchmark per method and
 // parent heap size. `brisk bench spawn` gives the side-by-side ratios.
+#include "bench/spawn_bench.h"
+
 #include <benchmark/benchmark.h>
 
-#include "bench/spawn_bench.h"
 #include "bench/spawn_methods.h"
 
 namespace {

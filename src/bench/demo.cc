@@ -4,8 +4,8 @@
 #include <unistd.h>
 
 #include <map>
-#include <stdexcept>
 #include <nlohmann/json.hpp>
+#include <stdexcept>
 
 #include "bench/interrupt.h"
 #include "bench/link_bench.h"
@@ -33,6 +33,7 @@ DemoSectionResult run_spawn_section(const DemoSettings& settings,
   SpawnSweepConfig config;
   config.n = settings.spawn_n;
   config.rounds = std::min(5, settings.spawn_n);
+  config.budget_seconds = 10;  // fork at 1 GB on a loaded machine must not eat the 3 minutes
   config.heaps_mb = settings.heaps_mb;
   config.nofiles = {};
   config.chroot = false;
@@ -68,7 +69,8 @@ DemoSectionResult run_spawn_section(const DemoSettings& settings,
     }
     for (const auto& skipped : point.skipped)
       if (baselines.count(skipped.name))
-        result.notes.push_back(fmt::format("{}: {} skipped ({})", point.config.label, skipped.name, skipped.reason));
+        result.notes.push_back(
+            fmt::format("{}: {} skipped ({})", point.config.label, skipped.name, skipped.reason));
   }
   result.files = write_spawn_outputs(sweep, settings.out_dir);
   return result;
@@ -114,7 +116,8 @@ DemoSectionResult run_link_section(const DemoSettings& settings,
                                std::pair{"raw rtnetlink", &report.raw_add_buckets_us}}) {
     PlotSeries series{name, {}};
     for (std::size_t k = 0; k < buckets->size(); ++k)
-      series.points.emplace_back(static_cast<double>((k + 1) * static_cast<std::size_t>(config.bucket)), (*buckets)[k]);
+      series.points.emplace_back(static_cast<double>((k + 1) * static_cast<std::size_t>(config.bucket)),
+                                 (*buckets)[k]);
     if (series.points.size() >= 2) flat.series.push_back(std::move(series));
   }
   if (!flat.series.empty()) {
@@ -135,8 +138,8 @@ std::string format_summary(const std::vector<DemoRow>& rows) {
   std::string out = fmt::format("{:<34} {:<26} {:>13} {:>11} {:>9}\n", "operation", "baseline", "baseline µs",
                                 "brisk µs", "speed-up");
   for (const auto& r : rows)
-    out += fmt::format("{:<34} {:<26} {:>13.1f} {:>11.1f} {:>8.1f}×\n", r.operation, r.baseline, r.baseline_us,
-                       r.brisk_us, r.speedup());
+    out += fmt::format("{:<34} {:<26} {:>13.1f} {:>11.1f} {:>8.1f}×\n", r.operation, r.baseline,
+                       r.baseline_us, r.brisk_us, r.speedup());
   return out;
 }
 
@@ -149,8 +152,8 @@ std::vector<std::string> write_summary(const std::vector<DemoRow>& rows, const s
                     {"baseline_us", r.baseline_us},
                     {"brisk_us", r.brisk_us},
                     {"speedup", r.speedup()}});
-    csv += csv_row({r.operation, r.baseline, fmt::format("{:.2f}", r.baseline_us), fmt::format("{:.2f}", r.brisk_us),
-                    fmt::format("{:.2f}", r.speedup())});
+    csv += csv_row({r.operation, r.baseline, fmt::format("{:.2f}", r.baseline_us),
+                    fmt::format("{:.2f}", r.brisk_us), fmt::format("{:.2f}", r.speedup())});
   }
   nlohmann::json doc = {{"bench", "demo"}, {"unit", "µs per operation"}, {"rows", json}};
   return {write_text_file(dir, "summary.json", doc.dump(2) + "\n"), write_text_file(dir, "summary.csv", csv)};

@@ -22,10 +22,10 @@ struct DemoRow {
 // Sizes, so tests can run the whole demo in seconds.
 struct DemoSettings {
   std::string out_dir = "brisk-demo";
-  int spawn_n = 200;                       // calls per method and heap size
+  int spawn_n = 200;  // calls per method and heap size
   std::vector<std::size_t> heaps_mb{10, 1024};
-  int workload_n = 200;                    // calls of the write-up's workload shape (0 skips)
-  int link_n = 2000;                       // veth pairs for the link section (0 skips)
+  int workload_n = 200;  // calls of the write-up's workload shape (0 skips)
+  int link_n = 2000;     // veth pairs for the link section (0 skips)
 };
 
 struct DemoSectionResult {
@@ -36,7 +36,9 @@ struct DemoSectionResult {
 
 struct DemoSection {
   std::string name;
-  std::function<DemoSectionResult(const DemoSettings&, const std::function<void(const std::string&)>& progress)> run;
+  std::function<DemoSectionResult(const DemoSettings&,
+                                  const std::function<void(const std::string&)>& progress)>
+      run;
 };
 
 // The sections `brisk demo` runs, in order.

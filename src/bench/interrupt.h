@@ -30,7 +30,8 @@ class InterruptScope {
   ~InterruptScope();  // restores the previous handlers
 
  private:
-  struct sigaction old_int_ {}, old_term_ {};
+  struct sigaction old_int_ {
+  }, old_term_{};
 };
 
 // Inside an InterruptScope, a stretch of work that leaves nothing on disk
@@ -44,7 +45,8 @@ class DefaultSignalsScope {
   ~DefaultSignalsScope();
 
  private:
-  struct sigaction old_int_ {}, old_term_ {};
+  struct sigaction old_int_ {
+  }, old_term_{};
 };
 
 // The signal received since the scope began, or 0.

@@ -25,7 +25,8 @@ Result<std::string> elf_interpreter(const std::string& program) {
   in.read(reinterpret_cast<char*>(&header), sizeof header);
   if (!in || std::string_view(reinterpret_cast<char*>(header.e_ident), 4) != ELFMAG ||
       header.e_ident[EI_CLASS] != ELFCLASS64)
-    return SysError{.code = ENOEXEC, .call = "read ELF header", .object = program, .detail = "not a 64-bit ELF file"};
+    return SysError{
+        .code = ENOEXEC, .call = "read ELF header", .object = program, .detail = "not a 64-bit ELF file"};
   for (int i = 0; i < header.e_phnum; ++i) {
     Elf64_Phdr ph{};
     in.seekg(static_cast<std::streamoff>(header.e_phoff + static_cast<std::size_t>(i) * header.e_phentsize));
@@ -69,7 +70,10 @@ Result<void> build_minimal_root(const std::string& root, const std::vector<std::
       return SysError{.code = 0, .call = "list libraries", .object = program, .detail = e.what()};
     }
     if (!listed.status.success())
-      return SysError{.code = 0, .call = "list libraries", .object = program, .detail = interp + " --list: " + listed.err};
+      return SysError{.code = 0,
+                      .call = "list libraries",
+                      .object = program,
+                      .detail = interp + " --list: " + listed.err};
     std::istringstream words(listed.out);
     for (std::string word; words >> word;)
       if (word[0] == '/') BRISK_TRY(copy_in(root, word));

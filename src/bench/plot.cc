@@ -3,8 +3,8 @@
 
 #include <cmath>
 
-#include "bench/plot_detail.h"
 #include "bench/find_program.h"
+#include "bench/plot_detail.h"
 
 namespace brisk::bench {
 
@@ -23,11 +23,14 @@ bool wants_log_scale(const std::vector<PlotSeries>& series, bool x_axis, double 
 namespace detail {
 
 Result<void> check_spec(const PlotSpec& spec, const std::string& path) {
-  auto bad = [&](std::string why) { return SysError{.code = EINVAL, .call = "plot", .object = path, .detail = why}; };
+  auto bad = [&](std::string why) {
+    return SysError{.code = EINVAL, .call = "plot", .object = path, .detail = why};
+  };
   bool any = false;
   for (const auto& s : spec.series) {
     for (auto [x, y] : s.points) {
-      if (!std::isfinite(x) || !std::isfinite(y)) return bad("series '" + s.name + "' has a non-finite value");
+      if (!std::isfinite(x) || !std::isfinite(y))
+        return bad("series '" + s.name + "' has a non-finite value");
       if (spec.log_x && x <= 0) return bad("series '" + s.name + "' has x <= 0 on a log x axis");
       if (spec.log_y && y <= 0) return bad("series '" + s.name + "' has y <= 0 on a log y axis");
       any = true;

@@ -37,7 +37,8 @@ std::string data_xtics(const PlotSpec& spec) {
   if (xs.size() > 8) return {};
   std::sort(xs.begin(), xs.end());
   std::string tics = "set xtics (";
-  for (std::size_t i = 0; i < xs.size(); ++i) tics += fmt::format("{}\"{:g}\" {:.9g}", i ? ", " : "", xs[i], xs[i]);
+  for (std::size_t i = 0; i < xs.size(); ++i)
+    tics += fmt::format("{}\"{:g}\" {:.9g}", i ? ", " : "", xs[i], xs[i]);
   return tics + ")\n";
 }
 
@@ -67,9 +68,9 @@ std::string script_for(const PlotSpec& spec, const std::string& path) {
   for (std::size_t k = 0; k < order.size(); ++k) {
     std::size_t i = order[k];
     s += k ? ", " : "";
-    s += fmt::format("'-' using 1:2 with linespoints lw {} pt {} ps 1.2 lc rgb '{}' dt {} title {}", i ? 2 : 3.5,
-                     5 + 2 * (i % 4), kColors[i % std::size(kColors)], 1 + i / std::size(kColors),
-                     quoted(spec.series[i].name));
+    s += fmt::format("'-' using 1:2 with linespoints lw {} pt {} ps 1.2 lc rgb '{}' dt {} title {}",
+                     i ? 2 : 3.5, 5 + 2 * (i % 4), kColors[i % std::size(kColors)],
+                     1 + i / std::size(kColors), quoted(spec.series[i].name));
   }
   s += "\n";
   for (std::size_t i : order) {
@@ -91,7 +92,8 @@ bool has_png_magic(const std::string& path) {
 Result<std::string> write_plot_png(const PlotSpec& spec, const std::string& path) {
   BRISK_TRY(detail::check_spec(spec, path));
   std::string gnuplot = find_gnuplot();
-  if (gnuplot.empty()) return SysError{.code = ENOENT, .call = "plot", .object = path, .detail = "gnuplot is not on PATH"};
+  if (gnuplot.empty())
+    return SysError{.code = ENOENT, .call = "plot", .object = path, .detail = "gnuplot is not on PATH"};
   try {
     Output out = Command({gnuplot})
                      .stdin_from(Input::data(script_for(spec, path)))
@@ -100,7 +102,9 @@ Result<std::string> write_plot_png(const PlotSpec& spec, const std::string& path
                      .check(false)
                      .output();
     if (!out.status.success()) {
-      return SysError{.code = 0, .call = "gnuplot", .object = path,
+      return SysError{.code = 0,
+                      .call = "gnuplot",
+                      .object = path,
                       .detail = out.status.to_string() + ": " + out.err.substr(0, 400)};
     }
   } catch (const std::exception& e) {

@@ -24,11 +24,20 @@ std::string escaped(const std::string& text) {
   std::string out;
   for (char c : text) {
     switch (c) {
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '&': out += "&amp;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += c;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '&':
+        out += "&amp;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      default:
+        out += c;
     }
   }
   return out;
@@ -45,7 +54,7 @@ std::string tick_label(double v) {
 // One axis: the data range mapped onto [0, 1], with its ticks.
 struct Axis {
   bool log = false;
-  double lo = 0, hi = 1;  // in axis units (log10 of the value on a log axis)
+  double lo = 0, hi = 1;                              // in axis units (log10 of the value on a log axis)
   std::vector<std::pair<double, std::string>> major;  // value, label
   std::vector<double> minor;                          // values, unlabelled
 
@@ -110,31 +119,40 @@ Result<std::string> write_plot_svg(const PlotSpec& spec, const std::string& path
 
   // Grid and ticks.
   for (double v : ax.minor)
-    svg += fmt::format("<line class=\"grid-minor\" x1=\"{0:.1f}\" y1=\"{1}\" x2=\"{0:.1f}\" y2=\"{2}\" stroke=\"#f0f0f0\"/>\n",
-                       px(v), kTop, kBottom);
+    svg += fmt::format(
+        "<line class=\"grid-minor\" x1=\"{0:.1f}\" y1=\"{1}\" x2=\"{0:.1f}\" y2=\"{2}\" "
+        "stroke=\"#f0f0f0\"/>\n",
+        px(v), kTop, kBottom);
   for (double v : ay.minor)
-    svg += fmt::format("<line class=\"grid-minor\" x1=\"{0}\" y1=\"{1:.1f}\" x2=\"{2}\" y2=\"{1:.1f}\" stroke=\"#f0f0f0\"/>\n",
-                       kLeft, py(v), kRight);
+    svg += fmt::format(
+        "<line class=\"grid-minor\" x1=\"{0}\" y1=\"{1:.1f}\" x2=\"{2}\" y2=\"{1:.1f}\" "
+        "stroke=\"#f0f0f0\"/>\n",
+        kLeft, py(v), kRight);
   for (const auto& [v, label] : ax.major) {
     double x = px(v);
-    svg += fmt::format("<line x1=\"{0:.1f}\" y1=\"{1}\" x2=\"{0:.1f}\" y2=\"{2}\" stroke=\"#d8d8d8\"/>\n", x, kTop, kBottom);
-    svg += fmt::format("<line x1=\"{0:.1f}\" y1=\"{1}\" x2=\"{0:.1f}\" y2=\"{2}\" stroke=\"black\"/>\n", x, kBottom, kBottom + 6);
-    svg += fmt::format("<text class=\"xtick\" x=\"{:.1f}\" y=\"{}\" text-anchor=\"middle\">{}</text>\n", x, kBottom + 22,
-                       escaped(label));
+    svg += fmt::format("<line x1=\"{0:.1f}\" y1=\"{1}\" x2=\"{0:.1f}\" y2=\"{2}\" stroke=\"#d8d8d8\"/>\n", x,
+                       kTop, kBottom);
+    svg += fmt::format("<line x1=\"{0:.1f}\" y1=\"{1}\" x2=\"{0:.1f}\" y2=\"{2}\" stroke=\"black\"/>\n", x,
+                       kBottom, kBottom + 6);
+    svg += fmt::format("<text class=\"xtick\" x=\"{:.1f}\" y=\"{}\" text-anchor=\"middle\">{}</text>\n", x,
+                       kBottom + 22, escaped(label));
   }
   for (const auto& [v, label] : ay.major) {
     double y = py(v);
-    svg += fmt::format("<line x1=\"{0}\" y1=\"{1:.1f}\" x2=\"{2}\" y2=\"{1:.1f}\" stroke=\"#d8d8d8\"/>\n", kLeft, y, kRight);
-    svg += fmt::format("<line x1=\"{0}\" y1=\"{1:.1f}\" x2=\"{2}\" y2=\"{1:.1f}\" stroke=\"black\"/>\n", kLeft - 6, y, kLeft);
-    svg += fmt::format("<text class=\"ytick\" x=\"{}\" y=\"{:.1f}\" text-anchor=\"end\">{}</text>\n", kLeft - 10, y + 4,
-                       escaped(label));
+    svg += fmt::format("<line x1=\"{0}\" y1=\"{1:.1f}\" x2=\"{2}\" y2=\"{1:.1f}\" stroke=\"#d8d8d8\"/>\n",
+                       kLeft, y, kRight);
+    svg += fmt::format("<line x1=\"{0}\" y1=\"{1:.1f}\" x2=\"{2}\" y2=\"{1:.1f}\" stroke=\"black\"/>\n",
+                       kLeft - 6, y, kLeft);
+    svg += fmt::format("<text class=\"ytick\" x=\"{}\" y=\"{:.1f}\" text-anchor=\"end\">{}</text>\n",
+                       kLeft - 10, y + 4, escaped(label));
   }
-  svg += fmt::format("<polyline points=\"{0},{1} {0},{2} {3},{2}\" fill=\"none\" stroke=\"black\"/>\n", kLeft, kTop,
-                     kBottom, kRight);
+  svg += fmt::format("<polyline points=\"{0},{1} {0},{2} {3},{2}\" fill=\"none\" stroke=\"black\"/>\n", kLeft,
+                     kTop, kBottom, kRight);
 
   // Axis titles.
-  svg += fmt::format("<text class=\"xlabel\" x=\"{}\" y=\"{}\" text-anchor=\"middle\" font-size=\"14\">{}</text>\n",
-                     (kLeft + kRight) / 2, kBottom + 50, escaped(spec.x_label + (spec.log_x ? ", log scale" : "")));
+  svg += fmt::format(
+      "<text class=\"xlabel\" x=\"{}\" y=\"{}\" text-anchor=\"middle\" font-size=\"14\">{}</text>\n",
+      (kLeft + kRight) / 2, kBottom + 50, escaped(spec.x_label + (spec.log_x ? ", log scale" : "")));
   svg += fmt::format(
       "<text class=\"ylabel\" x=\"0\" y=\"0\" text-anchor=\"middle\" font-size=\"14\" "
       "transform=\"translate(24 {}) rotate(-90)\">{}</text>\n",
@@ -142,8 +160,10 @@ Result<std::string> write_plot_svg(const PlotSpec& spec, const std::string& path
 
   // Series and legend.
   double legend_y = kTop + 10;
-  svg += fmt::format("<rect class=\"legend\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"white\" stroke=\"#999\"/>\n",
-                     kRight + 20, kTop, kWidth - kRight - 30, 16 + 22 * static_cast<double>(spec.series.size()));
+  svg += fmt::format(
+      "<rect class=\"legend\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"white\" "
+      "stroke=\"#999\"/>\n",
+      kRight + 20, kTop, kWidth - kRight - 30, 16 + 22 * static_cast<double>(spec.series.size()));
   auto color_of = [](std::size_t i) { return kColors[i % std::size(kColors)]; };
   auto dash_of = [](std::size_t i) { return kDashes[(i / std::size(kColors)) % std::size(kDashes)]; };
   // Last to first, so the first series (brisk) lies on top of lines it overlaps.
@@ -152,16 +172,18 @@ Result<std::string> write_plot_svg(const PlotSpec& spec, const std::string& path
     std::string points;
     for (auto [x, y] : s.points) points += fmt::format("{:.1f},{:.1f} ", px(x), py(y));
     svg += fmt::format("<g class=\"series\"><title>{}</title>\n", escaped(s.name));
-    svg += fmt::format("<polyline points=\"{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"{}\"{}/>\n", points,
-                       color_of(i), i ? 2 : 3.5, dash_of(i));
+    svg += fmt::format("<polyline points=\"{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"{}\"{}/>\n",
+                       points, color_of(i), i ? 2 : 3.5, dash_of(i));
     for (auto [x, y] : s.points)
-      svg += fmt::format("<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"3.5\" fill=\"{}\"/>\n", px(x), py(y), color_of(i));
+      svg += fmt::format("<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"3.5\" fill=\"{}\"/>\n", px(x), py(y),
+                         color_of(i));
     svg += "</g>\n";
   }
   for (std::size_t i = 0; i < spec.series.size(); ++i) {
     double y = legend_y + 22 * static_cast<double>(i) + 8;
-    svg += fmt::format("<line x1=\"{}\" y1=\"{:.1f}\" x2=\"{}\" y2=\"{:.1f}\" stroke=\"{}\" stroke-width=\"3\"{}/>\n",
-                       kRight + 30, y, kRight + 60, y, color_of(i), dash_of(i));
+    svg += fmt::format(
+        "<line x1=\"{}\" y1=\"{:.1f}\" x2=\"{}\" y2=\"{:.1f}\" stroke=\"{}\" stroke-width=\"3\"{}/>\n",
+        kRight + 30, y, kRight + 60, y, color_of(i), dash_of(i));
     svg += fmt::format("<text class=\"legend-entry\" x=\"{}\" y=\"{:.1f}\">{}</text>\n", kRight + 68, y + 4,
                        escaped(spec.series[i].name));
   }

@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "bench/find_program.h"
+#include "bench/interrupt.h"
 #include "brisk/command.h"
 
 namespace brisk::bench {
@@ -38,6 +39,7 @@ MethodTiming run_ruby(const SpawnTarget& target, int count, bool as_nobody) {
   if (as_nobody) command.user(Credentials::for_user("nobody").value());
   Output out = command.output();
   MethodTiming timing;
+  if (interrupt_signal()) return timing;  // Ctrl-C reached ruby too; the caller throws Interrupted
   double seconds = 0;
   std::istringstream words(out.out);
   if (!out.status.success() || !(words >> seconds >> timing.failures))
@@ -50,7 +52,9 @@ MethodTiming run_ruby(const SpawnTarget& target, int count, bool as_nobody) {
 }  // namespace
 
 MethodTiming run_ruby_as_root(const SpawnTarget& target, int count) { return run_ruby(target, count, false); }
-MethodTiming run_ruby_as_nobody(const SpawnTarget& target, int count) { return run_ruby(target, count, true); }
+MethodTiming run_ruby_as_nobody(const SpawnTarget& target, int count) {
+  return run_ruby(target, count, true);
+}
 
 std::string ruby_unavailable_as_root(const SpawnTarget&) {
   if (ruby_path().empty()) return "ruby is not on PATH";

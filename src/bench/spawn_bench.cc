@@ -48,8 +48,9 @@ NofileScope::NofileScope(rlim_t wanted) {
       int why = errno;
       rlimit capped{std::min(wanted, saved_.rlim_max), saved_.rlim_max};
       ::setrlimit(RLIMIT_NOFILE, &capped);
-      outcome_.note = fmt::format("asked {}, hard limit is {}: raising it failed ({}; needs CAP_SYS_RESOURCE)",
-                                  wanted, saved_.rlim_max, std::strerror(why));
+      outcome_.note =
+          fmt::format("asked {}, hard limit is {}: raising it failed ({}; needs CAP_SYS_RESOURCE)", wanted,
+                      saved_.rlim_max, std::strerror(why));
     }
   }
   rlimit now{};
@@ -106,13 +107,22 @@ SpawnBenchReport run_spawn_bench(const SpawnBenchConfig& config) {
   for (size_t m = 0; m < methods.size(); ++m) {
     results[m].name = methods[m]->name;
     results[m].description = methods[m]->description;
-    (void)time_method(*methods[m], target, 1);  // warm up page cache and the engine's probe
+    // Warms up the page cache and the engine's probe, and sizes the method's
+    // share: one that would overrun the time budget (fork at 4 GB) makes
+    // fewer calls per round, at least one, and the report says how many.
+    double estimate_us = time_method(*methods[m], target, 1).us_per_call;
     throw_if_interrupted();
+    results[m].calls_per_round = per_round;
+    if (config.budget_seconds > 0 && estimate_us > 0) {
+      double affordable = config.budget_seconds * 1e6 / (rounds * estimate_us);
+      results[m].calls_per_round = std::clamp(static_cast<int>(affordable), 1, per_round);
+    }
+    results[m].calls = results[m].calls_per_round * rounds;
   }
   for (int round = 0; round < rounds; ++round) {
     for (size_t k = 0; k < methods.size(); ++k) {
       size_t m = (k + static_cast<size_t>(round)) % methods.size();
-      MethodTiming timing = time_method(*methods[m], target, per_round);
+      MethodTiming timing = time_method(*methods[m], target, results[m].calls_per_round);
       throw_if_interrupted();
       results[m].failures += timing.failures;
       results[m].round_us.push_back(timing.us_per_call);
@@ -121,7 +131,8 @@ SpawnBenchReport run_spawn_bench(const SpawnBenchConfig& config) {
   for (auto& result : results) {
     std::vector<double> ratios;
     for (int round = 0; round < rounds; ++round)
-      ratios.push_back(result.round_us[static_cast<size_t>(round)] / results[0].round_us[static_cast<size_t>(round)]);
+      ratios.push_back(result.round_us[static_cast<size_t>(round)] /
+                       results[0].round_us[static_cast<size_t>(round)]);
     result.us_per_spawn = median(result.round_us);
     result.ratio_to_brisk = median(ratios);
   }

@@ -16,26 +16,29 @@
 namespace brisk::bench {
 
 struct SpawnBenchConfig {
-  int n = 1000;                       // calls per method
-  int rounds = 10;                    // rounds the calls are split into
-  std::size_t rss_mb = 0;             // grow our own heap to this many MiB first
-  rlim_t nofile = 0;                  // raise RLIMIT_NOFILE to this first, as far as allowed (0: leave it)
-  std::string chroot;                 // run inside this root
+  int n = 1000;            // calls per method
+  int rounds = 10;         // rounds the calls are split into
+  std::size_t rss_mb = 0;  // grow our own heap to this many MiB first
+  rlim_t nofile = 0;       // raise RLIMIT_NOFILE to this first, as far as allowed (0: leave it)
+  std::string chroot;      // run inside this root
   std::vector<std::string> argv{"/bin/true"};
   std::vector<std::pair<std::string, std::string>> env{};  // set for the program (the workload: LANG=C)
-  std::vector<std::string> methods;   // empty: all
-  bool workload = false;              // the write-up's shape: capture both streams (workload_methods())
-  std::string sweep{};                // the sweep this run belongs to: heap, nofile, chroot, workload
-  std::string label{};                // names this run in a sweep ("heap 1024 MiB")
+  std::vector<std::string> methods;                        // empty: all
+  bool workload = false;  // the write-up's shape: capture both streams (workload_methods())
+  std::string sweep{};    // the sweep this run belongs to: heap, nofile, chroot, workload
+  double budget_seconds = 0;  // per method: fewer calls for methods slower than this allows (0: none)
+  std::string label{};    // names this run in a sweep ("heap 1024 MiB")
 };
 
 struct SpawnMethodResult {
   std::string name;
   std::string description;
-  double us_per_spawn = 0;        // median over rounds, µs per call
-  double ratio_to_brisk = 0;      // median of per-round ratios
-  std::vector<double> round_us;   // per-round µs per call
-  int failures = 0;               // calls that did not exit 0
+  double us_per_spawn = 0;       // median over rounds, µs per call
+  double ratio_to_brisk = 0;     // median of per-round ratios
+  std::vector<double> round_us;  // per-round µs per call
+  int failures = 0;              // calls that did not exit 0
+  int calls = 0;                 // calls timed (fewer than n when the time budget capped them)
+  int calls_per_round = 0;
 };
 
 struct SkippedMethod {
@@ -54,9 +57,9 @@ struct NofileOutcome {
 
 struct SpawnBenchReport {
   SpawnBenchConfig config;
-  std::size_t heap_mb = 0;       // heap actually held during the run
+  std::size_t heap_mb = 0;  // heap actually held during the run
   NofileOutcome nofile;
-  std::string engine_method;     // what brisk's probe chose
+  std::string engine_method;  // what brisk's probe chose
   std::vector<SpawnMethodResult> results;
   std::vector<SkippedMethod> skipped;  // methods that could not run here, and why
 };

@@ -33,7 +33,8 @@ std::vector<std::string> environment_for(const SpawnTarget& target) {
     std::string_view entry(*e);
     bool overridden = false;
     for (const auto& [key, value] : target.env)
-      overridden |= entry.size() > key.size() && entry.substr(0, key.size()) == key && entry[key.size()] == '=';
+      overridden |=
+          entry.size() > key.size() && entry.substr(0, key.size()) == key && entry[key.size()] == '=';
     if (!overridden) env.emplace_back(entry);
   }
   for (const auto& [key, value] : target.env) env.push_back(key + "=" + value);
@@ -157,9 +158,7 @@ std::string shell_line(const SpawnTarget& target) {
 
 namespace {
 
-int run_system(const SpawnTarget& target) {
-  return shell_exit_code(std::system(shell_line(target).c_str()));
-}
+int run_system(const SpawnTarget& target) { return shell_exit_code(std::system(shell_line(target).c_str())); }
 
 // popen reads the child's stdout through a pipe, as scripts capture output.
 int run_popen(const SpawnTarget& target) {
@@ -182,9 +181,13 @@ const std::vector<SpawnMethodDef>& spawn_methods() {
       {"fork_closeall", "fork, close every fd below RLIMIT_NOFILE, execve", run_fork_closeall},
       {"system", "system() through /bin/sh", run_system},
       {"popen", "popen() through /bin/sh, stdout read to EOF", run_popen},
-      {"ruby_root", "Ruby system() as root (Ruby forks); k calls timed inside one ruby, start-up excluded",
+      {"ruby_root",
+       "Ruby system() as root (forks); one ruby per round times its own loop: start-up excluded, its heap "
+       "not the ballast",
        nullptr, run_ruby_as_root, ruby_unavailable_as_root},
-      {"ruby_nobody", "Ruby system() as nobody (Ruby vforks); k calls timed inside one ruby, start-up excluded",
+      {"ruby_nobody",
+       "Ruby system() as nobody (vforks); one ruby per round times its own loop: start-up excluded, its heap "
+       "not the ballast",
        nullptr, run_ruby_as_nobody, ruby_unavailable_as_nobody},
   };
   return methods;

@@ -14,8 +14,8 @@
 namespace brisk::bench {
 
 struct SpawnTarget {
-  std::vector<std::string> argv;  // argv[0] is an absolute path
-  std::string chroot;             // empty: none
+  std::vector<std::string> argv;                           // argv[0] is an absolute path
+  std::string chroot;                                      // empty: none
   std::vector<std::pair<std::string, std::string>> env{};  // set on top of the inherited environment
 };
 

@@ -30,10 +30,13 @@ std::string format_table(const SpawnBenchReport& report) {
   if (!report.nofile.note.empty()) out += "  RLIMIT_NOFILE: " + report.nofile.note + "\n";
   out += fmt::format("{:<21} {:>12} {:>9}  {}\n", "method", "µs/call", "× brisk", "how");
   for (const auto& r : report.results) {
-    out += fmt::format("{:<21} {:>12.1f} {:>9.2f}  {}{}\n", r.name, r.us_per_spawn, r.ratio_to_brisk, r.description,
-                       r.failures ? fmt::format(" ({} FAILED)", r.failures) : "");
+    std::string capped =
+        r.calls < report.config.n ? fmt::format(" [{} calls: time budget]", r.calls) : std::string();
+    out += fmt::format("{:<21} {:>12.1f} {:>9.2f}  {}{}{}\n", r.name, r.us_per_spawn, r.ratio_to_brisk,
+                       r.description, capped, r.failures ? fmt::format(" ({} FAILED)", r.failures) : "");
   }
-  for (const auto& s : report.skipped) out += fmt::format("{:<21} {:>12} {:>9}  {}\n", s.name, "skipped", "", s.reason);
+  for (const auto& s : report.skipped)
+    out += fmt::format("{:<21} {:>12} {:>9}  {}\n", s.name, "skipped", "", s.reason);
   return out;
 }
 
@@ -45,7 +48,8 @@ nlohmann::json to_json(const SpawnBenchReport& report) {
                        {"us_per_spawn", r.us_per_spawn},
                        {"ratio_to_brisk", r.ratio_to_brisk},
                        {"round_us", r.round_us},
-                       {"failures", r.failures}});
+                       {"failures", r.failures},
+                       {"calls", r.calls}});
   }
   nlohmann::json skipped = nlohmann::json::array();
   for (const auto& s : report.skipped) skipped.push_back({{"name", s.name}, {"reason", s.reason}});
@@ -80,17 +84,18 @@ nlohmann::json to_json(const SpawnSweepReport& sweep) {
 }
 
 std::string to_csv(const std::vector<SpawnBenchReport>& points) {
-  std::string csv = csv_row({"sweep", "point", "program", "captured", "calls", "heap_MiB", "nofile_requested",
-                             "nofile_reached", "chroot", "method", "us_per_call", "ratio_to_brisk", "failures"});
+  std::string csv =
+      csv_row({"sweep", "point", "program", "captured", "calls", "heap_MiB", "nofile_requested",
+               "nofile_reached", "chroot", "method", "us_per_call", "ratio_to_brisk", "failures"});
   for (const auto& p : points) {
     std::string program;
     for (const auto& word : p.config.argv) program += (program.empty() ? "" : " ") + word;
     for (const auto& r : p.results) {
       csv += csv_row({p.config.sweep, p.config.label, program, p.config.workload ? "yes" : "no",
-                      std::to_string(p.config.n), std::to_string(p.heap_mb), std::to_string(p.nofile.requested),
-                      std::to_string(p.nofile.reached), p.config.chroot.empty() ? "no" : "yes", r.name,
-                      fmt::format("{:.2f}", r.us_per_spawn), fmt::format("{:.3f}", r.ratio_to_brisk),
-                      std::to_string(r.failures)});
+                      std::to_string(r.calls), std::to_string(p.heap_mb),
+                      std::to_string(p.nofile.requested), std::to_string(p.nofile.reached),
+                      p.config.chroot.empty() ? "no" : "yes", r.name, fmt::format("{:.2f}", r.us_per_spawn),
+                      fmt::format("{:.3f}", r.ratio_to_brisk), std::to_string(r.failures)});
     }
   }
   return csv;
@@ -120,7 +125,8 @@ PlotSpec plot_over(const std::vector<SpawnBenchReport>& points, const std::strin
 }  // namespace
 
 PlotSpec heap_plot(const std::vector<SpawnBenchReport>& points) {
-  PlotSpec spec = plot_over(points, "heap", [](const SpawnBenchReport& p) { return static_cast<double>(p.heap_mb); });
+  PlotSpec spec =
+      plot_over(points, "heap", [](const SpawnBenchReport& p) { return static_cast<double>(p.heap_mb); });
   spec.title = "Spawning /bin/true: cost against the parent's heap size";
   spec.x_label = "parent heap (MiB)";
   spec.y_label = "time per spawn (µs)";
@@ -128,8 +134,8 @@ PlotSpec heap_plot(const std::vector<SpawnBenchReport>& points) {
 }
 
 PlotSpec nofile_plot(const std::vector<SpawnBenchReport>& points) {
-  PlotSpec spec =
-      plot_over(points, "nofile", [](const SpawnBenchReport& p) { return static_cast<double>(p.nofile.reached); });
+  PlotSpec spec = plot_over(points, "nofile",
+                            [](const SpawnBenchReport& p) { return static_cast<double>(p.nofile.reached); });
   spec.title = "Spawning /bin/true: cost against RLIMIT_NOFILE";
   spec.x_label = "RLIMIT_NOFILE reached (descriptors)";
   spec.y_label = "time per spawn (µs)";
@@ -142,7 +148,8 @@ std::vector<std::string> write_spawn_outputs(const SpawnSweepReport& sweep, cons
   files.push_back(write_text_file(dir, "spawn.csv", to_csv(sweep.points)));
   std::string tables;
   for (const auto& point : sweep.points) tables += format_table(point) + "\n";
-  for (const auto& skipped : sweep.skipped) tables += "skipped " + skipped.label + ": " + skipped.reason + "\n";
+  for (const auto& skipped : sweep.skipped)
+    tables += "skipped " + skipped.label + ": " + skipped.reason + "\n";
   files.push_back(write_text_file(dir, "spawn.txt", tables));
   for (auto [spec, stem] : {std::pair{heap_plot(sweep.points), "spawn-heap"},
                             std::pair{nofile_plot(sweep.points), "spawn-nofile"}}) {

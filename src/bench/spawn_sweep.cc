@@ -23,6 +23,7 @@ SpawnSweepReport run_spawn_sweep(const SpawnSweepConfig& config,
       config.heaps_mb.empty() ? 10 : *std::min_element(config.heaps_mb.begin(), config.heaps_mb.end());
   auto run = [&](SpawnBenchConfig point) {
     point.rounds = config.rounds;
+    point.budget_seconds = config.budget_seconds;
     sweep.points.push_back(run_spawn_bench(point));
     if (on_point) on_point(sweep.points.back());
   };

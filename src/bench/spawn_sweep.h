@@ -19,14 +19,15 @@
 namespace brisk::bench {
 
 struct SpawnSweepConfig {
-  int n = 200;                                       // calls per method and point (fork at 4 GB: ~0.1 s each)
+  int n = 200;  // calls per method and point (fork at 4 GB: ~0.1 s each)
   int rounds = 10;
+  double budget_seconds = 15;  // per method and point: slow methods (fork at 4 GB) make fewer calls
   std::vector<std::size_t> heaps_mb{10, 1024, 4096};
-  std::vector<rlim_t> nofiles{1024, 1048576};        // at the smallest heap
-  bool chroot = true;                                // the chroot point (needs root)
-  int workload_n = 1000;                             // calls of the workload shape; 0 skips it
+  std::vector<rlim_t> nofiles{1024, 1048576};  // at the smallest heap
+  bool chroot = true;                          // the chroot point (needs root)
+  int workload_n = 1000;                       // calls of the workload shape; 0 skips it
   std::vector<std::string> argv{"/bin/true"};
-  std::vector<std::string> methods;                  // empty: all
+  std::vector<std::string> methods;  // empty: all
 };
 
 struct SkippedPoint {

@@ -102,7 +102,8 @@ const std::vector<SpawnMethodDef>& workload_methods() {
       {"brisk", "brisk::Command::output(), both streams captured by one poll loop", run_brisk_output},
       {"scr_system_tempfiles", "SCR's way: system() through /bin/sh, output to temp files read back",
        run_system_tempfiles},
-      {"cheetah_fork_pipes", "Cheetah's way: fork + execve, a pipe per stream, poll, waitpid", run_fork_exec_pipes},
+      {"cheetah_fork_pipes", "Cheetah's way: fork + execve, a pipe per stream, poll, waitpid",
+       run_fork_exec_pipes},
   };
   return methods;
 }

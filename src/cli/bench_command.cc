@@ -56,7 +56,8 @@ void run_spawn(const SpawnOptionsCli& options) {
     }
   }
   if (options.json)
-    std::cout << (options.run_sweep ? bench::to_json(sweep) : bench::to_json(sweep.points.back())).dump(2) << "\n";
+    std::cout << (options.run_sweep ? bench::to_json(sweep) : bench::to_json(sweep.points.back())).dump(2)
+              << "\n";
   if (!options.out_dir.empty()) {
     auto files = bench::write_spawn_outputs(sweep, options.out_dir);
     if (!options.json)
@@ -91,28 +92,39 @@ void add_bench(CLI::App& app) {
   auto* spawn = bench->add_subcommand("spawn", "Run a program N times with every method, side by side");
   auto o = std::make_shared<SpawnOptionsCli>();
   spawn->add_option("--n", o->single.n, "Calls per method (per point with --sweep, where the default is 200)")
-      ->capture_default_str()->check(CLI::PositiveNumber)
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber)
       ->each([o](const std::string& v) { o->sweep.n = std::stoi(v); });
   spawn->add_option("--rounds", o->single.rounds, "Rounds the calls are split into")
-      ->capture_default_str()->check(CLI::PositiveNumber)
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber)
       ->each([o](const std::string& v) { o->sweep.rounds = std::stoi(v); });
-  spawn->add_option("--rss", o->single.rss_mb, "Grow this process's heap to MB MiB first")->capture_default_str();
+  spawn->add_option("--rss", o->single.rss_mb, "Grow this process's heap to MB MiB first")
+      ->capture_default_str();
   spawn->add_option("--nofile", o->single.nofile, "Raise RLIMIT_NOFILE towards N first (as far as allowed)");
-  spawn->add_option("--chroot", o->single.chroot, "Run inside this root directory")->check(CLI::ExistingDirectory);
+  spawn->add_option("--chroot", o->single.chroot, "Run inside this root directory")
+      ->check(CLI::ExistingDirectory);
   spawn->add_option("--methods", o->methods, "Only these methods, comma-separated (brisk always runs)");
   spawn->add_flag("--sweep", o->run_sweep,
                   "Heap 10 MB/1 GB/4 GB, RLIMIT_NOFILE 1024/1048576, chroot into a minimal root, and "
                   "the write-up's workload (ls -l / captured, 1000 calls)");
   spawn->add_option("--heaps", o->sweep.heaps_mb, "With --sweep: parent heap sizes in MiB")
-      ->delimiter(',')->capture_default_str();
+      ->delimiter(',')
+      ->capture_default_str();
   spawn->add_option("--nofiles", o->sweep.nofiles, "With --sweep: RLIMIT_NOFILE values to ask for")
-      ->delimiter(',')->capture_default_str();
-  spawn->add_option("--workload-n", o->sweep.workload_n, "With --sweep: calls of the workload shape (0 skips)")
+      ->delimiter(',')
+      ->capture_default_str();
+  spawn
+      ->add_option("--workload-n", o->sweep.workload_n, "With --sweep: calls of the workload shape (0 skips)")
       ->capture_default_str();
   spawn->add_flag("!--no-chroot", o->sweep.chroot, "With --sweep: skip the chroot point");
+  spawn->add_option("--budget", o->sweep.budget_seconds,
+                    "With --sweep: seconds per method and point; slower methods make fewer calls (0: none)")
+      ->capture_default_str();
   spawn->add_flag("--json", o->json, "Print the report as JSON");
   spawn->add_option("--out", o->out_dir, "Also write spawn.json, spawn.csv and plots into DIR");
-  spawn->add_option("program", o->single.argv, "Program and arguments (absolute path)")->capture_default_str();
+  spawn->add_option("program", o->single.argv, "Program and arguments (absolute path)")
+      ->capture_default_str();
   spawn->callback([o] { run_interruptible("brisk bench spawn", [&] { run_spawn(*o); }); });
 }
 

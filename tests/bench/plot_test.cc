@@ -27,7 +27,8 @@ std::string xml_problem(const std::string& xml) {
   for (std::size_t i = 0; i < xml.size();) {
     if (xml[i] == '&') {
       bool known = false;
-      for (const char* e : {"&lt;", "&gt;", "&amp;", "&quot;", "&apos;"}) known |= xml.compare(i, strlen(e), e) == 0;
+      for (const char* e : {"&lt;", "&gt;", "&amp;", "&quot;", "&apos;"})
+        known |= xml.compare(i, strlen(e), e) == 0;
       if (!known) return "bad entity at " + std::to_string(i);
     }
     if (xml[i] != '<') {
@@ -168,8 +169,8 @@ TEST(Plot, PicksTheBackEndFromPath) {
 }
 
 TEST(Plot, LogScaleWantedOnlyForWideRanges) {
-  EXPECT_TRUE(wants_log_scale(sample(true).series, false));   // 900 .. 80000
-  EXPECT_TRUE(wants_log_scale(sample(true).series, true));    // 10 .. 4096
+  EXPECT_TRUE(wants_log_scale(sample(true).series, false));  // 900 .. 80000
+  EXPECT_TRUE(wants_log_scale(sample(true).series, true));   // 10 .. 4096
   EXPECT_FALSE(wants_log_scale({{"a", {{1, 100}, {2, 300}}}}, false));
 }
 

@@ -1,6 +1,8 @@
 // `brisk bench spawn` and `brisk demo` at tiny sizes: every method produces
 // a number, the JSON and CSV have their shape, plots are written, and no
 // temp root or ballast is left behind, even when the run is stopped.
+#include "bench/spawn_bench.h"
+
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -16,7 +18,6 @@
 #include "bench/interrupt.h"
 #include "bench/minimal_root.h"
 #include "bench/plot.h"
-#include "bench/spawn_bench.h"
 #include "bench/spawn_methods.h"
 #include "bench/spawn_report.h"
 #include "bench/spawn_sweep.h"
@@ -71,11 +72,13 @@ TEST(SpawnBench, EveryMethodProducesANumber) {
     EXPECT_GT(r.ratio_to_brisk, 0) << r.name;
     EXPECT_EQ(r.failures, 0) << r.name;
     EXPECT_EQ(r.round_us.size(), 2u) << r.name;
+    EXPECT_EQ(r.calls, 4) << r.name;  // no time budget: every call made
   }
   for (const auto& s : report.skipped) EXPECT_FALSE(s.reason.empty()) << s.name;
   if (test::is_root() && !find_on_path("ruby").empty()) {
     auto has = [&](const char* name) {
-      return std::any_of(report.results.begin(), report.results.end(), [&](auto& r) { return r.name == name; });
+      return std::any_of(report.results.begin(), report.results.end(),
+                         [&](auto& r) { return r.name == name; });
     };
     EXPECT_TRUE(has("ruby_root"));
     EXPECT_TRUE(has("ruby_nobody"));
@@ -88,14 +91,14 @@ TEST(SpawnBench, JsonSchema) {
   config.rounds = 1;
   config.methods = {"fork", "popen"};
   auto json = to_json(run_spawn_bench(config));
-  for (const char* key : {"bench", "sweep", "label", "program", "env", "captured", "n", "rounds", "heap_mb", "nofile",
-                          "nofile_requested", "nofile_hard", "nofile_note", "chroot", "engine_method", "unit",
-                          "methods", "skipped"})
+  for (const char* key : {"bench", "sweep", "label", "program", "env", "captured", "n", "rounds", "heap_mb",
+                          "nofile", "nofile_requested", "nofile_hard", "nofile_note", "chroot",
+                          "engine_method", "unit", "methods", "skipped"})
     EXPECT_TRUE(json.contains(key)) << key;
   EXPECT_EQ(json["bench"], "spawn");
   ASSERT_EQ(json["methods"].size(), 3u);  // brisk always runs
   for (const auto& m : json["methods"]) {
-    for (const char* key : {"name", "description", "us_per_spawn", "ratio_to_brisk", "round_us", "failures"})
+    for (const char* key : {"name", "description", "us_per_spawn", "ratio_to_brisk", "round_us", "failures", "calls"})
       EXPECT_TRUE(m.contains(key)) << key;
     EXPECT_TRUE(m["us_per_spawn"].is_number());
     EXPECT_GT(m["us_per_spawn"].get<double>(), 0);
@@ -237,8 +240,8 @@ TEST(Interrupt, SignalUnwindsInsteadOfKilling) {
 
 TEST(Demo, TinyRunWritesItsDirectoryAndLeavesNoTemp) {
   test::TempDir tmp, out;
-  Output run = Command({BRISK_CLI_PATH, "demo", "--out", out.path() + "/demo", "--spawn-n", "2", "--heaps", "1,4",
-                        "--workload-n", "2", "--link-n", "0"})
+  Output run = Command({BRISK_CLI_PATH, "demo", "--out", out.path() + "/demo", "--spawn-n", "2", "--heaps",
+                        "1,4", "--workload-n", "2", "--link-n", "0"})
                    .env("TMPDIR", tmp.path())
                    .output();
   EXPECT_NE(run.out.find("speed-up"), std::string::npos) << run.out;
@@ -274,7 +277,8 @@ TEST(SpawnSweep, SigtermMidRunRemovesTheTempRoot) {
   ASSERT_TRUE(root_seen) << "the sweep never built its root";
   ASSERT_TRUE(process.kill(SIGTERM));
   Output out = process.wait();
-  EXPECT_EQ(out.status.exit.signal(), std::optional<int>(SIGTERM)) << out.status.to_string() << " " << out.err;
+  EXPECT_EQ(out.status.exit.signal(), std::optional<int>(SIGTERM))
+      << out.status.to_string() << " " << out.err;
   EXPECT_NE(out.err.find("cleaned up"), std::string::npos) << out.err;
   EXPECT_TRUE(entries(tmp.path()).empty()) << "left behind: " << entries(tmp.path())[0];
 }
