@@ -98,7 +98,8 @@ TEST(SpawnBench, JsonSchema) {
   EXPECT_EQ(json["bench"], "spawn");
   ASSERT_EQ(json["methods"].size(), 3u);  // brisk always runs
   for (const auto& m : json["methods"]) {
-    for (const char* key : {"name", "description", "us_per_spawn", "ratio_to_brisk", "round_us", "failures", "calls"})
+    for (const char* key :
+         {"name", "description", "us_per_spawn", "ratio_to_brisk", "round_us", "failures", "calls"})
       EXPECT_TRUE(m.contains(key)) << key;
     EXPECT_TRUE(m["us_per_spawn"].is_number());
     EXPECT_GT(m["us_per_spawn"].get<double>(), 0);
@@ -260,13 +261,13 @@ TEST(Demo, TinyRunWritesItsDirectoryAndLeavesNoTemp) {
   EXPECT_TRUE(entries(tmp.path()).empty());
 }
 
-// Stopped halfway, while its minimal root exists, the bench removes the
-// root and then dies by the signal.
-TEST(SpawnSweep, SigtermMidRunRemovesTheTempRoot) {
-  if (!test::is_root()) GTEST_SKIP() << "the sweep builds its chroot root only as root";
+// Runs the CLI with TMPDIR in a fresh directory, stops it with SIGTERM once
+// its minimal root exists there, and checks that it removed the root and
+// then died by the signal.
+void expect_cleanup_on_sigterm(std::vector<std::string> argv) {
   test::TempDir tmp;
-  Command command({BRISK_CLI_PATH, "bench", "spawn", "--sweep", "--n", "2", "--rounds", "1", "--heaps", "1",
-                   "--nofiles", "64", "--methods", "fork", "--workload-n", "1000000"});
+  argv.insert(argv.begin(), BRISK_CLI_PATH);
+  Command command(argv);
   command.env("TMPDIR", tmp.path()).stdout_to(Sink::null()).stderr_to(Sink::capture()).check(false);
   Process process = command.spawn();
   bool root_seen = false;
@@ -274,13 +275,26 @@ TEST(SpawnSweep, SigtermMidRunRemovesTheTempRoot) {
     root_seen = !entries(tmp.path()).empty();
     if (!root_seen) std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
-  ASSERT_TRUE(root_seen) << "the sweep never built its root";
+  ASSERT_TRUE(root_seen) << "the run never built its root";
   ASSERT_TRUE(process.kill(SIGTERM));
   Output out = process.wait();
   EXPECT_EQ(out.status.exit.signal(), std::optional<int>(SIGTERM))
       << out.status.to_string() << " " << out.err;
   EXPECT_NE(out.err.find("cleaned up"), std::string::npos) << out.err;
   EXPECT_TRUE(entries(tmp.path()).empty()) << "left behind: " << entries(tmp.path())[0];
+}
+
+TEST(SpawnSweep, SigtermMidRunRemovesTheTempRoot) {
+  if (!test::is_root()) GTEST_SKIP() << "the sweep builds its chroot root only as root";
+  expect_cleanup_on_sigterm({"bench", "spawn", "--sweep", "--n", "2", "--rounds", "1", "--heaps", "1",
+                             "--nofiles", "64", "--methods", "fork", "--workload-n", "1000000"});
+}
+
+TEST(Demo, SigtermMidRunRemovesTheTempRoot) {
+  if (!test::is_root()) GTEST_SKIP() << "the demo builds its chroot root only as root";
+  test::TempDir out;
+  expect_cleanup_on_sigterm({"demo", "--out", out.path() + "/demo", "--spawn-n", "2", "--heaps", "1",
+                             "--workload-n", "1000000", "--link-n", "0"});
 }
 
 }  // namespace
