@@ -36,7 +36,8 @@ void run_demo(const bench::DemoSettings& settings) {
   files.insert(files.end(), summary.begin(), summary.end());
   std::cout << "\n" << bench::format_summary(rows) << "\n";
   for (const auto& note : notes) std::cout << "note: " << note << "\n";
-  std::cout << "µs per operation, medians of rounds run side by side; speed-up = baseline / brisk.\n"
+  std::cout << "µs per operation: medians of rounds run side by side. Speed-up: the median of the per-round\n"
+               "ratios baseline/brisk, so a busy neighbour that slows one round slows both sides of it.\n"
             << "Plots, JSON and CSV in " << std::filesystem::absolute(settings.out_dir).string() << "/:";
   for (const auto& file : files) std::cout << " " << std::filesystem::path(file).filename().string();
   std::cout << "\nDemo took " << static_cast<int>(elapsed() + 0.5) << " s. Full sweeps: `make bench`.\n";
