@@ -6,24 +6,22 @@
 //   command/batch_*:      `brisk run --batch` of 10,000 x /bin/true at -j1 and -j2
 //   command/yast_*:       1000 calls of `ls -l /` with LANG=C, captured: brisk, system()
 //                         plus temp files (SCR's way) and fork+exec+pipes (Cheetah's way),
-//                         directly and chrooted into a minimal root (root only)
+//                         directly and chrooted into a minimal root (root only); the
+//                         methods of `brisk bench spawn --sweep`'s workload point
 // Ratios are left to the reader of the table: every pair runs in the same binary.
 #include <benchmark/benchmark.h>
-#include <fcntl.h>
-#include <poll.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 
+#include "bench/minimal_root.h"
+#include "bench/spawn_methods.h"
+#include "bench/spawn_sweep.h"
 #include "brisk/command.h"
 #include "brisk/spawn.h"
-
-extern char** environ;
 
 namespace {
 
@@ -150,114 +148,21 @@ void batch_cli_start(benchmark::State& state) {
 }
 
 // ---- The YaST benchmark's shape -------------------------------------------
+// The three methods are the ones `brisk bench spawn --sweep` runs
+// (src/bench/workload_methods.cc); here each gets its own Google Benchmark.
 
-const std::vector<std::string> kYastArgv{"/bin/ls", "-l", "/"};
-
-// A minimal root with ls and the libraries ldd lists, built once.
 const std::string& minimal_root() {
-  static const std::string root = [] {
-    std::string dir =
-        (fs::temp_directory_path() / ("brisk-bench-root-" + std::to_string(::getpid()))).string();
-    auto copy_in = [&dir](const std::string& path) {
-      fs::path target = fs::path(dir) / fs::path(path).relative_path();
-      fs::create_directories(target.parent_path());
-      fs::copy_file(fs::canonical(path), target, fs::copy_options::overwrite_existing);
-    };
-    copy_in(kYastArgv[0]);
-    std::string ldd = brisk::Command({"ldd", kYastArgv[0]}).read();
-    std::istringstream words(ldd);
-    for (std::string word; words >> word;)
-      if (word[0] == '/') copy_in(word);
-    std::atexit([] { fs::remove_all(minimal_root()); });
-    return dir;
-  }();
-  return root;
+  static brisk::bench::MinimalRoot root({brisk::bench::workload_argv()[0]});
+  return root.path();
 }
 
-std::string chroot_for(const benchmark::State& state) {
-  return state.range(0) ? minimal_root() : std::string();
-}
-
-void yast_brisk(benchmark::State& state) {
-  brisk::Command command(kYastArgv);
-  command.env("LANG", "C").env("TERM", "dumb").env("COLUMNS", "1024");
-  if (state.range(0)) command.chroot(minimal_root());
-  for (auto _ : state) {
-    brisk::Output out = command.output();
-    if (out.out.empty()) state.SkipWithError("no output");
-  }
-}
-
-std::string slurp(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-// SCR's .target.bash: system() through the shell, output through temp files.
-void yast_system_tempfiles(benchmark::State& state) {
-  std::string dir = fs::temp_directory_path().string();
-  std::string out = dir + "/brisk-bench-out-" + std::to_string(::getpid());
-  std::string err = dir + "/brisk-bench-err-" + std::to_string(::getpid());
-  std::string root = chroot_for(state);
-  std::string line = "LANG=C TERM=dumb COLUMNS=1024 " +
-                     (root.empty() ? "" : "/usr/sbin/chroot " + root + " ") + "/bin/ls -l / > " + out +
-                     " 2> " + err;
-  for (auto _ : state) {
-    if (std::system(line.c_str()) != 0) state.SkipWithError("system failed");
-    std::string o = slurp(out), e = slurp(err);
-    if (o.empty()) state.SkipWithError("no output");
-  }
-  fs::remove(out);
-  fs::remove(err);
-}
-
-// Cheetah's way: fork, pipes for both streams, exec, a select loop, waitpid.
-void yast_fork_exec_pipes(benchmark::State& state) {
-  std::string root = chroot_for(state);
-  std::vector<std::string> env_strings{"LANG=C", "TERM=dumb", "COLUMNS=1024"};
-  for (char** e = environ; *e; ++e) env_strings.emplace_back(*e);
-  std::vector<char*> envp;
-  for (auto& s : env_strings) envp.push_back(s.data());
-  envp.push_back(nullptr);
-  std::vector<char*> argv;
-  for (const auto& a : kYastArgv) argv.push_back(const_cast<char*>(a.c_str()));
-  argv.push_back(nullptr);
-  for (auto _ : state) {
-    int out[2], err[2];
-    if (::pipe2(out, O_CLOEXEC) < 0 || ::pipe2(err, O_CLOEXEC) < 0) state.SkipWithError("pipe");
-    pid_t pid = ::fork();
-    if (pid == 0) {
-      ::dup2(out[1], 1);
-      ::dup2(err[1], 2);
-      if (!root.empty() && (::chroot(root.c_str()) < 0 || ::chdir("/") < 0)) ::_exit(126);
-      ::execve(argv[0], argv.data(), envp.data());
-      ::_exit(127);
-    }
-    ::close(out[1]);
-    ::close(err[1]);
-    std::string o, e;
-    pollfd fds[2] = {{out[0], POLLIN, 0}, {err[0], POLLIN, 0}};
-    char buf[65536];
-    int open_count = 2;
-    while (open_count > 0) {
-      if (::poll(fds, 2, -1) < 0) continue;
-      for (auto& pfd : fds) {
-        if (pfd.fd < 0 || !pfd.revents) continue;
-        ssize_t n = ::read(pfd.fd, buf, sizeof buf);
-        if (n <= 0) {
-          ::close(pfd.fd);
-          pfd.fd = -1;
-          --open_count;
-        } else {
-          (&pfd == &fds[0] ? o : e).append(buf, static_cast<std::size_t>(n));
-        }
-      }
-    }
-    int status = 0;
-    ::waitpid(pid, &status, 0);
-    if (o.empty()) state.SkipWithError("no output");
+void yast_method(benchmark::State& state, const char* name) {
+  brisk::bench::SpawnTarget target{brisk::bench::workload_argv(), {}, {{"LANG", "C"}}};
+  if (state.range(0)) target.chroot = minimal_root();
+  for (const auto& method : brisk::bench::workload_methods()) {
+    if (method.name != std::string_view(name)) continue;
+    for (auto _ : state)
+      if (method.run(target) != 0) state.SkipWithError("the command failed or printed nothing");
   }
 }
 
@@ -300,24 +205,15 @@ int register_all() {
   const bool root = ::geteuid() == 0;
   for (int chrooted : {0, 1}) {
     if (chrooted && !root) continue;  // chroot needs root
-    benchmark::RegisterBenchmark("command/yast_brisk", yast_brisk)
-        ->Arg(chrooted)
-        ->ArgName("chroot")
-        ->Iterations(1000)
-        ->Unit(kMillisecond)
-        ->UseRealTime();
-    benchmark::RegisterBenchmark("command/yast_cheetah_fork_exec_pipes", yast_fork_exec_pipes)
-        ->Arg(chrooted)
-        ->ArgName("chroot")
-        ->Iterations(1000)
-        ->Unit(kMillisecond)
-        ->UseRealTime();
-    benchmark::RegisterBenchmark("command/yast_scr_system_tempfiles", yast_system_tempfiles)
-        ->Arg(chrooted)
-        ->ArgName("chroot")
-        ->Iterations(1000)
-        ->Unit(kMillisecond)
-        ->UseRealTime();
+    for (const auto& method : brisk::bench::workload_methods()) {
+      benchmark::RegisterBenchmark((std::string("command/yast_") + method.name).c_str(), yast_method,
+                                   method.name)
+          ->Arg(chrooted)
+          ->ArgName("chroot")
+          ->Iterations(1000)
+          ->Unit(kMillisecond)
+          ->UseRealTime();
+    }
   }
   return 0;
 }

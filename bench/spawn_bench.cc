@@ -1,8 +1,9 @@
 // Google Benchmark view of the spawn methods: one benchmark per method and
 // parent heap size. `brisk bench spawn` gives the side-by-side ratios.
+#include "bench/spawn_bench.h"
+
 #include <benchmark/benchmark.h>
 
-#include "bench/spawn_bench.h"
 #include "bench/spawn_methods.h"
 
 namespace {
@@ -18,6 +19,7 @@ void spawn_method(benchmark::State& state, const brisk::bench::SpawnMethodDef* m
 
 int register_all() {
   for (const auto& method : brisk::bench::spawn_methods()) {
+    if (!method.run) continue;  // batch-only (Ruby): `brisk bench spawn` times those
     benchmark::RegisterBenchmark((std::string("spawn/") + method.name).c_str(), spawn_method, &method)
         ->Arg(10)
         ->Arg(1024)

@@ -5,9 +5,10 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <chrono>
+#include <cstring>
 #include <stdexcept>
 
+#include "bench/interrupt.h"
 #include "bench/spawn_methods.h"
 #include "brisk/spawn.h"
 
@@ -36,28 +37,50 @@ double median(std::vector<double> values) {
   return values.size() % 2 ? values[mid] : (values[mid - 1] + values[mid]) / 2;
 }
 
+NofileScope::NofileScope(rlim_t wanted) {
+  ::getrlimit(RLIMIT_NOFILE, &saved_);
+  outcome_.requested = wanted;
+  if (wanted != 0 && wanted != saved_.rlim_cur) {
+    rlimit raised{wanted, std::max(wanted, saved_.rlim_max)};
+    if (::setrlimit(RLIMIT_NOFILE, &raised) < 0) {
+      // Raising the hard limit needs CAP_SYS_RESOURCE (and fs.nr_open room):
+      // go as far as the current hard limit allows, and say so.
+      int why = errno;
+      rlimit capped{std::min(wanted, saved_.rlim_max), saved_.rlim_max};
+      ::setrlimit(RLIMIT_NOFILE, &capped);
+      outcome_.note =
+          fmt::format("asked {}, hard limit is {}: raising it failed ({}; needs CAP_SYS_RESOURCE)", wanted,
+                      saved_.rlim_max, std::strerror(why));
+    }
+  }
+  rlimit now{};
+  ::getrlimit(RLIMIT_NOFILE, &now);
+  outcome_.reached = now.rlim_cur;
+  outcome_.hard = now.rlim_max;
+}
+
+NofileScope::~NofileScope() { ::setrlimit(RLIMIT_NOFILE, &saved_); }
+
 namespace {
 
-// Restores RLIMIT_NOFILE when the bench ends.
-class NofileScope {
- public:
-  explicit NofileScope(rlim_t wanted) {
-    ::getrlimit(RLIMIT_NOFILE, &saved_);
-    if (wanted == 0) return;
-    rlimit raised{wanted, std::max(wanted, saved_.rlim_max)};
-    if (::setrlimit(RLIMIT_NOFILE, &raised) < 0)
-      throw std::runtime_error(fmt::format("cannot raise RLIMIT_NOFILE to {}: {}", wanted, std::strerror(errno)));
+std::vector<const SpawnMethodDef*> pick_methods(const SpawnBenchConfig& config, const SpawnTarget& target,
+                                                std::vector<SkippedMethod>& skipped) {
+  const auto& family = config.workload ? workload_methods() : spawn_methods();
+  for (const auto& name : config.methods)
+    if (std::none_of(family.begin(), family.end(), [&](const auto& m) { return name == m.name; }))
+      throw std::runtime_error("unknown method: " + name);
+  std::vector<const SpawnMethodDef*> methods;
+  for (const auto& def : family) {
+    bool wanted = config.methods.empty() || &def == &family.front() ||
+                  std::find(config.methods.begin(), config.methods.end(), def.name) != config.methods.end();
+    if (!wanted) continue;
+    if (std::string why = why_unavailable(def, target); !why.empty())
+      skipped.push_back({def.name, why});
+    else
+      methods.push_back(&def);
   }
-  ~NofileScope() { ::setrlimit(RLIMIT_NOFILE, &saved_); }
-  rlim_t current() const {
-    rlimit now{};
-    ::getrlimit(RLIMIT_NOFILE, &now);
-    return now.rlim_cur;
-  }
-
- private:
-  rlimit saved_{};
-};
+  return methods;
+}
 
 }  // namespace
 
@@ -68,86 +91,58 @@ SpawnBenchReport run_spawn_bench(const SpawnBenchConfig& config) {
   std::string probe = config.chroot.empty() ? config.argv[0] : config.chroot + config.argv[0];
   if (::access(probe.c_str(), X_OK) != 0) throw std::runtime_error("cannot execute " + probe);
 
-  std::vector<const SpawnMethodDef*> methods;
-  for (const auto& def : spawn_methods()) {
-    bool wanted = config.methods.empty() || def.name == std::string_view("brisk") ||
-                  std::find(config.methods.begin(), config.methods.end(), def.name) != config.methods.end();
-    if (wanted) methods.push_back(&def);
-  }
-  for (const auto& name : config.methods)
-    if (std::none_of(methods.begin(), methods.end(), [&](auto* m) { return name == m->name; }))
-      throw std::runtime_error("unknown method: " + name);
+  SpawnBenchReport report;
+  report.config = config;
+  SpawnTarget target{config.argv, config.chroot, config.env};
+  auto methods = pick_methods(config, target, report.skipped);
 
   NofileScope nofile(config.nofile);
   HeapBallast heap(config.rss_mb);
-  SpawnTarget target{config.argv, config.chroot};
   const int rounds = std::min(config.rounds, config.n);
   const int per_round = std::max(1, config.n / rounds);
-
-  SpawnBenchReport report;
-  report.config = config;
   report.heap_mb = heap.mb();
-  report.nofile = nofile.current();
+  report.nofile = nofile.outcome();
+
   std::vector<SpawnMethodResult> results(methods.size());
   for (size_t m = 0; m < methods.size(); ++m) {
     results[m].name = methods[m]->name;
     results[m].description = methods[m]->description;
-    methods[m]->run(target);  // warm up page cache and the engine's probe
+    // Warms up the page cache and the engine's probe, and sizes the method's
+    // share: one that would overrun the time budget (fork at 4 GB) makes
+    // fewer calls per round, at least one, and the report says how many.
+    // The first call pays for cold caches (and brisk's engine probe), so
+    // the estimate is the faster of the next two.
+    (void)time_method(*methods[m], target, 1);
+    double estimate_us = std::min(time_method(*methods[m], target, 1).us_per_call,
+                                  time_method(*methods[m], target, 1).us_per_call);
+    throw_if_interrupted();
+    results[m].calls_per_round = per_round;
+    if (config.budget_seconds > 0 && estimate_us > 0) {
+      double affordable = config.budget_seconds * 1e6 / (rounds * estimate_us);
+      results[m].calls_per_round = std::clamp(static_cast<int>(affordable), 1, per_round);
+    }
+    results[m].calls = results[m].calls_per_round * rounds;
   }
   for (int round = 0; round < rounds; ++round) {
     for (size_t k = 0; k < methods.size(); ++k) {
       size_t m = (k + static_cast<size_t>(round)) % methods.size();
-      auto start = std::chrono::steady_clock::now();
-      for (int i = 0; i < per_round; ++i)
-        if (methods[m]->run(target) != 0) ++results[m].failures;
-      std::chrono::duration<double, std::micro> took = std::chrono::steady_clock::now() - start;
-      results[m].round_us.push_back(took.count() / per_round);
+      MethodTiming timing = time_method(*methods[m], target, results[m].calls_per_round);
+      throw_if_interrupted();
+      results[m].failures += timing.failures;
+      results[m].round_us.push_back(timing.us_per_call);
     }
   }
   for (auto& result : results) {
     std::vector<double> ratios;
     for (int round = 0; round < rounds; ++round)
-      ratios.push_back(result.round_us[static_cast<size_t>(round)] / results[0].round_us[static_cast<size_t>(round)]);
+      ratios.push_back(result.round_us[static_cast<size_t>(round)] /
+                       results[0].round_us[static_cast<size_t>(round)]);
     result.us_per_spawn = median(result.round_us);
     result.ratio_to_brisk = median(ratios);
   }
   report.engine_method = to_string(spawn_engine_info().method);
   report.results = std::move(results);
   return report;
-}
-
-std::string format_table(const SpawnBenchReport& report) {
-  std::string out = fmt::format("spawn {} x{} per method | heap {} MiB | nofile {} | {}| engine: {}\n",
-                                report.config.argv[0], report.config.n, report.heap_mb, report.nofile,
-                                report.config.chroot.empty() ? "" : "chroot " + report.config.chroot + " ",
-                                report.engine_method);
-  out += fmt::format("{:<12} {:>12} {:>10}  {}\n", "method", "µs/spawn", "× brisk", "how");
-  for (const auto& r : report.results) {
-    out += fmt::format("{:<12} {:>12.1f} {:>10.2f}  {}{}\n", r.name, r.us_per_spawn, r.ratio_to_brisk,
-                       r.description, r.failures ? fmt::format(" ({} FAILED)", r.failures) : "");
-  }
-  return out;
-}
-
-nlohmann::json to_json(const SpawnBenchReport& report) {
-  nlohmann::json methods = nlohmann::json::array();
-  for (const auto& r : report.results) {
-    methods.push_back({{"name", r.name},
-                       {"description", r.description},
-                       {"us_per_spawn", r.us_per_spawn},
-                       {"ratio_to_brisk", r.ratio_to_brisk},
-                       {"round_us", r.round_us},
-                       {"failures", r.failures}});
-  }
-  return {{"bench", "spawn"},
-          {"program", report.config.argv},
-          {"n", report.config.n},
-          {"rounds", report.config.rounds},
-          {"heap_mb", report.heap_mb},
-          {"nofile", report.nofile},
-          {"chroot", report.config.chroot},
-          {"engine_method", report.engine_method},
-          {"methods", methods}};
 }
 
 }  // namespace brisk::bench

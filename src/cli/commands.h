@@ -2,6 +2,7 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <functional>
 
 namespace brisk::cli {
 
@@ -15,5 +16,9 @@ void add_bench_ip(CLI::App& bench);  // bench_ip_command.cc: `brisk bench ip`
 // Subcommands run from their CLI11 callbacks and record their exit code here.
 int exit_code();
 void set_exit_code(int code);
+// Runs a bench action: errors go to stderr as "<who>: ..." with exit code 1;
+// an Interrupted (Ctrl-C) ends the process by its signal after the stack
+// has unwound and cleaned up (bench_command.cc).
+void run_interruptible(const char* who, const std::function<void()>& action);
 
 }  // namespace brisk::cli

@@ -11,6 +11,7 @@
 #include <sstream>
 #include <thread>
 
+#include "bench/minimal_root.h"
 #include "sys/syscalls.h"
 
 namespace brisk::test {
@@ -87,23 +88,8 @@ UniqueFd make_netns() {
 }
 
 void build_minimal_root(const std::string& root, const std::vector<std::string>& programs) {
-  namespace fs = std::filesystem;
-  auto copy_in = [&](const std::string& path) {
-    fs::path target = fs::path(root) / fs::path(path).relative_path();
-    fs::create_directories(target.parent_path());
-    fs::copy_file(fs::canonical(path), target, fs::copy_options::overwrite_existing);
-  };
-  for (const auto& program : programs) {
-    copy_in(program);
-    auto ldd = run_capture({.argv = {"ldd", program}});
-    std::istringstream lines(ldd.out);
-    for (std::string line; std::getline(lines, line);) {
-      // "libc.so.6 => /lib/x86_64-linux-gnu/libc.so.6 (0x...)" or "/lib64/ld-linux-x86-64.so.2 (0x...)"
-      std::istringstream words(line);
-      for (std::string word; words >> word;)
-        if (!word.empty() && word[0] == '/') copy_in(word);
-    }
-  }
+  auto built = bench::build_minimal_root(root, programs);
+  ASSERT_TRUE(built) << built.error().message();
 }
 
 std::string status_field(const std::string& status, const std::string& key) {

@@ -44,8 +44,9 @@ bool can_unshare_net();
 // Made on a helper thread so that this process never leaves its own.
 UniqueFd make_netns();
 
-// A minimal root filesystem with the given programs and the libraries ldd
-// says they need, at the same paths as on the host.
+// A minimal root filesystem with the given programs and the libraries they
+// load, at the same paths as on the host (bench::build_minimal_root); fails
+// the test when it cannot be built.
 void build_minimal_root(const std::string& root, const std::vector<std::string>& programs);
 
 // The first line of /proc/self/status output starting with key, e.g. "Uid:".

@@ -1,0 +1,167 @@
+#include "bench/demo.h"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <map>
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+
+#include "bench/interrupt.h"
+#include "bench/link_bench.h"
+#include "bench/plot.h"
+#include "bench/report_files.h"
+#include "bench/spawn_report.h"
+#include "bench/spawn_sweep.h"
+
+namespace brisk::bench {
+namespace {
+
+const SpawnMethodResult* find(const SpawnBenchReport& point, const std::string& name) {
+  for (const auto& r : point.results)
+    if (r.name == name && r.failures == 0) return &r;
+  return nullptr;
+}
+
+std::string heap_text(std::size_t mb) {
+  return mb >= 1024 && mb % 1024 == 0 ? fmt::format("{} GiB", mb / 1024) : fmt::format("{} MiB", mb);
+}
+
+// Spawn /bin/true at each heap size, then the write-up's workload shape.
+DemoSectionResult run_spawn_section(const DemoSettings& settings,
+                                    const std::function<void(const std::string&)>& progress) {
+  SpawnSweepConfig config;
+  config.n = settings.spawn_n;
+  config.rounds = std::min(5, settings.spawn_n);
+  config.budget_seconds = 10;  // fork at 1 GB on a loaded machine must not eat the 3 minutes
+  config.heaps_mb = settings.heaps_mb;
+  config.nofiles = {};
+  config.chroot = false;
+  config.workload_n = settings.workload_n;
+  // The baselines of the summary; the full set (fork_closeall, popen) is `make bench`'s.
+  config.methods = {"vfork", "posix_spawn", "fork", "system", "ruby_root", "ruby_nobody"};
+  auto sweep = run_spawn_sweep(config, [&](const SpawnBenchReport& point) {
+    progress(fmt::format("spawn: {} done", point.config.label));
+  });
+  // The ways YaST and scripts spawn today; a missing method (no ruby) is noted, not invented.
+  static const std::map<std::string, std::string> spawn_baselines = {
+      {"fork", "fork + execve"},
+      {"posix_spawn", "glibc posix_spawn"},
+      {"system", "system() via /bin/sh"},
+      {"ruby_root", "Ruby system() as root"},
+      {"ruby_nobody", "Ruby system() as nobody"},
+  };
+  static const std::map<std::string, std::string> workload_baselines = {
+      {"scr_system_tempfiles", "SCR: system()+temp files"},
+      {"cheetah_fork_pipes", "Cheetah: fork+exec+pipes"},
+  };
+  DemoSectionResult result;
+  for (const auto& point : sweep.points) {
+    const bool workload = point.config.sweep == "workload";
+    const auto& baselines = workload ? workload_baselines : spawn_baselines;
+    std::string operation = workload ? (point.config.chroot.empty() ? "ls -l / captured, LANG=C"
+                                                                    : "ls -l / captured, LANG=C, chroot")
+                                     : fmt::format("spawn /bin/true, {} parent", heap_text(point.heap_mb));
+    const SpawnMethodResult* brisk = find(point, "brisk");
+    for (const auto& [name, label] : baselines) {
+      const SpawnMethodResult* base = find(point, name);
+      if (brisk && base)
+        result.rows.push_back(
+            {operation, label, base->us_per_spawn, brisk->us_per_spawn, base->ratio_to_brisk});
+    }
+    for (const auto& skipped : point.skipped)
+      if (baselines.count(skipped.name))
+        result.notes.push_back(
+            fmt::format("{}: {} skipped ({})", point.config.label, skipped.name, skipped.reason));
+  }
+  result.files = write_spawn_outputs(sweep, settings.out_dir);
+  return result;
+}
+
+// Link operations in throwaway namespaces (bench/link_bench.h). Everything
+// it makes lives in namespaces held by fds, so a signal may simply end it.
+DemoSectionResult run_link_section(const DemoSettings& settings,
+                                   const std::function<void(const std::string&)>& progress) {
+  DemoSectionResult result;
+  if (settings.link_n <= 0) return result;
+  if (::geteuid() != 0) {
+    result.notes.push_back("links: skipped (network namespaces need root)");
+    return result;
+  }
+  LinkBenchConfig config;
+  config.n = settings.link_n;
+  LinkBenchReport report;
+  throw_if_interrupted();
+  {
+    DefaultSignalsScope die_on_signal;
+    report = run_link_bench(config);
+  }
+  throw_if_interrupted();
+  progress("links: done");
+  std::map<std::string, const LinkBenchRow*> brisk_rows;
+  for (const auto& row : report.rows)
+    if (row.method == "brisk") brisk_rows[row.phase] = &row;
+  for (const auto& row : report.rows) {
+    if (row.method != "ip" && row.method != "ip-batch") continue;
+    auto brisk = brisk_rows.find(row.phase);
+    if (brisk == brisk_rows.end() || row.failures || brisk->second->failures) continue;
+    result.rows.push_back({"link: " + row.phase, row.method == "ip" ? "ip, a process per op" : "ip -batch",
+                           row.us_per_op, brisk->second->us_per_op, row.ratio_to_brisk});
+  }
+  result.files.push_back(write_text_file(settings.out_dir, "link.json", to_json(report).dump(2) + "\n"));
+  // Per-op cost against the interfaces already there: it must stay flat.
+  PlotSpec flat{.title = "veth pair add: cost as interfaces accumulate",
+                .x_label = "veth pairs existing at the end of the bucket",
+                .y_label = "time per veth add (µs)",
+                .series = {}};
+  for (auto [name, buckets] : {std::pair{"brisk", &report.brisk_add_buckets_us},
+                               std::pair{"raw rtnetlink", &report.raw_add_buckets_us}}) {
+    PlotSeries series{name, {}};
+    for (std::size_t k = 0; k < buckets->size(); ++k)
+      series.points.emplace_back(static_cast<double>((k + 1) * static_cast<std::size_t>(config.bucket)),
+                                 (*buckets)[k]);
+    if (series.points.size() >= 2) flat.series.push_back(std::move(series));
+  }
+  if (!flat.series.empty()) {
+    auto written = write_plot(flat, settings.out_dir + "/link-veth-add");
+    if (!written) throw std::runtime_error("plot link-veth-add: " + written.error().message());
+    result.files.push_back(*written);
+  }
+  return result;
+}
+
+}  // namespace
+
+std::vector<DemoSection> demo_sections() {
+  return {{"spawn", run_spawn_section}, {"links", run_link_section}};
+}
+
+std::string format_summary(const std::vector<DemoRow>& rows) {
+  std::string out = fmt::format("{:<34} {:<26} {:>13} {:>11} {:>9}\n", "operation", "baseline", "baseline µs",
+                                "brisk µs", "speed-up");
+  for (const auto& r : rows)
+    out += fmt::format("{:<34} {:<26} {:>13.1f} {:>11.1f} {:>8.1f}×\n", r.operation, r.baseline,
+                       r.baseline_us, r.brisk_us, r.speedup());
+  return out;
+}
+
+std::vector<std::string> write_summary(const std::vector<DemoRow>& rows, const std::string& dir) {
+  nlohmann::json json = nlohmann::json::array();
+  std::string csv = csv_row({"operation", "baseline", "baseline_us", "brisk_us", "speedup_x", "speedup_is"});
+  for (const auto& r : rows) {
+    json.push_back(
+        {{"operation", r.operation},
+         {"baseline", r.baseline},
+         {"baseline_us", r.baseline_us},
+         {"brisk_us", r.brisk_us},
+         {"speedup", r.speedup()},
+         {"speedup_is", r.round_ratio > 0 ? "median of per-round ratios" : "baseline_us / brisk_us"}});
+    csv += csv_row({r.operation, r.baseline, fmt::format("{:.2f}", r.baseline_us),
+                    fmt::format("{:.2f}", r.brisk_us), fmt::format("{:.2f}", r.speedup()),
+                    r.round_ratio > 0 ? "median of per-round ratios" : "baseline_us / brisk_us"});
+  }
+  nlohmann::json doc = {{"bench", "demo"}, {"unit", "µs per operation"}, {"rows", json}};
+  return {write_text_file(dir, "summary.json", doc.dump(2) + "\n"), write_text_file(dir, "summary.csv", csv)};
+}
+
+}  // namespace brisk::bench
