@@ -33,9 +33,14 @@ test: build
 
 # The full sweeps, everything written to ./brisk-bench/ (JSON, CSV, plots).
 BENCH_OUT ?= brisk-bench
+# Everything into $(BENCH_OUT): tables (*.txt), JSON, CSV and charts. The
+# README's performance section and docs/plots/ come from one such run.
 bench: build
 	mkdir -p $(BENCH_OUT)
 	./$(BUILD)/brisk bench spawn --sweep --out $(BENCH_OUT)
+	./$(BUILD)/brisk bench link --n 10000 --out $(BENCH_OUT) > $(BENCH_OUT)/link.txt && cat $(BENCH_OUT)/link.txt
+	./$(BUILD)/brisk bench containers --n 1000 --out $(BENCH_OUT) > $(BENCH_OUT)/containers.txt && cat $(BENCH_OUT)/containers.txt
+	./$(BUILD)/brisk bench ip > $(BENCH_OUT)/ip.txt && cat $(BENCH_OUT)/ip.txt
 	./$(BUILD)/bench/brisk-gbench --benchmark_min_time=0.5 \
 	  --benchmark_out=$(BENCH_OUT)/gbench.json --benchmark_out_format=json
 

@@ -3,12 +3,15 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
 #include "bench/interrupt.h"
+#include "bench/containers_bench.h"
 #include "bench/link_bench.h"
+#include "bench/net_plots.h"
 #include "bench/plot.h"
 #include "bench/report_files.h"
 #include "bench/spawn_report.h"
@@ -90,6 +93,7 @@ DemoSectionResult run_link_section(const DemoSettings& settings,
   }
   LinkBenchConfig config;
   config.n = settings.link_n;
+  config.bucket = std::max(1, settings.link_n / 10);  // ten points on the flatness charts
   LinkBenchReport report;
   throw_if_interrupted();
   {
@@ -110,30 +114,53 @@ DemoSectionResult run_link_section(const DemoSettings& settings,
   }
   result.files.push_back(write_text_file(settings.out_dir, "link.json", to_json(report).dump(2) + "\n"));
   // Per-op cost against the interfaces already there: it must stay flat.
-  PlotSpec flat{.title = "veth pair add: cost as interfaces accumulate",
-                .x_label = "veth pairs existing at the end of the bucket",
-                .y_label = "time per veth add (µs)",
-                .series = {}};
-  for (auto [name, buckets] : {std::pair{"brisk", &report.brisk_add_buckets_us},
-                               std::pair{"raw rtnetlink", &report.raw_add_buckets_us}}) {
-    PlotSeries series{name, {}};
-    for (std::size_t k = 0; k < buckets->size(); ++k)
-      series.points.emplace_back(static_cast<double>((k + 1) * static_cast<std::size_t>(config.bucket)),
-                                 (*buckets)[k]);
-    if (series.points.size() >= 2) flat.series.push_back(std::move(series));
+  for (auto& file : write_plots(report, settings.out_dir)) result.files.push_back(std::move(file));
+  return result;
+}
+
+// The LXC scenario (bench/containers_bench.h): namespace, veth pair with its
+// peer made inside, addresses, routes and a bridge port per container.
+DemoSectionResult run_containers_section(const DemoSettings& settings,
+                                         const std::function<void(const std::string&)>& progress) {
+  DemoSectionResult result;
+  if (settings.containers_n <= 0) return result;
+  if (::geteuid() != 0) {
+    result.notes.push_back("containers: skipped (network namespaces need root)");
+    return result;
   }
-  if (!flat.series.empty()) {
-    auto written = write_plot(flat, settings.out_dir + "/link-veth-add");
-    if (!written) throw std::runtime_error("plot link-veth-add: " + written.error().message());
-    result.files.push_back(*written);
+  ContainersBenchConfig config;
+  config.n = settings.containers_n;
+  config.bucket = std::max(1, settings.containers_n / 10);
+  ContainersBenchReport report;
+  throw_if_interrupted();
+  {
+    DefaultSignalsScope die_on_signal;  // everything lives in namespaces held by fds
+    report = run_containers_bench(config);
   }
+  throw_if_interrupted();
+  progress("containers: done");
+  const ContainersMethodResult* brisk = nullptr;
+  for (const auto& m : report.methods)
+    if (m.method == "brisk") brisk = &m;
+  if (brisk && !brisk->failures) {
+    for (const auto& m : report.methods) {
+      if (m.method == "brisk" || m.failures) continue;
+      result.rows.push_back({"container setup", m.method == "ip" ? "ip, a process per command" : "ip -batch",
+                             m.us_per_container, brisk->us_per_container, 0});
+      result.rows.push_back({"container teardown", m.method == "ip" ? "ip, a process per command" : "ip -batch",
+                             m.teardown_s * 1e6 / m.containers, brisk->teardown_s * 1e6 / brisk->containers, 0});
+    }
+  }
+  for (const auto& note : report.notes) result.notes.push_back("containers: " + note);
+  result.files.push_back(write_text_file(settings.out_dir, "containers.json", to_json(report).dump(2) + "\n"));
+  for (auto& file : write_plots(report, settings.out_dir)) result.files.push_back(std::move(file));
   return result;
 }
 
 }  // namespace
 
 std::vector<DemoSection> demo_sections() {
-  return {{"spawn", run_spawn_section}, {"links", run_link_section}};
+  return {{"spawn", run_spawn_section}, {"links", run_link_section}, {"containers", run_containers_section}};
 }
 
 std::string format_summary(const std::vector<DemoRow>& rows) {

@@ -29,6 +29,7 @@ struct DemoSettings {
   std::vector<std::size_t> heaps_mb{10, 1024};
   int workload_n = 200;  // calls of the write-up's workload shape (0 skips)
   int link_n = 2000;     // veth pairs for the link section (0 skips)
+  int containers_n = 200;  // containers for the containers section (0 skips)
 };
 
 struct DemoSectionResult {

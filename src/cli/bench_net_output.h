@@ -1,9 +1,11 @@
 // cli/bench_net_output.h: how `brisk bench link|containers` hand their
-// report over: a table or JSON on stdout, and the JSON and CSV files in --out.
+// report over: a table or JSON on stdout, and the JSON, CSV and charts in --out.
 #pragma once
 
 #include <iostream>
 #include <string>
+
+#include "bench/net_plots.h"
 
 namespace brisk::cli {
 
@@ -17,7 +19,11 @@ void print_net_report(const Report& report, bool json, const std::string& out, c
     std::cout << format_table(report);
   if (out.empty()) return;
   write_outputs(report, out);
-  if (!json) std::cout << "wrote " << out << "/" << stem << ".json and " << out << "/" << stem << ".csv\n";
+  auto plots = write_plots(report, out);
+  if (json) return;
+  std::cout << "wrote " << out << "/" << stem << ".json and " << out << "/" << stem << ".csv";
+  for (const auto& plot : plots) std::cout << ", " << plot;
+  std::cout << "\n";
 }
 
 }  // namespace brisk::cli

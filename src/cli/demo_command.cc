@@ -55,6 +55,7 @@ void add_demo(CLI::App& app) {
   demo->add_option("--heaps", settings->heaps_mb)->group("")->delimiter(',');
   demo->add_option("--workload-n", settings->workload_n)->group("");
   demo->add_option("--link-n", settings->link_n)->group("");
+  demo->add_option("--containers-n", settings->containers_n)->group("");
   demo->callback([settings] { run_interruptible("brisk demo", [&] { run_demo(*settings); }); });
 }
 
