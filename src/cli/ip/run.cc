@@ -24,6 +24,7 @@
 #include "brisk/netlink/batch.h"
 #include "brisk/netlink/netns.h"
 #include "brisk/spawn.h"
+#include "sys/namespaces.h"
 #include "cli/ip/ip.h"
 
 namespace brisk::ipcli {
@@ -247,7 +248,10 @@ std::string dst_text(const netlink::IpPrefix& p) {
 
 class Runner {
  public:
-  Runner(Globals globals, std::string source) : g_(std::move(globals)), source_(std::move(source)) {}
+  // own_process: the CLI's single-threaded main, which may enter -n's
+  // namespace itself, as ip -n does.
+  Runner(Globals globals, std::string source, bool own_process = false)
+      : g_(std::move(globals)), source_(std::move(source)), own_process_(own_process) {}
 
   int run(std::vector<Command>& cmds);
   void dump_json() {
@@ -274,6 +278,7 @@ class Runner {
 
   Globals g_;
   std::string source_;  // batch file name for "Command failed FILE:LINE"; empty outside a batch
+  bool own_process_ = false;
   UniqueFd netns_fd_;
   std::optional<Connection> conn_;
   std::vector<UniqueFd> held_fds_;  // peer namespaces named in queued commands, open until flushed
@@ -291,6 +296,19 @@ NlResult<Connection*> Runner::conn() {
     auto fd = netlink::open_netns(g_.netns);
     if (!fd) return std::move(fd).error();
     netns_fd_ = std::move(*fd);
+    // The library never moves the caller's thread, so open_in() makes the
+    // socket on a helper thread; for a one-command process that thread (its
+    // stack, its malloc arena) cost more than the command. The CLI's own
+    // process simply enters the namespace.
+    if (own_process_) {
+      if (auto entered = sys::setns(netns_fd_.get(), CLONE_NEWNET); !entered)
+        return NetlinkError{.code = entered.error().code, .op = "setns", .object = g_.netns};
+      netns_fd_.reset();
+      auto c = Connection::open();
+      if (!c) return std::move(c).error();
+      conn_.emplace(std::move(*c));
+      return &*conn_;
+    }
     auto c = Connection::open_in(netns_fd_.get());
     if (!c) return std::move(c).error();
     conn_.emplace(std::move(*c));
@@ -934,7 +952,7 @@ int ip_main(int argc, char** argv) {
     }
     cmds.push_back(std::move(*cmd));
   }
-  Runner runner(g, source);
+  Runner runner(g, source, /*own_process=*/true);
   int status = runner.run(cmds);
   write_out(runner.out());
   std::fflush(stdout);
