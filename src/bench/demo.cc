@@ -81,26 +81,35 @@ DemoSectionResult run_spawn_section(const DemoSettings& settings,
   return result;
 }
 
-// Link operations in throwaway namespaces (bench/link_bench.h). Everything
-// it makes lives in namespaces held by fds, so a signal may simply end it.
+// The network sections' shared frame: root only, and everything the bench
+// makes lives in namespaces held by fds, so a signal may simply end it.
+bool skipped_without_root(const char* section, DemoSectionResult& result) {
+  if (::geteuid() == 0) return false;
+  result.notes.push_back(std::string(section) + ": skipped (network namespaces need root)");
+  return true;
+}
+
+template <class Bench>
+auto run_net_bench(Bench bench) {
+  throw_if_interrupted();
+  decltype(bench()) report;
+  {
+    DefaultSignalsScope die_on_signal;
+    report = bench();
+  }
+  throw_if_interrupted();
+  return report;
+}
+
+// Link operations in throwaway namespaces (bench/link_bench.h).
 DemoSectionResult run_link_section(const DemoSettings& settings,
                                    const std::function<void(const std::string&)>& progress) {
   DemoSectionResult result;
-  if (settings.link_n <= 0) return result;
-  if (::geteuid() != 0) {
-    result.notes.push_back("links: skipped (network namespaces need root)");
-    return result;
-  }
+  if (settings.link_n <= 0 || skipped_without_root("links", result)) return result;
   LinkBenchConfig config;
   config.n = settings.link_n;
   config.bucket = std::max(1, settings.link_n / 10);  // ten points on the flatness charts
-  LinkBenchReport report;
-  throw_if_interrupted();
-  {
-    DefaultSignalsScope die_on_signal;
-    report = run_link_bench(config);
-  }
-  throw_if_interrupted();
+  LinkBenchReport report = run_net_bench([&] { return run_link_bench(config); });
   progress("links: done");
   std::map<std::string, const LinkBenchRow*> brisk_rows;
   for (const auto& row : report.rows)
@@ -123,21 +132,11 @@ DemoSectionResult run_link_section(const DemoSettings& settings,
 DemoSectionResult run_containers_section(const DemoSettings& settings,
                                          const std::function<void(const std::string&)>& progress) {
   DemoSectionResult result;
-  if (settings.containers_n <= 0) return result;
-  if (::geteuid() != 0) {
-    result.notes.push_back("containers: skipped (network namespaces need root)");
-    return result;
-  }
+  if (settings.containers_n <= 0 || skipped_without_root("containers", result)) return result;
   ContainersBenchConfig config;
   config.n = settings.containers_n;
   config.bucket = std::max(1, settings.containers_n / 10);
-  ContainersBenchReport report;
-  throw_if_interrupted();
-  {
-    DefaultSignalsScope die_on_signal;  // everything lives in namespaces held by fds
-    report = run_containers_bench(config);
-  }
-  throw_if_interrupted();
+  ContainersBenchReport report = run_net_bench([&] { return run_containers_bench(config); });
   progress("containers: done");
   const ContainersMethodResult* brisk = nullptr;
   for (const auto& m : report.methods)
