@@ -114,6 +114,8 @@ Op address_op(AddressSpec spec, int kind) {
     if (spec.label.size() >= 16) return fail(invalid_argument(op, object, "label longer than 15 bytes"));
   }
   result.needs.push_back({spec.dev, "dev"});
+  // An exclusive add that succeeded made the address: deleting it is the way back.
+  if (kind == RTM_NEWADDR) result.undo = [spec] { return address_op(spec, RTM_DELADDR); };
   result.build = [spec, prefix = *prefix, broadcast, kind, op, object](Connection& conn)
       -> NlResult<std::vector<Request>> {
     uint16_t flags = kind == RTM_DELADDR ? 0 : kind < 0 ? NLM_F_CREATE | NLM_F_REPLACE : NLM_F_CREATE | NLM_F_EXCL;
@@ -177,7 +179,7 @@ NlResult<void> flush_addresses(Connection& conn, const std::string& dev, int fam
   std::vector<detail::Op> ops;
   for (const auto& a : *addresses)
     ops.push_back(detail::address_op({.dev = dev, .prefix = a.prefix.to_string()}, RTM_DELADDR));
-  for (auto& result : detail::run_ops(conn, ops, false, 0)) {
+  for (auto& result : detail::run_ops(conn, ops, {.coalesce_deletes = false})) {
     // An address the kernel already removed (an IPv6 one with its prefix) is fine.
     if (!result && result.error().code != EADDRNOTAVAIL) return result;
   }

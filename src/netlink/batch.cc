@@ -33,13 +33,47 @@ Request group_move(int ifindex, uint32_t group, const std::string& name) {
 
 }  // namespace
 
-std::vector<NlResult<void>> run_ops(Connection& conn, std::vector<Op>& ops, bool coalesce, std::size_t coalesce_min) {
+std::vector<NlResult<void>> run_ops(Connection& conn, std::vector<Op>& ops, const BatchOptions& options) {
   std::vector<NlResult<void>> results(ops.size());
   std::vector<Request> pending;
   std::vector<std::size_t> owner;  // op index of each pending request
   bool pending_changes_names = false;
-  std::unordered_set<std::string> missing_at_prefetch;  // names a prefetch did not find
   const std::size_t window = conn.window_requests(kAckBudget);
+  const bool stop = options.stop_at_first_error;
+  // Deletes cannot be undone, so a stopping batch sends them one at a time.
+  const bool coalesce = options.coalesce_deletes && !stop;
+  std::optional<std::size_t> first_failure;  // stop mode: the op that ended the batch
+  auto cancelled = [&](std::size_t i, const char* what) {
+    return NetlinkError{.code = ECANCELED, .op = ops[i].op, .object = ops[i].object,
+                        .detail = std::string(what) + ": an earlier operation failed"};
+  };
+
+  // Stop mode: the kernel went on past the window's first failure; put back
+  // what the ops after it did, newest first.
+  auto undo_after = [&](std::size_t failed, std::span<const std::size_t> window_ops) {
+    std::vector<Op> undo;
+    std::vector<std::size_t> undone;
+    for (auto it = window_ops.rbegin(); it != window_ops.rend() && *it > failed; ++it) {
+      if (!results[*it]) {
+        results[*it] = cancelled(*it, "not applied");  // its own failure changed nothing, and comes second
+        continue;
+      }
+      undo.push_back(ops[*it].undo());
+      undone.push_back(*it);
+    }
+    auto reverted = run_ops(conn, undo, {.coalesce_deletes = true});
+    for (std::size_t k = 0; k < undone.size(); ++k) {
+      NetlinkError e = cancelled(undone[k], "not applied");
+      if (!reverted[k]) {
+        e = std::move(reverted[k]).error();
+        e.detail = "applied after an earlier operation failed, and undoing it failed" +
+                   (e.detail.empty() ? std::string() : ": " + e.detail);
+        e.op = ops[undone[k]].op;
+        e.object = ops[undone[k]].object;
+      }
+      results[undone[k]] = std::move(e);
+    }
+  };
 
   auto drain = [&] {
     if (pending.empty()) return;
@@ -48,23 +82,52 @@ std::vector<NlResult<void>> run_ops(Connection& conn, std::vector<Op>& ops, bool
       auto& result = results[owner[k]];
       if (result && !pending[k].result) result = std::move(pending[k].result);
     }
-    for (std::size_t k = 0; k < owner.size(); ++k)
-      if (k + 1 == owner.size() || owner[k + 1] != owner[k]) finish(conn, ops[owner[k]], results[owner[k]]);
+    std::vector<std::size_t> window_ops;
+    for (std::size_t k = 0; k < owner.size(); ++k) {
+      if (k + 1 != owner.size() && owner[k + 1] == owner[k]) continue;
+      finish(conn, ops[owner[k]], results[owner[k]]);
+      window_ops.push_back(owner[k]);
+    }
     pending.clear();
     owner.clear();
     pending_changes_names = false;
+    if (!stop) return;
+    for (std::size_t i : window_ops) {
+      if (results[i]) continue;
+      first_failure = i;
+      undo_after(i, window_ops);
+      break;
+    }
+  };
+  // Stop mode: an op failed before it was sent. Earlier ops still in flight
+  // come first; if none of them failed, this one ends the batch.
+  auto failed_unsent = [&](std::size_t i) {
+    if (!stop) return;
+    NlResult<void> mine = std::move(results[i]);
+    drain();
+    if (first_failure) {
+      results[i] = cancelled(i, "not attempted");
+    } else {
+      first_failure = i;
+      results[i] = std::move(mine);
+    }
   };
 
   for (std::size_t i = 0; i < ops.size(); ++i) {
     Op& op = ops[i];
+    if (first_failure) {
+      results[i] = cancelled(i, "not attempted");
+      continue;
+    }
     if (op.rejected) {
       results[i] = *op.rejected;
+      failed_unsent(i);
       continue;
     }
     if (coalesce && !op.delete_name.empty()) {
       std::size_t end = i;
       while (end < ops.size() && !ops[end].delete_name.empty() && !ops[end].rejected) ++end;
-      if (end - i >= std::max<std::size_t>(coalesce_min, 2)) {
+      if (end - i >= std::max<std::size_t>(options.coalesce_min, 2)) {
         drain();
         std::vector<std::string> names;
         for (std::size_t k = i; k < end; ++k) names.push_back(ops[k].delete_name);
@@ -75,30 +138,27 @@ std::vector<NlResult<void>> run_ops(Connection& conn, std::vector<Op>& ops, bool
         continue;
       }
     }
+    // What cannot be undone goes alone once everything before it is known.
+    bool alone = stop && !op.undo;
+    if (op.local || alone) drain();
+    if (first_failure) {
+      --i;  // the loop's top marks it not attempted
+      continue;
+    }
     if (op.local) {
-      drain();
       results[i] = op.local(conn);
       finish(conn, op, results[i]);
+      if (stop && !results[i]) first_failure = i;
       continue;
     }
     if (!op.needs.empty() && pending_changes_names) drain();
     bool resolved = true;
     for (const auto& need : op.needs) {
-      if (conn.cached_ifindex(need.name)) continue;
-      drain();  // it may be created by a request still in flight
-      if (!missing_at_prefetch.count(need.name)) {
-        // Resolve the names the next window needs in one pipelined round.
-        std::vector<std::string> names;
-        std::unordered_set<std::string> seen;
-        for (std::size_t k = i; k < ops.size() && k < i + window; ++k)
-          for (const auto& n : ops[k].needs)
-            if (!conn.cached_ifindex(n.name) && !missing_at_prefetch.count(n.name) && seen.insert(n.name).second)
-              names.push_back(n.name);
-        for (auto& name : prefetch_links(conn, names)) missing_at_prefetch.insert(std::move(name));
-        if (conn.cached_ifindex(need.name)) continue;
-      }
-      // Missing then; an op since may have created it, so ask once more.
       auto index = resolve_link(conn, need.name);
+      if (!index && index.error().code == ENODEV && !pending.empty()) {
+        drain();  // a request still in flight may create it
+        index = resolve_link(conn, need.name);
+      }
       if (!index) {
         NetlinkError e = std::move(index).error();
         e.detail = std::string(need.role) + " '" + need.name + "'" +
@@ -111,8 +171,14 @@ std::vector<NlResult<void>> run_ops(Connection& conn, std::vector<Op>& ops, bool
         break;
       }
     }
+    if (first_failure) {  // a drain above found an earlier failure
+      results[i] = {};
+      --i;
+      continue;
+    }
     if (!resolved) {
       finish(conn, op, results[i]);
+      failed_unsent(i);
       continue;
     }
     auto built = op.build(conn);
@@ -122,6 +188,7 @@ std::vector<NlResult<void>> run_ops(Connection& conn, std::vector<Op>& ops, bool
       if (e.object.empty()) e.object = op.object;
       results[i] = std::move(e);
       finish(conn, op, results[i]);
+      failed_unsent(i);
       continue;
     }
     for (auto& request : *built) {
@@ -130,7 +197,7 @@ std::vector<NlResult<void>> run_ops(Connection& conn, std::vector<Op>& ops, bool
       owner.push_back(i);
     }
     pending_changes_names |= op.changes_names;
-    if (pending.size() >= window) drain();
+    if (pending.size() >= window || alone) drain();
   }
   drain();
   return results;
@@ -141,7 +208,7 @@ std::vector<NlResult<void>> bulk_delete(Connection& conn, const std::vector<std:
   auto sequential = [&](const std::vector<std::size_t>& which) {
     std::vector<Op> ops;
     for (std::size_t k : which) ops.push_back(link_delete_op(names[k]));
-    auto done = run_ops(conn, ops, false, 0);
+    auto done = run_ops(conn, ops, {.coalesce_deletes = false});
     for (std::size_t j = 0; j < which.size(); ++j) results[which[j]] = std::move(done[j]);
   };
   std::vector<std::size_t> all(names.size());
@@ -231,7 +298,7 @@ std::vector<NlResult<void>> bulk_delete(Connection& conn, const std::vector<std:
 NlResult<void> run_one(Connection& conn, Op op) {
   std::vector<Op> ops;
   ops.push_back(std::move(op));
-  return std::move(run_ops(conn, ops, false, 0)[0]);
+  return std::move(run_ops(conn, ops, {.coalesce_deletes = false})[0]);
 }
 
 }  // namespace detail
@@ -272,7 +339,7 @@ std::size_t Batch::add_fdb(FdbSpec spec) { return push(detail::fdb_op(std::move(
 std::size_t Batch::delete_fdb(FdbSpec spec) { return push(detail::fdb_op(std::move(spec), RTM_DELNEIGH)); }
 
 std::vector<NlResult<void>> Batch::flush() {
-  auto results = detail::run_ops(conn_, ops_, options_.coalesce_deletes, options_.coalesce_min);
+  auto results = detail::run_ops(conn_, ops_, options_);
   ops_.clear();
   return results;
 }

@@ -213,6 +213,8 @@ Op link_add_op(LinkAdd spec) {
   if (auto valid = validate_add(spec); !valid) return failed_op(op, spec.name, std::move(valid).error());
   if (std::holds_alternative<TunOptions>(spec.kind)) return tun_add_op(std::move(spec));
   Op result{.op = op, .object = spec.name, .needs = add_needs(spec)};
+  // NLM_F_EXCL: the device is ours, and deleting it takes a veth peer along.
+  result.undo = [name = spec.name] { return link_delete_op(name); };
   result.build = [spec](Connection& conn) -> NlResult<std::vector<Request>> {
     // NLM_F_ECHO: the kernel answers with the new device, so its ifindex
     // goes into the cache and later ops on it need no RTM_GETLINK.

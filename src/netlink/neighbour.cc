@@ -92,6 +92,7 @@ Op neighbour_op(NeighbourSpec spec, int kind) {
     return reject(invalid_argument(op, object, "a neighbour needs lladdr"));
   }
   result.needs.push_back({spec.dev, "dev"});
+  if (kind == RTM_NEWNEIGH) result.undo = [spec] { return neighbour_op(spec, RTM_DELNEIGH); };
   result.build = [spec, ip = *ip, mac, kind, op, object](Connection& conn) -> NlResult<std::vector<Request>> {
     bool del = kind == RTM_DELNEIGH;
     Message m(del ? RTM_DELNEIGH : RTM_NEWNEIGH,
@@ -140,6 +141,7 @@ Op fdb_op(FdbSpec spec, int kind) {
   }
   if (spec.vlan && *spec.vlan > 4095) return reject(invalid_argument(op, object, "vlan id above 4095", ERANGE));
   result.needs.push_back({spec.dev, "dev"});
+  if (kind == RTM_NEWNEIGH) result.undo = [spec] { return fdb_op(spec, RTM_DELNEIGH); };
   result.build = [spec, mac = *mac, dst, kind, op, object](Connection& conn) -> NlResult<std::vector<Request>> {
     bool del = kind == RTM_DELNEIGH;
     Message m(static_cast<uint16_t>(kind), del ? 0 : NLM_F_CREATE | NLM_F_EXCL);

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "brisk/netlink/addr.h"
+#include "brisk/netlink/batch.h"
 #include "brisk/netlink/connection.h"
 #include "brisk/netlink/link.h"
 #include "brisk/netlink/neighbour.h"
@@ -37,10 +38,14 @@ struct Op {
   // Adds context to the op's error (e.g. the kind a kernel lacks).
   std::function<void(NetlinkError&)> explain{};
   std::string delete_name{};       // a plain delete by name: may be coalesced
-  bool changes_names = false;
+  bool changes_names = false;  // may rename or remove devices: resolve nothing until it is done
+  // The op that puts back what this one did once it succeeded (a delete for
+  // an exclusive add); empty when there is none. Lets a batch that stops at
+  // its first error pipeline the op anyway.
+  std::function<Op()> undo{};
   // Refused before sending (bad input): this is the op's result, and it
   // costs the pipeline nothing.
-  std::optional<NetlinkError> rejected{};      // may rename or remove devices: resolve nothing until it is done
+  std::optional<NetlinkError> rejected{};
 };
 
 Op link_add_op(LinkAdd spec);
@@ -48,23 +53,19 @@ Op tun_add_op(LinkAdd spec);  // tun.cc: /dev/net/tun, then a set for the common
 Op link_set_op(LinkSet spec);
 Op link_delete_op(std::string name);
 Op link_group_delete_op(uint32_t group);
+// kind for the next four: RTM_NEW* (add), -RTM_NEW* (replace), RTM_DEL* (delete).
 Op address_op(AddressSpec spec, int kind);
-// kind for the next three: RTM_NEW* (add), -RTM_NEW* (replace), RTM_DEL* (delete).
 Op route_op(RouteSpec spec, int kind);
 Op neighbour_op(NeighbourSpec spec, int kind);
-Op fdb_op(FdbSpec spec, int kind);  // RTM_NEWNEIGH or RTM_DELNEIGH  // kind: RTM_NEWADDR (add), -RTM_NEWADDR (replace), RTM_DELADDR
+Op fdb_op(FdbSpec spec, int kind);  // RTM_NEWNEIGH or RTM_DELNEIGH
 
 // Runs ops in order, pipelined; results by position.
-std::vector<NlResult<void>> run_ops(Connection& conn, std::vector<Op>& ops, bool coalesce, std::size_t coalesce_min);
+std::vector<NlResult<void>> run_ops(Connection& conn, std::vector<Op>& ops, const BatchOptions& options);
 // Deletes the named links with one group delete; results by position.
 std::vector<NlResult<void>> bulk_delete(Connection& conn, const std::vector<std::string>& names);
 
 // Runs a single op.
 NlResult<void> run_one(Connection& conn, Op op);
-
-// Resolves many names at once with pipelined RTM_GETLINKs into the cache;
-// returns the names the kernel does not know.
-std::vector<std::string> prefetch_links(Connection& conn, const std::vector<std::string>& names);
 
 // The cached ifindex for a name that run_ops resolved (0 if absent).
 int cached(Connection& conn, const std::string& name);

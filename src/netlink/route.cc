@@ -117,6 +117,9 @@ Op route_op(RouteSpec spec, int kind) {
     }
     result.needs.push_back({spec.dev, "dev"});
   }
+  // NLM_F_EXCL refused any route with the same key (prefix, table, tos,
+  // metric), so the delete can only match the one this add made.
+  if (kind == RTM_NEWROUTE) result.undo = [spec] { return route_op(spec, RTM_DELROUTE); };
   result.build = [spec, route = *parsed, kind, op, object](Connection& conn) -> NlResult<std::vector<Request>> {
     bool del = kind == RTM_DELROUTE;
     uint16_t flags = del ? 0 : kind < 0 ? NLM_F_CREATE | NLM_F_REPLACE : NLM_F_CREATE | NLM_F_EXCL;

@@ -1,5 +1,6 @@
 #include "sys/sockets.h"
 
+#include <net/if.h>
 #include <sys/ioctl.h>
 
 #include <cerrno>
@@ -50,6 +51,15 @@ Result<size_t> recvmsg(int fd, msghdr& message, int flags) {
 Result<void> ioctl_int(int fd, unsigned long request, unsigned long arg, const char* what) {
   if (::ioctl(fd, request, arg) < 0) return last_error(what);
   return {};
+}
+
+Result<int> interface_index(int fd, const std::string& name) {
+  ifreq request{};
+  if (name.empty() || name.size() >= sizeof request.ifr_name)
+    return SysError{.code = ENODEV, .call = "ioctl(SIOCGIFINDEX)", .object = name};
+  name.copy(request.ifr_name, name.size());
+  if (fail_injected("ioctl") || ::ioctl(fd, SIOCGIFINDEX, &request) < 0) return last_error("ioctl(SIOCGIFINDEX)", name);
+  return request.ifr_ifindex;
 }
 
 }  // namespace brisk::sys

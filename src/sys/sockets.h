@@ -27,5 +27,8 @@ Result<size_t> sendmsg(int fd, const msghdr& message, int flags);
 Result<size_t> recvmsg(int fd, msghdr& message, int flags);
 
 Result<void> ioctl_int(int fd, unsigned long request, unsigned long arg, const char* what);
+// ioctl(SIOCGIFINDEX): the ifindex of the device `name` in the namespace of
+// socket `fd`. A hash lookup in the kernel that builds no reply message.
+Result<int> interface_index(int fd, const std::string& name);
 
 }  // namespace brisk::sys

@@ -65,7 +65,10 @@ json normalized_state(int ns) {
     }
   }
   state["routes"] = routes;
-  state["neigh"] = ip_json(ns, {"neigh", "show"});
+  // The kernel dumps neighbours in hash order, not in the order made.
+  json neigh = ip_json(ns, {"neigh", "show"});
+  std::sort(neigh.begin(), neigh.end(), [](const json& x, const json& y) { return x.dump() < y.dump(); });
+  state["neigh"] = neigh;
 
   json fdb = json::array();
   for (auto& f : parse_json(run({"bridge", "-j", "fdb", "show"}, ns).out))
@@ -155,6 +158,22 @@ const Case kCorpus[] = {
      "link set a1 up\n"
      "addr add 10.1.0.1/24 dev nosuch\n"  // ENODEV
      "addr add 10.1.0.1/24 dev a1\n"},
+    {"undone_after_a_failure",  // brisk pipelines the adds: those past line 8 reach the kernel and are undone
+     "link add v0 type veth peer name v1\n"
+     "link set v0 up\n"
+     "addr add 10.0.0.1/24 dev v0\n"
+     "addr add fd00::1/64 dev v0 nodad\n"
+     "route add 10.9.0.0/16 via 10.0.0.2\n"
+     "neigh add 10.0.0.7 lladdr 02:00:00:00:00:07 dev v0\n"
+     "addr add 10.0.1.1/24 dev v0\n"
+     "addr add 10.0.0.1/24 dev v0\n"  // EEXIST
+     "addr add 10.0.2.1/24 dev v0\n"
+     "route add 10.8.0.0/16 via 10.0.0.2 metric 5\n"
+     "route add fd01::/64 via fd00::2\n"
+     "neigh add 10.0.0.8 lladdr 02:00:00:00:00:08 dev v0\n"
+     "link add w0 type veth peer name w1\n"
+     "addr add 10.0.3.1/24 dev w0\n"
+     "link set v1 up\n"},
     {"failures_everywhere",
      "link set ghost up\n"
      "link add c0 type bridge\n"

@@ -258,5 +258,67 @@ TEST_F(BatchTest, WindowBoundsRequestsInFlight) {
   EXPECT_EQ(ip_link_names(ns()).size(), 41u);
 }
 
+// Without -force semantics: exclusive adds still go out as one pipeline; the
+// kernel applies those sent after the failure, and the batch undoes them.
+TEST_F(BatchTest, StopModePipelinesAddsAndUndoesThoseSentPastTheFailure) {
+  make_pairs(1);
+  ASSERT_TRUE(set_link(conn(), {.name = "a0", .up = true}));
+  uint64_t sends = conn().stats().sendmsg_calls;
+  Batch batch(conn(), {.stop_at_first_error = true});
+  batch.add_address({.dev = "a0", .prefix = "10.0.0.1/24"});
+  batch.add_address({.dev = "a0", .prefix = "10.0.1.1/24"});
+  batch.add_route({.prefix = "10.9.0.0/16", .dev = "a0"});
+  std::size_t dup = batch.add_address({.dev = "a0", .prefix = "10.0.0.1/24"});
+  batch.add_address({.dev = "a0", .prefix = "10.0.2.1/24"});
+  batch.add_route({.prefix = "10.8.0.0/16", .dev = "a0"});
+  batch.add_neighbour({.dev = "a0", .address = "10.0.0.7", .lladdr = "02:00:00:00:00:07"});
+  std::size_t pair = batch.add_link({.name = "c0", .kind = VethOptions{.peer = "d0"}});
+  std::size_t set = batch.set_link({.name = "b0", .up = true});
+  auto results = batch.flush();
+  ASSERT_EQ(results.size(), 9u);
+  for (std::size_t i = 0; i < dup; ++i) EXPECT_TRUE(results[i]) << i << ": " << results[i].error().message();
+  ASSERT_FALSE(results[dup]);
+  EXPECT_EQ(results[dup].error().code, EEXIST);
+  for (std::size_t i = dup + 1; i <= pair; ++i) {
+    ASSERT_FALSE(results[i]) << i;
+    EXPECT_EQ(results[i].error().code, ECANCELED) << i;
+    EXPECT_NE(results[i].error().detail.find("not applied"), std::string::npos) << results[i].error().message();
+  }
+  ASSERT_FALSE(results[set]);
+  EXPECT_NE(results[set].error().detail.find("not attempted"), std::string::npos) << results[set].error().message();
+  // One window for the eight adds, one for the undo: not one request at a time.
+  EXPECT_LE(conn().stats().sendmsg_calls - sends, 3u);
+
+  std::set<std::string> addresses;
+  auto a0 = ip_json(ns(), {"-4", "addr", "show", "dev", "a0"});
+  for (auto& a : a0.at(0)["addr_info"]) addresses.insert(a["local"]);
+  EXPECT_EQ(addresses, (std::set<std::string>{"10.0.0.1", "10.0.1.1"}));
+  std::set<std::string> routes;
+  for (auto& r : ip_json(ns(), {"route", "show"})) routes.insert(r["dst"]);
+  EXPECT_EQ(routes, (std::set<std::string>{"10.0.0.0/24", "10.0.1.0/24", "10.9.0.0/16"}));
+  EXPECT_TRUE(ip_json(ns(), {"neigh", "show", "dev", "a0"}).empty());
+  EXPECT_EQ(ip_link_names(ns()), (std::vector<std::string>{"lo", "b0", "a0"}));
+  EXPECT_FALSE(ip_link(ns(), "b0")["flags"].dump().find("\"UP\"") != std::string::npos) << "b0 was set up after the failure";
+  EXPECT_FALSE(conn().cached_ifindex("c0")) << "the undone device is still in the name cache";
+}
+
+// What has no undo (here: sets) goes alone, and nothing is sent past the failure.
+TEST_F(BatchTest, StopModeSendsWhatCannotBeUndoneAlone) {
+  make_pairs(1);
+  uint64_t sends = conn().stats().sendmsg_calls;
+  Batch batch(conn(), {.stop_at_first_error = true});
+  batch.set_link({.name = "a0", .up = true});
+  batch.set_link({.name = "ghost", .up = true});
+  batch.set_link({.name = "b0", .up = true});
+  auto results = batch.flush();
+  EXPECT_TRUE(results[0]) << results[0].error().message();
+  ASSERT_FALSE(results[1]);
+  EXPECT_EQ(results[1].error().code, ENODEV);
+  ASSERT_FALSE(results[2]);
+  EXPECT_EQ(results[2].error().code, ECANCELED);
+  EXPECT_EQ(conn().stats().sendmsg_calls - sends, 2u);
+  EXPECT_EQ(ip_link(ns(), "b0")["flags"].dump().find("\"UP\""), std::string::npos);
+}
+
 }  // namespace
 }  // namespace brisk::netlink

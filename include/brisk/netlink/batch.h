@@ -3,9 +3,10 @@
 // Operations are queued in order and run in that order by flush(), many per
 // sendmsg, with at most a window of requests in memory and in flight.
 // Each queued operation gets its own result, at the index queue returned.
-// A failure does not stop the batch: later operations still run (like
-// `ip -batch -force`), and names a failed operation would have created are
-// simply not there for the next ones.
+// By default a failure does not stop the batch: later operations still run
+// (like `ip -batch -force`), and names a failed operation would have created
+// are simply not there for the next ones. BatchOptions::stop_at_first_error
+// gives `ip -batch`'s behaviour without -force instead.
 //
 // A run of link deletes is coalesced into a group delete: the targets are
 // moved to a fresh unused device group and deleted with one RTM_DELLINK, so
@@ -40,6 +41,16 @@ struct BatchOptions {
   bool coalesce_deletes = true;
   // Shortest run of deletes worth coalescing (it costs one link dump).
   std::size_t coalesce_min = 4;
+  // Stop at the first failed operation, as `ip -batch` without -force does:
+  // nothing after it stays applied. Exclusive adds (links, addresses,
+  // routes, neighbours, fdb entries) are still pipelined: should one fail,
+  // the kernel has already applied the ones sent after it, and those are
+  // undone, newest first. Everything else (set, replace, delete, tun/tap)
+  // is sent alone once the operations before it have succeeded; so are
+  // link deletes, which are then not coalesced. Operations after the
+  // failure report ECANCELED ("not attempted" or "not applied"); one that
+  // could not be undone reports that failure instead.
+  bool stop_at_first_error = false;
 };
 
 class Batch {

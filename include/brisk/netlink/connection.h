@@ -81,7 +81,7 @@ struct ConnectionStats {
   uint64_t enobufs = 0;         // times the kernel reported lost replies
   uint64_t rechecks = 0;        // requests whose outcome was re-checked after ENOBUFS
   uint64_t dump_restarts = 0;   // dumps restarted after NLM_F_DUMP_INTR or ENOBUFS
-  uint64_t link_lookups = 0;    // GETLINKs sent to resolve a name
+  uint64_t link_lookups = 0;    // names resolved outside the cache (SIOCGIFINDEX or GETLINK)
 };
 
 class Connection {

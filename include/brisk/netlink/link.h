@@ -174,7 +174,8 @@ NlResult<void> delete_link_group(Connection& conn, uint32_t group);
 NlResult<LinkInfo> get_link(Connection& conn, const std::string& name, bool stats = false);
 NlResult<LinkInfo> get_link(Connection& conn, int ifindex, bool stats = false);
 NlResult<std::vector<LinkInfo>> list_links(Connection& conn, const LinkFilter& filter = {});
-// The ifindex of `name`: the connection's cache, or one RTM_GETLINK.
+// The ifindex of `name`: the connection's cache, else one ioctl(SIOCGIFINDEX)
+// in its namespace (one RTM_GETLINK where the ioctl is refused). Never a dump.
 NlResult<int> resolve_link(Connection& conn, const std::string& name);
 
 }  // namespace brisk::netlink

@@ -370,37 +370,6 @@ NlResult<std::size_t> Runner::queue(netlink::Batch& batch, const Command& cmd) {
 int Runner::run(std::vector<Command>& cmds) {
   int status = 0;
   std::size_t i = 0;
-  // Lines naming a device the connection has not seen (addr add, master,
-  // ...) need its ifindex: one GETLINK each, a round trip apiece without
-  // -force, and measured here at ~100 us each even when the engine
-  // pipelines them (3000 addr adds on 6000 links: 0.34 s against 0.06 s).
-  // One dump fills the name cache instead; the engine keeps it coherent
-  // with our own adds, renames and deletes.
-  // Only worth it when many lines need a lookup (a dump of every link is not free).
-  auto needs_lookup = [](const Command& c) {
-    switch (c.verb) {
-      case Verb::addr_add: case Verb::addr_del: case Verb::addr_replace:
-      case Verb::neigh_add: case Verb::neigh_del: case Verb::neigh_replace:
-      case Verb::fdb_add: case Verb::fdb_del:
-        return true;
-      case Verb::route_add: case Verb::route_del: case Verb::route_replace:
-        return !c.route.dev.empty();
-      case Verb::link_add:
-        return !c.link_add.common.master.empty() ||
-               (!std::holds_alternative<netlink::VethOptions>(c.link_add.kind) &&
-                !std::holds_alternative<netlink::BridgeOptions>(c.link_add.kind));
-      case Verb::link_set:
-        return c.link_set.master && !c.link_set.master->empty();
-      default:
-        return false;
-    }
-  };
-  if (std::count_if(cmds.begin(), cmds.end(), needs_lookup) > 16) {
-    if (auto c = conn(); c) {
-      if (auto links = netlink::list_links(**c); links)
-        for (const auto& l : *links) (*c)->remember_ifindex(l.name, l.ifindex);
-    }
-  }
   while (i < cmds.size()) {
     if (cmds[i].mutates()) {
       auto c = conn();
@@ -409,22 +378,32 @@ int Runner::run(std::vector<Command>& cmds) {
         return 1;
       }
       // With -force every line is attempted, so a whole run of changes goes
-      // out as one pipeline. Without it a later line must not be applied once
-      // an earlier one failed, and the kernel cannot be told to stop midway
-      // through a pipeline: each line is sent (and answered) on its own.
+      // out as one pipeline. Without it a later line must not stay applied
+      // once an earlier one failed: the engine's stop mode still pipelines
+      // exclusive adds (undoing those sent past a failure) and sends the
+      // rest one at a time. Deletes cannot be undone; a run of them goes
+      // out coalesced as far as a replay on one dump predicts success.
       std::size_t end = i + 1;
+      bool stop_mode = false;
       if (g_.force) {
         while (end < cmds.size() && cmds[end].mutates()) ++end;
       } else if (cmds[i].verb == Verb::link_del) {
         end = i + safe_delete_prefix(cmds, i);
+      } else {
+        stop_mode = true;
+        while (end < cmds.size() && cmds[end].mutates() && cmds[end].verb != Verb::link_del) ++end;
       }
-      netlink::Batch batch(**c);
+      netlink::Batch batch(**c, {.stop_at_first_error = stop_mode});
       std::vector<std::optional<std::size_t>> slot(end - i);
       std::vector<std::optional<NetlinkError>> prep_error(end - i);
       for (std::size_t k = i; k < end; ++k) {
         auto idx = queue(batch, cmds[k]);
-        if (idx) slot[k - i] = *idx;
-        else prep_error[k - i] = std::move(idx).error();
+        if (idx) {
+          slot[k - i] = *idx;
+        } else {
+          prep_error[k - i] = std::move(idx).error();
+          if (stop_mode) end = k + 1;  // nothing after it may be applied
+        }
       }
       auto results = batch.flush();
       held_fds_.clear();
@@ -432,10 +411,9 @@ int Runner::run(std::vector<Command>& cmds) {
       for (std::size_t k = i; k < end; ++k) {
         const NetlinkError* error = prep_error[k - i] ? &*prep_error[k - i] : nullptr;
         if (!error && !results[*slot[k - i]]) error = &results[*slot[k - i]].error();
-        if (error) {
-          report(cmds[k], runtime_message(*error));
-          failed = true;
-        }
+        if (!error || (failed && stop_mode && error->code == ECANCELED)) continue;
+        report(cmds[k], runtime_message(*error));
+        failed = true;
       }
       if (failed) {
         status = 1;
