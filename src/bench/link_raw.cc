@@ -5,7 +5,10 @@
 #include <linux/if_link.h>
 #include <linux/veth.h>
 #include <sched.h>
+#include <fcntl.h>
+#include <sys/mount.h>
 #include <sys/socket.h>
+#include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
@@ -119,6 +122,17 @@ int RawNetlink::remove(const std::string& name) {
   extra(sizeof(ifinfomsg));
   str(IFLA_IFNAME, name);
   return transact();
+}
+
+bool raw_netns_add(const std::string& path, int home_fd) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0);
+  if (fd < 0) return false;
+  ::close(fd);
+  bool made = ::unshare(CLONE_NEWNET) == 0 &&
+              ::mount("/proc/thread-self/ns/net", path.c_str(), "none", MS_BIND, nullptr) == 0;
+  // The benchmark's thread must not stay in the new namespace.
+  if (::setns(home_fd, CLONE_NEWNET) != 0) throw std::runtime_error("setns back to the bench's namespace failed");
+  return made;
 }
 
 }  // namespace brisk::bench

@@ -42,4 +42,9 @@ class RawNetlink {
   alignas(nlmsghdr) char buf_[4096];
 };
 
+// The floor of `netns add`: the mount point, unshare(CLONE_NEWNET) and the
+// bind mount that keeps the namespace, on the calling thread, which then
+// returns to `home_fd`'s namespace. True when the namespace was made.
+bool raw_netns_add(const std::string& path, int home_fd);
+
 }  // namespace brisk::bench

@@ -52,11 +52,11 @@ NlResult<void> validate_netns_name(const std::string& name) {
   return {};
 }
 
-NlResult<void> create_netns(const std::string& name) {
-  return std::move(create_netns_each(std::span<const std::string>(&name, 1))[0]);
+NlResult<void> create_netns(const std::string& name, const NetnsCreateOptions& options) {
+  return std::move(create_netns_each(std::span<const std::string>(&name, 1), options)[0]);
 }
 
-std::vector<NlResult<void>> create_netns_each(std::span<const std::string> names) {
+std::vector<NlResult<void>> create_netns_each(std::span<const std::string> names, const NetnsCreateOptions& options) {
   std::vector<NlResult<void>> results(names.size());
   std::vector<std::size_t> todo;  // names whose mount point was made
   for (std::size_t i = 0; i < names.size(); ++i) {
@@ -72,7 +72,11 @@ std::vector<NlResult<void>> create_netns_each(std::span<const std::string> names
     for (std::size_t i : todo) results[i] = failed(ready.error(), "netns add", names[i]);
     return results;
   }
-  auto path = [&](std::size_t i) { return std::string(kNetnsDir) + "/" + names[i]; };
+  // Built here: the helper thread below allocates nothing, so it never
+  // creates a malloc arena (a fresh mapping, faulted in page by page).
+  std::vector<std::string> paths(names.size());
+  for (std::size_t i : todo) paths[i] = std::string(kNetnsDir) + "/" + names[i];
+  auto path = [&](std::size_t i) -> const std::string& { return paths[i]; };
   std::erase_if(todo, [&](std::size_t i) {
     // O_EXCL: the name is ours or the call fails; never reuse someone's mount point.
     auto file = sys::open(path(i), O_RDONLY | O_CREAT | O_EXCL, 0);
@@ -81,17 +85,30 @@ std::vector<NlResult<void>> create_netns_each(std::span<const std::string> names
   });
   // Each unshare leaves the thread in a new namespace; the bind mount keeps
   // it alive once the thread moves on to the next one or exits.
-  auto made = sys::run_on_thread([&]() -> Result<void> {
+  const std::string self = "/proc/thread-self/ns/net";  // too long for the small-string buffer
+  std::vector<char> mounted(names.size(), 0);
+  auto make_all = [&]() -> Result<void> {
     for (std::size_t i : todo) {
       auto fresh = sys::unshare(CLONE_NEWNET);
-      auto bound = fresh ? sys::mount("/proc/thread-self/ns/net", path(i), "none", MS_BIND) : std::move(fresh);
-      if (!bound) results[i] = failed(bound.error(), "netns add", names[i]);
+      auto bound = fresh ? sys::mount(self, path(i), "none", MS_BIND) : std::move(fresh);
+      if (bound) mounted[i] = 1;
+      else results[i] = failed(bound.error(), "netns add", names[i]);
     }
     return {};
-  });
+  };
+  Result<void> made;
+  if (options.on_calling_thread) {
+    auto home = sys::open("/proc/thread-self/ns/net", O_RDONLY);
+    made = home ? make_all() : Result<void>(home.error());
+    if (home) made = sys::setns(home->get(), CLONE_NEWNET);
+  } else {
+    made = sys::run_on_thread(make_all);
+  }
   for (std::size_t i : todo) {
     if (!made) results[i] = failed(made.error(), "netns add", names[i]);
-    if (!results[i]) (void)sys::unlink(path(i));
+    if (results[i]) continue;
+    if (mounted[i]) (void)sys::umount2(path(i), MNT_DETACH);
+    (void)sys::unlink(path(i));
   }
   return results;
 }

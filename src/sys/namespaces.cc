@@ -7,7 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <thread>
+#include <pthread.h>
 
 namespace brisk::sys {
 
@@ -48,10 +48,27 @@ Result<int> namespace_type(int fd) {
   return type;
 }
 
+// pthread_create, not std::thread: std::thread frees its state object on
+// the new thread, and glibc answers a thread's first free() by creating a
+// malloc arena (a 64 MiB mapping, then page faults). Here nothing is
+// allocated or freed on the thread unless fn itself does.
 Result<void> run_on_thread(const std::function<Result<void>()>& fn) {
-  Result<void> result;
-  std::thread([&] { result = fn(); }).join();
-  return result;
+  struct Job {
+    const std::function<Result<void>()>* fn;
+    Result<void> result;
+  } job{&fn, {}};
+  pthread_t thread;
+  int error = ::pthread_create(
+      &thread, nullptr,
+      [](void* arg) -> void* {
+        auto* j = static_cast<Job*>(arg);
+        j->result = (*j->fn)();
+        return nullptr;
+      },
+      &job);
+  if (error != 0) return SysError{.code = error, .call = "pthread_create"};
+  ::pthread_join(thread, nullptr);
+  return std::move(job.result);
 }
 
 Result<void> run_in_netns(int netns_fd, const std::function<Result<void>()>& fn) {

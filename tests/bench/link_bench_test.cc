@@ -18,8 +18,8 @@ LinkBenchConfig tiny() {
 TEST(LinkBench, EveryMethodRunsEveryPhaseWithoutFailures) {
   if (!brisk::test::can_unshare_net()) GTEST_SKIP() << "needs CAP_SYS_ADMIN to create namespaces";
   auto report = run_link_bench(tiny());
-  // 4 phases x 6 methods, plus netns add for brisk, brisk-cli and ip.
-  ASSERT_EQ(report.rows.size(), 27u);
+  // 4 phases x 6 methods, plus netns add for brisk, brisk-cli, ip and raw.
+  ASSERT_EQ(report.rows.size(), 28u);
   std::set<std::string> methods;
   for (const auto& row : report.rows) {
     methods.insert(row.method);
@@ -60,7 +60,7 @@ TEST(LinkBench, EveryMethodRunsEveryPhaseWithoutFailures) {
 
   auto json = to_json(report);
   EXPECT_EQ(json["bench"], "link");
-  ASSERT_EQ(json["rows"].size(), 27u);
+  ASSERT_EQ(json["rows"].size(), 28u);
   for (const auto& row : json["rows"]) {
     for (const char* key : {"phase", "method", "count", "us_per_op", "ratio_to_brisk", "failures", "full_n",
                             "per_process", "buckets"})

@@ -90,6 +90,31 @@ TEST_F(Netns, CreateRefusesDuplicatesAndLeavesNothingBehind) {
   });
 }
 
+// For single-threaded tools: no helper thread, and the caller comes back.
+TEST_F(Netns, OnTheCallingThreadTheCallerReturnsToItsNamespace) {
+  in_private_run([] {
+    auto inode = [](const std::string& path) {
+      struct stat st {};
+      return ::stat(path.c_str(), &st) == 0 ? st.st_ino : 0;
+    };
+    auto home = inode("/proc/thread-self/ns/net");
+    ASSERT_NE(home, 0u);
+    std::vector<std::string> names{"here-a", "here-b"};
+    for (auto& r : create_netns_each(names, {.on_calling_thread = true})) ASSERT_TRUE(r) << r.error().message();
+    EXPECT_EQ(inode("/proc/thread-self/ns/net"), home) << "the thread stayed in a new namespace";
+    auto a = inode("/run/netns/here-a"), b = inode("/run/netns/here-b");
+    EXPECT_NE(a, home);
+    EXPECT_NE(b, home);
+    EXPECT_NE(a, b);
+    auto again = create_netns("here-a", {.on_calling_thread = true});
+    ASSERT_FALSE(again);
+    EXPECT_EQ(again.error().code, EEXIST);
+    EXPECT_EQ(inode("/proc/thread-self/ns/net"), home);
+    EXPECT_EQ(*list_netns(), names);
+    for (auto& name : names) ASSERT_TRUE(delete_netns(name));
+  });
+}
+
 TEST_F(Netns, NamesThatWouldEscapeTheDirectoryAreRefused) {
   for (const char* bad : {"", ".", "..", "../etc", "a/b", "/abs"}) {
     auto made = create_netns(bad);

@@ -2,8 +2,8 @@
 //
 // A named namespace is a bind mount of a namespace file on /run/netns/<name>,
 // so `ip netns` sees the ones brisk creates and brisk sees theirs. Creation
-// happens on a short-lived helper thread: the calling thread never leaves its
-// own namespace. Names are checked against path traversal before any path is
+// happens on a short-lived helper thread (unless asked otherwise): the
+// calling thread never leaves its own namespace. Names are checked against path traversal before any path is
 // built from them.
 //
 //   create_netns("blue").value();
@@ -27,12 +27,22 @@ inline constexpr const char* kNetnsDir = "/run/netns";
 // Refuses "", ".", "..", names with '/' and names longer than NAME_MAX.
 NlResult<void> validate_netns_name(const std::string& name);
 
+struct NetnsCreateOptions {
+  // Make the namespaces on the calling thread, which enters each in turn and
+  // then returns to its own, instead of on a helper thread. For
+  // single-threaded programs (the brisk CLI): a helper thread costs a
+  // wake-up, which a loaded host stretches to milliseconds. Should the
+  // return fail, every result says so and the thread is left elsewhere.
+  bool on_calling_thread = false;
+};
+
 // Like `ip netns add`: EEXIST when the name is taken; nothing is left behind on failure.
-NlResult<void> create_netns(const std::string& name);
-// create_netns for each name, all on one helper thread: a thread per
-// namespace costs a context switch each, which a loaded host stretches to
-// milliseconds. One result per name, in order; a failure affects only its name.
-std::vector<NlResult<void>> create_netns_each(std::span<const std::string> names);
+NlResult<void> create_netns(const std::string& name, const NetnsCreateOptions& options = {});
+// create_netns for each name, all on one thread: a thread per namespace
+// costs a context switch each. One result per name, in order; a failure
+// affects only its name.
+std::vector<NlResult<void>> create_netns_each(std::span<const std::string> names,
+                                              const NetnsCreateOptions& options = {});
 // Like `ip netns delete`: detaches the bind mount and removes the file.
 NlResult<void> delete_netns(const std::string& name);
 // The names under /run/netns (empty when the directory does not exist).
