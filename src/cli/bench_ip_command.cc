@@ -10,8 +10,9 @@
 //   start-up      `-V`, M times
 // The first method of each phase alternates, so drift does not favour one,
 // and each run starts after a pause for the kernel's deferred work. Batches
-// run without -force, brisk's slower mode (lines sent one by one, except
-// deletes predicted to succeed).
+// run with and without -force: without it brisk stops at the first failure
+// as ip does, pipelining only what it could undo (adds) and deletes
+// predicted to succeed.
 #include <sched.h>
 
 #include <algorithm>
