@@ -1,0 +1,63 @@
+// cli/ip/detail_printer.h: writes one value in both of ip's forms at once,
+// as iproute2's print_*(PRINT_ANY, key, "word %s ", value) does: "word value "
+// in the text, key: value in the JSON object.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <nlohmann/json.hpp>
+#include <span>
+#include <string>
+
+namespace brisk::ipcli {
+
+class DetailPrinter {
+ public:
+  using Json = nlohmann::ordered_json;
+  DetailPrinter(std::string& text, Json& json) : text_(text), json_(json) {}
+
+  // A number or string: "word value " and key: value.
+  void field(const char* key, const char* word, uint64_t value) {
+    json_[key] = value;
+    text_ += std::string(word) + " " + std::to_string(value) + " ";
+  }
+  void field(const char* key, const char* word, const std::string& value) {
+    json_[key] = value;
+    text_ += std::string(word) + " " + value + " ";
+  }
+  // "word on|off " and key: true|false.
+  void on_off(const char* key, const char* word, bool on) {
+    json_[key] = on;
+    text_ += std::string(word) + (on ? " on " : " off ");
+  }
+  // ip's print_0xhex("%#llx"): "0" for zero, else "0x..."; a string in JSON too.
+  void hex(const char* key, const char* word, uint64_t value) { field(key, word, hex_text(value)); }
+  // A bridge timer in hundredths of a second: "word %4i.%.2i " and a number.
+  void timer(const char* key, uint64_t centis) {
+    char buffer[64];
+    std::snprintf(buffer, sizeof buffer, "%s %4u.%.2u ", key, static_cast<unsigned>(centis / 100),
+                  static_cast<unsigned>(centis % 100));
+    text_ += buffer;
+    json_[key] = static_cast<double>(centis / 100) + static_cast<double>(centis % 100) / 100.0;
+  }
+  void text(const std::string& words) { text_ += words; }
+  void json(const char* key, Json value) { json_[key] = std::move(value); }
+
+  static std::string hex_text(uint64_t value) {
+    char buffer[24];
+    std::snprintf(buffer, sizeof buffer, "%#llx", static_cast<unsigned long long>(value));
+    return buffer;
+  }
+
+ private:
+  std::string& text_;
+  Json& json_;
+};
+
+// Prints the attributes of a kind's IFLA_INFO_DATA (or, for "<kind>_slave",
+// of a port's IFLA_INFO_SLAVE_DATA) as ip 6.1 does. Returns false for kinds
+// ip has no printer for (veth, ...), which show no data object.
+bool print_kind_data(const std::string& kind, std::span<const char> data, DetailPrinter& out,
+                     const std::function<std::string(int)>& name_of);
+
+}  // namespace brisk::ipcli
