@@ -4,6 +4,8 @@
 #pragma once
 
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <functional>
 #include <nlohmann/json.hpp>
 #include <span>
@@ -34,11 +36,14 @@ class DetailPrinter {
   void hex(const char* key, const char* word, uint64_t value) { field(key, word, hex_text(value)); }
   // A bridge timer in hundredths of a second: "word %4i.%.2i " and a number.
   void timer(const char* key, uint64_t centis) {
-    char buffer[64];
-    std::snprintf(buffer, sizeof buffer, "%s %4u.%.2u ", key, static_cast<unsigned>(centis / 100),
+    char value[32];
+    std::snprintf(value, sizeof value, "%u.%.2u", static_cast<unsigned>(centis / 100),
                   static_cast<unsigned>(centis % 100));
-    text_ += buffer;
-    json_[key] = static_cast<double>(centis / 100) + static_cast<double>(centis % 100) / 100.0;
+    char padded[40];
+    std::snprintf(padded, sizeof padded, "%7s", value);  // ip's "%4i.%.2i"
+    text_ += std::string(key) + " " + padded + " ";
+    // The number ip writes ("14.67"), read back as JSON readers will.
+    json_[key] = std::strtod(value, nullptr);
   }
   void text(const std::string& words) { text_ += words; }
   void json(const char* key, Json value) { json_[key] = std::move(value); }
