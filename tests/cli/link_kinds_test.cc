@@ -33,7 +33,7 @@ struct Printed {
 
 Printed print(const std::string& kind, const std::vector<char>& data) {
   Printed p;
-  DetailPrinter out(p.text, p.json);
+  DetailPrinter out(&p.text, &p.json);
   p.known = print_kind_data(kind, data, out, [](int index) { return "if" + std::to_string(index); });
   return p;
 }

@@ -10,27 +10,30 @@
 #include <nlohmann/json.hpp>
 #include <span>
 #include <string>
+#include <string_view>
 
 namespace brisk::ipcli {
 
 class DetailPrinter {
  public:
   using Json = nlohmann::ordered_json;
-  DetailPrinter(std::string& text, Json& json) : text_(text), json_(json) {}
+  // Either form may be null: a show prints one of them, and building the
+  // other for thousands of links would double the work.
+  DetailPrinter(std::string* text, Json* json) : text_(text), json_(json) {}
 
   // A number or string: "word value " and key: value.
   void field(const char* key, const char* word, uint64_t value) {
-    json_[key] = value;
-    text_ += std::string(word) + " " + std::to_string(value) + " ";
+    if (json_) (*json_)[key] = value;
+    if (text_) append(word, std::to_string(value));
   }
   void field(const char* key, const char* word, const std::string& value) {
-    json_[key] = value;
-    text_ += std::string(word) + " " + value + " ";
+    if (json_) (*json_)[key] = value;
+    if (text_) append(word, value);
   }
   // "word on|off " and key: true|false.
   void on_off(const char* key, const char* word, bool on) {
-    json_[key] = on;
-    text_ += std::string(word) + (on ? " on " : " off ");
+    if (json_) (*json_)[key] = on;
+    if (text_) append(word, on ? "on" : "off");
   }
   // ip's print_0xhex("%#llx"): "0" for zero, else "0x..."; a string in JSON too.
   void hex(const char* key, const char* word, uint64_t value) { field(key, word, hex_text(value)); }
@@ -41,12 +44,16 @@ class DetailPrinter {
                   static_cast<unsigned>(centis % 100));
     char padded[40];
     std::snprintf(padded, sizeof padded, "%7s", value);  // ip's "%4i.%.2i"
-    text_ += std::string(key) + " " + padded + " ";
+    if (text_) append(key, padded);
     // The number ip writes ("14.67"), read back as JSON readers will.
-    json_[key] = std::strtod(value, nullptr);
+    if (json_) (*json_)[key] = std::strtod(value, nullptr);
   }
-  void text(const std::string& words) { text_ += words; }
-  void json(const char* key, Json value) { json_[key] = std::move(value); }
+  void text(const std::string& words) {
+    if (text_) *text_ += words;
+  }
+  void json(const char* key, Json value) {
+    if (json_) (*json_)[key] = std::move(value);
+  }
 
   static std::string hex_text(uint64_t value) {
     char buffer[24];
@@ -55,8 +62,14 @@ class DetailPrinter {
   }
 
  private:
-  std::string& text_;
-  Json& json_;
+  void append(const char* word, std::string_view value) {
+    *text_ += word;
+    *text_ += ' ';
+    *text_ += value;
+    *text_ += ' ';
+  }
+  std::string* text_;
+  Json* json_;
 };
 
 // Prints the attributes of a kind's IFLA_INFO_DATA (or, for "<kind>_slave",

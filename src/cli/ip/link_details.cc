@@ -26,19 +26,19 @@ std::string addr_gen_mode_name(uint8_t mode) {
 // the kind under `kind_key` and its attributes under `data_key`.
 void kind_line(const std::string& kind, const std::string& printer_kind, const std::vector<char>& data,
                const char* kind_key, const char* data_key, const std::function<std::string(int)>& name_of,
-               std::string& text, DetailPrinter::Json& linkinfo) {
-  text += "\n    " + printer_kind + " ";
-  linkinfo[kind_key] = kind;
+               std::string* text, DetailPrinter::Json* linkinfo) {
+  if (text) *text += "\n    " + printer_kind + " ";
   DetailPrinter::Json fields = DetailPrinter::Json::object();
-  DetailPrinter out(text, fields);
-  if (print_kind_data(printer_kind, data, out, name_of)) linkinfo[data_key] = std::move(fields);
+  if (linkinfo) (*linkinfo)[kind_key] = kind;
+  DetailPrinter out(text, linkinfo ? &fields : nullptr);
+  if (print_kind_data(printer_kind, data, out, name_of) && linkinfo) (*linkinfo)[data_key] = std::move(fields);
 }
 
 }  // namespace
 
 void append_link_details(const netlink::LinkInfo& link, bool with_addrgenmode,
-                         const std::function<std::string(int)>& name_of, std::string& text,
-                         nlohmann::ordered_json& json) {
+                         const std::function<std::string(int)>& name_of, std::string* text,
+                         nlohmann::ordered_json* json) {
   if (!link.details) return;
   const netlink::LinkDetails& d = *link.details;
   DetailPrinter out(text, json);
@@ -55,12 +55,13 @@ void append_link_details(const netlink::LinkInfo& link, bool with_addrgenmode,
   if (d.max_mtu) out.field("max_mtu", "maxmtu", *d.max_mtu);
   if (!link.kind.empty() || !d.slave_kind.empty()) {
     DetailPrinter::Json linkinfo = DetailPrinter::Json::object();
+    DetailPrinter::Json* info = json ? &linkinfo : nullptr;
     if (!link.kind.empty())
-      kind_line(link.kind, link.kind, d.info_data, "info_kind", "info_data", name_of, text, linkinfo);
+      kind_line(link.kind, link.kind, d.info_data, "info_kind", "info_data", name_of, text, info);
     if (!d.slave_kind.empty())
       kind_line(d.slave_kind, d.slave_kind + "_slave", d.slave_data, "info_slave_kind", "info_slave_data", name_of,
-                text, linkinfo);
-    json["linkinfo"] = std::move(linkinfo);
+                text, info);
+    if (json) (*json)["linkinfo"] = std::move(linkinfo);
   }
   if (with_addrgenmode && d.addr_gen_mode)
     out.field("inet6_addr_gen_mode", "addrgenmode", addr_gen_mode_name(*d.addr_gen_mode));

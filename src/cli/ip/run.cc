@@ -538,8 +538,7 @@ Json Runner::link_json(const netlink::LinkInfo& l, const std::map<int, netlink::
   if (v6_addr) return j;  // the IPv6 link dump carries no more (shown with -d only)
   if (l.broadcast) j["broadcast"] = l.broadcast->to_string();
   if (l.link_netnsid) j["link_netnsid"] = *l.link_netnsid;
-  std::string unused;
-  append_link_details(l, !for_addr, [&all](int index) { return name_of(index, all); }, unused, j);
+  append_link_details(l, !for_addr, [&all](int index) { return name_of(index, all); }, nullptr, &j);
   if ((!for_addr || g_.details) && !l.alias.empty()) j["ifalias"] = l.alias;
   if (g_.stats && l.stats && !for_addr) j["stats64"] = stats_json(*l.stats);  // addr show: after addr_info
   return j;
@@ -563,8 +562,7 @@ std::string Runner::link_text(const netlink::LinkInfo& l, const std::map<int, ne
   if (v6_addr) return t + "\n";  // as in link_json()
   if (l.broadcast) t += " brd " + l.broadcast->to_string();
   if (l.link_netnsid) t += " link-netnsid " + std::to_string(*l.link_netnsid);
-  Json unused;
-  append_link_details(l, !for_addr, [&all](int index) { return name_of(index, all); }, t, unused);
+  append_link_details(l, !for_addr, [&all](int index) { return name_of(index, all); }, &t, nullptr);
   t += "\n";
   if ((!for_addr || g_.details) && !l.alias.empty()) t += "    alias " + l.alias + "\n";
   if (g_.stats && l.stats && !for_addr) t += stats_text(*l.stats);  // addr show prints them after the addresses
@@ -598,8 +596,9 @@ NlResult<void> Runner::run_show(const Command& cmd) {
         if (!cmd.kind.empty() && l.kind != cmd.kind) continue;
         // ip -4/-6 addr show lists only the devices with addresses of that family.
         if (addr && cmd.family != AF_UNSPEC && addrs[index].empty()) continue;
-        Json j = link_json(l, all, addr);
-        std::string text = link_text(l, all, addr);
+        // Only the form that is printed: -d makes each link's record long.
+        Json j = g_.json ? link_json(l, all, addr) : Json::object();
+        std::string text = g_.json ? std::string() : link_text(l, all, addr);
         if (addr) {
           Json infos = Json::array();
           for (const auto& a : addrs[index]) {
