@@ -6,6 +6,7 @@
 
 #include <regex>
 
+#include "brisk/netlink/link.h"
 #include "cli_support.h"
 
 namespace brisk::cli_test {
@@ -129,6 +130,21 @@ TEST_F(DetailsTest, RunningBridgeAndPort) {
   auto ours = brisk_run({"-d", "link", "show", "dev", "v0"}, ns());
   EXPECT_NE(ours.out.find("bridge_slave state "), std::string::npos) << ours.out;
   EXPECT_NE(ours.out.find(" forward_delay_timer "), std::string::npos) << ours.out;
+}
+
+// A veth whose peer lives in another namespace: the details follow ip's
+// " link-netnsid N" on the link-layer line.
+TEST_F(DetailsTest, PeerInAnotherNamespace) {
+  UniqueFd other = brisk::test::make_netns();
+  ASSERT_TRUE(other.valid());
+  auto conn = netlink::Connection::open_in(ns());
+  ASSERT_TRUE(conn) << conn.error().message();
+  auto added = netlink::add_link(
+      *conn, {.name = "v0", .kind = netlink::VethOptions{.peer = "v1", .peer_netns_fd = other.get()}});
+  ASSERT_TRUE(added) << added.error().message();
+  auto shown = brisk_run({"-d", "link", "show", "dev", "v0"}, ns());
+  EXPECT_NE(shown.out.find(" link-netnsid 0 promiscuity 0  allmulti 0 "), std::string::npos) << shown.out;
+  expect_same_text_and_json({"-d", "link", "show"});
 }
 
 }  // namespace

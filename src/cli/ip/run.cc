@@ -503,7 +503,9 @@ struct PeerInfo {
   bool down = false;
 };
 std::optional<PeerInfo> peer_of(const netlink::LinkInfo& l, const std::map<int, netlink::LinkInfo>& all) {
-  if (l.link == 0 || l.link == l.ifindex) return std::nullopt;
+  // The kernel sends no IFLA_LINK for a device that is its own link; a peer
+  // in another namespace may well have the same index.
+  if (l.link == 0 || (l.link == l.ifindex && !l.link_netnsid)) return std::nullopt;
   if (l.link_netnsid) return PeerInfo{"if" + std::to_string(l.link), true, false};
   auto it = all.find(l.link);
   if (it == all.end()) return PeerInfo{"NONE", false, false};
