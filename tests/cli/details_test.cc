@@ -86,6 +86,11 @@ TEST_F(DetailsTest, EveryKindAsIpPrintsIt) {
   ip({"link", "add", "mv1", "link", "v0", "type", "macvlan", "mode", "private"});
   ip({"link", "add", "mv2", "link", "v0", "type", "macvlan", "mode", "source"});
   ip({"link", "add", "mvt0", "link", "v0", "type", "macvtap", "mode", "vepa"});
+  ip({"link", "add", "ms0", "link", "v0", "type", "macvlan", "mode", "source", "macaddr", "add", "02:00:00:00:00:01"});
+  ip({"link", "set", "ms0", "type", "macvlan", "macaddr", "add", "02:00:00:00:00:0a"});
+  ip({"link", "add", "ms1", "link", "v0", "type", "macvlan", "mode", "source", "nodst"});
+  ip({"link", "add", "w0", "type", "veth", "peer", "name", "w1"});
+  ip({"link", "add", "mp0", "link", "w0", "type", "macvlan", "mode", "passthru", "nopromisc"});
   ip({"link", "add", "vx0", "type", "vxlan", "id", "42", "dstport", "4789", "remote", "192.0.2.1"});
   ip({"link", "add", "vx1", "type", "vxlan", "id", "7", "local", "10.0.0.1", "dev", "v0", "dstport", "0", "ttl",
       "5", "tos", "1", "noudpcsum", "nolearning", "ageing", "0", "maxaddress", "10", "l2miss", "proxy"});
@@ -94,6 +99,8 @@ TEST_F(DetailsTest, EveryKindAsIpPrintsIt) {
   ip({"link", "add", "vx3", "type", "vxlan", "id", "9", "remote", "fd00::1", "local", "fd00::2", "dstport", "4789",
       "flowlabel", "5", "df", "inherit", "udp6zerocsumtx"});
   ip({"link", "add", "vx4", "type", "vxlan", "external", "dstport", "4790"});
+  ip({"link", "add", "vx5", "type", "vxlan", "id", "10", "dstport", "4789", "gbp", "remcsumtx", "remcsumrx", "rsc",
+      "l3miss"});
   ip({"tuntap", "add", "tap0", "mode", "tap"});
   ip({"tuntap", "add", "tun0", "mode", "tun"});
   ip({"tuntap", "add", "tap1", "mode", "tap", "user", "0", "group", "0", "multi_queue"});
@@ -122,9 +129,13 @@ TEST_F(DetailsTest, Inet6AddressDumpShowsTheShortLinkLine) {
 // run (masked); everything else, states included, must still agree.
 TEST_F(DetailsTest, RunningBridgeAndPort) {
   // A changed ageing_time starts the garbage-collection timer even while down.
-  ip({"link", "add", "br0", "type", "bridge", "stp_state", "1", "forward_delay", "400", "ageing_time", "1234"});
+  ip({"link", "add", "br0", "type", "bridge", "stp_state", "1", "forward_delay", "400", "ageing_time", "1234",
+      "mcast_querier", "1", "mcast_stats_enabled", "1", "nf_call_iptables", "1"});
   ip({"link", "add", "v0", "type", "veth", "peer", "name", "v1"});
+  ip({"link", "add", "w0", "type", "veth", "peer", "name", "w1"});
   ip({"link", "set", "v0", "master", "br0"});
+  ip({"link", "set", "w0", "master", "br0"});
+  ip({"link", "set", "v0", "type", "bridge_slave", "backup_port", "w0", "neigh_suppress", "on", "proxy_arp", "on"});
   for (const char* dev : {"br0", "v0", "v1"}) ip({"link", "set", dev, "up"});
   expect_same_text_and_json({"-d", "link", "show"}, /*masked=*/true);
   auto ours = brisk_run({"-d", "link", "show", "dev", "v0"}, ns());

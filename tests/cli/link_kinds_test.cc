@@ -7,6 +7,9 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
+#include <cstring>
+
 #include "brisk/netlink/message.h"
 #include "cli/ip/detail_printer.h"
 
@@ -88,6 +91,23 @@ TEST(LinkKinds, MalformedStreamsPrintNothing) {
   std::vector<char> cut = stream([](netlink::Message& m) { m.put_u32(IFLA_TUN_OWNER, 1); });
   cut.resize(cut.size() - 2);
   EXPECT_EQ(print("tun", cut).text, "");
+}
+
+TEST(LinkKinds, SourceMacsStopAtATruncatedEntry) {
+  auto data = stream([](netlink::Message& m) {
+    m.put_u32(IFLA_MACVLAN_MODE, MACVLAN_MODE_SOURCE);
+    auto nest = m.begin_nest(IFLA_MACVLAN_MACADDR_DATA);
+    m.put_bytes(IFLA_MACVLAN_MACADDR, std::array<uint8_t, 6>{2, 0, 0, 0, 0, 1});
+    m.put_bytes(IFLA_MACVLAN_MACADDR, std::array<uint8_t, 6>{2, 0, 0, 0, 0, 2});
+    m.end_nest(nest);
+  });
+  // Shorten the last MAC's nla_len past the nest's end: it must be dropped, not read.
+  auto last = data.size() - 12;
+  uint16_t len = 64;
+  std::memcpy(&data[last], &len, sizeof len);
+  auto p = print("macvlan", data);
+  EXPECT_EQ(p.text, "mode source 02:00:00:00:00:01 ");
+  EXPECT_EQ(p.json["macaddr_data"], Json::array({"02:00:00:00:00:01"}));
 }
 
 TEST(LinkKinds, KindsIpHasNoPrinterForShowNoData) {

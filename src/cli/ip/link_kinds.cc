@@ -10,6 +10,7 @@
 #include <pwd.h>
 
 #include <array>
+#include <vector>
 #include <cstring>
 
 #include "brisk/netlink/attributes.h"
@@ -258,8 +259,28 @@ constexpr auto kMacvlan = [] {
   p[IFLA_MACVLAN_MACADDR_COUNT] = {AttrKind::u32};
   p[IFLA_MACVLAN_BC_QUEUE_LEN] = {AttrKind::u32};
   p[IFLA_MACVLAN_BC_QUEUE_LEN_USED] = {AttrKind::u32};
+  p[IFLA_MACVLAN_MACADDR_DATA] = {AttrKind::binary};  // repeated IFLA_MACVLAN_MACADDR: walked below
   return p;
 }();
+
+// The source MACs of a source-mode macvlan: a nest of IFLA_MACVLAN_MACADDR
+// attributes, all of the same type, so walked here rather than indexed.
+// A truncated attribute ends the walk.
+std::vector<std::string> source_macs(std::span<const uint8_t> nest) {
+  std::vector<std::string> macs;
+  std::size_t at = 0;
+  while (nest.size() - at >= sizeof(nlattr)) {
+    nlattr attr;
+    std::memcpy(&attr, nest.data() + at, sizeof attr);
+    if (attr.nla_len < sizeof(nlattr) || attr.nla_len > nest.size() - at) break;
+    std::size_t payload = attr.nla_len - sizeof(nlattr);
+    if ((attr.nla_type & NLA_TYPE_MASK) == IFLA_MACVLAN_MACADDR && payload == 6)
+      macs.push_back(mac_text(nest.subspan(at + sizeof(nlattr), 6)));
+    at += NLA_ALIGN(attr.nla_len);
+    if (at > nest.size()) break;
+  }
+  return macs;
+}
 
 void print_macvlan(const Attributes& a, DetailPrinter& out) {
   auto mode = a.u32(IFLA_MACVLAN_MODE);
@@ -277,6 +298,10 @@ void print_macvlan(const Attributes& a, DetailPrinter& out) {
     out.json("nopromisc", true);
     out.text("nopromisc ");
   }
+  if (mode == MACVLAN_MODE_SOURCE && (flags & MACVLAN_FLAG_NODST)) {
+    out.json("nodst", true);
+    out.text("nodst ");
+  }
   Fields f{a, out};
   f.u32(IFLA_MACVLAN_BC_QUEUE_LEN, "bcqueuelen", "bcqueuelen");
   f.u32(IFLA_MACVLAN_BC_QUEUE_LEN_USED, "usedbcqueuelen", "usedbcqueuelen");
@@ -284,6 +309,11 @@ void print_macvlan(const Attributes& a, DetailPrinter& out) {
     if (auto count = a.u32(IFLA_MACVLAN_MACADDR_COUNT)) {
       out.json("macaddr_count", *count);
       out.text("remotes (" + std::to_string(*count) + ") ");
+    }
+    if (auto nest = a.bytes(IFLA_MACVLAN_MACADDR_DATA)) {
+      auto macs = source_macs(*nest);
+      out.json("macaddr_data", macs);
+      for (const auto& mac : macs) out.text(mac + " ");
     }
   }
 }
