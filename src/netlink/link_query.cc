@@ -32,6 +32,11 @@ constexpr auto kLinkPolicies = [] {
   p[IFLA_QDISC] = {AttrKind::string, IFNAMSIZ};
   p[IFLA_LINKMODE] = {AttrKind::u8};
   p[IFLA_STATS64] = {AttrKind::binary, 0, static_cast<uint16_t>(sizeof(rtnl_link_stats64) - 2 * sizeof(uint64_t))};
+  // Read only for LinkDetails (link_details.cc).
+  for (int type : {IFLA_PROMISCUITY, IFLA_ALLMULTI, IFLA_MIN_MTU, IFLA_MAX_MTU, IFLA_NUM_TX_QUEUES, IFLA_NUM_RX_QUEUES,
+                   IFLA_GSO_MAX_SIZE, IFLA_GSO_MAX_SEGS, IFLA_TSO_MAX_SIZE, IFLA_TSO_MAX_SEGS, IFLA_GRO_MAX_SIZE})
+    p[type] = {AttrKind::u32};
+  p[IFLA_AF_SPEC] = {AttrKind::nested};
   return p;
 }();
 
@@ -47,7 +52,7 @@ constexpr auto kInfoPolicies = [] {
 const Schema kLinkSchema{kLinkPolicies};
 const Schema kLinkInfoSchema{kInfoPolicies};
 
-NlResult<LinkInfo> parse_link(const nlmsghdr& message) {
+NlResult<LinkInfo> parse_link(const nlmsghdr& message, bool details) {
   if (message.nlmsg_len < NLMSG_HDRLEN + sizeof(ifinfomsg))
     return NetlinkError{.code = EBADMSG, .op = "netlink parse", .detail = "short RTM_NEWLINK"};
   ifinfomsg ifi;
@@ -80,6 +85,11 @@ NlResult<LinkInfo> parse_link(const nlmsghdr& message) {
   auto info = attrs->nested(IFLA_LINKINFO, kLinkInfoSchema);
   if (!info) return std::move(info).error();
   link.kind = std::string(info->string(IFLA_INFO_KIND).value_or(""));
+  if (details) {
+    auto more = parse_link_details(*attrs);
+    if (!more) return std::move(more).error();
+    link.details = std::move(*more);
+  }
   if (auto raw = attrs->bytes(IFLA_STATS64)) {
     rtnl_link_stats64 s{};
     std::memcpy(&s, raw->data(), std::min(raw->size(), sizeof s));
@@ -193,7 +203,7 @@ NlResult<std::vector<LinkInfo>> list_links(Connection& conn, const LinkFilter& f
       std::move(m), "link list", filter.kind.empty() ? filter.master : filter.kind,
       [&](const nlmsghdr& message) -> NlResult<void> {
         if (message.nlmsg_type != RTM_NEWLINK) return {};
-        auto link = detail::parse_link(message);
+        auto link = detail::parse_link(message, filter.details);
         if (!link) return std::move(link).error();
         if (!filter.stats) link->stats.reset();
         links.push_back(std::move(*link));

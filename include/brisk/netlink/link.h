@@ -134,6 +134,31 @@ struct LinkStats {
   uint64_t collisions = 0;         // collisions while sending
 };
 
+// What `ip -d link` adds: generic limits and counts, and the kind's own
+// attributes. Read only when asked (LinkFilter::details): copying the
+// kind's attributes costs an allocation per link. Each field is absent
+// when the kernel did not send it.
+struct LinkDetails {
+  std::optional<uint32_t> promiscuity{};    // IFLA_PROMISCUITY: promiscuous-mode users; > 0 acts PROMISC
+  std::optional<uint32_t> allmulti{};       // IFLA_ALLMULTI: all-multicast users; > 0 acts ALLMULTI
+  std::optional<uint32_t> min_mtu{};        // IFLA_MIN_MTU: smallest MTU the device accepts
+  std::optional<uint32_t> max_mtu{};        // IFLA_MAX_MTU: largest MTU the device accepts (0: no limit)
+  std::optional<uint8_t> addr_gen_mode{};   // IFLA_AF_SPEC/AF_INET6/IFLA_INET6_ADDR_GEN_MODE: IN6_ADDR_GEN_MODE_*
+  std::optional<uint32_t> num_tx_queues{};  // IFLA_NUM_TX_QUEUES: transmit queues allocated
+  std::optional<uint32_t> num_rx_queues{};  // IFLA_NUM_RX_QUEUES: receive queues allocated
+  std::optional<uint32_t> gso_max_size{};   // IFLA_GSO_MAX_SIZE: largest GSO packet the stack builds, bytes
+  std::optional<uint32_t> gso_max_segs{};   // IFLA_GSO_MAX_SEGS: most segments in one GSO packet
+  std::optional<uint32_t> tso_max_size{};   // IFLA_TSO_MAX_SIZE: largest TSO packet the device takes, bytes
+  std::optional<uint32_t> tso_max_segs{};   // IFLA_TSO_MAX_SEGS: most segments the device's TSO takes
+  std::optional<uint32_t> gro_max_size{};   // IFLA_GRO_MAX_SIZE: largest packet GRO builds, bytes
+  std::string slave_kind{};                 // IFLA_INFO_SLAVE_KIND: the master's kind ("bridge"); empty: none
+  // The kind's IFLA_INFO_DATA and the port's IFLA_INFO_SLAVE_DATA, as the
+  // raw attribute streams (IFLA_BR_*, IFLA_VXLAN_*, IFLA_BRPORT_*, ...):
+  // read them with Attributes::parse and a schema for that kind.
+  std::vector<char> info_data{};
+  std::vector<char> slave_data{};
+};
+
 struct LinkInfo {
   int ifindex = 0;                    // the kernel's index, unique in its namespace
   std::string name{};                 // IFLA_IFNAME
@@ -152,6 +177,7 @@ struct LinkInfo {
   std::string alias{};                // ifalias; empty: none
   uint8_t operstate = 0;              // IF_OPER_*
   std::optional<LinkStats> stats{};   // only when asked for
+  std::optional<LinkDetails> details{};  // only when asked for (LinkFilter::details)
   bool up() const;
 };
 
@@ -159,6 +185,7 @@ struct LinkFilter {
   std::string kind{};    // only links of this kind (filtered by the kernel)
   std::string master{};  // only ports of this master (filtered by the kernel)
   bool stats = false;    // include counters
+  bool details = false;  // include LinkDetails (what `ip -d` prints)
 };
 
 // Rejects names the kernel would refuse or scan for: empty, longer than 15

@@ -26,6 +26,7 @@
 #include "brisk/spawn.h"
 #include "sys/namespaces.h"
 #include "cli/ip/ip.h"
+#include "cli/ip/link_details.h"
 
 namespace brisk::ipcli {
 namespace {
@@ -271,7 +272,7 @@ class Runner {
   NlResult<std::size_t> queue(netlink::Batch& batch, const Command& cmd);
   void report(const Command& cmd, const std::string& message);
 
-  NlResult<std::map<int, netlink::LinkInfo>> links_by_index(bool stats);
+  NlResult<std::map<int, netlink::LinkInfo>> links_by_index(bool stats, bool details = false);
   std::size_t safe_delete_prefix(const std::vector<Command>& cmds, std::size_t first);
   Json link_json(const netlink::LinkInfo& l, const std::map<int, netlink::LinkInfo>& all, bool for_addr);
   std::string link_text(const netlink::LinkInfo& l, const std::map<int, netlink::LinkInfo>& all, bool for_addr);
@@ -481,9 +482,9 @@ std::size_t Runner::safe_delete_prefix(const std::vector<Command>& cmds, std::si
 
 // ---- show ----
 
-NlResult<std::map<int, netlink::LinkInfo>> Runner::links_by_index(bool stats) {
+NlResult<std::map<int, netlink::LinkInfo>> Runner::links_by_index(bool stats, bool details) {
   auto c = BRISK_TRY(conn());
-  auto links = BRISK_TRY(netlink::list_links(*c, {.stats = stats}));
+  auto links = BRISK_TRY(netlink::list_links(*c, {.stats = stats, .details = details}));
   std::map<int, netlink::LinkInfo> out;
   for (auto& l : links) out.emplace(l.ifindex, std::move(l));
   return out;
@@ -502,7 +503,9 @@ struct PeerInfo {
   bool down = false;
 };
 std::optional<PeerInfo> peer_of(const netlink::LinkInfo& l, const std::map<int, netlink::LinkInfo>& all) {
-  if (l.link == 0 || l.link == l.ifindex) return std::nullopt;
+  // The kernel sends no IFLA_LINK for a device that is its own link; a peer
+  // in another namespace may well have the same index.
+  if (l.link == 0 || (l.link == l.ifindex && !l.link_netnsid)) return std::nullopt;
   if (l.link_netnsid) return PeerInfo{"if" + std::to_string(l.link), true, false};
   auto it = all.find(l.link);
   if (it == all.end()) return PeerInfo{"NONE", false, false};
@@ -530,14 +533,15 @@ Json Runner::link_json(const netlink::LinkInfo& l, const std::map<int, netlink::
   if (!for_addr) j["linkmode"] = linkmode_name(l.linkmode);
   if (!v6_addr) j["group"] = l.group == 0 ? std::string("default") : std::to_string(l.group);
   j["txqlen"] = l.txqueuelen;
-  // ip -4/-6 addr leaves out the link layer.
-  if (for_addr && g_.family != AF_UNSPEC) return j;
+  // ip -4/-6 addr leaves out the link layer, unless -d.
+  if (for_addr && g_.family != AF_UNSPEC && !g_.details) return j;
   j["link_type"] = link_type(l);
   if (l.address) j["address"] = l.address->to_string();
+  if (v6_addr) return j;  // the IPv6 link dump carries no more (shown with -d only)
   if (l.broadcast) j["broadcast"] = l.broadcast->to_string();
   if (l.link_netnsid) j["link_netnsid"] = *l.link_netnsid;
-  if (!for_addr && !l.alias.empty()) j["ifalias"] = l.alias;
-  if (g_.details && !l.kind.empty()) j["linkinfo"] = Json{{"info_kind", l.kind}};
+  append_link_details(l, !for_addr, [&all](int index) { return name_of(index, all); }, nullptr, &j);
+  if ((!for_addr || g_.details) && !l.alias.empty()) j["ifalias"] = l.alias;
   if (g_.stats && l.stats && !for_addr) j["stats64"] = stats_json(*l.stats);  // addr show: after addr_info
   return j;
 }
@@ -554,14 +558,15 @@ std::string Runner::link_text(const netlink::LinkInfo& l, const std::map<int, ne
   if (!for_addr) t += std::string(" mode ") + linkmode_name(l.linkmode);
   if (!v6_addr) t += " group " + (l.group == 0 ? std::string("default") : std::to_string(l.group));
   t += " qlen " + std::to_string(l.txqueuelen) + "\n";
-  if (for_addr && g_.family != AF_UNSPEC) return t;
-  t += std::string("    link/") + link_type(l);
-  if (l.address) t += " " + l.address->to_string();
+  if (for_addr && g_.family != AF_UNSPEC && !g_.details) return t;
+  t += std::string("    link/") + link_type(l) + " ";
+  if (l.address) t += l.address->to_string();
+  if (v6_addr) return t + "\n";  // as in link_json()
   if (l.broadcast) t += " brd " + l.broadcast->to_string();
   if (l.link_netnsid) t += " link-netnsid " + std::to_string(*l.link_netnsid);
+  append_link_details(l, !for_addr, [&all](int index) { return name_of(index, all); }, &t, nullptr);
   t += "\n";
-  if (!for_addr && !l.alias.empty()) t += "    alias " + l.alias + "\n";
-  if (g_.details && !l.kind.empty()) t += "    " + l.kind + "\n";
+  if ((!for_addr || g_.details) && !l.alias.empty()) t += "    alias " + l.alias + "\n";
   if (g_.stats && l.stats && !for_addr) t += stats_text(*l.stats);  // addr show prints them after the addresses
   return t;
 }
@@ -578,7 +583,7 @@ NlResult<void> Runner::run_show(const Command& cmd) {
     case Verb::addr_show: {
       bool addr = cmd.verb == Verb::addr_show;
       inet6_link_dump_ = addr && cmd.family == AF_INET6 && cmd.dev.empty();
-      auto all = BRISK_TRY(links_by_index(g_.stats));
+      auto all = BRISK_TRY(links_by_index(g_.stats, g_.details));
       std::map<int, std::vector<netlink::AddressInfo>> addrs;
       if (addr) {
         for (auto& a : BRISK_TRY(netlink::list_addresses(*c, {.family = cmd.family})))
@@ -593,8 +598,9 @@ NlResult<void> Runner::run_show(const Command& cmd) {
         if (!cmd.kind.empty() && l.kind != cmd.kind) continue;
         // ip -4/-6 addr show lists only the devices with addresses of that family.
         if (addr && cmd.family != AF_UNSPEC && addrs[index].empty()) continue;
-        Json j = link_json(l, all, addr);
-        std::string text = link_text(l, all, addr);
+        // Only the form that is printed: -d makes each link's record long.
+        Json j = g_.json ? link_json(l, all, addr) : Json::object();
+        std::string text = g_.json ? std::string() : link_text(l, all, addr);
         if (addr) {
           Json infos = Json::array();
           for (const auto& a : addrs[index]) {
