@@ -55,7 +55,7 @@ void parse_one(const nlmsghdr& message) {
       check(nl::parse_ack(message, sample_request().bytes(), "fuzz", "fuzz0"));
       break;
     case RTM_NEWLINK: {
-      auto link = nl::detail::parse_link(message);
+      auto link = nl::detail::parse_link(message, /*details=*/true);  // the superset: details parse more
       check(link);
       if (link && link->address) (void)link->address->to_string();
       break;
