@@ -500,6 +500,43 @@ class ThreadsTest < Minitest::Test
   end
 end
 
+# A program with only its main thread takes another path through Ruby: the
+# signal handler itself calls the unblocking function. Each test runs in a
+# fresh Ruby, where no thread of another test can be alive.
+class MainThreadOnlyTest < Minitest::Test
+  LOAD_DIRS = $LOADED_FEATURES.grep(%r{/brisk(/brisk_ext\.so|\.rb)\z}).map { |path| File.dirname(path).delete_suffix("/brisk") }.uniq
+
+  def run_alone(script)
+    prelude = "require 'brisk'; abort 'not alone' unless Thread.list.size == 1\n"
+    M.run(RbConfig.ruby, *LOAD_DIRS.flat_map { |dir| ["-I", dir] }, "-e", prelude + script, stdout: :capture)
+  end
+
+  def test_ctrl_c_stops_the_command_at_once
+    out = run_alone(<<~RUBY)
+      started = Process.clock_gettime(Process::CLOCK_MONOTONIC)
+      begin
+        Brisk.run("sh", "-c", "kill -INT $PPID; exec sleep 10")
+        puts "finished"
+      rescue Interrupt
+        puts "interrupted"
+      end
+      puts Process.clock_gettime(Process::CLOCK_MONOTONIC) - started < 5
+      puts Dir.glob("/proc/self/task/*/children").sum { |path| File.read(path).split.size }
+    RUBY
+    assert_equal "interrupted\ntrue\n0\n", out
+  end
+
+  def test_a_trap_that_raises_nothing_does_not_disturb_the_command
+    out = run_alone(<<~RUBY)
+      trapped = 0
+      trap("USR1") { trapped += 1 }
+      print Brisk.run("sh", "-c", "kill -USR1 $PPID; sleep 0.3; echo done", stdout: :capture)
+      puts trapped
+    RUBY
+    assert_equal "done\n1\n", out
+  end
+end
+
 class DropInTest < Minitest::Test
   def test_cheetah_names
     require "brisk/cheetah"
