@@ -498,6 +498,26 @@ class ThreadsTest < Minitest::Test
     results = 4.times.map { |i| Thread.new { M.run("echo", i.to_s, stdout: :capture) } }.map(&:value)
     assert_equal %W[0\n 1\n 2\n 3\n], results
   end
+
+  # Each run in progress needs a Wakeup of its own: a run started from a
+  # callback of another, and interrupted, must not leave the outer one
+  # waiting for ever nor be woken by it.
+  def test_a_run_inside_a_callback_of_another
+    inner = Object.new
+    def inner.write(chunk)
+      (@seen ||= +"") << M.run("tr", "a-z", "A-Z", stdin: chunk, stdout: :capture)
+      chunk.bytesize
+    end
+    def inner.seen = @seen
+    M.run("sh", "-c", "echo one; sleep 0.1; echo two", stdout: inner)
+    assert_equal "ONE\nTWO\n", inner.seen
+    worker = Thread.new { M.run("sh", "-c", "echo x; exec sleep 30", stdout: inner) }
+    sleep 0.3
+    worker.raise(RuntimeError, "stop")
+    assert_raises(RuntimeError) { worker.join }
+    assert_equal "ONE\nTWO\nX\n", inner.seen
+    assert_equal "y\n", M.run("echo", "y", stdout: :capture)
+  end
 end
 
 # A program with only its main thread takes another path through Ruby: the
