@@ -404,7 +404,7 @@ VALUE native_run(VALUE, VALUE commands, VALUE options) {
         auto* r = reinterpret_cast<Request*>(data);
         while (!r->done) {
           rb_nogvl(run_without_gvl, r, wake_run, r->wake.get(), RB_NOGVL_UBF_ASYNC_SAFE);
-          (*r->wake).clear();
+          r->wake->clear();
         }
         return Qnil;
       },

@@ -10,8 +10,6 @@
 // Take and give back only with the GVL held: it is the pool's lock.
 #pragma once
 
-#include <memory>
-
 #include "brisk/cancel.h"
 
 namespace brisk_ruby {
@@ -26,7 +24,7 @@ class PooledWakeup {
   PooledWakeup(const PooledWakeup&) = delete;
   PooledWakeup& operator=(const PooledWakeup&) = delete;
 
-  brisk::Wakeup& operator*() const { return *wakeup_; }
+  brisk::Wakeup* operator->() const { return wakeup_; }
   brisk::Wakeup* get() const { return wakeup_; }
 
  private:
