@@ -11,7 +11,7 @@ Gem::Specification.new do |spec|
                      "and releases the GVL while the command runs."
   spec.authors = ["brisk authors"]
   spec.required_ruby_version = ">= 3.0"
-  spec.files = Dir["lib/**/*.rb", "ext/brisk/*.{cc,rb}", "test/*.rb", "bench/*.rb", "brisk.gemspec"]
+  spec.files = Dir["lib/**/*.rb", "ext/brisk/*.{cc,h,rb}", "test/*.rb", "bench/*.rb", "brisk.gemspec"]
   spec.require_paths = ["lib"]
   spec.extensions = ["ext/brisk/extconf.rb"]
 end

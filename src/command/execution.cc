@@ -121,6 +121,10 @@ void Execution::dispatch(std::span<const pollfd> fds) {
   }
   // Nobody is left to read stdin once every process has exited.
   if (in_.fd && all_exited()) in_.fd.reset();
+  if (all_exited()) {
+    out_.held_write.reset();
+    err_.held_write.reset();
+  }
   // After SIGKILL, descendants outside our reach may still hold the pipes:
   // stop waiting for them once our own processes are gone.
   if (killed_ && all_exited()) {

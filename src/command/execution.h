@@ -73,6 +73,11 @@ class Execution {
     bool split_lines = false;     // for a lines sink or the recorder
     bool is_stderr = false;
     int forward_fd = -1;  // tee: the parent's descriptor
+    // The parent's copy of the pipe's write end, held while any process of
+    // the run lives: the child's exit then raises no end of file before the
+    // pidfd reports the exit, which saves a wakeup per run. Closed once every
+    // process has exited; end of file still waits for other holders.
+    UniqueFd held_write;
   };
   struct Writer {
     UniqueFd fd;

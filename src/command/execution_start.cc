@@ -151,7 +151,8 @@ Result<std::unique_ptr<Execution>, SpawnError> Execution::start(std::span<const 
         reader.text = slot == 2 ? &e->output_.err : &e->output_.out;
         reader.split_lines = sink.kind() == Sink::Kind::lines || run.recorder != nullptr;
         if (sink.kind() == Sink::Kind::tee && fd_is_open(slot)) reader.forward_fd = slot;
-        return keep(std::move(pipe->write));
+        reader.held_write = std::move(pipe->write);
+        return reader.held_write.get();
       }
     }
     return -1;

@@ -498,6 +498,63 @@ class ThreadsTest < Minitest::Test
     results = 4.times.map { |i| Thread.new { M.run("echo", i.to_s, stdout: :capture) } }.map(&:value)
     assert_equal %W[0\n 1\n 2\n 3\n], results
   end
+
+  # Each run in progress needs a Wakeup of its own: a run started from a
+  # callback of another, and interrupted, must not leave the outer one
+  # waiting for ever nor be woken by it.
+  def test_a_run_inside_a_callback_of_another
+    inner = Object.new
+    def inner.write(chunk)
+      (@seen ||= +"") << M.run("tr", "a-z", "A-Z", stdin: chunk, stdout: :capture)
+      chunk.bytesize
+    end
+    def inner.seen = @seen
+    M.run("sh", "-c", "echo one; sleep 0.1; echo two", stdout: inner)
+    assert_equal "ONE\nTWO\n", inner.seen
+    worker = Thread.new { M.run("sh", "-c", "echo x; exec sleep 30", stdout: inner) }
+    sleep 0.3
+    worker.raise(RuntimeError, "stop")
+    assert_raises(RuntimeError) { worker.join }
+    assert_equal "ONE\nTWO\nX\n", inner.seen
+    assert_equal "y\n", M.run("echo", "y", stdout: :capture)
+  end
+end
+
+# A program with only its main thread takes another path through Ruby: the
+# signal handler itself calls the unblocking function. Each test runs in a
+# fresh Ruby, where no thread of another test can be alive.
+class MainThreadOnlyTest < Minitest::Test
+  LOAD_DIRS = $LOADED_FEATURES.grep(%r{/brisk(/brisk_ext\.so|\.rb)\z}).map { |path| File.dirname(path).delete_suffix("/brisk") }.uniq
+
+  def run_alone(script)
+    prelude = "require 'brisk'; abort 'not alone' unless Thread.list.size == 1\n"
+    M.run(RbConfig.ruby, *LOAD_DIRS.flat_map { |dir| ["-I", dir] }, "-e", prelude + script, stdout: :capture)
+  end
+
+  def test_ctrl_c_stops_the_command_at_once
+    out = run_alone(<<~RUBY)
+      started = Process.clock_gettime(Process::CLOCK_MONOTONIC)
+      begin
+        Brisk.run("sh", "-c", "kill -INT $PPID; exec sleep 10")
+        puts "finished"
+      rescue Interrupt
+        puts "interrupted"
+      end
+      puts Process.clock_gettime(Process::CLOCK_MONOTONIC) - started < 5
+      puts Dir.glob("/proc/self/task/*/children").sum { |path| File.read(path).split.size }
+    RUBY
+    assert_equal "interrupted\ntrue\n0\n", out
+  end
+
+  def test_a_trap_that_raises_nothing_does_not_disturb_the_command
+    out = run_alone(<<~RUBY)
+      trapped = 0
+      trap("USR1") { trapped += 1 }
+      print Brisk.run("sh", "-c", "kill -USR1 $PPID; sleep 0.3; echo done", stdout: :capture)
+      puts trapped
+    RUBY
+    assert_equal "done\n1\n", out
+  end
 end
 
 class DropInTest < Minitest::Test

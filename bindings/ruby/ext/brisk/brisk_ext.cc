@@ -29,6 +29,7 @@
 #include "brisk/command_log.h"
 #include "brisk/pipeline.h"
 #include "brisk/spawn.h"
+#include "wakeup_pool.h"
 
 namespace {
 
@@ -59,7 +60,7 @@ struct Request {
   // `wake`, the wait returns, Ruby handles the interrupt (raising, which
   // frees the Request and so kills and reaps the run, or not, after which
   // the wait goes on).
-  brisk::Wakeup wake;
+  brisk_ruby::PooledWakeup wake;
   std::optional<brisk::Process> process;
   bool done = false;
 
@@ -234,7 +235,7 @@ void start(Request& request) {
 // Waits until the run ends or Ruby has an interrupt to handle.
 void wait(Request& request) {
   constexpr auto kForever = std::chrono::hours(24 * 365);
-  std::optional<brisk::Output> output = request.process->wait_for(kForever, &request.wake);
+  std::optional<brisk::Output> output = request.process->wait_for(kForever, request.wake.get());
   if (!output) return;
   request.output = std::move(*output);
   request.process.reset();
@@ -265,8 +266,11 @@ void* run_without_gvl(void* data) {
   return nullptr;
 }
 
-// Ruby's unblocking function: may run on another thread, any number of times.
-void wake_run(void* data) { static_cast<Request*>(data)->wake.notify(); }
+// Ruby's unblocking function: may run on another thread, any number of
+// times, and in a signal handler (RB_NOGVL_UBF_ASYNC_SAFE), even just after
+// the run has ended; so its argument is the pooled Wakeup, which outlives
+// the Request, and notify() is async-signal-safe.
+void wake_run(void* data) { static_cast<brisk::Wakeup*>(data)->notify(); }
 
 // The raw wait status, as waitpid() would have returned it.
 int raw_status(const brisk::ExitStatus& status) {
@@ -386,13 +390,21 @@ VALUE native_run(VALUE, VALUE commands, VALUE options) {
   // Ruby raises a pending interrupt (Thread#raise, Timeout, Ctrl-C) on entry
   // to or exit from the GVL-free region; rb_protect catches it, and deleting
   // the request kills and reaps the run's processes. An interrupt that raises
-  // nothing (a trap handler) only costs a trip through the loop.
+  // nothing (a trap handler, the SIGCHLD of the run's own child) only costs a
+  // trip through the loop.
+  //
+  // The unblocking function is declared async-signal-safe: in a program with
+  // only the main thread, Ruby then calls it from its signal handler. Without
+  // the flag, Ruby (3.1 here; the code dates from 2.6) starts a helper Thread
+  // for every blocking region there, to call the function on a signal, and
+  // kills and joins it afterwards: several thread switches per run, the
+  // largest part of what the binding added to a short command's cost.
   rb_protect(
       [](VALUE data) -> VALUE {
         auto* r = reinterpret_cast<Request*>(data);
         while (!r->done) {
-          rb_thread_call_without_gvl(run_without_gvl, r, wake_run, r);
-          r->wake.clear();
+          rb_nogvl(run_without_gvl, r, wake_run, r->wake.get(), RB_NOGVL_UBF_ASYNC_SAFE);
+          r->wake->clear();
         }
         return Qnil;
       },
