@@ -32,15 +32,26 @@ std::string write_one(const PlotSpec& spec, const std::string& stem) {
 }  // namespace
 
 PlotSpec link_phase_plot(const LinkBenchReport& report, const std::string& phase) {
-  PlotSpec spec{.title = phase + ": cost per operation as interfaces accumulate",
-                .x_label = "interfaces existing when the round began",
+  auto rows = brisk_first(report.rows, [](const LinkBenchRow& r) { return r.method; });
+  std::vector<const LinkBenchRow*> plotted;
+  for (const LinkBenchRow* row : rows)
+    if (row->phase == phase && row->full_n && row->buckets.size() >= 2) plotted.push_back(row);
+  // Phases that add no interfaces (set up, addr add) would put every point
+  // at one x: plot them against the operations done instead.
+  bool grows = false;
+  for (const LinkBenchRow* row : plotted)
+    for (const auto& b : row->buckets) grows |= b.interfaces_before != row->buckets.front().interfaces_before;
+  std::string present =
+      plotted.empty() ? "" : std::to_string(plotted.front()->buckets.front().interfaces_before) + " interfaces";
+  PlotSpec spec{.title = grows ? phase + ": cost per operation as interfaces accumulate"
+                               : phase + ": cost per operation through the batch (" + present + ")",
+                .x_label = grows ? "interfaces existing when the round began" : "operations done when the round began",
                 .y_label = "time per " + phase + " (µs)",
                 .series = {}};
-  auto rows = brisk_first(report.rows, [](const LinkBenchRow& r) { return r.method; });
-  for (const LinkBenchRow* row : rows) {
-    if (row->phase != phase || !row->full_n || row->buckets.size() < 2) continue;
+  for (const LinkBenchRow* row : plotted) {
     PlotSeries series{row->method, {}};
-    for (const auto& b : row->buckets) series.points.emplace_back(b.interfaces_before, b.us_per_op);
+    for (const auto& b : row->buckets)
+      series.points.emplace_back(grows ? b.interfaces_before : b.first_op, b.us_per_op);
     spec.series.push_back(std::move(series));
   }
   spec.log_y = wants_log_scale(spec.series, false);
