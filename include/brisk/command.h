@@ -163,10 +163,15 @@ struct CommandStatus {
   bool timed_out = false;  // the timeout expired and the command was signalled
   bool cancelled = false;  // the run's CancelToken fired and the command was signalled
   bool allowed = false;    // exit is in the allowed set, and the run neither timed out nor was cancelled
+                           // nor lost output to a read error
+  // Reading the command's output failed (object "stdout" or "stderr"): what
+  // was read before is kept, the rest is lost, and the run counts as failed.
+  std::optional<SysError> read_error{};
 
   bool success() const { return allowed; }
   // "exit code 0", "signal 9 (SIGKILL)", "timed out, signal 15 (SIGTERM)",
-  // "cancelled, signal 15 (SIGTERM)".
+  // "cancelled, signal 15 (SIGTERM)", "exit code 0, output lost: read
+  // stdout: Input/output error".
   std::string to_string() const;
 };
 

@@ -144,6 +144,7 @@ nlohmann::json result_json(const std::vector<std::string>& argv, const Result<Ou
   j["signal_name"] = out.status.exit.signal() ? nlohmann::json(signal_name(*out.status.exit.signal()))
                                               : nlohmann::json(nullptr);
   j["timed_out"] = out.status.timed_out;
+  if (out.status.read_error) j["read_error"] = out.status.read_error->message();
   j["durations"] = {{"wall_s", seconds(out.usage.wall)},
                     {"user_s", seconds(out.usage.user)},
                     {"system_s", seconds(out.usage.system)}};

@@ -179,9 +179,10 @@ std::string Command::to_string() const {
 std::ostream& operator<<(std::ostream& out, const Command& command) { return out << command.to_string(); }
 
 std::string CommandStatus::to_string() const {
-  if (timed_out) return "timed out, " + exit.to_string();
-  if (cancelled) return "cancelled, " + exit.to_string();
-  return exit.to_string();
+  std::string lost = read_error ? ", output lost: " + read_error->message() : "";
+  if (timed_out) return "timed out, " + exit.to_string() + lost;
+  if (cancelled) return "cancelled, " + exit.to_string() + lost;
+  return exit.to_string() + lost;
 }
 
 Process::Process(std::unique_ptr<detail::Execution> execution) : execution_(std::move(execution)) {}

@@ -37,6 +37,7 @@ std::string failure_message(const std::vector<std::vector<std::string>>& command
   } else {
     message += "failed with " + output.status.exit.to_string();
   }
+  if (output.status.read_error) message += ", output lost: " + output.status.read_error->message();
   std::string line = first_line(output.err);
   if (line.empty()) return message + ".";
   return message + ": " + line;

@@ -139,6 +139,12 @@ void Execution::on_readable(Reader& reader) {
   // come from the heap rather than a fresh mmap.
   if (!buffer_) buffer_.reset(new char[kReadBuffer]);
   auto n = sys::read(reader.fd.get(), {buffer_.get(), kReadBuffer});
+  if (!n && !read_error_) {
+    // Nothing more can come from this pipe: say so rather than pass what
+    // was read off as the whole output.
+    read_error_ = std::move(n).error();
+    read_error_->object = reader.is_stderr ? "stderr" : "stdout";
+  }
   if (!n || *n == 0) {
     end_of_stream(reader);
     return;
@@ -318,7 +324,8 @@ Output Execution::finish() {
   output_.status.exit = *deciding;
   output_.status.timed_out = timed_out_;
   output_.status.cancelled = cancelled_;
-  output_.status.allowed = !timed_out_ && !cancelled_ && run_.allowed.allows(*deciding);
+  output_.status.read_error = read_error_;
+  output_.status.allowed = !timed_out_ && !cancelled_ && !read_error_ && run_.allowed.allows(*deciding);
   if (run_.recorder) run_.recorder->record_status(output_.status);
   return std::move(output_);
 }

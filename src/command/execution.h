@@ -121,6 +121,7 @@ class Execution {
   bool cancelled_ = false;
   bool killed_ = false;
   std::unique_ptr<char[]> buffer_;  // read buffer, allocated at the first read
+  std::optional<SysError> read_error_;  // the first failed read of an output pipe
 };
 
 // Runs the loop until the execution finishes.

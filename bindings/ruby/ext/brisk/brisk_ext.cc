@@ -448,6 +448,8 @@ VALUE native_run(VALUE, VALUE commands, VALUE options) {
       rb_hash_aset(result, ID2SYM(rb_intern("stderr")),
                    rb_str_new(output.err.data(), static_cast<long>(output.err.size())));
       rb_hash_aset(result, ID2SYM(rb_intern("timed_out")), output.status.timed_out ? Qtrue : Qfalse);
+      // Never pass output cut short by a failed read off as the whole of it.
+      if (output.status.read_error) other_error = "output lost: " + output.status.read_error->message();
     }
   }
   delete request;
