@@ -141,8 +141,8 @@ std::vector<NlResult<void>> run_ops(Connection& conn, std::vector<Op>& ops, cons
     // What cannot be undone goes alone once everything before it is known.
     bool alone = stop && !op.undo;
     if (op.local || alone) drain();
-    if (first_failure) {
-      --i;  // the loop's top marks it not attempted
+    if (first_failure) {  // found by that drain, in an earlier op
+      results[i] = cancelled(i, "not attempted");
       continue;
     }
     if (op.local) {
@@ -172,8 +172,7 @@ std::vector<NlResult<void>> run_ops(Connection& conn, std::vector<Op>& ops, cons
       }
     }
     if (first_failure) {  // a drain above found an earlier failure
-      results[i] = {};
-      --i;
+      results[i] = cancelled(i, "not attempted");
       continue;
     }
     if (!resolved) {

@@ -11,15 +11,6 @@
 namespace brisk::netlink::detail {
 namespace {
 
-// IFLA_LINKINFO as the details need it: the data nests kept as bytes.
-constexpr auto kInfoPolicies = [] {
-  std::array<AttrPolicy, IFLA_INFO_MAX + 1> p{};
-  p[IFLA_INFO_SLAVE_KIND] = {AttrKind::string};
-  p[IFLA_INFO_DATA] = {AttrKind::binary};
-  p[IFLA_INFO_SLAVE_DATA] = {AttrKind::binary};
-  return p;
-}();
-
 // IFLA_AF_SPEC holds one nest per address family, typed by AF_* number.
 constexpr auto kAfSpecPolicies = [] {
   std::array<AttrPolicy, AF_INET6 + 1> p{};
@@ -58,7 +49,7 @@ NlResult<LinkDetails> parse_link_details(const Attributes& attrs) {
   auto inet6 = af->nested(AF_INET6, kInet6Policies);
   if (!inet6) return std::move(inet6).error();
   d.addr_gen_mode = inet6->u8(IFLA_INET6_ADDR_GEN_MODE);
-  auto info = attrs.nested(IFLA_LINKINFO, kInfoPolicies);
+  auto info = attrs.nested(IFLA_LINKINFO, kLinkInfoSchema);
   if (!info) return std::move(info).error();
   d.slave_kind = std::string(info->string(IFLA_INFO_SLAVE_KIND).value_or(""));
   d.info_data = copy_of(info->bytes(IFLA_INFO_DATA));

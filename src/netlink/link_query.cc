@@ -43,7 +43,10 @@ constexpr auto kLinkPolicies = [] {
 constexpr auto kInfoPolicies = [] {
   std::array<AttrPolicy, IFLA_INFO_MAX + 1> p{};
   p[IFLA_INFO_KIND] = {AttrKind::string};
-  p[IFLA_INFO_DATA] = {AttrKind::nested};
+  p[IFLA_INFO_SLAVE_KIND] = {AttrKind::string};
+  // The kind's own attributes stay bytes: a reader parses them with a schema for that kind.
+  p[IFLA_INFO_DATA] = {AttrKind::binary};
+  p[IFLA_INFO_SLAVE_DATA] = {AttrKind::binary};
   return p;
 }();
 

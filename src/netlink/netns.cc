@@ -87,22 +87,25 @@ std::vector<NlResult<void>> create_netns_each(std::span<const std::string> names
   // it alive once the thread moves on to the next one or exits.
   const std::string self = "/proc/thread-self/ns/net";  // too long for the small-string buffer
   std::vector<char> mounted(names.size(), 0);
-  auto make_all = [&]() -> Result<void> {
+  auto make_all = [&] {
     for (std::size_t i : todo) {
       auto fresh = sys::unshare(CLONE_NEWNET);
       auto bound = fresh ? sys::mount(self, path(i), "none", MS_BIND) : std::move(fresh);
       if (bound) mounted[i] = 1;
       else results[i] = failed(bound.error(), "netns add", names[i]);
     }
-    return {};
   };
   Result<void> made;
-  if (options.on_calling_thread) {
-    auto home = sys::open("/proc/thread-self/ns/net", O_RDONLY);
-    made = home ? make_all() : Result<void>(home.error());
-    if (home) made = sys::setns(home->get(), CLONE_NEWNET);
+  if (!options.on_calling_thread) {
+    made = sys::run_on_thread([&]() -> Result<void> {
+      make_all();
+      return {};
+    });
+  } else if (auto home = sys::open(self, O_RDONLY); !home) {
+    made = home.error();
   } else {
-    made = sys::run_on_thread(make_all);
+    make_all();
+    made = sys::setns(home->get(), CLONE_NEWNET);  // back where the caller was
   }
   for (std::size_t i : todo) {
     if (!made) results[i] = failed(made.error(), "netns add", names[i]);
