@@ -14,6 +14,7 @@
 #include <cstring>
 #include <stdexcept>
 #include <thread>
+#include <utility>
 
 namespace brisk::bench {
 
@@ -58,6 +59,11 @@ void RawNetlink::end(rtattr* nest) {
 }
 
 int RawNetlink::transact() {
+  if (window_ > 0) {
+    queue_.append(buf_, header()->nlmsg_len);
+    if (++queued_ == window_) failures_ += send_queue();
+    return 0;
+  }
   if (::send(fd_.get(), buf_, header()->nlmsg_len, 0) < 0) return -errno;
   char reply[8192];
   for (;;) {
@@ -69,6 +75,33 @@ int RawNetlink::transact() {
       if (h->nlmsg_type == NLMSG_ERROR) return static_cast<nlmsgerr*>(NLMSG_DATA(h))->error;
     }
   }
+}
+
+void RawNetlink::pipeline(int window) { window_ = window; }
+
+int RawNetlink::flush() {
+  if (queued_) failures_ += send_queue();
+  return std::exchange(failures_, 0);
+}
+
+// One send() for the window (NETLINK_CAP_ACK keeps each ACK at 36 bytes),
+// then every ACK, in any order.
+int RawNetlink::send_queue() {
+  int expected = std::exchange(queued_, 0);
+  std::string out = std::exchange(queue_, {});
+  if (::send(fd_.get(), out.data(), out.size(), 0) < 0) return expected;
+  int failed = 0;
+  char reply[8192];
+  while (expected > 0) {
+    ssize_t n = ::recv(fd_.get(), reply, sizeof reply, 0);
+    if (n < 0) return failed + expected;
+    for (auto* h = reinterpret_cast<nlmsghdr*>(reply); NLMSG_OK(h, n); h = NLMSG_NEXT(h, n)) {
+      if (h->nlmsg_type != NLMSG_ERROR) continue;
+      --expected;
+      if (static_cast<nlmsgerr*>(NLMSG_DATA(h))->error) ++failed;
+    }
+  }
+  return failed;
 }
 
 int RawNetlink::veth_add(const std::string& name, const std::string& peer) {
@@ -96,6 +129,11 @@ int RawNetlink::set_up(const std::string& name) {
 }
 
 int RawNetlink::ifindex(const std::string& name) {
+  struct Unqueued {  // the answer is needed now, whatever the mode
+    int& window;
+    int saved = std::exchange(window, 0);
+    ~Unqueued() { window = saved; }
+  } unqueued{window_};
   start(RTM_GETLINK, 0);
   extra(sizeof(ifinfomsg));
   str(IFLA_IFNAME, name);

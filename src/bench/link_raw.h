@@ -1,6 +1,8 @@
 // bench/link_raw.h: the "raw" method of `brisk bench link`, a minimal
 // rtnetlink loop written for the benchmark: one request per send, then wait
-// for its ACK. It is the floor any library adds its cost to.
+// for its ACK. It is the floor any library adds its cost to. Pipelined
+// (`brisk bench ip`'s floor), requests are queued and sent a window at a
+// time, their ACKs read afterwards: the kernel's work and nothing else.
 #pragma once
 
 #include <linux/rtnetlink.h>
@@ -22,10 +24,18 @@ class RawNetlink {
   int veth_add(const std::string& name, const std::string& peer);
   int set_up(const std::string& name);
   // What ip does for `dev NAME`: one RTM_GETLINK by name; 0 when missing.
+  // Never queued.
   int ifindex(const std::string& name);
   // addr is the IPv4 address in host order, added as a /32.
   int addr_add(int ifindex, uint32_t addr);
   int remove(const std::string& name);
+
+  // From now on the calls above queue their request and return 0; every
+  // `window` requests go out in one send() and their ACKs are read.
+  void pipeline(int window);
+  // Sends what is queued, reads the ACKs; returns how many requests failed
+  // since the last flush.
+  int flush();
 
  private:
   void start(uint16_t type, uint16_t flags);
@@ -34,12 +44,17 @@ class RawNetlink {
   rtattr* str(uint16_t type, const std::string& s);
   void end(rtattr* nest);
   int transact();
+  int send_queue();
   nlmsghdr* header() { return reinterpret_cast<nlmsghdr*>(buf_); }
 
   UniqueFd fd_;
   uint32_t seq_ = 0;
   int last_ifindex_ = 0;  // from the RTM_NEWLINK answering a GETLINK
   alignas(nlmsghdr) char buf_[4096];
+  int window_ = 0;        // 0: one request at a time
+  std::string queue_;     // requests not sent yet
+  int queued_ = 0;
+  int failures_ = 0;      // failed requests since the last flush()
 };
 
 // The floor of `netns add`: the mount point, unshare(CLONE_NEWNET) and the

@@ -8,20 +8,32 @@
 //   delete        N pairs               target >= 50x
 //   one process   `link set dev X up`, one process each, M times
 //   start-up      `-V`, M times
+// Beside them runs the kernel's floor: raw rtnetlink from this process, 64
+// requests per send(), names resolved beforehand. ip's time over the
+// floor's is the most any tool could gain over ip -batch.
 // The first method of each phase alternates, so drift does not favour one,
-// and each run starts after a pause for the kernel's deferred work. Batches
+// and each run starts after a pause for the kernel's deferred work. veth
+// add goes in rounds, each method adding its share in turn: the kernel's
+// cost of a new device grows with the devices of every namespace, and a
+// method that always went last would pay for the others' devices. Batches
 // run with and without -force: without it brisk stops at the first failure
 // as ip does, pipelining only what it could undo (adds) and deletes
 // predicted to succeed.
 #include <sched.h>
 
+#include <arpa/inet.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <fstream>
+#include <functional>
 #include <memory>
 #include <thread>
 
+#include <fmt/format.h>
+
+#include "bench/link_raw.h"
 #include "bench/net_sandbox.h"
 #include "brisk/fd.h"
 #include "brisk/spawn.h"
@@ -34,6 +46,7 @@ struct IpBenchConfig {
   int n = 3000;       // veth pairs per batch phase
   int single_n = 1000;  // one-process-per-op runs per method
   int version_n = 300;  // `-V` runs per method
+  int settle_ms = 1500; // pause before each timed run, for the kernel's deferred work
 };
 
 // Runs argv in `ns` with stdout/stderr discarded; returns seconds and whether it exited 0.
@@ -56,83 +69,128 @@ struct Method {
   UniqueFd ns;
 };
 
-// Seconds per method: ip, brisk, brisk -force (absent outside batches).
+// Seconds per method: ip, brisk, brisk -force and the floor in batches
+// (a negative figure: not measured), ip and brisk alone elsewhere.
 void row(const char* phase, int count, const std::vector<double>& t, const char* target) {
   if (count == 0) return;
-  if (t.size() == 3)
-    std::printf("%-12s %6d %10.1f %10.1f %10.1f %8.2fx %8.2fx   %s\n", phase, count, t[0] * 1e6 / count,
-                t[1] * 1e6 / count, t[2] * 1e6 / count, t[0] / t[1], t[0] / t[2], target);
-  else
-    std::printf("%-12s %6d %10.1f %10.1f %10s %8.2fx %9s   %s\n", phase, count, t[0] * 1e6 / count,
-                t[1] * 1e6 / count, "-", t[0] / t[1], "-", target);
+  auto us = [&](std::size_t k) { return k < t.size() && t[k] >= 0 ? fmt::format("{:.1f}", t[k] * 1e6 / count) : "-"; };
+  auto ratio = [&](std::size_t k) { return k < t.size() && t[k] > 0 ? fmt::format("{:.2f}x", t[0] / t[k]) : "-"; };
+  std::printf("%-12s %6d %10s %10s %10s %10s %9s %9s %9s   %s\n", phase, count, us(0).c_str(), us(1).c_str(),
+              us(2).c_str(), us(3).c_str(), ratio(1).c_str(), ratio(2).c_str(), ratio(3).c_str(), target);
   std::fflush(stdout);
 }
+
+// 10.x.y.z for the i-th address of the addr file, in host order.
+uint32_t nth_address(int i) {
+  return (10u << 24) | static_cast<uint32_t>(i / 65536 + 1) << 16 | static_cast<uint32_t>(i / 256 % 256) << 8 |
+         static_cast<uint32_t>(i % 256);
+}
+
+// veth add in this many rounds (see the top of the file).
+constexpr int kAddRounds = 4;
+// Requests per send() for the floor.
+constexpr int kFloorWindow = 64;
 
 int run_ip_bench(const IpBenchConfig& config) {
   // Inside the network benchmarks' sandbox: the files live on its private
   // /run, and a killed run leaves no namespace, mount or file behind.
   std::string dir = bench::kSandboxScratch;
-  auto write = [&](const std::string& name, auto line) {
+  auto write = [&](const std::string& name, int from, int to, auto line) {
     std::ofstream out(dir + "/" + name);
-    for (int i = 0; i < config.n; ++i) out << line(i) << "\n";
+    for (int i = from; i < to; ++i) out << line(i) << "\n";
     return dir + "/" + name;
   };
-  std::string add = write("add", [](int i) { return "link add a" + std::to_string(i) + " type veth peer name b" + std::to_string(i); });
-  std::string up = write("up", [](int i) { return "link set a" + std::to_string(i) + " up"; });
-  std::string addr = write("addr", [](int i) {
-    return "addr add 10." + std::to_string(i / 65536 + 1) + "." + std::to_string(i / 256 % 256) + "." +
-           std::to_string(i % 256) + "/32 dev a" + std::to_string(i);
-  });
-  std::string del = write("del", [](int i) { return "link del a" + std::to_string(i); });
+  auto name = [](char side, int i) { return side + std::to_string(i); };
+  auto address = [](int i) {
+    in_addr a{htonl(nth_address(i))};
+    char text[INET_ADDRSTRLEN];
+    return std::string(::inet_ntop(AF_INET, &a, text, sizeof text));
+  };
+  // [from, to) of round r of kAddRounds.
+  auto share = [&](int r) { return std::pair{config.n * r / kAddRounds, config.n * (r + 1) / kAddRounds}; };
+  std::vector<std::string> add;
+  for (int r = 0; r < kAddRounds; ++r)
+    add.push_back(write("add" + std::to_string(r), share(r).first, share(r).second, [&](int i) {
+      return "link add " + name('a', i) + " type veth peer name " + name('b', i);
+    }));
+  std::string up = write("up", 0, config.n, [&](int i) { return "link set " + name('a', i) + " up"; });
+  std::string addr = write("addr", 0, config.n, [&](int i) { return "addr add " + address(i) + "/32 dev " + name('a', i); });
+  std::string del = write("del", 0, config.n, [&](int i) { return "link del " + name('a', i); });
 
-  char self[4096];
-  ssize_t len = ::readlink("/proc/self/exe", self, sizeof self - 1);
-  if (len <= 0) throw std::runtime_error("cannot read /proc/self/exe");
+  std::string self = bench::self_executable();
   std::vector<Method> methods;
   methods.push_back({"ip", "ip", {}, bench::fresh_netns()});
-  methods.push_back({"brisk", std::string(self, static_cast<std::size_t>(len)), {}, bench::fresh_netns()});
-  methods.push_back({"brisk -force", methods[1].program, {"-force"}, bench::fresh_netns()});
+  methods.push_back({"brisk", self, {}, bench::fresh_netns()});
+  methods.push_back({"brisk -force", self, {"-force"}, bench::fresh_netns()});
+  UniqueFd floor_ns = bench::fresh_netns();
   for (const auto& m : methods)
     if (!m.ns.valid()) throw std::runtime_error("cannot create network namespaces (needs root)");
+  if (!floor_ns.valid()) throw std::runtime_error("cannot create network namespaces (needs root)");
+  bench::RawNetlink floor(floor_ns.get());
+  floor.pipeline(kFloorWindow);
   Method& ip = methods[0];
   Method& brisk = methods[1];
-  std::printf("brisk bench ip: %d veth pairs, the same batch files, one namespace per method\n", config.n);
-  std::printf("%-12s %6s %10s %10s %10s %9s %9s   %s\n", "phase", "ops", "ip", "brisk", "brisk -f", "ip/brisk",
-              "ip/-f", "target (us/op; ratios ip/brisk)");
+  std::printf("brisk bench ip: %d veth pairs, the same batch files, one namespace per method; "
+              "floor: raw rtnetlink, %d requests per send\n", config.n, kFloorWindow);
+  std::printf("%-12s %6s %10s %10s %10s %10s %9s %9s %9s   %s\n", "phase", "ops", "ip", "brisk", "brisk -f",
+              "floor", "ip/brisk", "ip/-f", "ip/floor", "target (us/op; ratios ip/method)");
   int failures = 0;
-  int phase_no = 0;
-  auto batch_phase = [&](const char* name, const std::string& file, const char* target) {
-    std::vector<double> t(3);
-    std::vector<std::size_t> order{0, 1, 2};
-    std::rotate(order.begin(), order.begin() + phase_no++ % 3, order.end());
-    for (std::size_t k : order) {
-      Method& m = methods[k];
-      // Let deferred kernel work from the previous phase (linkwatch runs
+  int turn = 0;  // rotates which method goes first
+  // One run of each method, in turn: `file` for the processes, `floor_run`
+  // (failed requests) for the floor when given; adds each method's seconds to t.
+  auto runs = [&](const std::string& file, const std::function<int()>& floor_run, std::vector<double>& t) {
+    std::size_t count = floor_run ? 4 : 3;
+    for (std::size_t j = 0; j < count; ++j) {
+      std::size_t k = (j + static_cast<std::size_t>(turn)) % count;
+      // Let deferred kernel work from the previous run (linkwatch runs
       // within a second of a link going up) finish before timing.
-      std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+      std::this_thread::sleep_for(std::chrono::milliseconds(config.settle_ms));
+      if (k == 3) {
+        auto start = bench::Clock::now();
+        int failed = floor_run();
+        t[3] += bench::us_since(start) / 1e6;
+        if (failed) ++failures, std::fprintf(stderr, "floor: %d requests failed on %s\n", failed, file.c_str());
+        continue;
+      }
+      Method& m = methods[k];
       std::vector<std::string> argv{m.program};
       argv.insert(argv.end(), m.options.begin(), m.options.end());
       argv.insert(argv.end(), {"-batch", file});
       auto [s, ok] = timed(argv, m.ns.get());
       if (!ok) ++failures, std::fprintf(stderr, "%s -batch %s failed\n", m.name, file.c_str());
-      t[k] = s;
+      t[k] += s;
     }
-    row(name, config.n, t, target);
+    ++turn;
   };
-  batch_phase("veth add", add, ">= 1.8x");
-  batch_phase("set up", up, ">= 3x");
-  batch_phase("addr add", addr, ">= 3x");
+  auto floor_over = [&](int from, int to, auto op) {
+    return [&floor, from, to, op] {
+      for (int i = from; i < to; ++i) op(i);
+      return floor.flush();
+    };
+  };
+
+  std::vector<double> t(4);
+  for (int r = 0; r < kAddRounds; ++r)
+    runs(add[r], floor_over(share(r).first, share(r).second, [&](int i) { floor.veth_add(name('a', i), name('b', i)); }), t);
+  row("veth add", config.n, t, ">= 1.8x");
+  t.assign(4, 0);
+  runs(up, floor_over(0, config.n, [&](int i) { floor.set_up(name('a', i)); }), t);
+  row("set up", config.n, t, ">= 3x");
+  std::vector<int> ifindex(static_cast<std::size_t>(config.n));
+  for (int i = 0; i < config.n; ++i) ifindex[static_cast<std::size_t>(i)] = floor.ifindex(name('a', i));
+  t.assign(4, 0);
+  runs(addr, floor_over(0, config.n, [&](int i) { floor.addr_add(ifindex[static_cast<std::size_t>(i)], nth_address(i)); }), t);
+  row("addr add", config.n, t, ">= 3x");
 
   // One process per operation, alternating in chunks.
-  std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+  std::this_thread::sleep_for(std::chrono::milliseconds(config.settle_ms));
   std::vector<double> single(2), version(2);
   const int chunk = 100;
   for (int done = 0; done < config.single_n; done += chunk) {
     for (int k = 0; k < 2; ++k) {
       Method* m = ((done / chunk + k) % 2) ? &brisk : &ip;
       for (int i = done; i < std::min(done + chunk, config.single_n); ++i) {
-        std::string dev = "a" + std::to_string(i % config.n);
-        auto [s, ok] = timed({m->program, "link", "set", "dev", dev, i % 2 ? "up" : "down"}, m->ns.get());
+        auto [s, ok] = timed({m->program, "link", "set", "dev", name('a', i % config.n), i % 2 ? "up" : "down"}, m->ns.get());
         if (!ok) ++failures;
         single[m == &brisk] += s;
       }
@@ -148,7 +206,10 @@ int run_ip_bench(const IpBenchConfig& config) {
     }
   }
   row("-V start-up", config.version_n, version, "report");
-  batch_phase("delete", del, ">= 50x");
+  // No floor here: every deletion waits in rcu_barrier() however it is sent.
+  t.assign(3, 0);
+  runs(del, nullptr, t);
+  row("delete", config.n, t, ">= 50x");
   if (failures) std::fprintf(stderr, "brisk bench ip: %d runs failed\n", failures);
   return failures ? 1 : 0;
 }
@@ -163,6 +224,8 @@ void add_bench_ip(CLI::App& bench) {
       ->check(CLI::NonNegativeNumber);
   ip->add_option("--version-n", config->version_n, "-V runs per method")->capture_default_str()
       ->check(CLI::NonNegativeNumber);
+  ip->add_option("--settle-ms", config->settle_ms, "pause before each timed batch, for the kernel's deferred work")
+      ->capture_default_str()->check(CLI::NonNegativeNumber);
   ip->callback([config] {
     try {
       int code = 0;

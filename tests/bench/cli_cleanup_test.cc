@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
@@ -123,6 +124,34 @@ TEST_F(BenchCli, ContainersWritesJsonAndCsvWithAFigureForEveryMethod) {
     EXPECT_EQ(m["buckets"].size(), 2u);
   }
   EXPECT_EQ(csv_lines(dir.path() + "/containers.csv"), 1u + 3u * (2u + 2u));
+}
+
+// The table has every phase; the floor has a figure beside each batch phase
+// but delete, and every run, the floor's requests included, succeeded (the
+// bench exits 1 otherwise).
+TEST_F(BenchCli, IpPrintsEveryPhaseWithTheFloorBesideTheBatches) {
+  auto run = brisk::test::run_capture({.argv = {BRISK_CLI_PATH, "bench", "ip", "--n", "8", "--single-n", "2",
+                                                "--version-n", "2", "--settle-ms", "0"}});
+  ASSERT_TRUE(run.status.success()) << run.out;
+  std::map<std::string, std::vector<std::string>> rows;
+  std::istringstream lines(run.out);
+  for (std::string line; std::getline(lines, line);) {
+    for (const char* phase : {"veth add", "set up", "addr add", "one process", "-V start-up", "delete"}) {
+      if (line.rfind(phase, 0) != 0) continue;
+      std::istringstream words(line.substr(std::string(phase).size()));
+      for (std::string w; words >> w;) rows[phase].push_back(w);
+    }
+  }
+  ASSERT_EQ(rows.size(), 6u) << run.out;
+  // ops, ip, brisk, brisk -f, floor, ip/brisk, ip/-f, ip/floor
+  for (const char* phase : {"veth add", "set up", "addr add"}) {
+    ASSERT_GE(rows[phase].size(), 8u) << phase;
+    EXPECT_EQ(rows[phase][0], "8") << phase;
+    for (std::size_t k = 1; k <= 4; ++k) EXPECT_GT(std::stod(rows[phase][k]), 0) << phase << " column " << k;
+    EXPECT_NE(rows[phase][7], "-") << phase;
+  }
+  EXPECT_EQ(rows["delete"][4], "-");
+  EXPECT_EQ(rows["one process"][0], "2");
 }
 
 // Killed once its first round of containers exists (it says so on stderr).
