@@ -307,6 +307,8 @@ Batch::~Batch() = default;
 
 std::size_t Batch::size() const { return ops_.size(); }
 
+void Batch::reserve(std::size_t count) { ops_.reserve(count); }
+
 std::size_t Batch::push(detail::Op op) {
   ops_.push_back(std::move(op));
   return ops_.size() - 1;

@@ -31,6 +31,20 @@ class BatchTest : public test::NetnsTest {
   }
 };
 
+// reserve() is room only: nothing is queued by it, and what is queued after
+// it runs and is indexed from zero.
+TEST_F(BatchTest, ReserveQueuesNothing) {
+  Batch batch(conn());
+  batch.reserve(64);
+  EXPECT_EQ(batch.size(), 0u);
+  EXPECT_EQ(batch.add_link({.name = "r0", .kind = VethOptions{.peer = "s0"}}), 0u);
+  EXPECT_EQ(batch.set_link({.name = "r0", .up = true}), 1u);
+  auto results = batch.flush();
+  ASSERT_EQ(results.size(), 2u);
+  for (auto& r : results) EXPECT_TRUE(r) << r.error().message();
+  EXPECT_EQ(batch.size(), 0u);
+}
+
 TEST_F(BatchTest, ErrorsInTheMiddleFailOnlyTheirOwnRequest) {
   Batch batch(conn());
   batch.add_link({.name = "e0", .kind = VethOptions{.peer = "f0"}});

@@ -79,6 +79,9 @@ class Batch {
   std::size_t delete_fdb(FdbSpec spec);
 
   std::size_t size() const;
+  // Makes room for `count` operations in all, as std::vector::reserve:
+  // a caller that knows its batch's size spares the queue its regrowth.
+  void reserve(std::size_t count);
   // Runs every queued operation and empties the batch.
   std::vector<NlResult<void>> flush();
 

@@ -395,6 +395,7 @@ int Runner::run(std::vector<Command>& cmds) {
         while (end < cmds.size() && cmds[end].mutates() && cmds[end].verb != Verb::link_del) ++end;
       }
       netlink::Batch batch(**c, {.stop_at_first_error = stop_mode});
+      batch.reserve(end - i);
       std::vector<std::optional<std::size_t>> slot(end - i);
       std::vector<std::optional<NetlinkError>> prep_error(end - i);
       for (std::size_t k = i; k < end; ++k) {
@@ -905,6 +906,7 @@ int ip_main(int argc, char** argv) {
     if (!lines) return usage_exit(lines.error(), source);
     // Every line is parsed before anything is sent; report every bad line.
     std::vector<UsageError> errors;
+    cmds.reserve(lines->size());  // a Command is large: growing would move them all, again and again
     for (const auto& line : *lines) {
       auto cmd = parse_command(line.args, g);
       if (!cmd) {
