@@ -192,6 +192,8 @@ TEST_F(CliTest, UsageErrorsExit255RuntimeErrorsExit1) {
            {{"link", "set", "lo", "up", "garbage"}, 255},
            {{"-n"}, 255},
            {{"-j"}, 255},
+           {{"-zzz", "link"}, 255},  // an unknown option, first or later
+           {{"-j", "-zzz", "link"}, 255},
            {{"link", "set", "nosuch", "up"}, 1},
            {{"link", "show", "dev", "nosuch"}, 1},
            {{"addr", "add", "10.0.0.1/24", "dev", "nosuch"}, 1},

@@ -66,9 +66,10 @@ TEST(IpGlobals, Errors) {
 
 TEST(IpGlobals, DispatchDecision) {
   for (const char* yes : {"link", "l", "li", "address", "addr", "a", "route", "r", "ro", "neigh", "n", "neighbour",
-                          "netns", "net", "fdb", "-j", "-n", "-batch", "-force", "-V", "-4", "-6", "-d", "-s", "-p"})
+                          "netns", "net", "fdb", "-j", "-n", "-batch", "-force", "-V", "-4", "-6", "-d", "-s", "-p",
+                          "-zzz", "-br"})  // unknown ip options: refused the ip way
     EXPECT_TRUE(is_ip_invocation(yes)) << yes;
-  for (const char* no : {"bench", "demo", "run", "--help", "-h", "help", "x", "linkx", "fd", ""})
+  for (const char* no : {"bench", "demo", "run", "--help", "--zzz", "-h", "-help", "help", "x", "linkx", "fd", "", "-"})
     EXPECT_FALSE(is_ip_invocation(no)) << no;
 }
 

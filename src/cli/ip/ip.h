@@ -63,7 +63,8 @@ std::string_view object_usage(Object object);
 std::string_view general_usage();
 
 // True when `arg` (argv[1]) belongs to the ip grammar: an ip-style global
-// option or one of the objects brisk implements, abbreviated as ip allows.
+// option or one of the objects brisk implements, abbreviated as ip allows,
+// or any other single-dash option but -h/-help (an unknown ip option).
 bool is_ip_invocation(std::string_view arg);
 
 enum class Verb {

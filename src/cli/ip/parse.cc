@@ -824,7 +824,10 @@ GlobalOption global_of(std::string_view arg) {
 }  // namespace
 
 bool is_ip_invocation(std::string_view arg) {
-  return global_of(arg) != GlobalOption::none || object_of(arg).has_value();
+  if (global_of(arg) != GlobalOption::none || object_of(arg).has_value()) return true;
+  // Any other single-dash option is an unknown ip option, answered the ip
+  // way (exit 255), except the top-level help ("-h", "-help").
+  return arg.size() > 1 && arg[0] == '-' && arg[1] != '-' && arg != "-h" && arg != "-help";
 }
 
 Parsed<Invocation> parse_globals(std::span<const std::string> argv) {
@@ -850,7 +853,7 @@ Parsed<Invocation> parse_globals(std::span<const std::string> argv) {
       case GlobalOption::v6: inv.globals.family = AF_INET6; break;
       case GlobalOption::version: inv.globals.version = true; break;
       case GlobalOption::none:
-        return usage("option \"" + opt + "\" is unknown, try \"brisk -help\"");
+        return usage("option \"" + opt + "\" is unknown, try \"brisk help\"");
     }
   }
   inv.args.assign(argv.begin() + static_cast<std::ptrdiff_t>(i), argv.end());
