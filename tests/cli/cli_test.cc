@@ -163,6 +163,26 @@ TEST_F(CliTest, RouteNeighFdbParity) {
   EXPECT_EQ(ip_json(ns(), {"route", "show", "10.9.0.0/16"}).size(), 0u);
 }
 
+// -br, -o and -p print what ip prints, byte for byte, in text and JSON.
+TEST_F(CliTest, BriefOnelineAndPrettyMatchIp) {
+  ASSERT_EQ(ip_run({"link", "add", "v0", "type", "veth", "peer", "name", "v1"}, ns()).code, 0);
+  // name@peer wider than the 16-column field pushes the rest along.
+  ASSERT_EQ(ip_run({"link", "add", "vethlongname01", "type", "veth", "peer", "name", "vethlongname02"}, ns()).code, 0);
+  ASSERT_EQ(ip_run({"link", "set", "v0", "up"}, ns()).code, 0);
+  ASSERT_EQ(ip_run({"addr", "add", "10.0.0.1/24", "dev", "v0"}, ns()).code, 0);
+  ASSERT_EQ(ip_run({"addr", "add", "10.0.1.1/32", "dev", "v0", "label", "v0:x"}, ns()).code, 0);
+  for (std::vector<std::string> args :
+       {std::vector<std::string>{"-br", "link"}, {"-br", "addr"}, {"-br", "-4", "addr"}, {"-brief", "link", "show", "up"},
+        {"-br", "-j", "link"}, {"-br", "-j", "addr"}, {"-o", "link"}, {"-o", "addr"}, {"-o", "-s", "link", "show", "v0"},
+        {"-oneline", "-4", "addr", "show", "dev", "v0"}, {"-o", "-br", "link"}, {"-j", "-p", "link"},
+        {"-j", "-p", "-s", "addr"}, {"-br", "-j", "-p", "addr"}, {"-j", "-p", "route"}}) {
+    auto ours = brisk_run(args, ns()), theirs = ip_run(args, ns());
+    ASSERT_EQ(theirs.code, 0) << theirs.err;
+    EXPECT_EQ(ours.code, 0) << ours.err;
+    EXPECT_EQ(ours.out, theirs.out) << args[0] << " " << args[1] << " " << args.back();
+  }
+}
+
 TEST_F(CliTest, HelpTextsAreWhereTheErrorsPointTo) {
   // Like ip: the usage text on stderr, exit code 255.
   auto route = brisk_run({"route", "help"});
@@ -237,6 +257,16 @@ TEST_F(CliTest, NamedNamespaces) {
                 .code,
             0);
   EXPECT_EQ(parse_json(ip_run({"-j", "-n", b.name(), "link", "show", "p1"}).out).size(), 1u);
+  // The peer's namespace by name, and its id beside it in netns list, as ip shows them.
+  auto p0 = brisk_run({"-n", a.name(), "link", "show", "p0"});
+  EXPECT_NE(p0.out.find(" link-netns " + b.name() + "\n"), std::string::npos) << p0.out;
+  EXPECT_EQ(p0.out, ip_run({"-n", a.name(), "link", "show", "p0"}).out);
+  auto ids = brisk_run({"-n", a.name(), "netns", "list"}).out;
+  EXPECT_NE(ids.find(b.name() + " (id: "), std::string::npos) << ids;
+  bool has_id = false;
+  for (const auto& n : brisk_json(-1, {"-n", a.name(), "netns", "list"}))
+    has_id = has_id || (n["name"] == b.name() && n.contains("id"));
+  EXPECT_TRUE(has_id);
   auto list = brisk_json(-1, {"netns", "list"});
   bool seen = false;
   for (const auto& n : list) seen = seen || n["name"] == a.name();

@@ -176,3 +176,33 @@ TEST_F(Netns, LinkSetMovesADeviceIntoANamedNamespace) {
 
 }  // namespace
 }  // namespace brisk::netlink
+
+namespace brisk::netlink {
+namespace {
+
+// netns_id() reads the id a namespace has here: none until something
+// (a veth peer there) makes the kernel assign one, then the very id the
+// link reports as IFLA_LINK_NETNSID.
+TEST(NetnsId, NoneUntilAPeerLivesThereThenTheLinksId) {
+  if (!brisk::test::can_unshare_net()) GTEST_SKIP() << "needs CAP_SYS_ADMIN to create network namespaces";
+  UniqueFd here = brisk::test::make_netns(), there = brisk::test::make_netns();
+  ASSERT_TRUE(here.valid() && there.valid());
+  auto conn = Connection::open_in(here.get());
+  ASSERT_TRUE(conn) << conn.error().message();
+  auto before = netns_id(*conn, there.get());
+  ASSERT_TRUE(before) << before.error().message();
+  EXPECT_FALSE(before->has_value());
+  ASSERT_TRUE(add_link(*conn, {.name = "p0", .kind = VethOptions{.peer = "p1", .peer_netns_fd = there.get()}}));
+  auto link = get_link(*conn, "p0");
+  ASSERT_TRUE(link) << link.error().message();
+  ASSERT_TRUE(link->link_netnsid.has_value());
+  auto after = netns_id(*conn, there.get());
+  ASSERT_TRUE(after) << after.error().message();
+  ASSERT_TRUE(after->has_value());
+  EXPECT_EQ(**after, *link->link_netnsid);
+  // Not a namespace: the kernel refuses the fd.
+  EXPECT_FALSE(netns_id(*conn, conn->fd()));
+}
+
+}  // namespace
+}  // namespace brisk::netlink

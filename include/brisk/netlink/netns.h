@@ -13,6 +13,7 @@
 
 #include <sys/types.h>
 
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -21,6 +22,8 @@
 #include "brisk/netlink/error.h"
 
 namespace brisk::netlink {
+
+class Connection;
 
 inline constexpr const char* kNetnsDir = "/run/netns";
 
@@ -52,5 +55,9 @@ NlResult<std::vector<std::string>> list_netns();
 NlResult<UniqueFd> open_netns(const std::string& name);
 NlResult<UniqueFd> open_netns_path(const std::string& path);
 NlResult<UniqueFd> open_netns_pid(pid_t pid);
+
+// The id the namespace netns_fd refers to has in conn's namespace (what a
+// link's IFLA_LINK_NETNSID names); nullopt when none is assigned. Assigns none.
+NlResult<std::optional<int>> netns_id(Connection& conn, int netns_fd);
 
 }  // namespace brisk::netlink

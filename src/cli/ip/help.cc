@@ -77,7 +77,7 @@ std::string_view general_usage() {
        brisk demo
 OBJECT := { link | address | route | neigh | netns | fdb }
 OPTIONS := { -V[ersion] | -n[etns] NAME | -j[son] | -p[retty] | -d[etails] |
-             -s[tatistics] | -4 | -6 | -force }
+             -s[tatistics] | -br[ief] | -o[neline] | -4 | -6 | -force }
 )";
 }
 

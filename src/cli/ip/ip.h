@@ -44,6 +44,8 @@ struct Globals {
   bool force = false;                 // -force
   bool details = false;               // -d
   bool stats = false;                 // -s
+  bool brief = false;                 // -br: link and addr show, a line per device
+  bool oneline = false;               // -o: link and addr show, a line per record
   bool version = false;               // -V
   int family = AF_UNSPEC;             // -4 / -6
   std::optional<std::string> batch{}; // -batch FILE|-

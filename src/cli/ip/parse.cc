@@ -802,7 +802,7 @@ Parsed<Command> parse_command(std::span<const std::string> args, const Globals& 
 namespace {
 
 // ip's global options, by the prefixes ip's matches() accepts.
-enum class GlobalOption { netns, json, pretty, batch, force, details, stats, v4, v6, version, none };
+enum class GlobalOption { netns, json, pretty, batch, force, details, stats, brief, oneline, v4, v6, version, none };
 
 GlobalOption global_of(std::string_view arg) {
   if (arg.size() < 2 || arg[0] != '-') return GlobalOption::none;
@@ -813,7 +813,9 @@ GlobalOption global_of(std::string_view arg) {
   if (word == "n" || matches(word, "netns")) return GlobalOption::netns;
   if (word == "j" || matches(word, "json")) return GlobalOption::json;
   if (word == "p" || matches(word, "pretty")) return GlobalOption::pretty;
-  if (matches(word, "batch") ) return GlobalOption::batch;
+  if (matches(word, "batch")) return GlobalOption::batch;  // "-b" is -batch, as in ip
+  if (matches(word, "brief")) return GlobalOption::brief;
+  if (matches(word, "oneline")) return GlobalOption::oneline;
   if (word == "force") return GlobalOption::force;
   if (matches(word, "details")) return GlobalOption::details;
   if (matches(word, "stats") || matches(word, "statistics")) return GlobalOption::stats;
@@ -849,6 +851,8 @@ Parsed<Invocation> parse_globals(std::span<const std::string> argv) {
       case GlobalOption::force: inv.globals.force = true; break;
       case GlobalOption::details: inv.globals.details = true; break;
       case GlobalOption::stats: inv.globals.stats = true; break;
+      case GlobalOption::brief: inv.globals.brief = true; break;
+      case GlobalOption::oneline: inv.globals.oneline = true; break;
       case GlobalOption::v4: inv.globals.family = AF_INET; break;
       case GlobalOption::v6: inv.globals.family = AF_INET6; break;
       case GlobalOption::version: inv.globals.version = true; break;

@@ -26,6 +26,7 @@
 #include "brisk/spawn.h"
 #include "sys/namespaces.h"
 #include "cli/ip/ip.h"
+#include "cli/ip/json_layout.h"
 #include "cli/ip/link_details.h"
 
 namespace brisk::ipcli {
@@ -257,7 +258,7 @@ class Runner {
   int run(std::vector<Command>& cmds);
   void dump_json() {
     if (!g_.json || !json_used_) return;
-    out_ += (g_.pretty ? json_.dump(4) : json_.dump()) + "\n";
+    out_ += (g_.pretty ? ip_pretty_json(json_) : json_.dump()) + "\n";
     json_ = Json::array();
     json_used_ = false;
   }
@@ -276,6 +277,13 @@ class Runner {
   std::size_t safe_delete_prefix(const std::vector<Command>& cmds, std::size_t first);
   Json link_json(const netlink::LinkInfo& l, const std::map<int, netlink::LinkInfo>& all, bool for_addr);
   std::string link_text(const netlink::LinkInfo& l, const std::map<int, netlink::LinkInfo>& all, bool for_addr);
+  // ip -br: name (with its @peer), operstate, then the link-layer address and
+  // flags (link show) or each address as ADDR/LEN (addr show, addrs given).
+  void brief(const netlink::LinkInfo& l, const std::map<int, netlink::LinkInfo>& all,
+             const std::vector<netlink::AddressInfo>* addrs);
+  // The named namespaces (/run/netns) by the id each has here, as ip's
+  // netns map: built on first use; a name that cannot be read is left out.
+  const std::map<int, std::string>& netns_by_id();
 
   Globals g_;
   std::string source_;  // batch file name for "Command failed FILE:LINE"; empty outside a batch
@@ -289,6 +297,7 @@ class Runner {
   // `ip -6 addr` without a device reads links through the kernel's IPv6
   // link dump, which carries no qdisc, master or group; ip prints none of them.
   bool inet6_link_dump_ = false;
+  std::optional<std::map<int, std::string>> netns_by_id_;
 };
 
 NlResult<Connection*> Runner::conn() {
@@ -564,12 +573,71 @@ std::string Runner::link_text(const netlink::LinkInfo& l, const std::map<int, ne
   if (l.address) t += l.address->to_string();
   if (v6_addr) return t + "\n";  // as in link_json()
   if (l.broadcast) t += " brd " + l.broadcast->to_string();
-  if (l.link_netnsid) t += " link-netnsid " + std::to_string(*l.link_netnsid);
+  if (l.link_netnsid) {
+    auto named = netns_by_id().find(*l.link_netnsid);
+    if (named != netns_by_id().end()) t += " link-netns " + named->second;
+    else if (*l.link_netnsid < 0) t += " link-netnsid unknown";
+    else t += " link-netnsid " + std::to_string(*l.link_netnsid);
+  }
   append_link_details(l, !for_addr, [&all](int index) { return name_of(index, all); }, &t, nullptr);
   t += "\n";
   if ((!for_addr || g_.details) && !l.alias.empty()) t += "    alias " + l.alias + "\n";
   if (g_.stats && l.stats && !for_addr) t += stats_text(*l.stats);  // addr show prints them after the addresses
   return t;
+}
+
+// ip -o: a record's line breaks become backslashes, all but the last.
+std::string one_line(std::string text) {
+  for (std::size_t i = 0; i + 1 < text.size(); ++i)
+    if (text[i] == '\n') text[i] = '\\';
+  return text;
+}
+
+void Runner::brief(const netlink::LinkInfo& l, const std::map<int, netlink::LinkInfo>& all,
+                   const std::vector<netlink::AddressInfo>* addrs) {
+  auto peer = peer_of(l, all);
+  if (g_.json) {
+    Json j;
+    if (peer && !peer->other_netns) j["link"] = peer->name;
+    if (peer && peer->other_netns) j["link_index"] = l.link;
+    j["ifname"] = l.name;
+    j["operstate"] = operstate_name(l.operstate);
+    if (addrs) {
+      Json infos = Json::array();
+      for (const auto& a : *addrs) infos.push_back(Json{{"local", a.prefix.address.to_string()}, {"prefixlen", a.prefix.length}});
+      j["addr_info"] = std::move(infos);
+    } else {
+      if (l.address) j["address"] = l.address->to_string();
+      j["flags"] = link_flags(l.flags, peer && peer->down);
+    }
+    json_.push_back(std::move(j));
+    return;
+  }
+  // The columns of ip's "%-16s %-14s ": wider names push the rest along.
+  auto column = [](std::string s, std::size_t width) { return s.size() < width ? s.append(width - s.size(), ' ') : s; };
+  std::string t = column(peer ? l.name + "@" + peer->name : l.name, 16) + " " + column(operstate_name(l.operstate), 14) + " ";
+  if (addrs) {
+    for (const auto& a : *addrs) t += a.prefix.address.to_string() + "/" + std::to_string(a.prefix.length) + " ";
+  } else {
+    if (l.address) t += l.address->to_string() + " ";
+    t += "<" + join(link_flags(l.flags, peer && peer->down), ",") + "> ";
+  }
+  out_ += t + "\n";
+}
+
+const std::map<int, std::string>& Runner::netns_by_id() {
+  if (netns_by_id_) return *netns_by_id_;
+  netns_by_id_.emplace();
+  auto c = conn();
+  auto names = netlink::list_netns();
+  if (!c || !names) return *netns_by_id_;
+  for (const auto& name : *names) {
+    auto fd = netlink::open_netns(name);
+    if (!fd) continue;
+    auto id = netlink::netns_id(**c, fd->get());
+    if (id && *id) netns_by_id_->emplace(**id, name);
+  }
+  return *netns_by_id_;
 }
 
 NlResult<void> device_missing(const std::string& dev) {
@@ -599,9 +667,15 @@ NlResult<void> Runner::run_show(const Command& cmd) {
         if (!cmd.kind.empty() && l.kind != cmd.kind) continue;
         // ip -4/-6 addr show lists only the devices with addresses of that family.
         if (addr && cmd.family != AF_UNSPEC && addrs[index].empty()) continue;
+        if (g_.brief) {
+          brief(l, all, addr ? &addrs[index] : nullptr);
+          continue;
+        }
         // Only the form that is printed: -d makes each link's record long.
         Json j = g_.json ? link_json(l, all, addr) : Json::object();
-        std::string text = g_.json ? std::string() : link_text(l, all, addr);
+        // ip -o addr prints each address on its own line, under no link header.
+        bool address_lines = addr && g_.oneline && !g_.json;
+        std::string text = g_.json || address_lines ? std::string() : link_text(l, all, addr);
         if (addr) {
           Json infos = Json::array();
           for (const auto& a : addrs[index]) {
@@ -612,30 +686,32 @@ NlResult<void> Runner::run_show(const Command& cmd) {
             ai["prefixlen"] = a.prefix.length;
             if (a.broadcast) ai["broadcast"] = a.broadcast->to_string();
             ai["scope"] = scope_name(a.scope);
-            text += std::string("    ") + (v4 ? "inet " : "inet6 ") + a.prefix.address.to_string() + "/" +
-                    std::to_string(a.prefix.length);
-            if (a.broadcast) text += " brd " + a.broadcast->to_string();
-            text += " scope " + scope_name(a.scope) + " ";
+            std::string line = std::string("    ") + (v4 ? "inet " : "inet6 ") + a.prefix.address.to_string() + "/" +
+                               std::to_string(a.prefix.length);
+            if (a.broadcast) line += " brd " + a.broadcast->to_string();
+            line += " scope " + scope_name(a.scope) + " ";
             for (const auto& flag : address_flag_names(a.flags, v4)) {
               ai[flag] = true;
-              text += flag + " ";
+              line += flag + " ";
             }
             if (!a.label.empty()) {
               ai["label"] = a.label;
-              text += a.label;
+              line += a.label;
             }
             ai["valid_life_time"] = a.valid_lifetime;
             ai["preferred_life_time"] = a.preferred_lifetime;
-            text += "\n       valid_lft " + lifetime_text(a.valid_lifetime) + " preferred_lft " +
+            line += "\n       valid_lft " + lifetime_text(a.valid_lifetime) + " preferred_lft " +
                     lifetime_text(a.preferred_lifetime) + "\n";
+            text += address_lines ? std::to_string(index) + ": " + l.name + one_line(line) : line;
             infos.push_back(std::move(ai));
           }
           j["addr_info"] = std::move(infos);
-          if (g_.stats && l.stats) {
+          if (g_.stats && l.stats && !address_lines) {
             text += stats_text(*l.stats);
             j["stats64"] = stats_json(*l.stats);
           }
         }
+        if (g_.oneline && !address_lines) text = one_line(text);
         if (g_.json) json_.push_back(std::move(j));
         else out_ += text;
       }
@@ -820,9 +896,18 @@ NlResult<void> Runner::run_netns(const Command& cmd) {
     case Verb::netns_del: return netlink::delete_netns(cmd.name);
     case Verb::netns_list: {
       json_used_ = true;
+      // Like ip: "(id: N)" for a namespace that has an id here.
+      std::map<std::string, int> ids;
+      for (const auto& [id, name] : netns_by_id()) ids.emplace(name, id);
       for (const auto& name : BRISK_TRY(netlink::list_netns())) {
-        if (g_.json) json_.push_back(Json{{"name", name}});
-        else out_ += name + "\n";
+        auto id = ids.find(name);
+        if (g_.json) {
+          Json j{{"name", name}};
+          if (id != ids.end()) j["id"] = id->second;
+          json_.push_back(std::move(j));
+        } else {
+          out_ += name + (id != ids.end() ? " (id: " + std::to_string(id->second) + ")" : "") + "\n";
+        }
       }
       return {};
     }

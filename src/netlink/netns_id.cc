@@ -1,0 +1,45 @@
+// The id a namespace has in the connection's namespace (RTM_GETNSID): what
+// IFLA_LINK_NETNSID names, so `ip link` can print a veth peer's namespace
+// by name and `ip netns list` can show "(id: N)".
+#include <linux/net_namespace.h>
+#include <linux/rtnetlink.h>
+#include <sys/socket.h>
+
+#include <string>
+
+#include "brisk/netlink/attributes.h"
+#include "brisk/netlink/connection.h"
+#include "brisk/netlink/netns.h"
+
+namespace brisk::netlink {
+namespace {
+
+constexpr AttrPolicy kNsidPolicies[] = {
+    {},                   // NETNSA_NONE
+    {AttrKind::u32},      // NETNSA_NSID (an s32: -1 when none is assigned)
+};
+
+}  // namespace
+
+NlResult<std::optional<int>> netns_id(Connection& conn, int netns_fd) {
+  Message m(RTM_GETNSID, NLM_F_REQUEST, 64);
+  m.put_header<rtgenmsg>().rtgen_family = AF_UNSPEC;
+  m.put_u32(NETNSA_FD, static_cast<uint32_t>(netns_fd));
+  std::optional<int> id;
+  bool answered = false;
+  Request r{.message = std::move(m), .op = "netns id", .object = "fd " + std::to_string(netns_fd), .ack = false};
+  r.on_reply = [&](const nlmsghdr& reply) -> NlResult<void> {
+    if (reply.nlmsg_type != RTM_NEWNSID) return {};
+    auto attrs = Attributes::parse_message(reply, sizeof(rtgenmsg), Schema{kNsidPolicies});
+    if (!attrs) return std::move(attrs).error();
+    answered = true;
+    if (auto value = attrs->u32(NETNSA_NSID); value && static_cast<int32_t>(*value) >= 0)
+      id = static_cast<int32_t>(*value);
+    return {};
+  };
+  if (auto done = conn.execute(std::move(r)); !done) return std::move(done).error();
+  if (!answered) return NetlinkError{.code = EBADMSG, .op = "netns id", .detail = "no RTM_NEWNSID reply"};
+  return id;
+}
+
+}  // namespace brisk::netlink
