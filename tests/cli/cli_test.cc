@@ -163,7 +163,8 @@ TEST_F(CliTest, RouteNeighFdbParity) {
   EXPECT_EQ(ip_json(ns(), {"route", "show", "10.9.0.0/16"}).size(), 0u);
 }
 
-// -br, -o and -p print what ip prints, byte for byte, in text and JSON.
+// -br, -o and -p print what ip prints, byte for byte, in text and JSON;
+// so do neighbour flags (router, extern_learn).
 TEST_F(CliTest, BriefOnelineAndPrettyMatchIp) {
   ASSERT_EQ(ip_run({"link", "add", "v0", "type", "veth", "peer", "name", "v1"}, ns()).code, 0);
   // name@peer wider than the 16-column field pushes the rest along.
@@ -171,11 +172,16 @@ TEST_F(CliTest, BriefOnelineAndPrettyMatchIp) {
   ASSERT_EQ(ip_run({"link", "set", "v0", "up"}, ns()).code, 0);
   ASSERT_EQ(ip_run({"addr", "add", "10.0.0.1/24", "dev", "v0"}, ns()).code, 0);
   ASSERT_EQ(ip_run({"addr", "add", "10.0.1.1/32", "dev", "v0", "label", "v0:x"}, ns()).code, 0);
+  ASSERT_EQ(ip_run({"neigh", "add", "10.0.0.2", "lladdr", "02:00:00:00:00:02", "dev", "v0"}, ns()).code, 0);
+  ASSERT_EQ(ip_run({"neigh", "add", "10.0.0.3", "lladdr", "02:00:00:00:00:03", "dev", "v0", "router"}, ns()).code, 0);
+  ASSERT_EQ(ip_run({"neigh", "add", "10.0.0.4", "lladdr", "02:00:00:00:00:04", "dev", "v1", "extern_learn"}, ns()).code,
+            0);
   for (std::vector<std::string> args :
        {std::vector<std::string>{"-br", "link"}, {"-br", "addr"}, {"-br", "-4", "addr"}, {"-brief", "link", "show", "up"},
         {"-br", "-j", "link"}, {"-br", "-j", "addr"}, {"-o", "link"}, {"-o", "addr"}, {"-o", "-s", "link", "show", "v0"},
         {"-oneline", "-4", "addr", "show", "dev", "v0"}, {"-o", "-br", "link"}, {"-j", "-p", "link"},
-        {"-j", "-p", "-s", "addr"}, {"-br", "-j", "-p", "addr"}, {"-j", "-p", "route"}}) {
+        {"-j", "-p", "-s", "addr"}, {"-br", "-j", "-p", "addr"}, {"-j", "-p", "route"}, {"-br", "neigh"},
+        {"-br", "neigh", "show", "dev", "v0"}, {"-br", "-j", "neigh"}, {"neigh"}, {"-j", "neigh"}}) {
     auto ours = brisk_run(args, ns()), theirs = ip_run(args, ns());
     ASSERT_EQ(theirs.code, 0) << theirs.err;
     EXPECT_EQ(ours.code, 0) << ours.err;

@@ -528,7 +528,10 @@ std::string name_of(int ifindex, const std::map<int, netlink::LinkInfo>& all) {
 }
 
 Json Runner::link_json(const netlink::LinkInfo& l, const std::map<int, netlink::LinkInfo>& all, bool for_addr) {
-  Json j;
+  // An ordered_json object is a vector of (const key, value): growing it
+  // copies every member, so room for a detailed link's ~40 is made up front.
+  Json j = Json::object();
+  j.get_ref<Json::object_t&>().reserve(g_.details ? 48 : 16);
   j["ifindex"] = l.ifindex;
   auto peer = peer_of(l, all);
   if (peer && !peer->other_netns) j["link"] = peer->name;
@@ -586,6 +589,13 @@ std::string Runner::link_text(const netlink::LinkInfo& l, const std::map<int, ne
   return t;
 }
 
+// A column of ip's brief forms ("%-16s"): padded, and a wider value pushes
+// the rest of the line along.
+std::string column(std::string value, std::size_t width) {
+  if (value.size() < width) value.append(width - value.size(), ' ');
+  return value;
+}
+
 // ip -o: a record's line breaks become backslashes, all but the last.
 std::string one_line(std::string text) {
   for (std::size_t i = 0; i + 1 < text.size(); ++i)
@@ -613,8 +623,6 @@ void Runner::brief(const netlink::LinkInfo& l, const std::map<int, netlink::Link
     json_.push_back(std::move(j));
     return;
   }
-  // The columns of ip's "%-16s %-14s ": wider names push the rest along.
-  auto column = [](std::string s, std::size_t width) { return s.size() < width ? s.append(width - s.size(), ' ') : s; };
   std::string t = column(peer ? l.name + "@" + peer->name : l.name, 16) + " " + column(operstate_name(l.operstate), 14) + " ";
   if (addrs) {
     for (const auto& a : *addrs) t += a.prefix.address.to_string() + "/" + std::to_string(a.prefix.length) + " ";
@@ -800,14 +808,26 @@ NlResult<void> Runner::run_show(const Command& cmd) {
         if ((n.state & NUD_NOARP) || n.state == NUD_NONE) continue;
         Json j;
         j["dst"] = n.address.to_string();
-        std::string t = n.address.to_string();
-        if (cmd.dev.empty()) {
-          j["dev"] = name_of(n.ifindex, all);
-          t += " dev " + name_of(n.ifindex, all);
+        if (cmd.dev.empty()) j["dev"] = name_of(n.ifindex, all);
+        if (n.lladdr) j["lladdr"] = n.lladdr->to_string();
+        if (g_.brief) {  // ip -br: "%-39s %-16s %s", the device only without a dev filter
+          if (g_.json) {
+            json_.push_back(std::move(j));
+            continue;
+          }
+          std::string t = column(n.address.to_string(), 39) + " ";
+          if (cmd.dev.empty()) t += column(name_of(n.ifindex, all), 16) + " ";
+          out_ += t + (n.lladdr ? n.lladdr->to_string() : "") + "\n";
+          continue;
         }
-        if (n.lladdr) {
-          j["lladdr"] = n.lladdr->to_string();
-          t += " lladdr " + n.lladdr->to_string();
+        std::string t = n.address.to_string();
+        if (cmd.dev.empty()) t += " dev " + name_of(n.ifindex, all);
+        if (n.lladdr) t += " lladdr " + n.lladdr->to_string();
+        for (auto [bit, name] : {std::pair{NTF_ROUTER, "router"}, {NTF_PROXY, "proxy"}, {NTF_EXT_LEARNED, "extern_learn"},
+                                 {NTF_OFFLOADED, "offload"}}) {
+          if (!(n.flags & bit)) continue;
+          j[name] = nullptr;
+          t += std::string(" ") + name;
         }
         j["state"] = nud_names(n.state);
         t += " " + join(nud_names(n.state), " ");
