@@ -164,7 +164,7 @@ TEST_F(CliTest, RouteNeighFdbParity) {
 }
 
 // -br, -o and -p print what ip prints, byte for byte, in text and JSON;
-// so do neighbour flags (router, extern_learn).
+// so do neighbour flags (router, extern_learn) and -s -s's error counters.
 TEST_F(CliTest, BriefOnelineAndPrettyMatchIp) {
   ASSERT_EQ(ip_run({"link", "add", "v0", "type", "veth", "peer", "name", "v1"}, ns()).code, 0);
   // name@peer wider than the 16-column field pushes the rest along.
@@ -181,7 +181,8 @@ TEST_F(CliTest, BriefOnelineAndPrettyMatchIp) {
         {"-br", "-j", "link"}, {"-br", "-j", "addr"}, {"-o", "link"}, {"-o", "addr"}, {"-o", "-s", "link", "show", "v0"},
         {"-oneline", "-4", "addr", "show", "dev", "v0"}, {"-o", "-br", "link"}, {"-j", "-p", "link"},
         {"-j", "-p", "-s", "addr"}, {"-br", "-j", "-p", "addr"}, {"-j", "-p", "route"}, {"-br", "neigh"},
-        {"-br", "neigh", "show", "dev", "v0"}, {"-br", "-j", "neigh"}, {"neigh"}, {"-j", "neigh"}}) {
+        {"-br", "neigh", "show", "dev", "v0"}, {"-br", "-j", "neigh"}, {"neigh"}, {"-j", "neigh"},
+        {"-s", "-s", "link"}, {"-j", "-s", "-s", "addr"}, {"-o", "-s", "-s", "link", "show", "v0"}}) {
     auto ours = brisk_run(args, ns()), theirs = ip_run(args, ns());
     ASSERT_EQ(theirs.code, 0) << theirs.err;
     EXPECT_EQ(ours.code, 0) << ours.err;

@@ -42,6 +42,22 @@ TEST(IpGlobals, OptionsBeforeTheObject) {
   EXPECT_EQ(inv->args, (Words{"link", "show"}));
 }
 
+// -s counts (-s -s adds the error counters); -br, -b and -o as ip reads them.
+TEST(IpGlobals, RepeatedStatsBriefAndOneline) {
+  auto inv = parse_globals(Words{"brisk", "-s", "-stat", "-br", "-o", "link"});
+  ASSERT_TRUE(inv) << inv.error().message;
+  EXPECT_EQ(inv->globals.stats, 2);
+  EXPECT_TRUE(inv->globals.brief);
+  EXPECT_TRUE(inv->globals.oneline);
+  auto one = parse_globals(Words{"brisk", "-s", "link"});
+  ASSERT_TRUE(one);
+  EXPECT_EQ(one->globals.stats, 1);
+  EXPECT_FALSE(one->globals.brief || one->globals.oneline);
+  auto batch = parse_globals(Words{"brisk", "-b", "-"});  // "-b" is -batch, not -brief
+  ASSERT_TRUE(batch) << batch.error().message;
+  EXPECT_TRUE(batch->globals.batch.has_value());
+}
+
 TEST(IpGlobals, LongFormsAndBatch) {
   auto inv = parse_globals(Words{"brisk", "-netns", "x", "-json", "-pretty", "-details", "-stats", "-6", "-batch", "-"});
   ASSERT_TRUE(inv) << inv.error().message;

@@ -132,6 +132,17 @@ struct LinkStats {
   uint64_t multicast = 0;          // multicast packets received
   uint64_t tx_carrier_errors = 0;  // carrier lost while sending
   uint64_t collisions = 0;         // collisions while sending
+  // The detail of rx_errors and tx_errors (what `ip -s -s` adds).
+  uint64_t rx_length_errors = 0;     // bad length
+  uint64_t rx_crc_errors = 0;        // bad checksum
+  uint64_t rx_frame_errors = 0;      // frame alignment
+  uint64_t rx_fifo_errors = 0;       // receive FIFO overruns
+  uint64_t rx_nohandler = 0;         // dropped: no protocol handler (a bridge or bond port, say)
+  uint64_t tx_aborted_errors = 0;    // aborted
+  uint64_t tx_fifo_errors = 0;       // transmit FIFO underruns
+  uint64_t tx_window_errors = 0;     // late collisions
+  uint64_t tx_heartbeat_errors = 0;  // SQE test failures
+  uint32_t carrier_changes = 0;      // carrier up/down transitions (IFLA_CARRIER_CHANGES)
 };
 
 // What `ip -d link` adds: generic limits and counts, and the kind's own

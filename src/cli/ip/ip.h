@@ -43,7 +43,7 @@ struct Globals {
   bool pretty = false;                // -p
   bool force = false;                 // -force
   bool details = false;               // -d
-  bool stats = false;                 // -s
+  int stats = 0;                      // -s, given twice for the error counters too
   bool brief = false;                 // -br: link and addr show, a line per device
   bool oneline = false;               // -o: link and addr show, a line per record
   bool version = false;               // -V

@@ -850,7 +850,7 @@ Parsed<Invocation> parse_globals(std::span<const std::string> argv) {
         break;
       case GlobalOption::force: inv.globals.force = true; break;
       case GlobalOption::details: inv.globals.details = true; break;
-      case GlobalOption::stats: inv.globals.stats = true; break;
+      case GlobalOption::stats: ++inv.globals.stats; break;
       case GlobalOption::brief: inv.globals.brief = true; break;
       case GlobalOption::oneline: inv.globals.oneline = true; break;
       case GlobalOption::v4: inv.globals.family = AF_INET; break;

@@ -198,40 +198,66 @@ std::string lifetime_text(uint32_t seconds) {
   return seconds == netlink::AddressInfo::kForever ? "forever" : std::to_string(seconds) + "sec";
 }
 
-// ip -j -s's "stats64" object.
-Json stats_json(const netlink::LinkStats& s) {
-  return Json{{"rx", Json{{"bytes", s.rx_bytes},
-                          {"packets", s.rx_packets},
-                          {"errors", s.rx_errors},
-                          {"dropped", s.rx_dropped},
-                          {"over_errors", s.rx_over_errors},
-                          {"multicast", s.multicast}}},
-              {"tx", Json{{"bytes", s.tx_bytes},
-                          {"packets", s.tx_packets},
-                          {"errors", s.tx_errors},
-                          {"dropped", s.tx_dropped},
-                          {"carrier_errors", s.tx_carrier_errors},
-                          {"collisions", s.collisions}}}};
+// ip -j -s's "stats64" object; -s -s (`detailed`) adds the error counters.
+Json stats_json(const netlink::LinkStats& s, bool detailed) {
+  Json rx{{"bytes", s.rx_bytes}, {"packets", s.rx_packets}, {"errors", s.rx_errors},
+          {"dropped", s.rx_dropped}, {"over_errors", s.rx_over_errors}, {"multicast", s.multicast}};
+  Json tx{{"bytes", s.tx_bytes}, {"packets", s.tx_packets}, {"errors", s.tx_errors},
+          {"dropped", s.tx_dropped}, {"carrier_errors", s.tx_carrier_errors}, {"collisions", s.collisions}};
+  if (detailed) {
+    rx["length_errors"] = s.rx_length_errors;
+    rx["crc_errors"] = s.rx_crc_errors;
+    rx["frame_errors"] = s.rx_frame_errors;
+    rx["fifo_errors"] = s.rx_fifo_errors;
+    rx["missed_errors"] = s.rx_missed_errors;
+    if (s.rx_nohandler) rx["nohandler"] = s.rx_nohandler;
+    tx["aborted_errors"] = s.tx_aborted_errors;
+    tx["fifo_errors"] = s.tx_fifo_errors;
+    tx["window_errors"] = s.tx_window_errors;
+    tx["heartbeat_errors"] = s.tx_heartbeat_errors;
+    tx["carrier_changes"] = s.carrier_changes;
+  }
+  return Json{{"rx", std::move(rx)}, {"tx", std::move(tx)}};
 }
 
 // ip -s's counter table: right-aligned columns, each as wide as its header
-// or its widest number (RX and TX share the widths).
-std::string stats_text(const netlink::LinkStats& s) {
-  const std::array<uint64_t, 6> rx{s.rx_bytes, s.rx_packets, s.rx_errors, s.rx_dropped, s.rx_missed_errors, s.multicast};
-  const std::array<uint64_t, 6> tx{s.tx_bytes, s.tx_packets, s.tx_errors, s.tx_dropped, s.tx_carrier_errors, s.collisions};
-  std::array<std::size_t, 6> width{10, 7, 6, 7, 7, 7};
-  for (std::size_t i = 0; i < width.size(); ++i)
-    width[i] = std::max({width[i], std::to_string(rx[i]).size(), std::to_string(tx[i]).size()});
+// or its widest number (every row shares the widths). -s -s (`detailed`)
+// adds a row of error counters under RX and under TX, aligned from the
+// second column on.
+std::string stats_text(const netlink::LinkStats& s, bool detailed) {
+  using Row = std::array<uint64_t, 6>;
+  const Row rx{s.rx_bytes, s.rx_packets, s.rx_errors, s.rx_dropped, s.rx_missed_errors, s.multicast};
+  const Row tx{s.tx_bytes, s.tx_packets, s.tx_errors, s.tx_dropped, s.tx_carrier_errors, s.collisions};
+  const Row rx_err{0, s.rx_length_errors, s.rx_crc_errors, s.rx_frame_errors, s.rx_fifo_errors, s.rx_over_errors};
+  const Row tx_err{0, s.tx_aborted_errors, s.tx_fifo_errors, s.tx_window_errors, s.tx_heartbeat_errors,
+                   s.carrier_changes};
+  std::array<std::size_t, 7> width{10, 7, 6, 7, 7, 7, 0};
+  for (const Row* row : {&rx, &tx, detailed ? &rx_err : nullptr, detailed ? &tx_err : nullptr})
+    for (std::size_t i = 0; row && i < row->size(); ++i) width[i] = std::max(width[i], std::to_string((*row)[i]).size());
+  bool nohandler = detailed && s.rx_nohandler;
+  if (nohandler) width[6] = std::max<std::size_t>(9, std::to_string(s.rx_nohandler).size());
   auto pad = [](const std::string& text, std::size_t w) { return std::string(w - std::min(w, text.size()), ' ') + text; };
-  auto table = [&](const char* title, const std::array<const char*, 6>& names, const std::array<uint64_t, 6>& values) {
+  auto table = [&](const char* title, const std::array<const char*, 6>& names, const Row& values) {
     std::string out = std::string("    ") + title + ":" + pad(names[0], width[0] - 3);
     for (std::size_t i = 1; i < names.size(); ++i) out += " " + pad(names[i], width[i]);
     out += " " + std::string(10, ' ') + "\n    ";  // ip's empty "compressed" column
     for (std::size_t i = 0; i < values.size(); ++i) out += pad(std::to_string(values[i]), width[i]) + " ";
     return out + "\n";
   };
-  return table("RX", {"bytes", "packets", "errors", "dropped", "missed", "mcast"}, rx) +
-         table("TX", {"bytes", "packets", "errors", "dropped", "carrier", "collsns"}, tx);
+  auto errors = [&](const char* title, const std::array<const char*, 5>& names, const Row& values, uint64_t extra) {
+    std::string out = std::string("    ") + title + " errors:" + std::string(width[0] - 10, ' ');
+    for (std::size_t i = 0; i < names.size(); ++i) out += " " + pad(names[i], width[i + 1]);
+    if (extra) out += " " + pad("nohandler", width[6]);
+    out += "\n" + std::string(width[0] + 5, ' ');
+    for (std::size_t i = 1; i < values.size(); ++i) out += pad(std::to_string(values[i]), width[i]) + " ";
+    if (extra) out += pad(std::to_string(extra), width[6]) + " ";
+    return out + "\n";
+  };
+  std::string out = table("RX", {"bytes", "packets", "errors", "dropped", "missed", "mcast"}, rx);
+  if (detailed) out += errors("RX", {"length", "crc", "frame", "fifo", "overrun"}, rx_err, nohandler ? s.rx_nohandler : 0);
+  out += table("TX", {"bytes", "packets", "errors", "dropped", "carrier", "collsns"}, tx);
+  if (detailed) out += errors("TX", {"aborted", "fifo", "window", "heartbt", "transns"}, tx_err, 0);
+  return out;
 }
 
 // One field of a route in both forms: the JSON key, and " keyword value" text.
@@ -555,7 +581,7 @@ Json Runner::link_json(const netlink::LinkInfo& l, const std::map<int, netlink::
   if (l.link_netnsid) j["link_netnsid"] = *l.link_netnsid;
   append_link_details(l, !for_addr, [&all](int index) { return name_of(index, all); }, nullptr, &j);
   if ((!for_addr || g_.details) && !l.alias.empty()) j["ifalias"] = l.alias;
-  if (g_.stats && l.stats && !for_addr) j["stats64"] = stats_json(*l.stats);  // addr show: after addr_info
+  if (g_.stats && l.stats && !for_addr) j["stats64"] = stats_json(*l.stats, g_.stats > 1);  // addr show: after addr_info
   return j;
 }
 
@@ -585,7 +611,7 @@ std::string Runner::link_text(const netlink::LinkInfo& l, const std::map<int, ne
   append_link_details(l, !for_addr, [&all](int index) { return name_of(index, all); }, &t, nullptr);
   t += "\n";
   if ((!for_addr || g_.details) && !l.alias.empty()) t += "    alias " + l.alias + "\n";
-  if (g_.stats && l.stats && !for_addr) t += stats_text(*l.stats);  // addr show prints them after the addresses
+  if (g_.stats && l.stats && !for_addr) t += stats_text(*l.stats, g_.stats > 1);  // addr show prints them after the addresses
   return t;
 }
 
@@ -715,8 +741,8 @@ NlResult<void> Runner::run_show(const Command& cmd) {
           }
           j["addr_info"] = std::move(infos);
           if (g_.stats && l.stats && !address_lines) {
-            text += stats_text(*l.stats);
-            j["stats64"] = stats_json(*l.stats);
+            text += stats_text(*l.stats, g_.stats > 1);
+            j["stats64"] = stats_json(*l.stats, g_.stats > 1);
           }
         }
         if (g_.oneline && !address_lines) text = one_line(text);
