@@ -938,8 +938,12 @@ NlResult<void> enter_netns_for_exec(const std::string& name) {
 
 NlResult<void> Runner::run_netns(const Command& cmd) {
   switch (cmd.verb) {
-    case Verb::netns_add: return netlink::create_netns(cmd.name, {.on_calling_thread = own_process_});
-    case Verb::netns_del: return netlink::delete_netns(cmd.name);
+    case Verb::netns_add:
+      netns_by_id_.reset();  // a later line may name it
+      return netlink::create_netns(cmd.name, {.on_calling_thread = own_process_});
+    case Verb::netns_del:
+      netns_by_id_.reset();
+      return netlink::delete_netns(cmd.name);
     case Verb::netns_list: {
       json_used_ = true;
       // Like ip: "(id: N)" for a namespace that has an id here.
