@@ -10,6 +10,11 @@
 #    against fork + exec + pipes + select, the algorithm of the Cheetah gem
 #    (written here from its description: the gem is not installable offline).
 #
+# Each workload also has an "engine alone" contender: the same spawns made by
+# brisk's C++ engine in a loop inside the extension, with no Ruby per call
+# (Brisk::Native.bench_engine). Its ratio to the baseline is the ceiling: the
+# speed-up a binding that cost nothing would reach.
+#
 # HEAP_MB=200 first grows this process's heap by that much, as a long-running
 # program such as YaST has one: fork() copies the page tables of the whole
 # heap, vfork-style spawning does not.
@@ -65,15 +70,31 @@ def clock
   Process.clock_gettime(Process::CLOCK_MONOTONIC)
 end
 
+# The engine alone, as a contender that makes a whole round's calls at once.
+class EngineLoop
+  def initialize(argv, capture)
+    @argv = argv
+    @capture = capture
+  end
+
+  def call_times(count)
+    Brisk::Native.bench_engine(@argv, count, @capture)
+  end
+end
+
 # Runs each contender `count` times per round, alternating; returns seconds
-# per contender: [best round scaled to count, total].
+# per contender: [total, best round scaled to the whole count].
 def race(count, contenders)
   per_round = (count + ROUNDS - 1) / ROUNDS
   times = contenders.transform_values { [] }
   ROUNDS.times do
     contenders.each do |name, body|
       started = clock
-      per_round.times { body.call }
+      if body.is_a?(EngineLoop)
+        body.call_times(per_round)
+      else
+        per_round.times { body.call }
+      end
       times[name] << clock - started
     end
   end
@@ -88,7 +109,12 @@ def report(title, count, results, baseline)
            name, total, total * 1000 / (ROUNDS * ((count + ROUNDS - 1) / ROUNDS)),
            best * 1000 / (ROUNDS * ((count + ROUNDS - 1) / ROUNDS)), base_total / total)
   end
+  engine_total = results[ENGINE][0]
+  printf("  ceiling any binding could reach (%s over %s): %.2fx\n", baseline, ENGINE, base_total / engine_total)
 end
+
+ENGINE = "engine alone (no Ruby)"
+
 
 user = Process.euid.zero? ? "root" : (ENV["USER"] || Process.euid.to_s)
 puts "Ruby #{RUBY_VERSION}, euid #{Process.euid} (#{user}), #{Etc.respond_to?(:nprocessors) ? Etc.nprocessors : "?"} cpus, " \
@@ -102,11 +128,13 @@ puts "heap grown by #{heap_mb} MiB (rss #{File.read("/proc/self/status")[/VmRSS:
 Brisk.run("/bin/true")
 spawns = race(SPAWNS,
               "system(\"/bin/true\")" => -> { system("/bin/true") },
-              "Brisk.run(\"/bin/true\")" => -> { Brisk.run("/bin/true") })
+              "Brisk.run(\"/bin/true\")" => -> { Brisk.run("/bin/true") },
+              ENGINE => EngineLoop.new(["/bin/true"], false))
 report("#{SPAWNS} x /bin/true (speed-up against system)", SPAWNS, spawns, "system(\"/bin/true\")")
 
 captures = race(CAPTURES,
                 "fork+pipes+select" => -> { fork_pipes_select("ls", "-l", "/") },
-                "Brisk.run capture" => -> { Brisk.run("ls", "-l", "/", stdout: :capture, stderr: :capture) })
+                "Brisk.run capture" => -> { Brisk.run("ls", "-l", "/", stdout: :capture, stderr: :capture) },
+                ENGINE => EngineLoop.new(["ls", "-l", "/"], true))
 report("#{CAPTURES} x ls -l / with both streams captured (speed-up against fork+pipes+select)", CAPTURES,
        captures, "fork+pipes+select")

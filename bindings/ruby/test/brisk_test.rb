@@ -324,6 +324,48 @@ class LoggingTest < Minitest::Test
   end
 end
 
+# A call of String words and no options takes a shorter path in run (no
+# option hashes built); it must behave exactly as the general path does,
+# which an explicit empty options hash forces.
+class PlainCallTest < Minitest::Test
+  def failure_of(*args)
+    M.run(*args)
+  rescue M::ExecutionFailed => e
+    [e.class, e.message, e.commands, e.status.exitstatus, e.stdout, e.stderr]
+  end
+
+  def test_success_is_the_same
+    assert_nil M.run("true")
+    assert_nil M.run("true", {})
+  end
+
+  def test_failure_is_the_same
+    script = "echo out; echo err >&2; exit 3"
+    plain = failure_of("sh", "-c", script)
+    assert_equal [M::ExecutionFailed, "Execution of #{Brisk.format_commands([["sh", "-c", script]])} failed with status 3: err.",
+                  [["sh", "-c", script]], 3, "out\n", "err\n"], plain
+    assert_equal failure_of("sh", "-c", script, {}), plain
+  end
+
+  def test_missing_program_is_the_same
+    plain = failure_of("/nonexistent/brisk-plain")
+    assert_equal 127, plain[3]
+    assert_equal failure_of("/nonexistent/brisk-plain", {}), plain
+  end
+
+  def test_nul_byte_is_the_same_argument_error
+    plain = assert_raises(ArgumentError) { M.run("echo", "a\0b") }
+    general = assert_raises(ArgumentError) { M.run("echo", "a\0b", {}) }
+    assert_equal general.message, plain.message
+  end
+
+  def test_string_subclass_words_take_the_general_path
+    word = Class.new(String) { def to_s = "converted" }.new("raw")
+    assert_equal "converted\n", M.run("echo", word, stdout: :capture)
+    assert_nil M.run("sh", "-c", 'test "$0" = converted', word)
+  end
+end
+
 class OptionsTest < Minitest::Test
   def test_env_sets_and_nil_unsets
     ENV["BRISK_RB_GONE"] = "present"

@@ -29,6 +29,7 @@
 #include "brisk/command_log.h"
 #include "brisk/pipeline.h"
 #include "brisk/spawn.h"
+#include "bench_engine.h"
 #include "wakeup_pool.h"
 
 namespace {
@@ -474,4 +475,5 @@ extern "C" __attribute__((visibility("default"))) void Init_brisk_ext() {
   VALUE native = rb_define_module_under(brisk, "Native");
   rb_define_module_function(native, "run", native_run, 2);
   rb_define_module_function(native, "status", native_status, 2);
+  brisk_ruby::define_bench_engine(native);
 }
