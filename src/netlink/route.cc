@@ -25,6 +25,7 @@ constexpr auto kRoutePolicies = [] {
   p[RTA_IIF] = {AttrKind::u32};
   p[RTA_UID] = {AttrKind::u32};
   p[RTA_MARK] = {AttrKind::u32};
+  p[RTA_PREF] = {AttrKind::u8};
   return p;
 }();
 
@@ -91,6 +92,7 @@ NlResult<RouteInfo> parse_route(const nlmsghdr& message) {
   route.mark = attrs->u32(RTA_MARK);
   route.cloned = (rtm.rtm_flags & RTM_F_CLONED) != 0;
   route.metric = attrs->u32(RTA_PRIORITY).value_or(0);
+  route.pref = attrs->u8(RTA_PREF);
   route.table = attrs->u32(RTA_TABLE).value_or(rtm.rtm_table);
   route.scope = rtm.rtm_scope;
   route.protocol = rtm.rtm_protocol;
@@ -179,7 +181,7 @@ NlResult<std::vector<RouteInfo>> list_routes(Connection& conn, const RouteFilter
   Message m(RTM_GETROUTE, NLM_F_REQUEST);
   auto& rtm = m.put_header<rtmsg>();
   rtm.rtm_family = static_cast<uint8_t>(filter.family);
-  m.put_u32(RTA_TABLE, filter.table);  // kernel-side filters under strict checking
+  if (filter.table != RT_TABLE_UNSPEC) m.put_u32(RTA_TABLE, filter.table);  // kernel-side filters under strict checking
   int oif = 0;
   if (!filter.dev.empty()) {
     auto index = resolve_link(conn, filter.dev);
@@ -198,7 +200,7 @@ NlResult<std::vector<RouteInfo>> list_routes(Connection& conn, const RouteFilter
         auto route = detail::parse_route(message);
         if (!route) return std::move(route).error();
         // IPv6 dumps carry cached clones and other tables unless filtered; keep ours.
-        if (route->table != filter.table || (oif && route->oif != oif)) return {};
+        if ((filter.table != RT_TABLE_UNSPEC && route->table != filter.table) || (oif && route->oif != oif)) return {};
         routes.push_back(std::move(*route));
         return {};
       },

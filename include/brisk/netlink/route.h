@@ -52,6 +52,7 @@ struct RouteInfo {
   uint8_t type = 0;                    // RTN_*
   std::optional<IpAddress> prefsrc{};
   uint32_t flags = 0;                  // RTNH_F_* (onlink)
+  std::optional<uint8_t> pref{};       // IPv6 router preference (ICMPV6_ROUTER_PREF_*), RTA_PREF
   // Set in get_route() answers only:
   std::optional<IpAddress> src{};      // the source the query gave (RTA_SRC)
   int iif = 0;                         // the input device the query gave
@@ -69,8 +70,8 @@ struct RouteQuery {
 };
 
 struct RouteFilter {
-  int family = AF_INET;            // AF_INET or AF_INET6
-  uint32_t table = RT_TABLE_MAIN;  // filtered by the kernel
+  int family = AF_INET;            // AF_INET, AF_INET6, or AF_UNSPEC for both
+  uint32_t table = RT_TABLE_MAIN;  // filtered by the kernel; RT_TABLE_UNSPEC (0): every table
   std::string dev{};               // only routes out of this device (filtered by the kernel); empty: all
 };
 

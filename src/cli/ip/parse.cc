@@ -542,6 +542,8 @@ Parsed<Command> parse_route_show(Cursor& c, Command cmd) {
       TRY_SET(v, c.value(key));
       if (v == "main") cmd.route.table = RT_TABLE_MAIN;
       else if (v == "local") cmd.route.table = RT_TABLE_LOCAL;
+      else if (v == "default") cmd.route.table = RT_TABLE_DEFAULT;
+      else if (v == "all") cmd.route.table = RT_TABLE_UNSPEC;  // as ip: every table, and both families unless -4/-6
       else TRY_SET(cmd.route.table, number<uint32_t>(key, v));
     } else {
       return garbage("dev", key);

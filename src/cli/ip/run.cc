@@ -5,6 +5,7 @@
 #include <linux/if.h>
 #include <linux/if_addr.h>
 #include <linux/neighbour.h>
+#include <linux/icmpv6.h>
 #include <linux/rtnetlink.h>
 #include <sched.h>
 #include <sys/mount.h>
@@ -793,24 +794,30 @@ NlResult<void> Runner::run_show(const Command& cmd) {
     }
     case Verb::route_show: {
       auto all = BRISK_TRY(links_by_index(false));
-      netlink::RouteFilter filter{.family = cmd.family == AF_INET6 ? AF_INET6 : AF_INET, .table = cmd.route.table,
-                                  .dev = cmd.route.dev};
+      // Like ip: IPv4 unless -6, but both families for every table; "dev"
+      // and "table" are printed only where the filter leaves them open.
+      bool every_table = cmd.route.table == RT_TABLE_UNSPEC;
+      int family = cmd.family != AF_UNSPEC ? cmd.family : every_table ? AF_UNSPEC : AF_INET;
+      netlink::RouteFilter filter{.family = family, .table = cmd.route.table, .dev = cmd.route.dev};
       for (const auto& r : BRISK_TRY(netlink::list_routes(*c, filter))) {
         Json j;
         std::string t;
-        if (r.type != RTN_UNICAST) {
+        // -d spells out what ip leaves implicit otherwise: unicast, proto boot, scope global.
+        if (r.type != RTN_UNICAST || g_.details) {
           j["type"] = rtn_type_name(r.type);
           t += rtn_type_name(r.type) + " ";
         }
         j["dst"] = dst_text(r.dst);
         t += dst_text(r.dst);
         if (r.gateway) route_field(j, t, "gateway", "via", r.gateway->to_string());
-        if (r.oif) route_field(j, t, "dev", "dev", name_of(r.oif, all));
-        if (r.table != RT_TABLE_MAIN) route_field(j, t, "table", "table", table_name(r.table));
-        if (r.protocol != RTPROT_BOOT) route_field(j, t, "protocol", "proto", protocol_name(r.protocol));
-        if (r.scope != RT_SCOPE_UNIVERSE) route_field(j, t, "scope", "scope", scope_name(r.scope));
+        if (r.oif && cmd.route.dev.empty()) route_field(j, t, "dev", "dev", name_of(r.oif, all));
+        if (every_table && (r.table != RT_TABLE_MAIN || g_.details))
+          route_field(j, t, "table", "table", table_name(r.table));
+        if (r.protocol != RTPROT_BOOT || g_.details) route_field(j, t, "protocol", "proto", protocol_name(r.protocol));
+        if (r.scope != RT_SCOPE_UNIVERSE || g_.details) route_field(j, t, "scope", "scope", scope_name(r.scope));
         if (r.prefsrc) route_field(j, t, "prefsrc", "src", r.prefsrc->to_string());
-        if (r.metric) {
+        // The kernel sends an IPv6 route's metric always, an IPv4 route's only when set; ip prints what it got.
+        if (r.metric || r.dst.address.family == AF_INET6) {
           j["metric"] = r.metric;
           t += " metric " + std::to_string(r.metric);
         }
@@ -822,8 +829,22 @@ NlResult<void> Runner::run_show(const Command& cmd) {
         if (r.flags & RTNH_F_LINKDOWN) flags.emplace_back("linkdown");
         for (const auto& f : flags) t += " " + f;
         j["flags"] = flags;
+        std::string end = " \n";
+        if (r.pref) {  // IPv6: ip ends the line with it, without the trailing space
+          static const std::map<uint8_t, const char*> kPrefs{{ICMPV6_ROUTER_PREF_LOW, "low"},
+                                                              {ICMPV6_ROUTER_PREF_MEDIUM, "medium"},
+                                                              {ICMPV6_ROUTER_PREF_HIGH, "high"}};
+          auto name = kPrefs.find(*r.pref);
+          if (name != kPrefs.end()) {
+            j["pref"] = name->second;
+            end = std::string(" pref ") + name->second + "\n";
+          } else {
+            j["pref"] = *r.pref;
+            end = " " + std::to_string(*r.pref) + "\n";
+          }
+        }
         if (g_.json) json_.push_back(std::move(j));
-        else out_ += t + " \n";
+        else out_ += t + end;
       }
       return {};
     }
