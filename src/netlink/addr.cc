@@ -173,12 +173,13 @@ NlResult<std::vector<AddressInfo>> list_addresses(Connection& conn, const Addres
   return detail::dump_addresses(conn, ifindex, filter.family, filter.dev);
 }
 
-NlResult<void> flush_addresses(Connection& conn, const std::string& dev, int family) {
+NlResult<void> flush_addresses(Connection& conn, const std::string& dev, int family,
+                               const std::function<bool(const AddressInfo&)>& which) {
   auto addresses = list_addresses(conn, {.dev = dev, .family = family});
   if (!addresses) return std::move(addresses).error();
   std::vector<detail::Op> ops;
   for (const auto& a : *addresses)
-    ops.push_back(detail::address_op({.dev = dev, .prefix = a.prefix.to_string()}, RTM_DELADDR));
+    if (!which || which(a)) ops.push_back(detail::address_op({.dev = dev, .prefix = a.prefix.to_string()}, RTM_DELADDR));
   for (auto& result : detail::run_ops(conn, ops, {.coalesce_deletes = false})) {
     // An address the kernel already removed (an IPv6 one with its prefix) is fine.
     if (!result && result.error().code != EADDRNOTAVAIL) return result;

@@ -230,6 +230,35 @@ TEST_F(CliTest, RouteShowFiltersMatchIp) {
   }
 }
 
+// addr show's address filters: scope, and to PREFIX (whose family becomes
+// the command's, as -4/-6 would); links left without an address go.
+TEST_F(CliTest, AddrShowFiltersMatchIp) {
+  ASSERT_EQ(ip_run({"link", "set", "lo", "up"}, ns()).code, 0);
+  ASSERT_EQ(ip_run({"link", "add", "v0", "type", "veth", "peer", "name", "v1"}, ns()).code, 0);
+  ASSERT_EQ(ip_run({"link", "set", "v0", "up"}, ns()).code, 0);
+  ASSERT_EQ(ip_run({"addr", "add", "10.0.0.1/24", "dev", "v0"}, ns()).code, 0);
+  ASSERT_EQ(ip_run({"addr", "add", "10.0.1.1/32", "dev", "v0", "label", "v0:x"}, ns()).code, 0);
+  ASSERT_EQ(ip_run({"-6", "addr", "add", "2001:db8::1/64", "dev", "v0", "nodad"}, ns()).code, 0);
+  for (std::vector<std::string> args :
+       {std::vector<std::string>{"addr", "show", "scope", "global"}, {"-o", "addr", "show", "scope", "host"},
+        {"addr", "show", "to", "10.0.0.0/8"}, {"addr", "show", "to", "10.0.1.1"}, {"-br", "addr", "show", "scope", "0"},
+        {"addr", "show", "to", "2001:db8::/32"}, {"-o", "-4", "addr", "show", "dev", "v0", "scope", "global"},
+        {"addr", "show", "to", "192.168.0.0/16"}})
+    expect_same_as_ip(args, ns());
+  auto mismatch = brisk_run({"-4", "addr", "show", "to", "2001:db8::/32"}, ns());
+  EXPECT_EQ(mismatch.code, 255);
+  EXPECT_EQ(mismatch.err, "Error: inet prefix is expected rather than \"2001:db8::/32\".\n");
+  // flush takes the same filters: only 10.0.1.1 is in 10.0.1.0/24.
+  ASSERT_EQ(brisk_run({"addr", "flush", "dev", "v0", "to", "10.0.1.0/24"}, ns()).code, 0);
+  std::vector<std::string> left;
+  for (const auto& link : ip_json(ns(), {"-4", "addr", "show", "dev", "v0"}))
+    for (const auto& a : link["addr_info"]) left.push_back(a["local"].get<std::string>());
+  EXPECT_EQ(left, std::vector<std::string>{"10.0.0.1"});
+  ASSERT_EQ(brisk_run({"addr", "flush", "dev", "v0", "scope", "global"}, ns()).code, 0);
+  for (const auto& link : ip_json(ns(), {"addr", "show", "dev", "v0"}))
+    for (const auto& a : link["addr_info"]) EXPECT_NE(a["scope"], "global") << a;
+}
+
 TEST_F(CliTest, HelpTextsAreWhereTheErrorsPointTo) {
   // Like ip: the usage text on stderr, exit code 255.
   auto route = brisk_run({"route", "help"});

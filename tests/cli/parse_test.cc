@@ -58,6 +58,24 @@ TEST(IpGlobals, RepeatedStatsBriefAndOneline) {
   EXPECT_TRUE(batch->globals.batch.has_value());
 }
 
+// addr show/flush scope and to: parsed values, "to" giving its family, and mismatches refused.
+TEST(IpAddr, ShowScopeAndTo) {
+  auto cmd = parse_command(Words{"addr", "show", "dev", "v0", "scope", "link", "to", "10.1.0.0/16"}, Globals{});
+  ASSERT_TRUE(cmd) << cmd.error().message;
+  EXPECT_EQ(cmd->scope, uint8_t(RT_SCOPE_LINK));
+  ASSERT_TRUE(cmd->to.has_value());
+  EXPECT_EQ(cmd->to->length, 16);
+  EXPECT_EQ(cmd->family, AF_INET);
+  EXPECT_EQ(parse_command(Words{"a", "s", "scope", "200"}, Globals{})->scope, uint8_t(200));
+  EXPECT_FALSE(parse_command(Words{"addr", "show", "scope", "bogus"}, Globals{}));
+  EXPECT_FALSE(parse_command(Words{"addr", "show", "to", "10.0.0.300"}, Globals{}));
+  EXPECT_FALSE(parse_command(Words{"addr", "show", "to", "2001:db8::/32"}, Globals{.family = AF_INET}));
+  auto flush = parse_command(Words{"addr", "flush", "dev", "v0", "scope", "global"}, Globals{});
+  ASSERT_TRUE(flush) << flush.error().message;
+  EXPECT_EQ(flush->verb, Verb::addr_flush);
+  EXPECT_EQ(flush->scope, uint8_t(RT_SCOPE_UNIVERSE));
+}
+
 TEST(IpGlobals, LongFormsAndBatch) {
   auto inv = parse_globals(Words{"brisk", "-netns", "x", "-json", "-pretty", "-details", "-stats", "-6", "-batch", "-"});
   ASSERT_TRUE(inv) << inv.error().message;

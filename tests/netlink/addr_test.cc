@@ -119,6 +119,13 @@ TEST_F(Addr, ReplaceDeleteAndFlush) {
   EXPECT_EQ(ip_addrs("inet6").size(), 1u) << "flush of AF_INET leaves IPv6 alone";
   ASSERT_TRUE(flush_addresses(conn(), "d0"));
   EXPECT_TRUE(ip_addrs("inet6").empty());
+  // With a predicate only what it accepts goes.
+  ASSERT_TRUE(add_address(conn(), {.dev = "d0", .prefix = "10.6.0.1/24"}));
+  ASSERT_TRUE(add_address(conn(), {.dev = "d0", .prefix = "10.7.0.1/24"}));
+  ASSERT_TRUE(flush_addresses(conn(), "d0", AF_INET, [](const AddressInfo& a) { return a.prefix.address.bytes[1] == 6; }));
+  auto left = ip_addrs("inet");
+  ASSERT_EQ(left.size(), 1u);
+  EXPECT_EQ(left[0]["local"], "10.7.0.1");
 }
 
 TEST_F(Addr, BadInputIsRefusedNamingTheAddress) {

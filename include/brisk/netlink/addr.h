@@ -8,6 +8,7 @@
 #include <sys/socket.h>
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -50,7 +51,9 @@ NlResult<void> add_address(Connection& conn, const AddressSpec& spec);
 NlResult<void> replace_address(Connection& conn, const AddressSpec& spec);
 NlResult<void> delete_address(Connection& conn, const AddressSpec& spec);
 NlResult<std::vector<AddressInfo>> list_addresses(Connection& conn, const AddressFilter& filter = {});
-// Deletes every address of `family` on `dev`, pipelined.
-NlResult<void> flush_addresses(Connection& conn, const std::string& dev, int family = AF_UNSPEC);
+// Deletes every address of `family` on `dev`, pipelined; with `which`, only
+// the addresses it accepts (`ip addr flush dev X scope global`).
+NlResult<void> flush_addresses(Connection& conn, const std::string& dev, int family = AF_UNSPEC,
+                               const std::function<bool(const AddressInfo&)>& which = {});
 
 }  // namespace brisk::netlink

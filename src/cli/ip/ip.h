@@ -98,6 +98,8 @@ struct Command {
   std::string master{};
   std::string kind{};
   bool up_only = false;
+  std::optional<uint8_t> scope{};             // addr show scope SCOPE
+  std::optional<netlink::IpPrefix> to{};      // addr show to PREFIX (its family becomes the command's)
   int family = AF_UNSPEC;
   std::vector<std::string> exec_argv{};
 

@@ -446,6 +446,18 @@ Parsed<Command> parse_addr_show(Cursor& c, Command cmd, Verb verb) {
       TRY_SET(v, c.value(key));
       if (!cmd.dev.empty()) return garbage(key, v);
       TRY_SET(cmd.dev, link_name(key, v));
+    } else if (key == "scope") {
+      TRY_SET(v, c.value(key));
+      TRY_SET(cmd.scope, scope_value(v));
+    } else if (key == "to") {
+      TRY_SET(v, c.value(key));
+      auto prefix = netlink::IpPrefix::parse(v);
+      if (!prefix) return usage("invalid \"to\" prefix \"" + v + "\"");
+      if (cmd.family != AF_UNSPEC && cmd.family != prefix->address.family)
+        return usage(std::string(cmd.family == AF_INET ? "inet" : "inet6") + " prefix is expected rather than \"" + v +
+                     "\"");
+      cmd.to = *prefix;
+      cmd.family = prefix->address.family;  // as ip: "to 10.0.0.0/8" implies -4
     } else if (cmd.dev.empty() && key != "scope" && key != "label" && key != "to") {
       TRY_SET(cmd.dev, link_name("dev", key));
     } else {

@@ -18,6 +18,7 @@
 #include <algorithm>
 #include <array>
 #include <map>
+#include <set>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -324,6 +325,8 @@ class Runner {
   // `ip -6 addr` without a device reads links through the kernel's IPv6
   // link dump, which carries no qdisc, master or group; ip prints none of them.
   bool inet6_link_dump_ = false;
+  // The family of the addr show being printed: -4/-6, or what "to PREFIX" implies.
+  int show_family_ = AF_UNSPEC;
   std::optional<std::map<int, std::string>> netns_by_id_;
 };
 
@@ -574,7 +577,7 @@ Json Runner::link_json(const netlink::LinkInfo& l, const std::map<int, netlink::
   if (!v6_addr) j["group"] = l.group == 0 ? std::string("default") : std::to_string(l.group);
   j["txqlen"] = l.txqueuelen;
   // ip -4/-6 addr leaves out the link layer, unless -d.
-  if (for_addr && g_.family != AF_UNSPEC && !g_.details) return j;
+  if (for_addr && show_family_ != AF_UNSPEC && !g_.details) return j;
   j["link_type"] = link_type(l);
   if (l.address) j["address"] = l.address->to_string();
   if (v6_addr) return j;  // the IPv6 link dump carries no more (shown with -d only)
@@ -598,7 +601,7 @@ std::string Runner::link_text(const netlink::LinkInfo& l, const std::map<int, ne
   if (!for_addr) t += std::string(" mode ") + linkmode_name(l.linkmode);
   if (!v6_addr) t += " group " + (l.group == 0 ? std::string("default") : std::to_string(l.group));
   t += " qlen " + std::to_string(l.txqueuelen) + "\n";
-  if (for_addr && g_.family != AF_UNSPEC && !g_.details) return t;
+  if (for_addr && show_family_ != AF_UNSPEC && !g_.details) return t;
   t += std::string("    link/") + link_type(l) + " ";
   if (l.address) t += l.address->to_string();
   if (v6_addr) return t + "\n";  // as in link_json()
@@ -614,6 +617,17 @@ std::string Runner::link_text(const netlink::LinkInfo& l, const std::map<int, ne
   if ((!for_addr || g_.details) && !l.alias.empty()) t += "    alias " + l.alias + "\n";
   if (g_.stats && l.stats && !for_addr) t += stats_text(*l.stats, g_.stats > 1);  // addr show prints them after the addresses
   return t;
+}
+
+// Whether `address` lies in `prefix` (same family, the first length bits equal).
+bool within(const netlink::IpAddress& address, const netlink::IpPrefix& prefix) {
+  if (address.family != prefix.address.family) return false;
+  std::size_t bits = std::min<std::size_t>(prefix.length, address.size() * 8);
+  for (std::size_t i = 0; i < bits; i += 8) {
+    uint8_t mask = bits - i >= 8 ? 0xff : static_cast<uint8_t>(0xff << (8 - (bits - i)));
+    if ((address.bytes[i / 8] ^ prefix.address.bytes[i / 8]) & mask) return false;
+  }
+  return true;
 }
 
 // A column of ip's brief forms ("%-16s"): padded, and a wider value pushes
@@ -686,12 +700,19 @@ NlResult<void> Runner::run_show(const Command& cmd) {
     case Verb::link_show:
     case Verb::addr_show: {
       bool addr = cmd.verb == Verb::addr_show;
-      inet6_link_dump_ = addr && cmd.family == AF_INET6 && cmd.dev.empty();
+      inet6_link_dump_ = addr && g_.family == AF_INET6 && cmd.dev.empty();  // -6 itself, not "to"
       auto all = BRISK_TRY(links_by_index(g_.stats, g_.details));
       std::map<int, std::vector<netlink::AddressInfo>> addrs;
+      show_family_ = cmd.family;
+      std::set<int> filtered_out;  // links that had addresses, none of them in scope
       if (addr) {
-        for (auto& a : BRISK_TRY(netlink::list_addresses(*c, {.family = cmd.family})))
+        for (auto& a : BRISK_TRY(netlink::list_addresses(*c, {.family = cmd.family}))) {
+          if ((cmd.scope && a.scope != *cmd.scope) || (cmd.to && !within(a.prefix.address, *cmd.to))) {
+            filtered_out.insert(a.ifindex);
+            continue;
+          }
           addrs[a.ifindex].push_back(std::move(a));
+        }
       }
       bool found = cmd.dev.empty();
       for (const auto& [index, l] : all) {
@@ -700,8 +721,9 @@ NlResult<void> Runner::run_show(const Command& cmd) {
         if (cmd.up_only && !(l.flags & IFF_UP)) continue;
         if (!cmd.master.empty() && (l.master == 0 || name_of(l.master, all) != cmd.master)) continue;
         if (!cmd.kind.empty() && l.kind != cmd.kind) continue;
-        // ip -4/-6 addr show lists only the devices with addresses of that family.
-        if (addr && cmd.family != AF_UNSPEC && addrs[index].empty()) continue;
+        // As ip: with a family (-4/-6, or to PREFIX's) only the links with such
+        // addresses; with a scope, not those whose addresses it all left out.
+        if (addr && addrs[index].empty() && (cmd.family != AF_UNSPEC || filtered_out.count(index))) continue;
         if (g_.brief) {
           brief(l, all, addr ? &addrs[index] : nullptr);
           continue;
@@ -919,7 +941,10 @@ NlResult<void> Runner::run_show(const Command& cmd) {
 
 NlResult<void> Runner::run_flush(const Command& cmd) {
   auto c = BRISK_TRY(conn());
-  return netlink::flush_addresses(*c, cmd.dev, cmd.family);
+  if (!cmd.scope && !cmd.to) return netlink::flush_addresses(*c, cmd.dev, cmd.family);
+  return netlink::flush_addresses(*c, cmd.dev, cmd.family, [&cmd](const netlink::AddressInfo& a) {
+    return (!cmd.scope || a.scope == *cmd.scope) && (!cmd.to || within(a.prefix.address, *cmd.to));
+  });
 }
 
 // ---- netns ----
