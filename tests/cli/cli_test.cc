@@ -259,6 +259,23 @@ TEST_F(CliTest, AddrShowFiltersMatchIp) {
     for (const auto& a : link["addr_info"]) EXPECT_NE(a["scope"], "global") << a;
 }
 
+// neigh show nud: by default every state but noarp and none; nud all,
+// one state, several, and "none" as ip reads them.
+TEST_F(CliTest, NeighShowNudMatchesIp) {
+  ASSERT_EQ(ip_run({"link", "add", "v0", "type", "veth", "peer", "name", "v1"}, ns()).code, 0);
+  ASSERT_EQ(ip_run({"link", "set", "v0", "up"}, ns()).code, 0);
+  ASSERT_EQ(ip_run({"neigh", "add", "10.0.0.2", "lladdr", "02:00:00:00:00:02", "dev", "v0"}, ns()).code, 0);
+  ASSERT_EQ(ip_run({"neigh", "add", "10.0.0.3", "dev", "v0", "nud", "failed"}, ns()).code, 0);
+  ASSERT_EQ(ip_run({"neigh", "add", "10.0.0.4", "lladdr", "02:00:00:00:00:04", "dev", "v0", "nud", "stale"}, ns()).code, 0);
+  ASSERT_EQ(ip_run({"neigh", "add", "10.0.0.5", "lladdr", "02:00:00:00:00:05", "dev", "v0", "nud", "noarp"}, ns()).code, 0);
+  for (std::vector<std::string> args :
+       {std::vector<std::string>{"neigh"}, {"neigh", "show", "nud", "all"}, {"neigh", "show", "nud", "stale"},
+        {"neigh", "show", "nud", "permanent", "nud", "failed"}, {"neigh", "show", "nud", "noarp"},
+        {"-j", "neigh", "show", "nud", "all"}, {"neigh", "show", "dev", "v0", "nud", "none"}})
+    expect_same_as_ip(args, ns());
+  EXPECT_EQ(brisk_run({"neigh", "show", "nud", "bogus"}, ns()).code, 255);
+}
+
 TEST_F(CliTest, HelpTextsAreWhereTheErrorsPointTo) {
   // Like ip: the usage text on stderr, exit code 255.
   auto route = brisk_run({"route", "help"});

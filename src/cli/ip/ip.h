@@ -100,6 +100,7 @@ struct Command {
   bool up_only = false;
   std::optional<uint8_t> scope{};             // addr show scope SCOPE
   std::optional<netlink::IpPrefix> to{};      // addr show to PREFIX (its family becomes the command's)
+  std::optional<uint32_t> nud{};              // neigh show nud STATE...: NUD_* bits, 0x100 for "none"
   int family = AF_UNSPEC;
   std::vector<std::string> exec_argv{};
 

@@ -645,6 +645,19 @@ Parsed<Command> parse_neigh_change(Cursor& c, Command cmd, Verb verb, int family
   return cmd;
 }
 
+// What `ip neigh show nud STATE` filters on: a NUD_* bit, every state for
+// "all", and 0x100 standing for "none" (a state of 0), as ip reads them.
+Parsed<uint32_t> nud_filter(const std::string& text) {
+  if (text == "all") return ~0u;
+  if (text == "none") return 0x100u;
+  if (text == "incomplete") return uint32_t(NUD_INCOMPLETE);
+  if (text == "failed") return uint32_t(NUD_FAILED);
+  auto state = nud_state(text);
+  if (!state) return invalid("nud state must be all, none, permanent, noarp, reachable, stale, delay, probe, "
+                             "incomplete or failed", text);
+  return uint32_t(*state);
+}
+
 Parsed<Command> parse_neigh_show(Cursor& c, Command cmd) {
   cmd.verb = Verb::neigh_show;
   while (!c.done()) {
@@ -652,6 +665,11 @@ Parsed<Command> parse_neigh_show(Cursor& c, Command cmd) {
     if (key == "dev") {
       TRY_SET(v, c.value(key));
       TRY_SET(cmd.dev, link_name(key, v));
+    } else if (key == "nud") {
+      TRY_SET(v, c.value(key));
+      uint32_t state = 0;
+      TRY_SET(state, nud_filter(v));
+      cmd.nud = cmd.nud.value_or(0) | state;  // several nud arguments add up
     } else {
       return garbage("dev", key);
     }

@@ -873,8 +873,11 @@ NlResult<void> Runner::run_show(const Command& cmd) {
     case Verb::neigh_show: {
       auto all = BRISK_TRY(links_by_index(false));
       for (const auto& n : BRISK_TRY(netlink::list_neighbours(*c, {.dev = cmd.dev, .family = cmd.family}))) {
-        // ip neigh show leaves out NOARP and unresolved entries by default.
-        if ((n.state & NUD_NOARP) || n.state == NUD_NONE) continue;
+        // As ip: by default every state but NOARP and none; proxy and
+        // externally learned entries whatever their state.
+        uint32_t wanted = cmd.nud.value_or(~uint32_t(NUD_NOARP) & ~0x100u);
+        bool shown = (n.state & wanted) || (n.flags & (NTF_PROXY | NTF_EXT_LEARNED)) || (n.state == 0 && (wanted & 0x100));
+        if (!shown) continue;
         Json j;
         j["dst"] = n.address.to_string();
         if (cmd.dev.empty()) j["dev"] = name_of(n.ifindex, all);
