@@ -292,10 +292,17 @@ Op link_set_op(LinkSet spec) {
   result.build = [spec](Connection& conn) -> NlResult<std::vector<Request>> {
     Message m(RTM_NEWLINK, 0);
     auto& ifi = m.put_header<ifinfomsg>();
-    if (spec.up) {
-      ifi.ifi_change = IFF_UP;
-      ifi.ifi_flags = *spec.up ? IFF_UP : 0;
-    }
+    // Each flag asked for goes in ifi_change, and in ifi_flags when it is to be set.
+    auto flag = [&ifi](const std::optional<bool>& set, unsigned bit) {
+      if (!set) return;
+      ifi.ifi_change |= bit;
+      if (*set) ifi.ifi_flags |= bit;
+    };
+    flag(spec.up, IFF_UP);
+    flag(spec.promisc, IFF_PROMISC);
+    flag(spec.arp ? std::optional<bool>(!*spec.arp) : std::nullopt, IFF_NOARP);
+    flag(spec.multicast, IFF_MULTICAST);
+    flag(spec.allmulticast, IFF_ALLMULTI);
     if (spec.new_name.empty()) {
       m.put_string(IFLA_IFNAME, spec.name);
     } else {

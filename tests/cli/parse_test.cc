@@ -76,6 +76,18 @@ TEST(IpAddr, ShowScopeAndTo) {
   EXPECT_EQ(flush->scope, uint8_t(RT_SCOPE_UNIVERSE));
 }
 
+TEST(IpLink, SetFlagsOnOff) {
+  auto cmd = parse_command(Words{"link", "set", "v0", "promisc", "on", "arp", "off", "multicast", "0", "allmulticast", "1"},
+                           Globals{});
+  ASSERT_TRUE(cmd) << cmd.error().message;
+  EXPECT_EQ(cmd->link_set.promisc, true);
+  EXPECT_EQ(cmd->link_set.arp, false);
+  EXPECT_EQ(cmd->link_set.multicast, false);
+  EXPECT_EQ(cmd->link_set.allmulticast, true);
+  EXPECT_FALSE(parse_command(Words{"link", "set", "v0", "promisc"}, Globals{}));
+  EXPECT_FALSE(parse_command(Words{"link", "set", "v0", "arp", "maybe"}, Globals{}));
+}
+
 TEST(IpGlobals, LongFormsAndBatch) {
   auto inv = parse_globals(Words{"brisk", "-netns", "x", "-json", "-pretty", "-details", "-stats", "-6", "-batch", "-"});
   ASSERT_TRUE(inv) << inv.error().message;

@@ -423,3 +423,25 @@ TEST_F(Link, NameCacheFollowsRenameAndDelete) {
 
 }  // namespace
 }  // namespace brisk::netlink
+
+namespace brisk::netlink {
+namespace {
+
+// The flags `ip link set` toggles: each asked-for bit changes, the others stay.
+TEST_F(Link, SetTogglesPromiscArpMulticastAndAllmulticast) {
+  ASSERT_TRUE(add_link(conn(), {.name = "f0", .kind = VethOptions{.peer = "f1"}}));
+  ASSERT_TRUE(set_link(conn(), {.name = "f0", .promisc = true, .arp = false, .allmulticast = true}));
+  auto on = get_link(conn(), "f0");
+  ASSERT_TRUE(on) << on.error().message();
+  EXPECT_TRUE(on->flags & IFF_PROMISC);
+  EXPECT_TRUE(on->flags & IFF_NOARP);
+  EXPECT_TRUE(on->flags & IFF_ALLMULTI);
+  EXPECT_TRUE(on->flags & IFF_MULTICAST) << "not asked for: unchanged";
+  ASSERT_TRUE(set_link(conn(), {.name = "f0", .promisc = false, .arp = true, .multicast = false, .allmulticast = false}));
+  auto off = get_link(conn(), "f0");
+  ASSERT_TRUE(off) << off.error().message();
+  EXPECT_FALSE(off->flags & (IFF_PROMISC | IFF_NOARP | IFF_ALLMULTI | IFF_MULTICAST)) << std::hex << off->flags;
+}
+
+}  // namespace
+}  // namespace brisk::netlink

@@ -105,6 +105,10 @@ struct LinkAdd {
 struct LinkSet {
   std::string name{};                    // the device to change
   std::optional<bool> up{};              // up or down
+  std::optional<bool> promisc{};         // IFF_PROMISC: receive every frame (counted, as ip does)
+  std::optional<bool> arp{};             // false sets IFF_NOARP
+  std::optional<bool> multicast{};       // IFF_MULTICAST
+  std::optional<bool> allmulticast{};    // IFF_ALLMULTI: receive every multicast frame
   std::optional<uint32_t> mtu{};         // new MTU
   std::string address{};                 // new MAC; empty: unchanged
   std::string new_name{};                // rename to this; empty: unchanged

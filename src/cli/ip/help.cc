@@ -14,6 +14,8 @@ std::string_view object_usage(Object object) {
        brisk link set { dev DEV | DEV } [ up | down ] [ mtu MTU ] [ address LLADDR ]
                        [ name NEWNAME ] [ master DEV | nomaster ] [ netns { NAME | PID } ]
                        [ alias NAME ] [ txqueuelen PACKETS ] [ group GROUP ]
+                       [ promisc { on | off } ] [ arp { on | off } ]
+                       [ multicast { on | off } ] [ allmulticast { on | off } ]
        brisk link del { dev DEV | DEV | group GROUP } [ type TYPE ]
        brisk link show [ [ dev ] DEV ] [ master DEV ] [ type TYPE ] [ up ]
 TYPE := { veth | bridge | macvlan | macvtap | vxlan | vlan }
@@ -29,14 +31,14 @@ Names are literal: templates such as veth%d are refused.
       return R"(Usage: brisk address { add | replace | del } IFADDR dev DEV
                        [ label LABEL ] [ broadcast ADDR | brd ADDR ] [ scope SCOPE ]
                        [ noprefixroute ] [ nodad ]
-       brisk address show [ [ dev ] DEV ]
-       brisk address flush [ dev ] DEV
+       brisk address show [ [ dev ] DEV ] [ scope SCOPE ] [ to PREFIX ] [ up ]
+       brisk address flush [ dev ] DEV [ scope SCOPE ] [ to PREFIX ]
 IFADDR := PREFIX (10.0.0.1/24, fd00::1/64)
 SCOPE := { host | link | global | NUMBER }
 )";
     case Object::route:
       return R"(Usage: brisk route { add | del | replace } ROUTE
-       brisk route show [ dev DEV ] [ table TABLE_ID ]
+       brisk route show [ dev DEV ] [ table { TABLE_ID | main | local | default | all } ]
        brisk route get [ to ] ADDRESS [ from ADDRESS ] [ iif DEV ] [ oif DEV ] [ mark NUMBER ]
 ROUTE := [ TYPE ] { PREFIX | default } [ via ADDRESS ] [ dev DEV ] [ metric NUMBER ]
          [ table TABLE_ID ] [ scope SCOPE ] [ proto RTPROTO ] [ src ADDRESS ] [ onlink ]
@@ -48,7 +50,7 @@ RTPROTO := { kernel | boot | static | NUMBER }
     case Object::neigh:
       return R"(Usage: brisk neigh { add | del | replace } ADDR [ lladdr LLADDR ]
                        [ nud STATE ] dev DEV
-       brisk neigh show [ dev DEV ]
+       brisk neigh show [ dev DEV ] [ nud { STATE | all | none } ]...
 STATE := { permanent | noarp | stale | reachable }
 )";
     case Object::netns:

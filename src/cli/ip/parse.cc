@@ -324,6 +324,11 @@ Parsed<Command> parse_link_set(Cursor& c, Command cmd) {
     } else if (key == "group") {
       TRY_SET(v, c.value(key));
       TRY_SET(spec.group, number<uint32_t>(key, v));
+    } else if (key == "promisc" || key == "arp" || key == "multicast" || key == "allmulticast") {
+      TRY_SET(v, c.value(key));
+      bool on = false;
+      TRY_SET(on, on_off(key, v));
+      (key == "promisc" ? spec.promisc : key == "arp" ? spec.arp : key == "multicast" ? spec.multicast : spec.allmulticast) = on;
     } else if (spec.name.empty()) {
       TRY_SET(spec.name, link_name("dev", key));
       continue;
