@@ -209,8 +209,9 @@ TEST_F(CliTest, BriefOnelineAndPrettyMatchIp) {
 }
 
 // route show's filters and forms as ip prints them: every table (both
-// families), one table, one device (then "dev" is left out), IPv6's metric
-// and pref, and -d's explicit type, proto and scope.
+// families), one table, one device, proto, scope and type (the fields a
+// filter fixes are left out), IPv6's metric and pref, and -d's explicit
+// type, proto and scope.
 TEST_F(CliTest, RouteShowFiltersMatchIp) {
   ASSERT_EQ(ip_run({"link", "add", "v0", "type", "veth", "peer", "name", "v1"}, ns()).code, 0);
   ASSERT_EQ(ip_run({"link", "set", "v0", "up"}, ns()).code, 0);
@@ -225,7 +226,10 @@ TEST_F(CliTest, RouteShowFiltersMatchIp) {
        {std::vector<std::string>{"route", "show", "table", "all"}, {"-j", "route", "show", "table", "all"},
         {"route", "show", "table", "100"}, {"-4", "route", "show", "dev", "v0"}, {"-j", "route", "show", "dev", "v0"},
         {"-6", "route"}, {"-j", "-6", "route"}, {"-6", "route", "show", "table", "all"},
-        {"route", "show", "table", "local"}, {"-d", "route"}, {"-d", "-j", "route", "show", "table", "all"}}) {
+        {"route", "show", "table", "local"}, {"-d", "route"}, {"-d", "-j", "route", "show", "table", "all"},
+        {"route", "show", "proto", "kernel"}, {"route", "show", "proto", "boot"}, {"route", "show", "scope", "link"},
+        {"route", "show", "type", "blackhole"}, {"-j", "route", "show", "proto", "kernel"},
+        {"route", "show", "table", "local", "type", "local", "scope", "host"}}) {
     expect_same_as_ip(args, ns());
   }
 }

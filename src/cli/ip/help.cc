@@ -39,6 +39,7 @@ SCOPE := { host | link | global | NUMBER }
     case Object::route:
       return R"(Usage: brisk route { add | del | replace } ROUTE
        brisk route show [ dev DEV ] [ table { TABLE_ID | main | local | default | all } ]
+                        [ proto PROTO ] [ scope SCOPE ] [ type TYPE ]
        brisk route get [ to ] ADDRESS [ from ADDRESS ] [ iif DEV ] [ oif DEV ] [ mark NUMBER ]
 ROUTE := [ TYPE ] { PREFIX | default } [ via ADDRESS ] [ dev DEV ] [ metric NUMBER ]
          [ table TABLE_ID ] [ scope SCOPE ] [ proto RTPROTO ] [ src ADDRESS ] [ onlink ]

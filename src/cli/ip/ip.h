@@ -101,6 +101,9 @@ struct Command {
   std::optional<uint8_t> scope{};             // addr show scope SCOPE
   std::optional<netlink::IpPrefix> to{};      // addr show to PREFIX (its family becomes the command's)
   std::optional<uint32_t> nud{};              // neigh show nud STATE...: NUD_* bits, 0x100 for "none"
+  std::optional<uint8_t> route_protocol{};    // route show proto PROTO (RTPROT_*)
+  std::optional<uint8_t> route_scope{};       // route show scope SCOPE
+  std::optional<uint8_t> route_type{};        // route show type TYPE (RTN_*)
   int family = AF_UNSPEC;
   std::vector<std::string> exec_argv{};
 

@@ -548,6 +548,28 @@ Parsed<Command> parse_route_change(Cursor& c, Command cmd, Verb verb, int family
   return cmd;
 }
 
+// ip's names for route protocols (rtnetlink's RTPROT_*), or a number.
+Parsed<uint8_t> route_protocol(const std::string& text) {
+  static const std::pair<const char*, uint8_t> kNames[] = {
+      {"unspec", RTPROT_UNSPEC}, {"redirect", RTPROT_REDIRECT}, {"kernel", RTPROT_KERNEL}, {"boot", RTPROT_BOOT},
+      {"static", RTPROT_STATIC}, {"ra", RTPROT_RA},             {"dhcp", RTPROT_DHCP}};
+  for (auto [name, value] : kNames)
+    if (text == name) return value;
+  return number<uint8_t>("proto", text);
+}
+
+// ip's names for route types (RTN_*), or a number.
+Parsed<uint8_t> route_type(const std::string& text) {
+  static const std::pair<const char*, uint8_t> kNames[] = {
+      {"unicast", RTN_UNICAST},     {"local", RTN_LOCAL},           {"broadcast", RTN_BROADCAST},
+      {"anycast", RTN_ANYCAST},     {"multicast", RTN_MULTICAST},   {"blackhole", RTN_BLACKHOLE},
+      {"unreachable", RTN_UNREACHABLE}, {"prohibit", RTN_PROHIBIT}, {"throw", RTN_THROW},
+      {"nat", RTN_NAT}};
+  for (auto [name, value] : kNames)
+    if (text == name) return value;
+  return number<uint8_t>("type", text);
+}
+
 Parsed<Command> parse_route_show(Cursor& c, Command cmd) {
   cmd.verb = Verb::route_show;
   while (!c.done()) {
@@ -562,6 +584,15 @@ Parsed<Command> parse_route_show(Cursor& c, Command cmd) {
       else if (v == "default") cmd.route.table = RT_TABLE_DEFAULT;
       else if (v == "all") cmd.route.table = RT_TABLE_UNSPEC;  // as ip: every table, and both families unless -4/-6
       else TRY_SET(cmd.route.table, number<uint32_t>(key, v));
+    } else if (key == "proto" || key == "protocol") {
+      TRY_SET(v, c.value(key));
+      TRY_SET(cmd.route_protocol, route_protocol(v));
+    } else if (key == "scope") {
+      TRY_SET(v, c.value(key));
+      TRY_SET(cmd.route_scope, scope_value(v));
+    } else if (key == "type") {
+      TRY_SET(v, c.value(key));
+      TRY_SET(cmd.route_type, route_type(v));
     } else {
       return garbage("dev", key);
     }

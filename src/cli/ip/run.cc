@@ -822,6 +822,9 @@ NlResult<void> Runner::run_show(const Command& cmd) {
       int family = cmd.family != AF_UNSPEC ? cmd.family : every_table ? AF_UNSPEC : AF_INET;
       netlink::RouteFilter filter{.family = family, .table = cmd.route.table, .dev = cmd.route.dev};
       for (const auto& r : BRISK_TRY(netlink::list_routes(*c, filter))) {
+        if ((cmd.route_protocol && r.protocol != *cmd.route_protocol) || (cmd.route_scope && r.scope != *cmd.route_scope) ||
+            (cmd.route_type && r.type != *cmd.route_type))
+          continue;
         Json j;
         std::string t;
         // -d spells out what ip leaves implicit otherwise: unicast, proto boot, scope global.
@@ -835,8 +838,11 @@ NlResult<void> Runner::run_show(const Command& cmd) {
         if (r.oif && cmd.route.dev.empty()) route_field(j, t, "dev", "dev", name_of(r.oif, all));
         if (every_table && (r.table != RT_TABLE_MAIN || g_.details))
           route_field(j, t, "table", "table", table_name(r.table));
-        if (r.protocol != RTPROT_BOOT || g_.details) route_field(j, t, "protocol", "proto", protocol_name(r.protocol));
-        if (r.scope != RT_SCOPE_UNIVERSE || g_.details) route_field(j, t, "scope", "scope", scope_name(r.scope));
+        // A protocol or scope the filter fixes is not printed, as in ip.
+        if ((r.protocol != RTPROT_BOOT || g_.details) && !cmd.route_protocol)
+          route_field(j, t, "protocol", "proto", protocol_name(r.protocol));
+        if ((r.scope != RT_SCOPE_UNIVERSE || g_.details) && !cmd.route_scope)
+          route_field(j, t, "scope", "scope", scope_name(r.scope));
         if (r.prefsrc) route_field(j, t, "prefsrc", "src", r.prefsrc->to_string());
         // The kernel sends an IPv6 route's metric always, an IPv4 route's only when set; ip prints what it got.
         if (r.metric || r.dst.address.family == AF_INET6) {
