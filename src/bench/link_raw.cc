@@ -129,17 +129,15 @@ int RawNetlink::set_up(const std::string& name) {
 }
 
 int RawNetlink::ifindex(const std::string& name) {
-  struct Unqueued {  // the answer is needed now, whatever the mode
-    int& window;
-    int saved = std::exchange(window, 0);
-    ~Unqueued() { window = saved; }
-  } unqueued{window_};
+  int window = std::exchange(window_, 0);  // the answer is needed now, whatever the mode
   start(RTM_GETLINK, 0);
   extra(sizeof(ifinfomsg));
   str(IFLA_IFNAME, name);
   uint32_t mask = RTEXT_FILTER_SKIP_STATS;
   attr(IFLA_EXT_MASK, &mask, sizeof mask);
-  return transact() == 0 ? last_ifindex_ : 0;
+  int found = transact() == 0 ? last_ifindex_ : 0;
+  window_ = window;
+  return found;
 }
 
 int RawNetlink::addr_add(int ifindex, uint32_t addr) {

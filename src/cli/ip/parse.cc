@@ -11,6 +11,7 @@
 
 #include "brisk/netlink/address.h"
 #include "cli/ip/ip.h"
+#include "cli/ip/names.h"
 
 namespace brisk::ipcli {
 namespace {
@@ -101,11 +102,7 @@ Parsed<bool> on_off(const std::string& key, const std::string& text) {
 }
 
 Parsed<uint8_t> scope_value(const std::string& text) {
-  if (text == "global" || text == "universe") return uint8_t(RT_SCOPE_UNIVERSE);
-  if (text == "site") return uint8_t(RT_SCOPE_SITE);
-  if (text == "link") return uint8_t(RT_SCOPE_LINK);
-  if (text == "host") return uint8_t(RT_SCOPE_HOST);
-  if (text == "nowhere") return uint8_t(RT_SCOPE_NOWHERE);
+  if (auto scope = scope_number(text)) return *scope;
   return number<uint8_t>("scope", text);
 }
 
@@ -325,10 +322,12 @@ Parsed<Command> parse_link_set(Cursor& c, Command cmd) {
       TRY_SET(v, c.value(key));
       TRY_SET(spec.group, number<uint32_t>(key, v));
     } else if (key == "promisc" || key == "arp" || key == "multicast" || key == "allmulticast") {
+      std::optional<bool>& flag = key == "promisc"     ? spec.promisc
+                                  : key == "arp"       ? spec.arp
+                                  : key == "multicast" ? spec.multicast
+                                                       : spec.allmulticast;
       TRY_SET(v, c.value(key));
-      bool on = false;
-      TRY_SET(on, on_off(key, v));
-      (key == "promisc" ? spec.promisc : key == "arp" ? spec.arp : key == "multicast" ? spec.multicast : spec.allmulticast) = on;
+      TRY_SET(flag, on_off(key, v));
     } else if (spec.name.empty()) {
       TRY_SET(spec.name, link_name("dev", key));
       continue;
@@ -463,7 +462,7 @@ Parsed<Command> parse_addr_show(Cursor& c, Command cmd, Verb verb) {
                      "\"");
       cmd.to = *prefix;
       cmd.family = prefix->address.family;  // as ip: "to 10.0.0.0/8" implies -4
-    } else if (cmd.dev.empty() && key != "scope" && key != "label" && key != "to") {
+    } else if (cmd.dev.empty() && key != "label") {
       TRY_SET(cmd.dev, link_name("dev", key));
     } else {
       return garbage("dev", key);
@@ -548,25 +547,13 @@ Parsed<Command> parse_route_change(Cursor& c, Command cmd, Verb verb, int family
   return cmd;
 }
 
-// ip's names for route protocols (rtnetlink's RTPROT_*), or a number.
+// ip's names for route protocols (RTPROT_*) and types (RTN_*), or numbers.
 Parsed<uint8_t> route_protocol(const std::string& text) {
-  static const std::pair<const char*, uint8_t> kNames[] = {
-      {"unspec", RTPROT_UNSPEC}, {"redirect", RTPROT_REDIRECT}, {"kernel", RTPROT_KERNEL}, {"boot", RTPROT_BOOT},
-      {"static", RTPROT_STATIC}, {"ra", RTPROT_RA},             {"dhcp", RTPROT_DHCP}};
-  for (auto [name, value] : kNames)
-    if (text == name) return value;
+  if (auto protocol = protocol_number(text)) return *protocol;
   return number<uint8_t>("proto", text);
 }
-
-// ip's names for route types (RTN_*), or a number.
 Parsed<uint8_t> route_type(const std::string& text) {
-  static const std::pair<const char*, uint8_t> kNames[] = {
-      {"unicast", RTN_UNICAST},     {"local", RTN_LOCAL},           {"broadcast", RTN_BROADCAST},
-      {"anycast", RTN_ANYCAST},     {"multicast", RTN_MULTICAST},   {"blackhole", RTN_BLACKHOLE},
-      {"unreachable", RTN_UNREACHABLE}, {"prohibit", RTN_PROHIBIT}, {"throw", RTN_THROW},
-      {"nat", RTN_NAT}};
-  for (auto [name, value] : kNames)
-    if (text == name) return value;
+  if (auto type = rtn_type_number(text)) return *type;
   return number<uint8_t>("type", text);
 }
 

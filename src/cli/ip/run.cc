@@ -30,6 +30,7 @@
 #include "cli/ip/ip.h"
 #include "cli/ip/json_layout.h"
 #include "cli/ip/link_details.h"
+#include "cli/ip/names.h"
 
 namespace brisk::ipcli {
 namespace {
@@ -92,44 +93,8 @@ const char* operstate_name(uint8_t state) {
   return state < std::size(kNames) ? kNames[state] : "UNKNOWN";
 }
 
-std::string scope_name(uint8_t scope) {
-  switch (scope) {
-    case RT_SCOPE_UNIVERSE: return "global";
-    case RT_SCOPE_SITE: return "site";
-    case RT_SCOPE_LINK: return "link";
-    case RT_SCOPE_HOST: return "host";
-    case RT_SCOPE_NOWHERE: return "nowhere";
-  }
-  return std::to_string(scope);
-}
 
-std::string protocol_name(uint8_t proto) {
-  switch (proto) {
-    case RTPROT_UNSPEC: return "unspec";
-    case RTPROT_REDIRECT: return "redirect";
-    case RTPROT_KERNEL: return "kernel";
-    case RTPROT_BOOT: return "boot";
-    case RTPROT_STATIC: return "static";
-    case RTPROT_RA: return "ra";
-    case RTPROT_DHCP: return "dhcp";
-  }
-  return std::to_string(proto);
-}
 
-std::string rtn_type_name(uint8_t type) {
-  switch (type) {
-    case RTN_UNICAST: return "unicast";
-    case RTN_LOCAL: return "local";
-    case RTN_BROADCAST: return "broadcast";
-    case RTN_ANYCAST: return "anycast";
-    case RTN_MULTICAST: return "multicast";
-    case RTN_BLACKHOLE: return "blackhole";
-    case RTN_UNREACHABLE: return "unreachable";
-    case RTN_PROHIBIT: return "prohibit";
-    case RTN_THROW: return "throw";
-  }
-  return std::to_string(type);
-}
 
 std::string table_name(uint32_t table) {
   switch (table) {
@@ -552,6 +517,13 @@ std::optional<PeerInfo> peer_of(const netlink::LinkInfo& l, const std::map<int, 
   return PeerInfo{it->second.name, false, !(it->second.flags & IFF_UP)};
 }
 
+// "link" (or "link_index" for a peer in another namespace), then "ifname".
+void name_json(Json& j, const netlink::LinkInfo& l, const std::optional<PeerInfo>& peer) {
+  if (peer && !peer->other_netns) j["link"] = peer->name;
+  if (peer && peer->other_netns) j["link_index"] = l.link;
+  j["ifname"] = l.name;
+}
+
 std::string name_of(int ifindex, const std::map<int, netlink::LinkInfo>& all) {
   auto it = all.find(ifindex);
   return it == all.end() ? "if" + std::to_string(ifindex) : it->second.name;
@@ -564,9 +536,7 @@ Json Runner::link_json(const netlink::LinkInfo& l, const std::map<int, netlink::
   j.get_ref<Json::object_t&>().reserve(g_.details ? 48 : 16);
   j["ifindex"] = l.ifindex;
   auto peer = peer_of(l, all);
-  if (peer && !peer->other_netns) j["link"] = peer->name;
-  if (peer && peer->other_netns) j["link_index"] = l.link;
-  j["ifname"] = l.name;
+  name_json(j, l, peer);
   j["flags"] = link_flags(l.flags, peer && peer->down);
   j["mtu"] = l.mtu;
   bool v6_addr = for_addr && inet6_link_dump_;
@@ -630,6 +600,11 @@ bool within(const netlink::IpAddress& address, const netlink::IpPrefix& prefix) 
   return true;
 }
 
+// Whether addr show/flush's scope and to filters keep `a`.
+bool selected(const netlink::AddressInfo& a, const Command& cmd) {
+  return (!cmd.scope || a.scope == *cmd.scope) && (!cmd.to || within(a.prefix.address, *cmd.to));
+}
+
 // A column of ip's brief forms ("%-16s"): padded, and a wider value pushes
 // the rest of the line along.
 std::string column(std::string value, std::size_t width) {
@@ -649,9 +624,7 @@ void Runner::brief(const netlink::LinkInfo& l, const std::map<int, netlink::Link
   auto peer = peer_of(l, all);
   if (g_.json) {
     Json j;
-    if (peer && !peer->other_netns) j["link"] = peer->name;
-    if (peer && peer->other_netns) j["link_index"] = l.link;
-    j["ifname"] = l.name;
+    name_json(j, l, peer);
     j["operstate"] = operstate_name(l.operstate);
     if (addrs) {
       Json infos = Json::array();
@@ -707,7 +680,7 @@ NlResult<void> Runner::run_show(const Command& cmd) {
       std::set<int> filtered_out;  // links that had addresses, none of them in scope
       if (addr) {
         for (auto& a : BRISK_TRY(netlink::list_addresses(*c, {.family = cmd.family}))) {
-          if ((cmd.scope && a.scope != *cmd.scope) || (cmd.to && !within(a.prefix.address, *cmd.to))) {
+          if (!selected(a, cmd)) {
             filtered_out.insert(a.ifindex);
             continue;
           }
@@ -950,9 +923,8 @@ NlResult<void> Runner::run_show(const Command& cmd) {
 
 NlResult<void> Runner::run_flush(const Command& cmd) {
   auto c = BRISK_TRY(conn());
-  if (!cmd.scope && !cmd.to) return netlink::flush_addresses(*c, cmd.dev, cmd.family);
   return netlink::flush_addresses(*c, cmd.dev, cmd.family, [&cmd](const netlink::AddressInfo& a) {
-    return (!cmd.scope || a.scope == *cmd.scope) && (!cmd.to || within(a.prefix.address, *cmd.to));
+    return selected(a, cmd);
   });
 }
 
