@@ -1,0 +1,206 @@
+#include "cni/lease_store.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+
+#include <fmt/format.h>
+
+#include "brisk/cni/error.h"
+#include "cni/files.h"
+
+namespace brisk::cni::detail {
+namespace {
+
+constexpr const char* kLastReserved = "last_reserved_ip.";
+constexpr const char* kStamp = "stamp";
+
+// strings.TrimSpace, as the reference compares lease contents.
+std::string trim(std::string s) {
+  auto space = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'; };
+  while (!s.empty() && space(s.back())) s.pop_back();
+  std::size_t i = 0;
+  while (i < s.size() && space(s[i])) ++i;
+  return s.substr(i);
+}
+
+LeaseKey key_of_content(const std::string& content) {
+  std::string t = trim(content);
+  auto crlf = t.find("\r\n");
+  if (crlf == std::string::npos) return {t, ""};
+  return {t.substr(0, crlf), t.substr(crlf + 2)};
+}
+
+std::vector<std::string> list_directory(const std::string& dir) {
+  std::vector<std::string> names;
+  DIR* d = ::opendir(dir.c_str());
+  if (!d) fail_io("opendir", dir, errno);
+  while (dirent* e = ::readdir(d)) {
+    std::string n = e->d_name;
+    if (n != "." && n != "..") names.push_back(std::move(n));
+  }
+  ::closedir(d);
+  return names;
+}
+
+uint64_t fnv1a(const std::string& s) {
+  uint64_t h = 1469598103934665603ull;
+  for (unsigned char c : s) h = (h ^ c) * 1099511628211ull;
+  return h;
+}
+
+}  // namespace
+
+std::string lease_content(const LeaseKey& key) {
+  return key.ifname.empty() ? trim(key.container_id) : trim(key.container_id) + "\r\n" + key.ifname;
+}
+
+LeaseStore::LeaseStore(const std::string& data_dir, const std::string& network)
+    : dir_(data_dir + "/" + network), index_dir_(data_dir + "/.brisk-index/" + network) {
+  make_directories(dir_, 0755);
+  make_directories(index_dir_, 0755);
+  lock_ = open_file(dir_ + "/lock", O_RDONLY | O_CREAT, 0750);  // as go-filemutex creates it
+  while (::flock(lock_.get(), LOCK_EX) != 0)
+    if (errno != EINTR) fail_io("flock", dir_ + "/lock", errno);
+}
+
+LeaseStore::~LeaseStore() {
+  // The stamp says: the index matches the store as it is now. Written last,
+  // so a crash before it leaves an old stamp and the next user rebuilds.
+  if (changed_) {
+    try {
+      replace_file(index_dir_, kStamp, stamp_text(), 0644);
+    } catch (const CniException&) {
+      // No stamp: the next user rebuilds the index. Nothing is lost.
+    }
+  }
+}
+
+std::string LeaseStore::stamp_text() const {
+  struct stat st = stat_path(dir_);
+  return fmt::format("{} {}.{:09} {}.{:09} {}\n", st.st_ino, st.st_mtim.tv_sec, st.st_mtim.tv_nsec, st.st_ctim.tv_sec,
+                     st.st_ctim.tv_nsec, st.st_size);
+}
+
+void LeaseStore::ensure_index() {
+  if (index_checked_) return;
+  index_checked_ = true;
+  auto stamp = read_file(index_dir_ + "/" + kStamp);
+  if (!stamp || *stamp != stamp_text()) rebuild_index();
+}
+
+std::string LeaseStore::hint_name(const LeaseKey& key) const {
+  std::string name = key.container_id + ":" + key.ifname;
+  if (name.size() > 200) name = fmt::format("#{:016x}:{}", fnv1a(key.container_id), key.ifname);
+  return name;
+}
+
+void LeaseStore::write_hint(const LeaseKey& key, const std::vector<netlink::IpAddress>& addresses) {
+  std::string path = index_dir_ + "/" + hint_name(key);
+  if (addresses.empty()) {
+    remove_file(path);
+    return;
+  }
+  std::string text = key.container_id + "\n" + key.ifname + "\n";
+  for (const auto& a : addresses) text += a.to_string() + "\n";
+  replace_file(index_dir_, hint_name(key), text, 0644);
+}
+
+std::optional<std::vector<netlink::IpAddress>> LeaseStore::read_hint(const LeaseKey& key) {
+  auto text = read_file(index_dir_ + "/" + hint_name(key));
+  if (!text) return std::nullopt;
+  std::vector<std::string> lines;
+  std::size_t start = 0;
+  for (std::size_t nl; (nl = text->find('\n', start)) != std::string::npos; start = nl + 1)
+    lines.push_back(text->substr(start, nl - start));
+  if (lines.size() < 2 || lines[0] != key.container_id || lines[1] != key.ifname) return std::nullopt;
+  std::vector<netlink::IpAddress> out;
+  for (std::size_t i = 2; i < lines.size(); ++i)
+    if (auto a = netlink::IpAddress::parse(lines[i])) out.push_back(*a);
+  return out;
+}
+
+std::map<LeaseKey, std::vector<netlink::IpAddress>> LeaseStore::scan() {
+  std::map<LeaseKey, std::vector<netlink::IpAddress>> leases;
+  for (const std::string& name : list_directory(dir_)) {
+    auto address = netlink::IpAddress::parse(name);
+    if (!address) continue;  // lock, last_reserved_ip.N, temporary files
+    auto content = read_file(dir_ + "/" + name);
+    if (!content) continue;  // released meanwhile
+    leases[key_of_content(*content)].push_back(*address);
+  }
+  return leases;
+}
+
+void LeaseStore::rebuild_index() {
+  ++rebuilds_;
+  for (const std::string& name : list_directory(index_dir_)) remove_file(index_dir_ + "/" + name);
+  for (const auto& [key, addresses] : scan()) write_hint(key, addresses);
+  // Temporary files of a writer killed half-way hold no lease: drop them.
+  for (const std::string& name : list_directory(dir_))
+    if (name.rfind(".brisk-tmp-", 0) == 0) remove_file(dir_ + "/" + name);
+  changed_ = true;
+}
+
+std::vector<netlink::IpAddress> LeaseStore::held_by(const LeaseKey& key) { return held(key).addresses; }
+
+LeaseStore::Held LeaseStore::held(const LeaseKey& key) {
+  ensure_index();
+  for (const LeaseKey& k : {key, LeaseKey{key.container_id, ""}}) {
+    Held found{.key = k};
+    // The hint says where to look; the lease file itself is the truth.
+    for (const auto& a : read_hint(k).value_or(std::vector<netlink::IpAddress>{})) {
+      auto content = read_file(dir_ + "/" + a.to_string());
+      if (content && key_of_content(*content) == k) found.addresses.push_back(a);
+    }
+    if (!found.addresses.empty() || k.ifname.empty()) return found;
+  }
+  return {};
+}
+
+bool LeaseStore::reserve(const netlink::IpAddress& address, const LeaseKey& key, std::size_t range_set) {
+  ensure_index();
+  if (!create_exclusive(dir_, address.to_string(), lease_content(key), 0644)) return false;
+  changed_ = true;
+  replace_file(dir_, kLastReserved + std::to_string(range_set), address.to_string(), 0644);
+  std::vector<netlink::IpAddress> all = read_hint(key).value_or(std::vector<netlink::IpAddress>{});
+  all.push_back(address);
+  write_hint(key, all);
+  return true;
+}
+
+std::optional<netlink::IpAddress> LeaseStore::last_reserved(std::size_t range_set) {
+  auto text = read_file(dir_ + "/" + kLastReserved + std::to_string(range_set));
+  if (!text) return std::nullopt;
+  auto a = netlink::IpAddress::parse(trim(*text));
+  if (!a) return std::nullopt;
+  return *a;
+}
+
+std::vector<netlink::IpAddress> LeaseStore::release(const LeaseKey& key) {
+  Held found = held(key);
+  for (const auto& a : found.addresses) remove_file(dir_ + "/" + a.to_string());
+  if (!found.addresses.empty()) {
+    changed_ = true;
+    write_hint(found.key, {});
+  }
+  return found.addresses;
+}
+
+void LeaseStore::release_addresses(const LeaseKey& key, const std::vector<netlink::IpAddress>& addresses) {
+  if (addresses.empty()) return;
+  std::vector<netlink::IpAddress> keep = read_hint(key).value_or(std::vector<netlink::IpAddress>{});
+  for (const auto& a : addresses) {
+    auto content = read_file(dir_ + "/" + a.to_string());
+    if (content && key_of_content(*content) == key) remove_file(dir_ + "/" + a.to_string());
+    keep.erase(std::remove(keep.begin(), keep.end(), a), keep.end());
+  }
+  changed_ = true;
+  write_hint(key, keep);
+}
+
+}  // namespace brisk::cni::detail
