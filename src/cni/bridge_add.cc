@@ -8,6 +8,7 @@
 #include <sys/random.h>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include "brisk/cni/error.h"
 #include "brisk/netlink/addr.h"
@@ -311,7 +312,7 @@ std::string bridge_add(const Environment& env, const BridgeConfig& c, const std:
   result.interfaces[0].mac = mac_of(checked(netlink::get_link(host, c.bridge), "could not lookup " + c.bridge));
   result.dns = c.dns;
   rollback.commit();
-  return result_to_json(result, c.version).dump(4);
+  return result_to_json(result, c.version).dump(4, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 }  // namespace brisk::cni::detail

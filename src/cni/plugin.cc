@@ -35,7 +35,7 @@ std::string error_json(const CniError& e, const std::string& version) {
   out["code"] = static_cast<unsigned>(e.code);
   out["msg"] = e.msg;
   if (!e.details.empty()) out["details"] = e.details;
-  return out.dump(4);
+  return out.dump(4, ' ', false, ojson::error_handler_t::replace);  // env text may not be UTF-8
 }
 
 std::vector<Attachment> gc_attachments(const json& raw) {

@@ -63,6 +63,7 @@ TEST(Protocol, BadEnvironmentGetsTheSpecsCodes) {
       {"CNI_COMMAND", "BOGUS", 4, "unknown CNI_COMMAND: BOGUS"},
       {"CNI_CONTAINERID", "", 4, "required env variables [CNI_CONTAINERID] missing"},
       {"CNI_CONTAINERID", "-bad", 4, "invalid characters in containerID"},
+      {"CNI_CONTAINERID", "\xff\xfe", 4, "invalid characters in containerID"},  // not UTF-8: still a JSON answer
       {"CNI_NETNS", "", 4, "required env variables [CNI_NETNS] missing"},
       {"CNI_IFNAME", "", 4, "required env variables [CNI_IFNAME] missing"},
       {"CNI_IFNAME", "a-name-far-too-long", 4, "interface name is too long"},
