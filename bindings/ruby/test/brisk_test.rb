@@ -319,7 +319,9 @@ class LoggingTest < Minitest::Test
       def record_status(status) = @events << [:status, status.exitstatus]
     end.new
     M.run("cat", stdin: "x\ny\n", recorder: recorder)
-    assert_equal [[:commands, [["cat"]]], [:stdin, "x\ny\n"], [:stdout, "x\n"], [:stdout, "y\n"], [:status, 0]],
+    # cat writes what it read in one piece, and the recorder sees that piece
+    # as Cheetah's does, not brisk's lines.
+    assert_equal [[:commands, [["cat"]]], [:stdin, "x\ny\n"], [:stdout, "x\ny\n"], [:status, 0]],
                  recorder.events
   end
 end

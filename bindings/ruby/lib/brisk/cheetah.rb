@@ -4,7 +4,9 @@
 # instead of `require "cheetah"`, and Cheetah.run runs on brisk. The classes
 # are Brisk's own, so `rescue Cheetah::ExecutionFailed` and
 # `rescue Brisk::ExecutionFailed` catch the same errors, and
-# Cheetah.default_options and Brisk.default_options are one setting.
+# Cheetah.default_options and Brisk.default_options are one setting. Once
+# this is loaded, `require "cheetah"` (as yast2/execute.rb does) finds
+# brisk's lib/cheetah.rb first and loads nothing more.
 require "brisk"
 
 module Cheetah
@@ -16,6 +18,9 @@ module Cheetah
   NullRecorder = Brisk::NullRecorder
   DefaultRecorder = Brisk::DefaultRecorder
   BUILTIN_DEFAULT_OPTIONS = Brisk::BUILTIN_DEFAULT_OPTIONS
+  # Cheetah's indexes into an IO.pipe pair; public constants there too.
+  READ = 0
+  WRITE = 1
 
   class << self
     def run(*args)
