@@ -4,7 +4,8 @@
 # into a clean GEM_HOME from a directory outside the checkout twice: once
 # linking a libbrisk installed into a temporary prefix and found through
 # PKG_CONFIG_PATH, once building the libbrisk sources the gem carries. Each
-# time gem_smoke.rb runs against the installed gem.
+# time gem_smoke.rb runs against the installed gem. A third install, with
+# no cmake on PATH, must fail naming the Debian package.
 #
 # usage: gem_install_test.sh SOURCE_TREE BUILD_DIR
 set -euo pipefail
@@ -58,3 +59,18 @@ built=$(install_and_smoke sources PKG_CONFIG_PATH=)
 echo "$built"
 [[ "$built" == *"building libbrisk from the sources in $work/gems-sources/gems/brisk-"*"/vendor/libbrisk"* ]] ||
   fail "sources: the packed libbrisk sources were not built"
+
+# Every program of /usr/bin but cmake: the packed build cannot run.
+mkdir "$work/no-cmake-bin"
+for program in /usr/bin/*; do
+  [[ "${program##*/}" == cmake ]] || ln -s "$program" "$work/no-cmake-bin/"
+done
+if (cd "$work/elsewhere" &&
+  env -u RUBYLIB -u RUBYOPT PATH="$work/no-cmake-bin" PKG_CONFIG_LIBDIR="$work/pc" PKG_CONFIG_PATH= \
+    GEM_HOME="$work/gems-no-cmake" GEM_PATH="$work/gems-no-cmake" \
+    gem install --local --no-document "$work/brisk.gem" >"$work/install-no-cmake.log" 2>&1); then
+  fail "no cmake: gem install succeeded"
+fi
+grep -q "install the Debian package cmake" "$work/install-no-cmake.log" ||
+  { cat "$work/install-no-cmake.log" >&2; fail "no cmake: the error does not name the Debian package"; }
+echo "no cmake: the install fails naming the Debian package cmake"
