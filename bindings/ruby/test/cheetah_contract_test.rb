@@ -354,6 +354,16 @@ class OptionsContractTest < Minitest::Test
     assert_equal ["", ""], [error.stdout, error.stderr]
   end
 
+  def test_captured_text_is_utf8_and_recorded_chunks_binary
+    recorder = EventRecorder.new
+    out = Cheetah.run("printf", "gr\u00fc\u00df", stdout: :capture, recorder: recorder)
+    assert_equal "gr\u00fc\u00df", out
+    assert_equal Encoding::UTF_8, out.encoding
+    assert_equal Encoding::BINARY, recorder.events[1][1].encoding
+    error = assert_raises(Cheetah::ExecutionFailed) { Cheetah.run("sh", "-c", "printf \u00fc >&2; exit 1") }
+    assert_equal "\u00fc", error.stderr
+  end
+
   def test_execution_failed_constructor
     error = Cheetah::ExecutionFailed.new([["x"]], nil, "o", "e", "message")
     assert_equal [[["x"]], nil, "o", "e", "message"], [error.commands, error.status, error.stdout, error.stderr, error.message]

@@ -442,8 +442,10 @@ VALUE native_run(VALUE, VALUE commands, VALUE options) {
       bool recorded = !NIL_P(request->recorder);
       const std::string& out = recorded ? request->out_kept : output.out;
       const std::string& err = recorded ? request->err_kept : output.err;
-      rb_hash_aset(result, ID2SYM(rb_intern("stdout")), rb_str_new(out.data(), static_cast<long>(out.size())));
-      rb_hash_aset(result, ID2SYM(rb_intern("stderr")), rb_str_new(err.data(), static_cast<long>(err.size())));
+      // UTF-8, as Cheetah's StringIO buffers make them; recorded and
+      // streamed chunks stay binary, as Cheetah's reads are.
+      rb_hash_aset(result, ID2SYM(rb_intern("stdout")), rb_utf8_str_new(out.data(), static_cast<long>(out.size())));
+      rb_hash_aset(result, ID2SYM(rb_intern("stderr")), rb_utf8_str_new(err.data(), static_cast<long>(err.size())));
       rb_hash_aset(result, ID2SYM(rb_intern("timed_out")), output.status.timed_out ? Qtrue : Qfalse);
       // Never pass output cut short by a failed read off as the whole of it.
       if (output.status.read_error) other_error = "output lost: " + output.status.read_error->message();
