@@ -310,6 +310,8 @@ class OptionsContractTest < Minitest::Test
 
   def test_builtin_defaults_and_version
     assert_equal "1.0.0", Cheetah::VERSION
+    # Cheetah's own file for it is brisk's, already loaded by the drop-in.
+    assert_equal false, require("cheetah/version")
     assert_equal({ stdin: "", stdout: nil, stderr: nil, logger: nil, env: {}, chroot: "/" }, Cheetah::BUILTIN_DEFAULT_OPTIONS)
     assert_predicate Cheetah::BUILTIN_DEFAULT_OPTIONS, :frozen?
     assert_equal [0, 1], [Cheetah::READ, Cheetah::WRITE]

@@ -8,11 +8,9 @@
 # this is loaded, `require "cheetah"` (as yast2/execute.rb does) finds
 # brisk's lib/cheetah.rb first and loads nothing more.
 require "brisk"
+require_relative "../cheetah/version"
 
 module Cheetah
-  # The Cheetah release whose interface this mirrors.
-  VERSION = "1.0.0"
-
   ExecutionFailed = Brisk::ExecutionFailed
   Recorder = Brisk::Recorder
   NullRecorder = Brisk::NullRecorder
