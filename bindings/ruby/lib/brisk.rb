@@ -10,6 +10,7 @@
 #   out, code = Brisk.run("grep", "x", "/etc/hosts", stdout: :capture, allowed_exitstatus: 1)
 require "shellwords"
 require "brisk/brisk_ext"
+require "brisk/recorder"
 
 module Brisk
   VERSION = "0.1.0"
@@ -37,82 +38,6 @@ module Brisk
 
   # Raised when the timeout: option expired; the command was signalled.
   class TimedOut < ExecutionFailed; end
-
-  # The recorder interface: what a run reports, in order. Subclass it to
-  # log differently; pass an instance as recorder:.
-  class Recorder
-    # @param commands [Array<Array<String>>]
-    def record_commands(_commands); end
-
-    # @param stdin [String] a piece of the input, as fed to the command
-    def record_stdin(_stdin); end
-
-    # @param stdout [String] a piece of stdout (brisk passes whole lines)
-    def record_stdout(_stdout); end
-
-    # @param stderr [String] a piece of stderr (brisk passes whole lines)
-    def record_stderr(_stderr); end
-
-    # @param status [Process::Status]
-    def record_status(_status); end
-  end
-
-  # Records nothing: the recorder when there is no logger.
-  class NullRecorder < Recorder; end
-
-  # Logs to a Logger the way Cheetah does: the commands, input and output
-  # line by line and the status at INFO; error output and a failing status
-  # at ERROR.
-  class DefaultRecorder < Recorder
-    STREAMS = {
-      stdin: ["Standard input", :info],
-      stdout: ["Standard output", :info],
-      stderr: ["Error output", :error]
-    }.freeze
-
-    def initialize(logger)
-      super()
-      @logger = logger
-      @pending = { stdin: +"", stdout: +"", stderr: +"" }
-    end
-
-    def record_commands(commands)
-      @logger.info("Executing #{Brisk.format_commands(commands)}.")
-    end
-
-    def record_stdin(stdin)
-      log_piece(:stdin, stdin)
-    end
-
-    def record_stdout(stdout)
-      log_piece(:stdout, stdout)
-    end
-
-    def record_stderr(stderr)
-      log_piece(:stderr, stderr)
-    end
-
-    def record_status(status)
-      @pending.each { |stream, rest| log_line(stream, rest) unless rest.empty? }
-      @pending.each_value(&:clear)
-      @logger.send(status.success? ? :info : :error, "Status: #{status.exitstatus || Brisk.describe_signal(status)}")
-    end
-
-    private
-
-    # Logs the complete lines of a piece; keeps an unterminated tail for later.
-    def log_piece(stream, piece)
-      buffer = @pending[stream] << piece
-      while (newline = buffer.index("\n"))
-        log_line(stream, buffer.slice!(0, newline + 1))
-      end
-    end
-
-    def log_line(stream, line)
-      name, level = STREAMS[stream]
-      @logger.send(level, "#{name}: #{line.chomp}")
-    end
-  end
 
   # Cheetah's defaults; Brisk.default_options are merged over them, and the
   # options of each call over those.
@@ -175,8 +100,10 @@ module Brisk
       result = Native.run(commands, native)
       if result.key?(:spawn_error)
         status, stdout, stderr = spawn_failure(result)
-        # Cheetah's child writes this to its stderr, wherever that goes.
-        options[:stderr].write(stderr) if streamed_err
+        # Cheetah's child writes this to its stderr, wherever that goes, and
+        # its parent records it.
+        options[:stderr].send(writer(options[:stderr]), stderr) if streamed_err
+        recorder&.record_stderr(stderr)
         timed_out = false
       else
         status = deciding_status(result[:statuses], options[:pipefail], allowed)
@@ -191,7 +118,7 @@ module Brisk
                         streamed_err, timed_out && options[:timeout])
         end
       ensure
-        recorder&.record_status(status)
+        record_status(recorder, status, allowed) if recorder
       end
 
       build_result(options, stdout, stderr, status, allowed)
@@ -255,7 +182,10 @@ module Brisk
         stderr: streamed_err ? options[:stderr] : nil,
         stdout_mode: streamed_out ? 2 : SINK_MODES[options[:stdout]],
         stderr_mode: streamed_err ? 2 : SINK_MODES[options[:stderr]],
-        recorder: recorder.is_a?(NullRecorder) ? nil : recorder
+        stdout_writer: streamed_out ? writer(options[:stdout]) : nil,
+        stderr_writer: streamed_err ? writer(options[:stderr]) : nil,
+        # The native side skips the calls only for a recorder that does nothing.
+        recorder: recorder.instance_of?(NullRecorder) ? nil : recorder
       }
       env = options[:env]
       unless env.nil? || env.empty?
@@ -292,6 +222,30 @@ module Brisk
       statuses.find { |status| !allowed?(status, allowed) } || statuses.last
     end
 
+    # Cheetah's second argument to record_status: with allowed_exitstatus:
+    # whether the code is in it (so a 0 outside it is logged as an error,
+    # though it does not raise), without it whether the code is 0.
+    def record_status(recorder, status, allowed)
+      if recorder.method(:record_status).arity == 1
+        recorder.record_status(status)
+      else
+        code = status.exitstatus
+        counted = allowed_given?(allowed) ? !code.nil? && allowed.include?(code) : code == 0
+        recorder.record_status(status, counted)
+      end
+    end
+
+    # Cheetah calls << on an output object; one with write only gets write.
+    def writer(io)
+      io.respond_to?(:<<) ? :<< : :write
+    end
+
+    # Cheetah treats allowed_exitstatus: as given unless it is nil (which
+    # became []) or an empty Array.
+    def allowed_given?(allowed)
+      !(allowed.is_a?(Array) && allowed.empty?)
+    end
+
     def allowed?(status, allowed)
       status.success? || (!status.exitstatus.nil? && allowed.include?(status.exitstatus))
     end
@@ -324,9 +278,7 @@ module Brisk
                elsif out then stdout
                elsif err then stderr
                end
-      # Cheetah appends the exit status unless allowed_exitstatus is unset
-      # (nil becomes []) or an empty Array.
-      return result if allowed.is_a?(Array) && allowed.empty?
+      return result unless allowed_given?(allowed)
 
       result.nil? ? status.exitstatus : [*result, status.exitstatus]
     end

@@ -8,6 +8,7 @@ require "logger"
 require "stringio"
 require "tmpdir"
 require "fileutils"
+require_relative "minimal_root"
 
 if ENV["BRISK_TEST_MODULE"] == "Cheetah"
   require "brisk/cheetah"
@@ -319,7 +320,9 @@ class LoggingTest < Minitest::Test
       def record_status(status) = @events << [:status, status.exitstatus]
     end.new
     M.run("cat", stdin: "x\ny\n", recorder: recorder)
-    assert_equal [[:commands, [["cat"]]], [:stdin, "x\ny\n"], [:stdout, "x\n"], [:stdout, "y\n"], [:status, 0]],
+    # cat writes what it read in one piece, and the recorder sees that piece
+    # as Cheetah's does, not brisk's lines.
+    assert_equal [[:commands, [["cat"]]], [:stdin, "x\ny\n"], [:stdout, "x\ny\n"], [:status, 0]],
                  recorder.events
   end
 end
@@ -392,12 +395,7 @@ class OptionsTest < Minitest::Test
   def test_chroot_into_a_minimal_root
     skip "chroot needs root" unless root?
     Dir.mktmpdir do |root|
-      # /bin/sh and the libraries ldd names: the smallest root that runs a shell.
-      files = ["/bin/sh"] + `ldd /bin/sh`.scan(%r{(/\S+) \(0x}).flatten
-      files.each do |file|
-        FileUtils.mkdir_p(File.join(root, File.dirname(file)))
-        FileUtils.cp(File.realpath(file), File.join(root, file))
-      end
+      MinimalRoot.fill(root)
       File.write(File.join(root, "marker"), "inside\n")
       out = M.run("/bin/sh", "-c", "read line < /marker; echo $line; echo $PWD", chroot: root, stdout: :capture)
       assert_equal "inside\n/\n", out

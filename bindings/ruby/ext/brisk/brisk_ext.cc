@@ -26,7 +26,6 @@
 
 #include "brisk/cancel.h"
 #include "brisk/command.h"
-#include "brisk/command_log.h"
 #include "brisk/pipeline.h"
 #include "brisk/spawn.h"
 #include "bench_engine.h"
@@ -37,7 +36,7 @@ namespace {
 // Modes of :stdout_mode / :stderr_mode, as lib/brisk.rb encodes them.
 enum SinkMode { kQuiet = 0, kCapture = 1, kStream = 2 };
 
-ID id_read, id_write, id_record_stdin, id_record_stdout, id_record_stderr;
+ID id_read, id_record_stdin, id_record_stdout, id_record_stderr;
 
 // Thrown inside the GVL-free run when a Ruby callback raised.
 struct RubyRaised {};
@@ -51,7 +50,11 @@ struct Request {
   VALUE stdin_io = Qnil;
   int out_mode = kQuiet, err_mode = kQuiet;
   VALUE out_io = Qnil, err_io = Qnil;
+  ID out_writer = 0, err_writer = 0;  // << or write, as lib/brisk.rb chose
   VALUE recorder = Qnil;
+  // With a recorder, what is neither streamed nor discarded collects here
+  // rather than in brisk's Output, as the chunks pass on to the recorder.
+  std::string out_kept, err_kept;
   std::vector<std::pair<std::string, std::optional<std::string>>> env;
   std::optional<std::string> chroot, cwd, netns, user, group;
   std::optional<mode_t> umask;
@@ -80,7 +83,6 @@ struct Call {
   ID method;
   std::optional<std::string_view> arg;  // passed as a new String when set
   VALUE arg_value = Qnil;               // passed when arg is unset
-  bool newline = false;                 // append "\n" to arg
   VALUE result = Qnil;
   int state = 0;
 };
@@ -88,10 +90,7 @@ struct Call {
 VALUE call_body(VALUE data) {
   auto* call = reinterpret_cast<Call*>(data);
   VALUE argument = call->arg_value;
-  if (call->arg) {
-    argument = rb_str_new(call->arg->data(), static_cast<long>(call->arg->size()));
-    if (call->newline) rb_str_cat(argument, "\n", 1);
-  }
+  if (call->arg) argument = rb_str_new(call->arg->data(), static_cast<long>(call->arg->size()));
   return rb_funcall(call->receiver, call->method, 1, argument);
 }
 
@@ -111,40 +110,36 @@ VALUE call_ruby(Request& request, Call& call) {
   return call.result;
 }
 
-// Forwards stdout and stderr lines to a Ruby recorder. Cheetah's recorders
-// get raw chunks and split them into lines themselves; brisk hands over whole
-// lines, so each gets its newline back. Commands, stdin and the status are
-// recorded from Ruby, where the Process::Status exists.
-class RubyRecorder : public brisk::Recorder {
- public:
-  explicit RubyRecorder(Request& request) : request_(request) {}
-  void record_commands(std::string_view) override {}
-  void record_stdin(std::string_view) override {}
-  void record_stdout(std::string_view line) override { forward(id_record_stdout, line); }
-  void record_stderr(std::string_view line) override { forward(id_record_stderr, line); }
-  void record_status(const brisk::CommandStatus&) override {}
-
- private:
-  void forward(ID method, std::string_view line) {
-    Call call{request_.recorder, method, line};
-    call.newline = true;
-    call_ruby(request_, call);
-  }
-  Request& request_;
+// One output stream's handling: where its chunks go and who records them.
+struct Stream {
+  int mode;
+  VALUE io;
+  ID writer;
+  ID record;
+  std::string& kept;
 };
 
-brisk::Sink make_sink(Request& request, int mode, VALUE io) {
-  switch (mode) {
-    case kCapture:
-      return brisk::Sink::capture();
-    case kStream:
-      return brisk::Sink::chunks([&request, io](std::string_view chunk) {
-        Call call{io, id_write, chunk};
-        call_ruby(request, call);
-      });
-    default:
-      return brisk::Sink::quiet();
+// Without a recorder brisk itself captures or discards. With one, each chunk
+// goes to the recorder exactly as read (Cheetah's recorders see the
+// command's bytes, not lines), after it went to the IO or was kept.
+brisk::Sink make_sink(Request& request, const Stream& stream) {
+  if (NIL_P(request.recorder)) {
+    if (stream.mode == kCapture) return brisk::Sink::capture();
+    if (stream.mode != kStream) return brisk::Sink::quiet();
   }
+  return brisk::Sink::chunks([&request, stream](std::string_view chunk) {
+    if (chunk.empty()) return;
+    if (stream.mode == kStream) {
+      Call call{stream.io, stream.writer, chunk};
+      call_ruby(request, call);
+    } else {
+      stream.kept.append(chunk);
+    }
+    if (!NIL_P(request.recorder)) {
+      Call call{request.recorder, stream.record, chunk};
+      call_ruby(request, call);
+    }
+  });
 }
 
 brisk::Input make_input(Request& request) {
@@ -186,17 +181,18 @@ void configure(brisk::Command& command, const Request& request, const std::optio
 }
 
 template <class Runnable>
-void configure_run(Runnable& runnable, Request& request, const std::shared_ptr<brisk::Recorder>& recorder) {
+void configure_run(Runnable& runnable, Request& request) {
   runnable.stdin_from(make_input(request))
-      .stdout_to(make_sink(request, request.out_mode, request.out_io))
-      .stderr_to(make_sink(request, request.err_mode, request.err_io))
+      .stdout_to(make_sink(request, {request.out_mode, request.out_io, request.out_writer, id_record_stdout,
+                                     request.out_kept}))
+      .stderr_to(make_sink(request, {request.err_mode, request.err_io, request.err_writer, id_record_stderr,
+                                     request.err_kept}))
       .check(false);
   // Cheetah keeps all of an uncaptured stream for ExecutionFailed; brisk
   // keeps its first MiB unless told otherwise.
   runnable.run_options().keep_limit = std::numeric_limits<std::size_t>::max();
   if (request.timeout) runnable.timeout(seconds(*request.timeout));
   if (request.kill_after) runnable.kill_after(seconds(*request.kill_after));
-  if (recorder) runnable.recorder(recorder);
 }
 
 // Starts the run; request.process holds it, or request.done is set.
@@ -213,9 +209,6 @@ void start(Request& request) {
     }
     credentials = std::move(resolved).value();
   }
-  std::shared_ptr<brisk::Recorder> recorder;
-  if (!NIL_P(request.recorder)) recorder = std::make_shared<RubyRecorder>(request);
-
   std::vector<brisk::Command> commands;
   commands.reserve(request.commands.size());
   for (auto& argv : request.commands) {
@@ -223,11 +216,11 @@ void start(Request& request) {
     configure(commands.back(), request, credentials);
   }
   if (commands.size() == 1) {
-    configure_run(commands[0], request, recorder);
+    configure_run(commands[0], request);
     request.process.emplace(commands[0].spawn());
   } else {
     brisk::Pipeline pipeline(std::move(commands));
-    configure_run(pipeline, request, recorder);
+    configure_run(pipeline, request);
     request.process.emplace(pipeline.spawn());
   }
   request.pid = request.process->pid();
@@ -330,6 +323,8 @@ void parse(Request& request, VALUE commands, VALUE options) {
   request.out_io = rb_hash_aref(options, ID2SYM(rb_intern("stdout")));
   request.err_io = rb_hash_aref(options, ID2SYM(rb_intern("stderr")));
   request.recorder = rb_hash_aref(options, ID2SYM(rb_intern("recorder")));
+  if (request.out_mode == kStream) request.out_writer = SYM2ID(rb_hash_aref(options, ID2SYM(rb_intern("stdout_writer"))));
+  if (request.err_mode == kStream) request.err_writer = SYM2ID(rb_hash_aref(options, ID2SYM(rb_intern("stderr_writer"))));
 
   VALUE env = rb_hash_aref(options, ID2SYM(rb_intern("env")));
   if (!NIL_P(env)) {
@@ -444,10 +439,13 @@ VALUE native_run(VALUE, VALUE commands, VALUE options) {
         rb_ary_push(statuses, make_status(raw_status(output.processes[i].status), last ? request->pid : -1));
       }
       rb_hash_aset(result, ID2SYM(rb_intern("statuses")), statuses);
-      rb_hash_aset(result, ID2SYM(rb_intern("stdout")),
-                   rb_str_new(output.out.data(), static_cast<long>(output.out.size())));
-      rb_hash_aset(result, ID2SYM(rb_intern("stderr")),
-                   rb_str_new(output.err.data(), static_cast<long>(output.err.size())));
+      bool recorded = !NIL_P(request->recorder);
+      const std::string& out = recorded ? request->out_kept : output.out;
+      const std::string& err = recorded ? request->err_kept : output.err;
+      // UTF-8, as Cheetah's StringIO buffers make them; recorded and
+      // streamed chunks stay binary, as Cheetah's reads are.
+      rb_hash_aset(result, ID2SYM(rb_intern("stdout")), rb_utf8_str_new(out.data(), static_cast<long>(out.size())));
+      rb_hash_aset(result, ID2SYM(rb_intern("stderr")), rb_utf8_str_new(err.data(), static_cast<long>(err.size())));
       rb_hash_aset(result, ID2SYM(rb_intern("timed_out")), output.status.timed_out ? Qtrue : Qfalse);
       // Never pass output cut short by a failed read off as the whole of it.
       if (output.status.read_error) other_error = "output lost: " + output.status.read_error->message();
@@ -467,7 +465,6 @@ VALUE native_status(VALUE, VALUE raw, VALUE pid) { return make_status(NUM2INT(ra
 
 extern "C" __attribute__((visibility("default"))) void Init_brisk_ext() {
   id_read = rb_intern("read");
-  id_write = rb_intern("write");
   id_record_stdin = rb_intern("record_stdin");
   id_record_stdout = rb_intern("record_stdout");
   id_record_stderr = rb_intern("record_stderr");
