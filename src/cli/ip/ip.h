@@ -29,6 +29,8 @@ struct UsageError {
   std::string message;
   int line = 0;       // batch line number; 0 outside a batch
   bool help = false;  // message is a usage text asked for with `help`, printed as is
+  bool exact = false; // message is ip's own text, printed after "Error: " with nothing added
+  int exit_code = 255; // ip's status for it: 255 (exit(-1)), or 1 where ip exits 1 (get_addr)
 };
 
 // Result::value() on a usage error throws this (found by ADL).
@@ -124,8 +126,9 @@ struct BatchLine {
 // starts with ' or " runs to the matching quote.
 Parsed<std::vector<BatchLine>> split_batch(std::string_view text);
 
-// "Error: <message>." for a usage error.
-std::string format_error(std::string_view message);
+// "Error: <message>." for an error; with `exact`, "Error: <message>" (ip's
+// text, which may end in its own newline).
+std::string format_error(std::string_view message, bool exact = false);
 
 // The whole front end: argv as main() got it. Returns the exit code.
 int ip_main(int argc, char** argv);

@@ -1,47 +1,170 @@
 #include "cli/ip/names.h"
 
+#include <dirent.h>
+#include <linux/neighbour.h>
 #include <linux/rtnetlink.h>
 
-#include <span>
-#include <utility>
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <fstream>
+#include <sstream>
 
 namespace brisk::ipcli {
 namespace {
 
-using Table = std::span<const std::pair<uint8_t, const char*>>;
+constexpr const char* kConfDir = "/etc/iproute2/";
 
-constexpr std::pair<uint8_t, const char*> kScopes[] = {{RT_SCOPE_UNIVERSE, "global"}, {RT_SCOPE_SITE, "site"},
-                                                       {RT_SCOPE_LINK, "link"},       {RT_SCOPE_HOST, "host"},
-                                                       {RT_SCOPE_NOWHERE, "nowhere"}};
-constexpr std::pair<uint8_t, const char*> kProtocols[] = {
-    {RTPROT_UNSPEC, "unspec"}, {RTPROT_REDIRECT, "redirect"}, {RTPROT_KERNEL, "kernel"}, {RTPROT_BOOT, "boot"},
-    {RTPROT_STATIC, "static"}, {RTPROT_RA, "ra"},             {RTPROT_DHCP, "dhcp"}};
-constexpr std::pair<uint8_t, const char*> kTypes[] = {
-    {RTN_UNICAST, "unicast"},     {RTN_LOCAL, "local"},     {RTN_BROADCAST, "broadcast"},
-    {RTN_ANYCAST, "anycast"},     {RTN_MULTICAST, "multicast"}, {RTN_BLACKHOLE, "blackhole"},
-    {RTN_UNREACHABLE, "unreachable"}, {RTN_PROHIBIT, "prohibit"}, {RTN_THROW, "throw"}};
-
-std::string name_in(Table table, uint8_t number) {
-  for (auto [value, name] : table)
-    if (value == number) return name;
-  return std::to_string(number);
+// strtoul(text, base 0) that must use the whole word.
+std::optional<uint64_t> unsigned_any_base(std::string_view text) {
+  int base = 10;
+  if (text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) {
+    base = 16;
+    text.remove_prefix(2);
+  } else if (text.size() > 1 && text[0] == '0') {
+    base = 8;
+    text.remove_prefix(1);
+  }
+  uint64_t value = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value, base);
+  if (text.empty() || ec != std::errc{} || end != text.data() + text.size()) return std::nullopt;
+  return value;
 }
 
-std::optional<uint8_t> number_in(Table table, std::string_view word) {
-  for (auto [value, name] : table)
-    if (word == name) return value;
-  return std::nullopt;
+std::string read_file(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) return {};
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// FILE, then DIR.d/*.conf in name order, as ip reads them.
+NameTable with_files(NameTable table, const std::string& file) {
+  table.add_file_text(read_file(kConfDir + file));
+  std::string dir = kConfDir + file + ".d";
+  std::vector<std::string> confs;
+  if (DIR* d = ::opendir(dir.c_str())) {
+    while (dirent* e = ::readdir(d)) {
+      std::string_view name = e->d_name;
+      if (name.size() > 5 && name.ends_with(".conf")) confs.emplace_back(name);
+    }
+    ::closedir(d);
+  }
+  std::sort(confs.begin(), confs.end());
+  for (const auto& conf : confs) table.add_file_text(read_file(dir + "/" + conf));
+  return table;
 }
 
 }  // namespace
 
-std::string scope_name(uint8_t scope) { return name_in(kScopes, scope); }
-std::optional<uint8_t> scope_number(std::string_view word) {
-  return word == "universe" ? std::optional<uint8_t>(RT_SCOPE_UNIVERSE) : number_in(kScopes, word);
+NameTable::NameTable(std::initializer_list<Entry> builtin, uint32_t max) : max_(max) {
+  for (const auto& e : builtin) names_[e.number] = std::string(e.name);
 }
-std::string protocol_name(uint8_t protocol) { return name_in(kProtocols, protocol); }
-std::optional<uint8_t> protocol_number(std::string_view word) { return number_in(kProtocols, word); }
-std::string rtn_type_name(uint8_t type) { return name_in(kTypes, type); }
-std::optional<uint8_t> rtn_type_number(std::string_view word) { return number_in(kTypes, word); }
+
+void NameTable::add_file_text(std::string_view text) {
+  while (!text.empty()) {
+    std::size_t nl = text.find('\n');
+    std::string_view line = text.substr(0, nl);
+    text = nl == std::string_view::npos ? std::string_view{} : text.substr(nl + 1);
+    if (auto hash = line.find('#'); hash != std::string_view::npos) line = line.substr(0, hash);
+    constexpr std::string_view blanks = " \t\r";
+    std::size_t a = line.find_first_not_of(blanks);
+    if (a == std::string_view::npos) continue;
+    std::size_t b = line.find_first_of(blanks, a);
+    std::size_t c = line.find_first_not_of(blanks, b);
+    if (b == std::string_view::npos || c == std::string_view::npos) continue;
+    std::string_view name = line.substr(c, line.find_first_of(blanks, c) - c);
+    auto value = unsigned_any_base(line.substr(a, b - a));
+    if (!value || *value > max_) continue;
+    names_[static_cast<uint32_t>(*value)] = std::string(name);
+  }
+}
+
+std::string NameTable::name(uint32_t number) const {
+  auto it = names_.find(number);
+  return it == names_.end() ? std::to_string(number) : it->second;
+}
+
+std::optional<uint32_t> NameTable::number(std::string_view word) const {
+  for (const auto& [value, name] : names_)
+    if (name == word) return value;
+  auto value = unsigned_any_base(word);
+  if (!value || *value > max_) return std::nullopt;
+  return static_cast<uint32_t>(*value);
+}
+
+const NameTable& route_tables() {
+  static const NameTable table = with_files(
+      NameTable({{RT_TABLE_DEFAULT, "default"}, {RT_TABLE_MAIN, "main"}, {RT_TABLE_LOCAL, "local"}}, UINT32_MAX),
+      "rt_tables");
+  return table;
+}
+
+const NameTable& protocols() {
+  // ip 6.1's built-in names, before rt_protos.
+  static const NameTable table = with_files(
+      NameTable({{RTPROT_UNSPEC, "unspec"}, {RTPROT_REDIRECT, "redirect"}, {RTPROT_KERNEL, "kernel"},
+                 {RTPROT_BOOT, "boot"}, {RTPROT_STATIC, "static"}, {RTPROT_GATED, "gated"}, {RTPROT_RA, "ra"},
+                 {RTPROT_MRT, "mrt"}, {RTPROT_ZEBRA, "zebra"}, {RTPROT_BIRD, "bird"},
+                 {RTPROT_BABEL, "babel"}, {RTPROT_DHCP, "dhcp"}, {RTPROT_DNROUTED, "dnrouted"},
+                 {RTPROT_XORP, "xorp"}, {RTPROT_NTK, "ntk"}, {RTPROT_KEEPALIVED, "keepalived"},
+                 {RTPROT_OPENR, "openr"}, {RTPROT_BGP, "bgp"}, {RTPROT_ISIS, "isis"}, {RTPROT_OSPF, "ospf"},
+                 {RTPROT_RIP, "rip"}, {RTPROT_EIGRP, "eigrp"}},
+                255),
+      "rt_protos");
+  return table;
+}
+
+const NameTable& scopes() {
+  static const NameTable table = with_files(
+      NameTable({{RT_SCOPE_UNIVERSE, "global"}, {RT_SCOPE_SITE, "site"}, {RT_SCOPE_LINK, "link"},
+                 {RT_SCOPE_HOST, "host"}, {RT_SCOPE_NOWHERE, "nowhere"}},
+                255),
+      "rt_scopes");
+  return table;
+}
+
+const NameTable& route_types() {
+  static const NameTable table({{RTN_UNICAST, "unicast"}, {RTN_LOCAL, "local"},
+                                {RTN_BROADCAST, "broadcast"}, {RTN_ANYCAST, "anycast"},
+                                {RTN_MULTICAST, "multicast"}, {RTN_BLACKHOLE, "blackhole"},
+                                {RTN_UNREACHABLE, "unreachable"}, {RTN_PROHIBIT, "prohibit"}, {RTN_THROW, "throw"},
+                                {RTN_NAT, "nat"}, {RTN_XRESOLVE, "xresolve"}},
+                               255);
+  return table;
+}
+
+const NameTable& nud_states() {
+  static const NameTable table({{NUD_INCOMPLETE, "incomplete"}, {NUD_REACHABLE, "reachable"}, {NUD_STALE, "stale"},
+                                {NUD_DELAY, "delay"}, {NUD_PROBE, "probe"}, {NUD_FAILED, "failed"},
+                                {NUD_NOARP, "noarp"}, {NUD_PERMANENT, "permanent"}},
+                               0xff);
+  return table;
+}
+
+std::string scope_name(uint8_t scope) { return scopes().name(scope); }
+std::optional<uint8_t> scope_number(std::string_view word) {
+  if (word == "universe") return RT_SCOPE_UNIVERSE;
+  return scopes().number(word);
+}
+std::string protocol_name(uint8_t protocol) { return protocols().name(protocol); }
+std::optional<uint8_t> protocol_number(std::string_view word) { return protocols().number(word); }
+std::string rtn_type_name(uint8_t type) { return route_types().name(type); }
+std::optional<uint8_t> rtn_type_number(std::string_view word) { return route_types().number(word); }
+std::string table_name(uint32_t table) { return route_tables().name(table); }
+std::optional<uint32_t> table_number(std::string_view word) { return route_tables().number(word); }
+
+std::vector<std::string> nud_names(uint16_t state) {
+  std::vector<std::string> out;
+  for (const auto& [bit, name] : nud_states().entries()) {
+    if (!(state & bit)) continue;
+    std::string upper = name;
+    std::transform(upper.begin(), upper.end(), upper.begin(), [](unsigned char ch) { return std::toupper(ch); });
+    out.push_back(std::move(upper));
+  }
+  if (out.empty()) out.emplace_back("NONE");
+  return out;
+}
 
 }  // namespace brisk::ipcli

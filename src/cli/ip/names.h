@@ -1,20 +1,58 @@
-// cli/ip/names.h: ip's words for rtnetlink's numbers (route scopes,
-// protocols and types), one table each, read by the parser and the printer
-// alike; a number without a name is printed, and accepted, as a number.
+// cli/ip/names.h: ip's words for rtnetlink's numbers, one table per name
+// space (route tables, protocols, scopes, route types, NUD states), read by
+// the parser and the printer alike. As ip, the tables and protocols also
+// come from /etc/iproute2/rt_tables, rt_protos and rt_scopes (and their .d/
+// directories' *.conf files) where those exist; a number without a name is
+// printed, and accepted, as a number.
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 namespace brisk::ipcli {
 
-std::string scope_name(uint8_t scope);                  // "global", "link", ..., or the number
+// One name space: numbers 0..max, each with at most one name.
+class NameTable {
+ public:
+  struct Entry {
+    uint32_t number;
+    std::string_view name;
+  };
+  NameTable(std::initializer_list<Entry> builtin, uint32_t max);
+  // Adds the "NUMBER NAME" lines of an iproute2 names file ('#' comments,
+  // hex or decimal numbers); a later line overrides an earlier name.
+  void add_file_text(std::string_view text);
+  // The name, or the number in decimal.
+  std::string name(uint32_t number) const;
+  // A name, or a number (decimal, 0x hex or 0 octal, as strtoul's base 0) up to max.
+  std::optional<uint32_t> number(std::string_view word) const;
+  const std::map<uint32_t, std::string>& entries() const { return names_; }
+
+ private:
+  std::map<uint32_t, std::string> names_;
+  uint32_t max_;
+};
+
+const NameTable& route_tables();  // rt_tables: main, local, default, ...
+const NameTable& protocols();     // rt_protos: kernel, boot, static, dhcp, ...
+const NameTable& scopes();        // rt_scopes: global, link, host, ...
+const NameTable& route_types();   // RTN_*: unicast, blackhole, ...
+const NameTable& nud_states();    // NUD_* bits: permanent, reachable, ...
+
+std::string scope_name(uint8_t scope);
 std::optional<uint8_t> scope_number(std::string_view);  // also "universe", as ip
-std::string protocol_name(uint8_t protocol);            // RTPROT_*: "kernel", "boot", ...
+std::string protocol_name(uint8_t protocol);
 std::optional<uint8_t> protocol_number(std::string_view);
-std::string rtn_type_name(uint8_t type);                // RTN_*: "unicast", "blackhole", ...
+std::string rtn_type_name(uint8_t type);
 std::optional<uint8_t> rtn_type_number(std::string_view);
+std::string table_name(uint32_t table);
+std::optional<uint32_t> table_number(std::string_view);
+// ip's words for a neighbour's state bits, upper case ("REACHABLE"), or "NONE".
+std::vector<std::string> nud_names(uint16_t state);
 
 }  // namespace brisk::ipcli

@@ -1,0 +1,130 @@
+// The ip command line: global options, the object (with ip's
+// abbreviations), and the dispatch to that object's parser.
+#include "cli/ip/objects.h"
+
+namespace brisk::ipcli {
+namespace {
+
+std::optional<Object> object_of(std::string_view word) {
+  // In ip's table order, so an abbreviation picks what ip picks ("n" is neigh).
+  if (matches(word, "address")) return Object::address;
+  if (matches(word, "route")) return Object::route;
+  if (matches(word, "neighbor") || matches(word, "neighbour")) return Object::neigh;
+  if (matches(word, "link")) return Object::link;
+  if (matches(word, "netns")) return Object::netns;
+  if (word == "fdb") return Object::fdb;
+  return std::nullopt;
+}
+
+}  // namespace
+
+bool Command::mutates() const {
+  switch (verb) {
+    case Verb::link_show:
+    case Verb::addr_show:
+    case Verb::route_show:
+    case Verb::route_get:
+    case Verb::neigh_show:
+    case Verb::fdb_show:
+    case Verb::netns_add:
+    case Verb::netns_del:
+    case Verb::netns_list:
+    case Verb::netns_exec:
+    case Verb::addr_flush:
+      return false;
+    default:
+      return true;
+  }
+}
+
+Parsed<Command> parse_command(std::span<const std::string> args, const Globals& globals) {
+  if (args.empty()) return usage("no object given, try \"brisk help\"");
+  auto object = object_of(args[0]);
+  // Words of ip's own objects that are not ip-only abbreviations of ours.
+  if (!object) return usage("object \"" + args[0] + "\" is unknown, try \"brisk help\"");
+  if (args.size() >= 2 && matches(args[1], "help"))
+    return fail(UsageError{.message = std::string(object_usage(*object)), .help = true});
+  Command cmd;
+  cmd.family = globals.family;
+  Cursor c(args.subspan(1));
+  switch (*object) {
+    case Object::link: return parse_link(c, std::move(cmd));
+    case Object::address: return parse_address(c, std::move(cmd), globals.family);
+    case Object::route: return parse_route(c, std::move(cmd), globals.family);
+    case Object::neigh: return parse_neigh(c, std::move(cmd), globals.family);
+    case Object::netns: return parse_netns(c, std::move(cmd));
+    case Object::fdb: return parse_fdb(c, std::move(cmd));
+  }
+  return usage("object \"" + args[0] + "\" is unknown");
+}
+
+namespace {
+
+// ip's global options, by the prefixes ip's matches() accepts.
+enum class GlobalOption { netns, json, pretty, batch, force, details, stats, brief, oneline, v4, v6, version, none };
+
+GlobalOption global_of(std::string_view arg) {
+  if (arg.size() < 2 || arg[0] != '-') return GlobalOption::none;
+  std::string_view word = arg.substr(1);
+  if (word.size() > 1 && word[0] == '-') word.remove_prefix(1);  // ip accepts --json as well
+  if (word == "4") return GlobalOption::v4;
+  if (word == "6") return GlobalOption::v6;
+  if (word == "n" || matches(word, "netns")) return GlobalOption::netns;
+  if (word == "j" || matches(word, "json")) return GlobalOption::json;
+  if (word == "p" || matches(word, "pretty")) return GlobalOption::pretty;
+  if (matches(word, "batch")) return GlobalOption::batch;  // "-b" is -batch, as in ip
+  if (matches(word, "brief")) return GlobalOption::brief;
+  if (matches(word, "oneline")) return GlobalOption::oneline;
+  if (word == "force") return GlobalOption::force;
+  if (matches(word, "details")) return GlobalOption::details;
+  if (matches(word, "stats") || matches(word, "statistics")) return GlobalOption::stats;
+  if (word == "V" || matches(word, "Version")) return GlobalOption::version;
+  return GlobalOption::none;
+}
+
+}  // namespace
+
+bool is_ip_invocation(std::string_view arg) {
+  if (global_of(arg) != GlobalOption::none || object_of(arg).has_value()) return true;
+  // Any other single-dash option is an unknown ip option, answered the ip
+  // way (exit 255), except the top-level help ("-h", "-help").
+  return arg.size() > 1 && arg[0] == '-' && arg[1] != '-' && arg != "-h" && arg != "-help";
+}
+
+Parsed<Invocation> parse_globals(std::span<const std::string> argv) {
+  Invocation inv;
+  std::size_t i = 1;
+  for (; i < argv.size() && argv[i].size() > 1 && argv[i][0] == '-'; ++i) {
+    const std::string& opt = argv[i];
+    switch (global_of(opt)) {
+      case GlobalOption::netns:
+        if (++i >= argv.size()) return usage("option \"" + opt + "\" needs a namespace name");
+        TRY_SET(inv.globals.netns, netns_name(argv[i]));
+        break;
+      case GlobalOption::json: inv.globals.json = true; break;
+      case GlobalOption::pretty: inv.globals.pretty = true; break;
+      case GlobalOption::batch:
+        if (++i >= argv.size()) return usage("option \"" + opt + "\" needs a file name");
+        inv.globals.batch = argv[i];
+        break;
+      case GlobalOption::force: inv.globals.force = true; break;
+      case GlobalOption::details: inv.globals.details = true; break;
+      case GlobalOption::stats: ++inv.globals.stats; break;
+      case GlobalOption::brief: inv.globals.brief = true; break;
+      case GlobalOption::oneline: inv.globals.oneline = true; break;
+      case GlobalOption::v4: inv.globals.family = AF_INET; break;
+      case GlobalOption::v6: inv.globals.family = AF_INET6; break;
+      case GlobalOption::version: inv.globals.version = true; break;
+      case GlobalOption::none:
+        return usage("option \"" + opt + "\" is unknown, try \"brisk help\"");
+    }
+  }
+  inv.args.assign(argv.begin() + static_cast<std::ptrdiff_t>(i), argv.end());
+  if (inv.globals.batch && !inv.args.empty())
+    return usage("\"-batch\" takes its commands from the file; unexpected \"" + inv.args[0] + "\"");
+  if (!inv.globals.batch && !inv.globals.version && inv.args.empty())
+    return usage("no object given, try \"brisk help\"");
+  return inv;
+}
+
+}  // namespace brisk::ipcli

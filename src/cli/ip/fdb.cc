@@ -1,0 +1,102 @@
+// bridge fdb, as `brisk fdb`: add, delete and show.
+#include <linux/neighbour.h>
+
+#include "cli/ip/names.h"
+#include "cli/ip/objects.h"
+#include "cli/ip/print_util.h"
+
+namespace brisk::ipcli {
+namespace {
+
+using netlink::NlResult;
+
+Parsed<Command> parse_fdb_change(Cursor& c, Command cmd, Verb verb) {
+  cmd.verb = verb;
+  auto& spec = cmd.fdb;
+  bool master = false, self = false;
+  while (!c.done()) {
+    std::string key = c.next(), v;
+    if (key == "dev") {
+      TRY_SET(spec.dev, c.link_name(key));
+    } else if (key == "master") {
+      master = true;
+    } else if (key == "self") {
+      self = true;
+    } else if (key == "static") {
+      spec.state = NUD_NOARP;
+    } else if (key == "local" || key == "permanent") {
+      spec.state = NUD_PERMANENT;
+    } else if (key == "dynamic") {
+      spec.state = NUD_REACHABLE;
+    } else if (key == "vlan") {
+      TRY_SET(spec.vlan, c.number<uint16_t>(key, 4094));
+    } else if (key == "dst") {
+      TRY_SET(spec.dst, c.address(key, AF_UNSPEC));
+    } else if (spec.lladdr.empty()) {
+      TRY_SET(spec.lladdr, mac("lladdr", key));
+    } else {
+      return garbage("lladdr", key);
+    }
+  }
+  if (spec.lladdr.empty()) return usage("not enough information: an lladdr is required");
+  if (spec.dev.empty()) return usage("not enough information: \"dev\" argument is required");
+  // bridge fdb: without either flag the entry goes into the device's own table.
+  spec.master = master;
+  spec.self = self || !master;
+  return cmd;
+}
+
+}  // namespace
+
+Parsed<Command> parse_fdb(Cursor& c, Command cmd) {
+  if (c.done()) return usage("\"brisk fdb show\" needs \"br BRIDGE\"");
+  std::string verb = c.next();
+  if (matches(verb, "add")) return parse_fdb_change(c, std::move(cmd), Verb::fdb_add);
+  if (matches(verb, "delete")) return parse_fdb_change(c, std::move(cmd), Verb::fdb_del);
+  if (matches(verb, "show") || matches(verb, "list")) {
+    cmd.verb = Verb::fdb_show;
+    while (!c.done()) {
+      std::string key = c.next(), v;
+      if (key != "br" && key != "brport" && key != "dev") return garbage("br", key);
+      TRY_SET(cmd.master, c.link_name(key));
+    }
+    if (cmd.master.empty()) return usage("\"brisk fdb show\" needs \"br BRIDGE\"");
+    return cmd;
+  }
+  return usage("command \"" + verb + "\" is unknown, try \"brisk fdb help\"");
+}
+
+NlResult<void> show_fdb(Runner& r, const Command& cmd) {
+  auto c = BRISK_TRY(r.conn());
+  r.use_json();
+  const Globals& g = r.globals();
+  auto all = BRISK_TRY(r.links_by_index(false));
+  for (const auto& f : BRISK_TRY(netlink::list_fdb(*c, cmd.master))) {
+    Json j;
+    j["mac"] = f.lladdr.to_string();
+    j["ifname"] = name_of(f.ifindex, all);
+    std::string t = f.lladdr.to_string() + " dev " + name_of(f.ifindex, all);
+    if (f.vlan) {
+      j["vlan"] = *f.vlan;
+      t += " vlan " + std::to_string(*f.vlan);
+    }
+    std::vector<std::string> flags;
+    if (f.flags & NTF_SELF) flags.emplace_back("self");
+    for (const auto& fl : flags) t += " " + fl;
+    j["flags"] = flags;
+    if (f.master) {
+      j["master"] = name_of(f.master, all);
+      t += " master " + name_of(f.master, all);
+    }
+    std::string state = (f.state & NUD_PERMANENT) ? "permanent" : (f.state & NUD_NOARP) ? "static" : "";
+    if (!state.empty()) {
+      j["state"] = state;
+      t += " " + state;
+    }
+    if (g.json) r.emit(std::move(j));
+    else r.out() += t + "\n";
+  }
+  return {};
+}
+
+}  // namespace brisk::ipcli

@@ -1,0 +1,95 @@
+// The value parsers shared by every object: names, addresses, prefixes and
+// flags, with ip's error texts.
+#include "cli/ip/parse_util.h"
+
+#include "brisk/netlink/address.h"
+#include "cli/ip/names.h"
+
+namespace brisk::ipcli {
+
+Failure<UsageError> usage(std::string message) { return fail(UsageError{std::move(message)}); }
+
+bool matches(std::string_view arg, std::string_view word) {
+  return !arg.empty() && arg.size() <= word.size() && word.substr(0, arg.size()) == arg;
+}
+
+Failure<UsageError> garbage(const std::string& key, const std::string& word) {
+  return usage("either \"" + key + "\" is duplicate, or \"" + word + "\" is a garbage");
+}
+
+Failure<UsageError> invalid(const std::string& what, const std::string& value) {
+  return usage("argument \"" + value + "\" is wrong: " + what);
+}
+
+Failure<UsageError> invarg(const std::string& what, const std::string& value) {
+  return fail(UsageError{.message = "argument \"" + value + "\" is wrong: " + what, .exact = true});
+}
+
+Parsed<std::string> link_name(const std::string& key, const std::string& text) {
+  if (auto ok = netlink::validate_link_name(text, "name"); !ok) {
+    if (text.size() > 15) return usage("argument \"" + text + "\" is wrong: \"" + key + "\" not a valid ifname");
+    return invalid("\"" + key + "\" not a valid ifname", text);
+  }
+  return text;
+}
+
+Parsed<std::string> mac(const std::string& key, const std::string& text) {
+  if (!netlink::MacAddress::parse(text)) return invalid("invalid \"" + key + "\" address", text);
+  return text;
+}
+
+Parsed<std::string> ip_address(const std::string& key, const std::string& text, int family) {
+  auto parsed = netlink::IpAddress::parse(text);
+  if (!parsed) return invalid("invalid \"" + key + "\" address", text);
+  if (family != AF_UNSPEC && parsed->family != family) return invalid("address family mismatch", text);
+  return text;
+}
+
+Parsed<std::string> ip_prefix(const std::string& key, const std::string& text, int family) {
+  auto parsed = netlink::IpPrefix::parse(text);
+  if (!parsed) return invalid("invalid \"" + key + "\" prefix", text);
+  if (family != AF_UNSPEC && parsed->address.family != family) return invalid("address family mismatch", text);
+  return text;
+}
+
+Parsed<bool> on_off(const std::string& key, const std::string& text) {
+  if (text == "1" || text == "on") return true;
+  if (text == "0" || text == "off") return false;
+  return fail(UsageError{.message = "argument of \"" + key + "\" must be \"on\" or \"off\", not \"" + text + "\"",
+                         .exact = true, .exit_code = 1});
+}
+
+Parsed<uint8_t> scope_value(const std::string& text) {
+  if (auto scope = scope_number(text)) return *scope;
+  return number<uint8_t>("scope", text);
+}
+
+Parsed<std::string> Cursor::value(const std::string& key) {
+  if (done()) return usage("argument \"" + key + "\" needs a value: command line is not complete");
+  return next();
+}
+
+Parsed<std::string> Cursor::link_name(const std::string& key) {
+  return read(key, [&key](const std::string& text) { return ipcli::link_name(key, text); });
+}
+Parsed<std::string> Cursor::sole_link_name(const std::string& key, const std::string& already) {
+  return read(key, [&key, &already](const std::string& text) -> Parsed<std::string> {
+    if (!already.empty()) return garbage(key, text);
+    return ipcli::link_name(key, text);
+  });
+}
+Parsed<std::string> Cursor::mac(const std::string& key) {
+  return read(key, [&key](const std::string& text) { return ipcli::mac(key, text); });
+}
+Parsed<std::string> Cursor::address(const std::string& key, int family) {
+  return read(key, [&key, family](const std::string& text) { return ip_address(key, text, family); });
+}
+Parsed<std::string> Cursor::prefix(const std::string& key, int family) {
+  return read(key, [&key, family](const std::string& text) { return ip_prefix(key, text, family); });
+}
+Parsed<bool> Cursor::on_off(const std::string& key) {
+  return read(key, [&key](const std::string& text) { return ipcli::on_off(key, text); });
+}
+Parsed<uint8_t> Cursor::scope(const std::string& key) { return read(key, scope_value); }
+
+}  // namespace brisk::ipcli

@@ -1,0 +1,101 @@
+// cli/ip/parse_util.h: the pieces every object's parser is made of: ip's
+// keyword matching, its usage errors, and one call per keyword and value
+// (Cursor::number, Cursor::link_name, ...), each value validated as it is
+// read so a bad batch line is refused before anything is sent.
+#pragma once
+
+#include <charconv>
+#include <cstdint>
+#include <limits>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "cli/ip/ip.h"
+
+namespace brisk::ipcli {
+
+using Args = std::span<const std::string>;
+
+// A usage error (exit 255) with `message`.
+Failure<UsageError> usage(std::string message);
+
+// ip's matches(): a non-empty prefix of the keyword.
+bool matches(std::string_view arg, std::string_view word);
+
+// ip's "either KEY is duplicate, or WORD is a garbage".
+Failure<UsageError> garbage(const std::string& key, const std::string& word);
+
+// "argument VALUE is wrong: WHAT." in brisk's words, where ip has none.
+Failure<UsageError> invalid(const std::string& what, const std::string& value);
+// ip's invarg(): "argument VALUE is wrong: WHAT", exactly; many of ip's
+// WHATs end in a newline of their own, printed as a blank line.
+Failure<UsageError> invarg(const std::string& what, const std::string& value);
+
+// An unsigned decimal or 0x-hex number of at most `max`, as ip's get_unsigned().
+template <class T>
+Parsed<T> number(const std::string& key, const std::string& text, T max = std::numeric_limits<T>::max()) {
+  uint64_t value = 0;
+  int base = 10;
+  std::string_view digits = text;
+  if (digits.size() > 2 && digits[0] == '0' && (digits[1] == 'x' || digits[1] == 'X')) {
+    base = 16;
+    digits.remove_prefix(2);
+  }
+  auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), value, base);
+  if (digits.empty() || ec != std::errc{} || end != digits.data() + digits.size() || value > uint64_t(max))
+    return invarg("Invalid \"" + key + "\" value\n", text);  // ip link's wording
+  return static_cast<T>(value);
+}
+
+Parsed<std::string> link_name(const std::string& key, const std::string& text);
+Parsed<std::string> mac(const std::string& key, const std::string& text);
+Parsed<std::string> ip_address(const std::string& key, const std::string& text, int family);
+Parsed<std::string> ip_prefix(const std::string& key, const std::string& text, int family);
+Parsed<bool> on_off(const std::string& key, const std::string& text);
+Parsed<uint8_t> scope_value(const std::string& text);  // a scope name or number
+
+// Walks the words after the verb; each keyword's value is read, and
+// checked, in one call.
+class Cursor {
+ public:
+  explicit Cursor(Args args) : args_(args) {}
+  bool done() const { return i_ >= args_.size(); }
+  const std::string& peek() const { return args_[i_]; }
+  const std::string& next() { return args_[i_++]; }
+  // The word after keyword `key`, or ip's "Command line is not complete".
+  Parsed<std::string> value(const std::string& key);
+  // The value after `key`, checked by `parse` (text -> Parsed<T>).
+  template <class Parse>
+  auto read(const std::string& key, Parse&& parse) -> decltype(parse(std::string())) {
+    auto text = value(key);
+    if (!text) return text.error();
+    return parse(*text);
+  }
+  template <class T>
+  Parsed<T> number(const std::string& key, T max = std::numeric_limits<T>::max()) {
+    return read(key, [&key, max](const std::string& text) { return ipcli::number<T>(key, text, max); });
+  }
+  Parsed<std::string> link_name(const std::string& key);
+  // A device that may be named once: a second one is ip's "duplicate, or garbage".
+  Parsed<std::string> sole_link_name(const std::string& key, const std::string& already);
+  Parsed<std::string> mac(const std::string& key);
+  Parsed<std::string> address(const std::string& key, int family);
+  Parsed<std::string> prefix(const std::string& key, int family);
+  Parsed<bool> on_off(const std::string& key);
+  Parsed<uint8_t> scope(const std::string& key);
+
+ private:
+  Args args_;
+  std::size_t i_ = 0;
+};
+
+// Assigns a parsed value, or returns its usage error from the parser.
+#define TRY_SET(target, expr)               \
+  do {                                      \
+    auto try_set_ = (expr);                 \
+    if (!try_set_) return try_set_.error(); \
+    target = std::move(*try_set_);          \
+  } while (0)
+
+}  // namespace brisk::ipcli

@@ -1,0 +1,42 @@
+#include "cli/ip/print_util.h"
+
+#include <cerrno>
+
+namespace brisk::ipcli {
+
+std::string join(const std::vector<std::string>& words, const char* sep) {
+  std::string out;
+  for (const auto& w : words) {
+    if (!out.empty()) out += sep;
+    out += w;
+  }
+  return out;
+}
+
+std::string column(std::string value, std::size_t width) {
+  if (value.size() < width) value.append(width - value.size(), ' ');
+  return value;
+}
+
+std::string one_line(std::string text) {
+  for (std::size_t i = 0; i + 1 < text.size(); ++i)
+    if (text[i] == '\n') text[i] = '\\';
+  return text;
+}
+
+std::string name_of(int ifindex, const Links& all) {
+  auto it = all.find(ifindex);
+  return it == all.end() ? "if" + std::to_string(ifindex) : it->second.name;
+}
+
+void field(Json& j, std::string& t, const char* key, const char* keyword, const std::string& value) {
+  j[key] = value;
+  t += std::string(" ") + keyword + " " + value;
+}
+
+netlink::NlResult<void> device_missing(const std::string& dev) {
+  return netlink::NetlinkError{
+      .code = ENODEV, .op = "show", .object = dev, .ext_ack = "Device \"" + dev + "\" does not exist"};
+}
+
+}  // namespace brisk::ipcli

@@ -1,0 +1,25 @@
+// cli/ip/print_util.h: small pieces of ip's output shared by the object
+// printers.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "cli/ip/runner.h"
+
+namespace brisk::ipcli {
+
+std::string join(const std::vector<std::string>& words, const char* sep);
+// A column of ip's brief forms ("%-16s"): padded, and a wider value pushes
+// the rest of the line along.
+std::string column(std::string value, std::size_t width);
+// ip -o: a record's line breaks become backslashes, all but the last.
+std::string one_line(std::string text);
+// The device's name, or "ifN" for one not in `all`.
+std::string name_of(int ifindex, const Links& all);
+// One field in both forms: the JSON key, and " keyword value" text.
+void field(Json& j, std::string& t, const char* key, const char* keyword, const std::string& value);
+// "Device DEV does not exist", as ip says for a show of a missing device.
+netlink::NlResult<void> device_missing(const std::string& dev);
+
+}  // namespace brisk::ipcli

@@ -1,0 +1,276 @@
+// ip route: add, replace, delete, show and get.
+#include <linux/icmpv6.h>
+#include <linux/rtnetlink.h>
+
+#include <map>
+
+#include "cli/ip/names.h"
+#include "cli/ip/objects.h"
+#include "cli/ip/print_util.h"
+
+namespace brisk::ipcli {
+namespace {
+
+using netlink::NlResult;
+
+// A number in ip route's words for a bad one: ""KEY" value is invalid".
+template <class T>
+Parsed<T> route_number(Cursor& c, const std::string& key) {
+  return c.read(key, [&key](const std::string& text) -> Parsed<T> {
+    if (auto n = number<T>(key, text)) return *n;
+    return invarg("\"" + key + "\" value is invalid\n", text);
+  });
+}
+
+Parsed<Command> parse_route_change(Cursor& c, Command cmd, Verb verb, int family) {
+  cmd.verb = verb;
+  auto& spec = cmd.route;
+  auto type_of = [](const std::string& word) -> std::optional<netlink::RouteType> {
+    if (word == "unicast") return netlink::RouteType::unicast;
+    if (word == "blackhole") return netlink::RouteType::blackhole;
+    if (word == "unreachable") return netlink::RouteType::unreachable;
+    if (word == "prohibit") return netlink::RouteType::prohibit;
+    return std::nullopt;
+  };
+  while (!c.done()) {
+    std::string key = c.next(), v;
+    if (key == "via") {
+      TRY_SET(spec.via, c.address(key, family));
+    } else if (key == "dev" || key == "oif") {
+      TRY_SET(spec.dev, c.link_name(key));
+    } else if (key == "metric" || key == "priority" || key == "preference") {
+      TRY_SET(spec.metric, route_number<uint32_t>(c, key));
+    } else if (key == "table") {
+      TRY_SET(spec.table, c.read(key, [](const std::string& text) -> Parsed<uint32_t> {
+        if (auto table = table_number(text)) return *table;
+        return invarg("\"table\" value is invalid\n", text);
+      }));
+    } else if (key == "scope") {
+      TRY_SET(spec.scope, c.scope(key));
+    } else if (key == "proto" || key == "protocol") {
+      TRY_SET(spec.protocol, c.read(key, [](const std::string& text) -> Parsed<uint8_t> {
+        if (auto protocol = protocol_number(text)) return *protocol;
+        return invarg("\"protocol\" value is invalid\n", text);
+      }));
+    } else if (key == "src") {
+      TRY_SET(spec.src, c.address(key, family));
+    } else if (key == "onlink") {
+      spec.onlink = true;
+    } else if (auto type = type_of(key); type && spec.prefix.empty()) {
+      spec.type = *type;
+      TRY_SET(v, c.value(key));
+      if (v == "default") spec.prefix = v;
+      else TRY_SET(spec.prefix, ip_prefix("to", v, family));
+    } else if (spec.prefix.empty()) {
+      if (key == "to") TRY_SET(key, c.value(key));
+      if (key == "default" || key == "all" || key == "any") spec.prefix = "default";
+      else TRY_SET(spec.prefix, ip_prefix("to", key, family));
+    } else {
+      return garbage("to", key);
+    }
+  }
+  if (spec.prefix.empty()) return usage("not enough information: a destination is required");
+  if (spec.prefix == "default" && family == AF_INET6 && spec.via.empty()) spec.prefix = "::/0";
+  if (verb != Verb::route_del && spec.type == netlink::RouteType::unicast && spec.via.empty() && spec.dev.empty())
+    return usage("not enough information: \"via\" or \"dev\" is required");
+  return cmd;
+}
+
+// ip's names for route protocols (RTPROT_*) and types (RTN_*), or numbers.
+Parsed<uint8_t> route_protocol(const std::string& text) {
+  if (auto protocol = protocol_number(text)) return *protocol;
+  return invarg("invalid \"protocol\"\n", text);
+}
+Parsed<uint8_t> route_type(const std::string& text) {
+  if (auto type = rtn_type_number(text)) return *type;
+  return invarg("node type value is invalid\n", text);
+}
+
+Parsed<Command> parse_route_show(Cursor& c, Command cmd) {
+  cmd.verb = Verb::route_show;
+  while (!c.done()) {
+    std::string key = c.next(), v;
+    if (key == "dev" || key == "oif") {
+      TRY_SET(cmd.route.dev, c.link_name(key));
+    } else if (key == "table") {
+      TRY_SET(cmd.route.table, c.read(key, [](const std::string& text) -> Parsed<uint32_t> {
+        if (auto table = table_number(text)) return *table;
+        if (text == "all") return RT_TABLE_UNSPEC;  // as ip: every table, and both families unless -4/-6
+        return invarg("table id value is invalid\n", text);
+      }));
+    } else if (key == "proto" || key == "protocol") {
+      TRY_SET(cmd.route_protocol, c.read(key, route_protocol));
+    } else if (key == "scope") {
+      TRY_SET(cmd.route_scope, c.scope(key));
+    } else if (key == "type") {
+      TRY_SET(cmd.route_type, c.read(key, route_type));
+    } else {
+      return garbage("dev", key);
+    }
+  }
+  return cmd;
+}
+
+// ip route get [to] ADDRESS [from ADDRESS] [iif DEV] [oif DEV] [mark N]
+Parsed<Command> parse_route_get(Cursor& c, Command cmd) {
+  cmd.verb = Verb::route_get;
+  auto& q = cmd.route_query;
+  while (!c.done()) {
+    std::string key = c.next(), v;
+    if (key == "to" || key == "from") {
+      TRY_SET(v, c.value(key));
+      (key == "to" ? q.to : q.from) = v;
+    } else if (key == "iif" || key == "oif" || key == "dev") {
+      TRY_SET(v, c.value(key));
+      std::string& device = key == "iif" ? q.iif : q.oif;
+      TRY_SET(device, link_name(key, v));
+    } else if (key == "mark") {
+      TRY_SET(v, c.value(key));
+      uint32_t mark = 0;
+      TRY_SET(mark, number<uint32_t>(key, v));
+      q.mark = mark;
+    } else if (q.to.empty()) {
+      q.to = key;
+    } else {
+      return garbage("to", key);
+    }
+  }
+  if (q.to.empty()) return usage("need at least a destination address");
+  if (!netlink::IpAddress::parse(q.to)) return usage("invalid \"to\" address \"" + q.to + "\"");
+  if (!q.from.empty() && !netlink::IpAddress::parse(q.from))
+    return usage("invalid \"from\" address \"" + q.from + "\"");
+  return cmd;
+}
+
+
+// ip prints a full-length prefix without "/len".
+std::string dst_text(const netlink::IpPrefix& p) {
+  if (p.length == 0) return "default";
+  std::string a = p.address.to_string();
+  if (p.length == p.address.size() * 8) return a;
+  return a + "/" + std::to_string(p.length);
+}
+
+}  // namespace
+
+Parsed<Command> parse_route(Cursor& c, Command cmd, int family) {
+  if (c.done()) return parse_route_show(c, std::move(cmd));
+  std::string verb = c.next();
+  if (matches(verb, "add")) return parse_route_change(c, std::move(cmd), Verb::route_add, family);
+  if (matches(verb, "replace")) return parse_route_change(c, std::move(cmd), Verb::route_replace, family);
+  if (matches(verb, "delete")) return parse_route_change(c, std::move(cmd), Verb::route_del, family);
+  if (matches(verb, "list") || matches(verb, "show") || matches(verb, "lst")) return parse_route_show(c, std::move(cmd));
+  if (matches(verb, "get")) return parse_route_get(c, std::move(cmd));
+  return usage("command \"" + verb + "\" is unknown, try \"brisk route help\"");
+}
+
+NlResult<void> get_route(Runner& runner, const Command& cmd) {
+  auto c = BRISK_TRY(runner.conn());
+  runner.use_json();
+  const Globals& g = runner.globals();
+  auto r = BRISK_TRY(netlink::get_route(*c, cmd.route_query));
+  auto all = BRISK_TRY(runner.links_by_index(false));
+  // Laid out as ip prints a cloned route: the answer, then its cache line.
+  Json j;
+  std::string t;
+  if (r.type != RTN_UNICAST) {
+    j["type"] = rtn_type_name(r.type);
+    t += rtn_type_name(r.type) + " ";
+  }
+  j["dst"] = r.dst.address.to_string();
+  t += r.dst.address.to_string();
+  if (r.src) field(j, t, "from", "from", r.src->to_string());
+  if (r.gateway) field(j, t, "gateway", "via", r.gateway->to_string());
+  if (r.oif) field(j, t, "dev", "dev", name_of(r.oif, all));
+  if (r.table != RT_TABLE_MAIN && r.table != RT_TABLE_LOCAL) field(j, t, "table", "table", table_name(r.table));
+  if (r.prefsrc) field(j, t, "prefsrc", "src", r.prefsrc->to_string());
+  j["flags"] = Json::array();
+  if (r.mark) {
+    j["mark"] = *r.mark;
+    t += " mark " + std::to_string(*r.mark);
+  }
+  if (r.iif) field(j, t, "iif", "iif", name_of(r.iif, all));
+  if (r.uid) {
+    j["uid"] = *r.uid;
+    t += " uid " + std::to_string(*r.uid);
+  }
+  // The routing-cache flags ip prints after "cache" (RTCF_*, the upper bits of rtm_flags).
+  std::vector<std::string> cache;
+  if (r.flags & 0x80000000u) cache.emplace_back("local");       // RTCF_LOCAL
+  if (r.flags & 0x10000000u) cache.emplace_back("broadcast");   // RTCF_BROADCAST
+  if (r.flags & 0x20000000u) cache.emplace_back("multicast");   // RTCF_MULTICAST
+  j["cache"] = cache;
+  t += " \n    cache ";
+  if (!cache.empty()) t += "<" + join(cache, ",") + "> ";
+  if (g.json) runner.emit(std::move(j));
+  else runner.out() += t + "\n";
+  return {};
+}
+
+NlResult<void> show_routes(Runner& runner, const Command& cmd) {
+  auto c = BRISK_TRY(runner.conn());
+  runner.use_json();
+  const Globals& g = runner.globals();
+  auto all = BRISK_TRY(runner.links_by_index(false));
+  // Like ip: IPv4 unless -6, but both families for every table; "dev"
+  // and "table" are printed only where the filter leaves them open.
+  bool every_table = cmd.route.table == RT_TABLE_UNSPEC;
+  int family = cmd.family != AF_UNSPEC ? cmd.family : every_table ? AF_UNSPEC : AF_INET;
+  netlink::RouteFilter filter{.family = family, .table = cmd.route.table, .dev = cmd.route.dev};
+  for (const auto& r : BRISK_TRY(netlink::list_routes(*c, filter))) {
+    if ((cmd.route_protocol && r.protocol != *cmd.route_protocol) || (cmd.route_scope && r.scope != *cmd.route_scope) ||
+        (cmd.route_type && r.type != *cmd.route_type))
+      continue;
+    Json j;
+    std::string t;
+    // -d spells out what ip leaves implicit otherwise: unicast, proto boot, scope global.
+    if (r.type != RTN_UNICAST || g.details) {
+      j["type"] = rtn_type_name(r.type);
+      t += rtn_type_name(r.type) + " ";
+    }
+    j["dst"] = dst_text(r.dst);
+    t += dst_text(r.dst);
+    if (r.gateway) field(j, t, "gateway", "via", r.gateway->to_string());
+    if (r.oif && cmd.route.dev.empty()) field(j, t, "dev", "dev", name_of(r.oif, all));
+    if (every_table && (r.table != RT_TABLE_MAIN || g.details))
+      field(j, t, "table", "table", table_name(r.table));
+    // A protocol or scope the filter fixes is not printed, as in ip.
+    if ((r.protocol != RTPROT_BOOT || g.details) && !cmd.route_protocol)
+      field(j, t, "protocol", "proto", protocol_name(r.protocol));
+    if ((r.scope != RT_SCOPE_UNIVERSE || g.details) && !cmd.route_scope)
+      field(j, t, "scope", "scope", scope_name(r.scope));
+    if (r.prefsrc) field(j, t, "prefsrc", "src", r.prefsrc->to_string());
+    // The kernel sends an IPv6 route's metric always, an IPv4 route's only when set; ip prints what it got.
+    if (r.metric || r.dst.address.family == AF_INET6) {
+      j["metric"] = r.metric;
+      t += " metric " + std::to_string(r.metric);
+    }
+    std::vector<std::string> flags;
+    if (r.flags & RTNH_F_DEAD) flags.emplace_back("dead");
+    if (r.flags & RTNH_F_ONLINK) flags.emplace_back("onlink");
+    if (r.flags & RTNH_F_PERVASIVE) flags.emplace_back("pervasive");
+    if (r.flags & RTNH_F_OFFLOAD) flags.emplace_back("offload");
+    if (r.flags & RTNH_F_LINKDOWN) flags.emplace_back("linkdown");
+    for (const auto& f : flags) t += " " + f;
+    j["flags"] = flags;
+    std::string end = " \n";
+    if (r.pref) {  // IPv6: ip ends the line with it, without the trailing space
+      static const std::map<uint8_t, const char*> kPrefs{{ICMPV6_ROUTER_PREF_LOW, "low"},
+                                                          {ICMPV6_ROUTER_PREF_MEDIUM, "medium"},
+                                                          {ICMPV6_ROUTER_PREF_HIGH, "high"}};
+      auto name = kPrefs.find(*r.pref);
+      if (name != kPrefs.end()) {
+        j["pref"] = name->second;
+        end = std::string(" pref ") + name->second + "\n";
+      } else {
+        j["pref"] = *r.pref;
+        end = " " + std::to_string(*r.pref) + "\n";
+      }
+    }
+    if (g.json) runner.emit(std::move(j));
+    else runner.out() += t + end;
+  }
+  return {};
+}
+
+}  // namespace brisk::ipcli

@@ -1,0 +1,288 @@
+// Runs parsed ip-grammar commands: one connection (in -n's namespace),
+// changes scheduled into engine batches as ip -batch's semantics allow,
+// and each show handed to its object's printer.
+#include <linux/rtnetlink.h>
+#include <sched.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+
+#include "brisk/netlink/netns.h"
+#include "cli/ip/json_layout.h"
+#include "cli/ip/runner.h"
+#include "sys/namespaces.h"
+
+namespace brisk::ipcli {
+
+using netlink::Connection;
+using netlink::NetlinkError;
+using netlink::NlResult;
+
+namespace {
+
+void write_out(const std::string& text) {
+  if (!text.empty()) std::fwrite(text.data(), 1, text.size(), stdout);
+}
+
+void print_error_line(const std::string& line) {
+  std::fflush(stdout);
+  std::fprintf(stderr, "%s\n", line.c_str());
+}
+
+}  // namespace
+
+// The kernel's ext-ack text when it gave one, else what failed and why.
+std::string runtime_message(const NetlinkError& e) {
+  if (!e.ext_ack.empty()) return e.ext_ack;
+  // ip's wording for a missing device, named in the engine's detail or as the link acted on.
+  if (e.code == ENODEV) {
+    auto open = e.detail.find('\''), close = e.detail.find('\'', open + 1);
+    if (open != std::string::npos && close != std::string::npos)
+      return "Cannot find device \"" + e.detail.substr(open + 1, close - open - 1) + "\"";
+    if (std::string_view(e.op).starts_with("link") && !e.object.empty() && e.detail.empty())
+      return "Cannot find device \"" + e.object + "\"";
+  }
+  std::string text = e.op;
+  if (!e.object.empty()) text += " " + e.object;
+  text += ": ";
+  text += e.code ? std::strerror(e.code) : "failed";
+  if (!e.detail.empty()) text += ": " + e.detail;
+  return text;
+}
+
+void Runner::dump_json() {
+  if (!g_.json || !json_used_) return;
+  out_ += (g_.pretty ? ip_pretty_json(json_) : json_.dump()) + "\n";
+  json_ = Json::array();
+  json_used_ = false;
+}
+
+void Runner::flush_out() {
+  write_out(out_);
+  out_.clear();
+  std::fflush(stdout);
+}
+
+NlResult<Connection*> Runner::conn() {
+  if (conn_) return &*conn_;
+  if (!g_.netns.empty()) {
+    auto fd = netlink::open_netns(g_.netns);
+    if (!fd) return std::move(fd).error();
+    netns_fd_ = std::move(*fd);
+    // The library never moves the caller's thread, so open_in() makes the
+    // socket on a helper thread; for a one-command process that thread (its
+    // stack, its malloc arena) cost more than the command. The CLI's own
+    // process simply enters the namespace.
+    if (own_process_) {
+      if (auto entered = sys::setns(netns_fd_.get(), CLONE_NEWNET); !entered)
+        return NetlinkError{.code = entered.error().code, .op = "setns", .object = g_.netns};
+      netns_fd_.reset();
+      auto c = Connection::open();
+      if (!c) return std::move(c).error();
+      conn_.emplace(std::move(*c));
+      return &*conn_;
+    }
+    auto c = Connection::open_in(netns_fd_.get());
+    if (!c) return std::move(c).error();
+    conn_.emplace(std::move(*c));
+  } else {
+    auto c = Connection::open();
+    if (!c) return std::move(c).error();
+    conn_.emplace(std::move(*c));
+  }
+  return &*conn_;
+}
+
+void Runner::report(const Command& cmd, const std::string& message) {
+  write_out(out_);
+  out_.clear();
+  print_error_line(format_error(message));
+  if (!source_.empty()) print_error_line("Command failed " + source_ + ":" + std::to_string(cmd.line));
+}
+
+NlResult<std::size_t> Runner::queue(netlink::Batch& batch, const Command& cmd) {
+  switch (cmd.verb) {
+    case Verb::link_add: {
+      netlink::LinkAdd spec = cmd.link_add;
+      if (!cmd.peer_netns.empty()) {
+        auto fd = netlink::open_netns(cmd.peer_netns);
+        if (!fd) return std::move(fd).error();
+        std::get<netlink::VethOptions>(spec.kind).peer_netns_fd = fd->get();
+        held_fds_.push_back(std::move(*fd));
+      }
+      return batch.add_link(std::move(spec));
+    }
+    case Verb::link_set: {
+      netlink::LinkSet spec = cmd.link_set;
+      // `netns NAME`; the parser has already read a PID into netns_pid.
+      if (!cmd.set_netns.empty() && !spec.netns_pid) spec.netns_name = cmd.set_netns;
+      return batch.set_link(std::move(spec));
+    }
+    case Verb::link_del: return batch.delete_link(cmd.name);
+    case Verb::link_del_group: return batch.delete_link_group(cmd.group);
+    case Verb::addr_add: return batch.add_address(cmd.addr);
+    case Verb::addr_replace: return batch.replace_address(cmd.addr);
+    case Verb::addr_del: return batch.delete_address(cmd.addr);
+    case Verb::route_add: return batch.add_route(cmd.route);
+    case Verb::route_replace: return batch.replace_route(cmd.route);
+    case Verb::route_del: return batch.delete_route(cmd.route);
+    case Verb::neigh_add: return batch.add_neighbour(cmd.neigh);
+    case Verb::neigh_replace: return batch.replace_neighbour(cmd.neigh);
+    case Verb::neigh_del: return batch.delete_neighbour(cmd.neigh);
+    case Verb::fdb_add: return batch.add_fdb(cmd.fdb);
+    case Verb::fdb_del: return batch.delete_fdb(cmd.fdb);
+    default: break;
+  }
+  return netlink::invalid_argument("queue", "", "not a mutating command");
+}
+
+int Runner::run(std::vector<Command>& cmds) {
+  int status = 0;
+  std::size_t i = 0;
+  while (i < cmds.size()) {
+    if (cmds[i].mutates()) {
+      auto c = conn();
+      if (!c) {
+        report(cmds[i], runtime_message(c.error()));
+        return 1;
+      }
+      // With -force every line is attempted, so a whole run of changes goes
+      // out as one pipeline. Without it a later line must not stay applied
+      // once an earlier one failed: the engine's stop mode still pipelines
+      // exclusive adds (undoing those sent past a failure) and sends the
+      // rest one at a time. Deletes cannot be undone; a run of them goes
+      // out coalesced as far as a replay on one dump predicts success.
+      std::size_t end = i + 1;
+      bool stop_mode = false;
+      if (g_.force) {
+        while (end < cmds.size() && cmds[end].mutates()) ++end;
+      } else if (cmds[i].verb == Verb::link_del) {
+        end = i + safe_delete_prefix(cmds, i);
+      } else {
+        stop_mode = true;
+        while (end < cmds.size() && cmds[end].mutates() && cmds[end].verb != Verb::link_del) ++end;
+      }
+      netlink::Batch batch(**c, {.stop_at_first_error = stop_mode});
+      batch.reserve(end - i);
+      std::vector<std::optional<std::size_t>> slot(end - i);
+      std::vector<std::optional<NetlinkError>> prep_error(end - i);
+      for (std::size_t k = i; k < end; ++k) {
+        auto idx = queue(batch, cmds[k]);
+        if (idx) {
+          slot[k - i] = *idx;
+        } else {
+          prep_error[k - i] = std::move(idx).error();
+          if (stop_mode) end = k + 1;  // nothing after it may be applied
+        }
+      }
+      auto results = batch.flush();
+      held_fds_.clear();
+      bool failed = false;
+      for (std::size_t k = i; k < end; ++k) {
+        const NetlinkError* error = prep_error[k - i] ? &*prep_error[k - i] : nullptr;
+        if (!error && !results[*slot[k - i]]) error = &results[*slot[k - i]].error();
+        if (!error || (failed && stop_mode && error->code == ECANCELED)) continue;
+        report(cmds[k], runtime_message(*error));
+        failed = true;
+      }
+      if (failed) {
+        status = 1;
+        if (!g_.force) return status;
+      }
+      i = end;
+      continue;
+    }
+    NlResult<void> result = run_one(cmds[i]);
+    if (!result) {
+      report(cmds[i], runtime_message(result.error()));
+      status = 1;
+      if (!g_.force) return status;
+    }
+    dump_json();
+    write_out(out_);
+    out_.clear();
+    ++i;
+  }
+  return status;
+}
+
+// How many of the link deletes starting at `first` can be sent together
+// (and coalesced into one group delete by the engine) without -force: the
+// run up to, not including, the first line predicted to fail or whose
+// outcome is uncertain. Each delete waits ~16 ms in rcu_barrier() when sent
+// alone, so this is where a batch of deletes gains 50x. The prediction
+// replays the deletes on one dump: a veth takes its peer along; a device
+// stacked on a deleted one (macvlan, vlan) may vanish with it, so it becomes
+// uncertain; a device without a kind (lo, hardware) may refuse deletion.
+// Should the kernel disagree anyway (a concurrent change), the real results
+// are reported and the batch stops at the first failure as usual.
+std::size_t Runner::safe_delete_prefix(const std::vector<Command>& cmds, std::size_t first) {
+  std::size_t run = 0;
+  while (first + run < cmds.size() && cmds[first + run].verb == Verb::link_del) ++run;
+  if (run < 2) return 1;
+  auto all = links_by_index(false);
+  if (!all) return 1;
+  std::map<std::string, int> present;  // name -> ifindex, as the replay goes
+  for (const auto& [index, l] : *all)
+    if (!l.kind.empty()) present[l.name] = index;
+  std::size_t safe = 0;
+  for (; safe < run; ++safe) {
+    auto it = present.find(cmds[first + safe].name);
+    if (it == present.end()) break;
+    int index = it->second;
+    present.erase(it);
+    const auto& victim = all->at(index);
+    for (const auto& [other_index, other] : *all) {
+      bool peer = victim.kind == "veth" && !victim.link_netnsid && other_index == victim.link;
+      bool stacked = other.link == index && !other.link_netnsid;
+      if (peer || stacked) present.erase(other.name);
+    }
+  }
+  return std::max<std::size_t>(safe, 1);
+}
+
+
+NlResult<Links> Runner::links_by_index(bool stats, bool details) {
+  auto c = BRISK_TRY(conn());
+  auto links = BRISK_TRY(netlink::list_links(*c, {.stats = stats, .details = details}));
+  Links out;
+  for (auto& l : links) out.emplace(l.ifindex, std::move(l));
+  return out;
+}
+
+const std::map<int, std::string>& Runner::netns_by_id() {
+  if (netns_by_id_) return *netns_by_id_;
+  netns_by_id_.emplace();
+  auto c = conn();
+  auto names = netlink::list_netns();
+  if (!c || !names) return *netns_by_id_;
+  for (const auto& name : *names) {
+    auto fd = netlink::open_netns(name);
+    if (!fd) continue;
+    auto id = netlink::netns_id(**c, fd->get());
+    if (id && *id) netns_by_id_->emplace(**id, name);
+  }
+  return *netns_by_id_;
+}
+
+NlResult<void> Runner::run_one(const Command& cmd) {
+  switch (cmd.verb) {
+    case Verb::netns_add:
+    case Verb::netns_del:
+    case Verb::netns_list:
+    case Verb::netns_exec: return run_netns(*this, cmd);
+    case Verb::addr_flush: return flush_addresses(*this, cmd);
+    case Verb::link_show:
+    case Verb::addr_show: return show_links(*this, cmd);
+    case Verb::route_show: return show_routes(*this, cmd);
+    case Verb::route_get: return get_route(*this, cmd);
+    case Verb::neigh_show: return show_neighbours(*this, cmd);
+    case Verb::fdb_show: return show_fdb(*this, cmd);
+    default: break;
+  }
+  return netlink::invalid_argument("run", "", "a change is run through a batch");
+}
+
+}  // namespace brisk::ipcli

@@ -1,0 +1,83 @@
+// cli/ip/runner.h: runs parsed commands: one netlink connection (in -n's
+// namespace), the batch scheduling of changes, and the output the object
+// printers (address.cc, route.cc, ...) write shows into.
+#pragma once
+
+#include <map>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "brisk/netlink/batch.h"
+#include "brisk/netlink/connection.h"
+#include "cli/ip/ip.h"
+
+namespace brisk::ipcli {
+
+using Json = nlohmann::ordered_json;
+using Links = std::map<int, netlink::LinkInfo>;  // by ifindex
+
+class Runner {
+ public:
+  // own_process: the CLI's single-threaded main, which may enter -n's
+  // namespace itself, as ip -n does.
+  Runner(Globals globals, std::string source, bool own_process = false)
+      : g_(std::move(globals)), source_(std::move(source)), own_process_(own_process) {}
+
+  // Runs every command; returns the exit code.
+  int run(std::vector<Command>& cmds);
+  // Appends the JSON array a show collected to the output.
+  void dump_json();
+  std::string& out() { return out_; }
+
+  // ---- for the object printers ----
+  const Globals& globals() const { return g_; }
+  bool own_process() const { return own_process_; }
+  netlink::NlResult<netlink::Connection*> conn();
+  // A JSON record of a show (the array is printed after the command).
+  void emit(Json record) { json_.push_back(std::move(record)); }
+  // Marks the show as one that prints a JSON array, even an empty one.
+  void use_json() { json_used_ = true; }
+  // Writes what is buffered to stdout (before a child writes there too).
+  void flush_out();
+  netlink::NlResult<Links> links_by_index(bool stats, bool details = false);
+  // The named namespaces (/run/netns) by the id each has here, as ip's
+  // netns map: built on first use; a name that cannot be read is left out.
+  const std::map<int, std::string>& netns_by_id();
+  void forget_netns_ids() { netns_by_id_.reset(); }
+
+ private:
+  netlink::NlResult<void> run_one(const Command& cmd);
+  // Queues a mutating command; a preparation failure is returned instead.
+  netlink::NlResult<std::size_t> queue(netlink::Batch& batch, const Command& cmd);
+  void report(const Command& cmd, const std::string& message);
+  std::size_t safe_delete_prefix(const std::vector<Command>& cmds, std::size_t first);
+
+  Globals g_;
+  std::string source_;  // batch file name for "Command failed FILE:LINE"; empty outside a batch
+  bool own_process_ = false;
+  UniqueFd netns_fd_;
+  std::optional<netlink::Connection> conn_;
+  std::vector<UniqueFd> held_fds_;  // peer namespaces named in queued commands, open until flushed
+  std::string out_;
+  Json json_ = Json::array();
+  bool json_used_ = false;
+  std::optional<std::map<int, std::string>> netns_by_id_;
+};
+
+// What each object runs for its non-batched verbs (show, flush, netns).
+netlink::NlResult<void> show_links(Runner& r, const Command& cmd);  // link show and addr show
+netlink::NlResult<void> flush_addresses(Runner& r, const Command& cmd);
+netlink::NlResult<void> show_routes(Runner& r, const Command& cmd);
+netlink::NlResult<void> get_route(Runner& r, const Command& cmd);
+netlink::NlResult<void> show_neighbours(Runner& r, const Command& cmd);
+netlink::NlResult<void> show_fdb(Runner& r, const Command& cmd);
+netlink::NlResult<void> run_netns(Runner& r, const Command& cmd);
+// What `ip netns exec` does in its own process before exec.
+netlink::NlResult<void> enter_netns_for_exec(const std::string& name);
+
+// The kernel's ext-ack text when it gave one, else what failed and why.
+std::string runtime_message(const netlink::NetlinkError& e);
+
+}  // namespace brisk::ipcli
