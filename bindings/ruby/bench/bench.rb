@@ -10,7 +10,17 @@
 #    against fork + exec + pipes + select, the algorithm of the Cheetah gem
 #    (written here from its description: the gem is not installable offline).
 #
-# Each workload also has an "engine alone" contender: the same spawns made by
+# 3. YaST's workload (the seed write-up's cheetah_vs_scr.rb), as root: SCR_CALLS
+#    (1000) calls listing systemd targets with both streams captured, LANG=C,
+#    in a chroot: Brisk.run against the same fork+pipes+select loop and
+#    against SCR's way, system() through /bin/sh with the outputs redirected
+#    to temporary files and read back. The command comes from TARGETS_COMMAND
+#    (systemctl's list-units --all --type=target by default) and runs in the
+#    chroot CHROOT; where it cannot (no CHROOT, or no systemd there), `cat` of
+#    a file of the size of that listing in a minimal root stands in, and the
+#    report says so.
+#
+# The first two workloads also have an "engine alone" contender: the same spawns made by
 # brisk's C++ engine in a loop inside the extension, with no Ruby per call
 # (Brisk::Native.bench_engine). Its ratio to the baseline is the ceiling: the
 # speed-up a binding that cost nothing would reach.
@@ -22,16 +32,19 @@
 # Rounds alternate between the contenders so that load from other processes
 # hits both alike; the best round of each is reported with the total.
 require "etc"
+require "tmpdir"
 require "brisk"
+require_relative "../test/minimal_root"
 
 SPAWNS = Integer(ARGV[0] || 10_000)
 CAPTURES = Integer(ARGV[1] || 1000)
+SCR_CALLS = Integer(ENV["SCR_CALLS"] || 1000)
 ROUNDS = 5
 
 # Cheetah's way: pipes for the three streams, fork, reopen them in the child
-# and exec; the parent feeds stdin and drains both outputs with select, then
-# waits.
-def fork_pipes_select(*argv)
+# (chroot and set the environment, as Cheetah's child does) and exec; the
+# parent feeds stdin and drains both outputs with select, then waits.
+def fork_pipes_select(*argv, chroot: nil, env: nil)
   in_r, in_w = IO.pipe
   out_r, out_w = IO.pipe
   err_r, err_w = IO.pipe
@@ -42,6 +55,11 @@ def fork_pipes_select(*argv)
     $stdin.reopen(in_r)
     $stdout.reopen(out_w)
     $stderr.reopen(err_w)
+    if chroot
+      Dir.chroot(chroot)
+      Dir.chdir("/")
+    end
+    ENV.update(env) if env
     exec([argv[0], argv[0]], *argv[1..])
   rescue SystemCallError => e
     err_w.puts(e.message)
@@ -109,6 +127,8 @@ def report(title, count, results, baseline)
            name, total, total * 1000 / (ROUNDS * ((count + ROUNDS - 1) / ROUNDS)),
            best * 1000 / (ROUNDS * ((count + ROUNDS - 1) / ROUNDS)), base_total / total)
   end
+  return unless results.key?(ENGINE)
+
   engine_total = results[ENGINE][0]
   printf("  ceiling any binding could reach (%s over %s): %.2fx\n", baseline, ENGINE, base_total / engine_total)
 end
@@ -138,3 +158,52 @@ captures = race(CAPTURES,
                 ENGINE => EngineLoop.new(["ls", "-l", "/"], true))
 report("#{CAPTURES} x ls -l / with both streams captured (speed-up against fork+pipes+select)", CAPTURES,
        captures, "fork+pipes+select")
+
+# SCR's .target.bash_output: /bin/sh runs the command line with both outputs
+# redirected to temporary files, which are read back.
+def scr_bash_output(line, dir)
+  out = File.join(dir, "scr.out")
+  err = File.join(dir, "scr.err")
+  system("#{line} >#{out} 2>#{err}")
+  [File.read(out), File.read(err)]
+end
+
+# The listing command and the root it runs in: TARGETS_COMMAND in CHROOT
+# when it works there, else `cat` of a stand-in listing in a minimal root.
+def targets_workload(dir)
+  command = (ENV["TARGETS_COMMAND"] ||
+             "/usr/bin/systemctl --plain --full --no-legend --no-pager --no-ask-password list-units --all --type=target").split
+  root = ENV["CHROOT"]
+  if root
+    begin
+      Brisk.run(*command, chroot: root, env: { "LANG" => "C" })
+      return [command, root, "#{command.join(" ")} in #{root}"]
+    rescue Brisk::ExecutionFailed => e
+      puts "  #{e.message}"
+    end
+  end
+  root = File.join(dir, "root")
+  MinimalRoot.fill(root, ["/bin/cat"])
+  # 36 lines of list-units' shape (3.6 kB): an estimate of a full target listing, not measured here.
+  listing = Array.new(36) { |i| format("%-40s loaded active   active  Target number %-20d\n", "target-#{i}.target", i) }.join
+  File.write(File.join(root, "targets.txt"), listing)
+  [["/bin/cat", "/targets.txt"], root, "cat of a #{listing.bytesize}-byte list-units stand-in in a minimal root"]
+end
+
+if Process.euid.zero?
+  Dir.mktmpdir do |dir|
+    command, root, what = targets_workload(dir)
+    env = { "LANG" => "C" }
+    line = "LANG=C /usr/sbin/chroot #{root} #{command.join(" ")}"
+    scr = race(SCR_CALLS,
+               "SCR system()+files" => -> { scr_bash_output(line, dir) },
+               "fork+pipes+select" => -> { fork_pipes_select(*command, chroot: root, env: env) },
+               "Brisk.run capture" => -> { Brisk.run(*command, stdout: :capture, stderr: :capture, chroot: root, env: env) })
+    report("#{SCR_CALLS} x #{what}, LANG=C, chroot, both streams (speed-up against SCR's way)", SCR_CALLS, scr,
+           "SCR system()+files")
+    cheetah_total = scr["fork+pipes+select"][0]
+    printf("  Brisk.run capture against fork+pipes+select: %.2fx\n", cheetah_total / scr["Brisk.run capture"][0])
+  end
+else
+  puts "YaST's workload (chroot) needs root: skipped"
+end
