@@ -1,0 +1,112 @@
+// Faults: an ADD killed at any moment, and the features this kernel may
+// lack (bridge VLAN filtering), and the spoof check's rules.
+#include <filesystem>
+#include <fstream>
+#include <thread>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "cni/cni_driver.h"
+
+namespace brisk::cni::test {
+namespace {
+
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+json conf(const std::string& data_dir) {
+  return {{"cniVersion", "1.0.0"}, {"name", "faultnet"}, {"type", "brisk-bridge"}, {"isGateway", true},
+          {"ipMasq", true},        {"macspoofchk", true},
+          {"ipam", {{"type", "host-local"}, {"subnet", "10.55.0.0/24"}, {"dataDir", data_dir}}}};
+}
+
+// SIGKILL lands at a different moment of each ADD; the DEL that follows
+// must leave no lease, veth or rule, and no lease file is ever seen
+// half-written (each one names its owner in full).
+TEST(CniFaults, AnAddKilledAtAnyStepIsUndoneByDel) {
+  if (!brisk::test::is_root()) GTEST_SKIP() << "needs root";
+  Sandbox sandbox;
+  ASSERT_TRUE(sandbox.ok());
+  std::string c = conf(sandbox.data_dir()).dump();
+  std::string store = sandbox.data_dir() + "/faultnet";
+  // Warm up once so the bridge and tables exist; then kill later and later.
+  std::string warm = sandbox.add_pod();
+  ASSERT_EQ(sandbox.run(BRISK_BRIDGE_PATH, cni_env("ADD", "warm", warm), c).exit_code, 0);
+  int killed_early = 0, completed = 0;
+  for (int i = 0; i < 24; ++i) {
+    std::string pod = sandbox.add_pod();
+    std::string id = "k" + std::to_string(i);
+    brisk::Process p = sandbox.command(BRISK_BRIDGE_PATH, cni_env("ADD", id, pod), c).spawn();
+    std::this_thread::sleep_for(std::chrono::microseconds(250 * i));
+    (void)p.kill(SIGKILL);
+    brisk::Output o = p.wait();
+    (o.status.exit.code() == 0 ? completed : killed_early)++;
+    if (fs::exists(store))
+      for (const auto& e : fs::directory_iterator(store)) {
+        std::string name = e.path().filename();
+        if (name == "lock" || name.rfind("last_reserved_ip.", 0) == 0 || name.rfind(".brisk-tmp-", 0) == 0) continue;
+        std::ifstream in(e.path(), std::ios::binary);
+        std::string content((std::istreambuf_iterator<char>(in)), {});
+        EXPECT_TRUE(content == "warm\r\neth0" || content.rfind("k", 0) == 0 && content.find("\r\neth0") != std::string::npos)
+            << name << " holds \"" << content << "\"";
+      }
+    PluginRun del = sandbox.run(BRISK_BRIDGE_PATH, cni_env("DEL", id, pod), c);
+    EXPECT_EQ(del.exit_code, 0) << del.out;
+    EXPECT_TRUE(sandbox.ip(pod, {"link", "show", "dev", "eth0"}).empty()) << "kill " << i;
+  }
+  ASSERT_EQ(sandbox.run(BRISK_BRIDGE_PATH, cni_env("DEL", "warm", warm), c).exit_code, 0);
+  for (const auto& e : fs::directory_iterator(store)) {
+    std::string name = e.path().filename();
+    EXPECT_TRUE(name == "lock" || name.rfind("last_reserved_ip.", 0) == 0) << "left behind: " << name;
+  }
+  EXPECT_TRUE(sandbox.ip(sandbox.host(), {"link", "show", "type", "veth"}).empty());
+  std::string pods = sandbox.shell_in(sandbox.host(), {"nft", "-j", "list", "set", "ip", "brisk_cni", "pods"});
+  EXPECT_EQ(pods.find("\"elem\""), std::string::npos) << pods;
+  std::string ports = sandbox.shell_in(sandbox.host(), {"nft", "-j", "list", "set", "bridge", "brisk_cni", "ports"});
+  EXPECT_EQ(ports.find("\"elem\""), std::string::npos) << ports;
+  RecordProperty("killed_early", killed_early);
+  RecordProperty("completed", completed);
+}
+
+TEST(CniFaults, SpoofCheckElementsFollowThePod) {
+  if (!brisk::test::is_root()) GTEST_SKIP() << "needs root";
+  Sandbox sandbox;
+  ASSERT_TRUE(sandbox.ok());
+  std::string pod = sandbox.add_pod();
+  PluginRun add = sandbox.run(BRISK_BRIDGE_PATH, cni_env("ADD", "spoof", pod), conf(sandbox.data_dir()).dump());
+  ASSERT_EQ(add.exit_code, 0) << add.out;
+  json r = add.json();
+  std::string host_veth = r["interfaces"][1]["name"], mac = r["interfaces"][2]["mac"];
+  std::string allowed = sandbox.shell_in(sandbox.host(), {"nft", "list", "set", "bridge", "brisk_cni", "allowed"});
+  EXPECT_NE(allowed.find("\"" + host_veth + "\" . " + mac), std::string::npos) << allowed;
+  std::string chain = sandbox.shell_in(sandbox.host(), {"nft", "list", "chain", "bridge", "brisk_cni", "prerouting"});
+  EXPECT_NE(chain.find("iifname @ports iifname . ether saddr != @allowed drop"), std::string::npos) << chain;
+  ASSERT_EQ(sandbox.run(BRISK_BRIDGE_PATH, cni_env("DEL", "spoof", pod), conf(sandbox.data_dir()).dump()).exit_code, 0);
+  allowed = sandbox.shell_in(sandbox.host(), {"nft", "list", "set", "bridge", "brisk_cni", "allowed"});
+  EXPECT_EQ(allowed.find(host_veth), std::string::npos) << allowed;
+}
+
+TEST(CniFaults, VlanPortsWhereTheKernelHasVlanFiltering) {
+  if (!brisk::test::is_root()) GTEST_SKIP() << "needs root";
+  Sandbox sandbox;
+  ASSERT_TRUE(sandbox.ok());
+  sandbox.shell_in(sandbox.host(), {"ip", "link", "add", "vprobe", "type", "bridge", "vlan_filtering", "1"});
+  json probe = sandbox.ip(sandbox.host(), {"-d", "link", "show", "dev", "vprobe"});
+  bool filtering = !probe.empty() && probe[0]["linkinfo"]["info_data"].value("vlan_filtering", 0) == 1;
+  if (!filtering) GTEST_SKIP() << "this kernel lacks bridge VLAN filtering (CONFIG_BRIDGE_VLAN_FILTERING): no vlan tests";
+  json c = conf(sandbox.data_dir());
+  c["vlan"] = 100;
+  c["macspoofchk"] = false;
+  std::string pod = sandbox.add_pod();
+  PluginRun add = sandbox.run(BRISK_BRIDGE_PATH, cni_env("ADD", "vlan", pod), c.dump());
+  ASSERT_EQ(add.exit_code, 0) << add.out;
+  std::string host_veth = add.json()["interfaces"][1]["name"];
+  std::string vlans = sandbox.shell_in(sandbox.host(), {"bridge", "-j", "vlan", "show", "dev", host_veth});
+  EXPECT_NE(vlans.find("\"vlan\":100"), std::string::npos) << vlans;
+  EXPECT_NE(vlans.find("PVID"), std::string::npos) << vlans;
+  EXPECT_EQ(sandbox.run(BRISK_BRIDGE_PATH, cni_env("DEL", "vlan", pod), c.dump()).exit_code, 0);
+}
+
+}  // namespace
+}  // namespace brisk::cni::test
