@@ -114,3 +114,58 @@ TEST(CniFaults, VlanPortsWhereTheKernelHasVlanFiltering) {
 
 }  // namespace
 }  // namespace brisk::cni::test
+
+namespace brisk::cni::test {
+namespace {
+
+// Any IPAM type but host-local is exec'd from CNI_PATH with the same
+// environment and the whole config; an ADD that fails after IPAM succeeded
+// runs the IPAM DEL. A spy in front of the reference `static` plugin logs
+// the commands it was given.
+TEST(CniIpamExec, ExecsThePluginAndReleasesOnFailure) {
+  if (!brisk::test::is_root()) GTEST_SKIP() << "needs root";
+  if (!fs::exists("/usr/lib/cni/static")) GTEST_SKIP() << "containernetworking-plugins is not installed";
+  Sandbox sandbox;
+  ASSERT_TRUE(sandbox.ok());
+  std::string dir = sandbox.data_dir() + "/bin", log = sandbox.data_dir() + "/ipam.log";
+  fs::create_directories(dir);
+  std::ofstream(dir + "/spy") << "#!/bin/sh\necho \"$CNI_COMMAND $CNI_CONTAINERID $CNI_IFNAME\" >> " << log
+                              << "\nexec /usr/lib/cni/static\n";
+  fs::permissions(dir + "/spy", fs::perms::owner_all);
+  json c = {{"cniVersion", "1.0.0"}, {"name", "staticnet"}, {"type", "brisk-bridge"}, {"bridge", "brs0"},
+            {"isGateway", true},
+            {"ipam", {{"type", "spy"}, {"addresses", {{{"address", "10.44.0.5/24"}, {"gateway", "10.44.0.1"}}}}}}};
+  std::string pod = sandbox.add_pod();
+  auto env = cni_env("ADD", "st1", pod);
+  env["CNI_PATH"] = dir;
+  PluginRun add = sandbox.run(BRISK_BRIDGE_PATH, env, c.dump());
+  ASSERT_EQ(add.exit_code, 0) << add.out << add.err;
+  EXPECT_EQ(add.json()["ips"][0]["address"], "10.44.0.5/24");
+  auto addrs = sandbox.ip(pod, {"-4", "addr", "show", "dev", "eth0"});
+  ASSERT_EQ(addrs.size(), 1u);
+  EXPECT_EQ(addrs[0]["addr_info"][0]["local"], "10.44.0.5");
+
+  // A second pod whose gateway clashes with the bridge's: ADD fails after
+  // IPAM, so IPAM DEL runs and the pod keeps nothing.
+  json clash = c;
+  clash["ipam"]["addresses"] = {{{"address", "10.45.0.5/24"}, {"gateway", "10.45.0.1"}}};
+  std::string pod2 = sandbox.add_pod();
+  env = cni_env("ADD", "st2", pod2);
+  env["CNI_PATH"] = dir;
+  PluginRun failed = sandbox.run(BRISK_BRIDGE_PATH, env, clash.dump());
+  EXPECT_EQ(failed.exit_code, 1);
+  EXPECT_NE(failed.out.find("already has an IP address different from 10.45.0.1/24"), std::string::npos) << failed.out;
+  EXPECT_TRUE(sandbox.ip(pod2, {"link", "show", "dev", "eth0"}).empty());
+  std::ifstream in(log);
+  std::string text((std::istreambuf_iterator<char>(in)), {});
+  EXPECT_EQ(text, "ADD st1 eth0\nADD st2 eth0\nDEL st2 eth0\n");
+
+  // A missing plugin is the config's error, named.
+  json missing = c;
+  missing["ipam"]["type"] = "no-such-ipam";
+  PluginRun none = sandbox.run(BRISK_BRIDGE_PATH, cni_env("ADD", "st3", sandbox.add_pod()), missing.dump());
+  EXPECT_NE(none.out.find("failed to find plugin \\\"no-such-ipam\\\""), std::string::npos) << none.out;
+}
+
+}  // namespace
+}  // namespace brisk::cni::test
