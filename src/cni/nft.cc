@@ -1,30 +1,83 @@
 #include "cni/nft.h"
 
+#include <dlfcn.h>
 #include <nftables/libnftables.h>
+
+#include <string>
 
 #include "brisk/cni/error.h"
 
 namespace brisk::cni::detail {
+namespace {
 
-Nft::Nft(bool json_output) : ctx_(nft_ctx_new(NFT_CTX_DEFAULT)) {
-  if (!ctx_) fail(ErrorCode::internal, "nftables: cannot make a context");
-  nft_ctx_buffer_output(ctx_);
-  nft_ctx_buffer_error(ctx_);
-  if (json_output) nft_ctx_output_set_flags(ctx_, NFT_CTX_OUTPUT_JSON);
+// libnftables and the four libraries it pulls in are loaded on first use:
+// a pod without ipMasq or macspoofchk never needs them, and loading them
+// at every start would add to every ADD and DEL.
+struct NftApi {
+  decltype(&nft_ctx_new) ctx_new = nullptr;
+  decltype(&nft_ctx_free) ctx_free = nullptr;
+  decltype(&nft_ctx_buffer_output) buffer_output = nullptr;
+  decltype(&nft_ctx_buffer_error) buffer_error = nullptr;
+  decltype(&nft_ctx_get_output_buffer) output_buffer = nullptr;
+  decltype(&nft_ctx_get_error_buffer) error_buffer = nullptr;
+  decltype(&nft_ctx_output_set_flags) set_output_flags = nullptr;
+  decltype(&nft_run_cmd_from_buffer) run = nullptr;
+  std::string error{};  // why loading failed; empty when it worked
+};
+
+template <class F>
+void bind(void* lib, F& fn, const char* name, std::string& error) {
+  fn = reinterpret_cast<F>(::dlsym(lib, name));
+  if (!fn && error.empty()) error = std::string("no symbol ") + name;
 }
 
-Nft::~Nft() { nft_ctx_free(ctx_); }
+NftApi load() {
+  NftApi api;
+  void* lib = ::dlopen("libnftables.so.1", RTLD_NOW | RTLD_LOCAL);
+  if (!lib) {
+    const char* why = ::dlerror();
+    api.error = why ? why : "dlopen failed";
+    return api;
+  }
+  bind(lib, api.ctx_new, "nft_ctx_new", api.error);
+  bind(lib, api.ctx_free, "nft_ctx_free", api.error);
+  bind(lib, api.buffer_output, "nft_ctx_buffer_output", api.error);
+  bind(lib, api.buffer_error, "nft_ctx_buffer_error", api.error);
+  bind(lib, api.output_buffer, "nft_ctx_get_output_buffer", api.error);
+  bind(lib, api.error_buffer, "nft_ctx_get_error_buffer", api.error);
+  bind(lib, api.set_output_flags, "nft_ctx_output_set_flags", api.error);
+  bind(lib, api.run, "nft_run_cmd_from_buffer", api.error);
+  return api;  // the library stays loaded for the life of the process
+}
+
+const NftApi& api() {
+  static const NftApi loaded = load();
+  if (!loaded.error.empty())
+    fail(ErrorCode::internal, "ipMasq and macspoofchk need libnftables.so.1 (Debian package libnftables1)", loaded.error);
+  return loaded;
+}
+
+}  // namespace
+
+Nft::Nft(bool json_output) : ctx_(api().ctx_new(NFT_CTX_DEFAULT)) {
+  if (!ctx_) fail(ErrorCode::internal, "nftables: cannot make a context");
+  api().buffer_output(ctx_);
+  api().buffer_error(ctx_);
+  if (json_output) api().set_output_flags(ctx_, NFT_CTX_OUTPUT_JSON);
+}
+
+Nft::~Nft() { api().ctx_free(ctx_); }
 
 std::string Nft::run(const std::string& commands) {
-  if (nft_run_cmd_from_buffer(ctx_, commands.c_str()) == 0) return {};
-  std::string error = nft_ctx_get_error_buffer(ctx_);
+  if (api().run(ctx_, commands.c_str()) == 0) return {};
+  std::string error = api().error_buffer(ctx_);
   while (!error.empty() && error.back() == '\n') error.pop_back();
   return error.empty() ? "nft failed" : error;
 }
 
 nlohmann::json Nft::list(const std::string& command) {
   if (!run(command).empty()) return nullptr;
-  auto doc = nlohmann::json::parse(nft_ctx_get_output_buffer(ctx_), nullptr, false);
+  auto doc = nlohmann::json::parse(api().output_buffer(ctx_), nullptr, false);
   return doc.is_discarded() ? nlohmann::json(nullptr) : doc;
 }
 
