@@ -240,13 +240,14 @@ std::string bridge_add(const Environment& env, const BridgeConfig& c, const std:
   if (!pod_ns_r)
     fail(ErrorCode::invalid_environment, fmt::format("failed to open netns \"{}\": {}", env.netns, pod_ns_r.error().message()));
   UniqueFd pod_ns = std::move(*pod_ns_r);
+  IpamContext ipam{c, env, stdin_data};
+  if (!c.ipam_type.empty()) ipam_validate(ipam);  // bad input changes nothing
 
   Connection host = open_connection();
   BridgeState bridge = ensure_bridge(host, c);
   std::optional<Connection> pod;
   in_netns(pod_ns.get(), host_ns.get(), [&] { pod.emplace(open_connection()); });
 
-  IpamContext ipam{c, env, stdin_data};
   Veth veth = make_veth(*pod, host_ns.get(), env, c);
   Rollback rollback;  // after everything its steps use, so it runs before they are gone
   rollback.push([&] { (void)netlink::delete_link(*pod, env.ifname); });

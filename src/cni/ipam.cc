@@ -70,6 +70,11 @@ std::string exec_ipam(const IpamContext& ctx, Command command, const std::string
 
 }  // namespace
 
+void ipam_validate(const IpamContext& ctx) {
+  if (in_process(ctx)) (void)host_local(ctx);
+  else (void)find_plugin(ctx);
+}
+
 Result ipam_add(const IpamContext& ctx) {
   if (in_process(ctx)) return host_local_add(host_local(ctx), ctx.env.container_id, ctx.env.ifname);
   std::string out = exec_ipam(ctx, Command::add, ctx.stdin_data);

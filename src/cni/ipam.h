@@ -22,6 +22,9 @@ struct IpamContext {
   const std::string& stdin_data;  // handed to an exec'd plugin as it came
 };
 
+// Checks what ADD will need before anything is changed: host-local's
+// config, or that an exec'd plugin exists in CNI_PATH.
+void ipam_validate(const IpamContext& ctx);
 Result ipam_add(const IpamContext& ctx);
 // Returns the addresses host-local released (empty for an exec'd plugin).
 std::vector<netlink::IpAddress> ipam_del(const IpamContext& ctx);

@@ -310,3 +310,67 @@ TEST_F(PluginTest, GcReleasesAttachmentsNotInUse) {
 
 }  // namespace
 }  // namespace brisk::cni::test
+
+namespace brisk::cni::test {
+namespace {
+
+// Bad input through the real binary: the spec's code, and nothing changed
+// on the host, in the pod or in the store.
+TEST(PluginBadInput, GetsTheSpecsCodeAndChangesNothing) {
+  if (!brisk::test::is_root()) GTEST_SKIP() << "needs root to make network namespaces";
+  Sandbox sandbox;
+  ASSERT_TRUE(sandbox.ok());
+  std::string pod = sandbox.add_pod();
+  auto conf = [&](json ipam) {
+    ipam["type"] = "host-local";
+    ipam["dataDir"] = sandbox.data_dir();
+    return json{{"cniVersion", "1.0.0"}, {"name", "badnet"}, {"type", "brisk-bridge"}, {"isGateway", true}, {"ipam", ipam}};
+  };
+  std::string good = conf({{"subnet", "10.11.0.0/24"}}).dump();
+  struct Case {
+    std::string what;
+    std::map<std::string, std::string> env;
+    std::string stdin_data;
+    unsigned code;
+  } cases[] = {
+      {"invalid JSON", cni_env("ADD", "b", pod), "{", 6},
+      {"unknown command", cni_env("FROB", "b", pod), good, 4},
+      {"unsupported cniVersion", cni_env("ADD", "b", pod), R"({"cniVersion":"0.9.0","name":"badnet"})", 1},
+      {"missing CNI_NETNS", cni_env("ADD", "b", ""), good, 4},
+      {"a file, not a netns", cni_env("ADD", "b", "/etc/hostname"), good, 4},
+      {"a netns that does not exist", cni_env("ADD", "b", "/run/netns/brisk-no-such"), good, 4},
+      {"ifname too long", cni_env("ADD", "b", pod, "abcdefghijklmnop"), good, 4},
+      {"ifname with a slash", cni_env("ADD", "b", pod, "e/0"), good, 4},
+      {"subnet too small", cni_env("ADD", "b", pod), conf({{"subnet", "10.11.0.0/31"}}).dump(), 7},
+      {"overlapping ranges", cni_env("ADD", "b", pod),
+       conf({{"ranges", {{{{"subnet", "10.11.0.0/24"}}}, {{{"subnet", "10.11.0.0/25"}}}}}}).dump(), 7},
+  };
+  for (const auto& c : cases) {
+    SCOPED_TRACE(c.what);
+    PluginRun r = sandbox.run(BRISK_BRIDGE_PATH, c.env, c.stdin_data);
+    EXPECT_EQ(r.exit_code, 1);
+    EXPECT_EQ(r.json()["code"], c.code) << r.out;
+    EXPECT_FALSE(r.json()["msg"].get<std::string>().empty());
+    EXPECT_TRUE(sandbox.ip(sandbox.host(), {"link", "show", "cni0"}).empty()) << "the bridge was made";
+    EXPECT_TRUE(sandbox.ip(pod, {"link", "show", "eth0"}).empty());
+    EXPECT_FALSE(fs::exists(sandbox.data_dir() + "/badnet/10.11.0.2"));
+  }
+  auto env = cni_env("ADD", "b", pod);
+  env["CNI_ARGS"] = "K8S_POD_NAME=x";
+  PluginRun r = sandbox.run(BRISK_BRIDGE_PATH, env, good);
+  EXPECT_EQ(r.json()["code"], 4) << r.out;
+  env["CNI_ARGS"] = "IgnoreUnknown=1;K8S_POD_NAME=x";
+  EXPECT_EQ(sandbox.run(BRISK_BRIDGE_PATH, env, good).exit_code, 0) << "with IgnoreUnknown it is fine";
+  // Exhausted: a /30 has one address; the second ADD gets 11 and keeps nothing.
+  json small_conf = conf({{"subnet", "10.12.0.0/30"}});
+  small_conf["bridge"] = "cni9";  // cni0 has the other subnet's gateway now
+  std::string small = small_conf.dump();
+  std::string pod2 = sandbox.add_pod(), pod3 = sandbox.add_pod();
+  ASSERT_EQ(sandbox.run(BRISK_BRIDGE_PATH, cni_env("ADD", "s1", pod2), small).exit_code, 0);
+  r = sandbox.run(BRISK_BRIDGE_PATH, cni_env("ADD", "s2", pod3), small);
+  EXPECT_EQ(r.json()["code"], 11) << r.out;
+  EXPECT_TRUE(sandbox.ip(pod3, {"link", "show", "eth0"}).empty());
+}
+
+}  // namespace
+}  // namespace brisk::cni::test
