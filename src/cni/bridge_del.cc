@@ -59,7 +59,10 @@ void bridge_del(const Environment& env, const BridgeConfig& c, const std::string
     auto pod_ns = netlink::open_netns_path(env.netns);
     if (pod_ns) {
       side = delete_pod_interface(env, pod_ns->get());
-    } else if (pod_ns.error().code != ENOENT) {
+    } else if (int e = pod_ns.error().code; e != ENOENT && e != EINVAL && e != ENOTTY) {
+      // (ENOENT: the namespace is gone. EINVAL, ENOTTY: the path is no
+      // namespace any more, a file left where one was mounted. Either way
+      // no pod side is left to remove, and DEL goes on to release.)
       fail(ErrorCode::internal, fmt::format("failed to open netns \"{}\": {}", env.netns, pod_ns.error().message()));
     }
   }

@@ -116,13 +116,23 @@ TEST_F(PluginTest, DelSucceedsWhenTheNetnsIsGoneOrNotGiven) {
   std::string set = sandbox_.shell_in(sandbox_.host(), {"nft", "list", "set", "ip", "brisk_cni", "pods"});
   EXPECT_EQ(set.find("10.88.0.2"), std::string::npos) << set;
 
+  // A file left where the namespace was mounted is no pod either.
+  std::string stale = sandbox_.add_pod();
+  ASSERT_EQ(sandbox_.run(kBrisk, cni_env("ADD", "stale", stale), conf.dump()).exit_code, 0);
+  sandbox_.delete_pod(stale);
+  std::ofstream(stale) << "";
+  del = sandbox_.run(kBrisk, cni_env("DEL", "stale", stale), conf.dump());
+  EXPECT_EQ(del.exit_code, 0) << del.out;
+  fs::remove(stale);
+  EXPECT_FALSE(fs::exists(sandbox_.data_dir() + "/testnet/10.88.0.3"));
+
   std::string pod2 = sandbox_.add_pod();
   ASSERT_EQ(sandbox_.run(kBrisk, cni_env("ADD", "empty", pod2), conf.dump()).exit_code, 0);
   del = sandbox_.run(kBrisk, cni_env("DEL", "empty", ""), conf.dump());
   EXPECT_EQ(del.exit_code, 0) << del.out;
-  EXPECT_FALSE(fs::exists(sandbox_.data_dir() + "/testnet/10.88.0.3"));
+  EXPECT_FALSE(fs::exists(sandbox_.data_dir() + "/testnet/10.88.0.4"));
   set = sandbox_.shell_in(sandbox_.host(), {"nft", "list", "set", "ip", "brisk_cni", "local"});
-  EXPECT_EQ(set.find("10.88.0.3"), std::string::npos) << set;
+  EXPECT_EQ(set.find("10.88.0.4"), std::string::npos) << set;
 }
 
 TEST_F(PluginTest, FailuresAreClearAndLeaveNothing) {
