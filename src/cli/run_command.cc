@@ -8,6 +8,7 @@
 #include <iostream>
 
 #include "brisk/command_errors.h"
+#include "brisk/netlink/netns.h"
 #include "cli/commands.h"
 #include "cli/run_common.h"
 
@@ -85,7 +86,8 @@ std::optional<std::string> build_template(const RunArgs& args, Template& out) {
     out.run.kill_after = *grace;
   }
   if (!args.netns.empty()) {
-    std::string path = args.netns.find('/') == std::string::npos ? "/run/netns/" + args.netns : args.netns;
+    std::string path =
+        args.netns.find('/') == std::string::npos ? std::string(netlink::kNetnsDir) + "/" + args.netns : args.netns;
     struct stat st {};
     if (::stat(path.c_str(), &st) != 0)
       return "--netns '" + args.netns + "': " + path + ": " + std::strerror(errno);

@@ -3,7 +3,8 @@
 // Each operation is a typed call usable alone (add_link(conn, spec)) or
 // queued into a Batch (batch.add_link(spec)) that is flushed as a pipeline.
 // Devices are addressed by name with ifindex 0 wherever the kernel accepts
-// it; masters and parent links are resolved with one RTM_GETLINK per name,
+// it; masters and parent links are resolved once per name (resolve_link:
+// one ioctl(SIOCGIFINDEX), one RTM_GETLINK only where the ioctl is refused),
 // cached on the connection. Nothing here ever dumps to find a name.
 //
 //   auto conn = Connection::open_in(ns_fd).value();
