@@ -29,12 +29,19 @@ Names are literal: templates such as veth%d are refused.
 )";
     case Object::address:
       return R"(Usage: brisk address { add | replace | del } IFADDR dev DEV
-                       [ label LABEL ] [ broadcast ADDR | brd ADDR ] [ scope SCOPE ]
-                       [ noprefixroute ] [ nodad ]
-       brisk address show [ [ dev ] DEV ] [ scope SCOPE ] [ to PREFIX ] [ up ]
-       brisk address flush [ dev ] DEV [ scope SCOPE ] [ to PREFIX ]
+                       [ label LABEL ] [ { broadcast | brd } { ADDR | + | - } ] [ scope SCOPE ]
+                       [ valid_lft LFT ] [ preferred_lft LFT ]
+                       [ noprefixroute ] [ nodad ] [ home ] [ mngtmpaddr ]
+       brisk address show [ [ dev ] DEV ] [ scope SCOPE ] [ to PREFIX ] [ FLAG... ]
+                          [ label PATTERN ] [ up ]
+       brisk address flush [ [ dev ] DEV ] [ scope SCOPE ] [ to PREFIX ] [ FLAG... ]
+                          [ label PATTERN ]
 IFADDR := PREFIX (10.0.0.1/24, fd00::1/64)
 SCOPE := { host | link | global | NUMBER }
+LFT := { forever | SECONDS }
+FLAG := [ - ] { permanent | dynamic | secondary | primary | tentative | deprecated |
+                dadfailed | temporary | home | mngtmpaddr | noprefixroute | nodad |
+                optimistic | autojoin | stable-privacy }
 )";
     case Object::route:
       return R"(Usage: brisk route { add | del | replace } ROUTE
