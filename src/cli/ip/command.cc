@@ -23,6 +23,7 @@ bool Command::mutates() const {
     case Verb::link_show:
     case Verb::addr_show:
     case Verb::route_show:
+    case Verb::route_flush:
     case Verb::route_get:
     case Verb::neigh_show:
     case Verb::fdb_show:

@@ -44,16 +44,20 @@ FLAG := [ - ] { permanent | dynamic | secondary | primary | tentative | deprecat
                 optimistic | autojoin | stable-privacy }
 )";
     case Object::route:
-      return R"(Usage: brisk route { add | del | replace } ROUTE
-       brisk route show [ dev DEV ] [ table { TABLE_ID | main | local | default | all } ]
-                        [ proto PROTO ] [ scope SCOPE ] [ type TYPE ]
+      return R"(Usage: brisk route { add | del | replace | change | prepend | append } ROUTE
+       brisk route show [ SELECTOR ]
+       brisk route flush SELECTOR
+SELECTOR := [ dev DEV ] [ table { TABLE_ID | all } ] [ proto RTPROTO ] [ scope SCOPE ] [ type TYPE ]
        brisk route get [ to ] ADDRESS [ from ADDRESS ] [ iif DEV ] [ oif DEV ] [ mark NUMBER ]
 ROUTE := [ TYPE ] { PREFIX | default } [ via ADDRESS ] [ dev DEV ] [ metric NUMBER ]
          [ table TABLE_ID ] [ scope SCOPE ] [ proto RTPROTO ] [ src ADDRESS ] [ onlink ]
+         [ pref { low | medium | high } ] [ METRIC [ lock ] VALUE ]...
 TYPE := { unicast | blackhole | unreachable | prohibit }
-TABLE_ID := { main | local | NUMBER }
-SCOPE := { host | link | global | NUMBER }
-RTPROTO := { kernel | boot | static | NUMBER }
+TABLE_ID := { main | local | default | NAME from rt_tables | NUMBER }
+SCOPE := { host | link | global | NAME from rt_scopes | NUMBER }
+RTPROTO := { kernel | boot | static | dhcp | ... | NAME from rt_protos | NUMBER }
+METRIC := { mtu | advmss | window | initcwnd | initrwnd | quickack | rtt | rttvar |
+            ssthresh | cwnd | reordering | hoplimit | rto_min | fastopen_no_cookie }
 )";
     case Object::neigh:
       return R"(Usage: brisk neigh { add | del | replace } ADDR [ lladdr LLADDR ]

@@ -74,7 +74,7 @@ bool is_ip_invocation(std::string_view arg);
 enum class Verb {
   link_add, link_set, link_del, link_del_group, link_show,
   addr_add, addr_del, addr_replace, addr_show, addr_flush,
-  route_add, route_del, route_replace, route_show, route_get,
+  route_add, route_del, route_replace, route_change, route_prepend, route_append, route_show, route_flush, route_get,
   neigh_add, neigh_del, neigh_replace, neigh_show,
   netns_add, netns_del, netns_list, netns_exec,
   fdb_add, fdb_del, fdb_show,

@@ -7,6 +7,7 @@
 #include "cli/ip/names.h"
 #include "cli/ip/objects.h"
 #include "cli/ip/print_util.h"
+#include "cli/ip/route_metrics.h"
 
 namespace brisk::ipcli {
 namespace {
@@ -56,6 +57,16 @@ Parsed<Command> parse_route_change(Cursor& c, Command cmd, Verb verb, int family
       TRY_SET(spec.src, c.address(key, family));
     } else if (key == "onlink") {
       spec.onlink = true;
+    } else if (uint16_t metric = route_metric_of(key)) {
+      TRY_SET(std::ignore, read_route_metric(metric, key, c, spec.metrics));
+    } else if (key == "pref") {
+      TRY_SET(spec.pref, c.read(key, [](const std::string& text) -> Parsed<uint8_t> {
+        if (text == "low") return ICMPV6_ROUTER_PREF_LOW;
+        if (text == "medium") return ICMPV6_ROUTER_PREF_MEDIUM;
+        if (text == "high") return ICMPV6_ROUTER_PREF_HIGH;
+        if (auto n = number<uint8_t>("pref", text)) return *n;
+        return invarg("\"pref\" value is invalid\n", text);
+      }));
     } else if (auto type = type_of(key); type && spec.prefix.empty()) {
       spec.type = *type;
       TRY_SET(v, c.value(key));
@@ -158,6 +169,15 @@ Parsed<Command> parse_route(Cursor& c, Command cmd, int family) {
   std::string verb = c.next();
   if (matches(verb, "add")) return parse_route_change(c, std::move(cmd), Verb::route_add, family);
   if (matches(verb, "replace")) return parse_route_change(c, std::move(cmd), Verb::route_replace, family);
+  if (matches(verb, "change")) return parse_route_change(c, std::move(cmd), Verb::route_change, family);
+  if (matches(verb, "prepend")) return parse_route_change(c, std::move(cmd), Verb::route_prepend, family);
+  if (matches(verb, "append")) return parse_route_change(c, std::move(cmd), Verb::route_append, family);
+  if (matches(verb, "flush")) {
+    if (c.done()) return refused("\"ip route flush\" requires arguments.");
+    auto flush = parse_route_show(c, std::move(cmd));
+    if (flush) flush->verb = Verb::route_flush;
+    return flush;
+  }
   if (matches(verb, "delete")) return parse_route_change(c, std::move(cmd), Verb::route_del, family);
   if (matches(verb, "list") || matches(verb, "show") || matches(verb, "lst")) return parse_route_show(c, std::move(cmd));
   if (matches(verb, "get")) return parse_route_get(c, std::move(cmd));
@@ -207,20 +227,52 @@ NlResult<void> get_route(Runner& runner, const Command& cmd) {
   return {};
 }
 
+namespace {
+
+// The routes route show and flush select. Like ip: IPv4 unless -6, but both
+// families for every table.
+NlResult<std::vector<netlink::RouteInfo>> selected_routes(netlink::Connection& c, const Command& cmd) {
+  bool every_table = cmd.route.table == RT_TABLE_UNSPEC;
+  int family = cmd.family != AF_UNSPEC ? cmd.family : every_table ? AF_UNSPEC : AF_INET;
+  netlink::RouteFilter filter{.family = family, .table = cmd.route.table, .dev = cmd.route.dev};
+  auto routes = BRISK_TRY(netlink::list_routes(c, filter));
+  std::erase_if(routes, [&cmd](const netlink::RouteInfo& r) {
+    return (cmd.route_protocol && r.protocol != *cmd.route_protocol) ||
+           (cmd.route_scope && r.scope != *cmd.route_scope) || (cmd.route_type && r.type != *cmd.route_type);
+  });
+  return routes;
+}
+
+}  // namespace
+
+NlResult<void> flush_routes(Runner& runner, const Command& cmd) {
+  auto c = BRISK_TRY(runner.conn());
+  auto all = BRISK_TRY(runner.links_by_index(false));
+  netlink::Batch batch(*c);
+  for (const auto& r : BRISK_TRY(selected_routes(*c, cmd))) {
+    batch.delete_route({.prefix = r.dst.to_string(),
+                        .via = r.gateway ? r.gateway->to_string() : std::string(),
+                        .dev = r.oif ? name_of(r.oif, all) : std::string(),
+                        .metric = r.metric,
+                        .table = r.table,
+                        .protocol = r.protocol,
+                        .type = static_cast<netlink::RouteType>(r.type)});
+  }
+  for (auto& result : batch.flush()) {
+    // A route that went with another (an IPv6 one with its address) is fine.
+    if (!result && result.error().code != ESRCH) return result;
+  }
+  return {};
+}
+
 NlResult<void> show_routes(Runner& runner, const Command& cmd) {
   auto c = BRISK_TRY(runner.conn());
   runner.use_json();
   const Globals& g = runner.globals();
   auto all = BRISK_TRY(runner.links_by_index(false));
-  // Like ip: IPv4 unless -6, but both families for every table; "dev"
-  // and "table" are printed only where the filter leaves them open.
+  // "dev" and "table" are printed only where the filter leaves them open.
   bool every_table = cmd.route.table == RT_TABLE_UNSPEC;
-  int family = cmd.family != AF_UNSPEC ? cmd.family : every_table ? AF_UNSPEC : AF_INET;
-  netlink::RouteFilter filter{.family = family, .table = cmd.route.table, .dev = cmd.route.dev};
-  for (const auto& r : BRISK_TRY(netlink::list_routes(*c, filter))) {
-    if ((cmd.route_protocol && r.protocol != *cmd.route_protocol) || (cmd.route_scope && r.scope != *cmd.route_scope) ||
-        (cmd.route_type && r.type != *cmd.route_type))
-      continue;
+  for (const auto& r : BRISK_TRY(selected_routes(*c, cmd))) {
     Json j;
     std::string t;
     // -d spells out what ip leaves implicit otherwise: unicast, proto boot, scope global.
@@ -253,6 +305,7 @@ NlResult<void> show_routes(Runner& runner, const Command& cmd) {
     if (r.flags & RTNH_F_LINKDOWN) flags.emplace_back("linkdown");
     for (const auto& f : flags) t += " " + f;
     j["flags"] = flags;
+    print_route_metrics(r.metrics, j, t);
     std::string end = " \n";
     if (r.pref) {  // IPv6: ip ends the line with it, without the trailing space
       static const std::map<uint8_t, const char*> kPrefs{{ICMPV6_ROUTER_PREF_LOW, "low"},

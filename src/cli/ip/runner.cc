@@ -31,6 +31,23 @@ void print_error_line(const std::string& line) {
   std::fprintf(stderr, "%s\n", line.c_str());
 }
 
+// ip's status for an argument error (exit(-1)).
+constexpr int kArgumentExit = 255;
+
+// Whether the command names a master device (link add|set ... master DEV).
+bool names_master(const Command& cmd) {
+  return (cmd.verb == Verb::link_set && cmd.link_set.master && !cmd.link_set.master->empty()) ||
+         (cmd.verb == Verb::link_add && !cmd.link_add.common.master.empty());
+}
+
+// The master's name when `e` is the engine's "master 'DEV' does not exist".
+std::optional<std::string> missing_master(const NetlinkError& e) {
+  constexpr std::string_view prefix = "master '", suffix = "' does not exist";
+  std::string_view detail = e.detail;
+  if (e.code != ENODEV || !detail.starts_with(prefix) || !detail.ends_with(suffix)) return std::nullopt;
+  return std::string(detail.substr(prefix.size(), detail.size() - prefix.size() - suffix.size()));
+}
+
 }  // namespace
 
 // The kernel's ext-ack text when it gave one, else what failed and why.
@@ -127,6 +144,9 @@ NlResult<std::size_t> Runner::queue(netlink::Batch& batch, const Command& cmd) {
     case Verb::addr_del: return batch.delete_address(cmd.addr);
     case Verb::route_add: return batch.add_route(cmd.route);
     case Verb::route_replace: return batch.replace_route(cmd.route);
+    case Verb::route_change: return batch.put_route(cmd.route, netlink::RouteMerge::change);
+    case Verb::route_prepend: return batch.put_route(cmd.route, netlink::RouteMerge::prepend);
+    case Verb::route_append: return batch.put_route(cmd.route, netlink::RouteMerge::append);
     case Verb::route_del: return batch.delete_route(cmd.route);
     case Verb::neigh_add: return batch.add_neighbour(cmd.neigh);
     case Verb::neigh_replace: return batch.replace_neighbour(cmd.neigh);
@@ -157,7 +177,10 @@ int Runner::run(std::vector<Command>& cmds) {
       std::size_t end = i + 1;
       bool stop_mode = false;
       if (g_.force) {
-        while (end < cmds.size() && cmds[end].mutates()) ++end;
+        // A master that does not exist ends even a -force batch (below), so
+        // a line naming one goes out alone, after what comes before it.
+        if (!names_master(cmds[i]))
+          while (end < cmds.size() && cmds[end].mutates() && !names_master(cmds[end])) ++end;
       } else if (cmds[i].verb == Verb::link_del) {
         end = i + safe_delete_prefix(cmds, i);
       } else {
@@ -184,6 +207,13 @@ int Runner::run(std::vector<Command>& cmds) {
         const NetlinkError* error = prep_error[k - i] ? &*prep_error[k - i] : nullptr;
         if (!error && !results[*slot[k - i]]) error = &results[*slot[k - i]].error();
         if (!error || (failed && stop_mode && error->code == ECANCELED)) continue;
+        if (auto master = missing_master(*error)) {
+          // ip reads the master's index while parsing the line, and a missing
+          // one is an argument error: the whole batch ends there, -force or not.
+          flush_out();
+          print_error_line("Error: argument \"" + *master + "\" is wrong: Device does not exist\n");
+          return kArgumentExit;
+        }
         report(cmds[k], runtime_message(*error));
         failed = true;
       }
@@ -277,6 +307,7 @@ NlResult<void> Runner::run_one(const Command& cmd) {
     case Verb::link_show:
     case Verb::addr_show: return show_links(*this, cmd);
     case Verb::route_show: return show_routes(*this, cmd);
+    case Verb::route_flush: return flush_routes(*this, cmd);
     case Verb::route_get: return get_route(*this, cmd);
     case Verb::neigh_show: return show_neighbours(*this, cmd);
     case Verb::fdb_show: return show_fdb(*this, cmd);

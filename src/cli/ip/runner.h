@@ -70,6 +70,7 @@ class Runner {
 netlink::NlResult<void> show_links(Runner& r, const Command& cmd);  // link show and addr show
 netlink::NlResult<void> flush_addresses(Runner& r, const Command& cmd);
 netlink::NlResult<void> show_routes(Runner& r, const Command& cmd);
+netlink::NlResult<void> flush_routes(Runner& r, const Command& cmd);
 netlink::NlResult<void> get_route(Runner& r, const Command& cmd);
 netlink::NlResult<void> show_neighbours(Runner& r, const Command& cmd);
 netlink::NlResult<void> show_fdb(Runner& r, const Command& cmd);
