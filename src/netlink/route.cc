@@ -8,6 +8,7 @@
 #include "brisk/netlink/link.h"
 #include "netlink/op.h"
 #include "netlink/reply_parsers.h"
+#include "netlink/route_multipath.h"
 
 namespace brisk::netlink {
 namespace detail {
@@ -27,6 +28,7 @@ constexpr auto kRoutePolicies = [] {
   p[RTA_MARK] = {AttrKind::u32};
   p[RTA_PREF] = {AttrKind::u8};
   p[RTA_METRICS] = {AttrKind::nested};
+  p[RTA_MULTIPATH] = {AttrKind::binary};
   return p;
 }();
 
@@ -63,6 +65,7 @@ struct ParsedRoute {
   IpPrefix dst;
   std::optional<IpAddress> via;
   std::optional<IpAddress> src;
+  std::vector<std::optional<IpAddress>> nexthop_vias;  // by RouteSpec::nexthops
 };
 
 NlResult<ParsedRoute> parse_spec(const RouteSpec& spec, const char* op, const std::string& object) {
@@ -88,8 +91,22 @@ NlResult<ParsedRoute> parse_spec(const RouteSpec& spec, const char* op, const st
       return invalid_argument(op, object, "malformed source address '" + spec.src + "'");
     parsed.src = *src;
   }
-  if (spec.type != RouteType::unicast && (parsed.via || !spec.dev.empty()))
+  if (spec.type != RouteType::unicast && (parsed.via || !spec.dev.empty() || !spec.nexthops.empty()))
     return invalid_argument(op, object, "blackhole, unreachable and prohibit routes take no gateway or device");
+  if (!spec.nexthops.empty() && (parsed.via || !spec.dev.empty()))
+    return invalid_argument(op, object, "a multipath route has its gateways and devices in its nexthops");
+  for (const auto& nh : spec.nexthops) {
+    if (nh.weight < 1 || nh.weight > 256)
+      return invalid_argument(op, object, "nexthop weight " + std::to_string(nh.weight) + " is not in 1..256");
+    std::optional<IpAddress> via;
+    if (!nh.via.empty()) {
+      auto parsed_via = IpAddress::parse(nh.via);
+      if (!parsed_via || parsed_via->family != parsed.dst.address.family)
+        return invalid_argument(op, object, "malformed nexthop gateway '" + nh.via + "'");
+      via = *parsed_via;
+    }
+    parsed.nexthop_vias.push_back(via);
+  }
   return parsed;
 }
 
@@ -124,6 +141,11 @@ NlResult<RouteInfo> parse_route(const nlmsghdr& message) {
   route.metric = attrs->u32(RTA_PRIORITY).value_or(0);
   route.pref = attrs->u8(RTA_PREF);
   route.table = attrs->u32(RTA_TABLE).value_or(rtm.rtm_table);
+  if (auto multipath = attrs->bytes(RTA_MULTIPATH)) {
+    auto paths = decode_multipath(*multipath);
+    if (!paths) return std::move(paths).error();
+    route.nexthops = std::move(*paths);
+  }
   auto metrics = attrs->nested(RTA_METRICS, Schema{kMetricPolicies});
   if (!metrics) return std::move(metrics).error();
   for (uint16_t type = 1; type <= RTAX_MAX; ++type) {
@@ -155,6 +177,15 @@ Op route_op(RouteSpec spec, int kind, RouteMerge merge) {
     }
     result.needs.push_back({spec.dev, "dev"});
   }
+  for (const auto& nh : spec.nexthops) {
+    if (nh.dev.empty()) continue;
+    if (auto valid = validate_link_name(nh.dev, op); !valid) {
+      valid.error().object = object;
+      result.rejected = std::move(valid).error();
+      return result;
+    }
+    result.needs.push_back({nh.dev, "nexthop dev"});
+  }
   // NLM_F_EXCL refused any route with the same key (prefix, table, tos,
   // metric), so the delete can only match the one this add made.
   if (kind == RTM_NEWROUTE && merge == RouteMerge::exclusive)
@@ -175,7 +206,8 @@ Op route_op(RouteSpec spec, int kind, RouteMerge merge) {
     uint8_t scope = RT_SCOPE_UNIVERSE;
     if (del) {
       scope = RT_SCOPE_NOWHERE;
-    } else if (route.dst.address.family == AF_INET && spec.type == RouteType::unicast && !route.via) {
+    } else if (route.dst.address.family == AF_INET && spec.type == RouteType::unicast && !route.via &&
+               spec.nexthops.empty()) {
       scope = RT_SCOPE_LINK;
     }
     rtm.rtm_scope = spec.scope.value_or(scope);
@@ -194,6 +226,15 @@ Op route_op(RouteSpec spec, int kind, RouteMerge merge) {
       m.end_nest(nest);
     }
     if (!del && spec.pref) m.put_u8(RTA_PREF, *spec.pref);
+    if (!spec.nexthops.empty()) {
+      std::vector<Nexthop> paths;
+      for (std::size_t k = 0; k < spec.nexthops.size(); ++k) {
+        const auto& nh = spec.nexthops[k];
+        paths.push_back({.via = route.nexthop_vias[k], .ifindex = nh.dev.empty() ? 0 : cached(conn, nh.dev),
+                         .weight = nh.weight, .onlink = nh.onlink});
+      }
+      m.put_bytes(RTA_MULTIPATH, encode_multipath(paths));
+    }
     std::vector<Request> requests;
     requests.push_back({.message = std::move(m), .op = op, .object = object});
     // After ENOBUFS: is a route with this destination (and metric) in the table?

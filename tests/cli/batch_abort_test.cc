@@ -15,7 +15,7 @@ std::string link_names(int ns) {
   return names;
 }
 
-TEST(BatchAbort, MissingMasterEndsTheBatchAsInIp) {
+TEST(BatchAbort, MissingMasterOrNexthopDevEndsTheBatchAsInIp) {
   if (!brisk::test::can_unshare_net()) GTEST_SKIP() << "needs CAP_SYS_ADMIN to create network namespaces";
   brisk::test::TempDir dir;
   const char* batches[] = {
@@ -23,6 +23,9 @@ TEST(BatchAbort, MissingMasterEndsTheBatchAsInIp) {
       "link add x0 type bridge\nlink add x2 master nosuch type bridge\nlink add x1 type bridge\n",
       "link add x0 type veth peer name y0\nlink add br0 type bridge\nlink set y0 master br0\n"
       "link set x0 master nosuch up\nlink set br0 up\n",
+      // A multipath route's nexthop dev, which ip looks up while parsing too.
+      "link add r0 type veth peer name r1\nlink set r0 up\naddr add 10.9.0.1/24 dev r0\n"
+      "route add 10.30.0.0/16 nexthop via 10.9.0.2 dev nosuch\nlink add x1 type bridge\n",
       // The master made earlier in the same batch is found.
       "link add br0 type bridge\nlink add x0 type veth peer name y0\nlink set x0 master br0\nlink add x1 type bridge\n",
   };

@@ -111,7 +111,9 @@ const Case kCorpus[] = {
      "route change 10.23.0.0/16 via 10.9.0.5\n"  // fails mid-file: nothing to change (line 12)
      "route add 10.25.0.0/16 dev r0 table 100 proto 99\n"
      "route flush proto dhcp\n"
-     "route add 10.26.0.0/16 dev r0\n"},
+     "route add 10.26.0.0/16 dev r0\n"
+     "route add 10.30.0.0/16 nexthop via 10.9.0.2 dev r0 weight 2 nexthop via 10.9.0.3 weight 1\n"
+     "route append 10.30.0.0/16 via 10.9.0.4\n"},
     {"address_grammar",
      "link add a0 type veth peer name a1\n"
      "link add br0 type bridge\n"

@@ -55,6 +55,26 @@ TEST(IpRouteGrammar, Metrics) {
   EXPECT_FALSE(parse_command(Words{"route", "add", "10.0.0.0/8", "dev", "v0", "mtu"}, Globals{}));
 }
 
+TEST(IpRouteGrammar, Multipath) {
+  auto r = ok({"route", "add", "10.30.0.0/16", "proto", "static", "nexthop", "via", "10.9.0.2", "dev", "d0",
+               "weight", "2", "nexthop", "via", "10.8.0.2", "weight", "256", "onlink", "nexthop", "dev", "e0"});
+  ASSERT_EQ(r.route.nexthops.size(), 3u);
+  EXPECT_EQ(r.route.nexthops[0].via, "10.9.0.2");
+  EXPECT_EQ(r.route.nexthops[0].dev, "d0");
+  EXPECT_EQ(r.route.nexthops[0].weight, 2);
+  EXPECT_EQ(r.route.nexthops[1].weight, 256);
+  EXPECT_TRUE(r.route.nexthops[1].onlink);
+  EXPECT_EQ(r.route.nexthops[2].dev, "e0");
+  EXPECT_EQ(r.route.nexthops[2].weight, 1);
+  EXPECT_EQ(r.route.protocol, RTPROT_STATIC);
+  for (const char* weight : {"0", "257", "x"}) {
+    auto e = error_of({"route", "add", "10.30.0.0/16", "nexthop", "via", "10.9.0.2", "weight", weight});
+    EXPECT_EQ(e.message, "Error: argument \"" + std::string(weight) + "\" is wrong: \"weight\" is invalid\n");
+  }
+  EXPECT_FALSE(parse_command(Words{"route", "add", "10.30.0.0/16", "nexthop", "via", "fd00::1"}, Globals{}));
+  EXPECT_FALSE(parse_command(Words{"route", "add", "10.30.0.0/16", "nexthop", "bogus"}, Globals{}));
+}
+
 // The same route commands in ip's namespace and brisk's; then shows compared.
 class IpRouteParity : public cli_test::CliNetnsTest {
  protected:
@@ -67,6 +87,10 @@ class IpRouteParity : public cli_test::CliNetnsTest {
                                                    {"link", "set", "d0", "up"},
                                                    {"link", "set", "d1", "up"},
                                                    {"addr", "add", "10.9.0.1/24", "dev", "d0"},
+                                                   {"link", "add", "e0", "type", "veth", "peer", "name", "e1"},
+                                                   {"link", "set", "e0", "up"},
+                                                   {"link", "set", "e1", "up"},
+                                                   {"addr", "add", "10.8.0.1/24", "dev", "e0"},
                                                    {"addr", "add", "fd00:9::1/64", "dev", "d0", "nodad"}})
         ASSERT_EQ(ip_run(setup, ns).code, 0) << ::testing::PrintToString(setup);
     }
@@ -100,10 +124,17 @@ TEST_F(IpRouteParity, MergeVerbsMetricsAndProtocols) {
   both({"route", "change", "10.22.0.0/16", "via", "10.9.0.5"});
   both({"route", "change", "10.23.0.0/16", "via", "10.9.0.5"});  // fails: nothing to change
   both({"route", "add", "10.20.0.0/16", "via", "10.9.0.2"});      // fails: exists
+  both({"route", "add", "10.30.0.0/16", "nexthop", "via", "10.9.0.2", "dev", "d0", "weight", "2", "nexthop", "via",
+        "10.8.0.2", "dev", "e0", "weight", "1"});
+  both({"route", "add", "10.31.0.0/16", "proto", "static", "metric", "5", "nexthop", "via", "10.9.0.2", "nexthop",
+        "dev", "e0"});
+  both({"route", "add", "fd00:30::/64", "nexthop", "via", "fd00:9::2", "dev", "d0", "weight", "3", "nexthop", "via",
+        "fd00:9::3", "dev", "d0"});
   expect_same_tables();
   for (const Words& show : std::vector<Words>{{"route", "show"},
                                               {"-6", "route", "show", "dev", "d0"},
                                               {"route", "show", "proto", "dhcp"},
+                                              {"-6", "route", "show"},
                                               {"route", "show", "table", "all"},
                                               {"-d", "route", "show", "table", "100"}}) {
     Words json = show;

@@ -47,6 +47,33 @@ TEST_F(RoutePut, AppendPrependChangeAsIp) {
   EXPECT_EQ(exists.error().code, EEXIST);
 }
 
+TEST_F(RoutePut, MultipathIsSentAndReadBack) {
+  ASSERT_TRUE(test::ip_run(ns(), {"addr", "add", "10.9.1.1/24", "dev", "d0"}));
+  RouteSpec spec{.prefix = "10.30.0.0/16",
+                 .nexthops = {{.via = "10.9.0.2", .dev = "d0", .weight = 2}, {.via = "10.9.1.2", .weight = 256}}};
+  auto added = add_route(conn(), spec);
+  ASSERT_TRUE(added) << added.error().message();
+  auto theirs = ip_json(ns(), {"route", "show", "10.30.0.0/16"});
+  ASSERT_EQ(theirs.size(), 1u);
+  ASSERT_EQ(theirs[0]["nexthops"].size(), 2u);
+  EXPECT_EQ(theirs[0]["nexthops"][0]["gateway"], "10.9.0.2");
+  EXPECT_EQ(theirs[0]["nexthops"][0]["weight"], 2);
+  EXPECT_EQ(theirs[0]["nexthops"][1]["gateway"], "10.9.1.2");
+  EXPECT_EQ(theirs[0]["nexthops"][1]["weight"], 256);
+  EXPECT_FALSE(theirs[0].contains("scope")) << "universe, as ip sets it for a multipath route";
+  auto mine = list_routes(conn(), {});
+  ASSERT_TRUE(mine);
+  for (const auto& r : *mine) {
+    if (r.dst.to_string() != "10.30.0.0/16") continue;
+    ASSERT_EQ(r.nexthops.size(), 2u);
+    EXPECT_EQ(r.nexthops[0].gateway->to_string(), "10.9.0.2");
+    EXPECT_EQ(r.nexthops[1].weight, 256);
+  }
+  auto bad = add_route(conn(), {.prefix = "10.31.0.0/16", .nexthops = {{.via = "10.9.0.2", .weight = 0}}});
+  ASSERT_FALSE(bad);
+  EXPECT_EQ(bad.error().code, EINVAL);
+}
+
 TEST_F(RoutePut, MetricsAreSentAndReadBack) {
   RouteSpec spec{.prefix = "10.20.0.0/16", .via = "10.9.0.2"};
   spec.metrics.values[RTAX_MTU] = 1400;

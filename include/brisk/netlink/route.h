@@ -50,6 +50,23 @@ enum class RouteMerge : uint8_t {
   append,     // go after them (NLM_F_CREATE | NLM_F_APPEND)
 };
 
+// One path of a multipath route (`nexthop via ADDR dev DEV weight N`).
+struct NexthopSpec {
+  std::string via{};      // gateway address; empty: directly connected
+  std::string dev{};      // output device; empty: the kernel finds one from via
+  uint16_t weight = 1;    // 1..256, the path's share of the flows
+  bool onlink = false;    // the gateway is on link even if no prefix says so
+};
+
+// A path of a multipath route as the kernel reports it.
+struct NexthopInfo {
+  std::optional<IpAddress> gateway{};
+  int oif = 0;            // output ifindex; 0: none
+  uint16_t weight = 1;    // rtnh_hops + 1
+  uint32_t flags = 0;     // RTNH_F_* (onlink, linkdown, dead)
+  bool operator==(const NexthopInfo&) const = default;
+};
+
 struct RouteSpec {
   std::string prefix{};               // "10.0.0.0/24", "fd00::/64", or "default" (IPv4; IPv6 if via is IPv6)
   std::string via{};                  // gateway address; empty: directly connected
@@ -63,6 +80,7 @@ struct RouteSpec {
   RouteType type = RouteType::unicast;
   RouteMetrics metrics{};             // RTA_METRICS; none by default
   std::optional<uint8_t> pref{};      // IPv6 router preference (ICMPV6_ROUTER_PREF_*), RTA_PREF
+  std::vector<NexthopSpec> nexthops{};  // a multipath route (RTA_MULTIPATH), instead of via and dev
 };
 
 struct RouteInfo {
@@ -78,6 +96,7 @@ struct RouteInfo {
   uint32_t flags = 0;                  // RTNH_F_* (onlink)
   std::optional<uint8_t> pref{};       // IPv6 router preference (ICMPV6_ROUTER_PREF_*), RTA_PREF
   RouteMetrics metrics{};              // RTA_METRICS, as the kernel reports them
+  std::vector<NexthopInfo> nexthops{};  // RTA_MULTIPATH: a multipath route's paths
   // Set in get_route() answers only:
   std::optional<IpAddress> src{};      // the source the query gave (RTA_SRC)
   int iif = 0;                         // the input device the query gave

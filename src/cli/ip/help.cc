@@ -52,6 +52,8 @@ SELECTOR := [ dev DEV ] [ table { TABLE_ID | all } ] [ proto RTPROTO ] [ scope S
 ROUTE := [ TYPE ] { PREFIX | default } [ via ADDRESS ] [ dev DEV ] [ metric NUMBER ]
          [ table TABLE_ID ] [ scope SCOPE ] [ proto RTPROTO ] [ src ADDRESS ] [ onlink ]
          [ pref { low | medium | high } ] [ METRIC [ lock ] VALUE ]...
+         [ nexthop NH ]...
+NH := [ via ADDRESS ] [ dev DEV ] [ weight NUMBER ] [ onlink ]
 TYPE := { unicast | blackhole | unreachable | prohibit }
 TABLE_ID := { main | local | default | NAME from rt_tables | NUMBER }
 SCOPE := { host | link | global | NAME from rt_scopes | NUMBER }

@@ -23,6 +23,34 @@ Parsed<T> route_number(Cursor& c, const std::string& key) {
   });
 }
 
+// ip's parse_nexthops(): every word after the first "nexthop" belongs to
+// the paths: "nexthop [via ADDR] [dev DEV] [weight N] [onlink]...".
+Parsed<std::vector<netlink::NexthopSpec>> parse_nexthops(Cursor& c, int family) {
+  std::vector<netlink::NexthopSpec> paths(1);
+  while (!c.done()) {
+    std::string key = c.next();
+    auto& nh = paths.back();
+    if (key == "nexthop") {
+      paths.emplace_back();
+    } else if (key == "via") {
+      TRY_SET(nh.via, c.address(key, family));
+    } else if (key == "dev") {
+      TRY_SET(nh.dev, c.link_name(key));
+    } else if (key == "weight") {
+      TRY_SET(nh.weight, c.read(key, [](const std::string& text) -> Parsed<uint16_t> {
+        auto n = number<uint16_t>("weight", text, 256);
+        if (!n || *n == 0) return invarg("\"weight\" is invalid\n", text);
+        return *n;
+      }));
+    } else if (key == "onlink") {
+      nh.onlink = true;
+    } else {
+      return usage("unknown nexthop option \"" + key + "\"");
+    }
+  }
+  return paths;
+}
+
 Parsed<Command> parse_route_change(Cursor& c, Command cmd, Verb verb, int family) {
   cmd.verb = verb;
   auto& spec = cmd.route;
@@ -57,6 +85,10 @@ Parsed<Command> parse_route_change(Cursor& c, Command cmd, Verb verb, int family
       TRY_SET(spec.src, c.address(key, family));
     } else if (key == "onlink") {
       spec.onlink = true;
+    } else if (key == "nexthop") {
+      // The paths' gateways are of the destination's family, once it is known.
+      auto dst = netlink::IpPrefix::parse(spec.prefix);
+      TRY_SET(spec.nexthops, parse_nexthops(c, dst ? dst->address.family : family));
     } else if (uint16_t metric = route_metric_of(key)) {
       TRY_SET(std::ignore, read_route_metric(metric, key, c, spec.metrics));
     } else if (key == "pref") {
@@ -82,7 +114,8 @@ Parsed<Command> parse_route_change(Cursor& c, Command cmd, Verb verb, int family
   }
   if (spec.prefix.empty()) return usage("not enough information: a destination is required");
   if (spec.prefix == "default" && family == AF_INET6 && spec.via.empty()) spec.prefix = "::/0";
-  if (verb != Verb::route_del && spec.type == netlink::RouteType::unicast && spec.via.empty() && spec.dev.empty())
+  if (verb != Verb::route_del && spec.type == netlink::RouteType::unicast && spec.via.empty() && spec.dev.empty() &&
+      spec.nexthops.empty())
     return usage("not enough information: \"via\" or \"dev\" is required");
   return cmd;
 }
@@ -229,6 +262,17 @@ NlResult<void> get_route(Runner& runner, const Command& cmd) {
 
 namespace {
 
+// ip's names for a route's or a path's RTNH_F_* flags.
+std::vector<std::string> nexthop_flags(uint32_t bits) {
+  std::vector<std::string> flags;
+  if (bits & RTNH_F_DEAD) flags.emplace_back("dead");
+  if (bits & RTNH_F_ONLINK) flags.emplace_back("onlink");
+  if (bits & RTNH_F_PERVASIVE) flags.emplace_back("pervasive");
+  if (bits & RTNH_F_OFFLOAD) flags.emplace_back("offload");
+  if (bits & RTNH_F_LINKDOWN) flags.emplace_back("linkdown");
+  return flags;
+}
+
 // The routes route show and flush select. Like ip: IPv4 unless -6, but both
 // families for every table.
 NlResult<std::vector<netlink::RouteInfo>> selected_routes(netlink::Connection& c, const Command& cmd) {
@@ -297,12 +341,7 @@ NlResult<void> show_routes(Runner& runner, const Command& cmd) {
       j["metric"] = r.metric;
       t += " metric " + std::to_string(r.metric);
     }
-    std::vector<std::string> flags;
-    if (r.flags & RTNH_F_DEAD) flags.emplace_back("dead");
-    if (r.flags & RTNH_F_ONLINK) flags.emplace_back("onlink");
-    if (r.flags & RTNH_F_PERVASIVE) flags.emplace_back("pervasive");
-    if (r.flags & RTNH_F_OFFLOAD) flags.emplace_back("offload");
-    if (r.flags & RTNH_F_LINKDOWN) flags.emplace_back("linkdown");
+    std::vector<std::string> flags = nexthop_flags(r.flags);
     for (const auto& f : flags) t += " " + f;
     j["flags"] = flags;
     print_route_metrics(r.metrics, j, t);
@@ -320,8 +359,27 @@ NlResult<void> show_routes(Runner& runner, const Command& cmd) {
         end = " " + std::to_string(*r.pref) + "\n";
       }
     }
+    // A multipath route's paths, each on a line of its own, as ip prints them.
+    std::string paths;
+    if (!r.nexthops.empty()) {
+      Json hops = Json::array();
+      for (const auto& nh : r.nexthops) {
+        Json h;
+        std::string line = "\tnexthop";
+        if (nh.gateway) field(h, line, "gateway", "via", nh.gateway->to_string());
+        if (nh.oif) field(h, line, "dev", "dev", name_of(nh.oif, all));
+        h["weight"] = nh.weight;
+        line += " weight " + std::to_string(nh.weight) + " ";
+        auto hop_flags = nexthop_flags(nh.flags);
+        for (const auto& f : hop_flags) line += f + " ";
+        h["flags"] = hop_flags;
+        hops.push_back(std::move(h));
+        paths += line + "\n";
+      }
+      j["nexthops"] = std::move(hops);
+    }
     if (g.json) runner.emit(std::move(j));
-    else runner.out() += t + end;
+    else runner.out() += t + end + paths;
   }
   return {};
 }

@@ -34,18 +34,29 @@ void print_error_line(const std::string& line) {
 // ip's status for an argument error (exit(-1)).
 constexpr int kArgumentExit = 255;
 
-// Whether the command names a master device (link add|set ... master DEV).
-bool names_master(const Command& cmd) {
+// Whether the command names a device ip looks up while parsing the line: a
+// master (link add|set ... master DEV) or a multipath route's nexthop dev.
+bool names_device_ip_parses(const Command& cmd) {
+  bool route = cmd.verb == Verb::route_add || cmd.verb == Verb::route_replace || cmd.verb == Verb::route_change ||
+               cmd.verb == Verb::route_prepend || cmd.verb == Verb::route_append || cmd.verb == Verb::route_del;
   return (cmd.verb == Verb::link_set && cmd.link_set.master && !cmd.link_set.master->empty()) ||
-         (cmd.verb == Verb::link_add && !cmd.link_add.common.master.empty());
+         (cmd.verb == Verb::link_add && !cmd.link_add.common.master.empty()) ||
+         (route && !cmd.route.nexthops.empty());
 }
 
-// The master's name when `e` is the engine's "master 'DEV' does not exist".
-std::optional<std::string> missing_master(const NetlinkError& e) {
-  constexpr std::string_view prefix = "master '", suffix = "' does not exist";
+// ip's text when `e` is the engine's "ROLE 'DEV' does not exist" for such a
+// device: an argument error, which ends ip's batch.
+std::optional<std::string> argument_error(const NetlinkError& e) {
+  constexpr std::string_view suffix = "' does not exist";
   std::string_view detail = e.detail;
-  if (e.code != ENODEV || !detail.starts_with(prefix) || !detail.ends_with(suffix)) return std::nullopt;
-  return std::string(detail.substr(prefix.size(), detail.size() - prefix.size() - suffix.size()));
+  if (e.code != ENODEV || !detail.ends_with(suffix)) return std::nullopt;
+  for (std::string_view prefix : {"master '", "nexthop dev '"}) {
+    if (!detail.starts_with(prefix)) continue;
+    std::string dev(detail.substr(prefix.size(), detail.size() - prefix.size() - suffix.size()));
+    if (prefix == "master '") return "Error: argument \"" + dev + "\" is wrong: Device does not exist\n";
+    return "Cannot find device \"" + dev + "\"\nError: cannot parse nexthop";
+  }
+  return std::nullopt;
 }
 
 }  // namespace
@@ -177,10 +188,11 @@ int Runner::run(std::vector<Command>& cmds) {
       std::size_t end = i + 1;
       bool stop_mode = false;
       if (g_.force) {
-        // A master that does not exist ends even a -force batch (below), so
-        // a line naming one goes out alone, after what comes before it.
-        if (!names_master(cmds[i]))
-          while (end < cmds.size() && cmds[end].mutates() && !names_master(cmds[end])) ++end;
+        // A device that ip would not find while parsing ends even a -force
+        // batch (below), so a line naming one goes out alone, after what
+        // comes before it.
+        if (!names_device_ip_parses(cmds[i]))
+          while (end < cmds.size() && cmds[end].mutates() && !names_device_ip_parses(cmds[end])) ++end;
       } else if (cmds[i].verb == Verb::link_del) {
         end = i + safe_delete_prefix(cmds, i);
       } else {
@@ -207,11 +219,11 @@ int Runner::run(std::vector<Command>& cmds) {
         const NetlinkError* error = prep_error[k - i] ? &*prep_error[k - i] : nullptr;
         if (!error && !results[*slot[k - i]]) error = &results[*slot[k - i]].error();
         if (!error || (failed && stop_mode && error->code == ECANCELED)) continue;
-        if (auto master = missing_master(*error)) {
-          // ip reads the master's index while parsing the line, and a missing
+        if (auto text = argument_error(*error)) {
+          // ip reads the device's index while parsing the line, and a missing
           // one is an argument error: the whole batch ends there, -force or not.
           flush_out();
-          print_error_line("Error: argument \"" + *master + "\" is wrong: Device does not exist\n");
+          print_error_line(*text);
           return kArgumentExit;
         }
         report(cmds[k], runtime_message(*error));
