@@ -190,17 +190,6 @@ std::string lifetime_text(uint32_t seconds) {
   return seconds == netlink::AddressInfo::kForever ? "forever" : std::to_string(seconds) + "sec";
 }
 
-// Whether `address` lies in `prefix` (same family, the first length bits equal).
-bool within(const netlink::IpAddress& address, const netlink::IpPrefix& prefix) {
-  if (address.family != prefix.address.family) return false;
-  std::size_t bits = std::min<std::size_t>(prefix.length, address.size() * 8);
-  for (std::size_t i = 0; i < bits; i += 8) {
-    uint8_t mask = bits - i >= 8 ? 0xff : static_cast<uint8_t>(0xff << (8 - (bits - i)));
-    if ((address.bytes[i / 8] ^ prefix.address.bytes[i / 8]) & mask) return false;
-  }
-  return true;
-}
-
 // Whether addr show/flush's scope filter keeps `a`.
 bool in_scope(const netlink::AddressInfo& a, const Command& cmd) { return !cmd.scope || a.scope == *cmd.scope; }
 

@@ -26,6 +26,7 @@ bool Command::mutates() const {
     case Verb::route_flush:
     case Verb::route_get:
     case Verb::neigh_show:
+    case Verb::neigh_flush:
     case Verb::fdb_show:
     case Verb::netns_add:
     case Verb::netns_del:

@@ -64,7 +64,8 @@ METRIC := { mtu | advmss | window | initcwnd | initrwnd | quickack | rtt | rttva
     case Object::neigh:
       return R"(Usage: brisk neigh { add | del | replace } ADDR [ lladdr LLADDR ]
                        [ nud STATE ] dev DEV
-       brisk neigh show [ dev DEV ] [ nud { STATE | all | none } ]...
+       brisk neigh show [ dev DEV ] [ [ to ] PREFIX ] [ nud { STATE | all | none } ]...
+       brisk neigh flush [ dev DEV ] [ [ to ] PREFIX ] [ nud { STATE | all | none } ]...
 STATE := { permanent | noarp | stale | reachable }
 )";
     case Object::netns:

@@ -75,7 +75,7 @@ enum class Verb {
   link_add, link_set, link_del, link_del_group, link_show,
   addr_add, addr_del, addr_replace, addr_show, addr_flush,
   route_add, route_del, route_replace, route_change, route_prepend, route_append, route_show, route_flush, route_get,
-  neigh_add, neigh_del, neigh_replace, neigh_show,
+  neigh_add, neigh_del, neigh_replace, neigh_show, neigh_flush,
   netns_add, netns_del, netns_list, netns_exec,
   fdb_add, fdb_del, fdb_show,
 };
@@ -101,7 +101,7 @@ struct Command {
   std::string kind{};
   bool up_only = false;
   std::optional<uint8_t> scope{};             // addr show scope SCOPE
-  std::optional<netlink::IpPrefix> to{};      // addr show to PREFIX (its family becomes the command's)
+  std::optional<netlink::IpPrefix> to{};      // addr/neigh show to PREFIX (its family becomes the command's)
   uint32_t addr_flags = 0;                    // addr show/flush FLAG...: the IFA_F_* bits wanted set...
   uint32_t addr_flag_mask = 0;                // ...among these (primary is secondary unset, dynamic permanent)
   std::string label_pattern{};                // addr show/flush label PATTERN (fnmatch)

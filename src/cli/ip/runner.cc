@@ -322,6 +322,7 @@ NlResult<void> Runner::run_one(const Command& cmd) {
     case Verb::route_flush: return flush_routes(*this, cmd);
     case Verb::route_get: return get_route(*this, cmd);
     case Verb::neigh_show: return show_neighbours(*this, cmd);
+    case Verb::neigh_flush: return flush_neighbours(*this, cmd);
     case Verb::fdb_show: return show_fdb(*this, cmd);
     default: break;
   }
