@@ -143,6 +143,8 @@ Parsed<Command> parse_addr_show(Cursor& c, Command cmd, Verb verb) {
                      "\"");
       cmd.to = *prefix;
       cmd.family = prefix->address.family;  // as ip: "to 10.0.0.0/8" implies -4
+    } else if (key == "group") {
+      TRY_SET(cmd.show_group, c.read(key, group_value));
     } else if (address_flag_filter(key, cmd)) {
       continue;
     } else if (key == "label") {
@@ -275,8 +277,8 @@ NlResult<void> show_links(Runner& r, const Command& cmd) {
   for (const auto& [index, l] : all) {
     if (!cmd.dev.empty() && l.name != cmd.dev) continue;
     found = true;
-    if (cmd.up_only && !(l.flags & IFF_UP)) {
-      if (g.json) r.emit(Json::object());  // as ip -j: an empty record for each link "up" leaves out
+    if ((cmd.up_only && !(l.flags & IFF_UP)) || (cmd.show_group && l.group != *cmd.show_group)) {
+      if (g.json) r.emit(Json::object());  // as ip -j: an empty record for each link "up" or "group" leaves out
       continue;
     }
     if (!cmd.master.empty() && (l.master == 0 || name_of(l.master, all) != cmd.master)) continue;

@@ -17,7 +17,8 @@ std::string_view object_usage(Object object) {
                        [ promisc { on | off } ] [ arp { on | off } ]
                        [ multicast { on | off } ] [ allmulticast { on | off } ]
        brisk link del { dev DEV | DEV | group GROUP } [ type TYPE ]
-       brisk link show [ [ dev ] DEV ] [ master DEV ] [ type TYPE ] [ up ]
+       brisk link show [ [ dev ] DEV ] [ master DEV ] [ type TYPE ] [ group GROUP ] [ up ]
+GROUP := { default | NAME from /etc/iproute2/group | NUMBER }
 TYPE := { veth | bridge | macvlan | macvtap | vxlan | vlan }
 veth:    [ peer [ name ] NAME [ netns NAME ] [ address LLADDR ] [ mtu MTU ] ]
 bridge:  [ stp_state { 0 | 1 } ] [ forward_delay CENTISECONDS ] [ vlan_filtering { 0 | 1 } ]

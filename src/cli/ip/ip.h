@@ -99,6 +99,7 @@ struct Command {
   std::string dev{};
   std::string master{};
   std::string kind{};
+  std::optional<uint32_t> show_group{};       // link/addr show group GROUP
   bool up_only = false;
   std::optional<uint8_t> scope{};             // addr show scope SCOPE
   std::optional<netlink::IpPrefix> to{};      // addr/neigh show to PREFIX (its family becomes the command's)
