@@ -6,8 +6,10 @@
 
 #include <array>
 #include <cstring>
+#include <map>
 
 #include "brisk/netlink/attributes.h"
+#include "brisk/netlink/link.h"
 #include "netlink/op.h"
 #include "netlink/reply_parsers.h"
 
@@ -113,6 +115,12 @@ Op address_op(AddressSpec spec, int kind) {
     if (prefix->address.family != AF_INET) return fail(invalid_argument(op, object, "labels are IPv4 only"));
     if (spec.label.size() >= 16) return fail(invalid_argument(op, object, "label longer than 15 bytes"));
   }
+  if (spec.valid_lifetime || spec.preferred_lifetime) {
+    uint32_t valid = spec.valid_lifetime.value_or(AddressInfo::kForever);
+    if (valid == 0) return fail(invalid_argument(op, object, "valid_lft is zero"));
+    if (spec.preferred_lifetime.value_or(AddressInfo::kForever) > valid)
+      return fail(invalid_argument(op, object, "preferred_lft is greater than valid_lft"));
+  }
   result.needs.push_back({spec.dev, "dev"});
   // An exclusive add that succeeded made the address: deleting it is the way back.
   if (kind == RTM_NEWADDR) result.undo = [spec] { return address_op(spec, RTM_DELADDR); };
@@ -131,8 +139,15 @@ Op address_op(AddressSpec spec, int kind) {
     if (kind != RTM_DELADDR) {
       if (broadcast) m.put_bytes(IFA_BROADCAST, broadcast->data());
       if (!spec.label.empty()) m.put_string(IFA_LABEL, spec.label);
-      uint32_t extra = (spec.noprefixroute ? IFA_F_NOPREFIXROUTE : 0) | (spec.nodad ? IFA_F_NODAD : 0);
+      uint32_t extra = (spec.noprefixroute ? IFA_F_NOPREFIXROUTE : 0) | (spec.nodad ? IFA_F_NODAD : 0) |
+                       (spec.home ? IFA_F_HOMEADDRESS : 0) | (spec.mngtmpaddr ? IFA_F_MANAGETEMPADDR : 0);
       if (extra) m.put_u32(IFA_FLAGS, extra);
+      if (spec.valid_lifetime || spec.preferred_lifetime) {
+        ifa_cacheinfo lifetimes{};
+        lifetimes.ifa_prefered = spec.preferred_lifetime.value_or(AddressInfo::kForever);
+        lifetimes.ifa_valid = spec.valid_lifetime.value_or(AddressInfo::kForever);
+        m.put_bytes(IFA_CACHEINFO, {reinterpret_cast<const uint8_t*>(&lifetimes), sizeof lifetimes});
+      }
     }
     std::vector<Request> requests;
     requests.push_back({.message = std::move(m), .op = op, .object = object});
@@ -177,9 +192,18 @@ NlResult<void> flush_addresses(Connection& conn, const std::string& dev, int fam
                                const std::function<bool(const AddressInfo&)>& which) {
   auto addresses = list_addresses(conn, {.dev = dev, .family = family});
   if (!addresses) return std::move(addresses).error();
+  // Without a device, each address is deleted on its own, named by its index.
+  std::map<int, std::string> names;
+  if (dev.empty()) {
+    auto links = list_links(conn, {});
+    if (!links) return std::move(links).error();
+    for (const auto& l : *links) names[l.ifindex] = l.name;
+  }
   std::vector<detail::Op> ops;
   for (const auto& a : *addresses)
-    if (!which || which(a)) ops.push_back(detail::address_op({.dev = dev, .prefix = a.prefix.to_string()}, RTM_DELADDR));
+    if (!which || which(a))
+      ops.push_back(detail::address_op({.dev = dev.empty() ? names[a.ifindex] : dev, .prefix = a.prefix.to_string()},
+                                       RTM_DELADDR));
   for (auto& result : detail::run_ops(conn, ops, {.coalesce_deletes = false})) {
     // An address the kernel already removed (an IPv6 one with its prefix) is fine.
     if (!result && result.error().code != EADDRNOTAVAIL) return result;

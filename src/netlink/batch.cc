@@ -325,7 +325,12 @@ std::size_t Batch::replace_address(AddressSpec spec) {
 std::size_t Batch::delete_address(AddressSpec spec) { return push(detail::address_op(std::move(spec), RTM_DELADDR)); }
 
 std::size_t Batch::add_route(RouteSpec spec) { return push(detail::route_op(std::move(spec), RTM_NEWROUTE)); }
-std::size_t Batch::replace_route(RouteSpec spec) { return push(detail::route_op(std::move(spec), -RTM_NEWROUTE)); }
+std::size_t Batch::put_route(RouteSpec spec, RouteMerge merge) {
+  return push(detail::route_op(std::move(spec), RTM_NEWROUTE, merge));
+}
+std::size_t Batch::replace_route(RouteSpec spec) {
+  return push(detail::route_op(std::move(spec), RTM_NEWROUTE, RouteMerge::replace));
+}
 std::size_t Batch::delete_route(RouteSpec spec) { return push(detail::route_op(std::move(spec), RTM_DELROUTE)); }
 std::size_t Batch::add_neighbour(NeighbourSpec spec) {
   return push(detail::neighbour_op(std::move(spec), RTM_NEWNEIGH));

@@ -55,7 +55,9 @@ Op link_delete_op(std::string name);
 Op link_group_delete_op(uint32_t group);
 // kind for the next four: RTM_NEW* (add), -RTM_NEW* (replace), RTM_DEL* (delete).
 Op address_op(AddressSpec spec, int kind);
-Op route_op(RouteSpec spec, int kind);
+// An RTM_NEWROUTE meeting routes with its key as `merge` says, or (with
+// `kind` RTM_DELROUTE) a delete.
+Op route_op(RouteSpec spec, int kind, RouteMerge merge = RouteMerge::exclusive);
 Op neighbour_op(NeighbourSpec spec, int kind);
 Op fdb_op(FdbSpec spec, int kind);  // RTM_NEWNEIGH or RTM_DELNEIGH
 

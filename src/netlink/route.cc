@@ -8,6 +8,7 @@
 #include "brisk/netlink/link.h"
 #include "netlink/op.h"
 #include "netlink/reply_parsers.h"
+#include "netlink/route_multipath.h"
 
 namespace brisk::netlink {
 namespace detail {
@@ -26,13 +27,45 @@ constexpr auto kRoutePolicies = [] {
   p[RTA_UID] = {AttrKind::u32};
   p[RTA_MARK] = {AttrKind::u32};
   p[RTA_PREF] = {AttrKind::u8};
+  p[RTA_METRICS] = {AttrKind::nested};
+  p[RTA_MULTIPATH] = {AttrKind::binary};
   return p;
 }();
+
+constexpr auto kMetricPolicies = [] {
+  std::array<AttrPolicy, RTAX_MAX + 1> p{};
+  for (auto& policy : p) policy = {AttrKind::u32};
+  p[RTAX_CC_ALGO] = {AttrKind::string};  // the congestion control's name
+  return p;
+}();
+
+uint16_t merge_flags(RouteMerge merge) {
+  switch (merge) {
+    case RouteMerge::exclusive: return NLM_F_CREATE | NLM_F_EXCL;
+    case RouteMerge::replace: return NLM_F_CREATE | NLM_F_REPLACE;
+    case RouteMerge::change: return NLM_F_REPLACE;
+    case RouteMerge::prepend: return NLM_F_CREATE;
+    case RouteMerge::append: return NLM_F_CREATE | NLM_F_APPEND;
+  }
+  return NLM_F_CREATE | NLM_F_EXCL;
+}
+
+const char* merge_op(RouteMerge merge) {
+  switch (merge) {
+    case RouteMerge::exclusive: return "route add";
+    case RouteMerge::replace: return "route replace";
+    case RouteMerge::change: return "route change";
+    case RouteMerge::prepend: return "route prepend";
+    case RouteMerge::append: return "route append";
+  }
+  return "route add";
+}
 
 struct ParsedRoute {
   IpPrefix dst;
   std::optional<IpAddress> via;
   std::optional<IpAddress> src;
+  std::vector<std::optional<IpAddress>> nexthop_vias;  // by RouteSpec::nexthops
 };
 
 NlResult<ParsedRoute> parse_spec(const RouteSpec& spec, const char* op, const std::string& object) {
@@ -58,8 +91,22 @@ NlResult<ParsedRoute> parse_spec(const RouteSpec& spec, const char* op, const st
       return invalid_argument(op, object, "malformed source address '" + spec.src + "'");
     parsed.src = *src;
   }
-  if (spec.type != RouteType::unicast && (parsed.via || !spec.dev.empty()))
+  if (spec.type != RouteType::unicast && (parsed.via || !spec.dev.empty() || !spec.nexthops.empty()))
     return invalid_argument(op, object, "blackhole, unreachable and prohibit routes take no gateway or device");
+  if (!spec.nexthops.empty() && (parsed.via || !spec.dev.empty()))
+    return invalid_argument(op, object, "a multipath route has its gateways and devices in its nexthops");
+  for (const auto& nh : spec.nexthops) {
+    if (nh.weight < 1 || nh.weight > 256)
+      return invalid_argument(op, object, "nexthop weight " + std::to_string(nh.weight) + " is not in 1..256");
+    std::optional<IpAddress> via;
+    if (!nh.via.empty()) {
+      auto parsed_via = IpAddress::parse(nh.via);
+      if (!parsed_via || parsed_via->family != parsed.dst.address.family)
+        return invalid_argument(op, object, "malformed nexthop gateway '" + nh.via + "'");
+      via = *parsed_via;
+    }
+    parsed.nexthop_vias.push_back(via);
+  }
   return parsed;
 }
 
@@ -94,6 +141,17 @@ NlResult<RouteInfo> parse_route(const nlmsghdr& message) {
   route.metric = attrs->u32(RTA_PRIORITY).value_or(0);
   route.pref = attrs->u8(RTA_PREF);
   route.table = attrs->u32(RTA_TABLE).value_or(rtm.rtm_table);
+  if (auto multipath = attrs->bytes(RTA_MULTIPATH)) {
+    auto paths = decode_multipath(*multipath);
+    if (!paths) return std::move(paths).error();
+    route.nexthops = std::move(*paths);
+  }
+  auto metrics = attrs->nested(RTA_METRICS, Schema{kMetricPolicies});
+  if (!metrics) return std::move(metrics).error();
+  for (uint16_t type = 1; type <= RTAX_MAX; ++type) {
+    if (type == RTAX_LOCK) route.metrics.locked = metrics->u32(type).value_or(0);
+    else if (type != RTAX_CC_ALGO) route.metrics.values[type] = metrics->u32(type);
+  }
   route.scope = rtm.rtm_scope;
   route.protocol = rtm.rtm_protocol;
   route.type = rtm.rtm_type;
@@ -101,8 +159,8 @@ NlResult<RouteInfo> parse_route(const nlmsghdr& message) {
   return route;
 }
 
-Op route_op(RouteSpec spec, int kind) {
-  const char* op = kind == RTM_DELROUTE ? "route del" : kind < 0 ? "route replace" : "route add";
+Op route_op(RouteSpec spec, int kind, RouteMerge merge) {
+  const char* op = kind == RTM_DELROUTE ? "route del" : merge_op(merge);
   std::string object = spec.prefix + (spec.via.empty() ? "" : " via " + spec.via) +
                        (spec.dev.empty() ? "" : " dev " + spec.dev);
   Op result{.op = op, .object = object};
@@ -119,12 +177,23 @@ Op route_op(RouteSpec spec, int kind) {
     }
     result.needs.push_back({spec.dev, "dev"});
   }
+  for (const auto& nh : spec.nexthops) {
+    if (nh.dev.empty()) continue;
+    if (auto valid = validate_link_name(nh.dev, op); !valid) {
+      valid.error().object = object;
+      result.rejected = std::move(valid).error();
+      return result;
+    }
+    result.needs.push_back({nh.dev, "nexthop dev"});
+  }
   // NLM_F_EXCL refused any route with the same key (prefix, table, tos,
   // metric), so the delete can only match the one this add made.
-  if (kind == RTM_NEWROUTE) result.undo = [spec] { return route_op(spec, RTM_DELROUTE); };
-  result.build = [spec, route = *parsed, kind, op, object](Connection& conn) -> NlResult<std::vector<Request>> {
+  if (kind == RTM_NEWROUTE && merge == RouteMerge::exclusive)
+    result.undo = [spec] { return route_op(spec, RTM_DELROUTE); };
+  result.build = [spec, route = *parsed, kind, merge, op, object](Connection& conn)
+      -> NlResult<std::vector<Request>> {
     bool del = kind == RTM_DELROUTE;
-    uint16_t flags = del ? 0 : kind < 0 ? NLM_F_CREATE | NLM_F_REPLACE : NLM_F_CREATE | NLM_F_EXCL;
+    uint16_t flags = del ? 0 : merge_flags(merge);
     Message m(del ? RTM_DELROUTE : RTM_NEWROUTE, flags);
     auto& rtm = m.put_header<rtmsg>();
     rtm.rtm_family = static_cast<uint8_t>(route.dst.address.family);
@@ -137,7 +206,8 @@ Op route_op(RouteSpec spec, int kind) {
     uint8_t scope = RT_SCOPE_UNIVERSE;
     if (del) {
       scope = RT_SCOPE_NOWHERE;
-    } else if (route.dst.address.family == AF_INET && spec.type == RouteType::unicast && !route.via) {
+    } else if (route.dst.address.family == AF_INET && spec.type == RouteType::unicast && !route.via &&
+               spec.nexthops.empty()) {
       scope = RT_SCOPE_LINK;
     }
     rtm.rtm_scope = spec.scope.value_or(scope);
@@ -148,6 +218,23 @@ Op route_op(RouteSpec spec, int kind) {
     if (spec.metric) m.put_u32(RTA_PRIORITY, *spec.metric);
     if (route.src) m.put_bytes(RTA_PREFSRC, route.src->data());
     m.put_u32(RTA_TABLE, spec.table);
+    if (!del && !spec.metrics.empty()) {
+      auto nest = m.begin_nest(RTA_METRICS);
+      if (spec.metrics.locked) m.put_u32(RTAX_LOCK, spec.metrics.locked);
+      for (uint16_t type = 1; type <= RTAX_MAX; ++type)
+        if (spec.metrics.values[type]) m.put_u32(type, *spec.metrics.values[type]);
+      m.end_nest(nest);
+    }
+    if (!del && spec.pref) m.put_u8(RTA_PREF, *spec.pref);
+    if (!spec.nexthops.empty()) {
+      std::vector<Nexthop> paths;
+      for (std::size_t k = 0; k < spec.nexthops.size(); ++k) {
+        const auto& nh = spec.nexthops[k];
+        paths.push_back({.via = route.nexthop_vias[k], .ifindex = nh.dev.empty() ? 0 : cached(conn, nh.dev),
+                         .weight = nh.weight, .onlink = nh.onlink});
+      }
+      m.put_bytes(RTA_MULTIPATH, encode_multipath(paths));
+    }
     std::vector<Request> requests;
     requests.push_back({.message = std::move(m), .op = op, .object = object});
     // After ENOBUFS: is a route with this destination (and metric) in the table?
@@ -171,7 +258,17 @@ NlResult<void> add_route(Connection& conn, const RouteSpec& spec) {
   return detail::run_one(conn, detail::route_op(spec, RTM_NEWROUTE));
 }
 NlResult<void> replace_route(Connection& conn, const RouteSpec& spec) {
-  return detail::run_one(conn, detail::route_op(spec, -RTM_NEWROUTE));
+  return put_route(conn, spec, RouteMerge::replace);
+}
+NlResult<void> put_route(Connection& conn, const RouteSpec& spec, RouteMerge merge) {
+  return detail::run_one(conn, detail::route_op(spec, RTM_NEWROUTE, merge));
+}
+
+bool RouteMetrics::empty() const {
+  if (locked) return false;
+  for (const auto& v : values)
+    if (v) return false;
+  return true;
 }
 NlResult<void> delete_route(Connection& conn, const RouteSpec& spec) {
   return detail::run_one(conn, detail::route_op(spec, RTM_DELROUTE));

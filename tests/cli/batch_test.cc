@@ -96,6 +96,42 @@ void PrintTo(const Case& c, std::ostream* os) { *os << c.name; }
 
 // Every supported command, including files that fail in the middle.
 const Case kCorpus[] = {
+    {"route_grammar",
+     "link add r0 type veth peer name r1\n"
+     "link set r0 up\n"
+     "link set r1 up\n"
+     "addr add 10.9.0.1/24 dev r0\n"
+     "route add 10.20.0.0/16 via 10.9.0.2 mtu 1400 advmss 1360 initcwnd 10 rtt 100ms quickack 1\n"
+     "route add 10.21.0.0/16 dev r0 proto dhcp mtu lock 1300\n"
+     "route add 10.24.0.0/16 via 10.50.0.1 dev r0 onlink proto bird\n"
+     "route append 10.22.0.0/16 via 10.9.0.2\n"
+     "route append 10.22.0.0/16 via 10.9.0.3\n"
+     "route prepend 10.22.0.0/16 via 10.9.0.4\n"
+     "route change 10.22.0.0/16 via 10.9.0.5\n"
+     "route change 10.23.0.0/16 via 10.9.0.5\n"  // fails mid-file: nothing to change (line 12)
+     "route add 10.25.0.0/16 dev r0 table 100 proto 99\n"
+     "route flush proto dhcp\n"
+     "route add 10.26.0.0/16 dev r0\n"
+     "route add 10.30.0.0/16 nexthop via 10.9.0.2 dev r0 weight 2 nexthop via 10.9.0.3 weight 1\n"
+     "route append 10.30.0.0/16 via 10.9.0.4\n"},
+    {"address_grammar",
+     "link add a0 type veth peer name a1\n"
+     "link add br0 type bridge\n"
+     "addr add 10.1.0.3/24 brd + dev br0\n"
+     "addr add 10.2.0.3/24 broadcast - dev br0\n"
+     "addr add 10.5.0.1/31 brd + dev br0\n"
+     "addr add 10.3.0.3/24 dev a0 valid_lft 1000 preferred_lft 500\n"
+     "addr add 10.3.0.4/24 dev a0 preferred_lft 0\n"
+     "addr add 10.3.0.9/24 dev a0 label a0:x\n"
+     "addr add 10.3.0.10/24 dev a0 label a0:y valid_lft forever preferred_lft forever\n"
+     "addr add fd00::5/64 dev a0 home mngtmpaddr noprefixroute nodad valid_lft 2000 preferred_lft 1000\n"
+     "addr add 10.4.0.1/24 dev a1\n"
+     "addr add 10.4.0.2/24 dev a1\n"
+     "addr flush dev a0 dynamic\n"
+     "addr flush label a0:x\n"
+     "addr flush dev a1 secondary\n"
+     "addr add 10.3.0.4/24 dev a0\n"  // fails mid-file: it is still there (line 17)
+     "addr add 10.6.0.1/24 dev a0\n"},
     {"links",
      "link add v0 mtu 1400 type veth peer name v1\n"
      "link add br0 type bridge\n"

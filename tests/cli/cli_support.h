@@ -86,6 +86,22 @@ inline nlohmann::json brisk_json(int ns, std::vector<std::string> args) {
   return parse_json(brisk_run(std::move(args), ns).out);
 }
 
+// brisk prints what ip prints, and exits as ip does. The kernel's state may
+// move between two reads (DAD, carrier, counters, lifetimes), so brisk's
+// read is taken between two of ip's and compared only when those agree.
+inline void expect_same_output(const std::vector<std::string>& args, int ns) {
+  for (int attempt = 0; attempt < 10; ++attempt) {
+    auto before = ip_run(args, ns);
+    auto ours = brisk_run(args, ns);
+    auto after = ip_run(args, ns);
+    if (before.out != after.out) continue;
+    EXPECT_EQ(ours.code, before.code) << ours.err;
+    EXPECT_EQ(ours.out, before.out) << "brisk " << ::testing::PrintToString(args);
+    return;
+  }
+  ADD_FAILURE() << "ip's output kept changing for " << ::testing::PrintToString(args);
+}
+
 // A fresh namespace per test; skips when namespaces cannot be made.
 class CliNetnsTest : public ::testing::Test {
  protected:

@@ -6,24 +6,11 @@
 #include <gtest/gtest.h>
 
 #include "cli/ip/ip.h"
+#include "parse_support.h"
 #include "cli_support.h"
 
 namespace brisk::ipcli {
 namespace {
-
-using Words = std::vector<std::string>;
-
-Command ok(const Words& words) {
-  auto cmd = parse_command(words, Globals{});
-  EXPECT_TRUE(cmd) << (cmd ? "" : cmd.error().message);
-  return cmd ? *cmd : Command{};
-}
-
-UsageError error_of(const Words& words) {
-  auto cmd = parse_command(words, Globals{});
-  EXPECT_FALSE(cmd) << "accepted";
-  return cmd ? UsageError{} : cmd.error();
-}
 
 TEST(IpValues, RouteProtocolsByAnyNameOrNumber) {
   EXPECT_EQ(ok({"route", "add", "10.0.0.0/8", "dev", "v0", "proto", "dhcp"}).route.protocol, RTPROT_DHCP);
@@ -53,7 +40,7 @@ TEST(IpValues, NetnsPidIsCheckedByTheParser) {
   EXPECT_EQ(by_name.set_netns, "blue");
   for (const char* pid : {"99999999999999999999999", "2147483648"}) {
     auto e = error_of({"link", "set", "lo", "netns", pid});
-    EXPECT_EQ(e.message, "argument \"" + std::string(pid) + "\" is wrong: Invalid \"netns\" value\n");
+    EXPECT_EQ(e.message, "Error: argument \"" + std::string(pid) + "\" is wrong: Invalid \"netns\" value\n");
     EXPECT_TRUE(e.exact);
     EXPECT_EQ(e.exit_code, 255);
   }

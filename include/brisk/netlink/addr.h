@@ -27,6 +27,12 @@ struct AddressSpec {
   std::optional<uint8_t> scope{};  // RT_SCOPE_*; default universe (host for 127/8 and ::1 is not guessed)
   bool noprefixroute = false;      // do not add the prefix route
   bool nodad = false;              // IPv6: skip duplicate address detection
+  bool home = false;               // IPv6: a Mobile IPv6 home address (IFA_F_HOMEADDRESS)
+  bool mngtmpaddr = false;         // IPv6: derive privacy (temporary) addresses from it
+  // Lifetimes in seconds, or AddressInfo::kForever; either set sends both
+  // (the other forever). The valid one must be non-zero and not shorter.
+  std::optional<uint32_t> valid_lifetime{};
+  std::optional<uint32_t> preferred_lifetime{};
 };
 
 struct AddressInfo {
@@ -51,8 +57,9 @@ NlResult<void> add_address(Connection& conn, const AddressSpec& spec);
 NlResult<void> replace_address(Connection& conn, const AddressSpec& spec);
 NlResult<void> delete_address(Connection& conn, const AddressSpec& spec);
 NlResult<std::vector<AddressInfo>> list_addresses(Connection& conn, const AddressFilter& filter = {});
-// Deletes every address of `family` on `dev`, pipelined; with `which`, only
-// the addresses it accepts (`ip addr flush dev X scope global`).
+// Deletes every address of `family` on `dev` (every device when empty),
+// pipelined; with `which`, only the addresses it accepts (`ip addr flush dev
+// X scope global`).
 NlResult<void> flush_addresses(Connection& conn, const std::string& dev, int family = AF_UNSPEC,
                                const std::function<bool(const AddressInfo&)>& which = {});
 

@@ -70,6 +70,7 @@ class Batch {
   std::size_t replace_address(AddressSpec spec);
   std::size_t delete_address(AddressSpec spec);
   std::size_t add_route(RouteSpec spec);
+  std::size_t put_route(RouteSpec spec, RouteMerge merge);
   std::size_t replace_route(RouteSpec spec);
   std::size_t delete_route(RouteSpec spec);
   std::size_t add_neighbour(NeighbourSpec spec);

@@ -10,6 +10,7 @@
 #include <linux/rtnetlink.h>
 #include <sys/socket.h>
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -28,6 +29,44 @@ enum class RouteType : uint8_t {
   prohibit = RTN_PROHIBIT,
 };
 
+// RTA_METRICS: a route's path and TCP parameters (`ip route ... mtu 1400
+// advmss 1360`); what is unset is not sent.
+struct RouteMetrics {
+  // Indexed by RTAX_* (RTAX_MTU, RTAX_WINDOW, RTAX_RTT in 1/8 ms, RTAX_ADVMSS,
+  // RTAX_INITCWND, RTAX_INITRWND, RTAX_QUICKACK, ...).
+  std::array<std::optional<uint32_t>, RTAX_MAX + 1> values{};
+  uint32_t locked = 0;  // RTAX_LOCK: bit 1 << RTAX_* for each value the kernel must keep
+  bool empty() const;
+  bool operator==(const RouteMetrics&) const = default;
+};
+
+// How a new route meets routes with the same key (prefix, table, tos,
+// metric): ip route add, replace, change, prepend and append.
+enum class RouteMerge : uint8_t {
+  exclusive,  // fail if one exists (NLM_F_EXCL)
+  replace,    // take its place, or be created (NLM_F_CREATE | NLM_F_REPLACE)
+  change,     // take its place; fail if there is none (NLM_F_REPLACE)
+  prepend,    // go before them (NLM_F_CREATE)
+  append,     // go after them (NLM_F_CREATE | NLM_F_APPEND)
+};
+
+// One path of a multipath route (`nexthop via ADDR dev DEV weight N`).
+struct NexthopSpec {
+  std::string via{};      // gateway address; empty: directly connected
+  std::string dev{};      // output device; empty: the kernel finds one from via
+  uint16_t weight = 1;    // 1..256, the path's share of the flows
+  bool onlink = false;    // the gateway is on link even if no prefix says so
+};
+
+// A path of a multipath route as the kernel reports it.
+struct NexthopInfo {
+  std::optional<IpAddress> gateway{};
+  int oif = 0;            // output ifindex; 0: none
+  uint16_t weight = 1;    // rtnh_hops + 1
+  uint32_t flags = 0;     // RTNH_F_* (onlink, linkdown, dead)
+  bool operator==(const NexthopInfo&) const = default;
+};
+
 struct RouteSpec {
   std::string prefix{};               // "10.0.0.0/24", "fd00::/64", or "default" (IPv4; IPv6 if via is IPv6)
   std::string via{};                  // gateway address; empty: directly connected
@@ -39,6 +78,9 @@ struct RouteSpec {
   std::string src{};                  // preferred source address (RTA_PREFSRC)
   bool onlink = false;                // the gateway is on link even if no prefix says so
   RouteType type = RouteType::unicast;
+  RouteMetrics metrics{};             // RTA_METRICS; none by default
+  std::optional<uint8_t> pref{};      // IPv6 router preference (ICMPV6_ROUTER_PREF_*), RTA_PREF
+  std::vector<NexthopSpec> nexthops{};  // a multipath route (RTA_MULTIPATH), instead of via and dev
 };
 
 struct RouteInfo {
@@ -53,6 +95,8 @@ struct RouteInfo {
   std::optional<IpAddress> prefsrc{};
   uint32_t flags = 0;                  // RTNH_F_* (onlink)
   std::optional<uint8_t> pref{};       // IPv6 router preference (ICMPV6_ROUTER_PREF_*), RTA_PREF
+  RouteMetrics metrics{};              // RTA_METRICS, as the kernel reports them
+  std::vector<NexthopInfo> nexthops{};  // RTA_MULTIPATH: a multipath route's paths
   // Set in get_route() answers only:
   std::optional<IpAddress> src{};      // the source the query gave (RTA_SRC)
   int iif = 0;                         // the input device the query gave
@@ -75,7 +119,9 @@ struct RouteFilter {
   std::string dev{};               // only routes out of this device (filtered by the kernel); empty: all
 };
 
-NlResult<void> add_route(Connection& conn, const RouteSpec& spec);
+NlResult<void> add_route(Connection& conn, const RouteSpec& spec);  // put_route(.., exclusive)
+// Adds `spec` meeting routes with its key as `merge` says.
+NlResult<void> put_route(Connection& conn, const RouteSpec& spec, RouteMerge merge);
 NlResult<void> replace_route(Connection& conn, const RouteSpec& spec);
 NlResult<void> delete_route(Connection& conn, const RouteSpec& spec);
 NlResult<std::vector<RouteInfo>> list_routes(Connection& conn, const RouteFilter& filter = {});

@@ -3,6 +3,9 @@
 #include <linux/if.h>
 #include <linux/if_addr.h>
 
+#include <fnmatch.h>
+
+#include <cstdio>
 #include <set>
 
 #include "cli/ip/link_print.h"
@@ -15,9 +18,33 @@ namespace {
 
 using netlink::NlResult;
 
+// ip's "brd +" (host bits set) or "brd -" (host bits clear) for an IPv4
+// prefix of at most /30; nothing for longer ones, as ip.
+Parsed<std::string> derived_broadcast(const std::string& sign, const std::string& prefix_text) {
+  auto prefix = netlink::IpPrefix::parse(prefix_text);
+  if (!prefix) return std::string();
+  if (prefix->address.family != AF_INET) return refused("Broadcast can be set only for IPv4 addresses");
+  if (prefix->length > 30) return std::string();
+  netlink::IpAddress brd = prefix->address;
+  for (int bit = prefix->length; bit < 32; ++bit) {
+    uint8_t mask = static_cast<uint8_t>(0x80 >> (bit % 8));
+    if (sign == "+") brd.bytes[bit / 8] |= mask;
+    else brd.bytes[bit / 8] &= static_cast<uint8_t>(~mask);
+  }
+  return brd.to_string();
+}
+
+// valid_lft / preferred_lft: "forever" or seconds.
+Parsed<uint32_t> lifetime(const std::string& key, const std::string& text) {
+  if (text == "forever") return netlink::AddressInfo::kForever;
+  if (auto seconds = number<uint32_t>(key, text)) return *seconds;
+  return invarg(key + " value", text);  // ip's words, with no newline of their own here
+}
+
 Parsed<Command> parse_addr_change(Cursor& c, Command cmd, Verb verb, int family) {
   cmd.verb = verb;
   auto& spec = cmd.addr;
+  std::string broadcast_sign;  // "+" or "-": derived from the prefix once it is known
   while (!c.done()) {
     std::string key = c.next(), v;
     if (key == "dev") {
@@ -27,17 +54,26 @@ Parsed<Command> parse_addr_change(Cursor& c, Command cmd, Verb verb, int family)
       if (!spec.prefix.empty()) return garbage(key, v);
       TRY_SET(spec.prefix, ip_prefix(key, v, family));
     } else if (key == "broadcast" || key == "brd") {
-      TRY_SET(spec.broadcast, c.address(key, AF_INET));
+      TRY_SET(v, c.value(key));
+      if (v == "+" || v == "-") broadcast_sign = v;
+      else TRY_SET(spec.broadcast, ip_address(key, v, AF_INET));
     } else if (key == "label") {
       TRY_SET(v, c.value(key));
       if (v.size() > 15) return invalid("\"label\" is too long", v);
       spec.label = v;
     } else if (key == "scope") {
       TRY_SET(spec.scope, c.scope(key));
+    } else if (key == "valid_lft" || key == "preferred_lft") {
+      auto& target = key == "valid_lft" ? spec.valid_lifetime : spec.preferred_lifetime;
+      TRY_SET(target, c.read(key, [&key](const std::string& text) { return lifetime(key, text); }));
     } else if (key == "noprefixroute") {
       spec.noprefixroute = true;
     } else if (key == "nodad") {
       spec.nodad = true;
+    } else if (key == "home") {
+      spec.home = true;
+    } else if (key == "mngtmpaddr") {
+      spec.mngtmpaddr = true;
     } else if (spec.prefix.empty()) {
       TRY_SET(spec.prefix, ip_prefix("local", key, family));
     } else {
@@ -46,7 +82,46 @@ Parsed<Command> parse_addr_change(Cursor& c, Command cmd, Verb verb, int family)
   }
   if (spec.dev.empty()) return usage("not enough information: \"dev\" argument is required");
   if (spec.prefix.empty()) return usage("not enough information: an address is required");
+  if (!broadcast_sign.empty() && verb != Verb::addr_del) TRY_SET(spec.broadcast, derived_broadcast(broadcast_sign, spec.prefix));
+  // ip's own checks, made before it sends anything.
+  if (spec.valid_lifetime || spec.preferred_lifetime) {
+    uint32_t valid = spec.valid_lifetime.value_or(netlink::AddressInfo::kForever);
+    if (valid == 0) return refused("valid_lft is zero");
+    if (spec.preferred_lifetime.value_or(netlink::AddressInfo::kForever) > valid)
+      return refused("preferred_lft is greater than valid_lft");
+  }
   return cmd;
+}
+
+// ip's get_filter(): an address flag to show (or, after '-', not to show);
+// "dynamic" is "permanent" unset and "primary" is "secondary" unset.
+bool address_flag_filter(std::string_view word, Command& cmd) {
+  bool wanted = true;
+  if (word.size() > 1 && word[0] == '-') {
+    wanted = false;
+    word.remove_prefix(1);
+  }
+  if (word == "dynamic") {
+    wanted = !wanted;
+    word = "permanent";
+  } else if (word == "primary") {
+    wanted = !wanted;
+    word = "secondary";
+  }
+  static constexpr std::pair<std::string_view, uint32_t> kFlags[] = {
+      {"secondary", IFA_F_SECONDARY},   {"temporary", IFA_F_SECONDARY},   {"nodad", IFA_F_NODAD},
+      {"optimistic", IFA_F_OPTIMISTIC}, {"dadfailed", IFA_F_DADFAILED},   {"home", IFA_F_HOMEADDRESS},
+      {"deprecated", IFA_F_DEPRECATED}, {"tentative", IFA_F_TENTATIVE},   {"permanent", IFA_F_PERMANENT},
+      {"mngtmpaddr", IFA_F_MANAGETEMPADDR}, {"noprefixroute", IFA_F_NOPREFIXROUTE},
+      {"autojoin", IFA_F_MCAUTOJOIN},   {"stable-privacy", IFA_F_STABLE_PRIVACY}};
+  for (auto [name, bit] : kFlags) {
+    if (word != name) continue;
+    if (wanted) cmd.addr_flags |= bit;
+    else cmd.addr_flags &= ~bit;
+    cmd.addr_flag_mask |= bit;
+    return true;
+  }
+  return false;
 }
 
 Parsed<Command> parse_addr_show(Cursor& c, Command cmd, Verb verb) {
@@ -68,38 +143,46 @@ Parsed<Command> parse_addr_show(Cursor& c, Command cmd, Verb verb) {
                      "\"");
       cmd.to = *prefix;
       cmd.family = prefix->address.family;  // as ip: "to 10.0.0.0/8" implies -4
-    } else if (cmd.dev.empty() && key != "label") {
+    } else if (key == "group") {
+      TRY_SET(cmd.show_group, c.read(key, group_value));
+    } else if (address_flag_filter(key, cmd)) {
+      continue;
+    } else if (key == "label") {
+      TRY_SET(cmd.label_pattern, c.value(key));
+    } else if (cmd.dev.empty()) {
       TRY_SET(cmd.dev, link_name("dev", key));
     } else {
       return garbage("dev", key);
     }
   }
-  if (verb == Verb::addr_flush && cmd.dev.empty()) return usage("flush requires arguments: \"dev\" is required");
+  // As ip, a flush needs some selector; a device is the usual one.
+  bool selects = !cmd.dev.empty() || cmd.scope || cmd.to || cmd.addr_flag_mask || !cmd.label_pattern.empty();
+  if (verb == Verb::addr_flush && !selects) return usage("flush requires arguments: \"dev\" is required");
   return cmd;
 }
 
 
-// The address flags ip names, in ip's order. A missing IFA_F_PERMANENT on
-// IPv6 reads "dynamic"; IPv4 addresses are never flagged permanent.
+// The address flags ip names, in ip's order (print_ifa_flags): a missing
+// IFA_F_PERMANENT reads "dynamic", an IPv6 secondary "temporary", and bits
+// without a name "flags %02x".
 std::vector<std::string> address_flag_names(uint32_t flags, bool v4) {
-  struct Name {
-    uint32_t mask;
-    const char* name;
-    bool v6_only;
-  };
-  static constexpr Name kNames[] = {
-      {IFA_F_SECONDARY, "secondary", false},      {IFA_F_NODAD, "nodad", true},
-      {IFA_F_OPTIMISTIC, "optimistic", true},     {IFA_F_DADFAILED, "dadfailed", true},
-      {IFA_F_HOMEADDRESS, "home", true},          {IFA_F_DEPRECATED, "deprecated", true},
-      {IFA_F_TENTATIVE, "tentative", true},       {IFA_F_PERMANENT, "dynamic", true},
-      {IFA_F_MANAGETEMPADDR, "mngtmpaddr", true}, {IFA_F_NOPREFIXROUTE, "noprefixroute", false},
-      {IFA_F_MCAUTOJOIN, "autojoin", false},      {IFA_F_STABLE_PRIVACY, "stable-privacy", true},
+  static constexpr std::pair<uint32_t, const char*> kNames[] = {
+      {IFA_F_SECONDARY, "secondary"},      {IFA_F_NODAD, "nodad"},           {IFA_F_OPTIMISTIC, "optimistic"},
+      {IFA_F_DADFAILED, "dadfailed"},      {IFA_F_HOMEADDRESS, "home"},      {IFA_F_DEPRECATED, "deprecated"},
+      {IFA_F_TENTATIVE, "tentative"},      {IFA_F_PERMANENT, "dynamic"},     {IFA_F_MANAGETEMPADDR, "mngtmpaddr"},
+      {IFA_F_NOPREFIXROUTE, "noprefixroute"}, {IFA_F_MCAUTOJOIN, "autojoin"}, {IFA_F_STABLE_PRIVACY, "stable-privacy"},
   };
   std::vector<std::string> names;
-  for (const auto& n : kNames) {
-    if (n.v6_only && v4) continue;
-    bool set = (flags & n.mask) != 0;
-    if (n.mask == IFA_F_PERMANENT ? !set : set) names.emplace_back(n.name);
+  for (auto [mask, name] : kNames) {
+    bool set = (flags & mask) != 0;
+    flags &= ~mask;
+    if (mask == IFA_F_PERMANENT ? set : !set) continue;
+    names.emplace_back(mask == IFA_F_SECONDARY && !v4 ? "temporary" : name);
+  }
+  if (flags) {
+    char hex[16];
+    std::snprintf(hex, sizeof hex, "flags %02x", flags);
+    names.emplace_back(hex);
   }
   return names;
 }
@@ -109,20 +192,42 @@ std::string lifetime_text(uint32_t seconds) {
   return seconds == netlink::AddressInfo::kForever ? "forever" : std::to_string(seconds) + "sec";
 }
 
-// Whether `address` lies in `prefix` (same family, the first length bits equal).
-bool within(const netlink::IpAddress& address, const netlink::IpPrefix& prefix) {
-  if (address.family != prefix.address.family) return false;
-  std::size_t bits = std::min<std::size_t>(prefix.length, address.size() * 8);
-  for (std::size_t i = 0; i < bits; i += 8) {
-    uint8_t mask = bits - i >= 8 ? 0xff : static_cast<uint8_t>(0xff << (8 - (bits - i)));
-    if ((address.bytes[i / 8] ^ prefix.address.bytes[i / 8]) & mask) return false;
-  }
-  return true;
+// Whether addr show/flush's scope filter keeps `a`.
+bool in_scope(const netlink::AddressInfo& a, const Command& cmd) { return !cmd.scope || a.scope == *cmd.scope; }
+
+// Whether its to, flag and label filters keep `a` on `device`; the label
+// of an address without one (IPv6) is its device's name, as ip reads it.
+bool selected(const netlink::AddressInfo& a, const std::string& device, const Command& cmd) {
+  if (cmd.to && !within(a.prefix.address, *cmd.to)) return false;
+  if ((a.flags ^ cmd.addr_flags) & cmd.addr_flag_mask) return false;
+  return cmd.label_pattern.empty() ||
+         ::fnmatch(cmd.label_pattern.c_str(), (a.label.empty() ? device : a.label).c_str(), 0) == 0;
 }
 
-// Whether addr show/flush's scope and to filters keep `a`.
-bool selected(const netlink::AddressInfo& a, const Command& cmd) {
-  return (!cmd.scope || a.scope == *cmd.scope) && (!cmd.to || within(a.prefix.address, *cmd.to));
+// One address as ip prints it: its JSON keys into `ai`, its two text lines returned.
+std::string address_record(const netlink::AddressInfo& a, Json& ai) {
+  bool v4 = a.prefix.address.family == AF_INET;
+  ai["family"] = v4 ? "inet" : "inet6";
+  ai["local"] = a.prefix.address.to_string();
+  ai["prefixlen"] = a.prefix.length;
+  if (a.broadcast) ai["broadcast"] = a.broadcast->to_string();
+  ai["scope"] = scope_name(a.scope);
+  std::string line = std::string("    ") + (v4 ? "inet " : "inet6 ") + a.prefix.address.to_string() + "/" +
+                     std::to_string(a.prefix.length);
+  if (a.broadcast) line += " brd " + a.broadcast->to_string();
+  line += " scope " + scope_name(a.scope) + " ";
+  for (const auto& flag : address_flag_names(a.flags, v4)) {
+    ai[flag] = true;
+    line += flag + " ";
+  }
+  if (!a.label.empty()) {
+    ai["label"] = a.label;
+    line += a.label;
+  }
+  ai["valid_life_time"] = a.valid_lifetime;
+  ai["preferred_life_time"] = a.preferred_lifetime;
+  return line + "\n       valid_lft " + lifetime_text(a.valid_lifetime) + " preferred_lft " +
+         lifetime_text(a.preferred_lifetime) + "\n";
 }
 
 
@@ -146,15 +251,19 @@ NlResult<void> show_links(Runner& r, const Command& cmd) {
   const Globals& g = r.globals();
   bool addr = cmd.verb == Verb::addr_show;
   auto all = BRISK_TRY(r.links_by_index(g.stats, g.details));
-  std::map<int, std::vector<netlink::AddressInfo>> addrs;
-  std::set<int> filtered_out;  // links that had addresses, none of them in scope
+  // Each link's addresses in dump order. As ip: one the scope filter leaves
+  // out is gone; one the to, flag or label filters leave out stays as a
+  // nullopt, which ip -j prints as {}.
+  std::map<int, std::vector<std::optional<netlink::AddressInfo>>> addrs;
+  std::map<int, std::vector<netlink::AddressInfo>> shown;
+  std::set<int> filtered_out;  // links that had addresses, none of them kept
   if (addr) {
     for (auto& a : BRISK_TRY(netlink::list_addresses(*c, {.family = cmd.family}))) {
-      if (!selected(a, cmd)) {
-        filtered_out.insert(a.ifindex);
-        continue;
-      }
-      addrs[a.ifindex].push_back(std::move(a));
+      bool kept = in_scope(a, cmd) && selected(a, name_of(a.ifindex, all), cmd);
+      if (!kept) filtered_out.insert(a.ifindex);
+      if (!in_scope(a, cmd)) continue;
+      if (kept) shown[a.ifindex].push_back(a);
+      addrs[a.ifindex].push_back(kept ? std::optional(std::move(a)) : std::nullopt);
     }
   }
   // `ip -6 addr` without a device reads links through the kernel's IPv6
@@ -162,51 +271,45 @@ NlResult<void> show_links(Runner& r, const Command& cmd) {
   LinkView view{.globals = g, .all = all, .runner = &r, .for_addr = addr,
                 .inet6_dump = addr && g.family == AF_INET6 && cmd.dev.empty(),  // -6 itself, not "to"
                 .family = cmd.family};
+  // ip prints no link part (header, JSON link keys, brief columns) under a label filter.
+  bool link_part = cmd.label_pattern.empty();
   bool found = cmd.dev.empty();
   for (const auto& [index, l] : all) {
     if (!cmd.dev.empty() && l.name != cmd.dev) continue;
     found = true;
-    if (cmd.up_only && !(l.flags & IFF_UP)) continue;
+    if ((cmd.up_only && !(l.flags & IFF_UP)) || (cmd.show_group && l.group != *cmd.show_group)) {
+      if (g.json) r.emit(Json::object());  // as ip -j: an empty record for each link "up" or "group" leaves out
+      continue;
+    }
     if (!cmd.master.empty() && (l.master == 0 || name_of(l.master, all) != cmd.master)) continue;
     if (!cmd.kind.empty() && l.kind != cmd.kind) continue;
     // As ip: with a family (-4/-6, or to PREFIX's) only the links with such
-    // addresses; with a scope, not those whose addresses it all left out.
-    if (addr && addrs[index].empty() && (cmd.family != AF_UNSPEC || filtered_out.count(index))) continue;
-    if (g.brief) {
-      print_brief(r, l, all, addr ? &addrs[index] : nullptr);
+    // addresses; with a filter, not those whose addresses it all left out.
+    if (addr && shown[index].empty() && (cmd.family != AF_UNSPEC || filtered_out.count(index))) continue;
+    if (g.brief && (link_part || g.json)) {
+      print_brief(r, l, all, addr ? &shown[index] : nullptr);
+      continue;
+    }
+    if (g.brief) {  // under a label filter: the addresses alone
+      std::string t;
+      for (const auto& a : shown[index]) t += a.prefix.address.to_string() + "/" + std::to_string(a.prefix.length) + " ";
+      r.out() += t + "\n";
       continue;
     }
     // Only the form that is printed: -d makes each link's record long.
-    Json j = g.json ? link_json(l, view) : Json::object();
+    Json j = g.json && link_part ? link_json(l, view) : Json::object();
     // ip -o addr prints each address on its own line, under no link header.
     bool address_lines = addr && g.oneline && !g.json;
-    std::string text = g.json || address_lines ? std::string() : link_text(l, view);
+    std::string text = g.json || address_lines || !link_part ? std::string() : link_text(l, view);
     if (addr) {
       Json infos = Json::array();
       for (const auto& a : addrs[index]) {
-        bool v4 = a.prefix.address.family == AF_INET;
+        if (!a) {
+          infos.push_back(Json::object());
+          continue;
+        }
         Json ai;
-        ai["family"] = v4 ? "inet" : "inet6";
-        ai["local"] = a.prefix.address.to_string();
-        ai["prefixlen"] = a.prefix.length;
-        if (a.broadcast) ai["broadcast"] = a.broadcast->to_string();
-        ai["scope"] = scope_name(a.scope);
-        std::string line = std::string("    ") + (v4 ? "inet " : "inet6 ") + a.prefix.address.to_string() + "/" +
-                           std::to_string(a.prefix.length);
-        if (a.broadcast) line += " brd " + a.broadcast->to_string();
-        line += " scope " + scope_name(a.scope) + " ";
-        for (const auto& flag : address_flag_names(a.flags, v4)) {
-          ai[flag] = true;
-          line += flag + " ";
-        }
-        if (!a.label.empty()) {
-          ai["label"] = a.label;
-          line += a.label;
-        }
-        ai["valid_life_time"] = a.valid_lifetime;
-        ai["preferred_life_time"] = a.preferred_lifetime;
-        line += "\n       valid_lft " + lifetime_text(a.valid_lifetime) + " preferred_lft " +
-                lifetime_text(a.preferred_lifetime) + "\n";
+        std::string line = address_record(*a, ai);
         text += address_lines ? std::to_string(index) + ": " + l.name + one_line(line) : line;
         infos.push_back(std::move(ai));
       }
@@ -226,8 +329,9 @@ NlResult<void> show_links(Runner& r, const Command& cmd) {
 
 NlResult<void> flush_addresses(Runner& r, const Command& cmd) {
   auto c = BRISK_TRY(r.conn());
-  return netlink::flush_addresses(*c, cmd.dev, cmd.family, [&cmd](const netlink::AddressInfo& a) {
-    return selected(a, cmd);
+  auto all = BRISK_TRY(r.links_by_index(false));
+  return netlink::flush_addresses(*c, cmd.dev, cmd.family, [&cmd, &all](const netlink::AddressInfo& a) {
+    return in_scope(a, cmd) && selected(a, name_of(a.ifindex, all), cmd);
   });
 }
 

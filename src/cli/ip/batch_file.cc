@@ -63,9 +63,10 @@ Parsed<std::vector<BatchLine>> split_batch(std::string_view text) {
 }
 
 std::string format_error(std::string_view message, bool exact) {
+  if (exact) return std::string(message);
   std::string text = "Error: ";
   text += message;
-  if (!exact && text.back() != '.') text += '.';
+  if (text.back() != '.') text += '.';
   return text;
 }
 

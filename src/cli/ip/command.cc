@@ -23,8 +23,10 @@ bool Command::mutates() const {
     case Verb::link_show:
     case Verb::addr_show:
     case Verb::route_show:
+    case Verb::route_flush:
     case Verb::route_get:
     case Verb::neigh_show:
+    case Verb::neigh_flush:
     case Verb::fdb_show:
     case Verb::netns_add:
     case Verb::netns_del:

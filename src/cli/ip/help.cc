@@ -17,7 +17,8 @@ std::string_view object_usage(Object object) {
                        [ promisc { on | off } ] [ arp { on | off } ]
                        [ multicast { on | off } ] [ allmulticast { on | off } ]
        brisk link del { dev DEV | DEV | group GROUP } [ type TYPE ]
-       brisk link show [ [ dev ] DEV ] [ master DEV ] [ type TYPE ] [ up ]
+       brisk link show [ [ dev ] DEV ] [ master DEV ] [ type TYPE ] [ group GROUP ] [ up ]
+GROUP := { default | NAME from /etc/iproute2/group | NUMBER }
 TYPE := { veth | bridge | macvlan | macvtap | vxlan | vlan }
 veth:    [ peer [ name ] NAME [ netns NAME ] [ address LLADDR ] [ mtu MTU ] ]
 bridge:  [ stp_state { 0 | 1 } ] [ forward_delay CENTISECONDS ] [ vlan_filtering { 0 | 1 } ]
@@ -29,29 +30,43 @@ Names are literal: templates such as veth%d are refused.
 )";
     case Object::address:
       return R"(Usage: brisk address { add | replace | del } IFADDR dev DEV
-                       [ label LABEL ] [ broadcast ADDR | brd ADDR ] [ scope SCOPE ]
-                       [ noprefixroute ] [ nodad ]
-       brisk address show [ [ dev ] DEV ] [ scope SCOPE ] [ to PREFIX ] [ up ]
-       brisk address flush [ dev ] DEV [ scope SCOPE ] [ to PREFIX ]
+                       [ label LABEL ] [ { broadcast | brd } { ADDR | + | - } ] [ scope SCOPE ]
+                       [ valid_lft LFT ] [ preferred_lft LFT ]
+                       [ noprefixroute ] [ nodad ] [ home ] [ mngtmpaddr ]
+       brisk address show [ [ dev ] DEV ] [ scope SCOPE ] [ to PREFIX ] [ FLAG... ]
+                          [ label PATTERN ] [ up ]
+       brisk address flush [ [ dev ] DEV ] [ scope SCOPE ] [ to PREFIX ] [ FLAG... ]
+                          [ label PATTERN ]
 IFADDR := PREFIX (10.0.0.1/24, fd00::1/64)
 SCOPE := { host | link | global | NUMBER }
+LFT := { forever | SECONDS }
+FLAG := [ - ] { permanent | dynamic | secondary | primary | tentative | deprecated |
+                dadfailed | temporary | home | mngtmpaddr | noprefixroute | nodad |
+                optimistic | autojoin | stable-privacy }
 )";
     case Object::route:
-      return R"(Usage: brisk route { add | del | replace } ROUTE
-       brisk route show [ dev DEV ] [ table { TABLE_ID | main | local | default | all } ]
-                        [ proto PROTO ] [ scope SCOPE ] [ type TYPE ]
+      return R"(Usage: brisk route { add | del | replace | change | prepend | append } ROUTE
+       brisk route show [ SELECTOR ]
+       brisk route flush SELECTOR
+SELECTOR := [ dev DEV ] [ table { TABLE_ID | all } ] [ proto RTPROTO ] [ scope SCOPE ] [ type TYPE ]
        brisk route get [ to ] ADDRESS [ from ADDRESS ] [ iif DEV ] [ oif DEV ] [ mark NUMBER ]
 ROUTE := [ TYPE ] { PREFIX | default } [ via ADDRESS ] [ dev DEV ] [ metric NUMBER ]
          [ table TABLE_ID ] [ scope SCOPE ] [ proto RTPROTO ] [ src ADDRESS ] [ onlink ]
+         [ pref { low | medium | high } ] [ METRIC [ lock ] VALUE ]...
+         [ nexthop NH ]...
+NH := [ via ADDRESS ] [ dev DEV ] [ weight NUMBER ] [ onlink ]
 TYPE := { unicast | blackhole | unreachable | prohibit }
-TABLE_ID := { main | local | NUMBER }
-SCOPE := { host | link | global | NUMBER }
-RTPROTO := { kernel | boot | static | NUMBER }
+TABLE_ID := { main | local | default | NAME from rt_tables | NUMBER }
+SCOPE := { host | link | global | NAME from rt_scopes | NUMBER }
+RTPROTO := { kernel | boot | static | dhcp | ... | NAME from rt_protos | NUMBER }
+METRIC := { mtu | advmss | window | initcwnd | initrwnd | quickack | rtt | rttvar |
+            ssthresh | cwnd | reordering | hoplimit | rto_min | fastopen_no_cookie }
 )";
     case Object::neigh:
       return R"(Usage: brisk neigh { add | del | replace } ADDR [ lladdr LLADDR ]
                        [ nud STATE ] dev DEV
-       brisk neigh show [ dev DEV ] [ nud { STATE | all | none } ]...
+       brisk neigh show [ dev DEV ] [ [ to ] PREFIX ] [ nud { STATE | all | none } ]...
+       brisk neigh flush [ dev DEV ] [ [ to ] PREFIX ] [ nud { STATE | all | none } ]...
 STATE := { permanent | noarp | stale | reachable }
 )";
     case Object::netns:

@@ -29,7 +29,7 @@ struct UsageError {
   std::string message;
   int line = 0;       // batch line number; 0 outside a batch
   bool help = false;  // message is a usage text asked for with `help`, printed as is
-  bool exact = false; // message is ip's own text, printed after "Error: " with nothing added
+  bool exact = false; // message is ip's whole text ("Error: ..." or not), printed as is
   int exit_code = 255; // ip's status for it: 255 (exit(-1)), or 1 where ip exits 1 (get_addr)
 };
 
@@ -74,8 +74,8 @@ bool is_ip_invocation(std::string_view arg);
 enum class Verb {
   link_add, link_set, link_del, link_del_group, link_show,
   addr_add, addr_del, addr_replace, addr_show, addr_flush,
-  route_add, route_del, route_replace, route_show, route_get,
-  neigh_add, neigh_del, neigh_replace, neigh_show,
+  route_add, route_del, route_replace, route_change, route_prepend, route_append, route_show, route_flush, route_get,
+  neigh_add, neigh_del, neigh_replace, neigh_show, neigh_flush,
   netns_add, netns_del, netns_list, netns_exec,
   fdb_add, fdb_del, fdb_show,
 };
@@ -99,9 +99,13 @@ struct Command {
   std::string dev{};
   std::string master{};
   std::string kind{};
+  std::optional<uint32_t> show_group{};       // link/addr show group GROUP
   bool up_only = false;
   std::optional<uint8_t> scope{};             // addr show scope SCOPE
-  std::optional<netlink::IpPrefix> to{};      // addr show to PREFIX (its family becomes the command's)
+  std::optional<netlink::IpPrefix> to{};      // addr/neigh show to PREFIX (its family becomes the command's)
+  uint32_t addr_flags = 0;                    // addr show/flush FLAG...: the IFA_F_* bits wanted set...
+  uint32_t addr_flag_mask = 0;                // ...among these (primary is secondary unset, dynamic permanent)
+  std::string label_pattern{};                // addr show/flush label PATTERN (fnmatch)
   std::optional<uint32_t> nud{};              // neigh show nud STATE...: NUD_* bits, 0x100 for "none"
   std::optional<uint8_t> route_protocol{};    // route show proto PROTO (RTPROT_*)
   std::optional<uint8_t> route_scope{};       // route show scope SCOPE
@@ -126,8 +130,8 @@ struct BatchLine {
 // starts with ' or " runs to the matching quote.
 Parsed<std::vector<BatchLine>> split_batch(std::string_view text);
 
-// "Error: <message>." for an error; with `exact`, "Error: <message>" (ip's
-// text, which may end in its own newline).
+// "Error: <message>." for an error; with `exact`, the message itself (ip's
+// whole text, which may end in its own newline).
 std::string format_error(std::string_view message, bool exact = false);
 
 // The whole front end: argv as main() got it. Returns the exit code.

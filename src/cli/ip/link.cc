@@ -1,6 +1,7 @@
 // ip link: add, set, delete and show, with each kind's options.
 #include <climits>
 
+#include "cli/ip/names.h"
 #include "cli/ip/objects.h"
 
 namespace brisk::ipcli {
@@ -160,7 +161,7 @@ Parsed<Command> parse_link_add(Cursor& c, Command cmd) {
     } else if (key == "alias") {
       TRY_SET(spec.common.alias, c.value(key));
     } else if (key == "group") {
-      TRY_SET(spec.common.group, c.number<uint32_t>(key));
+      TRY_SET(spec.common.group, c.read(key, group_value));
     } else if (spec.name.empty()) {
       TRY_SET(spec.name, link_name("name", key));
     } else {
@@ -204,7 +205,7 @@ Parsed<Command> parse_link_set(Cursor& c, Command cmd) {
     } else if (key == "txqueuelen" || key == "txqlen" || key == "qlen") {
       TRY_SET(spec.txqueuelen, c.number<uint32_t>("txqueuelen"));  // ip names it so, whichever word was used
     } else if (key == "group") {
-      TRY_SET(spec.group, c.number<uint32_t>(key));
+      TRY_SET(spec.group, c.read(key, group_value));
     } else if (key == "promisc" || key == "arp" || key == "multicast" || key == "allmulticast") {
       std::optional<bool>& flag = key == "promisc"     ? spec.promisc
                                   : key == "arp"       ? spec.arp
@@ -231,7 +232,7 @@ Parsed<Command> parse_link_del(Cursor& c, Command cmd) {
     if (key == "dev") {
       TRY_SET(cmd.name, c.sole_link_name(key, cmd.name));
     } else if (key == "group") {
-      TRY_SET(cmd.group, c.number<uint32_t>(key));
+      TRY_SET(cmd.group, c.read(key, group_value));
       cmd.verb = Verb::link_del_group;
     } else if (key == "type") {
       TRY_SET(v, c.value(key));  // ip accepts and ignores the type on delete
@@ -259,6 +260,8 @@ Parsed<Command> parse_link_show(Cursor& c, Command cmd) {
       TRY_SET(cmd.master, c.link_name(key));
     } else if (key == "type") {
       TRY_SET(cmd.kind, c.value(key));
+    } else if (key == "group") {
+      TRY_SET(cmd.show_group, c.read(key, group_value));
     } else if (cmd.dev.empty()) {
       TRY_SET(cmd.dev, link_name("dev", key));
     } else {
@@ -269,6 +272,11 @@ Parsed<Command> parse_link_show(Cursor& c, Command cmd) {
 }
 
 }  // namespace
+
+Parsed<uint32_t> group_value(const std::string& text) {
+  if (auto group = group_number(text)) return *group;
+  return invarg("Invalid \"group\" value\n", text);
+}
 
 Parsed<Command> parse_link(Cursor& c, Command cmd) {
   if (c.done()) return parse_link_show(c, std::move(cmd));

@@ -9,6 +9,7 @@
 #include <optional>
 
 #include "cli/ip/link_details.h"
+#include "cli/ip/names.h"
 #include "cli/ip/print_util.h"
 
 namespace brisk::ipcli {
@@ -159,7 +160,7 @@ Json link_json(const netlink::LinkInfo& l, const LinkView& view) {
   if (l.master && !v6_addr) j["master"] = name_of(l.master, all);
   j["operstate"] = operstate_name(l.operstate);
   if (!for_addr) j["linkmode"] = linkmode_name(l.linkmode);
-  if (!v6_addr) j["group"] = l.group == 0 ? std::string("default") : std::to_string(l.group);
+  if (!v6_addr) j["group"] = group_name(l.group);
   j["txqlen"] = l.txqueuelen;
   // ip -4/-6 addr leaves out the link layer, unless -d.
   if (for_addr && view.family != AF_UNSPEC && !g.details) return j;
@@ -187,7 +188,7 @@ std::string link_text(const netlink::LinkInfo& l, const LinkView& view) {
   if (l.master && !v6_addr) t += " master " + name_of(l.master, all);
   t += std::string(" state ") + operstate_name(l.operstate);
   if (!for_addr) t += std::string(" mode ") + linkmode_name(l.linkmode);
-  if (!v6_addr) t += " group " + (l.group == 0 ? std::string("default") : std::to_string(l.group));
+  if (!v6_addr) t += " group " + group_name(l.group);
   t += " qlen " + std::to_string(l.txqueuelen) + "\n";
   if (for_addr && view.family != AF_UNSPEC && !g.details) return t;
   t += std::string("    link/") + link_type(l) + " ";

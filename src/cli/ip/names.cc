@@ -143,6 +143,11 @@ const NameTable& nud_states() {
   return table;
 }
 
+const NameTable& link_groups() {
+  static const NameTable table = with_files(NameTable({{0, "default"}}, UINT32_MAX), "group");
+  return table;
+}
+
 std::string scope_name(uint8_t scope) { return scopes().name(scope); }
 std::optional<uint8_t> scope_number(std::string_view word) {
   if (word == "universe") return RT_SCOPE_UNIVERSE;
@@ -154,6 +159,8 @@ std::string rtn_type_name(uint8_t type) { return route_types().name(type); }
 std::optional<uint8_t> rtn_type_number(std::string_view word) { return route_types().number(word); }
 std::string table_name(uint32_t table) { return route_tables().name(table); }
 std::optional<uint32_t> table_number(std::string_view word) { return route_tables().number(word); }
+std::string group_name(uint32_t group) { return link_groups().name(group); }
+std::optional<uint32_t> group_number(std::string_view word) { return link_groups().number(word); }
 
 std::vector<std::string> nud_names(uint16_t state) {
   std::vector<std::string> out;

@@ -43,6 +43,7 @@ const NameTable& protocols();     // rt_protos: kernel, boot, static, dhcp, ...
 const NameTable& scopes();        // rt_scopes: global, link, host, ...
 const NameTable& route_types();   // RTN_*: unicast, blackhole, ...
 const NameTable& nud_states();    // NUD_* bits: permanent, reachable, ...
+const NameTable& link_groups();   // group: default, ...
 
 std::string scope_name(uint8_t scope);
 std::optional<uint8_t> scope_number(std::string_view);  // also "universe", as ip
@@ -52,6 +53,8 @@ std::string rtn_type_name(uint8_t type);
 std::optional<uint8_t> rtn_type_number(std::string_view);
 std::string table_name(uint32_t table);
 std::optional<uint32_t> table_number(std::string_view);
+std::string group_name(uint32_t group);
+std::optional<uint32_t> group_number(std::string_view);
 // ip's words for a neighbour's state bits, upper case ("REACHABLE"), or "NONE".
 std::vector<std::string> nud_names(uint16_t state);
 

@@ -69,6 +69,13 @@ Parsed<Command> parse_neigh_show(Cursor& c, Command cmd) {
       uint32_t state = 0;
       TRY_SET(state, nud_filter(v));
       cmd.nud = cmd.nud.value_or(0) | state;  // several nud arguments add up
+    } else if (key == "to" || (!cmd.to && key.find_first_of(".:") != std::string::npos)) {
+      if (key == "to") TRY_SET(key, c.value(key));
+      auto prefix = netlink::IpPrefix::parse(key.find('/') == std::string::npos
+                                                 ? key + (key.find(':') == std::string::npos ? "/32" : "/128")
+                                                 : key);
+      if (!prefix) return invalid("invalid \"to\" prefix", key);
+      cmd.to = *prefix;
     } else {
       return garbage("dev", key);
     }
@@ -85,7 +92,33 @@ Parsed<Command> parse_neigh(Cursor& c, Command cmd, int family) {
   if (matches(verb, "replace")) return parse_neigh_change(c, std::move(cmd), Verb::neigh_replace, family);
   if (matches(verb, "delete")) return parse_neigh_change(c, std::move(cmd), Verb::neigh_del, family);
   if (matches(verb, "show") || matches(verb, "list") || matches(verb, "lst")) return parse_neigh_show(c, std::move(cmd));
+  if (matches(verb, "flush")) {
+    if (c.done()) return refused("Flush requires arguments.");
+    auto flush = parse_neigh_show(c, std::move(cmd));
+    if (flush) flush->verb = Verb::neigh_flush;
+    return flush;
+  }
   return usage("command \"" + verb + "\" is unknown, try \"brisk neigh help\"");
+}
+
+NlResult<void> flush_neighbours(Runner& r, const Command& cmd) {
+  auto c = BRISK_TRY(r.conn());
+  auto all = BRISK_TRY(r.links_by_index(false));
+  // As ip: by default every state but permanent and noarp; "nud all" is
+  // every state but noarp.
+  uint32_t wanted = cmd.nud.value_or(~uint32_t(NUD_PERMANENT | NUD_NOARP) & ~0x100u);
+  if (wanted == ~0u) wanted &= ~uint32_t(NUD_NOARP);
+  netlink::Batch batch(*c);
+  for (const auto& n : BRISK_TRY(netlink::list_neighbours(*c, {.dev = cmd.dev, .family = cmd.family}))) {
+    bool chosen = (n.state & wanted) || (n.state == 0 && (wanted & 0x100));
+    if (!chosen || (cmd.to && !within(n.address, *cmd.to))) continue;
+    batch.delete_neighbour({.dev = name_of(n.ifindex, all), .address = n.address.to_string()});
+  }
+  for (auto& result : batch.flush()) {
+    // An entry the kernel dropped meanwhile (garbage collection) is fine.
+    if (!result && result.error().code != ENOENT) return result;
+  }
+  return {};
 }
 
 NlResult<void> show_neighbours(Runner& r, const Command& cmd) {
@@ -98,7 +131,7 @@ NlResult<void> show_neighbours(Runner& r, const Command& cmd) {
     // externally learned entries whatever their state.
     uint32_t wanted = cmd.nud.value_or(~uint32_t(NUD_NOARP) & ~0x100u);
     bool shown = (n.state & wanted) || (n.flags & (NTF_PROXY | NTF_EXT_LEARNED)) || (n.state == 0 && (wanted & 0x100));
-    if (!shown) continue;
+    if (!shown || (cmd.to && !within(n.address, *cmd.to))) continue;
     Json j;
     j["dst"] = n.address.to_string();
     if (cmd.dev.empty()) j["dev"] = name_of(n.ifindex, all);

@@ -15,6 +15,9 @@ Parsed<Command> parse_neigh(Cursor& c, Command cmd, int family);
 Parsed<Command> parse_netns(Cursor& c, Command cmd);
 Parsed<Command> parse_fdb(Cursor& c, Command cmd);
 
+// A device group's name (/etc/iproute2/group) or number, as ip reads it.
+Parsed<uint32_t> group_value(const std::string& text);
+
 // A netns name as ip accepts it: no '/', not "." or "..".
 Parsed<std::string> netns_name(const std::string& text);
 

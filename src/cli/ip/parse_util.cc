@@ -21,8 +21,12 @@ Failure<UsageError> invalid(const std::string& what, const std::string& value) {
   return usage("argument \"" + value + "\" is wrong: " + what);
 }
 
+Failure<UsageError> refused(std::string text) {
+  return fail(UsageError{.message = std::move(text), .exact = true, .exit_code = 1});
+}
+
 Failure<UsageError> invarg(const std::string& what, const std::string& value) {
-  return fail(UsageError{.message = "argument \"" + value + "\" is wrong: " + what, .exact = true});
+  return fail(UsageError{.message = "Error: argument \"" + value + "\" is wrong: " + what, .exact = true});
 }
 
 Parsed<std::string> link_name(const std::string& key, const std::string& text) {
@@ -55,7 +59,7 @@ Parsed<std::string> ip_prefix(const std::string& key, const std::string& text, i
 Parsed<bool> on_off(const std::string& key, const std::string& text) {
   if (text == "1" || text == "on") return true;
   if (text == "0" || text == "off") return false;
-  return fail(UsageError{.message = "argument of \"" + key + "\" must be \"on\" or \"off\", not \"" + text + "\"",
+  return fail(UsageError{.message = "Error: argument of \"" + key + "\" must be \"on\" or \"off\", not \"" + text + "\"",
                          .exact = true, .exit_code = 1});
 }
 

@@ -55,6 +55,10 @@ Parsed<std::string> ip_prefix(const std::string& key, const std::string& text, i
 Parsed<bool> on_off(const std::string& key, const std::string& text);
 Parsed<uint8_t> scope_value(const std::string& text);  // a scope name or number
 
+// A command ip refuses once parsed, with its text as is and status 1
+// ("preferred_lft is greater than valid_lft").
+Failure<UsageError> refused(std::string text);
+
 // Walks the words after the verb; each keyword's value is read, and
 // checked, in one call.
 class Cursor {

@@ -34,6 +34,16 @@ void field(Json& j, std::string& t, const char* key, const char* keyword, const 
   t += std::string(" ") + keyword + " " + value;
 }
 
+bool within(const netlink::IpAddress& address, const netlink::IpPrefix& prefix) {
+  if (address.family != prefix.address.family) return false;
+  std::size_t bits = std::min<std::size_t>(prefix.length, address.size() * 8);
+  for (std::size_t i = 0; i < bits; i += 8) {
+    uint8_t mask = bits - i >= 8 ? 0xff : static_cast<uint8_t>(0xff << (8 - (bits - i)));
+    if ((address.bytes[i / 8] ^ prefix.address.bytes[i / 8]) & mask) return false;
+  }
+  return true;
+}
+
 netlink::NlResult<void> device_missing(const std::string& dev) {
   return netlink::NetlinkError{
       .code = ENODEV, .op = "show", .object = dev, .ext_ack = "Device \"" + dev + "\" does not exist"};

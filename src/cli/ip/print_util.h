@@ -19,6 +19,8 @@ std::string one_line(std::string text);
 std::string name_of(int ifindex, const Links& all);
 // One field in both forms: the JSON key, and " keyword value" text.
 void field(Json& j, std::string& t, const char* key, const char* keyword, const std::string& value);
+// Whether `address` lies in `prefix` (same family, the first length bits equal).
+bool within(const netlink::IpAddress& address, const netlink::IpPrefix& prefix);
 // "Device DEV does not exist", as ip says for a show of a missing device.
 netlink::NlResult<void> device_missing(const std::string& dev);
 

@@ -7,6 +7,7 @@
 #include "cli/ip/names.h"
 #include "cli/ip/objects.h"
 #include "cli/ip/print_util.h"
+#include "cli/ip/route_metrics.h"
 
 namespace brisk::ipcli {
 namespace {
@@ -20,6 +21,34 @@ Parsed<T> route_number(Cursor& c, const std::string& key) {
     if (auto n = number<T>(key, text)) return *n;
     return invarg("\"" + key + "\" value is invalid\n", text);
   });
+}
+
+// ip's parse_nexthops(): every word after the first "nexthop" belongs to
+// the paths: "nexthop [via ADDR] [dev DEV] [weight N] [onlink]...".
+Parsed<std::vector<netlink::NexthopSpec>> parse_nexthops(Cursor& c, int family) {
+  std::vector<netlink::NexthopSpec> paths(1);
+  while (!c.done()) {
+    std::string key = c.next();
+    auto& nh = paths.back();
+    if (key == "nexthop") {
+      paths.emplace_back();
+    } else if (key == "via") {
+      TRY_SET(nh.via, c.address(key, family));
+    } else if (key == "dev") {
+      TRY_SET(nh.dev, c.link_name(key));
+    } else if (key == "weight") {
+      TRY_SET(nh.weight, c.read(key, [](const std::string& text) -> Parsed<uint16_t> {
+        auto n = number<uint16_t>("weight", text, 256);
+        if (!n || *n == 0) return invarg("\"weight\" is invalid\n", text);
+        return *n;
+      }));
+    } else if (key == "onlink") {
+      nh.onlink = true;
+    } else {
+      return usage("unknown nexthop option \"" + key + "\"");
+    }
+  }
+  return paths;
 }
 
 Parsed<Command> parse_route_change(Cursor& c, Command cmd, Verb verb, int family) {
@@ -56,6 +85,20 @@ Parsed<Command> parse_route_change(Cursor& c, Command cmd, Verb verb, int family
       TRY_SET(spec.src, c.address(key, family));
     } else if (key == "onlink") {
       spec.onlink = true;
+    } else if (key == "nexthop") {
+      // The paths' gateways are of the destination's family, once it is known.
+      auto dst = netlink::IpPrefix::parse(spec.prefix);
+      TRY_SET(spec.nexthops, parse_nexthops(c, dst ? dst->address.family : family));
+    } else if (uint16_t metric = route_metric_of(key)) {
+      TRY_SET(std::ignore, read_route_metric(metric, key, c, spec.metrics));
+    } else if (key == "pref") {
+      TRY_SET(spec.pref, c.read(key, [](const std::string& text) -> Parsed<uint8_t> {
+        if (text == "low") return ICMPV6_ROUTER_PREF_LOW;
+        if (text == "medium") return ICMPV6_ROUTER_PREF_MEDIUM;
+        if (text == "high") return ICMPV6_ROUTER_PREF_HIGH;
+        if (auto n = number<uint8_t>("pref", text)) return *n;
+        return invarg("\"pref\" value is invalid\n", text);
+      }));
     } else if (auto type = type_of(key); type && spec.prefix.empty()) {
       spec.type = *type;
       TRY_SET(v, c.value(key));
@@ -71,7 +114,8 @@ Parsed<Command> parse_route_change(Cursor& c, Command cmd, Verb verb, int family
   }
   if (spec.prefix.empty()) return usage("not enough information: a destination is required");
   if (spec.prefix == "default" && family == AF_INET6 && spec.via.empty()) spec.prefix = "::/0";
-  if (verb != Verb::route_del && spec.type == netlink::RouteType::unicast && spec.via.empty() && spec.dev.empty())
+  if (verb != Verb::route_del && spec.type == netlink::RouteType::unicast && spec.via.empty() && spec.dev.empty() &&
+      spec.nexthops.empty())
     return usage("not enough information: \"via\" or \"dev\" is required");
   return cmd;
 }
@@ -158,6 +202,15 @@ Parsed<Command> parse_route(Cursor& c, Command cmd, int family) {
   std::string verb = c.next();
   if (matches(verb, "add")) return parse_route_change(c, std::move(cmd), Verb::route_add, family);
   if (matches(verb, "replace")) return parse_route_change(c, std::move(cmd), Verb::route_replace, family);
+  if (matches(verb, "change")) return parse_route_change(c, std::move(cmd), Verb::route_change, family);
+  if (matches(verb, "prepend")) return parse_route_change(c, std::move(cmd), Verb::route_prepend, family);
+  if (matches(verb, "append")) return parse_route_change(c, std::move(cmd), Verb::route_append, family);
+  if (matches(verb, "flush")) {
+    if (c.done()) return refused("\"ip route flush\" requires arguments.");
+    auto flush = parse_route_show(c, std::move(cmd));
+    if (flush) flush->verb = Verb::route_flush;
+    return flush;
+  }
   if (matches(verb, "delete")) return parse_route_change(c, std::move(cmd), Verb::route_del, family);
   if (matches(verb, "list") || matches(verb, "show") || matches(verb, "lst")) return parse_route_show(c, std::move(cmd));
   if (matches(verb, "get")) return parse_route_get(c, std::move(cmd));
@@ -207,20 +260,63 @@ NlResult<void> get_route(Runner& runner, const Command& cmd) {
   return {};
 }
 
+namespace {
+
+// ip's names for a route's or a path's RTNH_F_* flags.
+std::vector<std::string> nexthop_flags(uint32_t bits) {
+  std::vector<std::string> flags;
+  if (bits & RTNH_F_DEAD) flags.emplace_back("dead");
+  if (bits & RTNH_F_ONLINK) flags.emplace_back("onlink");
+  if (bits & RTNH_F_PERVASIVE) flags.emplace_back("pervasive");
+  if (bits & RTNH_F_OFFLOAD) flags.emplace_back("offload");
+  if (bits & RTNH_F_LINKDOWN) flags.emplace_back("linkdown");
+  return flags;
+}
+
+// The routes route show and flush select. Like ip: IPv4 unless -6, but both
+// families for every table.
+NlResult<std::vector<netlink::RouteInfo>> selected_routes(netlink::Connection& c, const Command& cmd) {
+  bool every_table = cmd.route.table == RT_TABLE_UNSPEC;
+  int family = cmd.family != AF_UNSPEC ? cmd.family : every_table ? AF_UNSPEC : AF_INET;
+  netlink::RouteFilter filter{.family = family, .table = cmd.route.table, .dev = cmd.route.dev};
+  auto routes = BRISK_TRY(netlink::list_routes(c, filter));
+  std::erase_if(routes, [&cmd](const netlink::RouteInfo& r) {
+    return (cmd.route_protocol && r.protocol != *cmd.route_protocol) ||
+           (cmd.route_scope && r.scope != *cmd.route_scope) || (cmd.route_type && r.type != *cmd.route_type);
+  });
+  return routes;
+}
+
+}  // namespace
+
+NlResult<void> flush_routes(Runner& runner, const Command& cmd) {
+  auto c = BRISK_TRY(runner.conn());
+  auto all = BRISK_TRY(runner.links_by_index(false));
+  netlink::Batch batch(*c);
+  for (const auto& r : BRISK_TRY(selected_routes(*c, cmd))) {
+    batch.delete_route({.prefix = r.dst.to_string(),
+                        .via = r.gateway ? r.gateway->to_string() : std::string(),
+                        .dev = r.oif ? name_of(r.oif, all) : std::string(),
+                        .metric = r.metric,
+                        .table = r.table,
+                        .protocol = r.protocol,
+                        .type = static_cast<netlink::RouteType>(r.type)});
+  }
+  for (auto& result : batch.flush()) {
+    // A route that went with another (an IPv6 one with its address) is fine.
+    if (!result && result.error().code != ESRCH) return result;
+  }
+  return {};
+}
+
 NlResult<void> show_routes(Runner& runner, const Command& cmd) {
   auto c = BRISK_TRY(runner.conn());
   runner.use_json();
   const Globals& g = runner.globals();
   auto all = BRISK_TRY(runner.links_by_index(false));
-  // Like ip: IPv4 unless -6, but both families for every table; "dev"
-  // and "table" are printed only where the filter leaves them open.
+  // "dev" and "table" are printed only where the filter leaves them open.
   bool every_table = cmd.route.table == RT_TABLE_UNSPEC;
-  int family = cmd.family != AF_UNSPEC ? cmd.family : every_table ? AF_UNSPEC : AF_INET;
-  netlink::RouteFilter filter{.family = family, .table = cmd.route.table, .dev = cmd.route.dev};
-  for (const auto& r : BRISK_TRY(netlink::list_routes(*c, filter))) {
-    if ((cmd.route_protocol && r.protocol != *cmd.route_protocol) || (cmd.route_scope && r.scope != *cmd.route_scope) ||
-        (cmd.route_type && r.type != *cmd.route_type))
-      continue;
+  for (const auto& r : BRISK_TRY(selected_routes(*c, cmd))) {
     Json j;
     std::string t;
     // -d spells out what ip leaves implicit otherwise: unicast, proto boot, scope global.
@@ -245,14 +341,10 @@ NlResult<void> show_routes(Runner& runner, const Command& cmd) {
       j["metric"] = r.metric;
       t += " metric " + std::to_string(r.metric);
     }
-    std::vector<std::string> flags;
-    if (r.flags & RTNH_F_DEAD) flags.emplace_back("dead");
-    if (r.flags & RTNH_F_ONLINK) flags.emplace_back("onlink");
-    if (r.flags & RTNH_F_PERVASIVE) flags.emplace_back("pervasive");
-    if (r.flags & RTNH_F_OFFLOAD) flags.emplace_back("offload");
-    if (r.flags & RTNH_F_LINKDOWN) flags.emplace_back("linkdown");
+    std::vector<std::string> flags = nexthop_flags(r.flags);
     for (const auto& f : flags) t += " " + f;
     j["flags"] = flags;
+    print_route_metrics(r.metrics, j, t);
     std::string end = " \n";
     if (r.pref) {  // IPv6: ip ends the line with it, without the trailing space
       static const std::map<uint8_t, const char*> kPrefs{{ICMPV6_ROUTER_PREF_LOW, "low"},
@@ -267,8 +359,27 @@ NlResult<void> show_routes(Runner& runner, const Command& cmd) {
         end = " " + std::to_string(*r.pref) + "\n";
       }
     }
+    // A multipath route's paths, each on a line of its own, as ip prints them.
+    std::string paths;
+    if (!r.nexthops.empty()) {
+      Json hops = Json::array();
+      for (const auto& nh : r.nexthops) {
+        Json h;
+        std::string line = "\tnexthop";
+        if (nh.gateway) field(h, line, "gateway", "via", nh.gateway->to_string());
+        if (nh.oif) field(h, line, "dev", "dev", name_of(nh.oif, all));
+        h["weight"] = nh.weight;
+        line += " weight " + std::to_string(nh.weight) + " ";
+        auto hop_flags = nexthop_flags(nh.flags);
+        for (const auto& f : hop_flags) line += f + " ";
+        h["flags"] = hop_flags;
+        hops.push_back(std::move(h));
+        paths += line + "\n";
+      }
+      j["nexthops"] = std::move(hops);
+    }
     if (g.json) runner.emit(std::move(j));
-    else runner.out() += t + end;
+    else runner.out() += t + end + paths;
   }
   return {};
 }

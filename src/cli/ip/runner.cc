@@ -31,6 +31,34 @@ void print_error_line(const std::string& line) {
   std::fprintf(stderr, "%s\n", line.c_str());
 }
 
+// ip's status for an argument error (exit(-1)).
+constexpr int kArgumentExit = 255;
+
+// Whether the command names a device ip looks up while parsing the line: a
+// master (link add|set ... master DEV) or a multipath route's nexthop dev.
+bool names_device_ip_parses(const Command& cmd) {
+  bool route = cmd.verb == Verb::route_add || cmd.verb == Verb::route_replace || cmd.verb == Verb::route_change ||
+               cmd.verb == Verb::route_prepend || cmd.verb == Verb::route_append || cmd.verb == Verb::route_del;
+  return (cmd.verb == Verb::link_set && cmd.link_set.master && !cmd.link_set.master->empty()) ||
+         (cmd.verb == Verb::link_add && !cmd.link_add.common.master.empty()) ||
+         (route && !cmd.route.nexthops.empty());
+}
+
+// ip's text when `e` is the engine's "ROLE 'DEV' does not exist" for such a
+// device: an argument error, which ends ip's batch.
+std::optional<std::string> argument_error(const NetlinkError& e) {
+  constexpr std::string_view suffix = "' does not exist";
+  std::string_view detail = e.detail;
+  if (e.code != ENODEV || !detail.ends_with(suffix)) return std::nullopt;
+  for (std::string_view prefix : {"master '", "nexthop dev '"}) {
+    if (!detail.starts_with(prefix)) continue;
+    std::string dev(detail.substr(prefix.size(), detail.size() - prefix.size() - suffix.size()));
+    if (prefix == "master '") return "Error: argument \"" + dev + "\" is wrong: Device does not exist\n";
+    return "Cannot find device \"" + dev + "\"\nError: cannot parse nexthop";
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 // The kernel's ext-ack text when it gave one, else what failed and why.
@@ -127,6 +155,9 @@ NlResult<std::size_t> Runner::queue(netlink::Batch& batch, const Command& cmd) {
     case Verb::addr_del: return batch.delete_address(cmd.addr);
     case Verb::route_add: return batch.add_route(cmd.route);
     case Verb::route_replace: return batch.replace_route(cmd.route);
+    case Verb::route_change: return batch.put_route(cmd.route, netlink::RouteMerge::change);
+    case Verb::route_prepend: return batch.put_route(cmd.route, netlink::RouteMerge::prepend);
+    case Verb::route_append: return batch.put_route(cmd.route, netlink::RouteMerge::append);
     case Verb::route_del: return batch.delete_route(cmd.route);
     case Verb::neigh_add: return batch.add_neighbour(cmd.neigh);
     case Verb::neigh_replace: return batch.replace_neighbour(cmd.neigh);
@@ -157,7 +188,11 @@ int Runner::run(std::vector<Command>& cmds) {
       std::size_t end = i + 1;
       bool stop_mode = false;
       if (g_.force) {
-        while (end < cmds.size() && cmds[end].mutates()) ++end;
+        // A device that ip would not find while parsing ends even a -force
+        // batch (below), so a line naming one goes out alone, after what
+        // comes before it.
+        if (!names_device_ip_parses(cmds[i]))
+          while (end < cmds.size() && cmds[end].mutates() && !names_device_ip_parses(cmds[end])) ++end;
       } else if (cmds[i].verb == Verb::link_del) {
         end = i + safe_delete_prefix(cmds, i);
       } else {
@@ -184,6 +219,13 @@ int Runner::run(std::vector<Command>& cmds) {
         const NetlinkError* error = prep_error[k - i] ? &*prep_error[k - i] : nullptr;
         if (!error && !results[*slot[k - i]]) error = &results[*slot[k - i]].error();
         if (!error || (failed && stop_mode && error->code == ECANCELED)) continue;
+        if (auto text = argument_error(*error)) {
+          // ip reads the device's index while parsing the line, and a missing
+          // one is an argument error: the whole batch ends there, -force or not.
+          flush_out();
+          print_error_line(*text);
+          return kArgumentExit;
+        }
         report(cmds[k], runtime_message(*error));
         failed = true;
       }
@@ -277,8 +319,10 @@ NlResult<void> Runner::run_one(const Command& cmd) {
     case Verb::link_show:
     case Verb::addr_show: return show_links(*this, cmd);
     case Verb::route_show: return show_routes(*this, cmd);
+    case Verb::route_flush: return flush_routes(*this, cmd);
     case Verb::route_get: return get_route(*this, cmd);
     case Verb::neigh_show: return show_neighbours(*this, cmd);
+    case Verb::neigh_flush: return flush_neighbours(*this, cmd);
     case Verb::fdb_show: return show_fdb(*this, cmd);
     default: break;
   }

@@ -70,8 +70,10 @@ class Runner {
 netlink::NlResult<void> show_links(Runner& r, const Command& cmd);  // link show and addr show
 netlink::NlResult<void> flush_addresses(Runner& r, const Command& cmd);
 netlink::NlResult<void> show_routes(Runner& r, const Command& cmd);
+netlink::NlResult<void> flush_routes(Runner& r, const Command& cmd);
 netlink::NlResult<void> get_route(Runner& r, const Command& cmd);
 netlink::NlResult<void> show_neighbours(Runner& r, const Command& cmd);
+netlink::NlResult<void> flush_neighbours(Runner& r, const Command& cmd);
 netlink::NlResult<void> show_fdb(Runner& r, const Command& cmd);
 netlink::NlResult<void> run_netns(Runner& r, const Command& cmd);
 // What `ip netns exec` does in its own process before exec.

@@ -1,0 +1,167 @@
+// ip route's grammar beyond the basics: change, prepend, append, flush with
+// show's selectors, any protocol, metrics and pref; parsed without a kernel,
+// then applied and printed as ip 6.1 applies and prints them.
+#include <linux/icmpv6.h>
+#include <linux/rtnetlink.h>
+
+#include <gtest/gtest.h>
+
+#include "cli/ip/ip.h"
+#include "cli_support.h"
+#include "parse_support.h"
+
+namespace brisk::ipcli {
+namespace {
+
+using cli_test::brisk_run;
+using cli_test::ip_run;
+
+TEST(IpRouteGrammar, MergeVerbs) {
+  EXPECT_EQ(ok({"route", "change", "10.0.0.0/8", "dev", "v0"}).verb, Verb::route_change);
+  EXPECT_EQ(ok({"route", "prepend", "10.0.0.0/8", "dev", "v0"}).verb, Verb::route_prepend);
+  EXPECT_EQ(ok({"route", "append", "10.0.0.0/8", "dev", "v0"}).verb, Verb::route_append);
+  EXPECT_EQ(ok({"r", "app", "10.0.0.0/8", "dev", "v0"}).verb, Verb::route_append);
+  auto flush = ok({"route", "flush", "dev", "v0", "proto", "dhcp"});
+  EXPECT_EQ(flush.verb, Verb::route_flush);
+  EXPECT_EQ(flush.route_protocol, RTPROT_DHCP);
+  EXPECT_FALSE(flush.mutates());  // run on its own, as addr flush
+  auto bare = error_of({"route", "flush"});
+  EXPECT_EQ(bare.message, "\"ip route flush\" requires arguments.");
+  EXPECT_EQ(bare.exit_code, 1);
+}
+
+TEST(IpRouteGrammar, Metrics) {
+  auto r = ok({"route", "add", "10.0.0.0/8", "via", "10.9.0.2", "mtu", "lock", "1400", "advmss", "1360", "initcwnd",
+               "10", "initrwnd", "20", "window", "65535", "rtt", "100ms", "quickack", "1"});
+  const auto& m = r.route.metrics;
+  EXPECT_EQ(m.values[RTAX_MTU], 1400u);
+  EXPECT_EQ(m.locked, 1u << RTAX_MTU);
+  EXPECT_EQ(m.values[RTAX_ADVMSS], 1360u);
+  EXPECT_EQ(m.values[RTAX_INITCWND], 10u);
+  EXPECT_EQ(m.values[RTAX_INITRWND], 20u);
+  EXPECT_EQ(m.values[RTAX_WINDOW], 65535u);
+  EXPECT_EQ(m.values[RTAX_RTT], 800u);  // 1/8 ms, as the kernel keeps it
+  EXPECT_EQ(m.values[RTAX_QUICKACK], 1u);
+  EXPECT_EQ(ok({"route", "add", "10.0.0.0/8", "dev", "v0", "rtt", "2s"}).route.metrics.values[RTAX_RTT], 16000u);
+  EXPECT_EQ(ok({"route", "add", "10.0.0.0/8", "dev", "v0", "rtt", "3"}).route.metrics.values[RTAX_RTT], 3u);
+  EXPECT_EQ(ok({"route", "add", "fd00::/64", "dev", "v0", "pref", "high"}).route.pref, ICMPV6_ROUTER_PREF_HIGH);
+  EXPECT_TRUE(ok({"route", "add", "10.0.0.0/8", "via", "10.9.0.2", "dev", "v0", "onlink"}).route.onlink);
+  auto quick = error_of({"route", "add", "10.0.0.0/8", "dev", "v0", "quickack", "2"});
+  EXPECT_EQ(quick.message, "Error: argument \"2\" is wrong: \"quickack\" value should be 0 or 1\n");
+  for (const char* bad : {"big", "4294967296", "-1"})
+    EXPECT_NE(error_of({"route", "add", "10.0.0.0/8", "dev", "v0", "mtu", bad}).message.find("\"mtu\" value is invalid"),
+              std::string::npos);
+  EXPECT_FALSE(parse_command(Words{"route", "add", "10.0.0.0/8", "dev", "v0", "rtt", "5min"}, Globals{}));
+  EXPECT_FALSE(parse_command(Words{"route", "add", "10.0.0.0/8", "dev", "v0", "mtu"}, Globals{}));
+}
+
+TEST(IpRouteGrammar, Multipath) {
+  auto r = ok({"route", "add", "10.30.0.0/16", "proto", "static", "nexthop", "via", "10.9.0.2", "dev", "d0",
+               "weight", "2", "nexthop", "via", "10.8.0.2", "weight", "256", "onlink", "nexthop", "dev", "e0"});
+  ASSERT_EQ(r.route.nexthops.size(), 3u);
+  EXPECT_EQ(r.route.nexthops[0].via, "10.9.0.2");
+  EXPECT_EQ(r.route.nexthops[0].dev, "d0");
+  EXPECT_EQ(r.route.nexthops[0].weight, 2);
+  EXPECT_EQ(r.route.nexthops[1].weight, 256);
+  EXPECT_TRUE(r.route.nexthops[1].onlink);
+  EXPECT_EQ(r.route.nexthops[2].dev, "e0");
+  EXPECT_EQ(r.route.nexthops[2].weight, 1);
+  EXPECT_EQ(r.route.protocol, RTPROT_STATIC);
+  for (const char* weight : {"0", "257", "x"}) {
+    auto e = error_of({"route", "add", "10.30.0.0/16", "nexthop", "via", "10.9.0.2", "weight", weight});
+    EXPECT_EQ(e.message, "Error: argument \"" + std::string(weight) + "\" is wrong: \"weight\" is invalid\n");
+  }
+  EXPECT_FALSE(parse_command(Words{"route", "add", "10.30.0.0/16", "nexthop", "via", "fd00::1"}, Globals{}));
+  EXPECT_FALSE(parse_command(Words{"route", "add", "10.30.0.0/16", "nexthop", "bogus"}, Globals{}));
+}
+
+// The same route commands in ip's namespace and brisk's; then shows compared.
+class IpRouteParity : public cli_test::CliNetnsTest {
+ protected:
+  void SetUp() override {
+    CliNetnsTest::SetUp();
+    if (IsSkipped()) return;
+    ip_ns_ = brisk::test::make_netns();
+    for (int ns : {ns(), ip_ns_.get()}) {
+      for (const Words& setup : std::vector<Words>{{"link", "add", "d0", "type", "veth", "peer", "name", "d1"},
+                                                   {"link", "set", "d0", "up"},
+                                                   {"link", "set", "d1", "up"},
+                                                   {"addr", "add", "10.9.0.1/24", "dev", "d0"},
+                                                   {"link", "add", "e0", "type", "veth", "peer", "name", "e1"},
+                                                   {"link", "set", "e0", "up"},
+                                                   {"link", "set", "e1", "up"},
+                                                   {"addr", "add", "10.8.0.1/24", "dev", "e0"},
+                                                   {"addr", "add", "fd00:9::1/64", "dev", "d0", "nodad"}})
+        ASSERT_EQ(ip_run(setup, ns).code, 0) << ::testing::PrintToString(setup);
+    }
+  }
+  // Runs `args` through ip in its namespace and brisk in ours: both succeed
+  // or both fail (ip exits 2 for a kernel refusal, brisk 1).
+  void both(const Words& args) {
+    auto theirs = ip_run(args, ip_ns_.get());
+    auto ours = brisk_run(args, ns());
+    EXPECT_EQ(ours.code == 0, theirs.code == 0) << ::testing::PrintToString(args) << "\nip: " << theirs.err
+                                      << "\nbrisk: " << ours.err;
+  }
+  void expect_same_tables() {
+    for (const char* family : {"-4", "-6"})
+      EXPECT_EQ(ip_run({family, "route", "show", "table", "all"}, ns()).out,
+                ip_run({family, "route", "show", "table", "all"}, ip_ns_.get()).out);
+  }
+  UniqueFd ip_ns_;
+};
+
+TEST_F(IpRouteParity, MergeVerbsMetricsAndProtocols) {
+  both({"route", "add", "10.20.0.0/16", "via", "10.9.0.2", "mtu", "1400", "advmss", "1360", "initcwnd", "10",
+        "initrwnd", "20", "window", "65535", "rtt", "100ms", "quickack", "1"});
+  both({"route", "add", "10.21.0.0/16", "dev", "d0", "mtu", "lock", "1300", "rtt", "5s", "proto", "dhcp"});
+  both({"route", "add", "10.24.0.0/16", "via", "10.50.0.1", "dev", "d0", "onlink", "proto", "bird"});
+  both({"route", "add", "10.25.0.0/16", "dev", "d0", "proto", "99", "table", "100"});
+  both({"route", "add", "fd00:20::/64", "via", "fd00:9::2", "pref", "high", "mtu", "1300"});
+  both({"route", "append", "10.22.0.0/16", "via", "10.9.0.2"});
+  both({"route", "append", "10.22.0.0/16", "via", "10.9.0.3"});
+  both({"route", "prepend", "10.22.0.0/16", "via", "10.9.0.4"});
+  both({"route", "change", "10.22.0.0/16", "via", "10.9.0.5"});
+  both({"route", "change", "10.23.0.0/16", "via", "10.9.0.5"});  // fails: nothing to change
+  both({"route", "add", "10.20.0.0/16", "via", "10.9.0.2"});      // fails: exists
+  both({"route", "add", "10.30.0.0/16", "nexthop", "via", "10.9.0.2", "dev", "d0", "weight", "2", "nexthop", "via",
+        "10.8.0.2", "dev", "e0", "weight", "1"});
+  both({"route", "add", "10.31.0.0/16", "proto", "static", "metric", "5", "nexthop", "via", "10.9.0.2", "nexthop",
+        "dev", "e0"});
+  both({"route", "add", "fd00:30::/64", "nexthop", "via", "fd00:9::2", "dev", "d0", "weight", "3", "nexthop", "via",
+        "fd00:9::3", "dev", "d0"});
+  expect_same_tables();
+  for (const Words& show : std::vector<Words>{{"route", "show"},
+                                              {"-6", "route", "show", "dev", "d0"},
+                                              {"route", "show", "proto", "dhcp"},
+                                              {"-6", "route", "show"},
+                                              {"route", "show", "table", "all"},
+                                              {"-d", "route", "show", "table", "100"}}) {
+    Words json = show;
+    json.insert(json.begin(), "-j");
+    cli_test::expect_same_output(show, ns());
+    cli_test::expect_same_output(json, ns());
+  }
+}
+
+TEST_F(IpRouteParity, FlushWithShowsSelectors) {
+  for (const Words& flush : std::vector<Words>{{"route", "flush", "proto", "dhcp"},
+                                               {"route", "flush", "dev", "d0", "proto", "boot"},
+                                               {"route", "flush", "table", "100"},
+                                               {"route", "flush", "type", "blackhole"},
+                                               {"-6", "route", "flush", "dev", "d0", "proto", "static"}}) {
+    for (const Words& add : std::vector<Words>{
+             {"route", "replace", "10.20.0.0/16", "via", "10.9.0.2"},
+             {"route", "replace", "10.21.0.0/16", "dev", "d0", "proto", "dhcp"},
+             {"route", "replace", "10.22.0.0/16", "dev", "d0", "proto", "static"},
+             {"route", "replace", "10.25.0.0/16", "dev", "d0", "table", "100"},
+             {"route", "replace", "blackhole", "10.26.0.0/16"},
+             {"route", "replace", "fd00:21::/64", "dev", "d0", "proto", "static"}})
+      for (int ns : {ns(), ip_ns_.get()}) ASSERT_EQ(ip_run(add, ns).code, 0);
+    both(flush);
+    expect_same_tables();
+  }
+}
+
+}  // namespace
+}  // namespace brisk::ipcli
