@@ -254,12 +254,13 @@ TEST_F(BenchCli, CniWritesJsonCsvAndCharts) {
         << stem;
 }
 
-// Killed once its first round of containers exists (it says so on stderr).
-TEST_F(BenchCli, SigkillHalfwayLeavesNothingBehind) {
+// Runs the CLI, SIGKILLs it once its stderr says `marker`; TearDown then
+// compares the host with what it was before the bench started.
+void kill_once_stderr_says(std::vector<std::string> argv, const std::string& marker) {
   auto pipe = sys::pipe();
   ASSERT_TRUE(pipe);
-  SpawnOptions options{.argv = {BRISK_CLI_PATH, "bench", "containers", "--n", "400", "--bucket", "20", "--settle-ms",
-                                "0"}};
+  argv.insert(argv.begin(), BRISK_CLI_PATH);
+  SpawnOptions options{.argv = argv};
   options.inherit_stdio = false;
   options.fds.push_back({.child_fd = 2, .parent_fd = pipe->write.get()});
   auto child = spawn(options);
@@ -267,17 +268,29 @@ TEST_F(BenchCli, SigkillHalfwayLeavesNothingBehind) {
   pipe->write.reset();
   std::string err;
   char buffer[512];
-  while (err.find("round 1/") == std::string::npos) {
+  while (err.find(marker) == std::string::npos) {
     auto n = sys::read(pipe->read.get(), buffer);
     if (!n || *n == 0) break;
     err.append(buffer, *n);
   }
-  ASSERT_NE(err.find("round 1/"), std::string::npos) << err;
+  ASSERT_NE(err.find(marker), std::string::npos) << err;
   ASSERT_TRUE(child->kill(SIGKILL));
   auto status = child->wait();
   ASSERT_TRUE(status);
   EXPECT_FALSE(status->success());
-  // TearDown compares the host with what it was before the bench started.
+}
+
+// Killed once its first round of containers exists (it says so on stderr).
+TEST_F(BenchCli, SigkillHalfwayLeavesNothingBehind) {
+  kill_once_stderr_says({"bench", "containers", "--n", "400", "--bucket", "20", "--settle-ms", "0"}, "round 1/");
+}
+
+// Killed with pods attached on every side, reference and brisk rules,
+// leases and bridges among them: all of it lived in the sandbox.
+TEST_F(BenchCli, CniSigkillHalfwayLeavesNothingBehind) {
+  if (::access("/usr/lib/cni/bridge", X_OK) != 0) GTEST_SKIP() << "needs containernetworking-plugins";
+  kill_once_stderr_says({"bench", "cni", "--n", "400", "--buckets", "100", "--masq", "on", "--settle-ms", "0"},
+                        "ADD, 8/400");
 }
 
 }  // namespace
