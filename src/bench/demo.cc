@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
+#include "bench/cni_bench.h"
 #include "bench/interrupt.h"
 #include "bench/containers_bench.h"
 #include "bench/link_bench.h"
@@ -156,10 +157,52 @@ DemoSectionResult run_containers_section(const DemoSettings& settings,
   return result;
 }
 
+// The CNI plugin (bench/cni_bench.h): the reference bridge + host-local and
+// brisk-bridge per pod, as a runtime runs them, with and without ipMasq.
+DemoSectionResult run_cni_section(const DemoSettings& settings,
+                                  const std::function<void(const std::string&)>& progress) {
+  DemoSectionResult result;
+  if (settings.cni_n <= 0 || skipped_without_root("cni", result)) return result;
+  CniBenchConfig config;
+  config.n = settings.cni_n;
+  config.buckets = std::min(config.buckets, settings.cni_n);
+  config.parallel_repeats = 1;
+  try {
+    validate(config);
+  } catch (const std::runtime_error& e) {
+    result.notes.push_back(std::string("cni: skipped (") + e.what() + ")");
+    return result;
+  }
+  CniBenchReport report = run_net_bench([&] { return run_cni_bench(config); });
+  progress("cni: done");
+  for (const auto& pass : report.passes) {
+    std::string masq = pass.masq ? ", ipMasq" : "";
+    for (const char* phase : {"ADD", "DEL"}) {
+      const CniPhaseRow* ref = find_row(pass, "reference", phase);
+      const CniPhaseRow* brisk = find_row(pass, "brisk", phase);
+      if (ref && brisk && !ref->failures && !brisk->failures)
+        result.rows.push_back({std::string("CNI ") + phase + masq, "bridge + host-local", ref->us_mean, brisk->us_mean, 0});
+    }
+    if (pass.parallel.size() == 2 && !pass.parallel[0].failures && !pass.parallel[1].failures)
+      result.rows.push_back({fmt::format("{} parallel CNI ADDs{}", pass.parallel[0].pods, masq), "bridge + host-local",
+                             pass.parallel[0].wall_ms_median * 1000, pass.parallel[1].wall_ms_median * 1000, 0});
+  }
+  if (!report.all_succeeded()) result.notes.push_back("cni: some plugin runs failed; see cni.json");
+  for (const auto& note : report.notes) result.notes.push_back("cni: " + note);
+  write_outputs(report, settings.out_dir);
+  result.files.push_back(settings.out_dir + "/cni.json");
+  result.files.push_back(settings.out_dir + "/cni.csv");
+  for (auto& file : write_plots(report, settings.out_dir)) result.files.push_back(std::move(file));
+  return result;
+}
+
 }  // namespace
 
 std::vector<DemoSection> demo_sections() {
-  return {{"spawn", run_spawn_section}, {"links", run_link_section}, {"containers", run_containers_section}};
+  return {{"spawn", run_spawn_section},
+          {"links", run_link_section},
+          {"containers", run_containers_section},
+          {"cni", run_cni_section}};
 }
 
 std::string format_summary(const std::vector<DemoRow>& rows) {

@@ -30,6 +30,7 @@ struct DemoSettings {
   int workload_n = 200;  // calls of the write-up's workload shape (0 skips)
   int link_n = 2000;     // veth pairs for the link section (0 skips)
   int containers_n = 200;  // containers for the containers section (0 skips)
+  int cni_n = 40;          // pods per side for the CNI section, both ipMasq passes (0 skips)
 };
 
 struct DemoSectionResult {

@@ -74,6 +74,26 @@ PlotSpec containers_plot(const ContainersBenchReport& report) {
   return spec;
 }
 
+PlotSpec cni_plot(const CniPass& pass, const std::string& phase) {
+  std::string masq = pass.masq ? "ipMasq on" : "ipMasq off";
+  PlotSpec spec{.title = "CNI " + phase + " (" + masq + "): cost per pod as pods accumulate",
+                .x_label = "pods attached when the bucket began",
+                .y_label = "time per " + phase + " (µs)",
+                .series = {}};
+  for (const char* side : {"brisk", "reference", "floor"}) {
+    const CniPhaseRow* row = find_row(pass, side, phase);
+    if (!row || row->buckets.size() < 2) continue;
+    PlotSeries series{std::string(side) == "brisk"       ? "brisk-bridge"
+                      : std::string(side) == "reference" ? "bridge + host-local (reference)"
+                                                         : "floor (in-process + process start)",
+                      {}};
+    for (const auto& b : row->buckets) series.points.emplace_back(b.pods_before, b.us_per_op);
+    spec.series.push_back(std::move(series));
+  }
+  spec.log_y = wants_log_scale(spec.series, false);
+  return spec;
+}
+
 std::vector<std::string> write_plots(const LinkBenchReport& report, const std::string& dir) {
   std::vector<std::string> files;
   for (const char* phase : {"veth add", "set up", "addr add"}) {
@@ -87,6 +107,17 @@ std::vector<std::string> write_plots(const ContainersBenchReport& report, const 
   PlotSpec spec = containers_plot(report);
   if (spec.series.empty()) return {};
   return {write_one(spec, dir + "/containers")};
+}
+
+std::vector<std::string> write_plots(const CniBenchReport& report, const std::string& dir) {
+  std::vector<std::string> files;
+  for (const auto& pass : report.passes)
+    for (const char* phase : {"ADD", "DEL"}) {
+      PlotSpec spec = cni_plot(pass, phase);
+      std::string stem = std::string("cni-") + (phase[0] == 'A' ? "add" : "del") + (pass.masq ? "-masq" : "");
+      if (!spec.series.empty()) files.push_back(write_one(spec, dir + "/" + stem));
+    }
+  return files;
 }
 
 }  // namespace brisk::bench

@@ -22,16 +22,6 @@
 namespace brisk::bench {
 namespace {
 
-// /proc/sys/net follows the namespace of the thread that opens it.
-void disable_ipv6_here() {
-  for (const char* knob : {"/proc/sys/net/ipv6/conf/all/disable_ipv6", "/proc/sys/net/ipv6/conf/default/disable_ipv6"}) {
-    int fd = ::open(knob, O_WRONLY | O_CLOEXEC);
-    if (fd < 0) continue;  // a kernel without IPv6
-    (void)!::write(fd, "1", 1);
-    ::close(fd);
-  }
-}
-
 std::runtime_error sys_error(const std::string& what) {
   return std::runtime_error(what + ": " + std::strerror(errno));
 }
@@ -56,6 +46,15 @@ void enter_sandbox() {
 }
 
 }  // namespace
+
+void disable_ipv6_here() {
+  for (const char* knob : {"/proc/sys/net/ipv6/conf/all/disable_ipv6", "/proc/sys/net/ipv6/conf/default/disable_ipv6"}) {
+    int fd = ::open(knob, O_WRONLY | O_CLOEXEC);
+    if (fd < 0) continue;  // a kernel without IPv6
+    (void)!::write(fd, "1", 1);
+    ::close(fd);
+  }
+}
 
 double us_since(Clock::time_point start) {
   return std::chrono::duration<double, std::micro>(Clock::now() - start).count();

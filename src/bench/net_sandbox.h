@@ -53,6 +53,11 @@ class NetnsDirThread {
   std::thread thread_;
 };
 
+// Turns IPv6 off (all and default) in the calling thread's network
+// namespace: no DAD/MLD work in the background. /proc/sys/net follows the
+// namespace of the thread that opens it.
+void disable_ipv6_here();
+
 // A fresh network namespace with IPv6 off (no DAD/MLD work in the
 // background), made on a helper thread; gone when its last fd closes.
 UniqueFd fresh_netns();

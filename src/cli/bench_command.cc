@@ -89,6 +89,7 @@ void add_bench(CLI::App& app) {
   bench->require_subcommand(1);
   add_bench_link(*bench);
   add_bench_containers(*bench);
+  add_bench_cni(*bench);
 
   auto* spawn = bench->add_subcommand("spawn", "Run a program N times with every method, side by side");
   auto o = std::make_shared<SpawnOptionsCli>();

@@ -10,6 +10,7 @@ void add_bench(CLI::App& app);  // bench_command.cc
 void add_demo(CLI::App& app);   // demo_command.cc
 void add_bench_link(CLI::App& bench);  // bench_link_command.cc
 void add_bench_containers(CLI::App& bench);  // bench_containers_command.cc
+void add_bench_cni(CLI::App& bench);  // bench_cni_command.cc
 void add_run(CLI::App& app);    // run_command.cc
 void add_bench_ip(CLI::App& bench);  // bench_ip_command.cc: `brisk bench ip`
 

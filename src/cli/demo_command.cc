@@ -1,6 +1,6 @@
 // `brisk demo`: what `make demo` shows. A quick run of each bench section
 // (spawn at a small and a large parent heap, the YaST write-up's workload,
-// link operations), then one summary table; files go to ./brisk-demo/.
+// link operations, containers, the CNI plugin), then one summary table; files go to ./brisk-demo/.
 #include <chrono>
 #include <filesystem>
 #include <iostream>
@@ -56,6 +56,7 @@ void add_demo(CLI::App& app) {
   demo->add_option("--workload-n", settings->workload_n)->group("");
   demo->add_option("--link-n", settings->link_n)->group("");
   demo->add_option("--containers-n", settings->containers_n)->group("");
+  demo->add_option("--cni-n", settings->cni_n)->group("");
   demo->callback([settings] { run_interruptible("brisk demo", [&] { run_demo(*settings); }); });
 }
 

@@ -6,7 +6,10 @@
 #include <dirent.h>
 #include <unistd.h>
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
+
+#include <algorithm>
 
 #include <fstream>
 #include <map>
@@ -14,6 +17,7 @@
 #include <set>
 #include <sstream>
 
+#include "brisk/command.h"
 #include "brisk/spawn.h"
 #include "support/test_support.h"
 #include "sys/syscalls.h"
@@ -154,12 +158,109 @@ TEST_F(BenchCli, IpPrintsEveryPhaseWithTheFloorBesideTheBatches) {
   EXPECT_EQ(rows["one process"][0], "2");
 }
 
-// Killed once its first round of containers exists (it says so on stderr).
-TEST_F(BenchCli, SigkillHalfwayLeavesNothingBehind) {
+// `brisk bench cni` refuses each bad setting with a message before it makes
+// anything: no table, no progress line, and (TearDown) no trace on the host.
+TEST_F(BenchCli, CniRejectsBadFlagsBeforeMakingAnything) {
+  brisk::test::TempDir empty;
+  const std::vector<std::vector<std::string>> bad = {
+      {"--n", "0"},           {"--n", "4", "--buckets", "5"}, {"--masq", "maybe"},
+      {"--parallel", "-1"},   {"--parallel-repeats", "0"},   {"--brisk-plugin", "/nonexistent/brisk-bridge"},
+      {"--timeout-ms", "0"},  {"--reference-dir", empty.path()}, {"--n", "many"}};
+  for (const auto& flags : bad) {
+    std::vector<std::string> argv{BRISK_CLI_PATH, "bench", "cni"};
+    argv.insert(argv.end(), flags.begin(), flags.end());
+    brisk::Output o = brisk::Command(argv).check(false).output();
+    std::string line = flags[0] + " " + flags[1];
+    EXPECT_FALSE(o.status.success()) << line;
+    EXPECT_EQ(o.out, "") << line;
+    EXPECT_EQ(("\n" + o.err).find("\ncni: "), std::string::npos) << line << ": " << o.err;  // a progress line
+    EXPECT_NE(o.err, "") << line;
+  }
+}
+
+// Rows of the table, by pass, phase and side: {"ipMasq off ADD brisk": [runs, failures, mean, ...]}.
+std::map<std::string, std::vector<std::string>> cni_rows(const std::string& table) {
+  std::map<std::string, std::vector<std::string>> rows;
+  std::string pass;
+  std::istringstream lines(table);
+  for (std::string line; std::getline(lines, line);) {
+    if (line.rfind("== ", 0) == 0) pass = line.substr(3, line.size() - 6);
+    for (const char* side : {"reference", "brisk", "in-process", "process start", "floor"})
+      for (const char* phase : {"ADD", "DEL"}) {
+        std::string head = fmt::format("{:<5} {:<13} ", phase, side);
+        if (line.rfind(head, 0) != 0) continue;
+        std::istringstream words(line.substr(head.size()));
+        for (std::string w; words >> w;) rows[pass + " " + phase + " " + side].push_back(w);
+      }
+  }
+  return rows;
+}
+
+TEST_F(BenchCli, CniTinyRunPrintsEveryRowAndSucceeds) {
+  if (::access("/usr/lib/cni/bridge", X_OK) != 0) GTEST_SKIP() << "needs containernetworking-plugins";
+  brisk::Output o = brisk::Command({BRISK_CLI_PATH, "bench", "cni", "--n", "4", "--buckets", "2", "--parallel", "3",
+                                    "--parallel-repeats", "1", "--settle-ms", "0"})
+                        .check(false)
+                        .output();
+  ASSERT_TRUE(o.status.success()) << o.out << o.err;
+  auto rows = cni_rows(o.out);
+  ASSERT_EQ(rows.size(), 20u) << o.out;
+  for (const auto& [name, words] : rows) {
+    ASSERT_GE(words.size(), 5u) << name;
+    EXPECT_EQ(words[0], "4") << name;  // runs
+    EXPECT_EQ(words[1], "0") << name;  // failures
+    EXPECT_GT(std::stod(words[2]), 0) << name;
+  }
+  for (const char* text : {"ADD: reference / brisk", "ADD: brisk / floor", "DEL: brisk / floor", "ADD per pod",
+                           "DEL per pod", "3 parallel ADDs: reference / brisk",
+                           "every ADD and DEL succeeded, no duplicate address: yes"})
+    EXPECT_NE(o.out.find(text), std::string::npos) << text;
+}
+
+// Exit 0 means every run succeeded: a plugin that always fails gives 1.
+TEST_F(BenchCli, CniExitsNonZeroWhenAPluginFails) {
+  if (::access("/usr/lib/cni/bridge", X_OK) != 0) GTEST_SKIP() << "needs containernetworking-plugins";
+  brisk::Output o = brisk::Command({BRISK_CLI_PATH, "bench", "cni", "--n", "2", "--buckets", "1", "--masq", "off",
+                                    "--parallel", "0", "--settle-ms", "0", "--brisk-plugin", "/bin/false"})
+                        .check(false)
+                        .output();
+  EXPECT_EQ(o.status.exit.code(), 1) << o.out << o.err;
+  EXPECT_EQ(cni_rows(o.out)["ipMasq off ADD brisk"].at(1), "2") << o.out;
+}
+
+TEST_F(BenchCli, CniWritesJsonCsvAndCharts) {
+  if (::access("/usr/lib/cni/bridge", X_OK) != 0) GTEST_SKIP() << "needs containernetworking-plugins";
+  brisk::test::TempDir dir;
+  brisk::Output o = brisk::Command({BRISK_CLI_PATH, "bench", "cni", "--n", "4", "--buckets", "2", "--masq", "on",
+                                    "--parallel", "2", "--parallel-repeats", "1", "--settle-ms", "0", "--json",
+                                    "--out", dir.path()})
+                        .check(false)
+                        .output();
+  ASSERT_TRUE(o.status.success()) << o.out << o.err;
+  auto written = read_json(dir.path() + "/cni.json");
+  EXPECT_EQ(nlohmann::json::parse(o.out), written);
+  EXPECT_TRUE(written["all_succeeded"].get<bool>());
+  ASSERT_EQ(written["passes"].size(), 1u);
+  const auto& pass = written["passes"][0];
+  EXPECT_TRUE(pass["masq"].get<bool>());
+  EXPECT_EQ(pass["rows"].size(), 10u);
+  EXPECT_EQ(pass["parallel"].size(), 2u);
+  EXPECT_EQ(pass["targets"].size(), 6u);
+  for (const auto& row : pass["rows"]) EXPECT_GT(row["us_mean"].get<double>(), 0) << row.dump();
+  EXPECT_EQ(csv_lines(dir.path() + "/cni.csv"), 1u + 10u * 2u + 2u);
+  for (const char* stem : {"cni-add-masq", "cni-del-masq"})
+    EXPECT_TRUE(::access((dir.path() + "/" + stem + ".png").c_str(), F_OK) == 0 ||
+                ::access((dir.path() + "/" + stem + ".svg").c_str(), F_OK) == 0)
+        << stem;
+}
+
+// Runs the CLI, SIGKILLs it once its stderr says `marker`; TearDown then
+// compares the host with what it was before the bench started.
+void kill_once_stderr_says(std::vector<std::string> argv, const std::string& marker) {
   auto pipe = sys::pipe();
   ASSERT_TRUE(pipe);
-  SpawnOptions options{.argv = {BRISK_CLI_PATH, "bench", "containers", "--n", "400", "--bucket", "20", "--settle-ms",
-                                "0"}};
+  argv.insert(argv.begin(), BRISK_CLI_PATH);
+  SpawnOptions options{.argv = argv};
   options.inherit_stdio = false;
   options.fds.push_back({.child_fd = 2, .parent_fd = pipe->write.get()});
   auto child = spawn(options);
@@ -167,17 +268,29 @@ TEST_F(BenchCli, SigkillHalfwayLeavesNothingBehind) {
   pipe->write.reset();
   std::string err;
   char buffer[512];
-  while (err.find("round 1/") == std::string::npos) {
+  while (err.find(marker) == std::string::npos) {
     auto n = sys::read(pipe->read.get(), buffer);
     if (!n || *n == 0) break;
     err.append(buffer, *n);
   }
-  ASSERT_NE(err.find("round 1/"), std::string::npos) << err;
+  ASSERT_NE(err.find(marker), std::string::npos) << err;
   ASSERT_TRUE(child->kill(SIGKILL));
   auto status = child->wait();
   ASSERT_TRUE(status);
   EXPECT_FALSE(status->success());
-  // TearDown compares the host with what it was before the bench started.
+}
+
+// Killed once its first round of containers exists (it says so on stderr).
+TEST_F(BenchCli, SigkillHalfwayLeavesNothingBehind) {
+  kill_once_stderr_says({"bench", "containers", "--n", "400", "--bucket", "20", "--settle-ms", "0"}, "round 1/");
+}
+
+// Killed with pods attached on every side, reference and brisk rules,
+// leases and bridges among them: all of it lived in the sandbox.
+TEST_F(BenchCli, CniSigkillHalfwayLeavesNothingBehind) {
+  if (::access("/usr/lib/cni/bridge", X_OK) != 0) GTEST_SKIP() << "needs containernetworking-plugins";
+  kill_once_stderr_says({"bench", "cni", "--n", "400", "--buckets", "100", "--masq", "on", "--settle-ms", "0"},
+                        "ADD, 8/400");
 }
 
 }  // namespace

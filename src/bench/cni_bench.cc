@@ -1,0 +1,286 @@
+#include "bench/cni_bench.h"
+
+#include <unistd.h>
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <stdexcept>
+#include <thread>
+
+#include "bench/cni_pods.h"
+#include "bench/net_sandbox.h"
+
+namespace brisk::bench {
+namespace {
+
+constexpr int kMaxPods = 5000;  // per side; three sides' namespaces exist at once
+
+// Every run of one side in one phase, in order.
+struct Samples {
+  std::vector<double> us{};
+  std::vector<int> pods_before{};
+  int failures = 0;
+  std::string first_error{};
+
+  void record(const CniOp& op, int before) {
+    if (!op.ok) {
+      if (failures++ == 0) first_error = op.error;
+      return;
+    }
+    us.push_back(op.us);
+    pods_before.push_back(before);
+  }
+};
+
+double mean(const std::vector<double>& v) {
+  if (v.empty()) return 0;
+  double sum = 0;
+  for (double x : v) sum += x;
+  return sum / static_cast<double>(v.size());
+}
+
+double median(std::vector<double> v) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  std::size_t mid = v.size() / 2;
+  return v.size() % 2 ? v[mid] : (v[mid - 1] + v[mid]) / 2;
+}
+
+// Buckets of `size` consecutive runs; each reports the pods attached when it began.
+CniPhaseRow summarize(const std::string& side, const std::string& phase, const Samples& s, int size) {
+  CniPhaseRow row{.side = side, .phase = phase, .ops = static_cast<int>(s.us.size()) + s.failures,
+                  .failures = s.failures, .us_mean = mean(s.us), .us_median = median(s.us),
+                  .buckets = {}, .first_error = s.first_error};
+  for (std::size_t start = 0; start < s.us.size(); start += static_cast<std::size_t>(size)) {
+    std::size_t end = std::min(s.us.size(), start + static_cast<std::size_t>(size));
+    std::vector<double> part(s.us.begin() + static_cast<long>(start), s.us.begin() + static_cast<long>(end));
+    row.buckets.push_back({.index = static_cast<int>(row.buckets.size()), .pods_before = s.pods_before[start],
+                           .ops = static_cast<int>(part.size()), .us_per_op = mean(part)});
+  }
+  return row;
+}
+
+// floor = in-process + process start, run by run.
+Samples floor_of(const Samples& in_process, const Samples& start) {
+  Samples f{.us = {}, .pods_before = in_process.pods_before, .failures = in_process.failures + start.failures,
+            .first_error = !in_process.first_error.empty() ? in_process.first_error : start.first_error};
+  std::size_t count = std::min(in_process.us.size(), start.us.size());
+  f.pods_before.resize(count);
+  for (std::size_t i = 0; i < count; ++i) f.us.push_back(in_process.us[i] + start.us[i]);
+  return f;
+}
+
+enum SideIndex { kReference, kBrisk, kInProcess, kSides };
+const char* const kSideNames[] = {"reference", "brisk", "in-process"};
+
+struct Pass {
+  const CniBenchConfig& config;
+  std::vector<std::unique_ptr<CniSide>> sides{};
+  Samples add[kSides + 1]{}, del[kSides + 1]{};  // [kSides]: the process starts beside the in-process runs
+
+  // One pod's run on every side, starting with side `first`.
+  void one_pod(int pod, int first, bool adding, int before) {
+    Samples* samples = adding ? add : del;
+    for (int k = 0; k < kSides; ++k) {
+      int s = (first + k) % kSides;
+      const CniSide& side = *sides[static_cast<std::size_t>(s)];
+      samples[s].record(adding ? side.add(pod) : side.del(pod), before);
+      if (s == kInProcess) samples[kSides].record(side.start_trivial_process(), before);
+    }
+  }
+};
+
+void tell(const CniBenchConfig& c, const std::string& line) {
+  if (c.progress) c.progress("cni: " + line);
+}
+
+int bucket_size(const CniBenchConfig& c) { return (c.n + c.buckets - 1) / c.buckets; }
+
+void accumulate_and_remove(Pass& p, const std::string& label) {
+  const auto& c = p.config;
+  int size = bucket_size(c);
+  for (int begin = 0; begin < c.n; begin += size) {
+    int end = std::min(c.n, begin + size);
+    for (auto& side : p.sides) side->make_pods(begin, end);
+    for (int pod = begin; pod < end; ++pod) p.one_pod(pod, pod % kSides, true, pod);
+    tell(c, fmt::format("{}: ADD, {}/{} pods", label, end, c.n));
+  }
+  for (int done = 0; done < c.n; ++done) {
+    int pod = c.n - 1 - done;
+    p.one_pod(pod, done % kSides, false, c.n - done);
+    if ((done + 1) % size == 0 || done + 1 == c.n) tell(c, fmt::format("{}: DEL, {}/{} pods", label, done + 1, c.n));
+  }
+  for (auto& side : p.sides) side->delete_pods(0, c.n);
+}
+
+// `count` ADDs started at once on fresh pods [base, base + count), then
+// removed one by one (untimed).
+void parallel_round(CniSide& side, int base, int count, CniParallelRow& row) {
+  side.make_pods(base, base + count);
+  std::vector<Command> commands;
+  for (int k = 0; k < count; ++k) commands.push_back(side.command("ADD", base + k));
+  std::vector<CniOp> ops;
+  auto start = Clock::now();
+  try {
+    std::vector<Process> running;
+    for (const auto& c : commands) running.push_back(c.spawn());
+    for (auto& p : running) ops.push_back(CniSide::result_of(p.wait(), 0, true));
+  } catch (const std::exception& e) {
+    ops.resize(static_cast<std::size_t>(count), CniOp{.ok = false, .error = e.what()});
+  }
+  row.wall_ms.push_back(us_since(start) / 1000);
+  std::map<std::string, int> seen;
+  for (const auto& op : ops) {
+    if (!op.ok && row.failures++ == 0) row.first_error = op.error;
+    if (op.ok && seen[op.address]++ > 0) ++row.duplicates;
+  }
+  for (int k = 0; k < count; ++k) {
+    CniOp op = side.del(base + k);
+    if (!op.ok && row.failures++ == 0) row.first_error = "DEL after the parallel ADDs: " + op.error;
+  }
+  side.delete_pods(base, base + count);
+}
+
+std::vector<CniParallelRow> run_parallel(Pass& p, const std::string& label) {
+  const auto& c = p.config;
+  std::vector<CniParallelRow> rows{{.side = kSideNames[kReference], .pods = c.parallel},
+                                   {.side = kSideNames[kBrisk], .pods = c.parallel}};
+  if (c.parallel == 0) return {};
+  for (int r = 0; r < c.parallel_repeats; ++r) {
+    for (int k = 0; k < 2; ++k) {
+      int s = (r + k) % 2;
+      parallel_round(*p.sides[static_cast<std::size_t>(s)], c.n + r * c.parallel, c.parallel,
+                     rows[static_cast<std::size_t>(s)]);
+    }
+    tell(c, fmt::format("{}: {} parallel ADDs, round {}/{}", label, c.parallel, r + 1, c.parallel_repeats));
+  }
+  for (auto& row : rows) row.wall_ms_median = median(row.wall_ms);
+  return rows;
+}
+
+std::vector<CniTarget> targets_of(const CniPass& pass) {
+  std::vector<CniTarget> t;
+  auto mean_of = [&](const char* side, const char* phase) {
+    const CniPhaseRow* row = find_row(pass, side, phase);
+    return row ? row->us_mean : 0.0;
+  };
+  auto ratio = [](double a, double b) { return b > 0 ? a / b : 0.0; };
+  t.push_back({.name = "ADD: reference / brisk", .value = ratio(mean_of("reference", "ADD"), mean_of("brisk", "ADD")),
+               .target = pass.masq ? 10.0 : 5.0, .at_least = true});
+  t.push_back({.name = "ADD: brisk / floor", .value = ratio(mean_of("brisk", "ADD"), mean_of("floor", "ADD")),
+               .target = 1.3, .at_least = false});
+  t.push_back({.name = "DEL: brisk / floor", .value = ratio(mean_of("brisk", "DEL"), mean_of("floor", "DEL")),
+               .target = 1.2, .at_least = false});
+  // Per-pod cost with the most pods attached against the fewest: ADD's
+  // last bucket against its first, DEL's first against its last.
+  for (const char* phase : {"ADD", "DEL"}) {
+    const CniPhaseRow* row = find_row(pass, "brisk", phase);
+    if (!row || row->buckets.size() < 2) continue;
+    const CniBucket& most = std::string(phase) == "ADD" ? row->buckets.back() : row->buckets.front();
+    const CniBucket& fewest = std::string(phase) == "ADD" ? row->buckets.front() : row->buckets.back();
+    t.push_back({.name = fmt::format("{} per pod: at {} pods / at {}", phase, most.pods_before, fewest.pods_before),
+                 .value = ratio(most.us_per_op, fewest.us_per_op), .target = 1.2, .at_least = false});
+  }
+  if (pass.parallel.size() == 2)
+    t.push_back({.name = fmt::format("{} parallel ADDs: reference / brisk", pass.parallel[0].pods),
+                 .value = ratio(pass.parallel[0].wall_ms_median, pass.parallel[1].wall_ms_median), .target = 5.0,
+                 .at_least = true});
+  return t;
+}
+
+CniPass run_pass(const CniBenchConfig& c, const std::string& brisk_plugin, bool masq) {
+  std::string label = masq ? "ipMasq on" : "ipMasq off";
+  std::string tag = masq ? "m" : "p";
+  Pass p{.config = c};
+  p.sides.push_back(std::make_unique<CniSide>(CniSideConfig{.tag = tag + "ref", .plugin = c.reference_dir + "/bridge",
+                                                            .type = "bridge", .cni_path = c.reference_dir,
+                                                            .masq = masq, .timeout_ms = c.timeout_ms}));
+  p.sides.push_back(std::make_unique<CniSide>(CniSideConfig{.tag = tag + "brisk", .plugin = brisk_plugin,
+                                                            .type = "brisk-bridge", .cni_path = c.reference_dir,
+                                                            .masq = masq, .timeout_ms = c.timeout_ms}));
+  p.sides.push_back(std::make_unique<CniSide>(CniSideConfig{.tag = tag + "inproc", .plugin = "",
+                                                            .type = "brisk-bridge", .cni_path = c.reference_dir,
+                                                            .masq = masq, .timeout_ms = c.timeout_ms}));
+  accumulate_and_remove(p, label);
+  CniPass pass{.masq = masq};
+  int size = bucket_size(c);
+  for (bool adding : {true, false}) {
+    const Samples* s = adding ? p.add : p.del;
+    const char* phase = adding ? "ADD" : "DEL";
+    for (int k = 0; k < kSides; ++k) pass.rows.push_back(summarize(kSideNames[k], phase, s[k], size));
+    pass.rows.push_back(summarize("process start", phase, s[kSides], size));
+    pass.rows.push_back(summarize("floor", phase, floor_of(s[kInProcess], s[kSides]), size));
+  }
+  pass.parallel = run_parallel(p, label);
+  pass.targets = targets_of(pass);
+  return pass;
+}
+
+bool executable(const std::string& path) { return !path.empty() && ::access(path.c_str(), X_OK) == 0; }
+
+}  // namespace
+
+bool CniBenchReport::all_succeeded() const {
+  for (const auto& pass : passes) {
+    for (const auto& row : pass.rows)
+      if (row.failures || row.ops != config.n) return false;
+    for (const auto& row : pass.parallel)
+      if (row.failures || row.duplicates) return false;
+  }
+  return !passes.empty();
+}
+
+std::string default_brisk_plugin() {
+  std::filesystem::path dir = std::filesystem::path(self_executable()).parent_path();
+  for (const auto& candidate : {dir / "brisk-bridge", dir / ".." / "lib" / "cni" / "brisk-bridge"})
+    if (executable(candidate.string())) return candidate.lexically_normal().string();
+  return "";
+}
+
+const CniPhaseRow* find_row(const CniPass& pass, const std::string& side, const std::string& phase) {
+  for (const auto& row : pass.rows)
+    if (row.side == side && row.phase == phase) return &row;
+  return nullptr;
+}
+
+void validate(const CniBenchConfig& c) {
+  if (c.n < 1 || c.n > kMaxPods) throw std::runtime_error(fmt::format("--n must be 1 to {}", kMaxPods));
+  if (c.buckets < 1 || c.buckets > c.n) throw std::runtime_error("--buckets must be 1 to --n");
+  if (c.parallel < 0 || c.parallel > 1000) throw std::runtime_error("--parallel must be 0 to 1000");
+  if (c.parallel_repeats < 1 || c.parallel_repeats > 100) throw std::runtime_error("--parallel-repeats must be 1 to 100");
+  if (c.timeout_ms <= 0 || c.settle_ms < 0) throw std::runtime_error("--timeout-ms must be positive, --settle-ms not negative");
+  for (const char* tool : {"bridge", "host-local"})
+    if (!executable(c.reference_dir + "/" + tool))
+      throw std::runtime_error("no reference plugin " + c.reference_dir + "/" + tool +
+                               " (Debian: apt-get install containernetworking-plugins)");
+  std::string brisk = c.brisk_plugin.empty() ? default_brisk_plugin() : c.brisk_plugin;
+  if (!executable(brisk))
+    throw std::runtime_error(brisk.empty() ? std::string("no brisk-bridge beside this executable; name it with --brisk-plugin")
+                                           : "brisk-bridge " + brisk + " is not an executable");
+  if (!executable("/bin/true")) throw std::runtime_error("no /bin/true to time a process start with");
+}
+
+CniBenchReport run_cni_bench(const CniBenchConfig& config) {
+  validate(config);
+  CniBenchReport report{.config = config,
+                        .brisk_plugin = config.brisk_plugin.empty() ? default_brisk_plugin() : config.brisk_plugin};
+  report.notes.push_back("load average before the run: " + load_average() + " (other work on the machine)");
+  std::vector<bool> passes;
+  if (config.masq != CniMasq::on) passes.push_back(false);
+  if (config.masq != CniMasq::off) passes.push_back(true);
+  run_in_net_sandbox([&] {
+    for (bool masq : passes) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(config.settle_ms));
+      report.passes.push_back(run_pass(config, report.brisk_plugin, masq));
+    }
+  });
+  report.notes.push_back("the sides took turns pod by pod, in rotating order; IPv6 off in every namespace");
+  report.notes.push_back("ratios are of means measured side by side in this run");
+  return report;
+}
+
+}  // namespace brisk::bench
