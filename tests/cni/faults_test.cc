@@ -51,7 +51,7 @@ TEST(CniFaults, AnAddKilledAtAnyStepIsUndoneByDel) {
         if (name == "lock" || name.rfind("last_reserved_ip.", 0) == 0 || name.rfind(".brisk-tmp-", 0) == 0) continue;
         std::ifstream in(e.path(), std::ios::binary);
         std::string content((std::istreambuf_iterator<char>(in)), {});
-        EXPECT_TRUE(content == "warm\r\neth0" || content.rfind("k", 0) == 0 && content.find("\r\neth0") != std::string::npos)
+        EXPECT_TRUE(content == "warm\r\neth0" || (content.rfind("k", 0) == 0 && content.find("\r\neth0") != std::string::npos))
             << name << " holds \"" << content << "\"";
       }
     PluginRun del = sandbox.run(BRISK_BRIDGE_PATH, cni_env("DEL", id, pod), c);
