@@ -103,10 +103,22 @@ class IpRouteParity : public cli_test::CliNetnsTest {
     EXPECT_EQ(ours.code == 0, theirs.code == 0) << ::testing::PrintToString(args) << "\nip: " << theirs.err
                                       << "\nbrisk: " << ours.err;
   }
+  // Link-local routes are left out: each namespace's addrconf adds them
+  // on its own schedule (a slower run, under ASan, shows some in one
+  // namespace and not yet in the other), and no command here touches them.
   void expect_same_tables() {
-    for (const char* family : {"-4", "-6"})
-      EXPECT_EQ(ip_run({family, "route", "show", "table", "all"}, ns()).out,
-                ip_run({family, "route", "show", "table", "all"}, ip_ns_.get()).out);
+    auto routes = [](int ns, const char* family) {
+      std::string out = ip_run({family, "route", "show", "table", "all"}, ns).out, kept;
+      for (std::size_t start = 0; start < out.size();) {
+        std::size_t end = out.find('\n', start);
+        if (end == std::string::npos) end = out.size();
+        std::string line = out.substr(start, end - start);
+        if (line.find("fe80:") == std::string::npos) kept += line + "\n";
+        start = end + 1;
+      }
+      return kept;
+    };
+    for (const char* family : {"-4", "-6"}) EXPECT_EQ(routes(ns(), family), routes(ip_ns_.get(), family));
   }
   UniqueFd ip_ns_;
 };
