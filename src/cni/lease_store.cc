@@ -12,6 +12,7 @@
 
 #include "brisk/cni/error.h"
 #include "cni/files.h"
+#include "cni/short_hash.h"
 
 namespace brisk::cni::detail {
 namespace {
@@ -45,12 +46,6 @@ std::vector<std::string> list_directory(const std::string& dir) {
   }
   ::closedir(d);
   return names;
-}
-
-uint64_t fnv1a(const std::string& s) {
-  uint64_t h = 1469598103934665603ull;
-  for (unsigned char c : s) h = (h ^ c) * 1099511628211ull;
-  return h;
 }
 
 }  // namespace

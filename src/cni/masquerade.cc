@@ -1,11 +1,11 @@
 #include "cni/masquerade.h"
 
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
 
 #include "brisk/cni/error.h"
 #include "cni/ip_math.h"
 #include "cni/nft.h"
+#include "cni/short_hash.h"
 
 namespace brisk::cni::detail {
 namespace {
@@ -46,59 +46,10 @@ std::string local_element(const MasqEntry& e) {
   return fmt::format("{} . {}", e.address.address.to_string(), subnet_text(e.address));
 }
 
-uint64_t fnv1a(const std::string& s) {
-  uint64_t h = 1469598103934665603ull;
-  for (unsigned char c : s) h = (h ^ c) * 1099511628211ull;
-  return h;
-}
-
 bool plain(const std::string& s) { return s.find_first_of("\"\\ ") == std::string::npos; }
 
 std::string network_tag(const std::string& network) {
   return plain(network) && network.size() <= 40 ? network : fmt::format("#{:016x}", fnv1a(network));
-}
-
-// The elements of one set as (value, comment) and, for `local`, the
-// concatenation's two parts as text.
-struct Listed {
-  std::string value{};
-  std::string second{};   // local: the subnet ("10.1.0.0/16")
-  std::string comment{};
-};
-
-std::string json_value(const nlohmann::json& v) {
-  if (v.is_string()) return v.get<std::string>();
-  if (v.is_object() && v.contains("prefix")) {
-    const auto& p = v["prefix"];
-    return fmt::format("{}/{}", p.value("addr", ""), p.value("len", 0));
-  }
-  return v.dump();
-}
-
-std::vector<Listed> list_set(const char* family, const char* set) {
-  Nft nft(true);
-  nlohmann::json doc = nft.list(fmt::format("list set {} {} {}", family, kTable, set));
-  std::vector<Listed> out;
-  if (!doc.is_object()) return out;  // no table yet: nothing to list
-  for (const auto& item : doc.value("nftables", nlohmann::json::array())) {
-    if (!item.contains("set")) continue;
-    for (const auto& e : item["set"].value("elem", nlohmann::json::array())) {
-      Listed l;
-      nlohmann::json val = e;
-      if (e.is_object() && e.contains("elem")) {
-        val = e["elem"].value("val", nlohmann::json());
-        l.comment = e["elem"].value("comment", "");
-      }
-      if (val.is_object() && val.contains("concat") && val["concat"].size() == 2) {
-        l.value = json_value(val["concat"][0]);
-        l.second = json_value(val["concat"][1]);
-      } else {
-        l.value = json_value(val);
-      }
-      out.push_back(std::move(l));
-    }
-  }
-  return out;
 }
 
 std::vector<std::string> delete_commands(const std::vector<MasqEntry>& entries) {
@@ -148,10 +99,10 @@ std::vector<MasqEntry> masquerade_find(const std::string& network, const std::st
   std::string comment = masquerade_comment(network, container_id, ifname);
   std::vector<MasqEntry> found;
   for (const char* family : {"ip", "ip6"}) {
-    std::vector<Listed> locals = list_set(family, "local");
-    for (const Listed& pod : list_set(family, "pods")) {
+    std::vector<SetElement> locals = list_set(family, kTable, "local");
+    for (const SetElement& pod : list_set(family, kTable, "pods")) {
       if (pod.comment != comment) continue;
-      for (const Listed& l : locals) {
+      for (const SetElement& l : locals) {
         auto subnet = netlink::IpPrefix::parse(l.second);
         auto address = netlink::IpAddress::parse(pod.value);
         if (l.value == pod.value && subnet && address)
@@ -168,12 +119,12 @@ void masquerade_gc(const std::string& network, const std::vector<Attachment>& ke
   std::string tag = network_tag(network) + " ";
   std::vector<std::string> commands;
   for (const char* family : {"ip", "ip6"}) {
-    std::vector<Listed> locals = list_set(family, "local");
-    for (const Listed& pod : list_set(family, "pods")) {
+    std::vector<SetElement> locals = list_set(family, kTable, "local");
+    for (const SetElement& pod : list_set(family, kTable, "pods")) {
       if (pod.comment.rfind(tag, 0) != 0) continue;  // another network's
       if (std::find(wanted.begin(), wanted.end(), pod.comment) != wanted.end()) continue;
       commands.push_back(fmt::format("delete element {} {} pods {{ {} }}", family, kTable, pod.value));
-      for (const Listed& l : locals)
+      for (const SetElement& l : locals)
         if (l.value == pod.value)
           commands.push_back(fmt::format("delete element {} {} local {{ {} . {} }}", family, kTable, l.value, l.second));
     }

@@ -83,6 +83,46 @@ nlohmann::json Nft::list(const std::string& command) {
 
 bool is_missing(const std::string& error) { return error.find("No such file or directory") != std::string::npos; }
 
+namespace {
+
+// A key part of nft's JSON as nft's text: "10.1.0.5", {"prefix":...} as "10.1.0.0/16".
+std::string element_text(const nlohmann::json& v) {
+  if (v.is_string()) return v.get<std::string>();
+  if (v.is_object() && v.contains("prefix")) {
+    const auto& p = v["prefix"];
+    return p.value("addr", "") + "/" + std::to_string(p.value("len", 0));
+  }
+  return v.dump();
+}
+
+}  // namespace
+
+std::vector<SetElement> list_set(const char* family, const char* table, const char* set) {
+  Nft nft(true);
+  nlohmann::json doc = nft.list(std::string("list set ") + family + " " + table + " " + set);
+  std::vector<SetElement> out;
+  if (!doc.is_object()) return out;  // no table yet: nothing to list
+  for (const auto& item : doc.value("nftables", nlohmann::json::array())) {
+    if (!item.contains("set")) continue;
+    for (const auto& e : item["set"].value("elem", nlohmann::json::array())) {
+      SetElement l;
+      nlohmann::json val = e;
+      if (e.is_object() && e.contains("elem")) {
+        val = e["elem"].value("val", nlohmann::json());
+        l.comment = e["elem"].value("comment", "");
+      }
+      if (val.is_object() && val.contains("concat") && val["concat"].size() == 2) {
+        l.value = element_text(val["concat"][0]);
+        l.second = element_text(val["concat"][1]);
+      } else {
+        l.value = element_text(val);
+      }
+      out.push_back(std::move(l));
+    }
+  }
+  return out;
+}
+
 void delete_tolerating_missing(const std::vector<std::string>& commands) {
   if (commands.empty()) return;
   Nft nft;

@@ -28,6 +28,16 @@ class Nft {
   nft_ctx* ctx_;
 };
 
+// One element of a set: its key (for a two-part concatenation, both
+// parts) and its comment, as text nft would take back.
+struct SetElement {
+  std::string value{};    // the key, or the concatenation's first part
+  std::string second{};   // the concatenation's second part; empty for a plain key
+  std::string comment{};
+};
+// The elements of `family table set`; none when the set does not exist.
+std::vector<SetElement> list_set(const char* family, const char* table, const char* set);
+
 // Runs delete commands as one transaction; should one of them find
 // nothing (a repeated DEL), runs them one by one, ignoring those.
 void delete_tolerating_missing(const std::vector<std::string>& commands);

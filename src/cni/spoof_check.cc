@@ -30,27 +30,13 @@ void spoof_check_del(const std::string& host_veth, const std::string& mac) {
 }
 
 void spoof_check_gc() {
-  Nft nft(true);
   std::vector<std::string> commands;
-  for (const char* set : {"ports", "allowed"}) {
-    nlohmann::json doc = nft.list(fmt::format("list set bridge brisk_cni {}", set));
-    if (!doc.is_object()) return;
-    for (const auto& item : doc.value("nftables", nlohmann::json::array())) {
-      if (!item.contains("set")) continue;
-      for (const auto& e : item["set"].value("elem", nlohmann::json::array())) {
-        nlohmann::json val = e.is_object() && e.contains("elem") ? e["elem"].value("val", nlohmann::json()) : e;
-        std::string dev, mac;
-        if (val.is_string()) dev = val.get<std::string>();
-        if (val.is_object() && val.contains("concat") && val["concat"].size() == 2) {
-          dev = val["concat"][0].is_string() ? val["concat"][0].get<std::string>() : "";
-          mac = val["concat"][1].is_string() ? val["concat"][1].get<std::string>() : "";
-        }
-        if (dev.empty() || ::if_nametoindex(dev.c_str()) != 0) continue;  // still there
-        commands.push_back(mac.empty() ? fmt::format("delete element bridge brisk_cni ports {{ \"{}\" }}", dev)
-                                       : fmt::format("delete element bridge brisk_cni allowed {{ \"{}\" . {} }}", dev, mac));
-      }
-    }
-  }
+  for (const SetElement& e : list_set("bridge", "brisk_cni", "ports"))
+    if (::if_nametoindex(e.value.c_str()) == 0)  // that host veth is gone
+      commands.push_back(fmt::format("delete element bridge brisk_cni ports {{ \"{}\" }}", e.value));
+  for (const SetElement& e : list_set("bridge", "brisk_cni", "allowed"))
+    if (::if_nametoindex(e.value.c_str()) == 0)
+      commands.push_back(fmt::format("delete element bridge brisk_cni allowed {{ \"{}\" . {} }}", e.value, e.second));
   delete_tolerating_missing(commands);
 }
 

@@ -2,6 +2,7 @@
 // lack (bridge VLAN filtering), and the spoof check's rules.
 #include <filesystem>
 #include <fstream>
+#include <thread>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -89,6 +90,25 @@ TEST(CniFaults, SpoofCheckElementsFollowThePod) {
   ASSERT_EQ(sandbox.run(BRISK_BRIDGE_PATH, cni_env("DEL", "spoof", pod), conf(sandbox.data_dir()).dump()).exit_code, 0);
   allowed = sandbox.shell_in(sandbox.host(), {"nft", "list", "set", "bridge", "brisk_cni", "allowed"});
   EXPECT_EQ(allowed.find(host_veth), std::string::npos) << allowed;
+
+  // GC drops the elements of a host veth that vanished without a DEL.
+  json gc_conf = conf(sandbox.data_dir());
+  gc_conf["cniVersion"] = "1.1.0";
+  std::string pod2 = sandbox.add_pod();
+  PluginRun add2 = sandbox.run(BRISK_BRIDGE_PATH, cni_env("ADD", "spoof2", pod2), gc_conf.dump());
+  ASSERT_EQ(add2.exit_code, 0) << add2.out;
+  std::string veth2 = add2.json()["interfaces"][1]["name"];
+  sandbox.delete_pod(pod2);  // the pair goes with the namespace; the elements stay
+  for (int i = 0; i < 100 && !sandbox.ip(sandbox.host(), {"link", "show", "dev", veth2}).empty(); ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  EXPECT_NE(sandbox.shell_in(sandbox.host(), {"nft", "list", "set", "bridge", "brisk_cni", "allowed"}).find(veth2),
+            std::string::npos);
+  gc_conf["cni.dev/attachments"] = json::array();
+  EXPECT_EQ(sandbox.run(BRISK_BRIDGE_PATH, {{"CNI_COMMAND", "GC"}}, gc_conf.dump()).exit_code, 0);
+  for (const char* set : {"ports", "allowed"}) {
+    std::string listed = sandbox.shell_in(sandbox.host(), {"nft", "list", "set", "bridge", "brisk_cni", set});
+    EXPECT_EQ(listed.find(veth2), std::string::npos) << listed;
+  }
 }
 
 TEST(CniFaults, VlanPortsWhereTheKernelHasVlanFiltering) {
