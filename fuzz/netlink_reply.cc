@@ -72,6 +72,12 @@ void parse_one(const nlmsghdr& message) {
       if (route) (void)route->dst.to_string();
       break;
     }
+    case RTM_NEWRULE: {
+      auto rule = nl::detail::parse_rule(message);
+      check(rule);
+      if (rule) (void)rule->spec();  // what flush_rules sends back
+      break;
+    }
     case RTM_NEWNEIGH: {
       auto neigh = nl::detail::parse_neigh(message);
       check(neigh);

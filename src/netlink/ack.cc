@@ -35,7 +35,7 @@ NlResult<void> parse_ack(const nlmsghdr& reply, std::span<const char> request, c
   if (err.error < -kMaxErrno || err.error > kMaxErrno)
     return NetlinkError{.code = EBADMSG, .op = op, .object = object,
                         .detail = "NLMSG_ERROR with error " + std::to_string(err.error)};
-  NetlinkError error{.code = err.error < 0 ? -err.error : err.error, .op = op, .object = object};
+  NetlinkError error{.code = err.error < 0 ? -err.error : err.error, .op = op, .object = object, .kernel = true};
   if (!(reply.nlmsg_flags & NLM_F_ACK_TLVS)) return error;
   // The TLVs follow the echoed request, which NETLINK_CAP_ACK cuts to its
   // header. An echoed length shorter than a header is a lie: no TLVs then.

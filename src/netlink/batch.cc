@@ -343,6 +343,8 @@ std::size_t Batch::delete_neighbour(NeighbourSpec spec) {
 }
 std::size_t Batch::add_fdb(FdbSpec spec) { return push(detail::fdb_op(std::move(spec), RTM_NEWNEIGH)); }
 std::size_t Batch::delete_fdb(FdbSpec spec) { return push(detail::fdb_op(std::move(spec), RTM_DELNEIGH)); }
+std::size_t Batch::add_rule(RuleSpec spec) { return push(detail::rule_op(std::move(spec), RTM_NEWRULE)); }
+std::size_t Batch::delete_rule(RuleSpec spec) { return push(detail::rule_op(std::move(spec), RTM_DELRULE)); }
 
 std::vector<NlResult<void>> Batch::flush() {
   auto results = detail::run_ops(conn_, ops_, options_);

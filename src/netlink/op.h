@@ -16,6 +16,7 @@
 #include "brisk/netlink/link.h"
 #include "brisk/netlink/neighbour.h"
 #include "brisk/netlink/route.h"
+#include "brisk/netlink/rule.h"
 
 namespace brisk::netlink::detail {
 
@@ -60,6 +61,10 @@ Op address_op(AddressSpec spec, int kind);
 Op route_op(RouteSpec spec, int kind, RouteMerge merge = RouteMerge::exclusive);
 Op neighbour_op(NeighbourSpec spec, int kind);
 Op fdb_op(FdbSpec spec, int kind);  // RTM_NEWNEIGH or RTM_DELNEIGH
+Op rule_op(RuleSpec spec, int kind);  // RTM_NEWRULE (exclusive) or RTM_DELRULE
+// Whether the kernel would take `spec` to name `rule` (every field it sets
+// is equal); `add` applies an add's defaults (action, main table).
+bool rule_matches(const RuleInfo& rule, const RuleSpec& spec, bool add);
 
 // Runs ops in order, pipelined; results by position.
 std::vector<NlResult<void>> run_ops(Connection& conn, std::vector<Op>& ops, const BatchOptions& options);

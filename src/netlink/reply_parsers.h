@@ -10,6 +10,7 @@
 #include "brisk/netlink/addr.h"
 #include "brisk/netlink/attributes.h"
 #include "brisk/netlink/route.h"
+#include "brisk/netlink/rule.h"
 
 namespace brisk::netlink::detail {
 
@@ -17,6 +18,9 @@ namespace brisk::netlink::detail {
 NlResult<AddressInfo> parse_address(const nlmsghdr& message);
 // A RouteInfo from an RTM_NEWROUTE message.
 NlResult<RouteInfo> parse_route(const nlmsghdr& message);
+
+// A RuleInfo from an RTM_NEWRULE (or RTM_DELRULE) message.
+NlResult<RuleInfo> parse_rule(const nlmsghdr& message);
 
 // An RTM_NEWNEIGH message: its header and checked attributes (NDA_*), from
 // which neighbours and fdb entries are read.

@@ -29,6 +29,7 @@
 #include "brisk/netlink/link.h"
 #include "brisk/netlink/neighbour.h"
 #include "brisk/netlink/route.h"
+#include "brisk/netlink/rule.h"
 
 namespace brisk::netlink {
 
@@ -43,9 +44,9 @@ struct BatchOptions {
   std::size_t coalesce_min = 4;
   // Stop at the first failed operation, as `ip -batch` without -force does:
   // nothing after it stays applied. Exclusive adds (links, addresses,
-  // routes, neighbours, fdb entries) are still pipelined: should one fail,
-  // the kernel has already applied the ones sent after it, and those are
-  // undone, newest first. Everything else (set, replace, delete, tun/tap)
+  // routes, neighbours, fdb entries, rules with a priority) are still
+  // pipelined: should one fail, the kernel has already applied the ones
+  // sent after it, and those are undone, newest first. Everything else (set, replace, delete, tun/tap)
   // is sent alone once the operations before it have succeeded; so are
   // link deletes, which are then not coalesced. Operations after the
   // failure report ECANCELED ("not attempted" or "not applied"); one that
@@ -78,6 +79,8 @@ class Batch {
   std::size_t delete_neighbour(NeighbourSpec spec);
   std::size_t add_fdb(FdbSpec spec);
   std::size_t delete_fdb(FdbSpec spec);
+  std::size_t add_rule(RuleSpec spec);
+  std::size_t delete_rule(RuleSpec spec);
 
   std::size_t size() const;
   // Makes room for `count` operations in all, as std::vector::reserve:

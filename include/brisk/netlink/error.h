@@ -25,6 +25,7 @@ struct NetlinkError {
   uint32_t bad_attr_offset = 0;  // byte offset of the offending attribute in the request; 0: none
   uint16_t bad_attr_type = 0;    // that attribute's type, read from our copy of the request
   std::string detail{};          // brisk's own explanation (local validation, re-checks)
+  bool kernel = false;           // the kernel refused the request (its NLMSG_ERROR), not a check of brisk's
 
   // "link add veth0: File exists: kernel: <ext-ack>: <detail>"
   std::string message() const;
