@@ -135,8 +135,8 @@ TEST(IpObjects, AbbreviationsPickWhatIpPicks) {
 }
 
 TEST(IpObjects, UnknownObjectsAndCommands) {
-  EXPECT_EQ(error_of({"bogus"}), "object \"bogus\" is unknown, try \"brisk help\"");
-  EXPECT_EQ(error_of({"link", "frob"}), "command \"frob\" is unknown, try \"brisk link help\"");
+  EXPECT_EQ(error_of({"bogus"}), "Object \"bogus\" is unknown, try \"brisk help\".");
+  EXPECT_EQ(error_of({"link", "frob"}), "Command \"frob\" is unknown, try \"brisk link help\".");
   EXPECT_NE(error_of({"addr", "frob"}).find("unknown"), std::string::npos);
   EXPECT_NE(error_of({"route", "frob"}).find("unknown"), std::string::npos);
   EXPECT_NE(error_of({"neigh", "frob"}).find("unknown"), std::string::npos);
@@ -190,7 +190,8 @@ TEST(IpLink, AddErrors) {
   EXPECT_NE(error_of({"link", "add", "v0", "type"}).find("not complete"), std::string::npos);
   EXPECT_NE(error_of({"link", "add", "v0", "mtu"}).find("not complete"), std::string::npos);
   EXPECT_NE(error_of({"link", "add", "v0", "mtu", "big", "type", "bridge"}).find("\"mtu\""), std::string::npos);
-  EXPECT_NE(error_of({"link", "add", "a23456789012345x", "type", "bridge"}).find("ifname"), std::string::npos);
+  // Past 15 bytes ip leaves the name to the kernel, whose policy refuses it.
+  EXPECT_NE(error_of({"link", "add", "a23456789012345x", "type", "bridge"}).find("policy"), std::string::npos);
   EXPECT_NE(error_of({"link", "add", "a/b", "type", "bridge"}).find("ifname"), std::string::npos);
   EXPECT_NE(error_of({"link", "add", "v0", "address", "zz:00", "type", "bridge"}).find("address"), std::string::npos);
   EXPECT_NE(error_of({"link", "add", "v0", "v1", "type", "bridge"}).find("garbage"), std::string::npos);
@@ -273,14 +274,15 @@ TEST(IpAddr, Errors) {
   EXPECT_NE(error_of({"addr", "add", "10.0.0.1/24"}).find("\"dev\""), std::string::npos);
   EXPECT_NE(error_of({"addr", "add", "dev", "v0"}).find("address"), std::string::npos);
   EXPECT_NE(error_of({"addr", "add", "10.0.0.256/24", "dev", "v0"}).find("10.0.0.256/24"), std::string::npos);
-  EXPECT_NE(error_of({"addr", "add", "10.0.0.1/33", "dev", "v0"}).find("wrong"), std::string::npos);
+  EXPECT_NE(error_of({"addr", "add", "10.0.0.1/33", "dev", "v0"}).find("prefix is expected"), std::string::npos);
   EXPECT_NE(error_of({"addr", "add", "10.0.0.1/24", "dev"}).find("not complete"), std::string::npos);
   EXPECT_NE(error_of({"addr", "add", "10.0.0.1/24", "dev", "v0", "junk"}).find("garbage"), std::string::npos);
   EXPECT_NE(error_of({"addr", "add", "10.0.0.1/24", "brd", "fd00::1", "dev", "v0"}).find("fd00::1"), std::string::npos);
   EXPECT_NE(error_of({"addr", "add", "10.0.0.1/24", "dev", "v0", "label", "0123456789abcdef"}).find("label"),
             std::string::npos);
   Globals v6{.family = AF_INET6};
-  EXPECT_NE(error_of({"addr", "add", "10.0.0.1/24", "dev", "v0"}, v6).find("family"), std::string::npos);
+  EXPECT_NE(error_of({"addr", "add", "10.0.0.1/24", "dev", "v0"}, v6).find("inet6 prefix is expected"),
+            std::string::npos);
   EXPECT_NE(error_of({"addr", "flush"}).find("dev"), std::string::npos);
 }
 

@@ -242,7 +242,7 @@ Parsed<Command> parse_address(Cursor& c, Command cmd, int family) {
   if (matches(verb, "list") || matches(verb, "show") || matches(verb, "lst"))
     return parse_addr_show(c, std::move(cmd), Verb::addr_show);
   if (matches(verb, "flush")) return parse_addr_show(c, std::move(cmd), Verb::addr_flush);
-  return usage("command \"" + verb + "\" is unknown, try \"brisk address help\"");
+  return unknown_command(verb, "address");
 }
 
 NlResult<void> show_links(Runner& r, const Command& cmd) {

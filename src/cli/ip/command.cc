@@ -9,6 +9,7 @@ std::optional<Object> object_of(std::string_view word) {
   // In ip's table order, so an abbreviation picks what ip picks ("n" is neigh).
   if (matches(word, "address")) return Object::address;
   if (matches(word, "route")) return Object::route;
+  if (matches(word, "rule")) return Object::rule;
   if (matches(word, "neighbor") || matches(word, "neighbour")) return Object::neigh;
   if (matches(word, "link")) return Object::link;
   if (matches(word, "netns")) return Object::netns;
@@ -25,6 +26,8 @@ bool Command::mutates() const {
     case Verb::route_show:
     case Verb::route_flush:
     case Verb::route_get:
+    case Verb::rule_show:
+    case Verb::rule_flush:
     case Verb::neigh_show:
     case Verb::neigh_flush:
     case Verb::fdb_show:
@@ -33,6 +36,7 @@ bool Command::mutates() const {
     case Verb::netns_list:
     case Verb::netns_exec:
     case Verb::addr_flush:
+    case Verb::unparsed:
       return false;
     default:
       return true;
@@ -43,7 +47,9 @@ Parsed<Command> parse_command(std::span<const std::string> args, const Globals& 
   if (args.empty()) return usage("no object given, try \"brisk help\"");
   auto object = object_of(args[0]);
   // Words of ip's own objects that are not ip-only abbreviations of ours.
-  if (!object) return usage("object \"" + args[0] + "\" is unknown, try \"brisk help\"");
+  if (!object)
+    return fail(UsageError{.message = "Object \"" + args[0] + "\" is unknown, try \"brisk help\".", .exact = true,
+                           .exit_code = 1, .line_failure = true});
   if (args.size() >= 2 && matches(args[1], "help"))
     return fail(UsageError{.message = std::string(object_usage(*object)), .help = true});
   Command cmd;
@@ -53,6 +59,7 @@ Parsed<Command> parse_command(std::span<const std::string> args, const Globals& 
     case Object::link: return parse_link(c, std::move(cmd));
     case Object::address: return parse_address(c, std::move(cmd), globals.family);
     case Object::route: return parse_route(c, std::move(cmd), globals.family);
+    case Object::rule: return parse_rule(c, std::move(cmd), globals.family);
     case Object::neigh: return parse_neigh(c, std::move(cmd), globals.family);
     case Object::netns: return parse_netns(c, std::move(cmd));
     case Object::fdb: return parse_fdb(c, std::move(cmd));

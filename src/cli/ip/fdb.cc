@@ -63,7 +63,7 @@ Parsed<Command> parse_fdb(Cursor& c, Command cmd) {
     if (cmd.master.empty()) return usage("\"brisk fdb show\" needs \"br BRIDGE\"");
     return cmd;
   }
-  return usage("command \"" + verb + "\" is unknown, try \"brisk fdb help\"");
+  return unknown_command(verb, "fdb");
 }
 
 NlResult<void> show_fdb(Runner& r, const Command& cmd) {

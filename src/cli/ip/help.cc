@@ -62,6 +62,30 @@ RTPROTO := { kernel | boot | static | dhcp | ... | NAME from rt_protos | NUMBER 
 METRIC := { mtu | advmss | window | initcwnd | initrwnd | quickack | rtt | rttvar |
             ssthresh | cwnd | reordering | hoplimit | rto_min | fastopen_no_cookie }
 )";
+    case Object::rule:
+      return R"(Usage: brisk rule { add | del } SELECTOR ACTION
+       brisk rule flush [ SELECTOR ]
+       brisk rule [ { list | show } [ SELECTOR ] ]
+SELECTOR := [ not ] [ from PREFIX ] [ to PREFIX ] [ tos TOS ]
+            [ fwmark FWMARK[/MASK] ]
+            [ iif STRING ] [ oif STRING ] [ pref NUMBER ] [ l3mdev ]
+            [ uidrange NUMBER-NUMBER ]
+            [ ipproto PROTOCOL ]
+            [ sport [ NUMBER | NUMBER-NUMBER ] ]
+            [ dport [ NUMBER | NUMBER-NUMBER ] ]
+            [ tun_id NUMBER ]
+ACTION := [ table TABLE_ID ]
+          [ protocol PROTO ]
+          [ nat ADDRESS ]
+          [ realms [SRCREALM/]DSTREALM ]
+          [ goto NUMBER ]
+          [ { blackhole | unreachable | prohibit | nop } ]
+          SUPPRESSOR
+SUPPRESSOR := [ suppress_prefixlength NUMBER ]
+              [ suppress_ifgroup DEVGROUP ]
+TABLE_ID := [ local | main | default | NAME from rt_tables | NUMBER ]
+Without -6 (or -4) rules are IPv4's, as in ip.
+)";
     case Object::neigh:
       return R"(Usage: brisk neigh { add | del | replace } ADDR [ lladdr LLADDR ]
                        [ nud STATE ] dev DEV
@@ -93,7 +117,7 @@ std::string_view general_usage() {
        brisk run --batch FILE [ -j N ]
        brisk bench { spawn | link | containers | ip }  (brisk bench --help)
        brisk demo
-OBJECT := { link | address | route | neigh | netns | fdb }
+OBJECT := { link | address | route | rule | neigh | netns | fdb }
 OPTIONS := { -V[ersion] | -n[etns] NAME | -j[son] | -p[retty] | -d[etails] |
              -s[tatistics] | -br[ief] | -o[neline] | -4 | -6 | -force }
 )";

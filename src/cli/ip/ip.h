@@ -1,5 +1,5 @@
 // cli/ip/ip.h: brisk's iproute2-compatible front end (`brisk link|addr|route|
-// neigh|netns|fdb ...`, `-batch`, `-force`, `-n`, `-j`).
+// rule|neigh|netns|fdb ...`, `-batch`, `-force`, `-n`, `-j`).
 //
 // Parsing is pure (no kernel, no I/O) so every grammar rule and error case is
 // unit-tested; running a parsed command goes through the netlink engine.
@@ -19,6 +19,7 @@
 #include "brisk/netlink/link.h"
 #include "brisk/netlink/neighbour.h"
 #include "brisk/netlink/route.h"
+#include "brisk/netlink/rule.h"
 #include "brisk/result.h"
 
 namespace brisk::ipcli {
@@ -31,6 +32,10 @@ struct UsageError {
   bool help = false;  // message is a usage text asked for with `help`, printed as is
   bool exact = false; // message is ip's whole text ("Error: ..." or not), printed as is
   int exit_code = 255; // ip's status for it: 255 (exit(-1)), or 1 where ip exits 1 (get_addr)
+  // ip's parser returned an error instead of exiting: in a batch the line
+  // is a failed command ("Command failed FILE:LINE", status 1, and -force
+  // goes on); otherwise ip ends right there, lines before it applied.
+  bool line_failure = false;
 };
 
 // Result::value() on a usage error throws this (found by ADL).
@@ -60,7 +65,7 @@ struct Invocation {
 };
 Parsed<Invocation> parse_globals(std::span<const std::string> argv);
 
-enum class Object { link, address, route, neigh, netns, fdb };
+enum class Object { link, address, route, rule, neigh, netns, fdb };
 
 // `brisk OBJECT help` and `brisk help`: the grammar brisk accepts (help.cc).
 std::string_view object_usage(Object object);
@@ -75,9 +80,11 @@ enum class Verb {
   link_add, link_set, link_del, link_del_group, link_show,
   addr_add, addr_del, addr_replace, addr_show, addr_flush,
   route_add, route_del, route_replace, route_change, route_prepend, route_append, route_show, route_flush, route_get,
+  rule_add, rule_del, rule_show, rule_flush,
   neigh_add, neigh_del, neigh_replace, neigh_show, neigh_flush,
   netns_add, netns_del, netns_list, netns_exec,
   fdb_add, fdb_del, fdb_show,
+  unparsed,  // a batch line ip's parser refuses: its error, in its place
 };
 
 // One parsed command. Only the fields its verb uses are set.
@@ -93,6 +100,7 @@ struct Command {
   netlink::AddressSpec addr{};
   netlink::RouteSpec route{};
   netlink::RouteQuery route_query{};
+  netlink::RuleSpec rule{};      // rule add/del; the selector of rule show/flush
   netlink::NeighbourSpec neigh{};
   netlink::FdbSpec fdb{};
   // show/flush filters
@@ -110,8 +118,13 @@ struct Command {
   std::optional<uint8_t> route_protocol{};    // route show proto PROTO (RTPROT_*)
   std::optional<uint8_t> route_scope{};       // route show scope SCOPE
   std::optional<uint8_t> route_type{};        // route show type TYPE (RTN_*)
+  bool rule_from_filter = false;              // rule show/flush from PREFIX (rule.from; empty: all)
+  bool rule_to_filter = false;                // rule show/flush to PREFIX (rule.to)
+  std::optional<uint8_t> rule_tos_filter{};   // rule show/flush tos TOS (0 selects too)
+  std::string warning{};                      // what ip prints to stderr as it reads the line
   int family = AF_UNSPEC;
   std::vector<std::string> exec_argv{};
+  std::optional<UsageError> parse_error{};    // unparsed: why
 
   bool mutates() const;  // changes kernel state through the netlink engine
 };

@@ -46,23 +46,24 @@ int ip_main(int argc, char** argv) {
     }
     auto lines = split_batch(*text);
     if (!lines) return usage_exit(lines.error(), source);
-    // Every line is parsed before anything is sent; report every bad line.
-    std::vector<UsageError> errors;
+    // Every line is parsed before anything is sent. A line the parser
+    // refuses takes its place in the run, where ip meets it: the lines
+    // before it are applied, and then ip either exits or (for an error its
+    // parser returns) counts a failed line.
     cmds.reserve(lines->size());  // a Command is large: growing would move them all, again and again
     for (const auto& line : *lines) {
       auto cmd = parse_command(line.args, g);
       if (!cmd) {
-        UsageError error = cmd.error();
-        error.line = line.line;
-        errors.push_back(std::move(error));
+        Command failed{.verb = Verb::unparsed, .line = line.line};
+        failed.parse_error = std::move(cmd).error();
+        failed.parse_error->line = line.line;
+        bool fatal = !failed.parse_error->line_failure;
+        cmds.push_back(std::move(failed));
+        if (fatal) break;  // nothing after it is read
         continue;
       }
       cmd->line = line.line;
       cmds.push_back(std::move(*cmd));
-    }
-    if (!errors.empty()) {
-      for (const auto& e : errors) usage_exit(e, source);
-      return errors.front().exit_code;  // ip stops at the first
     }
   } else {
     auto cmd = parse_command(inv->args, g);
@@ -70,7 +71,7 @@ int ip_main(int argc, char** argv) {
     if (cmd->verb == Verb::netns_exec) {
       // Like ip: the CLI becomes the program, with no fork.
       if (auto entered = enter_netns_for_exec(cmd->name); !entered) {
-        std::fprintf(stderr, "%s\n", format_error(runtime_message(entered.error())).c_str());
+        std::fprintf(stderr, "%s\n", runtime_message(entered.error()).c_str());
         return 1;
       }
       std::vector<char*> exec_argv;

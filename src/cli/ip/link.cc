@@ -7,6 +7,16 @@
 namespace brisk::ipcli {
 namespace {
 
+// `link add NAME`: ip checks a bare name only as an altname (up to 127
+// bytes) and leaves the 15-byte limit to the kernel, whose refusal is a
+// failed line, not the end of the batch.
+Parsed<std::string> new_device_name(const std::string& text) {
+  bool plain = text.find_first_of("/ \t\n\v\f\r") == std::string::npos;
+  if (text.size() > 15 && text.size() < 128 && plain)
+    return refused("Error: Attribute failed policy validation.", 2);
+  return link_name("name", text);
+}
+
 // `netns PID` names a process by a number that fits ip's int; anything
 // else is a namespace name (nullopt here).
 Parsed<std::optional<pid_t>> netns_pid(const std::string& text) {
@@ -163,7 +173,7 @@ Parsed<Command> parse_link_add(Cursor& c, Command cmd) {
     } else if (key == "group") {
       TRY_SET(spec.common.group, c.read(key, group_value));
     } else if (spec.name.empty()) {
-      TRY_SET(spec.name, link_name("name", key));
+      TRY_SET(spec.name, new_device_name(key));
     } else {
       return garbage("name", key);
     }
@@ -285,7 +295,7 @@ Parsed<Command> parse_link(Cursor& c, Command cmd) {
   if (matches(verb, "change") || matches(verb, "set")) return parse_link_set(c, std::move(cmd));
   if (matches(verb, "delete")) return parse_link_del(c, std::move(cmd));
   if (matches(verb, "show") || matches(verb, "lst") || matches(verb, "list")) return parse_link_show(c, std::move(cmd));
-  return usage("command \"" + verb + "\" is unknown, try \"brisk link help\"");
+  return unknown_command(verb, "link");
 }
 
 }  // namespace brisk::ipcli

@@ -5,6 +5,7 @@
 #include <linux/rtnetlink.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <cctype>
 #include <charconv>
 #include <fstream>
@@ -15,7 +16,10 @@ namespace {
 
 constexpr const char* kConfDir = "/etc/iproute2/";
 
-// strtoul(text, base 0) that must use the whole word.
+std::string read_file(const std::string& path);
+
+}  // namespace
+
 std::optional<uint64_t> unsigned_any_base(std::string_view text) {
   int base = 10;
   if (text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) {
@@ -30,6 +34,8 @@ std::optional<uint64_t> unsigned_any_base(std::string_view text) {
   if (text.empty() || ec != std::errc{} || end != text.data() + text.size()) return std::nullopt;
   return value;
 }
+
+namespace {
 
 std::string read_file(const std::string& path) {
   std::ifstream in(path);
@@ -156,7 +162,63 @@ std::optional<uint8_t> scope_number(std::string_view word) {
 std::string protocol_name(uint8_t protocol) { return protocols().name(protocol); }
 std::optional<uint8_t> protocol_number(std::string_view word) { return protocols().number(word); }
 std::string rtn_type_name(uint8_t type) { return route_types().name(type); }
-std::optional<uint8_t> rtn_type_number(std::string_view word) { return route_types().number(word); }
+// ip's rtnl_rtntype_a2n: some names exactly, most by any prefix, in its order.
+std::optional<uint8_t> rtn_type_number(std::string_view word) {
+  if (word == "local") return RTN_LOCAL;
+  if (word == "nat") return RTN_NAT;
+  if (word == "brd") return RTN_BROADCAST;
+  auto prefix_of = [word](std::string_view name) { return !word.empty() && name.starts_with(word); };
+  for (auto [type, name] : {std::pair{RTN_BROADCAST, "broadcast"}, {RTN_ANYCAST, "anycast"},
+                            {RTN_MULTICAST, "multicast"}, {RTN_PROHIBIT, "prohibit"},
+                            {RTN_UNREACHABLE, "unreachable"}, {RTN_BLACKHOLE, "blackhole"},
+                            {RTN_XRESOLVE, "xresolve"}, {RTN_UNICAST, "unicast"}})
+    if (prefix_of(name)) return static_cast<uint8_t>(type);
+  if (word == "throw") return RTN_THROW;
+  auto value = unsigned_any_base(word);
+  if (!value || *value > 255) return std::nullopt;
+  return static_cast<uint8_t>(*value);
+}
+
+const NameTable& dsfields() {
+  // Only the file itself: ip reads no rt_dsfield.d.
+  static const NameTable table = [] {
+    NameTable t({{0, "0"}}, 255);
+    t.add_file_text(read_file(std::string(kConfDir) + "rt_dsfield"));
+    return t;
+  }();
+  return table;
+}
+
+const NameTable& realms() {
+  static const NameTable table = [] {
+    NameTable t({{0, "unknown"}}, 255);
+    t.add_file_text(read_file(std::string(kConfDir) + "rt_realms"));
+    return t;
+  }();
+  return table;
+}
+
+std::string dsfield_name(uint8_t value) {
+  auto it = dsfields().entries().find(value);
+  if (it != dsfields().entries().end()) return it->second;
+  char text[8];
+  std::snprintf(text, sizeof text, "0x%02x", value);
+  return text;
+}
+
+std::optional<uint8_t> dsfield_number(std::string_view word) {
+  for (const auto& [value, name] : dsfields().entries())
+    if (name == word) return static_cast<uint8_t>(value);
+  // As ip: a number without a name is hexadecimal, "0x" or not.
+  if (word.size() > 2 && word[0] == '0' && (word[1] == 'x' || word[1] == 'X')) word.remove_prefix(2);
+  uint32_t value = 0;
+  auto [end, ec] = std::from_chars(word.data(), word.data() + word.size(), value, 16);
+  if (word.empty() || ec != std::errc{} || end != word.data() + word.size() || value > 255) return std::nullopt;
+  return static_cast<uint8_t>(value);
+}
+
+std::string realm_name(uint32_t realm) { return realms().name(realm); }
+std::optional<uint32_t> realm_number(std::string_view word) { return realms().number(word); }
 std::string table_name(uint32_t table) { return route_tables().name(table); }
 std::optional<uint32_t> table_number(std::string_view word) { return route_tables().number(word); }
 std::string group_name(uint32_t group) { return link_groups().name(group); }

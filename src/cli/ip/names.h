@@ -45,6 +45,12 @@ const NameTable& route_types();   // RTN_*: unicast, blackhole, ...
 const NameTable& nud_states();    // NUD_* bits: permanent, reachable, ...
 const NameTable& link_groups();   // group: default, ...
 
+const NameTable& dsfields();     // rt_dsfield: TOS / DS field values (AF11, CS1, ...)
+const NameTable& realms();       // rt_realms: route realms
+
+// strtoul(text, 0) that must use the whole word: decimal, 0x hex or 0 octal.
+std::optional<uint64_t> unsigned_any_base(std::string_view text);
+
 std::string scope_name(uint8_t scope);
 std::optional<uint8_t> scope_number(std::string_view);  // also "universe", as ip
 std::string protocol_name(uint8_t protocol);
@@ -55,6 +61,11 @@ std::string table_name(uint32_t table);
 std::optional<uint32_t> table_number(std::string_view);
 std::string group_name(uint32_t group);
 std::optional<uint32_t> group_number(std::string_view);
+// A DS field by name, else "0x%02x"; read by name or as hexadecimal (ip's rtnl_dsfield_*).
+std::string dsfield_name(uint8_t value);
+std::optional<uint8_t> dsfield_number(std::string_view);
+std::string realm_name(uint32_t realm);
+std::optional<uint32_t> realm_number(std::string_view);
 // ip's words for a neighbour's state bits, upper case ("REACHABLE"), or "NONE".
 std::vector<std::string> nud_names(uint16_t state);
 

@@ -98,7 +98,7 @@ Parsed<Command> parse_neigh(Cursor& c, Command cmd, int family) {
     if (flush) flush->verb = Verb::neigh_flush;
     return flush;
   }
-  return usage("command \"" + verb + "\" is unknown, try \"brisk neigh help\"");
+  return unknown_command(verb, "neigh");
 }
 
 NlResult<void> flush_neighbours(Runner& r, const Command& cmd) {

@@ -38,7 +38,7 @@ Parsed<Command> parse_netns(Cursor& c, Command cmd) {
   if (matches(verb, "add")) cmd.verb = Verb::netns_add;
   else if (matches(verb, "delete")) cmd.verb = Verb::netns_del;
   else if (matches(verb, "exec")) cmd.verb = Verb::netns_exec;
-  else return usage("command \"" + verb + "\" is unknown, try \"brisk netns help\"");
+  else return unknown_command(verb, "netns");
   if (c.done()) return usage("no netns name specified");
   TRY_SET(cmd.name, netns_name(c.next()));
   if (cmd.verb == Verb::netns_exec) {

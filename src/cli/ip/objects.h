@@ -1,6 +1,6 @@
 // cli/ip/objects.h: each ip object's parser, one file per object as
 // iproute2 splits ip/ (link.cc, address.cc, route.cc, neigh.cc, fdb.cc,
-// netns.cc). A parser gets the words after the object and the command with
+// rule.cc, netns.cc). A parser gets the words after the object and the command with
 // its family already set.
 #pragma once
 
@@ -11,6 +11,7 @@ namespace brisk::ipcli {
 Parsed<Command> parse_link(Cursor& c, Command cmd);
 Parsed<Command> parse_address(Cursor& c, Command cmd, int family);
 Parsed<Command> parse_route(Cursor& c, Command cmd, int family);
+Parsed<Command> parse_rule(Cursor& c, Command cmd, int family);
 Parsed<Command> parse_neigh(Cursor& c, Command cmd, int family);
 Parsed<Command> parse_netns(Cursor& c, Command cmd);
 Parsed<Command> parse_fdb(Cursor& c, Command cmd);

@@ -21,8 +21,16 @@ Failure<UsageError> invalid(const std::string& what, const std::string& value) {
   return usage("argument \"" + value + "\" is wrong: " + what);
 }
 
-Failure<UsageError> refused(std::string text) {
-  return fail(UsageError{.message = std::move(text), .exact = true, .exit_code = 1});
+Failure<UsageError> refused(std::string text, int exit_code) {
+  return fail(UsageError{.message = std::move(text), .exact = true, .exit_code = exit_code, .line_failure = true});
+}
+
+Failure<UsageError> unknown_command(const std::string& verb, const std::string& object) {
+  return fatal("Command \"" + verb + "\" is unknown, try \"brisk " + object + " help\".", 255);
+}
+
+Failure<UsageError> fatal(std::string text, int exit_code) {
+  return fail(UsageError{.message = std::move(text), .exact = true, .exit_code = exit_code});
 }
 
 Failure<UsageError> invarg(const std::string& what, const std::string& value) {
@@ -42,25 +50,37 @@ Parsed<std::string> mac(const std::string& key, const std::string& text) {
   return text;
 }
 
-Parsed<std::string> ip_address(const std::string& key, const std::string& text, int family) {
+namespace {
+
+// ip's family_name_verbose().
+const char* family_words(int family) {
+  return family == AF_INET ? "inet" : family == AF_INET6 ? "inet6" : "any valid";
+}
+
+}  // namespace
+
+// ip's get_addr(): a malformed address, or one of another family, ends ip with status 1.
+Parsed<std::string> ip_address(const std::string&, const std::string& text, int family) {
   auto parsed = netlink::IpAddress::parse(text);
-  if (!parsed) return invalid("invalid \"" + key + "\" address", text);
-  if (family != AF_UNSPEC && parsed->family != family) return invalid("address family mismatch", text);
+  if (!parsed || (family != AF_UNSPEC && parsed->family != family))
+    return fatal(std::string("Error: ") + family_words(family) + " address is expected rather than \"" + text + "\".",
+                 1);
   return text;
 }
 
-Parsed<std::string> ip_prefix(const std::string& key, const std::string& text, int family) {
+// ip's get_prefix(), likewise.
+Parsed<std::string> ip_prefix(const std::string&, const std::string& text, int family) {
   auto parsed = netlink::IpPrefix::parse(text);
-  if (!parsed) return invalid("invalid \"" + key + "\" prefix", text);
-  if (family != AF_UNSPEC && parsed->address.family != family) return invalid("address family mismatch", text);
+  if (!parsed || (family != AF_UNSPEC && parsed->address.family != family))
+    return fatal(std::string("Error: ") + family_words(family) + " prefix is expected rather than \"" + text + "\".",
+                 1);
   return text;
 }
 
 Parsed<bool> on_off(const std::string& key, const std::string& text) {
   if (text == "1" || text == "on") return true;
   if (text == "0" || text == "off") return false;
-  return fail(UsageError{.message = "Error: argument of \"" + key + "\" must be \"on\" or \"off\", not \"" + text + "\"",
-                         .exact = true, .exit_code = 1});
+  return refused("Error: argument of \"" + key + "\" must be \"on\" or \"off\", not \"" + text + "\"");
 }
 
 Parsed<uint8_t> scope_value(const std::string& text) {
@@ -68,8 +88,9 @@ Parsed<uint8_t> scope_value(const std::string& text) {
   return number<uint8_t>("scope", text);
 }
 
-Parsed<std::string> Cursor::value(const std::string& key) {
-  if (done()) return usage("argument \"" + key + "\" needs a value: command line is not complete");
+Parsed<std::string> Cursor::value(const std::string&) {
+  // ip's incomplete_command().
+  if (done()) return fail(UsageError{.message = "Command line is not complete. Try option \"help\"", .exact = true});
   return next();
 }
 

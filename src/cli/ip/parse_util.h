@@ -55,9 +55,15 @@ Parsed<std::string> ip_prefix(const std::string& key, const std::string& text, i
 Parsed<bool> on_off(const std::string& key, const std::string& text);
 Parsed<uint8_t> scope_value(const std::string& text);  // a scope name or number
 
-// A command ip refuses once parsed, with its text as is and status 1
-// ("preferred_lft is greater than valid_lft").
-Failure<UsageError> refused(std::string text);
+// A command ip's parser refuses by returning an error, with its text as is
+// and its status ("preferred_lft is greater than valid_lft"): a failed line
+// in a batch, after which -force goes on.
+Failure<UsageError> refused(std::string text, int exit_code = 1);
+// What ip's parser ends the process with, exit(exit_code), text as is
+// ("Error: inet prefix is expected rather than ...").
+Failure<UsageError> fatal(std::string text, int exit_code);
+// ip's "Command "VERB" is unknown, try "ip OBJECT help"." (exit 255), in brisk's name.
+Failure<UsageError> unknown_command(const std::string& verb, const std::string& object);
 
 // Walks the words after the verb; each keyword's value is read, and
 // checked, in one call.

@@ -214,7 +214,7 @@ Parsed<Command> parse_route(Cursor& c, Command cmd, int family) {
   if (matches(verb, "delete")) return parse_route_change(c, std::move(cmd), Verb::route_del, family);
   if (matches(verb, "list") || matches(verb, "show") || matches(verb, "lst")) return parse_route_show(c, std::move(cmd));
   if (matches(verb, "get")) return parse_route_get(c, std::move(cmd));
-  return usage("command \"" + verb + "\" is unknown, try \"brisk route help\"");
+  return unknown_command(verb, "route");
 }
 
 NlResult<void> get_route(Runner& runner, const Command& cmd) {

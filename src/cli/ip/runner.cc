@@ -31,6 +31,11 @@ void print_error_line(const std::string& line) {
   std::fprintf(stderr, "%s\n", line.c_str());
 }
 
+// What ip prints to stderr as it reads the line (a deprecated keyword).
+void warn(const Command& cmd) {
+  if (!cmd.warning.empty()) print_error_line(cmd.warning);
+}
+
 // ip's status for an argument error (exit(-1)).
 constexpr int kArgumentExit = 255;
 
@@ -61,23 +66,37 @@ std::optional<std::string> argument_error(const NetlinkError& e) {
 
 }  // namespace
 
-// The kernel's ext-ack text when it gave one, else what failed and why.
+namespace {
+
+// The device ip would have failed to find while parsing the line, when `e`
+// is one: named in the engine's detail, or the link a link op acted on.
+std::optional<std::string> missing_device(const NetlinkError& e) {
+  if (e.code != ENODEV || !e.ext_ack.empty()) return std::nullopt;
+  auto open = e.detail.find('\''), close = e.detail.find('\'', open + 1);
+  if (open != std::string::npos && close != std::string::npos) return e.detail.substr(open + 1, close - open - 1);
+  if (std::string_view(e.op).starts_with("link") && !e.object.empty() && e.detail.empty()) return e.object;
+  return std::nullopt;
+}
+
+}  // namespace
+
+int Runner::failure_status(const NetlinkError& e) const {
+  // ip's do_cmd negates the -2 of a failed rtnl_talk; a device it could not
+  // find is its parser's exit(1), and a failed batch line makes the batch 1.
+  return source_.empty() && e.kernel && !missing_device(e) ? 2 : 1;
+}
+
 std::string runtime_message(const NetlinkError& e) {
-  if (!e.ext_ack.empty()) return e.ext_ack;
-  // ip's wording for a missing device, named in the engine's detail or as the link acted on.
-  if (e.code == ENODEV) {
-    auto open = e.detail.find('\''), close = e.detail.find('\'', open + 1);
-    if (open != std::string::npos && close != std::string::npos)
-      return "Cannot find device \"" + e.detail.substr(open + 1, close - open - 1) + "\"";
-    if (std::string_view(e.op).starts_with("link") && !e.object.empty() && e.detail.empty())
-      return "Cannot find device \"" + e.object + "\"";
-  }
+  if (!e.ext_ack.empty()) return format_error(e.ext_ack);
+  if (auto dev = missing_device(e)) return "Cannot find device \"" + *dev + "\"";
+  // The kernel's errno without a text of its own, as ip prints it.
+  if (e.kernel) return std::string("RTNETLINK answers: ") + std::strerror(e.code);
   std::string text = e.op;
   if (!e.object.empty()) text += " " + e.object;
   text += ": ";
   text += e.code ? std::strerror(e.code) : "failed";
   if (!e.detail.empty()) text += ": " + e.detail;
-  return text;
+  return format_error(text);
 }
 
 void Runner::dump_json() {
@@ -126,7 +145,7 @@ NlResult<Connection*> Runner::conn() {
 void Runner::report(const Command& cmd, const std::string& message) {
   write_out(out_);
   out_.clear();
-  print_error_line(format_error(message));
+  print_error_line(message);
   if (!source_.empty()) print_error_line("Command failed " + source_ + ":" + std::to_string(cmd.line));
 }
 
@@ -159,6 +178,8 @@ NlResult<std::size_t> Runner::queue(netlink::Batch& batch, const Command& cmd) {
     case Verb::route_prepend: return batch.put_route(cmd.route, netlink::RouteMerge::prepend);
     case Verb::route_append: return batch.put_route(cmd.route, netlink::RouteMerge::append);
     case Verb::route_del: return batch.delete_route(cmd.route);
+    case Verb::rule_add: return batch.add_rule(cmd.rule);
+    case Verb::rule_del: return batch.delete_rule(cmd.rule);
     case Verb::neigh_add: return batch.add_neighbour(cmd.neigh);
     case Verb::neigh_replace: return batch.replace_neighbour(cmd.neigh);
     case Verb::neigh_del: return batch.delete_neighbour(cmd.neigh);
@@ -204,6 +225,7 @@ int Runner::run(std::vector<Command>& cmds) {
       std::vector<std::optional<std::size_t>> slot(end - i);
       std::vector<std::optional<NetlinkError>> prep_error(end - i);
       for (std::size_t k = i; k < end; ++k) {
+        warn(cmds[k]);
         auto idx = queue(batch, cmds[k]);
         if (idx) {
           slot[k - i] = *idx;
@@ -227,19 +249,30 @@ int Runner::run(std::vector<Command>& cmds) {
           return kArgumentExit;
         }
         report(cmds[k], runtime_message(*error));
+        if (!failed) status = failure_status(*error);
         failed = true;
       }
-      if (failed) {
-        status = 1;
-        if (!g_.force) return status;
-      }
+      if (failed && !g_.force) return status;
       i = end;
       continue;
     }
+    if (cmds[i].verb == Verb::unparsed) {
+      const UsageError& e = *cmds[i].parse_error;
+      flush_out();
+      if (e.help) std::fputs(e.message.c_str(), stderr);
+      else print_error_line(format_error(e.message, e.exact));
+      if (!e.line_failure) return e.exit_code;  // ip's parser exits
+      if (!source_.empty()) print_error_line("Command failed " + source_ + ":" + std::to_string(cmds[i].line));
+      status = 1;
+      if (!g_.force) return status;
+      ++i;
+      continue;
+    }
+    warn(cmds[i]);
     NlResult<void> result = run_one(cmds[i]);
     if (!result) {
       report(cmds[i], runtime_message(result.error()));
-      status = 1;
+      status = failure_status(result.error());
       if (!g_.force) return status;
     }
     dump_json();
@@ -321,6 +354,8 @@ NlResult<void> Runner::run_one(const Command& cmd) {
     case Verb::route_show: return show_routes(*this, cmd);
     case Verb::route_flush: return flush_routes(*this, cmd);
     case Verb::route_get: return get_route(*this, cmd);
+    case Verb::rule_show: return show_rules(*this, cmd);
+    case Verb::rule_flush: return flush_rules(*this, cmd);
     case Verb::neigh_show: return show_neighbours(*this, cmd);
     case Verb::neigh_flush: return flush_neighbours(*this, cmd);
     case Verb::fdb_show: return show_fdb(*this, cmd);

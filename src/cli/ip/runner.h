@@ -52,6 +52,8 @@ class Runner {
   // Queues a mutating command; a preparation failure is returned instead.
   netlink::NlResult<std::size_t> queue(netlink::Batch& batch, const Command& cmd);
   void report(const Command& cmd, const std::string& message);
+  // ip's exit status for a command that failed with `e`.
+  int failure_status(const netlink::NetlinkError& e) const;
   std::size_t safe_delete_prefix(const std::vector<Command>& cmds, std::size_t first);
 
   Globals g_;
@@ -72,6 +74,10 @@ netlink::NlResult<void> flush_addresses(Runner& r, const Command& cmd);
 netlink::NlResult<void> show_routes(Runner& r, const Command& cmd);
 netlink::NlResult<void> flush_routes(Runner& r, const Command& cmd);
 netlink::NlResult<void> get_route(Runner& r, const Command& cmd);
+netlink::NlResult<void> show_rules(Runner& r, const Command& cmd);
+netlink::NlResult<void> flush_rules(Runner& r, const Command& cmd);
+// One rule as ip rule show prints it ("Deleted " first for a removal).
+void print_rule(Runner& r, const netlink::RuleInfo& rule, bool deleted);
 netlink::NlResult<void> show_neighbours(Runner& r, const Command& cmd);
 netlink::NlResult<void> flush_neighbours(Runner& r, const Command& cmd);
 netlink::NlResult<void> show_fdb(Runner& r, const Command& cmd);
@@ -79,7 +85,9 @@ netlink::NlResult<void> run_netns(Runner& r, const Command& cmd);
 // What `ip netns exec` does in its own process before exec.
 netlink::NlResult<void> enter_netns_for_exec(const std::string& name);
 
-// The kernel's ext-ack text when it gave one, else what failed and why.
+// The line ip prints for a failed request: the kernel's ext-ack text as
+// "Error: TEXT.", ip's words for a missing device, the kernel's bare errno
+// as "RTNETLINK answers: TEXT", or what brisk's own check refused and why.
 std::string runtime_message(const netlink::NetlinkError& e);
 
 }  // namespace brisk::ipcli
