@@ -123,10 +123,10 @@ NlResult<Connection*> Runner::conn() {
   return &*conn_;
 }
 
-void Runner::report(const Command& cmd, const std::string& message) {
+void Runner::report(const Command& cmd, const std::string& message, bool exact) {
   write_out(out_);
   out_.clear();
-  print_error_line(format_error(message));
+  print_error_line(format_error(message, exact));
   if (!source_.empty()) print_error_line("Command failed " + source_ + ":" + std::to_string(cmd.line));
 }
 
@@ -238,7 +238,9 @@ int Runner::run(std::vector<Command>& cmds) {
     }
     NlResult<void> result = run_one(cmds[i]);
     if (!result) {
-      report(cmds[i], runtime_message(result.error()));
+      bool tuntap = cmds[i].verb == Verb::tuntap_add || cmds[i].verb == Verb::tuntap_del;
+      if (tuntap) report(cmds[i], tuntap_message(result.error()), true);
+      else report(cmds[i], runtime_message(result.error()));
       status = 1;
       if (!g_.force) return status;
     }
@@ -324,6 +326,9 @@ NlResult<void> Runner::run_one(const Command& cmd) {
     case Verb::neigh_show: return show_neighbours(*this, cmd);
     case Verb::neigh_flush: return flush_neighbours(*this, cmd);
     case Verb::fdb_show: return show_fdb(*this, cmd);
+    case Verb::tuntap_add:
+    case Verb::tuntap_del: return run_tuntap(*this, cmd);
+    case Verb::tuntap_show: return show_tuntaps(*this, cmd);
     default: break;
   }
   return netlink::invalid_argument("run", "", "a change is run through a batch");

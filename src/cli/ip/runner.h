@@ -51,7 +51,8 @@ class Runner {
   netlink::NlResult<void> run_one(const Command& cmd);
   // Queues a mutating command; a preparation failure is returned instead.
   netlink::NlResult<std::size_t> queue(netlink::Batch& batch, const Command& cmd);
-  void report(const Command& cmd, const std::string& message);
+  // `exact`: the message is ip's whole text, without "Error: ".
+  void report(const Command& cmd, const std::string& message, bool exact = false);
   std::size_t safe_delete_prefix(const std::vector<Command>& cmds, std::size_t first);
 
   Globals g_;
@@ -76,6 +77,10 @@ netlink::NlResult<void> show_neighbours(Runner& r, const Command& cmd);
 netlink::NlResult<void> flush_neighbours(Runner& r, const Command& cmd);
 netlink::NlResult<void> show_fdb(Runner& r, const Command& cmd);
 netlink::NlResult<void> run_netns(Runner& r, const Command& cmd);
+netlink::NlResult<void> run_tuntap(Runner& r, const Command& cmd);  // tuntap add and del
+netlink::NlResult<void> show_tuntaps(Runner& r, const Command& cmd);
+// ip's perror() text for a tuntap add or del that failed ("ioctl(TUNSETIFF): ...").
+std::string tuntap_message(const netlink::NetlinkError& e);
 // What `ip netns exec` does in its own process before exec.
 netlink::NlResult<void> enter_netns_for_exec(const std::string& name);
 
