@@ -32,6 +32,16 @@ Result<void> umount2(const std::string& target, int flags) {
   return {};
 }
 
+Result<UniqueFd> open_sysfs() {
+  UniqueFd context(::fsopen("sysfs", FSOPEN_CLOEXEC));
+  if (!context) return last_error("fsopen", "sysfs");
+  // The superblock takes the namespace of the thread that creates it.
+  if (::fsconfig(context.get(), FSCONFIG_CMD_CREATE, nullptr, nullptr, 0) < 0) return last_error("fsconfig", "sysfs");
+  int root = ::fsmount(context.get(), FSMOUNT_CLOEXEC, MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NOEXEC);
+  if (root < 0) return last_error("fsmount", "sysfs");
+  return UniqueFd(root);
+}
+
 Result<void> mkdir(const std::string& path, mode_t mode) {
   if (::mkdir(path.c_str(), mode) < 0) return last_error("mkdir", path);
   return {};

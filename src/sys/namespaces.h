@@ -9,6 +9,7 @@
 #include <string>
 
 #include "brisk/result.h"
+#include "brisk/fd.h"
 
 namespace brisk::sys {
 
@@ -19,6 +20,10 @@ Result<void> mount(const std::string& source, const std::string& target, const c
 Result<void> umount2(const std::string& target, int flags);
 Result<void> mkdir(const std::string& path, mode_t mode);  // EEXIST is an error; callers decide
 Result<void> unlink(const std::string& path);
+// A fresh sysfs instance for the calling thread's network namespace, as a
+// detached mount (fsopen/fsconfig/fsmount, Linux 5.2+): its class/net shows
+// that namespace's devices without mounting anything anywhere.
+Result<UniqueFd> open_sysfs();
 // NS_GET_NSTYPE: the CLONE_NEW* type of a namespace fd (Linux 4.11+).
 Result<int> namespace_type(int fd);
 

@@ -53,6 +53,11 @@ Result<void> ioctl_int(int fd, unsigned long request, unsigned long arg, const c
   return {};
 }
 
+Result<void> ioctl_ptr(int fd, unsigned long request, void* arg, const char* what, const std::string& object) {
+  if (::ioctl(fd, request, arg) < 0) return last_error(what, object);
+  return {};
+}
+
 Result<int> interface_index(int fd, const std::string& name) {
   ifreq request{};
   if (name.empty() || name.size() >= sizeof request.ifr_name)

@@ -85,6 +85,10 @@ struct TunOptions {
   bool tap = false;             // a layer-2 tap instead of a layer-3 tun
   std::optional<uid_t> owner{}; // user allowed to attach without CAP_NET_ADMIN
   std::optional<gid_t> group{}; // group allowed to attach
+  bool pi = false;              // frames carry the 4-byte packet information header (IFF_NO_PI unset)
+  bool vnet_hdr = false;        // IFF_VNET_HDR: frames carry a virtio_net_hdr (offloads)
+  bool multi_queue = false;     // IFF_MULTI_QUEUE: several fds may attach, one queue each
+  bool one_queue = false;       // IFF_ONE_QUEUE: kept in tun_flags, otherwise ignored by the kernel
 };
 
 // Any other kind by its rtnetlink name ("dummy", "bond", "vrf", ...), with no

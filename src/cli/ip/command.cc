@@ -14,6 +14,8 @@ std::optional<Object> object_of(std::string_view word) {
   if (matches(word, "link")) return Object::link;
   if (matches(word, "netns")) return Object::netns;
   if (word == "fdb") return Object::fdb;
+  // ip's "t", "tu" and "tun" are its tunnel object, which brisk lacks.
+  if ((word.size() >= 4 && matches(word, "tuntap")) || (word.size() >= 2 && matches(word, "tap"))) return Object::tuntap;
   return std::nullopt;
 }
 
@@ -37,6 +39,10 @@ bool Command::mutates() const {
     case Verb::netns_exec:
     case Verb::addr_flush:
     case Verb::unparsed:
+    // /dev/net/tun, not rtnetlink: run one at a time, outside a batch.
+    case Verb::tuntap_add:
+    case Verb::tuntap_del:
+    case Verb::tuntap_show:
       return false;
     default:
       return true;
@@ -63,6 +69,7 @@ Parsed<Command> parse_command(std::span<const std::string> args, const Globals& 
     case Object::neigh: return parse_neigh(c, std::move(cmd), globals.family);
     case Object::netns: return parse_netns(c, std::move(cmd));
     case Object::fdb: return parse_fdb(c, std::move(cmd));
+    case Object::tuntap: return parse_tuntap(c, std::move(cmd));
   }
   return usage("object \"" + args[0] + "\" is unknown");
 }

@@ -106,6 +106,15 @@ exec enters the namespace and /etc/netns/NAME files, then runs COMMAND with no s
                        [ static | dynamic | permanent ] [ vlan VID ] [ dst ADDR ]
        brisk fdb show [ br BRIDGE ]
 )";
+    case Object::tuntap:
+      return R"(Usage: brisk tuntap { add | del | show | list | lst | help } [ dev PHYS_DEV ]
+       [ mode { tun | tap } ] [ user USER ] [ group GROUP ]
+       [ one_queue ] [ pi ] [ vnet_hdr ] [ multi_queue ] [ name NAME ]
+
+Where: USER  := { STRING | NUMBER }
+       GROUP := { STRING | NUMBER }
+brisk tap is the same object. Without a name add lets the kernel pick tunN or tapN.
+)";
   }
   return {};
 }
@@ -117,7 +126,7 @@ std::string_view general_usage() {
        brisk run --batch FILE [ -j N ]
        brisk bench { spawn | link | containers | ip }  (brisk bench --help)
        brisk demo
-OBJECT := { link | address | route | rule | neigh | netns | fdb }
+OBJECT := { link | address | route | rule | neigh | netns | fdb | tuntap }
 OPTIONS := { -V[ersion] | -n[etns] NAME | -j[son] | -p[retty] | -d[etails] |
              -s[tatistics] | -br[ief] | -o[neline] | -4 | -6 | -force }
 )";

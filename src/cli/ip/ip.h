@@ -1,5 +1,5 @@
 // cli/ip/ip.h: brisk's iproute2-compatible front end (`brisk link|addr|route|
-// rule|neigh|netns|fdb ...`, `-batch`, `-force`, `-n`, `-j`).
+// rule|neigh|netns|fdb|tuntap ...`, `-batch`, `-force`, `-n`, `-j`).
 //
 // Parsing is pure (no kernel, no I/O) so every grammar rule and error case is
 // unit-tested; running a parsed command goes through the netlink engine.
@@ -65,7 +65,7 @@ struct Invocation {
 };
 Parsed<Invocation> parse_globals(std::span<const std::string> argv);
 
-enum class Object { link, address, route, rule, neigh, netns, fdb };
+enum class Object { link, address, route, rule, neigh, netns, fdb, tuntap };
 
 // `brisk OBJECT help` and `brisk help`: the grammar brisk accepts (help.cc).
 std::string_view object_usage(Object object);
@@ -84,6 +84,7 @@ enum class Verb {
   neigh_add, neigh_del, neigh_replace, neigh_show, neigh_flush,
   netns_add, netns_del, netns_list, netns_exec,
   fdb_add, fdb_del, fdb_show,
+  tuntap_add, tuntap_del, tuntap_show,
   unparsed,  // a batch line ip's parser refuses: its error, in its place
 };
 
@@ -95,7 +96,7 @@ struct Command {
   std::string peer_netns{};      // veth peer created in this named namespace
   netlink::LinkSet link_set{};
   std::string set_netns{};       // `link set ... netns NAME|PID`
-  std::string name{};            // link del, netns add/del/exec
+  std::string name{};            // link del, netns add/del/exec, tuntap add/del
   uint32_t group = 0;            // link del group
   netlink::AddressSpec addr{};
   netlink::RouteSpec route{};
@@ -103,6 +104,7 @@ struct Command {
   netlink::RuleSpec rule{};      // rule add/del; the selector of rule show/flush
   netlink::NeighbourSpec neigh{};
   netlink::FdbSpec fdb{};
+  netlink::TunOptions tun{};     // tuntap add|del (its device is `name`; empty: the kernel names it)
   // show/flush filters
   std::string dev{};
   std::string master{};

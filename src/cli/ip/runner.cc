@@ -271,7 +271,8 @@ int Runner::run(std::vector<Command>& cmds) {
     warn(cmds[i]);
     NlResult<void> result = run_one(cmds[i]);
     if (!result) {
-      report(cmds[i], runtime_message(result.error()));
+      bool tuntap = cmds[i].verb == Verb::tuntap_add || cmds[i].verb == Verb::tuntap_del;
+      report(cmds[i], tuntap ? tuntap_message(result.error()) : runtime_message(result.error()));
       status = failure_status(result.error());
       if (!g_.force) return status;
     }
@@ -359,6 +360,9 @@ NlResult<void> Runner::run_one(const Command& cmd) {
     case Verb::neigh_show: return show_neighbours(*this, cmd);
     case Verb::neigh_flush: return flush_neighbours(*this, cmd);
     case Verb::fdb_show: return show_fdb(*this, cmd);
+    case Verb::tuntap_add:
+    case Verb::tuntap_del: return run_tuntap(*this, cmd);
+    case Verb::tuntap_show: return show_tuntaps(*this, cmd);
     default: break;
   }
   return netlink::invalid_argument("run", "", "a change is run through a batch");

@@ -82,6 +82,10 @@ netlink::NlResult<void> show_neighbours(Runner& r, const Command& cmd);
 netlink::NlResult<void> flush_neighbours(Runner& r, const Command& cmd);
 netlink::NlResult<void> show_fdb(Runner& r, const Command& cmd);
 netlink::NlResult<void> run_netns(Runner& r, const Command& cmd);
+netlink::NlResult<void> run_tuntap(Runner& r, const Command& cmd);  // tuntap add and del
+netlink::NlResult<void> show_tuntaps(Runner& r, const Command& cmd);
+// ip's perror() text for a tuntap add or del that failed ("ioctl(TUNSETIFF): ...").
+std::string tuntap_message(const netlink::NetlinkError& e);
 // What `ip netns exec` does in its own process before exec.
 netlink::NlResult<void> enter_netns_for_exec(const std::string& name);
 
