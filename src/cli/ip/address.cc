@@ -287,7 +287,7 @@ NlResult<void> show_links(Runner& r, const Command& cmd) {
       if (g.json) r.emit(Json::object());  // as ip -j: an empty record for each link "up" or "group" leaves out
       continue;
     }
-    if (!cmd.master.empty() && (l.master == 0 || name_of(l.master, all) != cmd.master)) continue;
+    if (!cmd.master.empty() && (!all.count(l.master) || !named(all.at(l.master), cmd.master))) continue;
     if (!cmd.kind.empty() && l.kind != cmd.kind) continue;
     // As ip: with a family (-4/-6, or to PREFIX's) only the links with such
     // addresses; with a filter, not those whose addresses it all left out.
