@@ -112,8 +112,14 @@ TEST(IpLinkSetType, OtherKinds) {
   EXPECT_EQ(std::get<netlink::OtherKind>(*ok({"link", "set", "v0", "type", "veth"}).link_set.kind).kind, "veth");
   EXPECT_NE(error_of({"link", "set", "v0", "type", "veth", "peer", "name", "x"}).message.find("bridge, macvlan"),
             std::string::npos);
-  EXPECT_NE(error_of({"link", "set", "mv0", "type", "macvlan", "mode", "frob"}).message.find("mode"), std::string::npos);
-  EXPECT_NE(error_of({"link", "set", "mv0", "type", "macvlan", "link", "v0"}).message.find("garbage"), std::string::npos);
+  auto mode = error_of({"link", "set", "mv0", "type", "macvlan", "mode", "frob"});
+  EXPECT_EQ(mode.message.substr(0, mode.message.find('\n')),
+            "Error: argument of \"mode\" must be \"private\", \"vepa\", \"bridge\", \"passthru\" or \"source\", "
+            "not \"frob\"");
+  EXPECT_EQ(mode.exit_code, 1);  // ip's status for it
+  auto link = error_of({"link", "set", "mv0", "type", "macvlan", "link", "v0"});
+  EXPECT_EQ(link.message.substr(0, link.message.find('\n')), "macvlan: unknown option \"link\"?");
+  EXPECT_EQ(link.exit_code, 1);
   EXPECT_NE(error_of({"link", "set", "v0", "type"}).message.find("not complete"), std::string::npos);
 }
 
@@ -314,6 +320,16 @@ TEST_F(IpLinkPropertyParity, SetTypeMacvlanModeAsIp) {
   EXPECT_EQ(data.value("mode", ""), "private");
   both({"link", "set", "mv0", "type", "macvlan", "mode", "vepa"});
   EXPECT_EQ(kind_data(ns(), "mv0"), kind_data(theirs(), "mv0"));
+  // Option errors: ip's first line and status.
+  for (auto args : std::vector<std::vector<std::string>>{{"link", "set", "mv0", "type", "macvlan", "mode", "frob"},
+                                                         {"link", "set", "mv0", "type", "macvlan", "frob", "x"},
+                                                         {"link", "add", "mv1", "link", "v0", "type", "macvlan", "x"}}) {
+    auto ours = brisk_run(args, ns());
+    auto ip = ip_run(args, theirs());
+    EXPECT_EQ(ours.code, ip.code) << ::testing::PrintToString(args);
+    EXPECT_EQ(ours.err.substr(0, ours.err.find('\n')), ip.err.substr(0, ip.err.find('\n')))
+        << ::testing::PrintToString(args);
+  }
 }
 
 // What LXC's `lxc.network.type = phys` does: one request moves the device

@@ -74,6 +74,12 @@ Parsed<netlink::BridgeOptions> set_bridge_option(netlink::BridgeOptions br, cons
   return flag(br.nf_call_arptables, UINT8_MAX);
 }
 
+// ip's words for a bad macvlan option (`what`), then brisk's macvlan usage; status 1 as ip.
+Failure<UsageError> macvlan_refused(const std::string& what) {
+  return fail(UsageError{.message = what + "\nUsage: ... macvlan mode { private | vepa | bridge | passthru | source }",
+                         .exact = true, .exit_code = 1});
+}
+
 // macvlan's `mode MODE`.
 Parsed<netlink::MacvlanMode> macvlan_mode(const std::string& v) {
   if (v == "private") return netlink::MacvlanMode::private_;
@@ -81,7 +87,8 @@ Parsed<netlink::MacvlanMode> macvlan_mode(const std::string& v) {
   if (v == "bridge") return netlink::MacvlanMode::bridge;
   if (v == "passthru") return netlink::MacvlanMode::passthru;
   if (v == "source") return netlink::MacvlanMode::source;
-  return invalid("mode must be private, vepa, bridge, passthru or source", v);
+  return macvlan_refused("Error: argument of \"mode\" must be \"private\", \"vepa\", \"bridge\", \"passthru\" or "
+                         "\"source\", not \"" + v + "\"");
 }
 
 // `link set DEV type KIND OPTIONS`: the same option parser as `link add`
@@ -138,7 +145,7 @@ Parsed<netlink::LinkKind> parse_kind(const std::string& type, Cursor& c, const s
     if (lower.empty() && !change) return usage("\"link\" is required for " + type);
     while (!c.done()) {
       std::string key = c.next(), v;
-      if (key != "mode") return garbage("mode", key);
+      if (key != "mode") return macvlan_refused(type + ": unknown option \"" + key + "\"?");
       TRY_SET(v, c.value(key));
       TRY_SET(mv.mode, macvlan_mode(v));
     }
