@@ -97,7 +97,7 @@ Op address_op(AddressSpec spec, int kind) {
     result.rejected = std::move(e);
     return result;
   };
-  if (auto valid = validate_link_name(spec.dev, op); !valid) {
+  if (auto valid = validate_link_ref(spec.dev, op); !valid) {
     valid.error().object = object;
     return fail(std::move(valid).error());
   }

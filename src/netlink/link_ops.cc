@@ -5,6 +5,7 @@
 #include <linux/rtnetlink.h>
 #include <linux/veth.h>
 
+#include <algorithm>
 #include <cctype>
 
 #include "brisk/netlink/netns.h"
@@ -13,16 +14,38 @@
 
 namespace brisk::netlink {
 
-NlResult<void> validate_link_name(const std::string& name, const char* op) {
+namespace {
+
+// The kernel's dev_valid_name() characters, for a name of any length.
+NlResult<void> check_name_chars(const std::string& name, const char* op) {
   if (name.empty()) return invalid_argument(op, name, "empty interface name");
-  if (name.size() >= IFNAMSIZ)
-    return invalid_argument(op, name, "interface name longer than 15 bytes", ENAMETOOLONG);
   if (name == "." || name == "..") return invalid_argument(op, name, "invalid interface name");
   for (unsigned char c : name) {
     if (c == '%') return invalid_argument(op, name, "name templates are refused: the kernel scans every device for them");
     if (c == '/' || c == ':' || std::isspace(c) || c < 0x20)
       return invalid_argument(op, name, "interface name contains '/', ':', whitespace or a control character");
   }
+  return {};
+}
+
+}  // namespace
+
+NlResult<void> validate_link_name(const std::string& name, const char* op) {
+  if (name.size() >= IFNAMSIZ)
+    return invalid_argument(op, name, "interface name longer than 15 bytes", ENAMETOOLONG);
+  return check_name_chars(name, op);
+}
+
+NlResult<void> validate_link_ref(const std::string& name, const char* op) {
+  if (name.size() >= ALTIFNAMSIZ) return NetlinkError{.code = ENODEV, .op = op, .object = name};
+  return check_name_chars(name, op);
+}
+
+NlResult<void> validate_altname(const std::string& name, const char* op) {
+  if (name.empty()) return invalid_argument(op, name, "empty alternative name");
+  for (unsigned char c : name)
+    if (c == '/' || std::isspace(c) || c < 0x20)
+      return invalid_argument(op, name, "alternative name contains '/', whitespace or a control character");
   return {};
 }
 
@@ -93,9 +116,22 @@ struct KindWriter {
   NlResult<void> operator()(const BridgeOptions& b) {
     m.put_string(IFLA_INFO_KIND, "bridge");
     auto data = m.begin_nest(IFLA_INFO_DATA);
+    auto flag = [this](uint16_t type, const std::optional<bool>& on) {
+      if (on) m.put_u8(type, *on ? 1 : 0);
+    };
     if (b.stp) m.put_u32(IFLA_BR_STP_STATE, *b.stp ? 1 : 0);
     if (b.forward_delay) m.put_u32(IFLA_BR_FORWARD_DELAY, *b.forward_delay);
-    if (b.vlan_filtering) m.put_u8(IFLA_BR_VLAN_FILTERING, *b.vlan_filtering ? 1 : 0);
+    if (b.hello_time) m.put_u32(IFLA_BR_HELLO_TIME, *b.hello_time);
+    if (b.max_age) m.put_u32(IFLA_BR_MAX_AGE, *b.max_age);
+    if (b.ageing_time) m.put_u32(IFLA_BR_AGEING_TIME, *b.ageing_time);
+    if (b.priority) m.put_u16(IFLA_BR_PRIORITY, *b.priority);
+    flag(IFLA_BR_VLAN_FILTERING, b.vlan_filtering);
+    if (b.vlan_default_pvid) m.put_u16(IFLA_BR_VLAN_DEFAULT_PVID, *b.vlan_default_pvid);
+    flag(IFLA_BR_MCAST_SNOOPING, b.mcast_snooping);
+    flag(IFLA_BR_MCAST_QUERIER, b.mcast_querier);
+    flag(IFLA_BR_NF_CALL_IPTABLES, b.nf_call_iptables);
+    flag(IFLA_BR_NF_CALL_IP6TABLES, b.nf_call_ip6tables);
+    flag(IFLA_BR_NF_CALL_ARPTABLES, b.nf_call_arptables);
     m.end_nest(data);
     return {};
   }
@@ -165,7 +201,7 @@ NlResult<void> validate_add(const LinkAdd& spec) {
   const char* op = "link add";
   BRISK_TRY(validate_link_name(spec.name, op));
   BRISK_TRY(check_alias(spec.common.alias, op, spec.name));
-  if (!spec.common.master.empty()) BRISK_TRY(validate_link_name(spec.common.master, op));
+  if (!spec.common.master.empty()) BRISK_TRY(validate_link_ref(spec.common.master, op));
   if (auto* v = std::get_if<VethOptions>(&spec.kind)) {
     if (v->peer.empty()) return invalid_argument(op, spec.name, "veth needs a peer name");
     auto peer = validate_link_name(v->peer, op);
@@ -198,6 +234,19 @@ std::vector<NameNeed> add_needs(const LinkAdd& spec) {
   if (auto* v = std::get_if<VlanOptions>(&spec.kind)) needs.push_back({v->link, "link"});
   if (auto* v = std::get_if<VxlanOptions>(&spec.kind); v && !v->dev.empty()) needs.push_back({v->dev, "dev"});
   return needs;
+}
+
+// A change of kind options (LinkSet::kind): only what the kernel can change
+// on an existing device and brisk models.
+NlResult<void> validate_kind_change(const LinkKind& kind, const std::string& name) {
+  const char* op = "link set";
+  if (auto* v = std::get_if<MacvlanOptions>(&kind); v && !v->link.empty())
+    return invalid_argument(op, name, "a macvlan's lower device cannot be changed");
+  if (auto* k = std::get_if<OtherKind>(&kind); k && k->kind.empty()) return invalid_argument(op, name, "no link kind given");
+  if (std::holds_alternative<BridgeOptions>(kind) || std::holds_alternative<MacvlanOptions>(kind) ||
+      std::holds_alternative<OtherKind>(kind))
+    return {};
+  return invalid_argument(op, name, "the options of a " + kind_name(kind) + " cannot be changed");
 }
 
 Op failed_op(const char* op, std::string object, NetlinkError error) {
@@ -263,7 +312,11 @@ Op link_add_op(LinkAdd spec) {
 
 Op link_set_op(LinkSet spec) {
   const char* op = "link set";
-  if (auto valid = validate_link_name(spec.name, op); !valid) return failed_op(op, spec.name, std::move(valid).error());
+  if (auto valid = validate_link_ref(spec.name, op); !valid) return failed_op(op, spec.name, std::move(valid).error());
+  if (spec.kind) {
+    if (auto valid = validate_kind_change(*spec.kind, spec.name); !valid)
+      return failed_op(op, spec.name, std::move(valid).error());
+  }
   if (!spec.new_name.empty()) {
     if (auto valid = validate_link_name(spec.new_name, op); !valid) {
       valid.error().detail = "new name: " + valid.error().detail;
@@ -304,7 +357,7 @@ Op link_set_op(LinkSet spec) {
     flag(spec.multicast, IFF_MULTICAST);
     flag(spec.allmulticast, IFF_ALLMULTI);
     if (spec.new_name.empty()) {
-      m.put_string(IFLA_IFNAME, spec.name);
+      put_link_ref(m, spec.name);
     } else {
       ifi.ifi_index = cached(conn, spec.name);
       m.put_string(IFLA_IFNAME, spec.new_name);
@@ -330,6 +383,12 @@ Op link_set_op(LinkSet spec) {
     if (spec.alias) m.put_string(IFLA_IFALIAS, *spec.alias);
     if (spec.txqueuelen) m.put_u32(IFLA_TXQLEN, *spec.txqueuelen);
     if (spec.group) m.put_u32(IFLA_GROUP, *spec.group);
+    if (spec.kind) {
+      int lower = 0;  // a change names no lower device (validate_kind_change)
+      auto info = m.begin_nest(IFLA_LINKINFO);
+      BRISK_TRY(std::visit(KindWriter{m, conn, spec.name, lower}, *spec.kind));
+      m.end_nest(info);
+    }
     std::vector<Request> requests;
     requests.push_back({.message = std::move(m), .op = "link set", .object = spec.name});
     if (named) requests.back().fds.push_back(std::move(named));
@@ -353,8 +412,13 @@ Op link_set_op(LinkSet spec) {
     return requests;
   };
   result.after = [spec](Connection& conn, const NlResult<void>& outcome) {
-    // A rename or a move changes what the old name means; a failure may have raced.
-    if (!outcome || !spec.new_name.empty() || spec.netns_fd >= 0 || spec.netns_pid || !spec.netns_name.empty()) {
+    // A move takes every name of the device (its altnames too) away.
+    if (outcome && (spec.netns_fd >= 0 || spec.netns_pid || !spec.netns_name.empty())) {
+      conn.forget_all_names();
+      return;
+    }
+    // A rename changes what the old name means; a failure may have raced.
+    if (!outcome || !spec.new_name.empty()) {
       conn.forget_name(spec.name);
       if (!spec.new_name.empty()) conn.forget_name(spec.new_name);
     }
@@ -364,12 +428,12 @@ Op link_set_op(LinkSet spec) {
 
 Op link_delete_op(std::string name) {
   const char* op = "link del";
-  if (auto valid = validate_link_name(name, op); !valid) return failed_op(op, name, std::move(valid).error());
+  if (auto valid = validate_link_ref(name, op); !valid) return failed_op(op, name, std::move(valid).error());
   Op result{.op = op, .object = name, .delete_name = name, .changes_names = true};
   result.build = [name](Connection&) -> NlResult<std::vector<Request>> {
     Message m(RTM_DELLINK, 0);
     m.put_header<ifinfomsg>();
-    m.put_string(IFLA_IFNAME, name);
+    put_link_ref(m, name);
     std::vector<Request> requests;
     requests.push_back({.message = std::move(m), .op = "link del", .object = name});
     requests.back().recheck = [name](Connection& c) -> NlResult<bool> {
@@ -399,7 +463,47 @@ Op link_group_delete_op(uint32_t group) {
   return result;
 }
 
+Op link_property_op(AltnameChange change, bool add) {
+  const char* op = add ? "link property add" : "link property del";
+  if (auto valid = validate_link_ref(change.name, op); !valid) return failed_op(op, change.name, std::move(valid).error());
+  for (const auto& alt : change.altnames)
+    if (auto valid = validate_altname(alt, op); !valid) return failed_op(op, change.name, std::move(valid).error());
+  // An added name may shadow nothing, a removed one must leave the cache.
+  Op result{.op = op, .object = change.name, .changes_names = true};
+  result.build = [change, add, op](Connection&) -> NlResult<std::vector<Request>> {
+    Message m(add ? RTM_NEWLINKPROP : RTM_DELLINKPROP, 0);
+    m.put_header<ifinfomsg>();
+    put_link_ref(m, change.name);
+    auto list = m.begin_nest(IFLA_PROP_LIST);
+    for (const auto& alt : change.altnames) m.put_string(IFLA_ALT_IFNAME, alt);
+    m.end_nest(list);
+    std::vector<Request> requests;
+    requests.push_back({.message = std::move(m), .op = op, .object = change.name});
+    requests.back().recheck = [change, add](Connection& c) -> NlResult<bool> {
+      auto link = get_link(c, change.name);
+      if (!link) return std::move(link).error();
+      for (const auto& alt : change.altnames) {
+        bool has = std::find(link->altnames.begin(), link->altnames.end(), alt) != link->altnames.end();
+        if (has != add) return false;
+      }
+      return true;
+    };
+    return requests;
+  };
+  result.after = [change](Connection& conn, const NlResult<void>&) {
+    for (const auto& alt : change.altnames) conn.forget_name(alt);
+  };
+  return result;
+}
+
 }  // namespace detail
+
+NlResult<void> add_altnames(Connection& conn, const AltnameChange& change) {
+  return detail::run_one(conn, detail::link_property_op(change, true));
+}
+NlResult<void> delete_altnames(Connection& conn, const AltnameChange& change) {
+  return detail::run_one(conn, detail::link_property_op(change, false));
+}
 
 NlResult<void> add_link(Connection& conn, const LinkAdd& spec) { return detail::run_one(conn, detail::link_add_op(spec)); }
 NlResult<void> set_link(Connection& conn, const LinkSet& spec) { return detail::run_one(conn, detail::link_set_op(spec)); }

@@ -38,6 +38,7 @@ constexpr auto kLinkPolicies = [] {
                    IFLA_GSO_MAX_SIZE, IFLA_GSO_MAX_SEGS, IFLA_TSO_MAX_SIZE, IFLA_TSO_MAX_SEGS, IFLA_GRO_MAX_SIZE})
     p[type] = {AttrKind::u32};
   p[IFLA_AF_SPEC] = {AttrKind::nested};
+  p[IFLA_PROP_LIST] = {AttrKind::binary};  // repeated IFLA_ALT_IFNAMEs: walked in altnames_of()
   return p;
 }();
 
@@ -51,7 +52,36 @@ constexpr auto kInfoPolicies = [] {
   return p;
 }();
 
+// Each IFLA_ALT_IFNAME in IFLA_PROP_LIST's payload, in order.
+NlResult<std::vector<std::string>> altnames_of(std::span<const uint8_t> list) {
+  std::vector<std::string> names;
+  const char* cursor = reinterpret_cast<const char*>(list.data());
+  std::size_t left = list.size();
+  while (left >= sizeof(nlattr)) {
+    nlattr attr;
+    std::memcpy(&attr, cursor, sizeof attr);
+    if (attr.nla_len < sizeof(nlattr) || attr.nla_len > left)
+      return NetlinkError{.code = EBADMSG, .op = "netlink parse", .detail = "truncated IFLA_PROP_LIST"};
+    if ((attr.nla_type & NLA_TYPE_MASK) == IFLA_ALT_IFNAME) {
+      std::string_view payload(cursor + sizeof(nlattr), attr.nla_len - sizeof(nlattr));
+      auto nul = payload.find('\0');
+      if (nul == std::string_view::npos)
+        return NetlinkError{.code = EBADMSG, .op = "netlink parse", .detail = "IFLA_ALT_IFNAME without a NUL"};
+      names.emplace_back(payload.substr(0, nul));
+    }
+    std::size_t step = NLA_ALIGN(attr.nla_len);
+    if (step >= left) break;
+    cursor += step;
+    left -= step;
+  }
+  return names;
+}
+
 }  // namespace
+
+void put_link_ref(Message& m, const std::string& name) {
+  m.put_string(name.size() < IFNAMSIZ ? IFLA_IFNAME : IFLA_ALT_IFNAME, name);
+}
 
 const Schema kLinkSchema{kLinkPolicies};
 const Schema kLinkInfoSchema{kInfoPolicies};
@@ -86,6 +116,11 @@ NlResult<LinkInfo> parse_link(const nlmsghdr& message, bool details) {
   link.txqueuelen = attrs->u32(IFLA_TXQLEN).value_or(0);
   link.alias = std::string(attrs->string(IFLA_IFALIAS).value_or(""));
   link.operstate = attrs->u8(IFLA_OPERSTATE).value_or(0);
+  if (auto list = attrs->bytes(IFLA_PROP_LIST)) {
+    auto names = altnames_of(*list);
+    if (!names) return std::move(names).error();
+    link.altnames = std::move(*names);
+  }
   auto info = attrs->nested(IFLA_LINKINFO, kLinkInfoSchema);
   if (!info) return std::move(info).error();
   link.kind = std::string(info->string(IFLA_INFO_KIND).value_or(""));
@@ -115,7 +150,7 @@ NlResult<LinkInfo> parse_link(const nlmsghdr& message, bool details) {
 Message link_get_message(const std::string& name, int ifindex, bool stats) {
   Message m(RTM_GETLINK, NLM_F_REQUEST);
   m.put_header<ifinfomsg>().ifi_index = ifindex;
-  if (ifindex == 0) m.put_string(IFLA_IFNAME, name);
+  if (ifindex == 0) put_link_ref(m, name);
   // Skipping stats keeps the reply (and the kernel's work) small.
   m.put_u32(IFLA_EXT_MASK, stats ? 0u : static_cast<uint32_t>(RTEXT_FILTER_SKIP_STATS));
   return m;
@@ -153,11 +188,12 @@ NlResult<LinkInfo> get_one(Connection& conn, const std::string& name, int ifinde
 }  // namespace
 
 NlResult<LinkInfo> get_link(Connection& conn, const std::string& name, bool stats) {
-  auto valid = validate_link_name(name, "link get");
+  auto valid = validate_link_ref(name, "link get");
   if (!valid) return std::move(valid).error();
   auto link = get_one(conn, name, 0, stats);
   if (link) {
     conn.remember_ifindex(link->name, link->ifindex);
+    if (name != link->name) conn.remember_ifindex(name, link->ifindex);  // asked for by an altname
   } else {
     conn.forget_name(name);
   }
@@ -175,8 +211,14 @@ NlResult<LinkInfo> get_link(Connection& conn, int ifindex, bool stats) {
 // stays the fallback should a seccomp or LSM policy refuse the ioctl.
 NlResult<int> resolve_link(Connection& conn, const std::string& name) {
   if (auto index = conn.cached_ifindex(name)) return *index;
-  if (auto valid = validate_link_name(name, "link get"); !valid) return std::move(valid).error();
+  if (auto valid = validate_link_ref(name, "link get"); !valid) return std::move(valid).error();
   ++conn.stats().link_lookups;
+  // SIOCGIFINDEX takes IFNAMSIZ bytes: a longer altname needs the GETLINK.
+  if (name.size() >= IFNAMSIZ) {
+    auto link = get_link(conn, name);
+    if (!link) return std::move(link).error();
+    return link->ifindex;
+  }
   auto index = sys::interface_index(conn.fd(), name);
   if (index) {
     conn.remember_ifindex(name, *index);

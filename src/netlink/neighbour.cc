@@ -77,7 +77,7 @@ Op neighbour_op(NeighbourSpec spec, int kind) {
     result.rejected = std::move(e);
     return result;
   };
-  if (auto valid = validate_link_name(spec.dev, op); !valid) {
+  if (auto valid = validate_link_ref(spec.dev, op); !valid) {
     valid.error().object = object;
     return reject(std::move(valid).error());
   }
@@ -127,7 +127,7 @@ Op fdb_op(FdbSpec spec, int kind) {
     result.rejected = std::move(e);
     return result;
   };
-  if (auto valid = validate_link_name(spec.dev, op); !valid) {
+  if (auto valid = validate_link_ref(spec.dev, op); !valid) {
     valid.error().object = object;
     return reject(std::move(valid).error());
   }

@@ -54,6 +54,8 @@ Op tun_add_op(LinkAdd spec);  // tun.cc: /dev/net/tun, then a set for the common
 Op link_set_op(LinkSet spec);
 Op link_delete_op(std::string name);
 Op link_group_delete_op(uint32_t group);
+// RTM_NEWLINKPROP (add) or RTM_DELLINKPROP with the altnames.
+Op link_property_op(AltnameChange change, bool add);
 // kind for the next four: RTM_NEW* (add), -RTM_NEW* (replace), RTM_DEL* (delete).
 Op address_op(AddressSpec spec, int kind);
 // An RTM_NEWROUTE meeting routes with its key as `merge` says, or (with
@@ -76,5 +78,9 @@ NlResult<void> run_one(Connection& conn, Op op);
 
 // The cached ifindex for a name that run_ops resolved (0 if absent).
 int cached(Connection& conn, const std::string& name);
+
+// Names an existing device in a request: IFLA_IFNAME, or IFLA_ALT_IFNAME for
+// an alternative name too long for IFLA_IFNAME (the kernel looks up both).
+void put_link_ref(Message& m, const std::string& name);
 
 }  // namespace brisk::netlink::detail

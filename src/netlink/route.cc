@@ -170,7 +170,7 @@ Op route_op(RouteSpec spec, int kind, RouteMerge merge) {
     return result;
   }
   if (!spec.dev.empty()) {
-    if (auto valid = validate_link_name(spec.dev, op); !valid) {
+    if (auto valid = validate_link_ref(spec.dev, op); !valid) {
       valid.error().object = object;
       result.rejected = std::move(valid).error();
       return result;
@@ -179,7 +179,7 @@ Op route_op(RouteSpec spec, int kind, RouteMerge merge) {
   }
   for (const auto& nh : spec.nexthops) {
     if (nh.dev.empty()) continue;
-    if (auto valid = validate_link_name(nh.dev, op); !valid) {
+    if (auto valid = validate_link_ref(nh.dev, op); !valid) {
       valid.error().object = object;
       result.rejected = std::move(valid).error();
       return result;

@@ -27,7 +27,7 @@ json normalized_state(int ns) {
   json state;
   json links = json::array();
   for (auto& l : ip_json(ns, {"-d", "link", "show"})) {
-    json n = pick(l, {"ifname", "link", "mtu", "qdisc", "master", "group", "txqlen", "ifalias"});
+    json n = pick(l, {"ifname", "link", "mtu", "qdisc", "master", "group", "txqlen", "ifalias", "altnames"});
     json flags = json::array();
     for (auto& f : l["flags"])
       if (f != "LOWER_UP" && f != "NO-CARRIER") flags.push_back(f);
@@ -35,6 +35,10 @@ json normalized_state(int ns) {
     if (l.contains("linkinfo")) {
       n["kind"] = l["linkinfo"].value("info_kind", "");
       if (l["linkinfo"].contains("info_slave_kind")) n["slave_kind"] = l["linkinfo"]["info_slave_kind"];
+      // The kind options `link set DEV type KIND` changes (no timers).
+      if (n["kind"] == "bridge" || n["kind"] == "macvlan")
+        n["options"] = pick(l["linkinfo"].value("info_data", json::object()),
+                            {"stp_state", "forward_delay", "hello_time", "max_age", "priority", "mcast_snooping", "mode"});
     }
     links.push_back(n);
   }
@@ -114,6 +118,21 @@ const Case kCorpus[] = {
      "route add 10.26.0.0/16 dev r0\n"
      "route add 10.30.0.0/16 nexthop via 10.9.0.2 dev r0 weight 2 nexthop via 10.9.0.3 weight 1\n"
      "route append 10.30.0.0/16 via 10.9.0.4\n"},
+    {"altnames_and_kind_options",
+     "link add br0 type bridge\n"
+     "link add v0 type veth peer name v1\n"
+     "link property add dev br0 altname alt0 altname a-long-altname-for-the-bridge\n"
+     "link set v0 master a-long-altname-for-the-bridge\n"
+     "link set alt0 up type bridge stp_state 1 forward_delay 400 priority 100\n"
+     "link property add dev v0 altname alt0\n"  // fails mid-file: EEXIST (line 6)
+     "addr add 10.0.0.1/24 dev alt0\n"
+     "link property del dev br0 altname alt0\n"
+     "link set br0 type bridge max_age 1\n"  // fails: ERANGE (line 9)
+     "link property add v1 altname peer-of-v0\n"
+     "link set peer-of-v0 mtu 1400\n"
+     "link add mv0 link v1 type macvlan mode bridge\n"
+     "link set mv0 type macvlan mode private\n"
+     "route add 10.1.0.0/24 dev a-long-altname-for-the-bridge\n"},
     {"address_grammar",
      "link add a0 type veth peer name a1\n"
      "link add br0 type bridge\n"

@@ -195,7 +195,7 @@ TEST(IpLink, AddErrors) {
   EXPECT_NE(error_of({"link", "add", "a/b", "type", "bridge"}).find("ifname"), std::string::npos);
   EXPECT_NE(error_of({"link", "add", "v0", "address", "zz:00", "type", "bridge"}).find("address"), std::string::npos);
   EXPECT_NE(error_of({"link", "add", "v0", "v1", "type", "bridge"}).find("garbage"), std::string::npos);
-  EXPECT_NE(error_of({"link", "add", "br0", "type", "bridge", "stp_state", "2"}).find("stp_state"), std::string::npos);
+  EXPECT_NE(error_of({"link", "add", "br0", "type", "bridge", "stp_state", "on"}).find("stp_state"), std::string::npos);
   EXPECT_NE(error_of({"link", "add", "br0", "type", "bridge", "bogus", "1"}).find("bogus"), std::string::npos);
   EXPECT_NE(error_of({"link", "add", "mv0", "type", "macvlan"}).find("link"), std::string::npos);
   EXPECT_NE(error_of({"link", "add", "vx0", "type", "vxlan"}).find("identifier"), std::string::npos);

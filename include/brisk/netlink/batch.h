@@ -67,6 +67,8 @@ class Batch {
   std::size_t set_link(LinkSet spec);
   std::size_t delete_link(std::string name);
   std::size_t delete_link_group(uint32_t group);
+  std::size_t add_altnames(AltnameChange change);
+  std::size_t delete_altnames(AltnameChange change);
   std::size_t add_address(AddressSpec spec);
   std::size_t replace_address(AddressSpec spec);
   std::size_t delete_address(AddressSpec spec);

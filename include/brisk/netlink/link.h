@@ -48,10 +48,22 @@ struct VethOptions {
   // (ENOTCONN); bring the peer up afterwards from its own namespace.
 };
 
+// Each field set is sent; at creation the rest take the kernel's defaults,
+// in a change (LinkSet::kind) the rest stay as they are.
 struct BridgeOptions {
   std::optional<bool> stp{};                  // spanning tree on or off
   std::optional<uint32_t> forward_delay{};    // in centiseconds, as `ip link ... forward_delay`
+  std::optional<uint32_t> hello_time{};       // STP hello interval, centiseconds
+  std::optional<uint32_t> max_age{};          // STP message age limit, centiseconds
+  std::optional<uint32_t> ageing_time{};      // FDB entry lifetime, centiseconds
+  std::optional<uint16_t> priority{};         // STP bridge priority
   std::optional<bool> vlan_filtering{};       // 802.1Q filtering on the bridge's ports
+  std::optional<uint16_t> vlan_default_pvid{};  // PVID given to new ports (0: none)
+  std::optional<bool> mcast_snooping{};       // IGMP/MLD snooping
+  std::optional<bool> mcast_querier{};        // send IGMP/MLD queries
+  std::optional<bool> nf_call_iptables{};     // bridged IPv4 through iptables
+  std::optional<bool> nf_call_ip6tables{};    // bridged IPv6 through ip6tables
+  std::optional<bool> nf_call_arptables{};    // bridged ARP through arptables
 };
 
 enum class MacvlanMode : uint32_t { private_ = 1, vepa = 2, bridge = 4, passthru = 8, source = 16 };
@@ -124,6 +136,11 @@ struct LinkSet {
   std::optional<std::string> alias{};    // new alias; "" clears it
   std::optional<uint32_t> txqueuelen{};  // new transmit queue length
   std::optional<uint32_t> group{};       // new device group
+  // New options of the device's own kind (IFLA_LINKINFO), which must be its
+  // kind: a BridgeOptions sends its fields that are set, a MacvlanOptions its
+  // mode (`link` must be empty), an OtherKind the kind alone. Other kinds are
+  // refused (EINVAL): their options are fixed at creation or not modelled.
+  std::optional<LinkKind> kind{};
 };
 
 // Counters from IFLA_STATS64, as `ip -s link` shows them.
@@ -195,6 +212,7 @@ struct LinkInfo {
   uint32_t group = 0;                 // device group (0: default)
   uint32_t txqueuelen = 0;            // transmit queue length in packets
   std::string alias{};                // ifalias; empty: none
+  std::vector<std::string> altnames{};  // alternative names (IFLA_PROP_LIST), in the kernel's order
   uint8_t operstate = 0;              // IF_OPER_*
   std::optional<LinkStats> stats{};   // only when asked for
   std::optional<LinkDetails> details{};  // only when asked for (LinkFilter::details)
@@ -211,12 +229,26 @@ struct LinkFilter {
 // Rejects names the kernel would refuse or scan for: empty, longer than 15
 // bytes, ".", "..", or containing '/', ':', whitespace or '%'.
 NlResult<void> validate_link_name(const std::string& name, const char* op);
+// The same rules for a name that refers to an existing device, which may be
+// an alternative name of up to 127 bytes; a longer one names no device (ENODEV).
+NlResult<void> validate_link_ref(const std::string& name, const char* op);
+// An alternative name as the kernel takes one: non-empty, no '/', whitespace
+// or control character (its length, at most 127 bytes, the kernel checks).
+NlResult<void> validate_altname(const std::string& name, const char* op);
 
 NlResult<void> add_link(Connection& conn, const LinkAdd& spec);
 NlResult<void> set_link(Connection& conn, const LinkSet& spec);
 NlResult<void> delete_link(Connection& conn, const std::string& name);
 // Deletes every device in `group`, in one request.
 NlResult<void> delete_link_group(Connection& conn, uint32_t group);
+// Alternative names (RTM_NEWLINKPROP / RTM_DELLINKPROP), all in one request;
+// each then names the device wherever its name does. `name` may itself be one.
+struct AltnameChange {
+  std::string name{};                   // the device
+  std::vector<std::string> altnames{};  // the names to add or remove
+};
+NlResult<void> add_altnames(Connection& conn, const AltnameChange& change);
+NlResult<void> delete_altnames(Connection& conn, const AltnameChange& change);
 // One RTM_GETLINK, never a dump.
 NlResult<LinkInfo> get_link(Connection& conn, const std::string& name, bool stats = false);
 NlResult<LinkInfo> get_link(Connection& conn, int ifindex, bool stats = false);

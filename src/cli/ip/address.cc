@@ -1,5 +1,6 @@
 // ip address: add, replace, delete, show and flush; and, as in iproute2's
 // ipaddress.c, the listing `ip link show` shares with `ip addr show`.
+#include <algorithm>
 #include <linux/if.h>
 #include <linux/if_addr.h>
 
@@ -48,7 +49,7 @@ Parsed<Command> parse_addr_change(Cursor& c, Command cmd, Verb verb, int family)
   while (!c.done()) {
     std::string key = c.next(), v;
     if (key == "dev") {
-      TRY_SET(spec.dev, c.link_name(key));
+      TRY_SET(spec.dev, c.device(key));
     } else if (key == "local") {
       TRY_SET(v, c.value(key));
       if (!spec.prefix.empty()) return garbage(key, v);
@@ -131,7 +132,7 @@ Parsed<Command> parse_addr_show(Cursor& c, Command cmd, Verb verb) {
     if (key == "up") {
       cmd.up_only = true;
     } else if (key == "dev") {
-      TRY_SET(cmd.dev, c.sole_link_name(key, cmd.dev));
+      TRY_SET(cmd.dev, c.sole_device(key, cmd.dev));
     } else if (key == "scope") {
       TRY_SET(cmd.scope, c.scope(key));
     } else if (key == "to") {
@@ -150,7 +151,7 @@ Parsed<Command> parse_addr_show(Cursor& c, Command cmd, Verb verb) {
     } else if (key == "label") {
       TRY_SET(cmd.label_pattern, c.value(key));
     } else if (cmd.dev.empty()) {
-      TRY_SET(cmd.dev, link_name("dev", key));
+      TRY_SET(cmd.dev, device_name("dev", key));
     } else {
       return garbage("dev", key);
     }
@@ -193,6 +194,11 @@ std::string lifetime_text(uint32_t seconds) {
 }
 
 // Whether addr show/flush's scope filter keeps `a`.
+// Whether `name` is the link's name or one of its altnames, as the kernel's lookup takes either.
+bool named(const netlink::LinkInfo& l, const std::string& name) {
+  return l.name == name || std::find(l.altnames.begin(), l.altnames.end(), name) != l.altnames.end();
+}
+
 bool in_scope(const netlink::AddressInfo& a, const Command& cmd) { return !cmd.scope || a.scope == *cmd.scope; }
 
 // Whether its to, flag and label filters keep `a` on `device`; the label
@@ -275,13 +281,13 @@ NlResult<void> show_links(Runner& r, const Command& cmd) {
   bool link_part = cmd.label_pattern.empty();
   bool found = cmd.dev.empty();
   for (const auto& [index, l] : all) {
-    if (!cmd.dev.empty() && l.name != cmd.dev) continue;
+    if (!cmd.dev.empty() && !named(l, cmd.dev)) continue;
     found = true;
     if ((cmd.up_only && !(l.flags & IFF_UP)) || (cmd.show_group && l.group != *cmd.show_group)) {
       if (g.json) r.emit(Json::object());  // as ip -j: an empty record for each link "up" or "group" leaves out
       continue;
     }
-    if (!cmd.master.empty() && (l.master == 0 || name_of(l.master, all) != cmd.master)) continue;
+    if (!cmd.master.empty() && (!all.count(l.master) || !named(all.at(l.master), cmd.master))) continue;
     if (!cmd.kind.empty() && l.kind != cmd.kind) continue;
     // As ip: with a family (-4/-6, or to PREFIX's) only the links with such
     // addresses; with a filter, not those whose addresses it all left out.

@@ -17,7 +17,7 @@ Parsed<Command> parse_fdb_change(Cursor& c, Command cmd, Verb verb) {
   while (!c.done()) {
     std::string key = c.next(), v;
     if (key == "dev") {
-      TRY_SET(spec.dev, c.link_name(key));
+      TRY_SET(spec.dev, c.device(key));
     } else if (key == "master") {
       master = true;
     } else if (key == "self") {
@@ -58,7 +58,7 @@ Parsed<Command> parse_fdb(Cursor& c, Command cmd) {
     while (!c.done()) {
       std::string key = c.next(), v;
       if (key != "br" && key != "brport" && key != "dev") return garbage("br", key);
-      TRY_SET(cmd.master, c.link_name(key));
+      TRY_SET(cmd.master, c.device(key));
     }
     if (cmd.master.empty()) return usage("\"brisk fdb show\" needs \"br BRIDGE\"");
     return cmd;

@@ -1,13 +1,15 @@
 // cli/ip/help.cc: `brisk OBJECT help`, the grammar brisk accepts, per object,
 // in iproute2's notation. Only what brisk implements is listed.
+#include <string>
+
 #include "cli/ip/ip.h"
 
 namespace brisk::ipcli {
 
 std::string_view object_usage(Object object) {
   switch (object) {
-    case Object::link:
-      return R"(Usage: brisk link add [ link DEV ] [ name ] NAME
+    case Object::link: {
+      static const std::string text = std::string(R"(Usage: brisk link add [ link DEV ] [ name ] NAME
                        [ mtu MTU ] [ address LLADDR ] [ txqueuelen PACKETS ]
                        [ master DEV ] [ alias NAME ] [ group GROUP ] [ up ]
                        type TYPE [ ARGS ]
@@ -16,18 +18,25 @@ std::string_view object_usage(Object object) {
                        [ alias NAME ] [ txqueuelen PACKETS ] [ group GROUP ]
                        [ promisc { on | off } ] [ arp { on | off } ]
                        [ multicast { on | off } ] [ allmulticast { on | off } ]
+                       [ type { bridge | macvlan | macvtap } ARGS ]
        brisk link del { dev DEV | DEV | group GROUP } [ type TYPE ]
        brisk link show [ [ dev ] DEV ] [ master DEV ] [ type TYPE ] [ group GROUP ] [ up ]
+       brisk link property add [ dev ] DEV [ altname NAME ... ]
+       brisk link property del [ dev ] DEV [ altname NAME ... ]
+DEV := a device's name or one of its altnames
 GROUP := { default | NAME from /etc/iproute2/group | NUMBER }
 TYPE := { veth | bridge | macvlan | macvtap | vxlan | vlan }
 veth:    [ peer [ name ] NAME [ netns NAME ] [ address LLADDR ] [ mtu MTU ] ]
-bridge:  [ stp_state { 0 | 1 } ] [ forward_delay CENTISECONDS ] [ vlan_filtering { 0 | 1 } ]
+bridge:  BRIDGE_OPTION...
 macvlan, macvtap: link DEV [ mode { private | vepa | bridge | passthru | source } ]
 vxlan:   id VNI [ dstport PORT ] [ local ADDR ] [ remote ADDR | group ADDR dev DEV ]
          [ ttl TTL ] [ learning | nolearning ]
 vlan:    link DEV id VLANID [ protocol { 802.1Q | 802.1ad } ]
 Names are literal: templates such as veth%d are refused.
-)";
+`link set DEV type KIND ARGS` changes a bridge's options or a macvlan's mode.
+)") + std::string(bridge_usage()) + "\n";
+      return text;
+    }
     case Object::address:
       return R"(Usage: brisk address { add | replace | del } IFADDR dev DEV
                        [ label LABEL ] [ { broadcast | brd } { ADDR | + | - } ] [ scope SCOPE ]
@@ -117,6 +126,14 @@ brisk tap is the same object. Without a name add lets the kernel pick tunN or ta
 )";
   }
   return {};
+}
+
+std::string_view bridge_usage() {
+  return R"(BRIDGE_OPTION := { stp_state STP_STATE | forward_delay CENTISECONDS | hello_time CENTISECONDS |
+                   max_age CENTISECONDS | ageing_time CENTISECONDS | priority PRIORITY |
+                   vlan_filtering { 0 | 1 } | vlan_default_pvid VID | mcast_snooping { 0 | 1 } |
+                   mcast_querier { 0 | 1 } | nf_call_iptables { 0 | 1 } |
+                   nf_call_ip6tables { 0 | 1 } | nf_call_arptables { 0 | 1 } })";
 }
 
 std::string_view general_usage() {

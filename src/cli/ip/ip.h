@@ -70,6 +70,8 @@ enum class Object { link, address, route, rule, neigh, netns, fdb, tuntap };
 // `brisk OBJECT help` and `brisk help`: the grammar brisk accepts (help.cc).
 std::string_view object_usage(Object object);
 std::string_view general_usage();
+// ip's usage text for bridge options, printed after an unknown one.
+std::string_view bridge_usage();
 
 // True when `arg` (argv[1]) belongs to the ip grammar: an ip-style global
 // option or one of the objects brisk implements, abbreviated as ip allows,
@@ -77,7 +79,7 @@ std::string_view general_usage();
 bool is_ip_invocation(std::string_view arg);
 
 enum class Verb {
-  link_add, link_set, link_del, link_del_group, link_show,
+  link_add, link_set, link_del, link_del_group, link_show, link_prop_add, link_prop_del,
   addr_add, addr_del, addr_replace, addr_show, addr_flush,
   route_add, route_del, route_replace, route_change, route_prepend, route_append, route_show, route_flush, route_get,
   rule_add, rule_del, rule_show, rule_flush,
@@ -96,6 +98,7 @@ struct Command {
   std::string peer_netns{};      // veth peer created in this named namespace
   netlink::LinkSet link_set{};
   std::string set_netns{};       // `link set ... netns NAME|PID`
+  netlink::AltnameChange altnames{};  // link property add|del
   std::string name{};            // link del, netns add/del/exec, tuntap add/del
   uint32_t group = 0;            // link del group
   netlink::AddressSpec addr{};

@@ -1,4 +1,5 @@
 // ip link: add, set, delete and show, with each kind's options.
+#include <algorithm>
 #include <climits>
 
 #include "cli/ip/names.h"
@@ -26,8 +27,92 @@ Parsed<std::optional<pid_t>> netns_pid(const std::string& text) {
   return std::optional<pid_t>(static_cast<pid_t>(*pid));
 }
 
-// Options after `type veth|bridge|...` in `link add`.
-Parsed<netlink::LinkKind> parse_kind(const std::string& type, Cursor& c, const std::string& lower, Command& cmd) {
+// `change`: for `link set`, where no lower device is named.
+Parsed<netlink::LinkKind> parse_kind(const std::string& type, Cursor& c, const std::string& lower, Command& cmd,
+                                     bool change = false);
+
+// The bridge options brisk sends, as ip reads them: numbers (get_u32, get_u16,
+// get_u8), a bad one "invalid KEY"; a flag is on when not 0, as the kernel takes it.
+constexpr std::string_view kBridgeOptions[] = {
+    "stp_state", "forward_delay", "hello_time", "max_age", "ageing_time", "priority", "vlan_filtering",
+    "vlan_default_pvid", "mcast_snooping", "mcast_querier", "nf_call_iptables", "nf_call_ip6tables",
+    "nf_call_arptables"};
+
+bool bridge_option(const std::string& key) {
+  return std::find(std::begin(kBridgeOptions), std::end(kBridgeOptions), key) != std::end(kBridgeOptions);
+}
+
+// ip's reply to an option its bridge parser lacks: its text and usage, status 1.
+Failure<UsageError> bridge_unknown(const std::string& key) {
+  return fail(UsageError{.message = "bridge: unknown command \"" + key + "\"?\n" + std::string(bridge_usage()),
+                         .exact = true, .exit_code = 1});
+}
+
+Parsed<netlink::BridgeOptions> set_bridge_option(netlink::BridgeOptions br, const std::string& key,
+                                                 const std::string& v) {
+  auto bad = [&] { return invarg("invalid " + key, v); };
+  auto u32 = [&](std::optional<uint32_t>& field) -> Parsed<netlink::BridgeOptions> {
+    auto n = number<uint32_t>(key, v);
+    if (!n) return bad();
+    field = *n;
+    return br;
+  };
+  auto flag = [&](std::optional<bool>& field, uint64_t max) -> Parsed<netlink::BridgeOptions> {
+    auto n = number<uint32_t>(key, v, static_cast<uint32_t>(max));
+    if (!n) return bad();
+    field = *n != 0;
+    return br;
+  };
+  auto u16 = [&](std::optional<uint16_t>& field) -> Parsed<netlink::BridgeOptions> {
+    auto n = number<uint16_t>(key, v);
+    if (!n) return bad();
+    field = *n;
+    return br;
+  };
+  if (key == "stp_state") return flag(br.stp, UINT32_MAX);
+  if (key == "forward_delay") return u32(br.forward_delay);
+  if (key == "hello_time") return u32(br.hello_time);
+  if (key == "max_age") return u32(br.max_age);
+  if (key == "ageing_time") return u32(br.ageing_time);
+  if (key == "priority") return u16(br.priority);
+  if (key == "vlan_filtering") return flag(br.vlan_filtering, UINT8_MAX);
+  if (key == "vlan_default_pvid") return u16(br.vlan_default_pvid);
+  if (key == "mcast_snooping") return flag(br.mcast_snooping, UINT8_MAX);
+  if (key == "mcast_querier") return flag(br.mcast_querier, UINT8_MAX);
+  if (key == "nf_call_iptables") return flag(br.nf_call_iptables, UINT8_MAX);
+  if (key == "nf_call_ip6tables") return flag(br.nf_call_ip6tables, UINT8_MAX);
+  return flag(br.nf_call_arptables, UINT8_MAX);
+}
+
+// ip's words for a bad macvlan option (`what`), then brisk's macvlan usage; status 1 as ip.
+Failure<UsageError> macvlan_refused(const std::string& what) {
+  return fail(UsageError{.message = what + "\nUsage: ... macvlan mode { private | vepa | bridge | passthru | source }",
+                         .exact = true, .exit_code = 1});
+}
+
+// macvlan's `mode MODE`.
+Parsed<netlink::MacvlanMode> macvlan_mode(const std::string& v) {
+  if (v == "private") return netlink::MacvlanMode::private_;
+  if (v == "vepa") return netlink::MacvlanMode::vepa;
+  if (v == "bridge") return netlink::MacvlanMode::bridge;
+  if (v == "passthru") return netlink::MacvlanMode::passthru;
+  if (v == "source") return netlink::MacvlanMode::source;
+  return macvlan_refused("Error: argument of \"mode\" must be \"private\", \"vepa\", \"bridge\", \"passthru\" or "
+                         "\"source\", not \"" + v + "\"");
+}
+
+// `link set DEV type KIND OPTIONS`: the same option parser as `link add`
+// (parse_kind), for the kinds whose options brisk can change; the kind alone
+// (no options) goes to the kernel as it is, which checks it is the device's.
+Parsed<netlink::LinkKind> parse_kind_change(const std::string& type, Cursor& c, Command& cmd) {
+  if (c.done()) return netlink::LinkKind{netlink::OtherKind{type}};
+  if (type == "bridge" || type == "macvlan" || type == "macvtap") return parse_kind(type, c, "", cmd, true);
+  return usage("brisk changes the options of bridge, macvlan and macvtap devices only, not \"" + type + "\"");
+}
+
+// Options after `type veth|bridge|...` in `link add` (and a bridge's in `link set`).
+Parsed<netlink::LinkKind> parse_kind(const std::string& type, Cursor& c, const std::string& lower, Command& cmd,
+                                     bool change) {
   if (type == "veth") {
     netlink::VethOptions veth;
     if (!c.done() && c.peek() == "peer") {
@@ -59,32 +144,20 @@ Parsed<netlink::LinkKind> parse_kind(const std::string& type, Cursor& c, const s
     netlink::BridgeOptions br;
     while (!c.done()) {
       std::string key = c.next(), v;
+      if (!bridge_option(key)) return bridge_unknown(key);
       TRY_SET(v, c.value(key));
-      if (key == "stp_state") {
-        TRY_SET(br.stp, on_off(key, v));
-      } else if (key == "forward_delay") {
-        TRY_SET(br.forward_delay, number<uint32_t>(key, v));
-      } else if (key == "vlan_filtering") {
-        TRY_SET(br.vlan_filtering, on_off(key, v));
-      } else {
-        return usage("unknown bridge option \"" + key + "\"");
-      }
+      TRY_SET(br, set_bridge_option(std::move(br), key, v));
     }
     return netlink::LinkKind{br};
   }
   if (type == "macvlan" || type == "macvtap") {
     netlink::MacvlanOptions mv{.link = lower, .tap = type == "macvtap"};
-    if (lower.empty()) return usage("\"link\" is required for " + type);
+    if (lower.empty() && !change) return usage("\"link\" is required for " + type);
     while (!c.done()) {
       std::string key = c.next(), v;
-      if (key != "mode") return garbage("mode", key);
+      if (key != "mode") return macvlan_refused(type + ": unknown option \"" + key + "\"?");
       TRY_SET(v, c.value(key));
-      if (v == "private") mv.mode = netlink::MacvlanMode::private_;
-      else if (v == "vepa") mv.mode = netlink::MacvlanMode::vepa;
-      else if (v == "bridge") mv.mode = netlink::MacvlanMode::bridge;
-      else if (v == "passthru") mv.mode = netlink::MacvlanMode::passthru;
-      else if (v == "source") mv.mode = netlink::MacvlanMode::source;
-      else return invalid("mode must be private, vepa, bridge, passthru or source", v);
+      TRY_SET(mv.mode, macvlan_mode(v));
     }
     return netlink::LinkKind{mv};
   }
@@ -131,7 +204,7 @@ Parsed<netlink::LinkKind> parse_kind(const std::string& type, Cursor& c, const s
       } else if (key == "group") {
         TRY_SET(vx.group, ip_address(key, v, AF_UNSPEC));
       } else if (key == "dev") {
-        TRY_SET(vx.dev, link_name(key, v));
+        TRY_SET(vx.dev, device_name(key, v));
       } else if (key == "ttl") {
         TRY_SET(vx.ttl, number<uint8_t>(key, v));
       } else {
@@ -159,7 +232,7 @@ Parsed<Command> parse_link_add(Cursor& c, Command cmd) {
     } else if (key == "name" || key == "dev") {
       TRY_SET(spec.name, c.sole_link_name(key, spec.name));
     } else if (key == "link") {
-      TRY_SET(lower, c.link_name(key));
+      TRY_SET(lower, c.device(key));
     } else if (key == "mtu") {
       TRY_SET(spec.common.mtu, c.number<uint32_t>(key));
     } else if (key == "address") {
@@ -167,7 +240,7 @@ Parsed<Command> parse_link_add(Cursor& c, Command cmd) {
     } else if (key == "txqueuelen" || key == "txqlen" || key == "qlen") {
       TRY_SET(spec.common.txqueuelen, c.number<uint32_t>("txqueuelen"));  // ip names it so, whichever word was used
     } else if (key == "master") {
-      TRY_SET(spec.common.master, c.link_name(key));
+      TRY_SET(spec.common.master, c.device(key));
     } else if (key == "alias") {
       TRY_SET(spec.common.alias, c.value(key));
     } else if (key == "group") {
@@ -195,7 +268,7 @@ Parsed<Command> parse_link_set(Cursor& c, Command cmd) {
     if (key == "up" || key == "down") {
       spec.up = key == "up";
     } else if (key == "dev") {
-      TRY_SET(spec.name, c.sole_link_name(key, spec.name));
+      TRY_SET(spec.name, c.sole_device(key, spec.name));
       continue;
     } else if (key == "name") {
       TRY_SET(spec.new_name, c.link_name(key));
@@ -204,7 +277,7 @@ Parsed<Command> parse_link_set(Cursor& c, Command cmd) {
     } else if (key == "address") {
       TRY_SET(spec.address, c.mac(key));
     } else if (key == "master") {
-      TRY_SET(spec.master, c.link_name(key));
+      TRY_SET(spec.master, c.device(key));
     } else if (key == "nomaster") {
       spec.master = std::string{};
     } else if (key == "netns") {
@@ -216,6 +289,10 @@ Parsed<Command> parse_link_set(Cursor& c, Command cmd) {
       TRY_SET(spec.txqueuelen, c.number<uint32_t>("txqueuelen"));  // ip names it so, whichever word was used
     } else if (key == "group") {
       TRY_SET(spec.group, c.read(key, group_value));
+    } else if (key == "type") {
+      // As ip: the kind's options run to the end of the line.
+      TRY_SET(v, c.value(key));
+      TRY_SET(spec.kind, parse_kind_change(v, c, cmd));
     } else if (key == "promisc" || key == "arp" || key == "multicast" || key == "allmulticast") {
       std::optional<bool>& flag = key == "promisc"     ? spec.promisc
                                   : key == "arp"       ? spec.arp
@@ -223,7 +300,7 @@ Parsed<Command> parse_link_set(Cursor& c, Command cmd) {
                                                        : spec.allmulticast;
       TRY_SET(flag, c.on_off(key));
     } else if (spec.name.empty()) {
-      TRY_SET(spec.name, link_name("dev", key));
+      TRY_SET(spec.name, device_name("dev", key));
       continue;
     } else {
       return garbage("dev", key);
@@ -240,14 +317,14 @@ Parsed<Command> parse_link_del(Cursor& c, Command cmd) {
   while (!c.done()) {
     std::string key = c.next(), v;
     if (key == "dev") {
-      TRY_SET(cmd.name, c.sole_link_name(key, cmd.name));
+      TRY_SET(cmd.name, c.sole_device(key, cmd.name));
     } else if (key == "group") {
       TRY_SET(cmd.group, c.read(key, group_value));
       cmd.verb = Verb::link_del_group;
     } else if (key == "type") {
       TRY_SET(v, c.value(key));  // ip accepts and ignores the type on delete
     } else if (cmd.name.empty()) {
-      TRY_SET(cmd.name, link_name("dev", key));
+      TRY_SET(cmd.name, device_name("dev", key));
     } else {
       return garbage("dev", key);
     }
@@ -265,19 +342,47 @@ Parsed<Command> parse_link_show(Cursor& c, Command cmd) {
     if (key == "up") {
       cmd.up_only = true;
     } else if (key == "dev") {
-      TRY_SET(cmd.dev, c.sole_link_name(key, cmd.dev));
+      TRY_SET(cmd.dev, c.sole_device(key, cmd.dev));
     } else if (key == "master") {
-      TRY_SET(cmd.master, c.link_name(key));
+      TRY_SET(cmd.master, c.device(key));
     } else if (key == "type") {
       TRY_SET(cmd.kind, c.value(key));
     } else if (key == "group") {
       TRY_SET(cmd.show_group, c.read(key, group_value));
     } else if (cmd.dev.empty()) {
-      TRY_SET(cmd.dev, link_name("dev", key));
+      TRY_SET(cmd.dev, device_name("dev", key));
     } else {
       return garbage("dev", key);
     }
   }
+  return cmd;
+}
+
+// `link property add|del [dev] DEV [altname NAME]...`, as ip's iplink_prop.
+Parsed<Command> parse_link_property(Cursor& c, Command cmd) {
+  if (c.done()) return fail(UsageError{.message = std::string(object_usage(Object::link)), .help = true});
+  std::string op = c.next();
+  if (matches(op, "add")) cmd.verb = Verb::link_prop_add;
+  else if (matches(op, "del")) cmd.verb = Verb::link_prop_del;
+  else if (op == "help") return fail(UsageError{.message = std::string(object_usage(Object::link)), .help = true});
+  else return fail(UsageError{.message = "Operator required", .exact = true});
+  auto& change = cmd.altnames;
+  while (!c.done()) {
+    std::string key = c.next(), v;
+    if (matches(key, "altname")) {
+      TRY_SET(v, c.value(key));
+      if (!netlink::validate_altname(v, "altname")) return invarg("not a valid altname", v);
+      change.altnames.push_back(std::move(v));
+    } else if (matches(key, "help")) {
+      return fail(UsageError{.message = std::string(object_usage(Object::link)), .help = true});
+    } else {
+      if (key == "dev") TRY_SET(key, c.value(key));
+      if (!change.name.empty()) return garbage("dev", key);
+      TRY_SET(change.name, device_name("dev", key));
+    }
+  }
+  if (change.name.empty())
+    return fail(UsageError{.message = "Not enough of information: \"dev\" argument is required.", .exact = true});
   return cmd;
 }
 
@@ -295,6 +400,7 @@ Parsed<Command> parse_link(Cursor& c, Command cmd) {
   if (matches(verb, "change") || matches(verb, "set")) return parse_link_set(c, std::move(cmd));
   if (matches(verb, "delete")) return parse_link_del(c, std::move(cmd));
   if (matches(verb, "show") || matches(verb, "lst") || matches(verb, "list")) return parse_link_show(c, std::move(cmd));
+  if (matches(verb, "property")) return parse_link_property(c, std::move(cmd));
   return unknown_command(verb, "link");
 }
 

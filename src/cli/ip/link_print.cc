@@ -76,6 +76,17 @@ void name_json(Json& j, const netlink::LinkInfo& l, const std::optional<PeerInfo
   j["ifname"] = l.name;
 }
 
+// ip prints a link's altnames last, after its counters (link show) and
+// before its addresses (addr show); the kernel's IPv6 link dump has none.
+void altnames_json(Json& j, const netlink::LinkInfo& l) {
+  if (!l.altnames.empty()) j["altnames"] = l.altnames;
+}
+std::string altnames_text(const netlink::LinkInfo& l) {
+  std::string t;
+  for (const auto& name : l.altnames) t += "    altname " + name + "\n";
+  return t;
+}
+
 }  // namespace
 
 
@@ -163,7 +174,10 @@ Json link_json(const netlink::LinkInfo& l, const LinkView& view) {
   if (!v6_addr) j["group"] = group_name(l.group);
   j["txqlen"] = l.txqueuelen;
   // ip -4/-6 addr leaves out the link layer, unless -d.
-  if (for_addr && view.family != AF_UNSPEC && !g.details) return j;
+  if (for_addr && view.family != AF_UNSPEC && !g.details) {
+    if (!v6_addr) altnames_json(j, l);
+    return j;
+  }
   j["link_type"] = link_type(l);
   if (l.address) j["address"] = l.address->to_string();
   if (v6_addr) return j;  // the IPv6 link dump carries no more (shown with -d only)
@@ -172,6 +186,7 @@ Json link_json(const netlink::LinkInfo& l, const LinkView& view) {
   append_link_details(l, !for_addr, [&all](int index) { return name_of(index, all); }, nullptr, &j);
   if ((!for_addr || g.details) && !l.alias.empty()) j["ifalias"] = l.alias;
   if (g.stats && l.stats && !for_addr) j["stats64"] = stats_json(*l.stats, g.stats > 1);  // addr show: after addr_info
+  altnames_json(j, l);
   return j;
 }
 
@@ -190,7 +205,7 @@ std::string link_text(const netlink::LinkInfo& l, const LinkView& view) {
   if (!for_addr) t += std::string(" mode ") + linkmode_name(l.linkmode);
   if (!v6_addr) t += " group " + group_name(l.group);
   t += " qlen " + std::to_string(l.txqueuelen) + "\n";
-  if (for_addr && view.family != AF_UNSPEC && !g.details) return t;
+  if (for_addr && view.family != AF_UNSPEC && !g.details) return v6_addr ? t : t + altnames_text(l);
   t += std::string("    link/") + link_type(l) + " ";
   if (l.address) t += l.address->to_string();
   if (v6_addr) return t + "\n";  // as in link_json()
@@ -206,7 +221,7 @@ std::string link_text(const netlink::LinkInfo& l, const LinkView& view) {
   t += "\n";
   if ((!for_addr || g.details) && !l.alias.empty()) t += "    alias " + l.alias + "\n";
   if (g.stats && l.stats && !for_addr) t += stats_text(*l.stats, g.stats > 1);  // addr show prints them after the addresses
-  return t;
+  return t + altnames_text(l);
 }
 
 // Whether `address` lies in `prefix` (same family, the first length bits equal).

@@ -26,7 +26,7 @@ Parsed<Command> parse_neigh_change(Cursor& c, Command cmd, Verb verb, int family
   while (!c.done()) {
     std::string key = c.next(), v;
     if (key == "dev") {
-      TRY_SET(spec.dev, c.link_name(key));
+      TRY_SET(spec.dev, c.device(key));
     } else if (key == "lladdr") {
       TRY_SET(spec.lladdr, c.mac(key));
     } else if (key == "nud") {
@@ -63,7 +63,7 @@ Parsed<Command> parse_neigh_show(Cursor& c, Command cmd) {
   while (!c.done()) {
     std::string key = c.next(), v;
     if (key == "dev") {
-      TRY_SET(cmd.dev, c.link_name(key));
+      TRY_SET(cmd.dev, c.device(key));
     } else if (key == "nud") {
       TRY_SET(v, c.value(key));
       uint32_t state = 0;

@@ -45,6 +45,11 @@ Parsed<std::string> link_name(const std::string& key, const std::string& text) {
   return text;
 }
 
+Parsed<std::string> device_name(const std::string& key, const std::string& text) {
+  if (netlink::validate_altname(text, "name")) return text;
+  return invarg("\"" + key + "\" not a valid ifname", text);
+}
+
 Parsed<std::string> mac(const std::string& key, const std::string& text) {
   if (!netlink::MacAddress::parse(text)) return invalid("invalid \"" + key + "\" address", text);
   return text;
@@ -101,6 +106,15 @@ Parsed<std::string> Cursor::sole_link_name(const std::string& key, const std::st
   return read(key, [&key, &already](const std::string& text) -> Parsed<std::string> {
     if (!already.empty()) return garbage(key, text);
     return ipcli::link_name(key, text);
+  });
+}
+Parsed<std::string> Cursor::device(const std::string& key) {
+  return read(key, [&key](const std::string& text) { return ipcli::device_name(key, text); });
+}
+Parsed<std::string> Cursor::sole_device(const std::string& key, const std::string& already) {
+  return read(key, [&key, &already](const std::string& text) -> Parsed<std::string> {
+    if (!already.empty()) return garbage(key, text);
+    return ipcli::device_name(key, text);
   });
 }
 Parsed<std::string> Cursor::mac(const std::string& key) {

@@ -48,7 +48,11 @@ Parsed<T> number(const std::string& key, const std::string& text, T max = std::n
   return static_cast<T>(value);
 }
 
+// A name for a new device (or a rename): at most 15 bytes.
 Parsed<std::string> link_name(const std::string& key, const std::string& text);
+// A name for an existing device, which may be an altname of any length (as
+// ip's check_altifname: no '/' or whitespace); the kernel looks it up.
+Parsed<std::string> device_name(const std::string& key, const std::string& text);
 Parsed<std::string> mac(const std::string& key, const std::string& text);
 Parsed<std::string> ip_address(const std::string& key, const std::string& text, int family);
 Parsed<std::string> ip_prefix(const std::string& key, const std::string& text, int family);
@@ -87,8 +91,11 @@ class Cursor {
     return read(key, [&key, max](const std::string& text) { return ipcli::number<T>(key, text, max); });
   }
   Parsed<std::string> link_name(const std::string& key);
-  // A device that may be named once: a second one is ip's "duplicate, or garbage".
+  // A new device's name that may be given once: a second one is ip's "duplicate, or garbage".
   Parsed<std::string> sole_link_name(const std::string& key, const std::string& already);
+  // An existing device (device_name), named once.
+  Parsed<std::string> device(const std::string& key);
+  Parsed<std::string> sole_device(const std::string& key, const std::string& already);
   Parsed<std::string> mac(const std::string& key);
   Parsed<std::string> address(const std::string& key, int family);
   Parsed<std::string> prefix(const std::string& key, int family);

@@ -35,7 +35,7 @@ Parsed<std::vector<netlink::NexthopSpec>> parse_nexthops(Cursor& c, int family) 
     } else if (key == "via") {
       TRY_SET(nh.via, c.address(key, family));
     } else if (key == "dev") {
-      TRY_SET(nh.dev, c.link_name(key));
+      TRY_SET(nh.dev, c.device(key));
     } else if (key == "weight") {
       TRY_SET(nh.weight, c.read(key, [](const std::string& text) -> Parsed<uint16_t> {
         auto n = number<uint16_t>("weight", text, 256);
@@ -66,7 +66,7 @@ Parsed<Command> parse_route_change(Cursor& c, Command cmd, Verb verb, int family
     if (key == "via") {
       TRY_SET(spec.via, c.address(key, family));
     } else if (key == "dev" || key == "oif") {
-      TRY_SET(spec.dev, c.link_name(key));
+      TRY_SET(spec.dev, c.device(key));
     } else if (key == "metric" || key == "priority" || key == "preference") {
       TRY_SET(spec.metric, route_number<uint32_t>(c, key));
     } else if (key == "table") {
@@ -135,7 +135,7 @@ Parsed<Command> parse_route_show(Cursor& c, Command cmd) {
   while (!c.done()) {
     std::string key = c.next(), v;
     if (key == "dev" || key == "oif") {
-      TRY_SET(cmd.route.dev, c.link_name(key));
+      TRY_SET(cmd.route.dev, c.device(key));
     } else if (key == "table") {
       TRY_SET(cmd.route.table, c.read(key, [](const std::string& text) -> Parsed<uint32_t> {
         if (auto table = table_number(text)) return *table;
@@ -167,7 +167,7 @@ Parsed<Command> parse_route_get(Cursor& c, Command cmd) {
     } else if (key == "iif" || key == "oif" || key == "dev") {
       TRY_SET(v, c.value(key));
       std::string& device = key == "iif" ? q.iif : q.oif;
-      TRY_SET(device, link_name(key, v));
+      TRY_SET(device, device_name(key, v));
     } else if (key == "mark") {
       TRY_SET(v, c.value(key));
       uint32_t mark = 0;

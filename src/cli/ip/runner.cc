@@ -169,6 +169,8 @@ NlResult<std::size_t> Runner::queue(netlink::Batch& batch, const Command& cmd) {
     }
     case Verb::link_del: return batch.delete_link(cmd.name);
     case Verb::link_del_group: return batch.delete_link_group(cmd.group);
+    case Verb::link_prop_add: return batch.add_altnames(cmd.altnames);
+    case Verb::link_prop_del: return batch.delete_altnames(cmd.altnames);
     case Verb::addr_add: return batch.add_address(cmd.addr);
     case Verb::addr_replace: return batch.replace_address(cmd.addr);
     case Verb::addr_del: return batch.delete_address(cmd.addr);
