@@ -82,6 +82,13 @@ exec enters the namespace and /etc/netns/NAME files, then runs COMMAND with no s
                        [ static | dynamic | permanent ] [ vlan VID ] [ dst ADDR ]
        brisk fdb show [ br BRIDGE ]
 )";
+    case Object::monitor:
+      return R"(Usage: brisk monitor [ all | OBJECTS ] [ label ]
+OBJECTS := { link | address | route | neigh }
+Global options: -t[imestamp] (a "Timestamp:" line per event), -ts[hort] (a
+[YYYY-MM-DDTHH:MM:SS.uuuuuu] prefix), -4 | -6 (address and route events of
+one family), -o[neline], -d[etails], -s[tatistics], -n[etns] NAME.
+)";
   }
   return {};
 }
@@ -93,9 +100,10 @@ std::string_view general_usage() {
        brisk run --batch FILE [ -j N ]
        brisk bench { spawn | link | containers | ip }  (brisk bench --help)
        brisk demo
-OBJECT := { link | address | route | neigh | netns | fdb }
+OBJECT := { link | address | route | neigh | netns | fdb | monitor }
 OPTIONS := { -V[ersion] | -n[etns] NAME | -j[son] | -p[retty] | -d[etails] |
-             -s[tatistics] | -br[ief] | -o[neline] | -4 | -6 | -force }
+             -s[tatistics] | -br[ief] | -o[neline] | -t[imestamp] | -ts[hort] |
+             -4 | -6 | -force }
 )";
 }
 

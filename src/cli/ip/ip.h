@@ -1,5 +1,5 @@
 // cli/ip/ip.h: brisk's iproute2-compatible front end (`brisk link|addr|route|
-// neigh|netns|fdb ...`, `-batch`, `-force`, `-n`, `-j`).
+// neigh|netns|fdb|monitor ...`, `-batch`, `-force`, `-n`, `-j`).
 //
 // Parsing is pure (no kernel, no I/O) so every grammar rule and error case is
 // unit-tested; running a parsed command goes through the netlink engine.
@@ -39,6 +39,10 @@ struct UsageError {
 template <class T>
 using Parsed = Result<T, UsageError>;
 
+// How monitor stamps an event: not, with ip's "Timestamp: ..." line (-t),
+// or with a "[YYYY-MM-DDTHH:MM:SS.uuuuuu] " prefix (-ts).
+enum class Timestamp { none, long_line, short_prefix };
+
 struct Globals {
   std::string netns{};                // -n NAME
   bool json = false;                  // -j
@@ -51,6 +55,7 @@ struct Globals {
   bool version = false;               // -V
   int family = AF_UNSPEC;             // -4 / -6
   std::optional<std::string> batch{}; // -batch FILE|-
+  Timestamp timestamp = Timestamp::none;  // -t / -ts: monitor stamps each event
 };
 
 // The global options and where the object starts in argv (argv[0] is the program).
@@ -60,7 +65,7 @@ struct Invocation {
 };
 Parsed<Invocation> parse_globals(std::span<const std::string> argv);
 
-enum class Object { link, address, route, neigh, netns, fdb };
+enum class Object { link, address, route, neigh, netns, fdb, monitor };
 
 // `brisk OBJECT help` and `brisk help`: the grammar brisk accepts (help.cc).
 std::string_view object_usage(Object object);
@@ -78,6 +83,16 @@ enum class Verb {
   neigh_add, neigh_del, neigh_replace, neigh_show, neigh_flush,
   netns_add, netns_del, netns_list, netns_exec,
   fdb_add, fdb_del, fdb_show,
+  monitor,
+};
+
+// `monitor`'s objects; none named means all of them.
+struct MonitorSpec {
+  bool link = false;
+  bool address = false;
+  bool route = false;
+  bool neigh = false;
+  bool label = false;  // prefix each event with its object ("[LINK]"): `label`, or `all`
 };
 
 // One parsed command. Only the fields its verb uses are set.
@@ -95,6 +110,7 @@ struct Command {
   netlink::RouteQuery route_query{};
   netlink::NeighbourSpec neigh{};
   netlink::FdbSpec fdb{};
+  MonitorSpec monitor{};
   // show/flush filters
   std::string dev{};
   std::string master{};

@@ -324,6 +324,7 @@ NlResult<void> Runner::run_one(const Command& cmd) {
     case Verb::neigh_show: return show_neighbours(*this, cmd);
     case Verb::neigh_flush: return flush_neighbours(*this, cmd);
     case Verb::fdb_show: return show_fdb(*this, cmd);
+    case Verb::monitor: return run_monitor(*this, cmd);
     default: break;
   }
   return netlink::invalid_argument("run", "", "a change is run through a batch");

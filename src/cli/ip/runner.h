@@ -76,6 +76,8 @@ netlink::NlResult<void> show_neighbours(Runner& r, const Command& cmd);
 netlink::NlResult<void> flush_neighbours(Runner& r, const Command& cmd);
 netlink::NlResult<void> show_fdb(Runner& r, const Command& cmd);
 netlink::NlResult<void> run_netns(Runner& r, const Command& cmd);
+// Prints events until SIGINT or SIGTERM (monitor.cc).
+netlink::NlResult<void> run_monitor(Runner& r, const Command& cmd);
 // What `ip netns exec` does in its own process before exec.
 netlink::NlResult<void> enter_netns_for_exec(const std::string& name);
 
