@@ -83,7 +83,7 @@ exec enters the namespace and /etc/netns/NAME files, then runs COMMAND with no s
        brisk fdb show [ br BRIDGE ]
 )";
     case Object::monitor:
-      return R"(Usage: brisk monitor [ all | OBJECTS ] [ label ]
+      return R"(Usage: brisk monitor [ all | OBJECTS ] [ label ] [ dev DEVICE ]
 OBJECTS := { link | address | route | neigh }
 Global options: -t[imestamp] (a "Timestamp:" line per event), -ts[hort] (a
 [YYYY-MM-DDTHH:MM:SS.uuuuuu] prefix), -4 | -6 (address and route events of

@@ -93,6 +93,7 @@ struct MonitorSpec {
   bool route = false;
   bool neigh = false;
   bool label = false;  // prefix each event with its object ("[LINK]"): `label`, or `all`
+  std::string dev{};   // dev DEVICE: only its links, addresses, routes (by oif) and neighbours
 };
 
 // One parsed command. Only the fields its verb uses are set.

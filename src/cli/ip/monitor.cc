@@ -72,8 +72,8 @@ std::string timestamp_text(Timestamp kind) {
 // kernel for an index it has not seen.
 class EventPrinter {
  public:
-  EventPrinter(Runner& r, netlink::Connection& conn, const Command& cmd, Links all)
-      : r_(r), conn_(conn), cmd_(cmd), all_(std::move(all)) {}
+  EventPrinter(Runner& r, netlink::Connection& conn, const Command& cmd, Links all, int dev)
+      : r_(r), conn_(conn), cmd_(cmd), all_(std::move(all)), dev_(dev) {}
 
   // The event's text, headers included; empty for one ip does not print.
   std::string text(const MonitorEvent& e) {
@@ -84,6 +84,7 @@ class EventPrinter {
     if (const auto* l = std::get_if<netlink::LinkInfo>(&e.object)) {
       if (e.deleted) all_.erase(l->ifindex);
       else all_.insert_or_assign(l->ifindex, *l);
+      if (dev_ && l->ifindex != dev_) return {};
       known(l->master);
       if (!l->link_netnsid) known(l->link);
       // As ip's print_linkinfo outside `ip link`: no mode, alias or counters, and no qlen.
@@ -92,6 +93,7 @@ class EventPrinter {
       body = deleted + link_text(*l, view);
       if (g.oneline) body = one_line(body);
     } else if (const auto* a = std::get_if<netlink::AddressInfo>(&e.object)) {
+      if (dev_ && a->ifindex != dev_) return {};
       known(a->ifindex);
       label = "[ADDR]";
       // As ip -o addr: the address under its index and name, no link header.
@@ -100,17 +102,19 @@ class EventPrinter {
              (g.oneline ? one_line(record) : record);
     } else if (const auto* rt = std::get_if<netlink::RouteInfo>(&e.object)) {
       if (rt->cloned) return {};  // cache entries, which ip leaves out
+      if (dev_ && rt->oif != dev_) return {};
       known(rt->oif);
       for (const auto& nh : rt->nexthops) known(nh.oif);
       label = "[ROUTE]";
-      body = deleted + route_record(*rt, RouteView{.globals = g, .all = all_}, j);
+      // Under dev, as in ip route show dev: no "dev" on the line.
+      body = deleted + route_record(*rt, RouteView{.globals = g, .all = all_, .dev_fixed = dev_ != 0}, j);
     } else if (const auto* n = std::get_if<netlink::NeighbourInfo>(&e.object)) {
-      if (g.family != AF_UNSPEC && n->address.family != g.family) return {};
+      if ((g.family != AF_UNSPEC && n->address.family != g.family) || (dev_ && n->ifindex != dev_)) return {};
       known(n->ifindex);
       label = "[NEIGH]";
       // An RTM_GETNEIGH is the kernel asking a resolver daemon: ip's "miss".
       std::string prefix = e.type == RTM_GETNEIGH ? "miss " : deleted;
-      body = prefix + neigh_record(*n, all_, true, j);
+      body = prefix + neigh_record(*n, all_, dev_ == 0, j);
     } else {
       return {};
     }
@@ -128,6 +132,7 @@ class EventPrinter {
   netlink::Connection& conn_;
   const Command& cmd_;
   Links all_;
+  int dev_ = 0;  // dev DEVICE's ifindex; 0: every device
 };
 
 // SIGINT and SIGTERM, blocked and read from a signalfd: the loop ends
@@ -158,7 +163,9 @@ Parsed<Command> parse_monitor(Cursor& c, Command cmd) {
     else if (matches(word, "route")) spec.route = true;
     else if (matches(word, "neigh")) spec.neigh = true;
     else if (word == "all") spec.label = true;  // every object, labelled
-    else if (matches(word, "help")) return fail(UsageError{.message = std::string(object_usage(Object::monitor)), .help = true});
+    else if (matches(word, "help"))
+      return fail(UsageError{.message = std::string(object_usage(Object::monitor)), .help = true});
+    else if (word == "dev") TRY_SET(spec.dev, c.link_name(word));
     else
       return fail(UsageError{.message = "Argument \"" + word + "\" is unknown, try \"brisk monitor help\".",
                              .exact = true});
@@ -173,7 +180,15 @@ NlResult<void> run_monitor(Runner& r, const Command& cmd) {
       {.groups = groups_of(cmd.monitor, g.family), .netns_fd = conn->netns_fd(), .details = g.details});
   if (!mon) return std::move(mon).error();
   // As ip: subscribed first, then the link cache read, so no change falls between.
-  EventPrinter printer(r, *conn, cmd, BRISK_TRY(r.links_by_index(g.stats, g.details)));
+  int dev = 0;
+  if (!cmd.monitor.dev.empty()) {
+    auto index = netlink::resolve_link(*conn, cmd.monitor.dev);
+    if (!index)  // ip's argument error, found as it parses
+      return netlink::NetlinkError{
+          .code = ENODEV, .op = "monitor", .detail = "monitor dev '" + cmd.monitor.dev + "' does not exist"};
+    dev = *index;
+  }
+  EventPrinter printer(r, *conn, cmd, BRISK_TRY(r.links_by_index(g.stats, g.details)), dev);
   auto stop = BRISK_TRY(stop_signals());
   r.flush_out();
   std::array<pollfd, 2> fds{pollfd{.fd = mon->fd(), .events = POLLIN, .revents = 0},

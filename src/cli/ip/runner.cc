@@ -50,10 +50,10 @@ std::optional<std::string> argument_error(const NetlinkError& e) {
   constexpr std::string_view suffix = "' does not exist";
   std::string_view detail = e.detail;
   if (e.code != ENODEV || !detail.ends_with(suffix)) return std::nullopt;
-  for (std::string_view prefix : {"master '", "nexthop dev '"}) {
+  for (std::string_view prefix : {"master '", "nexthop dev '", "monitor dev '"}) {
     if (!detail.starts_with(prefix)) continue;
     std::string dev(detail.substr(prefix.size(), detail.size() - prefix.size() - suffix.size()));
-    if (prefix == "master '") return "Error: argument \"" + dev + "\" is wrong: Device does not exist\n";
+    if (prefix != "nexthop dev '") return "Error: argument \"" + dev + "\" is wrong: Device does not exist\n";
     return "Cannot find device \"" + dev + "\"\nError: cannot parse nexthop";
   }
   return std::nullopt;
@@ -237,6 +237,13 @@ int Runner::run(std::vector<Command>& cmds) {
       continue;
     }
     NlResult<void> result = run_one(cmds[i]);
+    if (!result && cmds[i].verb == Verb::monitor) {
+      if (auto text = argument_error(result.error())) {  // monitor dev DEVICE, missing
+        flush_out();
+        print_error_line(*text);
+        return kArgumentExit;
+      }
+    }
     if (!result) {
       report(cmds[i], runtime_message(result.error()));
       status = 1;
