@@ -86,8 +86,8 @@ exec enters the namespace and /etc/netns/NAME files, then runs COMMAND with no s
       return R"(Usage: brisk monitor [ all | OBJECTS ] [ label ] [ dev DEVICE ]
 OBJECTS := { link | address | route | neigh }
 Global options: -t[imestamp] (a "Timestamp:" line per event), -ts[hort] (a
-[YYYY-MM-DDTHH:MM:SS.uuuuuu] prefix), -4 | -6 (address and route events of
-one family), -o[neline], -d[etails], -s[tatistics], -n[etns] NAME.
+[YYYY-MM-DDTHH:MM:SS.uuuuuu] prefix), -4 | -6 (address, route and neighbour
+events of one family), -o[neline], -d[etails], -s[tatistics], -n[etns] NAME.
 )";
   }
   return {};
