@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "netlink/ack.h"
+#include "netlink/kernel_receive.h"
 #include "sys/namespaces.h"
 #include "sys/sockets.h"
 #include "sys/syscalls.h"
@@ -41,13 +42,9 @@ NlResult<Connection> Connection::open_in(int netns_fd, const ConnectionOptions& 
 }
 
 NlResult<Connection> Connection::create(int netns_fd, const ConnectionOptions& options) {
-  UniqueFd socket;
-  auto made = sys::run_in_netns(netns_fd, [&]() -> Result<void> {
-    socket = BRISK_TRY(sys::socket(AF_NETLINK, SOCK_RAW, NETLINK_ROUTE));
-    return {};
-  });
-  if (!made) return NetlinkError::from(made.error());
-  return finish_open(std::move(socket), netns_fd, options);
+  auto socket = sys::socket_in_netns(netns_fd, AF_NETLINK, SOCK_RAW, NETLINK_ROUTE);
+  if (!socket) return NetlinkError::from(socket.error());
+  return finish_open(std::move(*socket), netns_fd, options);
 }
 
 std::vector<NlResult<Connection>> Connection::open_in_each(std::span<const int> netns_fds,
@@ -122,30 +119,7 @@ std::optional<int> Connection::cached_ifindex(const std::string& name) const {
   return it->second;
 }
 
-NlResult<std::size_t> Connection::receive(bool wait) {
-  for (;;) {
-    sockaddr_nl from{};
-    iovec iov{buffer_.data(), buffer_.size()};
-    msghdr msg{};
-    msg.msg_name = &from;
-    msg.msg_namelen = sizeof from;
-    msg.msg_iov = &iov;
-    msg.msg_iovlen = 1;
-    auto n = sys::recvmsg(fd_.get(), msg, wait ? 0 : MSG_DONTWAIT);
-    if (!n) {
-      if (!wait && (n.error().code == EAGAIN || n.error().code == EWOULDBLOCK)) return std::size_t{0};
-      return NetlinkError::from(n.error());
-    }
-    // Only the kernel may answer us. Checked before the size, so that another
-    // process cannot fail our request by sending an oversized datagram; and
-    // skipped, not returned as empty, so that a forged datagram cannot end a
-    // drain early either.
-    if (msg.msg_namelen < sizeof from || from.nl_family != AF_NETLINK || from.nl_pid != 0) continue;
-    if (*n > buffer_.size())
-      return NetlinkError{.code = EMSGSIZE, .op = "recvmsg", .detail = "datagram larger than the receive buffer"};
-    return *n;
-  }
-}
+NlResult<std::size_t> Connection::receive(bool wait) { return detail::receive_from_kernel(fd_.get(), buffer_, wait); }
 
 void Connection::execute(std::span<Request> requests) {
   std::size_t i = 0;

@@ -111,6 +111,7 @@ NlResult<LinkInfo> parse_link(const nlmsghdr& message, bool details) {
   link.linkmode = attrs->u8(IFLA_LINKMODE).value_or(0);
   link.master = static_cast<int>(attrs->u32(IFLA_MASTER).value_or(0));
   link.link = static_cast<int>(attrs->u32(IFLA_LINK).value_or(0));
+  link.has_link = attrs->u32(IFLA_LINK).has_value();
   if (auto id = attrs->u32(IFLA_LINK_NETNSID)) link.link_netnsid = static_cast<int>(*id);
   link.group = attrs->u32(IFLA_GROUP).value_or(0);
   link.txqueuelen = attrs->u32(IFLA_TXQLEN).value_or(0);

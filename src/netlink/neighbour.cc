@@ -181,6 +181,15 @@ Op fdb_op(FdbSpec spec, int kind) {
   return result;
 }
 
+std::optional<NeighbourInfo> neighbour_info(const ParsedNeigh& n) {
+  auto dst = n.attrs->bytes(NDA_DST);
+  if (!dst) return std::nullopt;
+  auto ip = IpAddress::from_bytes(*dst);
+  if (!ip) return std::nullopt;
+  return NeighbourInfo{.ifindex = n.header.ndm_ifindex, .address = *ip, .lladdr = mac_of(*n.attrs),
+                       .state = n.header.ndm_state, .flags = n.header.ndm_flags};
+}
+
 }  // namespace detail
 
 NlResult<void> add_neighbour(Connection& conn, const NeighbourSpec& spec) {
@@ -207,12 +216,9 @@ NlResult<std::vector<NeighbourInfo>> list_neighbours(Connection& conn, const Nei
   auto done = detail::dump_neigh(
       conn, filter.family, ifindex, 0, "neigh list", filter.dev,
       [&](const detail::ParsedNeigh& n) {
-        auto dst = n.attrs->bytes(NDA_DST);
-        if (!dst) return;
-        auto ip = IpAddress::from_bytes(*dst);
-        if (!ip || (ifindex && n.header.ndm_ifindex != ifindex)) return;
-        found.push_back({.ifindex = n.header.ndm_ifindex, .address = *ip, .lladdr = detail::mac_of(*n.attrs),
-                         .state = n.header.ndm_state, .flags = n.header.ndm_flags});
+        auto info = detail::neighbour_info(n);
+        if (!info || (ifindex && info->ifindex != ifindex)) return;
+        found.push_back(std::move(*info));
       },
       [&] { found.clear(); });
   if (!done) return std::move(done).error();

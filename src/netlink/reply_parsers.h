@@ -9,6 +9,7 @@
 
 #include "brisk/netlink/addr.h"
 #include "brisk/netlink/attributes.h"
+#include "brisk/netlink/neighbour.h"
 #include "brisk/netlink/route.h"
 #include "brisk/netlink/rule.h"
 
@@ -29,5 +30,8 @@ struct ParsedNeigh {
   NlResult<Attributes> attrs;
 };
 NlResult<ParsedNeigh> parse_neigh(const nlmsghdr& message);
+// The neighbour an IPv4/IPv6 entry describes; nullopt for one without an IP
+// destination (a bridge fdb entry).
+std::optional<NeighbourInfo> neighbour_info(const ParsedNeigh& n);
 
 }  // namespace brisk::netlink::detail

@@ -1,5 +1,7 @@
 #include "sys/namespaces.h"
 
+#include "sys/sockets.h"
+
 #include <linux/nsfs.h>
 #include <sched.h>
 #include <sys/ioctl.h>
@@ -88,6 +90,15 @@ Result<void> run_in_netns(int netns_fd, const std::function<Result<void>()>& fn)
     BRISK_TRY(setns(netns_fd, CLONE_NEWNET));
     return fn();
   });
+}
+
+Result<UniqueFd> socket_in_netns(int netns_fd, int domain, int type, int protocol) {
+  UniqueFd made;
+  BRISK_TRY(run_in_netns(netns_fd, [&]() -> Result<void> {
+    made = BRISK_TRY(sys::socket(domain, type, protocol));
+    return {};
+  }));
+  return made;
 }
 
 }  // namespace brisk::sys

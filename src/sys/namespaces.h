@@ -8,6 +8,7 @@
 #include <functional>
 #include <string>
 
+#include "brisk/fd.h"
 #include "brisk/result.h"
 #include "brisk/fd.h"
 
@@ -32,6 +33,8 @@ Result<int> namespace_type(int fd);
 // Sockets and /dev/net/tun devices made there stay bound to that namespace.
 // netns_fd < 0 runs fn directly on the calling thread.
 Result<void> run_in_netns(int netns_fd, const std::function<Result<void>()>& fn);
+// socket() (SOCK_CLOEXEC) made in the namespace netns_fd, through run_in_netns.
+Result<UniqueFd> socket_in_netns(int netns_fd, int domain, int type, int protocol);
 // Runs fn on a short-lived helper thread (which may unshare namespaces).
 Result<void> run_on_thread(const std::function<Result<void>()>& fn);
 

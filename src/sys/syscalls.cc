@@ -1,6 +1,8 @@
 #include "sys/syscalls.h"
 
+#include <pthread.h>
 #include <sys/eventfd.h>
+#include <sys/signalfd.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -67,6 +69,18 @@ Result<UniqueFd> eventfd(int extra_flags) {
   int fd = ::eventfd(0, EFD_CLOEXEC | extra_flags);
   if (fd < 0) return last_error("eventfd");
   return UniqueFd(fd);
+}
+
+Result<UniqueFd> signalfd(const sigset_t& mask) {
+  int fd = ::signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
+  if (fd < 0) return last_error("signalfd");
+  return UniqueFd(fd);
+}
+
+Result<void> signal_mask(int how, const sigset_t& mask) {
+  int rc = ::pthread_sigmask(how, &mask, nullptr);  // returns the error, sets no errno
+  if (rc != 0) return SysError{.code = rc, .call = "pthread_sigmask"};
+  return {};
 }
 
 Result<int> get_fd_flags(int fd) {

@@ -48,6 +48,10 @@ Result<int> poll(std::span<pollfd> fds, int timeout_ms);
 
 Result<UniqueFd> dup(int fd);  // F_DUPFD_CLOEXEC
 Result<UniqueFd> eventfd(int extra_flags = 0);  // EFD_CLOEXEC plus extra_flags
+// SFD_CLOEXEC | SFD_NONBLOCK: the signals in `mask`, read as signalfd_siginfo.
+Result<UniqueFd> signalfd(const sigset_t& mask);
+// pthread_sigmask(how, mask): blocks (SIG_BLOCK) or unblocks signals in this thread.
+Result<void> signal_mask(int how, const sigset_t& mask);
 Result<int> get_fd_flags(int fd);  // F_GETFD: fails with EBADF on a closed fd
 Result<struct stat> stat(const std::string& path);
 Result<struct stat> fstat(int fd);

@@ -208,6 +208,7 @@ struct LinkInfo {
   uint8_t linkmode = 0;               // IF_LINK_MODE_DEFAULT or IF_LINK_MODE_DORMANT
   int master = 0;                     // master's ifindex; 0: none
   int link = 0;                       // parent or peer ifindex (IFLA_LINK); 0: none
+  bool has_link = false;              // IFLA_LINK was sent, even as 0 (a veth whose peer is gone)
   std::optional<int> link_netnsid{};  // set when `link` lives in another namespace
   uint32_t group = 0;                 // device group (0: default)
   uint32_t txqueuelen = 0;            // transmit queue length in packets

@@ -11,6 +11,7 @@
 
 #include "cli/ip/link_print.h"
 #include "cli/ip/names.h"
+#include "cli/ip/object_print.h"
 #include "cli/ip/objects.h"
 #include "cli/ip/print_util.h"
 
@@ -210,6 +211,8 @@ bool selected(const netlink::AddressInfo& a, const std::string& device, const Co
          ::fnmatch(cmd.label_pattern.c_str(), (a.label.empty() ? device : a.label).c_str(), 0) == 0;
 }
 
+}  // namespace
+
 // One address as ip prints it: its JSON keys into `ai`, its two text lines returned.
 std::string address_record(const netlink::AddressInfo& a, Json& ai) {
   bool v4 = a.prefix.address.family == AF_INET;
@@ -235,9 +238,6 @@ std::string address_record(const netlink::AddressInfo& a, Json& ai) {
   return line + "\n       valid_lft " + lifetime_text(a.valid_lifetime) + " preferred_lft " +
          lifetime_text(a.preferred_lifetime) + "\n";
 }
-
-
-}  // namespace
 
 Parsed<Command> parse_address(Cursor& c, Command cmd, int family) {
   if (c.done()) return parse_addr_show(c, std::move(cmd), Verb::addr_show);

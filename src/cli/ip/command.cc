@@ -16,6 +16,8 @@ std::optional<Object> object_of(std::string_view word) {
   if (word == "fdb") return Object::fdb;
   // ip's "t", "tu" and "tun" are its tunnel object, which brisk lacks.
   if ((word.size() >= 4 && matches(word, "tuntap")) || (word.size() >= 2 && matches(word, "tap"))) return Object::tuntap;
+  // "m" is ip's maddress, which comes first in its table.
+  if (word.size() > 1 && matches(word, "monitor")) return Object::monitor;
   return std::nullopt;
 }
 
@@ -33,6 +35,7 @@ bool Command::mutates() const {
     case Verb::neigh_show:
     case Verb::neigh_flush:
     case Verb::fdb_show:
+    case Verb::monitor:
     case Verb::netns_add:
     case Verb::netns_del:
     case Verb::netns_list:
@@ -70,6 +73,7 @@ Parsed<Command> parse_command(std::span<const std::string> args, const Globals& 
     case Object::netns: return parse_netns(c, std::move(cmd));
     case Object::fdb: return parse_fdb(c, std::move(cmd));
     case Object::tuntap: return parse_tuntap(c, std::move(cmd));
+    case Object::monitor: return parse_monitor(c, std::move(cmd));
   }
   return usage("object \"" + args[0] + "\" is unknown");
 }
@@ -77,7 +81,9 @@ Parsed<Command> parse_command(std::span<const std::string> args, const Globals& 
 namespace {
 
 // ip's global options, by the prefixes ip's matches() accepts.
-enum class GlobalOption { netns, json, pretty, batch, force, details, stats, brief, oneline, v4, v6, version, none };
+enum class GlobalOption {
+  netns, json, pretty, batch, force, details, stats, brief, oneline, timestamp, tshort, v4, v6, version, none
+};
 
 GlobalOption global_of(std::string_view arg) {
   if (arg.size() < 2 || arg[0] != '-') return GlobalOption::none;
@@ -91,6 +97,8 @@ GlobalOption global_of(std::string_view arg) {
   if (matches(word, "batch")) return GlobalOption::batch;  // "-b" is -batch, as in ip
   if (matches(word, "brief")) return GlobalOption::brief;
   if (matches(word, "oneline")) return GlobalOption::oneline;
+  if (matches(word, "timestamp")) return GlobalOption::timestamp;  // "-t" is -timestamp, as in ip
+  if (matches(word, "tshort")) return GlobalOption::tshort;
   if (word == "force") return GlobalOption::force;
   if (matches(word, "details")) return GlobalOption::details;
   if (matches(word, "stats") || matches(word, "statistics")) return GlobalOption::stats;
@@ -128,6 +136,11 @@ Parsed<Invocation> parse_globals(std::span<const std::string> argv) {
       case GlobalOption::stats: ++inv.globals.stats; break;
       case GlobalOption::brief: inv.globals.brief = true; break;
       case GlobalOption::oneline: inv.globals.oneline = true; break;
+      case GlobalOption::timestamp:
+        // As ip: -ts anywhere wins over -t.
+        if (inv.globals.timestamp == Timestamp::none) inv.globals.timestamp = Timestamp::long_line;
+        break;
+      case GlobalOption::tshort: inv.globals.timestamp = Timestamp::short_prefix; break;
       case GlobalOption::v4: inv.globals.family = AF_INET; break;
       case GlobalOption::v6: inv.globals.family = AF_INET6; break;
       case GlobalOption::version: inv.globals.version = true; break;

@@ -124,6 +124,13 @@ Where: USER  := { STRING | NUMBER }
        GROUP := { STRING | NUMBER }
 brisk tap is the same object. Without a name add lets the kernel pick tunN or tapN.
 )";
+    case Object::monitor:
+      return R"(Usage: brisk monitor [ all | OBJECTS ] [ label ] [ dev DEVICE ]
+OBJECTS := { link | address | route | neigh | rule }
+Global options: -t[imestamp] (a "Timestamp:" line per event), -ts[hort] (a
+[YYYY-MM-DDTHH:MM:SS.uuuuuu] prefix), -4 | -6 (address, route and neighbour
+events of one family), -o[neline], -d[etails], -s[tatistics], -n[etns] NAME.
+)";
   }
   return {};
 }
@@ -143,9 +150,10 @@ std::string_view general_usage() {
        brisk run --batch FILE [ -j N ]
        brisk bench { spawn | link | containers | ip }  (brisk bench --help)
        brisk demo
-OBJECT := { link | address | route | rule | neigh | netns | fdb | tuntap }
+OBJECT := { link | address | route | rule | neigh | netns | fdb | tuntap | monitor }
 OPTIONS := { -V[ersion] | -n[etns] NAME | -j[son] | -p[retty] | -d[etails] |
-             -s[tatistics] | -br[ief] | -o[neline] | -4 | -6 | -force }
+             -s[tatistics] | -br[ief] | -o[neline] | -t[imestamp] | -ts[hort] |
+             -4 | -6 | -force }
 )";
 }
 

@@ -1,5 +1,5 @@
 // cli/ip/ip.h: brisk's iproute2-compatible front end (`brisk link|addr|route|
-// rule|neigh|netns|fdb|tuntap ...`, `-batch`, `-force`, `-n`, `-j`).
+// rule|neigh|netns|fdb|tuntap|monitor ...`, `-batch`, `-force`, `-n`, `-j`).
 //
 // Parsing is pure (no kernel, no I/O) so every grammar rule and error case is
 // unit-tested; running a parsed command goes through the netlink engine.
@@ -44,6 +44,10 @@ struct UsageError {
 template <class T>
 using Parsed = Result<T, UsageError>;
 
+// How monitor stamps an event: not, with ip's "Timestamp: ..." line (-t),
+// or with a "[YYYY-MM-DDTHH:MM:SS.uuuuuu] " prefix (-ts).
+enum class Timestamp { none, long_line, short_prefix };
+
 struct Globals {
   std::string netns{};                // -n NAME
   bool json = false;                  // -j
@@ -56,6 +60,7 @@ struct Globals {
   bool version = false;               // -V
   int family = AF_UNSPEC;             // -4 / -6
   std::optional<std::string> batch{}; // -batch FILE|-
+  Timestamp timestamp = Timestamp::none;  // -t / -ts: monitor stamps each event
 };
 
 // The global options and where the object starts in argv (argv[0] is the program).
@@ -65,7 +70,7 @@ struct Invocation {
 };
 Parsed<Invocation> parse_globals(std::span<const std::string> argv);
 
-enum class Object { link, address, route, rule, neigh, netns, fdb, tuntap };
+enum class Object { link, address, route, rule, neigh, netns, fdb, tuntap, monitor };
 
 // `brisk OBJECT help` and `brisk help`: the grammar brisk accepts (help.cc).
 std::string_view object_usage(Object object);
@@ -88,6 +93,18 @@ enum class Verb {
   fdb_add, fdb_del, fdb_show,
   tuntap_add, tuntap_del, tuntap_show,
   unparsed,  // a batch line ip's parser refuses: its error, in its place
+  monitor,
+};
+
+// `monitor`'s objects; none named means all of them.
+struct MonitorSpec {
+  bool link = false;
+  bool address = false;
+  bool route = false;
+  bool neigh = false;
+  bool rule = false;
+  bool label = false;  // prefix each event with its object ("[LINK]"): `label`, or `all`
+  std::string dev{};   // dev DEVICE: only its links, addresses, routes (by oif) and neighbours
 };
 
 // One parsed command. Only the fields its verb uses are set.
@@ -108,6 +125,7 @@ struct Command {
   netlink::NeighbourSpec neigh{};
   netlink::FdbSpec fdb{};
   netlink::TunOptions tun{};     // tuntap add|del (its device is `name`; empty: the kernel names it)
+  MonitorSpec monitor{};
   // show/flush filters
   std::string dev{};
   std::string master{};

@@ -62,7 +62,9 @@ struct PeerInfo {
 std::optional<PeerInfo> peer_of(const netlink::LinkInfo& l, const Links& all) {
   // The kernel sends no IFLA_LINK for a device that is its own link; a peer
   // in another namespace may well have the same index.
-  if (l.link == 0 || (l.link == l.ifindex && !l.link_netnsid)) return std::nullopt;
+  // An IFLA_LINK of 0 (a veth whose peer is not, or no longer, there) is ip's "@NONE".
+  if (l.link == 0) return l.has_link ? std::optional(PeerInfo{"NONE", false, false}) : std::nullopt;
+  if (l.link == l.ifindex && !l.link_netnsid) return std::nullopt;
   if (l.link_netnsid) return PeerInfo{"if" + std::to_string(l.link), true, false};
   auto it = all.find(l.link);
   if (it == all.end()) return PeerInfo{"NONE", false, false};
@@ -71,7 +73,8 @@ std::optional<PeerInfo> peer_of(const netlink::LinkInfo& l, const Links& all) {
 
 // "link" (or "link_index" for a peer in another namespace), then "ifname".
 void name_json(Json& j, const netlink::LinkInfo& l, const std::optional<PeerInfo>& peer) {
-  if (peer && !peer->other_netns) j["link"] = peer->name;
+  if (peer && !peer->other_netns && l.link == 0) j["link"] = nullptr;  // ip's "@NONE"
+  else if (peer && !peer->other_netns) j["link"] = peer->name;
   if (peer && peer->other_netns) j["link_index"] = l.link;
   j["ifname"] = l.name;
 }
@@ -204,7 +207,8 @@ std::string link_text(const netlink::LinkInfo& l, const LinkView& view) {
   t += std::string(" state ") + operstate_name(l.operstate);
   if (!for_addr) t += std::string(" mode ") + linkmode_name(l.linkmode);
   if (!v6_addr) t += " group " + group_name(l.group);
-  t += " qlen " + std::to_string(l.txqueuelen) + "\n";
+  // ip ends each field with a space; "qlen N" alone has none.
+  t += (view.queue ? " qlen " + std::to_string(l.txqueuelen) : std::string(" ")) + "\n";
   if (for_addr && view.family != AF_UNSPEC && !g.details) return v6_addr ? t : t + altnames_text(l);
   t += std::string("    link/") + link_type(l) + " ";
   if (l.address) t += l.address->to_string();

@@ -2,6 +2,7 @@
 #include <linux/neighbour.h>
 
 #include "cli/ip/names.h"
+#include "cli/ip/object_print.h"
 #include "cli/ip/objects.h"
 #include "cli/ip/print_util.h"
 
@@ -121,6 +122,27 @@ NlResult<void> flush_neighbours(Runner& r, const Command& cmd) {
   return {};
 }
 
+std::string neigh_record(const netlink::NeighbourInfo& n, const Links& all, bool with_dev, Json& j) {
+  j["dst"] = n.address.to_string();
+  std::string t = n.address.to_string();
+  if (with_dev) {
+    j["dev"] = name_of(n.ifindex, all);
+    t += " dev " + name_of(n.ifindex, all);
+  }
+  if (n.lladdr) {
+    j["lladdr"] = n.lladdr->to_string();
+    t += " lladdr " + n.lladdr->to_string();
+  }
+  for (auto [bit, name] : {std::pair{NTF_ROUTER, "router"}, {NTF_PROXY, "proxy"}, {NTF_EXT_LEARNED, "extern_learn"},
+                           {NTF_OFFLOADED, "offload"}}) {
+    if (!(n.flags & bit)) continue;
+    j[name] = nullptr;
+    t += std::string(" ") + name;
+  }
+  j["state"] = nud_names(n.state);
+  return t + " " + join(nud_names(n.state), " ") + " \n";
+}
+
 NlResult<void> show_neighbours(Runner& r, const Command& cmd) {
   auto c = BRISK_TRY(r.conn());
   r.use_json();
@@ -133,10 +155,10 @@ NlResult<void> show_neighbours(Runner& r, const Command& cmd) {
     bool shown = (n.state & wanted) || (n.flags & (NTF_PROXY | NTF_EXT_LEARNED)) || (n.state == 0 && (wanted & 0x100));
     if (!shown || (cmd.to && !within(n.address, *cmd.to))) continue;
     Json j;
-    j["dst"] = n.address.to_string();
-    if (cmd.dev.empty()) j["dev"] = name_of(n.ifindex, all);
-    if (n.lladdr) j["lladdr"] = n.lladdr->to_string();
     if (g.brief) {  // ip -br: "%-39s %-16s %s", the device only without a dev filter
+      j["dst"] = n.address.to_string();
+      if (cmd.dev.empty()) j["dev"] = name_of(n.ifindex, all);
+      if (n.lladdr) j["lladdr"] = n.lladdr->to_string();
       if (g.json) {
         r.emit(std::move(j));
         continue;
@@ -146,19 +168,9 @@ NlResult<void> show_neighbours(Runner& r, const Command& cmd) {
       r.out() += t + (n.lladdr ? n.lladdr->to_string() : "") + "\n";
       continue;
     }
-    std::string t = n.address.to_string();
-    if (cmd.dev.empty()) t += " dev " + name_of(n.ifindex, all);
-    if (n.lladdr) t += " lladdr " + n.lladdr->to_string();
-    for (auto [bit, name] : {std::pair{NTF_ROUTER, "router"}, {NTF_PROXY, "proxy"}, {NTF_EXT_LEARNED, "extern_learn"},
-                             {NTF_OFFLOADED, "offload"}}) {
-      if (!(n.flags & bit)) continue;
-      j[name] = nullptr;
-      t += std::string(" ") + name;
-    }
-    j["state"] = nud_names(n.state);
-    t += " " + join(nud_names(n.state), " ");
+    std::string t = neigh_record(n, all, cmd.dev.empty(), j);
     if (g.json) r.emit(std::move(j));
-    else r.out() += t + " \n";
+    else r.out() += t;
   }
   return {};
 }

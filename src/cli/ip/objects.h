@@ -1,6 +1,6 @@
 // cli/ip/objects.h: each ip object's parser, one file per object as
 // iproute2 splits ip/ (link.cc, address.cc, route.cc, neigh.cc, fdb.cc,
-// rule.cc, netns.cc, tuntap.cc). A parser gets the words after the object and the command with
+// rule.cc, netns.cc, tuntap.cc, monitor.cc). A parser gets the words after the object and the command with
 // its family already set.
 #pragma once
 
@@ -16,6 +16,7 @@ Parsed<Command> parse_neigh(Cursor& c, Command cmd, int family);
 Parsed<Command> parse_netns(Cursor& c, Command cmd);
 Parsed<Command> parse_fdb(Cursor& c, Command cmd);
 Parsed<Command> parse_tuntap(Cursor& c, Command cmd);
+Parsed<Command> parse_monitor(Cursor& c, Command cmd);
 
 // A device group's name (/etc/iproute2/group) or number, as ip reads it.
 Parsed<uint32_t> group_value(const std::string& text);

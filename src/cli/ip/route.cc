@@ -5,6 +5,7 @@
 #include <map>
 
 #include "cli/ip/names.h"
+#include "cli/ip/object_print.h"
 #include "cli/ip/objects.h"
 #include "cli/ip/print_util.h"
 #include "cli/ip/route_metrics.h"
@@ -309,77 +310,84 @@ NlResult<void> flush_routes(Runner& runner, const Command& cmd) {
   return {};
 }
 
+std::string route_record(const netlink::RouteInfo& r, const RouteView& view, Json& j) {
+  std::string t;
+  // -d spells out what ip leaves implicit otherwise: unicast, proto boot, scope global.
+  if (r.type != RTN_UNICAST || view.globals.details) {
+    j["type"] = rtn_type_name(r.type);
+    t += rtn_type_name(r.type) + " ";
+  }
+  j["dst"] = dst_text(r.dst);
+  t += dst_text(r.dst);
+  if (r.gateway) field(j, t, "gateway", "via", r.gateway->to_string());
+  if (r.oif && !view.dev_fixed) field(j, t, "dev", "dev", name_of(r.oif, view.all));
+  if (view.every_table && (r.table != RT_TABLE_MAIN || view.globals.details))
+    field(j, t, "table", "table", table_name(r.table));
+  // A protocol or scope the filter fixes is not printed, as in ip.
+  if ((r.protocol != RTPROT_BOOT || view.globals.details) && !view.protocol_fixed)
+    field(j, t, "protocol", "proto", protocol_name(r.protocol));
+  if ((r.scope != RT_SCOPE_UNIVERSE || view.globals.details) && !view.scope_fixed)
+    field(j, t, "scope", "scope", scope_name(r.scope));
+  if (r.prefsrc) field(j, t, "prefsrc", "src", r.prefsrc->to_string());
+  // The kernel sends an IPv6 route's metric always, an IPv4 route's only when set; ip prints what it got.
+  if (r.metric || r.dst.address.family == AF_INET6) {
+    j["metric"] = r.metric;
+    t += " metric " + std::to_string(r.metric);
+  }
+  std::vector<std::string> flags = nexthop_flags(r.flags);
+  for (const auto& f : flags) t += " " + f;
+  j["flags"] = flags;
+  print_route_metrics(r.metrics, j, t);
+  std::string end = " \n";
+  if (r.pref) {  // IPv6: ip ends the line with it, without the trailing space
+    static const std::map<uint8_t, const char*> kPrefs{{ICMPV6_ROUTER_PREF_LOW, "low"},
+                                                        {ICMPV6_ROUTER_PREF_MEDIUM, "medium"},
+                                                        {ICMPV6_ROUTER_PREF_HIGH, "high"}};
+    auto name = kPrefs.find(*r.pref);
+    if (name != kPrefs.end()) {
+      j["pref"] = name->second;
+      end = std::string(" pref ") + name->second + "\n";
+    } else {
+      j["pref"] = *r.pref;
+      end = " " + std::to_string(*r.pref) + "\n";
+    }
+  }
+  // A multipath route's paths, each on a line of its own, as ip prints them.
+  std::string paths;
+  if (!r.nexthops.empty()) {
+    Json hops = Json::array();
+    for (const auto& nh : r.nexthops) {
+      Json h;
+      std::string line = "\tnexthop";
+      if (nh.gateway) field(h, line, "gateway", "via", nh.gateway->to_string());
+      if (nh.oif) field(h, line, "dev", "dev", name_of(nh.oif, view.all));
+      h["weight"] = nh.weight;
+      line += " weight " + std::to_string(nh.weight) + " ";
+      auto hop_flags = nexthop_flags(nh.flags);
+      for (const auto& f : hop_flags) line += f + " ";
+      h["flags"] = hop_flags;
+      hops.push_back(std::move(h));
+      paths += line + "\n";
+    }
+    j["nexthops"] = std::move(hops);
+  }
+  return t + end + paths;
+}
+
 NlResult<void> show_routes(Runner& runner, const Command& cmd) {
   auto c = BRISK_TRY(runner.conn());
   runner.use_json();
   const Globals& g = runner.globals();
   auto all = BRISK_TRY(runner.links_by_index(false));
   // "dev" and "table" are printed only where the filter leaves them open.
-  bool every_table = cmd.route.table == RT_TABLE_UNSPEC;
+  RouteView view{.globals = g, .all = all, .every_table = cmd.route.table == RT_TABLE_UNSPEC,
+                 .dev_fixed = !cmd.route.dev.empty(), .protocol_fixed = cmd.route_protocol.has_value(),
+                 .scope_fixed = cmd.route_scope.has_value()};
   for (const auto& r : BRISK_TRY(selected_routes(*c, cmd))) {
     Json j;
-    std::string t;
-    // -d spells out what ip leaves implicit otherwise: unicast, proto boot, scope global.
-    if (r.type != RTN_UNICAST || g.details) {
-      j["type"] = rtn_type_name(r.type);
-      t += rtn_type_name(r.type) + " ";
-    }
-    j["dst"] = dst_text(r.dst);
-    t += dst_text(r.dst);
-    if (r.gateway) field(j, t, "gateway", "via", r.gateway->to_string());
-    if (r.oif && cmd.route.dev.empty()) field(j, t, "dev", "dev", name_of(r.oif, all));
-    if (every_table && (r.table != RT_TABLE_MAIN || g.details))
-      field(j, t, "table", "table", table_name(r.table));
-    // A protocol or scope the filter fixes is not printed, as in ip.
-    if ((r.protocol != RTPROT_BOOT || g.details) && !cmd.route_protocol)
-      field(j, t, "protocol", "proto", protocol_name(r.protocol));
-    if ((r.scope != RT_SCOPE_UNIVERSE || g.details) && !cmd.route_scope)
-      field(j, t, "scope", "scope", scope_name(r.scope));
-    if (r.prefsrc) field(j, t, "prefsrc", "src", r.prefsrc->to_string());
-    // The kernel sends an IPv6 route's metric always, an IPv4 route's only when set; ip prints what it got.
-    if (r.metric || r.dst.address.family == AF_INET6) {
-      j["metric"] = r.metric;
-      t += " metric " + std::to_string(r.metric);
-    }
-    std::vector<std::string> flags = nexthop_flags(r.flags);
-    for (const auto& f : flags) t += " " + f;
-    j["flags"] = flags;
-    print_route_metrics(r.metrics, j, t);
-    std::string end = " \n";
-    if (r.pref) {  // IPv6: ip ends the line with it, without the trailing space
-      static const std::map<uint8_t, const char*> kPrefs{{ICMPV6_ROUTER_PREF_LOW, "low"},
-                                                          {ICMPV6_ROUTER_PREF_MEDIUM, "medium"},
-                                                          {ICMPV6_ROUTER_PREF_HIGH, "high"}};
-      auto name = kPrefs.find(*r.pref);
-      if (name != kPrefs.end()) {
-        j["pref"] = name->second;
-        end = std::string(" pref ") + name->second + "\n";
-      } else {
-        j["pref"] = *r.pref;
-        end = " " + std::to_string(*r.pref) + "\n";
-      }
-    }
-    // A multipath route's paths, each on a line of its own, as ip prints them.
-    std::string paths;
-    if (!r.nexthops.empty()) {
-      Json hops = Json::array();
-      for (const auto& nh : r.nexthops) {
-        Json h;
-        std::string line = "\tnexthop";
-        if (nh.gateway) field(h, line, "gateway", "via", nh.gateway->to_string());
-        if (nh.oif) field(h, line, "dev", "dev", name_of(nh.oif, all));
-        h["weight"] = nh.weight;
-        line += " weight " + std::to_string(nh.weight) + " ";
-        auto hop_flags = nexthop_flags(nh.flags);
-        for (const auto& f : hop_flags) line += f + " ";
-        h["flags"] = hop_flags;
-        hops.push_back(std::move(h));
-        paths += line + "\n";
-      }
-      j["nexthops"] = std::move(hops);
-    }
+    std::string t = route_record(r, view, j);
     if (g.json) runner.emit(std::move(j));
-    else runner.out() += t + end + paths;
+    else runner.out() += t;
   }
   return {};
 }

@@ -7,6 +7,7 @@
 #include <cstdio>
 
 #include "cli/ip/names.h"
+#include "cli/ip/object_print.h"
 #include "cli/ip/objects.h"
 #include "cli/ip/print_util.h"
 
@@ -357,9 +358,7 @@ Parsed<Command> parse_rule(Cursor& c, Command cmd, int family) {
   return unknown_command(verb, "rule");
 }
 
-void print_rule(Runner& r, const RuleInfo& rule, bool deleted) {
-  const Globals& g = r.globals();
-  Json j;
+std::string rule_record(const RuleInfo& rule, bool deleted, const Globals& g, Json& j) {
   std::string t;
   if (deleted) {
     j["deleted"] = true;
@@ -492,8 +491,14 @@ void print_rule(Runner& r, const RuleInfo& rule, bool deleted) {
   }
   if (rule.protocol && ((*rule.protocol && *rule.protocol != RTPROT_KERNEL) || g.details))
     field(j, t, "protocol", "proto", protocol_name(*rule.protocol));
-  if (g.json) r.emit(std::move(j));
-  else r.out() += t + "\n";
+  return t + "\n";
+}
+
+void print_rule(Runner& r, const RuleInfo& rule, bool deleted) {
+  Json j;
+  std::string t = rule_record(rule, deleted, r.globals(), j);
+  if (r.globals().json) r.emit(std::move(j));
+  else r.out() += t;
 }
 
 NlResult<void> show_rules(Runner& r, const Command& cmd) {

@@ -55,10 +55,10 @@ std::optional<std::string> argument_error(const NetlinkError& e) {
   constexpr std::string_view suffix = "' does not exist";
   std::string_view detail = e.detail;
   if (e.code != ENODEV || !detail.ends_with(suffix)) return std::nullopt;
-  for (std::string_view prefix : {"master '", "nexthop dev '"}) {
+  for (std::string_view prefix : {"master '", "nexthop dev '", "monitor dev '"}) {
     if (!detail.starts_with(prefix)) continue;
     std::string dev(detail.substr(prefix.size(), detail.size() - prefix.size() - suffix.size()));
-    if (prefix == "master '") return "Error: argument \"" + dev + "\" is wrong: Device does not exist\n";
+    if (prefix != "nexthop dev '") return "Error: argument \"" + dev + "\" is wrong: Device does not exist\n";
     return "Cannot find device \"" + dev + "\"\nError: cannot parse nexthop";
   }
   return std::nullopt;
@@ -272,6 +272,13 @@ int Runner::run(std::vector<Command>& cmds) {
     }
     warn(cmds[i]);
     NlResult<void> result = run_one(cmds[i]);
+    if (!result && cmds[i].verb == Verb::monitor) {
+      if (auto text = argument_error(result.error())) {  // monitor dev DEVICE, missing
+        flush_out();
+        print_error_line(*text);
+        return kArgumentExit;
+      }
+    }
     if (!result) {
       bool tuntap = cmds[i].verb == Verb::tuntap_add || cmds[i].verb == Verb::tuntap_del;
       report(cmds[i], tuntap ? tuntap_message(result.error()) : runtime_message(result.error()));
@@ -365,6 +372,7 @@ NlResult<void> Runner::run_one(const Command& cmd) {
     case Verb::tuntap_add:
     case Verb::tuntap_del: return run_tuntap(*this, cmd);
     case Verb::tuntap_show: return show_tuntaps(*this, cmd);
+    case Verb::monitor: return run_monitor(*this, cmd);
     default: break;
   }
   return netlink::invalid_argument("run", "", "a change is run through a batch");

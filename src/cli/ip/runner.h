@@ -86,6 +86,8 @@ netlink::NlResult<void> run_tuntap(Runner& r, const Command& cmd);  // tuntap ad
 netlink::NlResult<void> show_tuntaps(Runner& r, const Command& cmd);
 // ip's perror() text for a tuntap add or del that failed ("ioctl(TUNSETIFF): ...").
 std::string tuntap_message(const netlink::NetlinkError& e);
+// Prints events until SIGINT or SIGTERM (monitor.cc).
+netlink::NlResult<void> run_monitor(Runner& r, const Command& cmd);
 // What `ip netns exec` does in its own process before exec.
 netlink::NlResult<void> enter_netns_for_exec(const std::string& name);
 
