@@ -220,12 +220,10 @@ std::vector<NlResult<void>> bulk_delete(Connection& conn, const std::vector<std:
     return results;
   }
   std::unordered_map<std::string, const LinkInfo*> by_name;
-  std::unordered_map<int, std::vector<int>> children;  // devices deleted along with a device
   std::unordered_set<uint32_t> used_groups;
   for (const auto& link : *links) {
     by_name[link.name] = &link;
     used_groups.insert(link.group);
-    if (link.link && !link.link_netnsid) children[link.link].push_back(link.ifindex);
   }
   std::random_device seed;
   std::mt19937 random(seed());
@@ -234,29 +232,17 @@ std::vector<NlResult<void>> bulk_delete(Connection& conn, const std::vector<std:
   while (used_groups.count(group)) group = pick(random);
 
   // Replay the deletes in order, to give each the result it would have had.
-  std::unordered_set<int> gone;
-  std::vector<int> stack;
-  auto remove = [&](int ifindex) {
-    stack.push_back(ifindex);
-    while (!stack.empty()) {
-      int current = stack.back();
-      stack.pop_back();
-      if (!gone.insert(current).second) continue;
-      for (int child : children[current]) stack.push_back(child);
-    }
-  };
+  auto outcomes = predict_link_deletes(*links, names);
   std::vector<std::size_t> movers, one_by_one;
   for (std::size_t k = 0; k < names.size(); ++k) {
-    auto it = by_name.find(names[k]);
-    if (it == by_name.end()) {
-      results[k] = no_such_device(names[k]);
-    } else if (gone.count(it->second->ifindex)) {
-      results[k] = no_such_device(names[k], "deleted with its peer or lower device earlier in the batch");
-    } else if (it->second->kind.empty()) {
-      one_by_one.push_back(k);  // no rtnl_link_ops: a group delete would refuse the whole group
-    } else {
-      movers.push_back(k);
-      remove(it->second->ifindex);
+    switch (outcomes[k]) {
+      case DeleteOutcome::missing: results[k] = no_such_device(names[k]); break;
+      case DeleteOutcome::gone_earlier:
+        results[k] = no_such_device(names[k], "deleted with its peer or lower device earlier in the batch");
+        break;
+      // No rtnl_link_ops: a group delete would refuse the whole group.
+      case DeleteOutcome::unpredictable: one_by_one.push_back(k); break;
+      case DeleteOutcome::deleted: movers.push_back(k); break;
     }
   }
 

@@ -21,6 +21,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -53,6 +54,17 @@ struct BatchOptions {
   // could not be undone reports that failure instead.
   bool stop_at_first_error = false;
 };
+
+// What deleting links by name, in order, does to each, replayed on one
+// dump of the namespace (list_links): the prediction a batch coalesces
+// deletes by, for a front end that schedules them too.
+enum class DeleteOutcome : uint8_t {
+  deleted,        // it exists, and goes with its peer and what is stacked on it
+  missing,        // no such device: ENODEV
+  gone_earlier,   // removed by an earlier delete of the run (its peer or lower device): ENODEV
+  unpredictable,  // a device without rtnl_link_ops (lo, hardware): the kernel may refuse
+};
+std::vector<DeleteOutcome> predict_link_deletes(std::span<const LinkInfo> links, std::span<const std::string> names);
 
 class Batch {
  public:

@@ -295,39 +295,26 @@ int Runner::run(std::vector<Command>& cmds) {
 
 // How many of the link deletes starting at `first` can be sent together
 // (and coalesced into one group delete by the engine) without -force: the
-// run up to, not including, the first line predicted to fail or whose
-// outcome is uncertain. Each delete waits ~16 ms in rcu_barrier() when sent
-// alone, so this is where a batch of deletes gains 50x. The prediction
-// replays the deletes on one dump: a veth takes its peer along; a device
-// stacked on a deleted one (macvlan, vlan) may vanish with it, so it becomes
-// uncertain; a device without a kind (lo, hardware) may refuse deletion.
-// Should the kernel disagree anyway (a concurrent change), the real results
-// are reported and the batch stops at the first failure as usual.
+// run up to, not including, the first line the engine's own prediction
+// (replaying the deletes on one dump) does not see succeed. Each delete
+// waits ~16 ms in rcu_barrier() when sent alone, so this is where a batch of
+// deletes gains 50x. Should the kernel disagree anyway (a concurrent
+// change), the real results are reported and the batch stops at the first
+// failure as usual.
 std::size_t Runner::safe_delete_prefix(const std::vector<Command>& cmds, std::size_t first) {
-  std::size_t run = 0;
-  while (first + run < cmds.size() && cmds[first + run].verb == Verb::link_del) ++run;
-  if (run < 2) return 1;
-  auto all = links_by_index(false);
-  if (!all) return 1;
-  std::map<std::string, int> present;  // name -> ifindex, as the replay goes
-  for (const auto& [index, l] : *all)
-    if (!l.kind.empty()) present[l.name] = index;
+  std::vector<std::string> names;
+  while (first + names.size() < cmds.size() && cmds[first + names.size()].verb == Verb::link_del)
+    names.push_back(cmds[first + names.size()].name);
+  if (names.size() < 2) return 1;
+  auto c = conn();
+  if (!c) return 1;
+  auto links = netlink::list_links(**c);
+  if (!links) return 1;
+  auto outcomes = netlink::predict_link_deletes(*links, names);
   std::size_t safe = 0;
-  for (; safe < run; ++safe) {
-    auto it = present.find(cmds[first + safe].name);
-    if (it == present.end()) break;
-    int index = it->second;
-    present.erase(it);
-    const auto& victim = all->at(index);
-    for (const auto& [other_index, other] : *all) {
-      bool peer = victim.kind == "veth" && !victim.link_netnsid && other_index == victim.link;
-      bool stacked = other.link == index && !other.link_netnsid;
-      if (peer || stacked) present.erase(other.name);
-    }
-  }
+  while (safe < outcomes.size() && outcomes[safe] == netlink::DeleteOutcome::deleted) ++safe;
   return std::max<std::size_t>(safe, 1);
 }
-
 
 NlResult<Links> Runner::links_by_index(bool stats, bool details) {
   auto c = BRISK_TRY(conn());
