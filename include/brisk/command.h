@@ -224,7 +224,44 @@ struct RunOptions {
 
 class Process;
 
-class Command {
+// The run setters Command and Pipeline share, written once: each returns
+// the builder it was called on (Command& or Pipeline&), so chains keep
+// their type.
+template <class Self>
+class RunSettings {
+ public:
+  Self& stdin_from(Input input) { return set(&RunOptions::input, std::move(input)); }
+  Self& stdout_to(Sink sink) { return set(&RunOptions::out, std::move(sink)); }
+  Self& stderr_to(Sink sink) { return set(&RunOptions::err, std::move(sink)); }
+  Self& allow_exit(AllowedExit codes) { return set(&RunOptions::allowed, std::move(codes)); }
+  // false: output() and status() return any status instead of throwing.
+  Self& check(bool on) { return set(&RunOptions::check, on); }
+  Self& timeout(std::chrono::nanoseconds limit) { return set(&RunOptions::timeout, limit); }
+  Self& kill_after(std::chrono::nanoseconds grace) { return set(&RunOptions::kill_after, grace); }
+  Self& timeout_signal(int signal) { return set(&RunOptions::timeout_signal, signal); }
+  // A process group of its own (a pipeline's members join the first's):
+  // timeouts and dropping the Process reach every descendant.
+  Self& new_process_group(bool on = true) { return set(&RunOptions::new_process_group, on); }
+  Self& recorder(std::shared_ptr<Recorder> recorder) { return set(&RunOptions::recorder, std::move(recorder)); }
+  Self& cancel_on(std::shared_ptr<CancelToken> token) { return set(&RunOptions::cancel, std::move(token)); }
+
+  const RunOptions& run_options() const { return run_; }
+  RunOptions& run_options() { return run_; }
+
+ protected:
+  RunSettings() = default;
+  explicit RunSettings(RunOptions run) : run_(std::move(run)) {}
+  RunOptions run_;
+
+ private:
+  template <class Field, class Value>
+  Self& set(Field RunOptions::*field, Value&& value) {
+    run_.*field = std::forward<Value>(value);
+    return static_cast<Self&>(*this);
+  }
+};
+
+class Command : public RunSettings<Command> {
  public:
   // Starts from the process-wide defaults (brisk::command_defaults()).
   explicit Command(std::string program);
@@ -250,19 +287,9 @@ class Command {
   Command& netns(std::string name_or_path);
   Command& rlimit(int resource, rlim_t soft, rlim_t hard);
 
-  Command& stdin_from(Input input);
-  Command& stdout_to(Sink sink);
-  Command& stderr_to(Sink sink);
-
-  Command& allow_exit(AllowedExit codes);
-  // false: output() and status() return any status instead of throwing.
-  Command& check(bool on);
-  Command& timeout(std::chrono::nanoseconds limit);
-  Command& kill_after(std::chrono::nanoseconds grace);
-  Command& timeout_signal(int signal);
-  Command& new_process_group(bool on = true);
-  Command& recorder(std::shared_ptr<Recorder> recorder);
-  Command& cancel_on(std::shared_ptr<CancelToken> token);
+  // stdin_from, stdout_to, stderr_to, allow_exit, check, timeout,
+  // kill_after, timeout_signal, new_process_group, recorder, cancel_on and
+  // run_options() come from RunSettings.
 
   // Runs to completion. Throws SpawnFailed (or a subclass) when the program
   // cannot start, TimedOut or ExecutionFailed when the status is not allowed
@@ -278,8 +305,6 @@ class Command {
   const std::vector<std::string>& argv() const { return spawn_.argv; }
   const SpawnOptions& spawn_options() const { return spawn_; }
   SpawnOptions& spawn_options() { return spawn_; }
-  const RunOptions& run_options() const { return run_; }
-  RunOptions& run_options() { return run_; }
 
   // The command as a shell-quoted line, with its env changes and cwd in front:
   // "cd /srv && LANG=C ls -l 'my file'".
@@ -287,7 +312,6 @@ class Command {
 
  private:
   SpawnOptions spawn_;
-  RunOptions run_;
 };
 
 std::ostream& operator<<(std::ostream& out, const Command& command);

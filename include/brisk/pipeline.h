@@ -23,26 +23,17 @@
 
 namespace brisk {
 
-class Pipeline {
+class Pipeline : public RunSettings<Pipeline> {
  public:
   // Takes the run settings (stdin, sinks, timeout, recorder...) from the
   // process-wide defaults.
   explicit Pipeline(std::vector<Command> commands);
 
   Pipeline& then(Command command);
-  Pipeline& stdin_from(Input input);
-  Pipeline& stdout_to(Sink sink);
-  Pipeline& stderr_to(Sink sink);
-  Pipeline& allow_exit(AllowedExit codes);
-  Pipeline& check(bool on);
+  // The first failing member decides the status, not the last.
   Pipeline& pipefail(bool on = true);
-  Pipeline& timeout(std::chrono::nanoseconds limit);
-  Pipeline& kill_after(std::chrono::nanoseconds grace);
-  Pipeline& timeout_signal(int signal);
-  // Every member joins one group, led by the first: timeouts reach them all.
-  Pipeline& new_process_group(bool on = true);
-  Pipeline& recorder(std::shared_ptr<Recorder> recorder);
-  Pipeline& cancel_on(std::shared_ptr<CancelToken> token);
+  // The other run setters (stdin_from, stdout_to, check, timeout, ...) and
+  // run_options() come from RunSettings, as Command's do.
 
   // As Command's: throws SpawnFailed, TimedOut or ExecutionFailed.
   Output output() const;
@@ -51,14 +42,11 @@ class Pipeline {
   Process spawn() const;
 
   const std::vector<Command>& commands() const { return commands_; }
-  const RunOptions& run_options() const { return run_; }
-  RunOptions& run_options() { return run_; }
   // The members' lines joined by " | ".
   std::string to_string() const;
 
  private:
   std::vector<Command> commands_;
-  RunOptions run_;
 };
 
 Pipeline operator|(Command left, Command right);

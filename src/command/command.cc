@@ -22,7 +22,7 @@ Command::Command(std::vector<std::string> argv) {
   run_ = std::move(defaults.run);
 }
 
-Command::Command(SpawnOptions spawn, RunOptions run) : spawn_(std::move(spawn)), run_(std::move(run)) {}
+Command::Command(SpawnOptions spawn, RunOptions run) : RunSettings(std::move(run)), spawn_(std::move(spawn)) {}
 
 Command& Command::arg(std::string value) {
   spawn_.argv.push_back(std::move(value));
@@ -83,61 +83,6 @@ Command& Command::netns(std::string name_or_path) {
 
 Command& Command::rlimit(int resource, rlim_t soft, rlim_t hard) {
   spawn_.rlimits.push_back({resource, soft, hard});
-  return *this;
-}
-
-Command& Command::stdin_from(Input input) {
-  run_.input = std::move(input);
-  return *this;
-}
-
-Command& Command::stdout_to(Sink sink) {
-  run_.out = std::move(sink);
-  return *this;
-}
-
-Command& Command::stderr_to(Sink sink) {
-  run_.err = std::move(sink);
-  return *this;
-}
-
-Command& Command::allow_exit(AllowedExit codes) {
-  run_.allowed = std::move(codes);
-  return *this;
-}
-
-Command& Command::check(bool on) {
-  run_.check = on;
-  return *this;
-}
-
-Command& Command::timeout(std::chrono::nanoseconds limit) {
-  run_.timeout = limit;
-  return *this;
-}
-
-Command& Command::kill_after(std::chrono::nanoseconds grace) {
-  run_.kill_after = grace;
-  return *this;
-}
-
-Command& Command::timeout_signal(int signal) {
-  run_.timeout_signal = signal;
-  return *this;
-}
-
-Command& Command::new_process_group(bool on) {
-  run_.new_process_group = on;
-  return *this;
-}
-
-Command& Command::recorder(std::shared_ptr<Recorder> recorder) {
-  run_.recorder = std::move(recorder);
-  return *this;
-}
-
-Command& Command::cancel_on(std::shared_ptr<CancelToken> token) {
-  run_.cancel = std::move(token);
   return *this;
 }
 

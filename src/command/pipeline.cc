@@ -7,59 +7,14 @@
 namespace brisk {
 
 Pipeline::Pipeline(std::vector<Command> commands)
-    : commands_(std::move(commands)), run_(command_defaults().run) {}
+    : RunSettings(command_defaults().run), commands_(std::move(commands)) {}
 
 Pipeline& Pipeline::then(Command command) {
   commands_.push_back(std::move(command));
   return *this;
 }
-Pipeline& Pipeline::stdin_from(Input input) {
-  run_.input = std::move(input);
-  return *this;
-}
-Pipeline& Pipeline::stdout_to(Sink sink) {
-  run_.out = std::move(sink);
-  return *this;
-}
-Pipeline& Pipeline::stderr_to(Sink sink) {
-  run_.err = std::move(sink);
-  return *this;
-}
-Pipeline& Pipeline::allow_exit(AllowedExit codes) {
-  run_.allowed = std::move(codes);
-  return *this;
-}
-Pipeline& Pipeline::check(bool on) {
-  run_.check = on;
-  return *this;
-}
 Pipeline& Pipeline::pipefail(bool on) {
   run_.pipefail = on;
-  return *this;
-}
-Pipeline& Pipeline::timeout(std::chrono::nanoseconds limit) {
-  run_.timeout = limit;
-  return *this;
-}
-Pipeline& Pipeline::kill_after(std::chrono::nanoseconds grace) {
-  run_.kill_after = grace;
-  return *this;
-}
-Pipeline& Pipeline::timeout_signal(int signal) {
-  run_.timeout_signal = signal;
-  return *this;
-}
-Pipeline& Pipeline::new_process_group(bool on) {
-  run_.new_process_group = on;
-  return *this;
-}
-Pipeline& Pipeline::recorder(std::shared_ptr<Recorder> recorder) {
-  run_.recorder = std::move(recorder);
-  return *this;
-}
-
-Pipeline& Pipeline::cancel_on(std::shared_ptr<CancelToken> token) {
-  run_.cancel = std::move(token);
   return *this;
 }
 
