@@ -3,6 +3,7 @@
 #include <linux/if.h>
 #include <linux/if_addr.h>
 #include <linux/if_link.h>
+#include <linux/fib_rules.h>
 #include <linux/veth.h>
 #include <sched.h>
 #include <fcntl.h>
@@ -53,6 +54,12 @@ rtattr* RawNetlink::attr(uint16_t type, const void* data, std::size_t len) {
 }
 
 rtattr* RawNetlink::str(uint16_t type, const std::string& s) { return attr(type, s.c_str(), s.size() + 1); }
+
+rtattr* RawNetlink::ipv4(uint16_t type, uint32_t addr) {
+  uint8_t ip[4] = {static_cast<uint8_t>(addr >> 24), static_cast<uint8_t>(addr >> 16),
+                   static_cast<uint8_t>(addr >> 8), static_cast<uint8_t>(addr)};
+  return attr(type, ip, 4);
+}
 
 void RawNetlink::end(rtattr* nest) {
   nest->rta_len = static_cast<unsigned short>(buf_ + header()->nlmsg_len - reinterpret_cast<char*>(nest));
@@ -146,10 +153,36 @@ int RawNetlink::addr_add(int ifindex, uint32_t addr) {
   ifa->ifa_family = AF_INET;
   ifa->ifa_prefixlen = 32;
   ifa->ifa_index = static_cast<uint32_t>(ifindex);
-  uint8_t ip[4] = {static_cast<uint8_t>(addr >> 24), static_cast<uint8_t>(addr >> 16),
-                   static_cast<uint8_t>(addr >> 8), static_cast<uint8_t>(addr)};
-  attr(IFA_LOCAL, ip, 4);
-  attr(IFA_ADDRESS, ip, 4);
+  ipv4(IFA_LOCAL, addr);
+  ipv4(IFA_ADDRESS, addr);
+  return transact();
+}
+
+int RawNetlink::route_add(uint32_t dst, int prefix_len, uint32_t gateway, int ifindex) {
+  start(RTM_NEWROUTE, NLM_F_CREATE | NLM_F_EXCL);
+  auto* rtm = static_cast<rtmsg*>(extra(sizeof(rtmsg)));
+  rtm->rtm_family = AF_INET;
+  rtm->rtm_dst_len = static_cast<uint8_t>(prefix_len);
+  rtm->rtm_table = RT_TABLE_MAIN;
+  rtm->rtm_protocol = RTPROT_BOOT;
+  rtm->rtm_type = RTN_UNICAST;  // scope universe: 0, as extra() left it
+  rtm->rtm_flags = RTNH_F_ONLINK;
+  ipv4(RTA_DST, dst);
+  ipv4(RTA_GATEWAY, gateway);
+  attr(RTA_OIF, &ifindex, sizeof ifindex);
+  return transact();
+}
+
+int RawNetlink::rule_add(uint32_t priority, uint32_t src, int prefix_len, uint32_t table) {
+  start(RTM_NEWRULE, NLM_F_CREATE | NLM_F_EXCL);
+  auto* frh = static_cast<fib_rule_hdr*>(extra(sizeof(fib_rule_hdr)));
+  frh->family = AF_INET;
+  frh->src_len = static_cast<uint8_t>(prefix_len);
+  frh->action = FR_ACT_TO_TBL;
+  frh->table = static_cast<uint8_t>(table < 256 ? table : RT_TABLE_UNSPEC);  // above 255: FRA_TABLE alone
+  attr(FRA_PRIORITY, &priority, sizeof priority);
+  ipv4(FRA_SRC, src);
+  attr(FRA_TABLE, &table, sizeof table);
   return transact();
 }
 

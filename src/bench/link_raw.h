@@ -28,6 +28,11 @@ class RawNetlink {
   int ifindex(const std::string& name);
   // addr is the IPv4 address in host order, added as a /32.
   int addr_add(int ifindex, uint32_t addr);
+  // What `ip route add DST/LEN via GW dev DEV onlink` sends (main table,
+  // protocol boot); addresses in host order.
+  int route_add(uint32_t dst, int prefix_len, uint32_t gateway, int ifindex);
+  // What `ip rule add pref P from SRC/LEN lookup T` sends.
+  int rule_add(uint32_t priority, uint32_t src, int prefix_len, uint32_t table);
   int remove(const std::string& name);
 
   // From now on the calls above queue their request and return 0; every
@@ -42,6 +47,7 @@ class RawNetlink {
   void* extra(std::size_t size);
   rtattr* attr(uint16_t type, const void* data, std::size_t len);
   rtattr* str(uint16_t type, const std::string& s);
+  rtattr* ipv4(uint16_t type, uint32_t addr);  // addr in host order, sent in network order
   void end(rtattr* nest);
   int transact();
   int send_queue();

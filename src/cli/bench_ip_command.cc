@@ -5,6 +5,8 @@
 //   veth add      N pairs               target >= 1.8x
 //   set up        N links               target >= 3x
 //   addr add      N addresses           target >= 3x
+//   route add     N routes, one per device (bench/ip_route_rule.h)
+//   rule add      N rules
 //   delete        N pairs               target >= 50x
 //   one process   `link set dev X up`, one process each, M times
 //   start-up      `-V`, M times
@@ -18,7 +20,10 @@
 // method that always went last would pay for the others' devices. Batches
 // run with and without -force: without it brisk stops at the first failure
 // as ip does, pipelining only what it could undo (adds) and deletes
-// predicted to succeed.
+// predicted to succeed. After route add and rule add every namespace must
+// hold the same N routes or rules: the row says whether they did.
+// --json prints the rows (bench/ip_report.h) as JSON on stdout once the run
+// ends, the table going to stderr as progress.
 #include <sched.h>
 
 #include <arpa/inet.h>
@@ -29,10 +34,13 @@
 #include <fstream>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <thread>
 
 #include <fmt/format.h>
 
+#include "bench/ip_report.h"
+#include "bench/ip_route_rule.h"
 #include "bench/link_raw.h"
 #include "bench/net_sandbox.h"
 #include "brisk/fd.h"
@@ -47,6 +55,8 @@ struct IpBenchConfig {
   int single_n = 1000;  // one-process-per-op runs per method
   int version_n = 300;  // `-V` runs per method
   int settle_ms = 1500; // pause before each timed run, for the kernel's deferred work
+  bool json = false;    // print the report as JSON on stdout (the table goes to stderr)
+  std::string out{};    // also write the JSON to DIR/ip.json; empty: nowhere
 };
 
 // Runs argv in `ns` with stdout/stderr discarded; returns seconds and whether it exited 0.
@@ -69,17 +79,6 @@ struct Method {
   UniqueFd ns;
 };
 
-// Seconds per method: ip, brisk, brisk -force and the floor in batches
-// (a negative figure: not measured), ip and brisk alone elsewhere.
-void row(const char* phase, int count, const std::vector<double>& t, const char* target) {
-  if (count == 0) return;
-  auto us = [&](std::size_t k) { return k < t.size() && t[k] >= 0 ? fmt::format("{:.1f}", t[k] * 1e6 / count) : "-"; };
-  auto ratio = [&](std::size_t k) { return k < t.size() && t[k] > 0 ? fmt::format("{:.2f}x", t[0] / t[k]) : "-"; };
-  std::printf("%-12s %6d %10s %10s %10s %10s %9s %9s %9s   %s\n", phase, count, us(0).c_str(), us(1).c_str(),
-              us(2).c_str(), us(3).c_str(), ratio(1).c_str(), ratio(2).c_str(), ratio(3).c_str(), target);
-  std::fflush(stdout);
-}
-
 // 10.x.y.z for the i-th address of the addr file, in host order.
 uint32_t nth_address(int i) {
   return (10u << 24) | static_cast<uint32_t>(i / 65536 + 1) << 16 | static_cast<uint32_t>(i / 256 % 256) << 8 |
@@ -91,7 +90,7 @@ constexpr int kAddRounds = 4;
 // Requests per send() for the floor.
 constexpr int kFloorWindow = 64;
 
-int run_ip_bench(const IpBenchConfig& config) {
+bench::IpBenchReport run_ip_bench(const IpBenchConfig& config) {
   // Inside the network benchmarks' sandbox: the files live on its private
   // /run, and a killed run leaves no namespace, mount or file behind.
   std::string dir = bench::kSandboxScratch;
@@ -115,6 +114,8 @@ int run_ip_bench(const IpBenchConfig& config) {
     }));
   std::string up = write("up", 0, config.n, [&](int i) { return "link set " + name('a', i) + " up"; });
   std::string addr = write("addr", 0, config.n, [&](int i) { return "addr add " + address(i) + "/32 dev " + name('a', i); });
+  std::string route = write("route", 0, config.n, [&](int i) { return bench::route_line(i, name('a', i)); });
+  std::string rule = write("rule", 0, config.n, [&](int i) { return bench::rule_line(i); });
   std::string del = write("del", 0, config.n, [&](int i) { return "link del " + name('a', i); });
 
   std::string self = bench::self_executable();
@@ -130,11 +131,37 @@ int run_ip_bench(const IpBenchConfig& config) {
   floor.pipeline(kFloorWindow);
   Method& ip = methods[0];
   Method& brisk = methods[1];
-  std::printf("brisk bench ip: %d veth pairs, the same batch files, one namespace per method; "
-              "floor: raw rtnetlink, %d requests per send\n", config.n, kFloorWindow);
-  std::printf("%-12s %6s %10s %10s %10s %10s %9s %9s %9s   %s\n", "phase", "ops", "ip", "brisk", "brisk -f",
-              "floor", "ip/brisk", "ip/-f", "ip/floor", "target (us/op; ratios ip/method)");
-  int failures = 0;
+  std::FILE* table = config.json ? stderr : stdout;
+  std::fprintf(table, "brisk bench ip: %d veth pairs, the same batch files, one namespace per method; "
+               "floor: raw rtnetlink, %d requests per send\n", config.n, kFloorWindow);
+  std::fputs(bench::format_header().c_str(), table);
+  bench::IpBenchReport report{.n = config.n, .single_n = config.single_n, .version_n = config.version_n,
+                              .settle_ms = config.settle_ms, .floor_window = kFloorWindow};
+  int& failures = report.failures;
+  // Seconds per method: ip, brisk, brisk -force and the floor in batches
+  // (a negative figure: not measured), ip and brisk alone elsewhere.
+  auto row = [&](const char* phase, int count, const std::vector<double>& t, const char* target,
+                 int rounds = 1, std::optional<bool> verified = std::nullopt) {
+    if (count == 0) return;
+    bench::IpBenchRow r{
+        .phase = phase, .ops = count, .rounds = rounds, .target = target, .verified = verified};
+    const char* names[] = {"ip", "brisk", "brisk -force", "floor"};
+    for (std::size_t k = 0; k < t.size() && k < std::size(names); ++k) r.methods.push_back({names[k], t[k]});
+    std::fputs(bench::format_row(r).c_str(), table);
+    std::fflush(table);
+    report.rows.push_back(std::move(r));
+  };
+  // Whether every namespace counts n of what `count` counts; says which do not.
+  auto all_hold_n = [&](const char* what, int (*count)(int)) {
+    std::vector<std::pair<const char*, int>> held{{"floor", count(floor_ns.get())}};
+    for (const auto& m : methods) held.emplace_back(m.name, count(m.ns.get()));
+    bool same = true;
+    for (auto [who, c] : held)
+      if (c != config.n)
+        same = false, std::fprintf(stderr, "%s: %d %s after, not %d\n", who, c, what, config.n);
+    if (!same) ++failures;
+    return same;
+  };
   int turn = 0;  // rotates which method goes first
   // One run of each method, in turn: `file` for the processes, `floor_run`
   // (failed requests) for the floor when given; adds each method's seconds to t.
@@ -172,7 +199,7 @@ int run_ip_bench(const IpBenchConfig& config) {
   std::vector<double> t(4);
   for (int r = 0; r < kAddRounds; ++r)
     runs(add[r], floor_over(share(r).first, share(r).second, [&](int i) { floor.veth_add(name('a', i), name('b', i)); }), t);
-  row("veth add", config.n, t, ">= 1.8x");
+  row("veth add", config.n, t, ">= 1.8x", kAddRounds);
   t.assign(4, 0);
   runs(up, floor_over(0, config.n, [&](int i) { floor.set_up(name('a', i)); }), t);
   row("set up", config.n, t, ">= 3x");
@@ -181,6 +208,14 @@ int run_ip_bench(const IpBenchConfig& config) {
   t.assign(4, 0);
   runs(addr, floor_over(0, config.n, [&](int i) { floor.addr_add(ifindex[static_cast<std::size_t>(i)], nth_address(i)); }), t);
   row("addr add", config.n, t, ">= 3x");
+  t.assign(4, 0);
+  runs(route, floor_over(0, config.n, [&](int i) {
+         bench::route_floor(floor, i, ifindex[static_cast<std::size_t>(i)]);
+       }), t);
+  row("route add", config.n, t, "report", 1, all_hold_n("routes", bench::count_bench_routes));
+  t.assign(4, 0);
+  runs(rule, floor_over(0, config.n, [&](int i) { bench::rule_floor(floor, i); }), t);
+  row("rule add", config.n, t, "report", 1, all_hold_n("rules", bench::count_bench_rules));
 
   // One process per operation, alternating in chunks.
   std::this_thread::sleep_for(std::chrono::milliseconds(config.settle_ms));
@@ -211,7 +246,7 @@ int run_ip_bench(const IpBenchConfig& config) {
   runs(del, nullptr, t);
   row("delete", config.n, t, ">= 50x");
   if (failures) std::fprintf(stderr, "brisk bench ip: %d runs failed\n", failures);
-  return failures ? 1 : 0;
+  return report;
 }
 
 }  // namespace
@@ -226,11 +261,21 @@ void add_bench_ip(CLI::App& bench) {
       ->check(CLI::NonNegativeNumber);
   ip->add_option("--settle-ms", config->settle_ms, "pause before each timed batch, for the kernel's deferred work")
       ->capture_default_str()->check(CLI::NonNegativeNumber);
+  ip->add_flag("--json", config->json, "Print the report as JSON (the table goes to stderr)");
+  ip->add_option("--out", config->out, "Also write ip.json into this directory");
   ip->callback([config] {
     try {
-      int code = 0;
-      bench::run_in_net_sandbox([&] { code = run_ip_bench(*config); });
-      set_exit_code(code);
+      bench::IpBenchReport report;
+      bench::run_in_net_sandbox([&] { report = run_ip_bench(*config); });
+      // Outside the sandbox, whose /run is its own.
+      std::string text = bench::to_json(report).dump(2) + "\n";
+      if (config->json) std::fputs(text.c_str(), stdout);
+      if (!config->out.empty()) {
+        bench::make_directories(config->out);
+        bench::write_file(config->out + "/ip.json", text);
+        std::fprintf(config->json ? stderr : stdout, "wrote %s/ip.json\n", config->out.c_str());
+      }
+      set_exit_code(report.failures ? 1 : 0);
     } catch (const std::exception& e) {
       std::fprintf(stderr, "brisk bench ip: %s\n", e.what());
       set_exit_code(1);

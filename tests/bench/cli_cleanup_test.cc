@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 
 #include <fstream>
 #include <map>
@@ -140,15 +141,16 @@ TEST_F(BenchCli, IpPrintsEveryPhaseWithTheFloorBesideTheBatches) {
   std::map<std::string, std::vector<std::string>> rows;
   std::istringstream lines(run.out);
   for (std::string line; std::getline(lines, line);) {
-    for (const char* phase : {"veth add", "set up", "addr add", "one process", "-V start-up", "delete"}) {
+    for (const char* phase :
+         {"veth add", "set up", "addr add", "route add", "rule add", "one process", "-V start-up", "delete"}) {
       if (line.rfind(phase, 0) != 0) continue;
       std::istringstream words(line.substr(std::string(phase).size()));
       for (std::string w; words >> w;) rows[phase].push_back(w);
     }
   }
-  ASSERT_EQ(rows.size(), 6u) << run.out;
+  ASSERT_EQ(rows.size(), 8u) << run.out;
   // ops, ip, brisk, brisk -f, floor, ip/brisk, ip/-f, ip/floor
-  for (const char* phase : {"veth add", "set up", "addr add"}) {
+  for (const char* phase : {"veth add", "set up", "addr add", "route add", "rule add"}) {
     ASSERT_GE(rows[phase].size(), 8u) << phase;
     EXPECT_EQ(rows[phase][0], "8") << phase;
     for (std::size_t k = 1; k <= 4; ++k) EXPECT_GT(std::stod(rows[phase][k]), 0) << phase << " column " << k;
@@ -156,6 +158,45 @@ TEST_F(BenchCli, IpPrintsEveryPhaseWithTheFloorBesideTheBatches) {
   }
   EXPECT_EQ(rows["delete"][4], "-");
   EXPECT_EQ(rows["one process"][0], "2");
+  EXPECT_NE(run.out.find("; end state ok"), std::string::npos) << run.out;
+}
+
+// --json: every phase, each with the methods it measures, every figure
+// positive and finite, the routes and rules verified; --out holds the same.
+TEST_F(BenchCli, IpJsonHasEveryPhaseAndMethod) {
+  brisk::test::TempDir dir;
+  auto run = brisk::test::run_capture({.argv = {BRISK_CLI_PATH, "bench", "ip", "--n", "4", "--single-n", "2",
+                                                "--version-n", "2", "--settle-ms", "0", "--json", "--out",
+                                                dir.path()}});
+  ASSERT_TRUE(run.status.success()) << run.out;
+  auto printed = nlohmann::json::parse(run.out, nullptr, false);
+  ASSERT_FALSE(printed.is_discarded()) << run.out;
+  EXPECT_EQ(printed, read_json(dir.path() + "/ip.json"));
+  EXPECT_EQ(printed["n"], 4);
+  EXPECT_EQ(printed["failures"], 0);
+  using Methods = std::set<std::string>;
+  const Methods batch{"ip", "brisk", "brisk -force", "floor"};
+  const std::map<std::string, Methods> expected{
+      {"veth add", batch},  {"set up", batch},   {"addr add", batch},
+      {"route add", batch}, {"rule add", batch}, {"one process", {"ip", "brisk"}},
+      {"-V start-up", {"ip", "brisk"}}, {"delete", {"ip", "brisk", "brisk -force"}}};
+  std::map<std::string, Methods> seen;
+  for (const auto& phase : printed["phases"]) {
+    std::string name = phase["phase"];
+    EXPECT_GT(phase["ops"].get<int>(), 0) << name;
+    EXPECT_GT(phase["rounds"].get<int>(), 0) << name;
+    for (const auto& m : phase["methods"]) {
+      seen[name].insert(m["method"].get<std::string>());
+      for (const char* figure : {"seconds", "us_per_op", "ip_over_method"}) {
+        double value = m[figure].get<double>();
+        EXPECT_TRUE(value > 0 && std::isfinite(value)) << name << " " << m.dump();
+      }
+    }
+    if (name == "route add" || name == "rule add") {
+      EXPECT_EQ(phase["verified"], true) << name;
+    }
+  }
+  EXPECT_EQ(seen, expected);
 }
 
 // `brisk bench cni` refuses each bad setting with a message before it makes

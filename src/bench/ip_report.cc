@@ -1,0 +1,62 @@
+#include "bench/ip_report.h"
+
+#include <fmt/format.h>
+
+namespace brisk::bench {
+namespace {
+
+// The table's columns, in order; a row's methods fill the first of them.
+constexpr const char* kColumns[] = {"ip", "brisk", "brisk -f", "floor"};
+constexpr std::size_t kMethodColumns = std::size(kColumns);
+
+double us_per_op(const IpBenchRow& row, std::size_t k) { return row.methods[k].seconds * 1e6 / row.ops; }
+bool measured(const IpBenchRow& row, std::size_t k) { return k < row.methods.size() && row.methods[k].seconds > 0; }
+
+}  // namespace
+
+std::string format_header() {
+  return fmt::format("{:<12} {:>6} {:>10} {:>10} {:>10} {:>10} {:>9} {:>9} {:>9}   {}\n", "phase", "ops", kColumns[0],
+                     kColumns[1], kColumns[2], kColumns[3], "ip/brisk", "ip/-f", "ip/floor",
+                     "target (us/op; ratios ip/method)");
+}
+
+std::string format_row(const IpBenchRow& row) {
+  std::string line = fmt::format("{:<12} {:>6}", row.phase, row.ops);
+  for (std::size_t k = 0; k < kMethodColumns; ++k)
+    line += fmt::format(" {:>10}", measured(row, k) ? fmt::format("{:.1f}", us_per_op(row, k)) : "-");
+  for (std::size_t k = 1; k < kMethodColumns; ++k)
+    line += fmt::format(" {:>9}", measured(row, k) && measured(row, 0)
+                                      ? fmt::format("{:.2f}x", row.methods[0].seconds / row.methods[k].seconds)
+                                      : "-");
+  line += "   " + row.target;
+  if (row.verified) line += *row.verified ? "; end state ok" : "; END STATE DIFFERS";
+  return line + "\n";
+}
+
+nlohmann::json to_json(const IpBenchReport& report) {
+  nlohmann::json phases = nlohmann::json::array();
+  for (const auto& row : report.rows) {
+    nlohmann::json methods = nlohmann::json::array();
+    for (std::size_t k = 0; k < row.methods.size(); ++k) {
+      if (!measured(row, k)) continue;
+      nlohmann::json m = {{"method", row.methods[k].method}, {"seconds", row.methods[k].seconds},
+                          {"us_per_op", us_per_op(row, k)}};
+      if (measured(row, 0)) m["ip_over_method"] = row.methods[0].seconds / row.methods[k].seconds;
+      methods.push_back(m);
+    }
+    nlohmann::json phase = {{"phase", row.phase}, {"ops", row.ops}, {"rounds", row.rounds},
+                            {"target", row.target}, {"methods", methods}};
+    if (row.verified) phase["verified"] = *row.verified;
+    phases.push_back(phase);
+  }
+  return {{"bench", "ip"},
+          {"n", report.n},
+          {"single_n", report.single_n},
+          {"version_n", report.version_n},
+          {"settle_ms", report.settle_ms},
+          {"floor_window", report.floor_window},
+          {"failures", report.failures},
+          {"phases", phases}};
+}
+
+}  // namespace brisk::bench

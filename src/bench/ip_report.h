@@ -1,0 +1,41 @@
+// bench/ip_report.h: what `brisk bench ip` measured, one row per phase:
+// printed as a table line as soon as the phase ends, and as JSON (--json).
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace brisk::bench {
+
+struct IpMethodTime {
+  std::string method{};  // "ip", "brisk", "brisk -force", "floor"
+  double seconds = -1;   // the method's total for the phase; negative: not measured
+};
+
+struct IpBenchRow {
+  std::string phase{};                 // "veth add", "route add", "delete", ...
+  int ops = 0;                         // operations per method
+  int rounds = 1;                      // runs per method the ops were split into
+  std::vector<IpMethodTime> methods{}; // ip first: every ratio is ip's time over the method's
+  std::string target{};                // what the phase should show
+  std::optional<bool> verified{};      // every method reached the same, expected end state; unset: not checked
+};
+
+struct IpBenchReport {
+  int n = 0;             // veth pairs, routes and rules per batch phase
+  int single_n = 0;      // one-process-per-op runs per method
+  int version_n = 0;     // `-V` runs per method
+  int settle_ms = 0;     // pause before each timed run
+  int floor_window = 0;  // the floor's requests per send()
+  std::vector<IpBenchRow> rows{};
+  int failures = 0;      // runs (or floor requests) that failed
+};
+
+// The table's header line, and one row of it.
+std::string format_header();
+std::string format_row(const IpBenchRow& row);
+nlohmann::json to_json(const IpBenchReport& report);
+
+}  // namespace brisk::bench
