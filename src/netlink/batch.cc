@@ -323,13 +323,16 @@ std::size_t Batch::replace_route(RouteSpec spec) {
 }
 std::size_t Batch::delete_route(RouteSpec spec) { return push(detail::route_op(std::move(spec), RTM_DELROUTE)); }
 std::size_t Batch::add_neighbour(NeighbourSpec spec) {
-  return push(detail::neighbour_op(std::move(spec), RTM_NEWNEIGH));
+  return push(detail::neighbour_op(std::move(spec), detail::NeighWrite::add));
 }
 std::size_t Batch::replace_neighbour(NeighbourSpec spec) {
-  return push(detail::neighbour_op(std::move(spec), -RTM_NEWNEIGH));
+  return push(detail::neighbour_op(std::move(spec), detail::NeighWrite::replace));
+}
+std::size_t Batch::change_neighbour(NeighbourSpec spec) {
+  return push(detail::neighbour_op(std::move(spec), detail::NeighWrite::change));
 }
 std::size_t Batch::delete_neighbour(NeighbourSpec spec) {
-  return push(detail::neighbour_op(std::move(spec), RTM_DELNEIGH));
+  return push(detail::neighbour_op(std::move(spec), detail::NeighWrite::del));
 }
 std::size_t Batch::add_fdb(FdbSpec spec) { return push(detail::fdb_op(std::move(spec), RTM_NEWNEIGH)); }
 std::size_t Batch::delete_fdb(FdbSpec spec) { return push(detail::fdb_op(std::move(spec), RTM_DELNEIGH)); }

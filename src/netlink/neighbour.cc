@@ -21,6 +21,7 @@ constexpr auto kNeighPolicies = [] {
   p[NDA_LLADDR] = {AttrKind::binary, 32, 0};
   p[NDA_VLAN] = {AttrKind::u16};
   p[NDA_MASTER] = {AttrKind::u32};
+  p[NDA_FLAGS_EXT] = {AttrKind::u32};
   return p;
 }();
 
@@ -45,12 +46,13 @@ std::optional<MacAddress> mac_of(const Attributes& attrs) {
   return mac;
 }
 
-NlResult<void> dump_neigh(Connection& conn, int family, int ifindex, int master, const char* op,
+NlResult<void> dump_neigh(Connection& conn, int family, uint8_t flags, int ifindex, int master, const char* op,
                           const std::string& object, const std::function<void(const ParsedNeigh&)>& take,
                           const std::function<void()>& restart) {
   Message m(RTM_GETNEIGH, NLM_F_REQUEST);
   auto& ndm = m.put_header<ndmsg>();
   ndm.ndm_family = static_cast<uint8_t>(family);
+  ndm.ndm_flags = flags;  // NTF_PROXY: the proxy table
   // Kernel-side filters under strict checking are attributes, not ndm_ifindex.
   if (ifindex) m.put_u32(NDA_IFINDEX, static_cast<uint32_t>(ifindex));
   if (master) m.put_u32(NDA_MASTER, static_cast<uint32_t>(master));
@@ -68,16 +70,42 @@ NlResult<void> dump_neigh(Connection& conn, int family, int ifindex, int master,
 
 }  // namespace
 
-// kind: RTM_NEWNEIGH (add), -RTM_NEWNEIGH (replace), RTM_DELNEIGH.
-Op neighbour_op(NeighbourSpec spec, int kind) {
-  const char* op = kind == RTM_DELNEIGH ? "neigh del" : kind < 0 ? "neigh replace" : "neigh add";
-  std::string object = spec.address + " dev " + spec.dev;
+namespace {
+
+const char* neigh_op_name(NeighWrite write) {
+  switch (write) {
+    case NeighWrite::add: return "neigh add";
+    case NeighWrite::replace: return "neigh replace";
+    case NeighWrite::change: return "neigh change";
+    case NeighWrite::del: return "neigh del";
+  }
+  return "neigh";
+}
+
+uint16_t neigh_write_flags(NeighWrite write) {
+  switch (write) {
+    case NeighWrite::add: return NLM_F_CREATE | NLM_F_EXCL;
+    case NeighWrite::replace: return NLM_F_CREATE | NLM_F_REPLACE;
+    case NeighWrite::change: return NLM_F_REPLACE;  // no NLM_F_CREATE: the entry must exist
+    case NeighWrite::del: return 0;
+  }
+  return 0;
+}
+
+}  // namespace
+
+Op neighbour_op(NeighbourSpec spec, NeighWrite write) {
+  const char* op = neigh_op_name(write);
+  bool del = write == NeighWrite::del;
+  bool proxy = spec.flags & NTF_PROXY;
+  std::string object = (proxy ? "proxy " : "") + spec.address + (spec.dev.empty() ? "" : " dev " + spec.dev);
   Op result{.op = op, .object = object};
   auto reject = [&](NetlinkError e) {
     result.rejected = std::move(e);
     return result;
   };
-  if (auto valid = validate_link_ref(spec.dev, op); !valid) {
+  bool no_dev = proxy && spec.dev.empty();  // a proxy entry for every device
+  if (auto valid = validate_link_ref(spec.dev, op); !valid && !no_dev) {
     valid.error().object = object;
     return reject(std::move(valid).error());
   }
@@ -88,29 +116,33 @@ Op neighbour_op(NeighbourSpec spec, int kind) {
     auto parsed = MacAddress::parse(spec.lladdr);
     if (!parsed) return reject(invalid_argument(op, object, "malformed MAC address '" + spec.lladdr + "'"));
     mac = *parsed;
-  } else if (kind != RTM_DELNEIGH) {
-    return reject(invalid_argument(op, object, "a neighbour needs lladdr"));
   }
-  result.needs.push_back({spec.dev, "dev"});
-  if (kind == RTM_NEWNEIGH) result.undo = [spec] { return neighbour_op(spec, RTM_DELNEIGH); };
-  result.build = [spec, ip = *ip, mac, kind, op, object](Connection& conn) -> NlResult<std::vector<Request>> {
-    bool del = kind == RTM_DELNEIGH;
-    Message m(del ? RTM_DELNEIGH : RTM_NEWNEIGH,
-              del ? 0 : kind < 0 ? NLM_F_CREATE | NLM_F_REPLACE : NLM_F_CREATE | NLM_F_EXCL);
+  // No lladdr is the kernel's to judge: a change keeps the entry's, a proxy
+  // entry has none, nor has one the kernel is still to resolve.
+  if (!no_dev) result.needs.push_back({spec.dev, "dev"});
+  // A proxy add succeeds on an entry already there: undoing it would take
+  // that entry away.
+  if (write == NeighWrite::add && !proxy) result.undo = [spec] { return neighbour_op(spec, NeighWrite::del); };
+  result.build = [spec, ip = *ip, mac, write, del, proxy, op, object](Connection& conn)
+      -> NlResult<std::vector<Request>> {
+    Message m(del ? RTM_DELNEIGH : RTM_NEWNEIGH, neigh_write_flags(write));
     auto& ndm = m.put_header<ndmsg>();
     ndm.ndm_family = static_cast<uint8_t>(ip.family);
-    ndm.ndm_ifindex = cached(conn, spec.dev);
+    ndm.ndm_ifindex = spec.dev.empty() ? 0 : cached(conn, spec.dev);
     ndm.ndm_state = del ? 0 : spec.state;
+    // A delete names a proxy entry by its flag; the others it ignores.
+    ndm.ndm_flags = del ? static_cast<uint8_t>(spec.flags & NTF_PROXY) : spec.flags;
     m.put_bytes(NDA_DST, ip.data());
     if (mac && !del) m.put_bytes(NDA_LLADDR, mac->bytes);
+    if (spec.managed && !del) m.put_u32(NDA_FLAGS_EXT, NTF_EXT_MANAGED);
     std::vector<Request> requests;
     requests.push_back({.message = std::move(m), .op = op, .object = object});
     // After ENOBUFS: is the entry there (with our lladdr) or gone?
-    requests.back().recheck = [dev = spec.dev, ip, mac, del](Connection& c) -> NlResult<bool> {
-      auto now = list_neighbours(c, {.dev = dev, .family = ip.family});
+    requests.back().recheck = [dev = spec.dev, ip, mac, del, proxy](Connection& c) -> NlResult<bool> {
+      auto now = list_neighbours(c, {.dev = dev, .family = ip.family, .proxy = proxy});
       if (!now) return std::move(now).error();
       bool present = false;
-      for (const auto& n : *now) present |= n.address == ip && (del || n.lladdr == mac);
+      for (const auto& n : *now) present |= n.address == ip && (del || !mac || n.lladdr == mac);
       return del ? !present : present;
     };
     return requests;
@@ -166,7 +198,7 @@ Op fdb_op(FdbSpec spec, int kind) {
       if (!ifindex) return std::move(ifindex).error();
       bool present = false;
       auto done = dump_neigh(
-          c, AF_BRIDGE, *ifindex, 0, "fdb recheck", dev,
+          c, AF_BRIDGE, 0, *ifindex, 0, "fdb recheck", dev,
           [&](const ParsedNeigh& n) {
             bool in_table = self ? (n.header.ndm_flags & NTF_SELF) != 0 : n.attrs->u32(NDA_MASTER).has_value();
             present |= n.header.ndm_ifindex == *ifindex && in_table && mac_of(*n.attrs) == mac &&
@@ -187,19 +219,23 @@ std::optional<NeighbourInfo> neighbour_info(const ParsedNeigh& n) {
   auto ip = IpAddress::from_bytes(*dst);
   if (!ip) return std::nullopt;
   return NeighbourInfo{.ifindex = n.header.ndm_ifindex, .address = *ip, .lladdr = mac_of(*n.attrs),
-                       .state = n.header.ndm_state, .flags = n.header.ndm_flags};
+                       .state = n.header.ndm_state, .flags = n.header.ndm_flags,
+                       .managed = (n.attrs->u32(NDA_FLAGS_EXT).value_or(0) & NTF_EXT_MANAGED) != 0};
 }
 
 }  // namespace detail
 
 NlResult<void> add_neighbour(Connection& conn, const NeighbourSpec& spec) {
-  return detail::run_one(conn, detail::neighbour_op(spec, RTM_NEWNEIGH));
+  return detail::run_one(conn, detail::neighbour_op(spec, detail::NeighWrite::add));
 }
 NlResult<void> replace_neighbour(Connection& conn, const NeighbourSpec& spec) {
-  return detail::run_one(conn, detail::neighbour_op(spec, -RTM_NEWNEIGH));
+  return detail::run_one(conn, detail::neighbour_op(spec, detail::NeighWrite::replace));
+}
+NlResult<void> change_neighbour(Connection& conn, const NeighbourSpec& spec) {
+  return detail::run_one(conn, detail::neighbour_op(spec, detail::NeighWrite::change));
 }
 NlResult<void> delete_neighbour(Connection& conn, const NeighbourSpec& spec) {
-  return detail::run_one(conn, detail::neighbour_op(spec, RTM_DELNEIGH));
+  return detail::run_one(conn, detail::neighbour_op(spec, detail::NeighWrite::del));
 }
 
 NlResult<std::vector<NeighbourInfo>> list_neighbours(Connection& conn, const NeighbourFilter& filter) {
@@ -214,7 +250,7 @@ NlResult<std::vector<NeighbourInfo>> list_neighbours(Connection& conn, const Nei
   }
   std::vector<NeighbourInfo> found;
   auto done = detail::dump_neigh(
-      conn, filter.family, ifindex, 0, "neigh list", filter.dev,
+      conn, filter.family, filter.proxy ? NTF_PROXY : 0, ifindex, 0, "neigh list", filter.dev,
       [&](const detail::ParsedNeigh& n) {
         auto info = detail::neighbour_info(n);
         if (!info || (ifindex && info->ifindex != ifindex)) return;
@@ -240,7 +276,7 @@ NlResult<std::vector<FdbInfo>> list_fdb(Connection& conn, const std::string& bri
   }
   std::vector<FdbInfo> found;
   auto done = detail::dump_neigh(
-      conn, AF_BRIDGE, 0, *master, "fdb list", bridge,
+      conn, AF_BRIDGE, 0, 0, *master, "fdb list", bridge,
       [&](const detail::ParsedNeigh& n) {
         auto mac = detail::mac_of(*n.attrs);
         if (!mac) return;

@@ -56,12 +56,15 @@ Op link_delete_op(std::string name);
 Op link_group_delete_op(uint32_t group);
 // RTM_NEWLINKPROP (add) or RTM_DELLINKPROP with the altnames.
 Op link_property_op(AltnameChange change, bool add);
-// kind for the next four: RTM_NEW* (add), -RTM_NEW* (replace), RTM_DEL* (delete).
+// kind for address_op and route_op: RTM_NEW* (add), -RTM_NEW* (replace), RTM_DEL* (delete).
 Op address_op(AddressSpec spec, int kind);
 // An RTM_NEWROUTE meeting routes with its key as `merge` says, or (with
 // `kind` RTM_DELROUTE) a delete.
 Op route_op(RouteSpec spec, int kind, RouteMerge merge = RouteMerge::exclusive);
-Op neighbour_op(NeighbourSpec spec, int kind);
+// How an RTM_NEWNEIGH meets an existing entry (NLM_F_EXCL, NLM_F_CREATE|NLM_F_REPLACE,
+// NLM_F_REPLACE alone), or an RTM_DELNEIGH.
+enum class NeighWrite { add, replace, change, del };
+Op neighbour_op(NeighbourSpec spec, NeighWrite write);
 Op fdb_op(FdbSpec spec, int kind);  // RTM_NEWNEIGH or RTM_DELNEIGH
 Op rule_op(RuleSpec spec, int kind);  // RTM_NEWRULE (exclusive) or RTM_DELRULE
 // Whether the kernel would take `spec` to name `rule` (every field it sets

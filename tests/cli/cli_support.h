@@ -114,6 +114,20 @@ class CliNetnsTest : public ::testing::Test {
   UniqueFd ns_;
 };
 
+// A namespace for ip beside `ours`, both made alike by the ip commands of
+// `setup`; an invalid fd (and a test failure) when that fails.
+inline UniqueFd twin_netns(int ours, const std::vector<std::vector<std::string>>& setup) {
+  UniqueFd theirs = brisk::test::make_netns();
+  for (int ns : {ours, theirs.get()}) {
+    for (const auto& args : setup) {
+      if (ip_run(args, ns).code == 0) continue;
+      ADD_FAILURE() << "setup failed: " << ::testing::PrintToString(args);
+      return UniqueFd{};
+    }
+  }
+  return theirs;
+}
+
 // A unique name for a named namespace, deleted (with its /etc/netns dir) even when a test fails.
 class NamedNetns {
  public:

@@ -81,19 +81,16 @@ class IpRouteParity : public cli_test::CliNetnsTest {
   void SetUp() override {
     CliNetnsTest::SetUp();
     if (IsSkipped()) return;
-    ip_ns_ = brisk::test::make_netns();
-    for (int ns : {ns(), ip_ns_.get()}) {
-      for (const Words& setup : std::vector<Words>{{"link", "add", "d0", "type", "veth", "peer", "name", "d1"},
-                                                   {"link", "set", "d0", "up"},
-                                                   {"link", "set", "d1", "up"},
-                                                   {"addr", "add", "10.9.0.1/24", "dev", "d0"},
-                                                   {"link", "add", "e0", "type", "veth", "peer", "name", "e1"},
-                                                   {"link", "set", "e0", "up"},
-                                                   {"link", "set", "e1", "up"},
-                                                   {"addr", "add", "10.8.0.1/24", "dev", "e0"},
-                                                   {"addr", "add", "fd00:9::1/64", "dev", "d0", "nodad"}})
-        ASSERT_EQ(ip_run(setup, ns).code, 0) << ::testing::PrintToString(setup);
-    }
+    ip_ns_ = cli_test::twin_netns(ns(), {{"link", "add", "d0", "type", "veth", "peer", "name", "d1"},
+                                         {"link", "set", "d0", "up"},
+                                         {"link", "set", "d1", "up"},
+                                         {"addr", "add", "10.9.0.1/24", "dev", "d0"},
+                                         {"link", "add", "e0", "type", "veth", "peer", "name", "e1"},
+                                         {"link", "set", "e0", "up"},
+                                         {"link", "set", "e1", "up"},
+                                         {"addr", "add", "10.8.0.1/24", "dev", "e0"},
+                                         {"addr", "add", "fd00:9::1/64", "dev", "d0", "nodad"}});
+    ASSERT_TRUE(ip_ns_.valid());
   }
   // Runs `args` through ip in its namespace and brisk in ours: both succeed
   // or both fail (ip exits 2 for a kernel refusal, brisk 1).

@@ -90,6 +90,7 @@ class Batch {
   std::size_t delete_route(RouteSpec spec);
   std::size_t add_neighbour(NeighbourSpec spec);
   std::size_t replace_neighbour(NeighbourSpec spec);
+  std::size_t change_neighbour(NeighbourSpec spec);
   std::size_t delete_neighbour(NeighbourSpec spec);
   std::size_t add_fdb(FdbSpec spec);
   std::size_t delete_fdb(FdbSpec spec);

@@ -24,8 +24,10 @@ namespace brisk::netlink {
 struct NeighbourSpec {
   std::string dev{};                 // device the neighbour is on
   std::string address{};             // its IPv4 or IPv6 address
-  std::string lladdr{};              // its MAC; required for add/replace
-  uint16_t state = NUD_PERMANENT;    // NUD_* (permanent, noarp, reachable, stale)
+  std::string lladdr{};              // its MAC; empty: none (a proxy entry, a change keeping it)
+  uint16_t state = NUD_PERMANENT;    // NUD_* (permanent, noarp, reachable, stale, none, ...)
+  uint8_t flags = 0;                 // NTF_PROXY (a proxy entry, no lladdr), NTF_ROUTER, NTF_USE, NTF_EXT_LEARNED
+  bool managed = false;              // NTF_EXT_MANAGED: the kernel resolves and keeps the entry
 };
 
 struct NeighbourInfo {
@@ -34,15 +36,19 @@ struct NeighbourInfo {
   std::optional<MacAddress> lladdr{};
   uint16_t state = 0;  // NUD_*
   uint8_t flags = 0;   // NTF_*
+  bool managed = false;  // NTF_EXT_MANAGED in NDA_FLAGS_EXT
 };
 
 struct NeighbourFilter {
   std::string dev{};       // only this device (filtered by the kernel); empty: all
   int family = AF_UNSPEC;  // AF_INET, AF_INET6 or both
+  bool proxy = false;      // the proxy entries (NTF_PROXY) instead of the cache
 };
 
 NlResult<void> add_neighbour(Connection& conn, const NeighbourSpec& spec);
 NlResult<void> replace_neighbour(Connection& conn, const NeighbourSpec& spec);
+// Changes an existing entry (NLM_F_REPLACE without NLM_F_CREATE): ENOENT when there is none.
+NlResult<void> change_neighbour(Connection& conn, const NeighbourSpec& spec);
 NlResult<void> delete_neighbour(Connection& conn, const NeighbourSpec& spec);
 NlResult<std::vector<NeighbourInfo>> list_neighbours(Connection& conn, const NeighbourFilter& filter = {});
 

@@ -96,11 +96,13 @@ TABLE_ID := [ local | main | default | NAME from rt_tables | NUMBER ]
 Without -6 (or -4) rules are IPv4's, as in ip.
 )";
     case Object::neigh:
-      return R"(Usage: brisk neigh { add | del | replace } ADDR [ lladdr LLADDR ]
-                       [ nud STATE ] dev DEV
-       brisk neigh show [ dev DEV ] [ [ to ] PREFIX ] [ nud { STATE | all | none } ]...
-       brisk neigh flush [ dev DEV ] [ [ to ] PREFIX ] [ nud { STATE | all | none } ]...
-STATE := { permanent | noarp | stale | reachable }
+      return R"(Usage: brisk neigh { add | del | change | replace }
+                 { ADDR [ lladdr { LLADDR | null } ] [ nud STATE ] | proxy ADDR }
+                 dev DEV [ router ] [ use ] [ managed ] [ extern_learn ]
+       brisk neigh show [ proxy ] [ dev DEV ] [ [ to ] PREFIX ] [ nud { STATE | all } ]...
+       brisk neigh flush [ proxy ] [ dev DEV ] [ [ to ] PREFIX ] [ nud { STATE | all } ]...
+STATE := { delay | failed | incomplete | noarp | none |
+           permanent | probe | reachable | stale | NUMBER }
 )";
     case Object::netns:
       return R"(Usage: brisk netns list

@@ -88,7 +88,7 @@ enum class Verb {
   addr_add, addr_del, addr_replace, addr_show, addr_flush,
   route_add, route_del, route_replace, route_change, route_prepend, route_append, route_show, route_flush, route_get,
   rule_add, rule_del, rule_show, rule_flush,
-  neigh_add, neigh_del, neigh_replace, neigh_show, neigh_flush,
+  neigh_add, neigh_del, neigh_replace, neigh_change, neigh_show, neigh_flush,
   netns_add, netns_del, netns_list, netns_exec,
   fdb_add, fdb_del, fdb_show,
   tuntap_add, tuntap_del, tuntap_show,
@@ -138,6 +138,7 @@ struct Command {
   uint32_t addr_flag_mask = 0;                // ...among these (primary is secondary unset, dynamic permanent)
   std::string label_pattern{};                // addr show/flush label PATTERN (fnmatch)
   std::optional<uint32_t> nud{};              // neigh show nud STATE...: NUD_* bits, 0x100 for "none"
+  bool neigh_proxy = false;                   // neigh show/flush proxy: the proxy entries (NTF_PROXY)
   std::optional<uint8_t> route_protocol{};    // route show proto PROTO (RTPROT_*)
   std::optional<uint8_t> route_scope{};       // route show scope SCOPE
   std::optional<uint8_t> route_type{};        // route show type TYPE (RTN_*)

@@ -1,4 +1,4 @@
-// ip neigh: add, replace, delete and show.
+// ip neigh: add, replace, change, delete, show and flush, of cache and proxy entries.
 #include <linux/neighbour.h>
 
 #include "cli/ip/names.h"
@@ -11,28 +11,59 @@ namespace {
 
 using netlink::NlResult;
 
-Parsed<uint16_t> nud_state(const std::string& text) {
-  if (text == "permanent") return uint16_t(NUD_PERMANENT);
-  if (text == "noarp") return uint16_t(NUD_NOARP);
-  if (text == "reachable") return uint16_t(NUD_REACHABLE);
-  if (text == "stale") return uint16_t(NUD_STALE);
-  if (text == "delay") return uint16_t(NUD_DELAY);
-  if (text == "probe") return uint16_t(NUD_PROBE);
-  return invalid("nud state must be permanent, noarp, reachable, stale, delay or probe", text);
+// ip's nud_state_a2n(): a name (permanent, reachable and failed may be
+// abbreviated) or a number with at most one bit of the low eight set.
+std::optional<uint16_t> nud_state(const std::string& text) {
+  for (auto [name, state] : {std::pair{"permanent", NUD_PERMANENT}, {"reachable", NUD_REACHABLE}}) {
+    if (matches(text, name)) return uint16_t(state);
+  }
+  for (auto [name, state] : {std::pair{"noarp", NUD_NOARP}, {"none", NUD_NONE}, {"stale", NUD_STALE},
+                             {"incomplete", NUD_INCOMPLETE}, {"delay", NUD_DELAY}, {"probe", NUD_PROBE}}) {
+    if (text == name) return uint16_t(state);
+  }
+  if (matches(text, "failed")) return uint16_t(NUD_FAILED);
+  auto n = number<uint32_t>("nud", text);
+  if (!n || *n >= 0x100 || (*n & (*n - 1))) return std::nullopt;
+  return uint16_t(*n);
+}
+
+// ip's duparg(): a keyword given twice.
+Failure<UsageError> duplicate(const std::string& key, const std::string& value) {
+  return fatal("Error: duplicate \"" + key + "\": \"" + value + "\" is the second value.", 255);
 }
 
 Parsed<Command> parse_neigh_change(Cursor& c, Command cmd, Verb verb, int family) {
   cmd.verb = verb;
   auto& spec = cmd.neigh;
+  bool have_lladdr = false;
   while (!c.done()) {
     std::string key = c.next(), v;
-    if (key == "dev") {
-      TRY_SET(spec.dev, c.device(key));
-    } else if (key == "lladdr") {
-      TRY_SET(spec.lladdr, c.mac(key));
+    if (matches(key, "lladdr")) {
+      TRY_SET(v, c.value(key));
+      if (have_lladdr) return duplicate("lladdr", v);
+      have_lladdr = true;
+      if (v != "null") TRY_SET(spec.lladdr, mac("lladdr", v));  // "null": none, as ip
     } else if (key == "nud") {
       TRY_SET(v, c.value(key));
-      TRY_SET(spec.state, nud_state(v));
+      auto state = nud_state(v);
+      if (!state) return invarg("nud state is bad", v);
+      spec.state = *state;
+    } else if (matches(key, "proxy")) {
+      TRY_SET(v, c.value(key));
+      if (!spec.address.empty()) return duplicate("address", v);
+      TRY_SET(spec.address, ip_address("proxy", v, family));
+      spec.flags |= NTF_PROXY;
+    } else if (key == "router") {
+      spec.flags |= NTF_ROUTER;
+    } else if (key == "use") {
+      spec.flags |= NTF_USE;
+    } else if (key == "managed") {
+      spec.managed = true;
+      spec.state = NUD_NONE;  // as ip: the kernel resolves it
+    } else if (matches(key, "extern_learn")) {
+      spec.flags |= NTF_EXT_LEARNED;
+    } else if (key == "dev") {
+      TRY_SET(spec.dev, c.device(key));
     } else if (spec.address.empty()) {
       if (key == "to") TRY_SET(key, c.value(key));
       TRY_SET(spec.address, ip_address("to", key, family));
@@ -40,23 +71,18 @@ Parsed<Command> parse_neigh_change(Cursor& c, Command cmd, Verb verb, int family
       return garbage("to", key);
     }
   }
-  if (spec.address.empty()) return usage("not enough information: \"to\" argument is required");
-  if (spec.dev.empty()) return usage("not enough information: \"dev\" argument is required");
-  if (verb != Verb::neigh_del && spec.lladdr.empty()) return usage("not enough information: \"lladdr\" is required");
+  // A proxy entry may be on no device.
+  if (spec.address.empty() || (spec.dev.empty() && !(spec.flags & NTF_PROXY)))
+    return fatal("Device and destination are required arguments.", 255);
   return cmd;
 }
 
 // What `ip neigh show nud STATE` filters on: a NUD_* bit, every state for
 // "all", and 0x100 standing for "none" (a state of 0), as ip reads them.
 Parsed<uint32_t> nud_filter(const std::string& text) {
+  if (auto state = nud_state(text)) return *state ? uint32_t(*state) : 0x100u;
   if (text == "all") return ~0u;
-  if (text == "none") return 0x100u;
-  if (text == "incomplete") return uint32_t(NUD_INCOMPLETE);
-  if (text == "failed") return uint32_t(NUD_FAILED);
-  auto state = nud_state(text);
-  if (!state) return invalid("nud state must be all, none, permanent, noarp, reachable, stale, delay, probe, "
-                             "incomplete or failed", text);
-  return uint32_t(*state);
+  return invarg("nud state is bad", text);
 }
 
 Parsed<Command> parse_neigh_show(Cursor& c, Command cmd) {
@@ -70,6 +96,8 @@ Parsed<Command> parse_neigh_show(Cursor& c, Command cmd) {
       uint32_t state = 0;
       TRY_SET(state, nud_filter(v));
       cmd.nud = cmd.nud.value_or(0) | state;  // several nud arguments add up
+    } else if (key == "proxy") {
+      cmd.neigh_proxy = true;
     } else if (key == "to" || (!cmd.to && key.find_first_of(".:") != std::string::npos)) {
       if (key == "to") TRY_SET(key, c.value(key));
       auto prefix = netlink::IpPrefix::parse(key.find('/') == std::string::npos
@@ -90,6 +118,7 @@ Parsed<Command> parse_neigh(Cursor& c, Command cmd, int family) {
   if (c.done()) return parse_neigh_show(c, std::move(cmd));
   std::string verb = c.next();
   if (matches(verb, "add")) return parse_neigh_change(c, std::move(cmd), Verb::neigh_add, family);
+  if (matches(verb, "change") || verb == "chg") return parse_neigh_change(c, std::move(cmd), Verb::neigh_change, family);
   if (matches(verb, "replace")) return parse_neigh_change(c, std::move(cmd), Verb::neigh_replace, family);
   if (matches(verb, "delete")) return parse_neigh_change(c, std::move(cmd), Verb::neigh_del, family);
   if (matches(verb, "show") || matches(verb, "list") || matches(verb, "lst")) return parse_neigh_show(c, std::move(cmd));
@@ -110,10 +139,12 @@ NlResult<void> flush_neighbours(Runner& r, const Command& cmd) {
   uint32_t wanted = cmd.nud.value_or(~uint32_t(NUD_PERMANENT | NUD_NOARP) & ~0x100u);
   if (wanted == ~0u) wanted &= ~uint32_t(NUD_NOARP);
   netlink::Batch batch(*c);
-  for (const auto& n : BRISK_TRY(netlink::list_neighbours(*c, {.dev = cmd.dev, .family = cmd.family}))) {
-    bool chosen = (n.state & wanted) || (n.state == 0 && (wanted & 0x100));
+  netlink::NeighbourFilter filter{.dev = cmd.dev, .family = cmd.family, .proxy = cmd.neigh_proxy};
+  for (const auto& n : BRISK_TRY(netlink::list_neighbours(*c, filter))) {
+    bool chosen = (n.state & wanted) || (n.flags & (NTF_PROXY | NTF_EXT_LEARNED)) || (n.state == 0 && (wanted & 0x100));
     if (!chosen || (cmd.to && !within(n.address, *cmd.to))) continue;
-    batch.delete_neighbour({.dev = name_of(n.ifindex, all), .address = n.address.to_string()});
+    batch.delete_neighbour({.dev = n.ifindex ? name_of(n.ifindex, all) : "", .address = n.address.to_string(),
+                            .flags = uint8_t(n.flags & NTF_PROXY)});
   }
   for (auto& result : batch.flush()) {
     // An entry the kernel dropped meanwhile (garbage collection) is fine.
@@ -133,12 +164,14 @@ std::string neigh_record(const netlink::NeighbourInfo& n, const Links& all, bool
     j["lladdr"] = n.lladdr->to_string();
     t += " lladdr " + n.lladdr->to_string();
   }
-  for (auto [bit, name] : {std::pair{NTF_ROUTER, "router"}, {NTF_PROXY, "proxy"}, {NTF_EXT_LEARNED, "extern_learn"},
-                           {NTF_OFFLOADED, "offload"}}) {
-    if (!(n.flags & bit)) continue;
+  // ip's order; managed is an extended flag, kept apart.
+  for (auto [bit, name] : {std::pair{NTF_ROUTER, "router"}, {NTF_PROXY, "proxy"}, {0, "managed"},
+                           {NTF_EXT_LEARNED, "extern_learn"}, {NTF_OFFLOADED, "offload"}}) {
+    if (!(bit ? (n.flags & bit) : n.managed)) continue;
     j[name] = nullptr;
     t += std::string(" ") + name;
   }
+  if (!n.state) return t + " \n";  // a proxy entry, say: ip prints no state
   j["state"] = nud_names(n.state);
   return t + " " + join(nud_names(n.state), " ") + " \n";
 }
@@ -148,7 +181,8 @@ NlResult<void> show_neighbours(Runner& r, const Command& cmd) {
   r.use_json();
   const Globals& g = r.globals();
   auto all = BRISK_TRY(r.links_by_index(false));
-  for (const auto& n : BRISK_TRY(netlink::list_neighbours(*c, {.dev = cmd.dev, .family = cmd.family}))) {
+  netlink::NeighbourFilter filter{.dev = cmd.dev, .family = cmd.family, .proxy = cmd.neigh_proxy};
+  for (const auto& n : BRISK_TRY(netlink::list_neighbours(*c, filter))) {
     // As ip: by default every state but NOARP and none; proxy and
     // externally learned entries whatever their state.
     uint32_t wanted = cmd.nud.value_or(~uint32_t(NUD_NOARP) & ~0x100u);
@@ -157,18 +191,18 @@ NlResult<void> show_neighbours(Runner& r, const Command& cmd) {
     Json j;
     if (g.brief) {  // ip -br: "%-39s %-16s %s", the device only without a dev filter
       j["dst"] = n.address.to_string();
-      if (cmd.dev.empty()) j["dev"] = name_of(n.ifindex, all);
+      if (cmd.dev.empty() && n.ifindex) j["dev"] = name_of(n.ifindex, all);
       if (n.lladdr) j["lladdr"] = n.lladdr->to_string();
       if (g.json) {
         r.emit(std::move(j));
         continue;
       }
       std::string t = column(n.address.to_string(), 39) + " ";
-      if (cmd.dev.empty()) t += column(name_of(n.ifindex, all), 16) + " ";
+      if (cmd.dev.empty() && n.ifindex) t += column(name_of(n.ifindex, all), 16) + " ";
       r.out() += t + (n.lladdr ? n.lladdr->to_string() : "") + "\n";
       continue;
     }
-    std::string t = neigh_record(n, all, cmd.dev.empty(), j);
+    std::string t = neigh_record(n, all, cmd.dev.empty() && n.ifindex, j);
     if (g.json) r.emit(std::move(j));
     else r.out() += t;
   }

@@ -49,6 +49,17 @@ bool names_device_ip_parses(const Command& cmd) {
          (route && !cmd.route.nexthops.empty());
 }
 
+// Whether ip exits, batch or not, when the kernel refuses the command: ip
+// neigh's add, del, replace and change exit(2) on a failed rtnl_talk.
+bool exits_on_kernel_refusal(const Command& cmd) {
+  return cmd.verb == Verb::neigh_add || cmd.verb == Verb::neigh_del || cmd.verb == Verb::neigh_replace ||
+         cmd.verb == Verb::neigh_change;
+}
+
+// Lines that may end even a -force batch: each goes out alone, after what
+// comes before it.
+bool may_end_batch(const Command& cmd) { return names_device_ip_parses(cmd) || exits_on_kernel_refusal(cmd); }
+
 // ip's text when `e` is the engine's "ROLE 'DEV' does not exist" for such a
 // device: an argument error, which ends ip's batch.
 std::optional<std::string> argument_error(const NetlinkError& e) {
@@ -184,6 +195,7 @@ NlResult<std::size_t> Runner::queue(netlink::Batch& batch, const Command& cmd) {
     case Verb::rule_del: return batch.delete_rule(cmd.rule);
     case Verb::neigh_add: return batch.add_neighbour(cmd.neigh);
     case Verb::neigh_replace: return batch.replace_neighbour(cmd.neigh);
+    case Verb::neigh_change: return batch.change_neighbour(cmd.neigh);
     case Verb::neigh_del: return batch.delete_neighbour(cmd.neigh);
     case Verb::fdb_add: return batch.add_fdb(cmd.fdb);
     case Verb::fdb_del: return batch.delete_fdb(cmd.fdb);
@@ -211,11 +223,11 @@ int Runner::run(std::vector<Command>& cmds) {
       std::size_t end = i + 1;
       bool stop_mode = false;
       if (g_.force) {
-        // A device that ip would not find while parsing ends even a -force
-        // batch (below), so a line naming one goes out alone, after what
-        // comes before it.
-        if (!names_device_ip_parses(cmds[i]))
-          while (end < cmds.size() && cmds[end].mutates() && !names_device_ip_parses(cmds[end])) ++end;
+        // A device that ip would not find while parsing, or the kernel refusing
+        // an ip neigh line, ends even a -force batch (below): such a line goes
+        // out alone, after what comes before it.
+        if (!may_end_batch(cmds[i]))
+          while (end < cmds.size() && cmds[end].mutates() && !may_end_batch(cmds[end])) ++end;
       } else if (cmds[i].verb == Verb::link_del) {
         end = i + safe_delete_prefix(cmds, i);
       } else {
@@ -249,6 +261,11 @@ int Runner::run(std::vector<Command>& cmds) {
           flush_out();
           print_error_line(*text);
           return kArgumentExit;
+        }
+        if (error->kernel && !missing_device(*error) && exits_on_kernel_refusal(cmds[k])) {
+          flush_out();
+          print_error_line(runtime_message(*error));
+          return 2;
         }
         report(cmds[k], runtime_message(*error));
         if (!failed) status = failure_status(*error);
