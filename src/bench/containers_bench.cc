@@ -1,5 +1,7 @@
 #include "bench/containers_bench.h"
 
+#include <fcntl.h>
+#include <sys/mount.h>
 #include <sys/resource.h>
 
 #include <fmt/format.h>
@@ -10,17 +12,22 @@
 #include <stdexcept>
 #include <thread>
 
+#include "bench/link_raw.h"
 #include "bench/net_sandbox.h"
 #include "brisk/netlink/batch.h"
 #include "brisk/netlink/netns.h"
+#include "sys/namespaces.h"
+#include "sys/sockets.h"
+#include "sys/syscalls.h"
 
 namespace brisk::bench {
 namespace {
 
 // Container i's /31: the host end takes the even address, eth0 the odd one.
 std::string ipv4(uint32_t a) { return fmt::format("{}.{}.{}.{}", a >> 24, (a >> 16) & 255, (a >> 8) & 255, a & 255); }
-std::string host_ip(int i) { return ipv4((10u << 24) + 2 * static_cast<uint32_t>(i)); }
-std::string inside_ip(int i) { return ipv4((10u << 24) + 2 * static_cast<uint32_t>(i) + 1); }
+uint32_t host_addr(int i) { return (10u << 24) + 2 * static_cast<uint32_t>(i); }
+std::string host_ip(int i) { return ipv4(host_addr(i)); }
+std::string inside_ip(int i) { return ipv4(host_addr(i) + 1); }
 std::string host_end(int i) { return "h" + std::to_string(i); }
 constexpr const char* kInsideEnd = "eth0";
 
@@ -219,6 +226,85 @@ class BriskLibrary : public Method {
   netlink::Connection conn_;
 };
 
+// The kernel's floor: the same end state from this thread with the fewest
+// syscalls. Every ifindex is chosen here, so no request waits for a lookup;
+// both veth ends come up at creation; a round's namespaces are made back to
+// back without returning home in between, each leaving behind an nsfs fd
+// (for the peer's IFLA_NET_NS_FD) and a netlink socket made inside it; the
+// host side is one pipeline (bridge, veth with master, host address), and
+// each inside is one send (address, default route).
+class Floor : public Method {
+ public:
+  explicit Floor(const ContainersBenchConfig& config)
+      : Method("floor", "floor", config), home_(open_own_netns()), nl_(host()) {
+    nl_.pipeline(kWindow);
+  }
+
+  Setup make(int begin, int end) override {
+    Setup s;
+    struct Inside {
+      UniqueFd ns;
+      UniqueFd rtnl;
+    };
+    std::vector<Inside> inside(static_cast<std::size_t>(end - begin));
+    for (int i = begin; i < end; ++i) {
+      if (!raw_netns_enter_new(std::string(netlink::kNetnsDir) + "/" + netns(i))) continue;
+      auto& in = inside[static_cast<std::size_t>(i - begin)];
+      if (auto ns = sys::open("/proc/thread-self/ns/net", O_RDONLY | O_CLOEXEC)) in.ns = std::move(*ns);
+      if (auto rtnl = sys::socket(AF_NETLINK, SOCK_RAW, NETLINK_ROUTE)) in.rtnl = std::move(*rtnl);
+    }
+    if (!sys::setns(home_.get(), CLONE_NEWNET)) throw std::runtime_error("floor: setns back home failed");
+    for (int i = begin; i < end; ++i) {
+      if (opens_bridge(i)) s.failures += nl_.bridge_add(bridge(i), bridge_index(i), config_.bridges_up) != 0;
+      const auto& in = inside[static_cast<std::size_t>(i - begin)];
+      if (!in.ns || !in.rtnl) continue;
+      nl_.veth_add({.name = host_end(i), .index = host_index(i), .master = bridge_index(i), .up = true,
+                    .peer = kInsideEnd, .peer_index = kInsideIndex, .peer_netns_fd = in.ns.get(), .peer_up = true});
+      nl_.addr_add(host_index(i), host_addr(i), 31);
+    }
+    s.failures += nl_.flush();
+    for (int i = begin; i < end; ++i) {
+      auto& in = inside[static_cast<std::size_t>(i - begin)];
+      if (!in.ns || !in.rtnl) {
+        ++s.failures;
+        continue;
+      }
+      RawNetlink rtnl(std::move(in.rtnl));
+      rtnl.pipeline(2);  // both requests in one send
+      rtnl.addr_add(kInsideIndex, host_addr(i) + 1, 31);
+      rtnl.default_route_add(host_addr(i));
+      s.failures += rtnl.flush();
+    }
+    return s;
+  }
+
+  int teardown(int n) override {
+    int failures = 0;
+    for (int i = 0; i < n; ++i) {
+      std::string path = std::string(netlink::kNetnsDir) + "/" + netns(i);
+      failures += !sys::umount2(path, MNT_DETACH);
+      failures += !sys::unlink(path);
+    }
+    for (int b = 0; b < bridges(n); ++b) nl_.remove(bridge(b * config_.bridge_ports));
+    return failures + nl_.flush();
+  }
+
+ private:
+  static constexpr int kWindow = 64;       // requests per send(), as `brisk bench ip`'s floor
+  static constexpr int kInsideIndex = 2;   // eth0's ifindex: lo is 1 in a new namespace
+  // The host namespace has only lo (1): bridges from 2, host ends above any bridge.
+  int bridge_index(int i) const { return 2 + i / config_.bridge_ports; }
+  static int host_index(int i) { return (1 << 23) + i; }
+  static UniqueFd open_own_netns() {
+    auto fd = sys::open("/proc/thread-self/ns/net", O_RDONLY | O_CLOEXEC);
+    if (!fd) throw std::runtime_error("floor: " + fd.error().message());
+    return std::move(*fd);
+  }
+
+  UniqueFd home_;  // the namespace the method's thread lives in (the constructor's, inherited)
+  RawNetlink nl_;  // in the method's host namespace
+};
+
 // The end state each method must reach: n host ends up, enslaved, with
 // their peer in another namespace; and inside the first and last
 // container, eth0 up with its address and the default route.
@@ -324,7 +410,12 @@ void finish(Run& run, const ContainersBenchConfig& c) {
   res.containers = c.n;
   res.containers_per_s = res.total_s > 0 ? c.n / res.total_s : 0;
   res.us_per_container = res.total_s * 1e6 / c.n;
-  run.method->on_thread([&] { res.verified = verify(*run.method, c.n); });
+  if (res.buckets.size() > 1 && res.buckets.front().us_per_container > 0)
+    res.growth = res.buckets.back().us_per_container / res.buckets.front().us_per_container;
+  run.method->on_thread([&] {
+    if (c.before_verify) c.before_verify(res.method, run.method->netns(0));
+    res.verified = verify(*run.method, c.n);
+  });
   std::this_thread::sleep_for(std::chrono::milliseconds(c.settle_ms));
   Clock::time_point start;
   run.method->on_thread([&] {
@@ -339,6 +430,7 @@ void finish(Run& run, const ContainersBenchConfig& c) {
 void run_in_sandbox(const ContainersBenchConfig& c, ContainersBenchReport& report) {
   std::vector<Run> runs;
   runs.push_back({std::make_unique<BriskLibrary>(c)});
+  if (wanted(c, "floor")) runs.push_back({std::make_unique<Floor>(c)});
   if (wanted(c, "ip-batch")) runs.push_back({std::make_unique<IpBatch>(c)});
   if (wanted(c, "ip")) runs.push_back({std::make_unique<IpScript>(c)});
   // A namespace with a veth pair costs ~1 MB of kernel memory; every
@@ -374,6 +466,10 @@ void run_in_sandbox(const ContainersBenchConfig& c, ContainersBenchReport& repor
     run.result.ratio_to_brisk = runs[0].result.total_s > 0 ? run.result.total_s / runs[0].result.total_s : 0;
     report.methods.push_back(std::move(run.result));
   }
+  const auto& brisk = report.methods[0];
+  for (const auto& m : report.methods)
+    if (m.method == "floor" && m.growth > 0 && brisk.growth > 1)
+      report.floor_share_of_growth = (m.growth - 1) / (brisk.growth - 1);
 }
 
 }  // namespace
@@ -385,7 +481,7 @@ ContainersBenchReport run_containers_bench(const ContainersBenchConfig& config) 
     throw std::runtime_error("a bridge takes 1 to 1024 ports");
   if (config.n > (1 << 22)) throw std::runtime_error("at most 4194304 containers (their /31s fill 10.0.0.0/8)");
   for (const auto& m : config.methods)
-    if (m != "ip" && m != "ip-batch" && m != "brisk") throw std::runtime_error("unknown method " + m);
+    if (m != "ip" && m != "ip-batch" && m != "brisk" && m != "floor") throw std::runtime_error("unknown method " + m);
   ContainersBenchReport report{.config = config};
   report.notes.push_back("load average before the run: " + load_average() + " (other work on the machine)");
   run_in_net_sandbox([&] { run_in_sandbox(config, report); });
@@ -395,6 +491,45 @@ ContainersBenchReport run_containers_bench(const ContainersBenchConfig& config) 
   report.notes.push_back(config.bridges_up ? "host bridges up" : "host bridges down (see --bridges-up)");
   return report;
 }
+
+namespace {
+
+const ContainersMethodResult* find_method(const ContainersBenchReport& report, const std::string& name) {
+  for (const auto& m : report.methods)
+    if (m.method == name) return &m;
+  return nullptr;
+}
+
+// Whether brisk's per-container cost rising with the containers is its own
+// or the kernel's: the floor pays the kernel alone.
+std::string growth_line(const ContainersBenchReport& report) {
+  const auto* brisk = find_method(report, "brisk");
+  const auto* floor = find_method(report, "floor");
+  if (!brisk || !floor || brisk->growth == 0 || floor->growth == 0) return "";
+  std::string out = fmt::format("growth, last bucket / first bucket: brisk {:.2f}x, floor {:.2f}x", brisk->growth,
+                                floor->growth);
+  if (report.floor_share_of_growth)
+    out += fmt::format(": the floor (the kernel alone) shows {:.0f}% of brisk's growth",
+                       *report.floor_share_of_growth * 100);
+  else
+    out += ": brisk did not grow";
+  return out + "\n";
+}
+
+// The per-bucket target: brisk at most 1.1x the floor in every bucket.
+std::string floor_target_line(const ContainersBenchReport& report) {
+  const auto* brisk = find_method(report, "brisk");
+  const auto* floor = find_method(report, "floor");
+  if (!brisk || !floor || brisk->buckets.size() != floor->buckets.size()) return "";
+  double worst = 0;
+  for (std::size_t b = 0; b < brisk->buckets.size(); ++b)
+    if (floor->buckets[b].us_per_container > 0)
+      worst = std::max(worst, brisk->buckets[b].us_per_container / floor->buckets[b].us_per_container);
+  return fmt::format("  brisk / floor, worst bucket {:.2f}x (target <= 1.1x: {}); total {:.2f}x\n", worst,
+                     worst <= 1.1 ? "met" : "MISSED", floor->total_s > 0 ? brisk->total_s / floor->total_s : 0.0);
+}
+
+}  // namespace
 
 std::string format_table(const ContainersBenchReport& report) {
   const auto& c = report.config;
@@ -418,6 +553,7 @@ std::string format_table(const ContainersBenchReport& report) {
       out += b < m.buckets.size() ? fmt::format(" {:>10.0f}", m.buckets[b].us_per_container) : fmt::format(" {:>10}", "-");
     out += "\n";
   }
+  out += growth_line(report);
   out += "\ntargets: brisk >= 20x faster than the ip script, >= 3x faster than ip -batch (wall; cpu for comparison)\n";
   for (const auto& m : report.methods) {
     double target = m.method == "ip" ? 20 : m.method == "ip-batch" ? 3 : 0;
@@ -426,6 +562,7 @@ std::string format_table(const ContainersBenchReport& report) {
                          m.ratio_to_brisk >= target ? "met" : "MISSED",
                          report.methods[0].cpu_s > 0 ? m.cpu_s / report.methods[0].cpu_s : 0.0);
   }
+  out += floor_target_line(report);
   for (const auto& note : report.notes) out += "note: " + note + "\n";
   return out;
 }
@@ -441,7 +578,8 @@ nlohmann::json to_json(const ContainersBenchReport& report) {
                        {"total_s", m.total_s}, {"containers_per_s", m.containers_per_s},
                        {"us_per_container", m.us_per_container}, {"ratio_to_brisk", m.ratio_to_brisk},
                        {"cpu_s", m.cpu_s}, {"teardown_s", m.teardown_s}, {"teardown_settled_s", m.teardown_settled_s},
-                       {"failures", m.failures}, {"verified", m.verified}, {"buckets", buckets}});
+                       {"failures", m.failures}, {"verified", m.verified}, {"growth", m.growth},
+                       {"buckets", buckets}});
   }
   const auto& c = report.config;
   return {{"bench", "containers"},
@@ -449,12 +587,16 @@ nlohmann::json to_json(const ContainersBenchReport& report) {
            {{"total_s", "seconds"}, {"containers_per_s", "containers per second"},
             {"us_per_container", "microseconds per container"}, {"teardown_s", "seconds"},
             {"teardown_settled_s", "seconds"}, {"cpu_s", "seconds of CPU"},
-            {"ratio_to_brisk", "method time / brisk time"}}},
+            {"ratio_to_brisk", "method time / brisk time"},
+            {"growth", "last bucket's us_per_container / the first's"},
+            {"floor_share_of_growth", "(floor growth - 1) / (brisk growth - 1)"}}},
           {"config",
            {{"n", c.n}, {"bucket", c.bucket}, {"bridge_ports", c.bridge_ports}, {"bridges_up", c.bridges_up},
             {"settle_ms", c.settle_ms}}},
           {"interleaved", report.interleaved},
           {"methods", methods},
+          {"floor_share_of_growth", report.floor_share_of_growth ? nlohmann::json(*report.floor_share_of_growth)
+                                                                 : nlohmann::json(nullptr)},
           {"notes", report.notes}};
 }
 

@@ -14,6 +14,9 @@
 //             host connection (veth with IFLA_NET_NS_FD on the peer, master
 //             and up at creation, addresses), then one Batch per container
 //             on a connection in its namespace (address, up, default route)
+//   floor     the kernel's floor: raw rtnetlink from the bench thread, every
+//             ifindex chosen beforehand, pipelined (see Floor in the .cc);
+//             what any tool's cost, and its growth, must be measured against
 // Each method has its own "host" network namespace and its own /run/netns
 // (one method's mounts would slow another's `ip -n` and `netns add`), inside
 // the sandbox of net_sandbox.h: a run killed at any point leaves nothing on
@@ -29,6 +32,7 @@
 
 #include <functional>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -46,9 +50,13 @@ struct ContainersBenchConfig {
   // whichever method runs next. The ports are enslaved either way.
   bool bridges_up = false;
   int settle_ms = 1500;     // pause before each teardown and between sequential methods
-  std::vector<std::string> methods{};  // "ip", "ip-batch" to include; empty: all (brisk always runs)
+  std::vector<std::string> methods{};  // "ip", "ip-batch", "floor" to include; empty: all (brisk always runs)
   ContainersSchedule schedule = ContainersSchedule::automatic;
   std::function<void(const std::string&)> progress{};  // told after each round; may be empty
+  // Tests: called with the method's name and its first container's namespace
+  // name on the method's thread (where that name resolves), just before the
+  // end state is verified, to break it. May be empty.
+  std::function<void(const std::string& method, const std::string& first_netns)> before_verify{};
 };
 
 struct ContainersBucket {
@@ -60,7 +68,7 @@ struct ContainersBucket {
 };
 
 struct ContainersMethodResult {
-  std::string method{};           // "ip", "ip-batch", "brisk"
+  std::string method{};           // "ip", "ip-batch", "brisk", "floor"
   int containers = 0;
   int processes = 0;              // processes started for the setup
   double total_s = 0;             // setup, summed over rounds
@@ -76,13 +84,17 @@ struct ContainersMethodResult {
   double teardown_settled_s = 0;  // until the kernel had removed every host end
   int failures = 0;               // operations that failed
   bool verified = false;          // the end state was checked and is right
+  double growth = 0;              // last bucket's µs per container / the first's (0: one bucket)
   std::vector<ContainersBucket> buckets{};  // the plot's series: µs per container against containers_before
 };
 
 struct ContainersBenchReport {
   ContainersBenchConfig config;
   bool interleaved = true;  // the schedule actually used
-  std::vector<ContainersMethodResult> methods{};  // brisk first
+  std::vector<ContainersMethodResult> methods{};  // brisk first, then the floor when it ran
+  // How much of brisk's growth the floor shows too: (floor growth - 1) /
+  // (brisk growth - 1); unset when either did not run in 2+ buckets or brisk did not grow.
+  std::optional<double> floor_share_of_growth{};
   std::vector<std::string> notes{};
 };
 

@@ -4,6 +4,9 @@
 #include <gtest/gtest.h>
 
 #include "bench/containers_bench.h"
+#include "brisk/netlink/connection.h"
+#include "brisk/netlink/netns.h"
+#include "brisk/netlink/route.h"
 #include "support/test_support.h"
 
 namespace brisk::bench {
@@ -17,10 +20,11 @@ TEST(ContainersBench, EveryMethodBuildsVerifiesAndTearsDown) {
                                       .schedule = ContainersSchedule::interleaved,
                                       .progress = [&](const std::string& line) { progress.push_back(line); }});
   EXPECT_TRUE(report.interleaved);
-  ASSERT_EQ(report.methods.size(), 3u);
+  ASSERT_EQ(report.methods.size(), 4u);
   EXPECT_EQ(report.methods[0].method, "brisk");
-  EXPECT_EQ(report.methods[1].method, "ip-batch");
-  EXPECT_EQ(report.methods[2].method, "ip");
+  EXPECT_EQ(report.methods[1].method, "floor");
+  EXPECT_EQ(report.methods[2].method, "ip-batch");
+  EXPECT_EQ(report.methods[3].method, "ip");
   for (const auto& m : report.methods) {
     EXPECT_EQ(m.failures, 0) << m.method;
     EXPECT_TRUE(m.verified) << m.method;
@@ -36,19 +40,21 @@ TEST(ContainersBench, EveryMethodBuildsVerifiesAndTearsDown) {
     EXPECT_EQ(m.buckets[1].containers_before, 3);
     EXPECT_EQ(m.buckets[1].first, 3);
     for (const auto& b : m.buckets) EXPECT_GT(b.us_per_container, 0) << m.method;
+    EXPECT_DOUBLE_EQ(m.growth, m.buckets[1].us_per_container / m.buckets[0].us_per_container) << m.method;
   }
   EXPECT_DOUBLE_EQ(report.methods[0].ratio_to_brisk, 1.0);
   EXPECT_EQ(report.methods[0].processes, 0);
-  EXPECT_EQ(report.methods[1].processes, 2 + 6);      // a host batch per round, an inside batch per container
-  EXPECT_EQ(report.methods[2].processes, 2 + 6 * 7);  // two bridges, seven steps per container
-  EXPECT_EQ(progress.size(), 2u + 3u);  // two rounds, three teardowns
+  EXPECT_EQ(report.methods[1].processes, 0);
+  EXPECT_EQ(report.methods[2].processes, 2 + 6);      // a host batch per round, an inside batch per container
+  EXPECT_EQ(report.methods[3].processes, 2 + 6 * 7);  // two bridges, seven steps per container
+  EXPECT_EQ(progress.size(), 2u + 4u);  // two rounds, four teardowns
 
   auto json = to_json(report);
   EXPECT_EQ(json["bench"], "containers");
-  ASSERT_EQ(json["methods"].size(), 3u);
+  ASSERT_EQ(json["methods"].size(), 4u);
   for (const auto& m : json["methods"]) {
     for (const char* key : {"method", "containers", "processes", "total_s", "containers_per_s", "us_per_container",
-                            "ratio_to_brisk", "cpu_s", "teardown_s", "teardown_settled_s", "failures", "verified", "buckets"})
+                            "ratio_to_brisk", "cpu_s", "teardown_s", "teardown_settled_s", "failures", "verified", "growth", "buckets"})
       EXPECT_TRUE(m.contains(key)) << key;
     for (const auto& b : m["buckets"])
       for (const char* key : {"index", "first", "containers", "containers_before", "us_per_container"})
@@ -57,8 +63,61 @@ TEST(ContainersBench, EveryMethodBuildsVerifiesAndTearsDown) {
   EXPECT_TRUE(json["units"].contains("total_s"));
   std::string csv = to_csv(report);
   EXPECT_EQ(csv.substr(0, csv.find('\n')), "method,kind,bucket,first,containers,containers_before,us_per_container");
-  EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 1 + 3 * (2 + 2));
-  EXPECT_NE(format_table(report).find("targets"), std::string::npos);
+  EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 1 + 4 * (2 + 2));
+  std::string table = format_table(report);
+  EXPECT_NE(table.find("targets"), std::string::npos);
+  EXPECT_NE(table.find("growth, last bucket / first bucket: brisk"), std::string::npos) << table;
+  EXPECT_NE(table.find("brisk / floor, worst bucket"), std::string::npos) << table;
+  // Each method's column in the bucket table.
+  EXPECT_NE(table.find("     brisk      floor   ip-batch         ip\n"), std::string::npos) << table;
+  EXPECT_EQ(json.contains("floor_share_of_growth"), true);
+  if (report.methods[0].growth > 1) {
+    ASSERT_TRUE(report.floor_share_of_growth.has_value());
+    EXPECT_DOUBLE_EQ(*report.floor_share_of_growth, (report.methods[1].growth - 1) / (report.methods[0].growth - 1));
+  } else {
+    EXPECT_FALSE(report.floor_share_of_growth.has_value());
+  }
+}
+
+// The floor alone at a size with three rounds and three bridges (8 on
+// bridges of 3 ports): every request succeeded and the end state is the
+// one every method must reach.
+TEST(ContainersBench, FloorBuildsAndVerifiesItsEndState) {
+  if (!brisk::test::can_unshare_net()) GTEST_SKIP() << "needs CAP_SYS_ADMIN to create namespaces";
+  auto report = run_containers_bench({.n = 8, .bucket = 3, .bridge_ports = 3, .settle_ms = 0, .methods = {"floor"}});
+  ASSERT_EQ(report.methods.size(), 2u);
+  const auto& floor = report.methods[1];
+  EXPECT_EQ(floor.method, "floor");
+  EXPECT_EQ(floor.failures, 0);
+  EXPECT_TRUE(floor.verified);
+  EXPECT_EQ(floor.processes, 0);
+  ASSERT_EQ(floor.buckets.size(), 3u);
+  EXPECT_EQ(floor.buckets[2].containers, 2);
+  EXPECT_GE(floor.teardown_settled_s, floor.teardown_s);
+}
+
+// Verification can fail: a container's default route taken away before the
+// check leaves that method unverified, and only that one.
+TEST(ContainersBench, ABrokenEndStateFailsVerification) {
+  if (!brisk::test::can_unshare_net()) GTEST_SKIP() << "needs CAP_SYS_ADMIN to create namespaces";
+  std::string broken_in;
+  auto report = run_containers_bench(
+      {.n = 4, .bucket = 4, .settle_ms = 0, .methods = {"floor"},
+       .before_verify = [&](const std::string& method, const std::string& first_netns) {
+         if (method != "floor") return;
+         auto fd = netlink::open_netns(first_netns);
+         ASSERT_TRUE(fd) << fd.error().message();
+         auto conn = netlink::Connection::open_in(fd->get());
+         ASSERT_TRUE(conn) << conn.error().message();
+         auto removed = netlink::delete_route(*conn, {.prefix = "default", .via = "10.0.0.0"});
+         ASSERT_TRUE(removed) << removed.error().message();
+         broken_in = first_netns;
+       }});
+  EXPECT_EQ(broken_in, "floor-c0");
+  ASSERT_EQ(report.methods.size(), 2u);
+  EXPECT_TRUE(report.methods[0].verified);   // brisk, untouched
+  EXPECT_FALSE(report.methods[1].verified);  // the floor, broken
+  EXPECT_EQ(report.methods[1].failures, 0);  // every request had succeeded
 }
 
 TEST(ContainersBench, SequentialScheduleAndMethodChoice) {
@@ -78,6 +137,7 @@ TEST(ContainersBench, RefusesBadConfiguration) {
   EXPECT_THROW(run_containers_bench({.n = 4, .bucket = 0}), std::runtime_error);
   EXPECT_THROW(run_containers_bench({.n = 4, .bucket = 2, .bridge_ports = 1025}), std::runtime_error);
   EXPECT_THROW(run_containers_bench({.n = 4, .bucket = 2, .methods = {"lxc"}}), std::runtime_error);
+  EXPECT_THROW(run_containers_bench({.n = 4, .bucket = 2, .methods = {"floor", "raw"}}), std::runtime_error);
 }
 
 }  // namespace
