@@ -4,7 +4,7 @@
 // pair whose peer ("eth0") is created directly inside it; an address on each
 // end (a /31 per container); both ends up; a default route inside via the
 // host end; the host end enslaved to a host bridge (a bridge takes at most
-// 1024 ports, so container i goes to bridge i / bridge_ports). Three ways:
+// 1024 ports, so container i goes to bridge i / bridge_ports). Four ways:
 //   ip        `ip` processes, as a shell script does it (7 per container)
 //   ip-batch  one `ip -batch` per round for the host side (netns add, link
 //             add ... netns, master, host address), then `ip -n NAME -batch`
@@ -40,8 +40,16 @@ namespace brisk::bench {
 
 enum class ContainersSchedule { automatic, interleaved, sequential };
 
+// veth: the container's veth pair is made for it, as above. phys: LXC's
+// `lxc.network.type = phys`: two existing host interfaces per container
+// (veth ends stand in for VLANs, which this kernel lacks; their peers stay
+// on the host) are moved in, each renamed (eth0, eth1) with its MAC, address
+// and up, and the default route added. See containers_phys.cc.
+enum class ContainersShape { veth, phys };
+
 struct ContainersBenchConfig {
   int n = 1000;             // containers per method (4000 works)
+  ContainersShape shape = ContainersShape::veth;  // what a container's network is
   int bucket = 100;         // containers per round, and per reported bucket
   int bridge_ports = 1000;  // containers per host bridge (the kernel's limit is 1024)
   // The host bridges stay down by default: up, every container's IPv6

@@ -154,6 +154,17 @@ int RawNetlink::set_up(const std::string& name) {
   return transact();
 }
 
+int RawNetlink::move_link(int index, int netns_fd, const std::string& new_name, const uint8_t (&mac)[6], bool up) {
+  start(RTM_NEWLINK, 0);
+  auto* ifi = static_cast<ifinfomsg*>(extra(sizeof(ifinfomsg)));
+  ifi->ifi_index = index;
+  if (up) ifi->ifi_flags = ifi->ifi_change = IFF_UP;
+  attr(IFLA_NET_NS_FD, &netns_fd, sizeof netns_fd);
+  str(IFLA_IFNAME, new_name);
+  attr(IFLA_ADDRESS, mac, sizeof mac);
+  return transact();
+}
+
 int RawNetlink::ifindex(const std::string& name) {
   int window = std::exchange(window_, 0);  // the answer is needed now, whatever the mode
   start(RTM_GETLINK, 0);

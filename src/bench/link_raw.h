@@ -41,6 +41,9 @@ class RawNetlink {
   // A bridge with the chosen ifindex (0: the kernel picks).
   int bridge_add(const std::string& name, int index, bool up);
   int set_up(const std::string& name);
+  // Device `index` moved into netns_fd's namespace, renamed, with its new
+  // MAC and up, in one RTM_NEWLINK (the kernel keeps the index when free).
+  int move_link(int index, int netns_fd, const std::string& new_name, const uint8_t (&mac)[6], bool up);
   // What ip does for `dev NAME`: one RTM_GETLINK by name; 0 when missing.
   // Never queued.
   int ifindex(const std::string& name);

@@ -18,6 +18,11 @@ void add_bench_containers(CLI::App& bench) {
   auto out = std::make_shared<std::string>();
   auto methods = std::make_shared<std::vector<std::string>>();
   cmd->add_option("--n", config->n, "containers per method")->capture_default_str()->check(CLI::PositiveNumber);
+  cmd->add_option("--shape", config->shape,
+                  "veth: a veth pair made per container; phys: 2 existing host interfaces moved into each (LXC's phys)")
+      ->transform(CLI::CheckedTransformer(std::map<std::string, bench::ContainersShape>{
+          {"veth", bench::ContainersShape::veth}, {"phys", bench::ContainersShape::phys}}))
+      ->capture_default_str();
   cmd->add_option("--bucket", config->bucket, "containers per round and per reported bucket")->capture_default_str()
       ->check(CLI::PositiveNumber);
   cmd->add_option("--bridge-ports", config->bridge_ports, "containers per host bridge (at most 1024)")

@@ -137,7 +137,8 @@ TEST_F(BenchCli, ContainersWritesJsonAndCsvWithAFigureForEveryMethod) {
 // namespace exists (the fixture checks the host is as it was).
 TEST_F(BenchCli, ContainersRefusesBadFlagsBeforeMakingAnything) {
   for (std::vector<std::string> bad : {std::vector<std::string>{"--n", "0"}, {"--bucket", "-3"},
-                                       {"--methods", "lxc"}, {"--bridge-ports", "2000"}}) {
+                                       {"--methods", "lxc"}, {"--bridge-ports", "2000"},
+                                       {"--shape", "foo"}}) {
     std::vector<std::string> argv = {BRISK_CLI_PATH, "bench", "containers", "--settle-ms", "0"};
     argv.insert(argv.end(), bad.begin(), bad.end());
     brisk::Output o = brisk::Command(argv).check(false).output();

@@ -5,12 +5,20 @@
 
 #include "bench/containers_bench.h"
 #include "brisk/netlink/connection.h"
+#include "brisk/netlink/link.h"
 #include "brisk/netlink/netns.h"
 #include "brisk/netlink/route.h"
 #include "support/test_support.h"
 
 namespace brisk::bench {
 namespace {
+
+// A connection in the named namespace (the caller's /run/netns); throws when there is none.
+netlink::Connection connect_to(const std::string& netns) {
+  auto fd = netlink::open_netns(netns);
+  if (!fd) throw std::runtime_error(fd.error().message());
+  return netlink::Connection::open_in(fd->get()).value();
+}
 
 TEST(ContainersBench, EveryMethodBuildsVerifiesAndTearsDown) {
   if (!brisk::test::can_unshare_net()) GTEST_SKIP() << "needs CAP_SYS_ADMIN to create namespaces";
@@ -105,11 +113,8 @@ TEST(ContainersBench, ABrokenEndStateFailsVerification) {
       {.n = 4, .bucket = 4, .settle_ms = 0, .methods = {"floor"},
        .before_verify = [&](const std::string& method, const std::string& first_netns) {
          if (method != "floor") return;
-         auto fd = netlink::open_netns(first_netns);
-         ASSERT_TRUE(fd) << fd.error().message();
-         auto conn = netlink::Connection::open_in(fd->get());
-         ASSERT_TRUE(conn) << conn.error().message();
-         auto removed = netlink::delete_route(*conn, {.prefix = "default", .via = "10.0.0.0"});
+         auto conn = connect_to(first_netns);
+         auto removed = netlink::delete_route(conn, {.prefix = "default", .via = "10.0.0.0"});
          ASSERT_TRUE(removed) << removed.error().message();
          broken_in = first_netns;
        }});
@@ -130,6 +135,42 @@ TEST(ContainersBench, SequentialScheduleAndMethodChoice) {
     EXPECT_TRUE(m.verified) << m.method;
     EXPECT_EQ(m.failures, 0) << m.method;
   }
+}
+
+// LXC's phys shape at a small size, every method: the moved interfaces'
+// names, MACs, addresses and the default route are checked in every
+// container, and the host keeps only the stand-ins' peers.
+TEST(ContainersBench, PhysShapeEveryMethodBuildsAndVerifies) {
+  if (!brisk::test::can_unshare_net()) GTEST_SKIP() << "needs CAP_SYS_ADMIN to create namespaces";
+  auto report = run_containers_bench({.n = 8, .shape = ContainersShape::phys, .bucket = 4, .settle_ms = 0,
+                                      .schedule = ContainersSchedule::interleaved});
+  ASSERT_EQ(report.methods.size(), 4u);
+  for (const auto& m : report.methods) {
+    EXPECT_EQ(m.failures, 0) << m.method;
+    EXPECT_TRUE(m.verified) << m.method;
+    EXPECT_EQ(m.buckets.size(), 2u) << m.method;
+    EXPECT_GE(m.teardown_settled_s, m.teardown_s) << m.method;
+  }
+  EXPECT_EQ(report.methods[2].processes, 2 + 8);  // ip-batch: a host batch per round, an inside one per container
+  EXPECT_EQ(report.methods[3].processes, 8 * 6);  // ip: netns add, 2 link set, 2 addr add, route add
+  EXPECT_EQ(to_json(report)["config"]["shape"], "phys");
+  EXPECT_NE(format_table(report).find("--shape phys"), std::string::npos);
+}
+
+// The phys check sees a wrong MAC.
+TEST(ContainersBench, PhysVerificationSeesAWrongMac) {
+  if (!brisk::test::can_unshare_net()) GTEST_SKIP() << "needs CAP_SYS_ADMIN to create namespaces";
+  auto report = run_containers_bench(
+      {.n = 2, .shape = ContainersShape::phys, .bucket = 2, .settle_ms = 0, .methods = {"floor"},
+       .before_verify = [&](const std::string& method, const std::string& first_netns) {
+         if (method != "floor") return;
+         auto conn = connect_to(first_netns);
+         auto set = netlink::set_link(conn, {.name = "eth1", .address = "02:ff:ff:ff:ff:ff"});
+         ASSERT_TRUE(set) << set.error().message();
+       }});
+  ASSERT_EQ(report.methods.size(), 2u);
+  EXPECT_TRUE(report.methods[0].verified);
+  EXPECT_FALSE(report.methods[1].verified);
 }
 
 TEST(ContainersBench, RefusesBadConfiguration) {
