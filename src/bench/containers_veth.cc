@@ -140,11 +140,11 @@ class BriskLibrary : public Method {
 
 // The kernel's floor: the same end state from this thread with the fewest
 // syscalls. Every ifindex is chosen here, so no request waits for a lookup;
-// both veth ends come up at creation; a round's namespaces are made back to
-// back without returning home in between, each leaving behind an nsfs fd
-// (for the peer's IFLA_NET_NS_FD) and a netlink socket made inside it; the
-// host side is one pipeline (bridge, veth with master, host address), and
-// each inside is one send (address, default route).
+// the host end comes up at creation (the peer cannot: see RawVeth); a
+// round's namespaces are made back to back without returning home in
+// between (raw_namespaces); the host side is one pipeline (bridge, veth with
+// master and the peer's IFLA_NET_NS_FD, host address), and each inside is
+// one send on a socket made there (address, up, default route).
 class Floor : public Method {
  public:
   explicit Floor(const ContainersBenchConfig& config)
@@ -160,7 +160,7 @@ class Floor : public Method {
       const auto& in = inside[static_cast<std::size_t>(i - begin)];
       if (!in.ok()) continue;
       nl_.veth_add({.name = host_end(i), .index = host_index(i), .master = bridge_index(i), .up = true,
-                    .peer = kInsideEnd, .peer_index = kInsideIndex, .peer_netns_fd = in.ns.get(), .peer_up = true});
+                    .peer = kInsideEnd, .peer_index = kInsideIndex, .peer_netns_fd = in.ns.get()});
       nl_.addr_add(host_index(i), host_addr(i), 31);
     }
     s.failures += nl_.flush();
@@ -171,8 +171,9 @@ class Floor : public Method {
         continue;
       }
       RawNetlink rtnl(std::move(in.rtnl));
-      rtnl.pipeline(2);  // both requests in one send
+      rtnl.pipeline(3);  // all three in one send
       rtnl.addr_add(kInsideIndex, host_addr(i) + 1, 31);
+      rtnl.set_up(kInsideEnd);
       rtnl.default_route_add(host_addr(i));
       s.failures += rtnl.flush();
     }

@@ -125,7 +125,6 @@ int RawNetlink::veth_add(const RawVeth& v) {
   auto* p = attr(VETH_INFO_PEER, nullptr, 0);
   auto* peer = static_cast<ifinfomsg*>(extra(sizeof(ifinfomsg)));
   peer->ifi_index = v.peer_index;
-  if (v.peer_up) peer->ifi_flags = peer->ifi_change = IFF_UP;
   str(IFLA_IFNAME, v.peer);
   if (v.peer_netns_fd >= 0) attr(IFLA_NET_NS_FD, &v.peer_netns_fd, sizeof v.peer_netns_fd);
   end(p);

@@ -25,7 +25,8 @@ struct RawVeth {
   std::string peer;         // the other end's name
   int peer_index = 0;       // its ifindex in its namespace
   int peer_netns_fd = -1;   // the namespace it is created in; -1: this one
-  bool peer_up = false;     // up at creation
+  // No peer_up: the kernel configures the peer before pairing the two, so
+  // an IFF_UP there fails (veth_open: ENOTCONN); it is set afterwards.
 };
 
 class RawNetlink {

@@ -57,11 +57,12 @@ TEST(RawNetlink, VethWithChosenIndexesMasterAndPeerInAnotherNamespace) {
   raw.pipeline(8);
   raw.bridge_add("br0", 40, false);
   raw.veth_add({.name = "h0", .index = 50, .master = 40, .up = true, .peer = "eth0", .peer_index = 7,
-                .peer_netns_fd = inside.get(), .peer_up = true});
+                .peer_netns_fd = inside.get()});
   raw.addr_add(50, 0x0a000000, 31);
   EXPECT_EQ(raw.flush(), 0);
   RawNetlink in(inside.get());
   EXPECT_EQ(in.addr_add(7, 0x0a000001, 31), 0);
+  EXPECT_EQ(in.set_up("eth0"), 0);
   EXPECT_EQ(in.default_route_add(0x0a000000), 0);
   EXPECT_EQ(in.default_route_add(0x0a000000), -EEXIST);
 
