@@ -194,11 +194,13 @@ std::string growth_line(const ContainersBenchReport& report) {
   if (!brisk || !floor || brisk->growth == 0 || floor->growth == 0) return "";
   std::string out = fmt::format("growth, last bucket / first bucket: brisk {:.2f}x, floor {:.2f}x", brisk->growth,
                                 floor->growth);
-  if (report.floor_share_of_growth)
+  if (!report.floor_share_of_growth)
+    out += ": brisk did not grow";
+  else if (floor->growth <= 1)
+    out += ": the floor did not grow, so none of brisk's growth is the kernel's here";
+  else
     out += fmt::format(": the floor (the kernel alone) shows {:.0f}% of brisk's growth",
                        *report.floor_share_of_growth * 100);
-  else
-    out += ": brisk did not grow";
   return out + "\n";
 }
 
