@@ -10,246 +10,16 @@
 #include <stdexcept>
 #include <thread>
 
+#include "bench/containers_method.h"
 #include "bench/net_sandbox.h"
-#include "brisk/netlink/batch.h"
-#include "brisk/netlink/netns.h"
+#include "brisk/netlink/connection.h"
+#include "brisk/netlink/link.h"
 
 namespace brisk::bench {
 namespace {
 
-// Container i's /31: the host end takes the even address, eth0 the odd one.
-std::string ipv4(uint32_t a) { return fmt::format("{}.{}.{}.{}", a >> 24, (a >> 16) & 255, (a >> 8) & 255, a & 255); }
-std::string host_ip(int i) { return ipv4((10u << 24) + 2 * static_cast<uint32_t>(i)); }
-std::string inside_ip(int i) { return ipv4((10u << 24) + 2 * static_cast<uint32_t>(i) + 1); }
-std::string host_end(int i) { return "h" + std::to_string(i); }
-constexpr const char* kInsideEnd = "eth0";
-
-struct Setup {
-  int failures = 0;
-  int processes = 0;
-};
-
-// One way of making containers. Names are the method's own, so every
-// method's namespaces can live side by side in the sandbox's /run/netns.
-class Method {
- public:
-  Method(std::string name, std::string prefix, const ContainersBenchConfig& config)
-      : name_(std::move(name)), prefix_(std::move(prefix)), config_(config), host_(fresh_netns()) {}
-  virtual ~Method() = default;
-  Method(const Method&) = delete;
-  Method& operator=(const Method&) = delete;
-
-  const std::string& name() const { return name_; }
-  int host() const { return host_.get(); }
-  std::string netns(int i) const { return prefix_ + "-c" + std::to_string(i); }
-  std::string bridge(int i) const { return "br" + std::to_string(i / config_.bridge_ports); }
-  // Container i is the first on its bridge: the bridge is made with it.
-  bool opens_bridge(int i) const { return i % config_.bridge_ports == 0; }
-  int bridges(int n) const { return (n + config_.bridge_ports - 1) / config_.bridge_ports; }
-
-  // Runs fn on the method's own thread, where /run/netns is its alone.
-  void on_thread(const std::function<void()>& fn) { dir_.run(fn); }
-
-  // Makes containers [begin, end).
-  virtual Setup make(int begin, int end) = 0;
-  // Removes the n containers and their bridges; returns the failures.
-  virtual int teardown(int n) = 0;
-
- protected:
-  std::string name_;
-  std::string prefix_;
-  const ContainersBenchConfig& config_;
-  UniqueFd host_;
-  NetnsDirThread dir_;
-};
-
-// The shell script: `ip` once per step, `ip -n` for the inside.
-class IpScript : public Method {
- public:
-  explicit IpScript(const ContainersBenchConfig& config) : Method("ip", "ip", config) {}
-
-  Setup make(int begin, int end) override {
-    Setup s;
-    auto ip = [&](std::vector<std::string> args) {
-      args.insert(args.begin(), "ip");
-      ++s.processes;
-      s.failures += !run_process(args, host());
-    };
-    for (int i = begin; i < end; ++i) {
-      std::string ns = netns(i), dev = host_end(i);
-      if (opens_bridge(i)) {
-        ip({"link", "add", bridge(i), "type", "bridge"});
-        if (config_.bridges_up) ip({"link", "set", bridge(i), "up"});
-      }
-      ip({"netns", "add", ns});
-      ip({"link", "add", dev, "type", "veth", "peer", "name", kInsideEnd, "netns", ns});
-      ip({"link", "set", dev, "master", bridge(i), "up"});
-      ip({"addr", "add", host_ip(i) + "/31", "dev", dev});
-      ip({"-n", ns, "addr", "add", inside_ip(i) + "/31", "dev", kInsideEnd});
-      ip({"-n", ns, "link", "set", kInsideEnd, "up"});
-      ip({"-n", ns, "route", "add", "default", "via", host_ip(i)});
-    }
-    return s;
-  }
-
-  int teardown(int n) override {
-    int failures = 0;
-    for (int i = 0; i < n; ++i) failures += !run_process({"ip", "netns", "del", netns(i)}, host());
-    for (int b = 0; b < bridges(n); ++b)
-      failures += !run_process({"ip", "link", "del", bridge(b * config_.bridge_ports)}, host());
-    return failures;
-  }
-};
-
-// ip -batch: one process for the host side of a round; the inside of each
-// container needs its own `ip -n NAME -batch`, since a batch cannot switch
-// namespace between lines.
-class IpBatch : public Method {
- public:
-  explicit IpBatch(const ContainersBenchConfig& config) : Method("ip-batch", "ipb", config) {}
-
-  Setup make(int begin, int end) override {
-    Setup s;
-    std::string host_file = std::string(kSandboxScratch) + "/ipb-host.batch";
-    std::string text;
-    for (int i = begin; i < end; ++i) {
-      std::string ns = netns(i), dev = host_end(i);
-      if (opens_bridge(i)) {
-        text += "link add " + bridge(i) + " type bridge\n";
-        if (config_.bridges_up) text += "link set " + bridge(i) + " up\n";
-      }
-      text += "netns add " + ns + "\n";
-      text += "link add " + dev + " type veth peer name " + kInsideEnd + " netns " + ns + "\n";
-      text += "link set " + dev + " master " + bridge(i) + " up\n";
-      text += "addr add " + host_ip(i) + "/31 dev " + dev + "\n";
-    }
-    write_file(host_file, text);
-    ++s.processes;
-    if (!run_process({"ip", "-batch", host_file}, host())) ++s.failures;
-    std::string inside_file = std::string(kSandboxScratch) + "/ipb-inside.batch";
-    for (int i = begin; i < end; ++i) {
-      write_file(inside_file, "addr add " + inside_ip(i) + "/31 dev " + kInsideEnd + "\nlink set " + kInsideEnd +
-                                  " up\nroute add default via " + host_ip(i) + "\n");
-      ++s.processes;
-      if (!run_process({"ip", "-n", netns(i), "-batch", inside_file}, host())) ++s.failures;
-    }
-    return s;
-  }
-
-  int teardown(int n) override {
-    std::string file = std::string(kSandboxScratch) + "/ipb-teardown.batch";
-    std::string text;
-    for (int i = 0; i < n; ++i) text += "netns del " + netns(i) + "\n";
-    for (int b = 0; b < bridges(n); ++b) text += "link del " + bridge(b * config_.bridge_ports) + "\n";
-    write_file(file, text);
-    return run_process({"ip", "-batch", file}, host()) ? 0 : 1;
-  }
-};
-
-// The library: the host side of a round in one pipelined Batch, then each
-// container's inside in one Batch on a connection made in its namespace.
-class BriskLibrary : public Method {
- public:
-  explicit BriskLibrary(const ContainersBenchConfig& config)
-      : Method("brisk", "brisk", config), conn_(netlink::Connection::open_in(host()).value()) {}
-
-  Setup make(int begin, int end) override {
-    Setup s;
-    // A round's namespaces are made on one helper thread, and their
-    // connections opened on another: a thread per namespace would cost a
-    // context switch each, milliseconds on a loaded host.
-    std::vector<std::string> names;
-    for (int i = begin; i < end; ++i) names.push_back(netns(i));
-    auto made = netlink::create_netns_each(names);
-    std::vector<UniqueFd> inside(names.size());
-    for (std::size_t k = 0; k < names.size(); ++k) {
-      auto fd = made[k] ? netlink::open_netns(names[k]) : netlink::NlResult<UniqueFd>(std::move(made[k]).error());
-      if (fd) inside[k] = std::move(*fd);
-      else ++s.failures;
-    }
-    // Every veth first, then every address: an address names its device, so
-    // queued behind the device's creation it would wait for the pipeline to
-    // drain, container by container; queued after all of them, the names
-    // are resolved in one pipelined round.
-    netlink::Batch host_side(conn_);
-    for (int i = begin; i < end; ++i) {
-      if (opens_bridge(i))
-        host_side.add_link({.name = bridge(i), .kind = netlink::BridgeOptions{}, .common = {.up = config_.bridges_up}});
-      const UniqueFd& fd = inside[static_cast<std::size_t>(i - begin)];
-      if (!fd) continue;
-      host_side.add_link({.name = host_end(i),
-                          .kind = netlink::VethOptions{.peer = kInsideEnd, .peer_netns_fd = fd.get()},
-                          .common = {.master = bridge(i), .up = true}});
-    }
-    for (int i = begin; i < end; ++i)
-      if (inside[static_cast<std::size_t>(i - begin)])
-        host_side.add_address({.dev = host_end(i), .prefix = host_ip(i) + "/31"});
-    for (const auto& r : host_side.flush()) s.failures += !r;
-    std::vector<int> fds;
-    for (const auto& fd : inside)
-      if (fd) fds.push_back(fd.get());
-    auto conns = netlink::Connection::open_in_each(fds);
-    std::size_t next = 0;
-    for (int i = begin; i < end; ++i) {
-      if (!inside[static_cast<std::size_t>(i - begin)]) continue;
-      auto& conn = conns[next++];
-      if (!conn) {
-        ++s.failures;
-        continue;
-      }
-      netlink::Batch in(*conn);
-      in.add_address({.dev = kInsideEnd, .prefix = inside_ip(i) + "/31"});
-      in.set_link({.name = kInsideEnd, .up = true});
-      in.add_route({.prefix = "default", .via = host_ip(i)});
-      for (const auto& r : in.flush()) s.failures += !r;
-    }
-    return s;
-  }
-
-  int teardown(int n) override {
-    int failures = 0;
-    for (int i = 0; i < n; ++i) failures += !netlink::delete_netns(netns(i));
-    netlink::Batch batch(conn_);
-    for (int b = 0; b < bridges(n); ++b) batch.delete_link(bridge(b * config_.bridge_ports));
-    for (const auto& r : batch.flush()) failures += !r;
-    return failures;
-  }
-
- private:
-  netlink::Connection conn_;
-};
-
-// The end state each method must reach: n host ends up, enslaved, with
-// their peer in another namespace; and inside the first and last
-// container, eth0 up with its address and the default route.
-bool verify(const Method& m, int n) {
-  auto conn = netlink::Connection::open_in(m.host());
-  if (!conn) return false;
-  auto links = netlink::list_links(*conn, {.kind = "veth"});
-  if (!links) return false;
-  long good = std::count_if(links->begin(), links->end(), [](const netlink::LinkInfo& l) {
-    return l.up() && l.master != 0 && l.link_netnsid.has_value();
-  });
-  if (good != n) return false;
-  for (int i : {0, n - 1}) {
-    auto fd = netlink::open_netns(m.netns(i));
-    if (!fd) return false;
-    auto inside = netlink::Connection::open_in(fd->get());
-    if (!inside) return false;
-    auto eth0 = netlink::get_link(*inside, kInsideEnd);
-    auto addrs = netlink::list_addresses(*inside, {.dev = kInsideEnd, .family = AF_INET});
-    auto routes = netlink::list_routes(*inside);
-    if (!eth0 || !eth0->up() || !addrs || !routes) return false;
-    bool has_addr = std::any_of(addrs->begin(), addrs->end(), [&](const netlink::AddressInfo& a) {
-      return a.prefix.to_string() == inside_ip(i) + "/31";
-    });
-    bool has_default = std::any_of(routes->begin(), routes->end(), [&](const netlink::RouteInfo& r) {
-      return r.dst.length == 0 && r.gateway && r.gateway->to_string() == host_ip(i);
-    });
-    if (!has_addr || !has_default) return false;
-  }
-  return true;
-}
+using containers::Method;
+using containers::Setup;
 
 // Waits until the kernel's asynchronous cleanup of the deleted namespaces
 // has taken every host end away (bounded, so a stuck kernel cannot hang us).
@@ -324,7 +94,12 @@ void finish(Run& run, const ContainersBenchConfig& c) {
   res.containers = c.n;
   res.containers_per_s = res.total_s > 0 ? c.n / res.total_s : 0;
   res.us_per_container = res.total_s * 1e6 / c.n;
-  run.method->on_thread([&] { res.verified = verify(*run.method, c.n); });
+  if (res.buckets.size() > 1 && res.buckets.front().us_per_container > 0)
+    res.growth = res.buckets.back().us_per_container / res.buckets.front().us_per_container;
+  run.method->on_thread([&] {
+    if (c.before_verify) c.before_verify(res.method, run.method->netns(0));
+    res.verified = run.method->verify(c.n);
+  });
   std::this_thread::sleep_for(std::chrono::milliseconds(c.settle_ms));
   Clock::time_point start;
   run.method->on_thread([&] {
@@ -338,9 +113,11 @@ void finish(Run& run, const ContainersBenchConfig& c) {
 
 void run_in_sandbox(const ContainersBenchConfig& c, ContainersBenchReport& report) {
   std::vector<Run> runs;
-  runs.push_back({std::make_unique<BriskLibrary>(c)});
-  if (wanted(c, "ip-batch")) runs.push_back({std::make_unique<IpBatch>(c)});
-  if (wanted(c, "ip")) runs.push_back({std::make_unique<IpScript>(c)});
+  auto make = c.shape == ContainersShape::phys ? containers::make_phys_method : containers::make_veth_method;
+  runs.push_back({make("brisk", c)});
+  for (const char* name : {"floor", "ip-batch", "ip"})
+    if (wanted(c, name)) runs.push_back({make(name, c)});
+  for (auto& run : runs) run.method->on_thread([&] { run.method->prepare(c.n); });
   // A namespace with a veth pair costs ~1 MB of kernel memory; every
   // method's containers exist at once when interleaved.
   long need_kb = static_cast<long>(runs.size()) * c.n * 1100;
@@ -374,6 +151,10 @@ void run_in_sandbox(const ContainersBenchConfig& c, ContainersBenchReport& repor
     run.result.ratio_to_brisk = runs[0].result.total_s > 0 ? run.result.total_s / runs[0].result.total_s : 0;
     report.methods.push_back(std::move(run.result));
   }
+  const auto& brisk = report.methods[0];
+  for (const auto& m : report.methods)
+    if (m.method == "floor" && m.growth > 0 && brisk.growth > 1)
+      report.floor_share_of_growth = (m.growth - 1) / (brisk.growth - 1);
 }
 
 }  // namespace
@@ -385,21 +166,68 @@ ContainersBenchReport run_containers_bench(const ContainersBenchConfig& config) 
     throw std::runtime_error("a bridge takes 1 to 1024 ports");
   if (config.n > (1 << 22)) throw std::runtime_error("at most 4194304 containers (their /31s fill 10.0.0.0/8)");
   for (const auto& m : config.methods)
-    if (m != "ip" && m != "ip-batch" && m != "brisk") throw std::runtime_error("unknown method " + m);
+    if (m != "ip" && m != "ip-batch" && m != "brisk" && m != "floor") throw std::runtime_error("unknown method " + m);
   ContainersBenchReport report{.config = config};
   report.notes.push_back("load average before the run: " + load_average() + " (other work on the machine)");
   run_in_net_sandbox([&] { run_in_sandbox(config, report); });
   report.notes.push_back(report.interleaved
                              ? "the methods took turns round by round, in rotating order"
                              : "the methods ran one after another (not enough memory for all at once)");
-  report.notes.push_back(config.bridges_up ? "host bridges up" : "host bridges down (see --bridges-up)");
+  if (config.shape == ContainersShape::veth)
+    report.notes.push_back(config.bridges_up ? "host bridges up" : "host bridges down (see --bridges-up)");
   return report;
 }
 
+namespace {
+
+const ContainersMethodResult* find_method(const ContainersBenchReport& report, const std::string& name) {
+  for (const auto& m : report.methods)
+    if (m.method == name) return &m;
+  return nullptr;
+}
+
+// Whether brisk's per-container cost rising with the containers is its own
+// or the kernel's: the floor pays the kernel alone.
+std::string growth_line(const ContainersBenchReport& report) {
+  const auto* brisk = find_method(report, "brisk");
+  const auto* floor = find_method(report, "floor");
+  if (!brisk || !floor || brisk->growth == 0 || floor->growth == 0) return "";
+  std::string out = fmt::format("growth, last bucket / first bucket: brisk {:.2f}x, floor {:.2f}x", brisk->growth,
+                                floor->growth);
+  if (!report.floor_share_of_growth)
+    out += ": brisk did not grow";
+  else if (floor->growth <= 1)
+    out += ": the floor did not grow, so none of brisk's growth is the kernel's here";
+  else
+    out += fmt::format(": the floor (the kernel alone) shows {:.0f}% of brisk's growth",
+                       *report.floor_share_of_growth * 100);
+  return out + "\n";
+}
+
+// The per-bucket target: brisk at most 1.1x the floor in every bucket.
+std::string floor_target_line(const ContainersBenchReport& report) {
+  const auto* brisk = find_method(report, "brisk");
+  const auto* floor = find_method(report, "floor");
+  if (!brisk || !floor || brisk->buckets.size() != floor->buckets.size()) return "";
+  double worst = 0;
+  for (std::size_t b = 0; b < brisk->buckets.size(); ++b)
+    if (floor->buckets[b].us_per_container > 0)
+      worst = std::max(worst, brisk->buckets[b].us_per_container / floor->buckets[b].us_per_container);
+  return fmt::format("  brisk / floor, worst bucket {:.2f}x (target <= 1.1x: {}); total {:.2f}x\n", worst,
+                     worst <= 1.1 ? "met" : "MISSED", floor->total_s > 0 ? brisk->total_s / floor->total_s : 0.0);
+}
+
+}  // namespace
+
 std::string format_table(const ContainersBenchReport& report) {
   const auto& c = report.config;
-  std::string out = fmt::format("brisk bench containers: {} containers per method, {} bridge(s) of up to {} ports\n\n",
-                                c.n, (c.n + c.bridge_ports - 1) / c.bridge_ports, c.bridge_ports);
+  std::string out =
+      c.shape == ContainersShape::phys
+          ? fmt::format("brisk bench containers --shape phys: {} containers per method, 2 host interfaces moved into "
+                        "each ({} made beforehand)\n\n",
+                        c.n, 2 * c.n)
+          : fmt::format("brisk bench containers: {} containers per method, {} bridge(s) of up to {} ports\n\n", c.n,
+                        (c.n + c.bridge_ports - 1) / c.bridge_ports, c.bridge_ports);
   out += fmt::format("{:<9} {:>8} {:>12} {:>13} {:>9} {:>10} {:>10} {:>11} {:>10} {:>9} {:>9}\n", "method",
                      "total s", "containers/s", "µs/container", "vs brisk", "cpu µs/ct", "processes", "teardown s",
                      "settled s", "failures", "verified");
@@ -418,6 +246,7 @@ std::string format_table(const ContainersBenchReport& report) {
       out += b < m.buckets.size() ? fmt::format(" {:>10.0f}", m.buckets[b].us_per_container) : fmt::format(" {:>10}", "-");
     out += "\n";
   }
+  out += growth_line(report);
   out += "\ntargets: brisk >= 20x faster than the ip script, >= 3x faster than ip -batch (wall; cpu for comparison)\n";
   for (const auto& m : report.methods) {
     double target = m.method == "ip" ? 20 : m.method == "ip-batch" ? 3 : 0;
@@ -426,6 +255,7 @@ std::string format_table(const ContainersBenchReport& report) {
                          m.ratio_to_brisk >= target ? "met" : "MISSED",
                          report.methods[0].cpu_s > 0 ? m.cpu_s / report.methods[0].cpu_s : 0.0);
   }
+  out += floor_target_line(report);
   for (const auto& note : report.notes) out += "note: " + note + "\n";
   return out;
 }
@@ -441,7 +271,8 @@ nlohmann::json to_json(const ContainersBenchReport& report) {
                        {"total_s", m.total_s}, {"containers_per_s", m.containers_per_s},
                        {"us_per_container", m.us_per_container}, {"ratio_to_brisk", m.ratio_to_brisk},
                        {"cpu_s", m.cpu_s}, {"teardown_s", m.teardown_s}, {"teardown_settled_s", m.teardown_settled_s},
-                       {"failures", m.failures}, {"verified", m.verified}, {"buckets", buckets}});
+                       {"failures", m.failures}, {"verified", m.verified}, {"growth", m.growth},
+                       {"buckets", buckets}});
   }
   const auto& c = report.config;
   return {{"bench", "containers"},
@@ -449,12 +280,16 @@ nlohmann::json to_json(const ContainersBenchReport& report) {
            {{"total_s", "seconds"}, {"containers_per_s", "containers per second"},
             {"us_per_container", "microseconds per container"}, {"teardown_s", "seconds"},
             {"teardown_settled_s", "seconds"}, {"cpu_s", "seconds of CPU"},
-            {"ratio_to_brisk", "method time / brisk time"}}},
+            {"ratio_to_brisk", "method time / brisk time"},
+            {"growth", "last bucket's us_per_container / the first's"},
+            {"floor_share_of_growth", "(floor growth - 1) / (brisk growth - 1)"}}},
           {"config",
-           {{"n", c.n}, {"bucket", c.bucket}, {"bridge_ports", c.bridge_ports}, {"bridges_up", c.bridges_up},
+           {{"n", c.n}, {"shape", c.shape == ContainersShape::phys ? "phys" : "veth"}, {"bucket", c.bucket}, {"bridge_ports", c.bridge_ports}, {"bridges_up", c.bridges_up},
             {"settle_ms", c.settle_ms}}},
           {"interleaved", report.interleaved},
           {"methods", methods},
+          {"floor_share_of_growth", report.floor_share_of_growth ? nlohmann::json(*report.floor_share_of_growth)
+                                                                 : nlohmann::json(nullptr)},
           {"notes", report.notes}};
 }
 

@@ -4,7 +4,7 @@
 // pair whose peer ("eth0") is created directly inside it; an address on each
 // end (a /31 per container); both ends up; a default route inside via the
 // host end; the host end enslaved to a host bridge (a bridge takes at most
-// 1024 ports, so container i goes to bridge i / bridge_ports). Three ways:
+// 1024 ports, so container i goes to bridge i / bridge_ports). Four ways:
 //   ip        `ip` processes, as a shell script does it (7 per container)
 //   ip-batch  one `ip -batch` per round for the host side (netns add, link
 //             add ... netns, master, host address), then `ip -n NAME -batch`
@@ -14,6 +14,9 @@
 //             host connection (veth with IFLA_NET_NS_FD on the peer, master
 //             and up at creation, addresses), then one Batch per container
 //             on a connection in its namespace (address, up, default route)
+//   floor     the kernel's floor: raw rtnetlink from the bench thread, every
+//             ifindex chosen beforehand, pipelined (see Floor in the .cc);
+//             what any tool's cost, and its growth, must be measured against
 // Each method has its own "host" network namespace and its own /run/netns
 // (one method's mounts would slow another's `ip -n` and `netns add`), inside
 // the sandbox of net_sandbox.h: a run killed at any point leaves nothing on
@@ -29,6 +32,7 @@
 
 #include <functional>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -36,8 +40,16 @@ namespace brisk::bench {
 
 enum class ContainersSchedule { automatic, interleaved, sequential };
 
+// veth: the container's veth pair is made for it, as above. phys: LXC's
+// `lxc.network.type = phys`: two existing host interfaces per container
+// (veth ends stand in for VLANs, which this kernel lacks; their peers stay
+// on the host) are moved in, each renamed (eth0, eth1) with its MAC, address
+// and up, and the default route added. See containers_phys.cc.
+enum class ContainersShape { veth, phys };
+
 struct ContainersBenchConfig {
   int n = 1000;             // containers per method (4000 works)
+  ContainersShape shape = ContainersShape::veth;  // what a container's network is
   int bucket = 100;         // containers per round, and per reported bucket
   int bridge_ports = 1000;  // containers per host bridge (the kernel's limit is 1024)
   // The host bridges stay down by default: up, every container's IPv6
@@ -46,9 +58,13 @@ struct ContainersBenchConfig {
   // whichever method runs next. The ports are enslaved either way.
   bool bridges_up = false;
   int settle_ms = 1500;     // pause before each teardown and between sequential methods
-  std::vector<std::string> methods{};  // "ip", "ip-batch" to include; empty: all (brisk always runs)
+  std::vector<std::string> methods{};  // "ip", "ip-batch", "floor" to include; empty: all (brisk always runs)
   ContainersSchedule schedule = ContainersSchedule::automatic;
   std::function<void(const std::string&)> progress{};  // told after each round; may be empty
+  // Tests: called with the method's name and its first container's namespace
+  // name on the method's thread (where that name resolves), just before the
+  // end state is verified, to break it. May be empty.
+  std::function<void(const std::string& method, const std::string& first_netns)> before_verify{};
 };
 
 struct ContainersBucket {
@@ -60,7 +76,7 @@ struct ContainersBucket {
 };
 
 struct ContainersMethodResult {
-  std::string method{};           // "ip", "ip-batch", "brisk"
+  std::string method{};           // "ip", "ip-batch", "brisk", "floor"
   int containers = 0;
   int processes = 0;              // processes started for the setup
   double total_s = 0;             // setup, summed over rounds
@@ -76,13 +92,17 @@ struct ContainersMethodResult {
   double teardown_settled_s = 0;  // until the kernel had removed every host end
   int failures = 0;               // operations that failed
   bool verified = false;          // the end state was checked and is right
+  double growth = 0;              // last bucket's µs per container / the first's (0: one bucket)
   std::vector<ContainersBucket> buckets{};  // the plot's series: µs per container against containers_before
 };
 
 struct ContainersBenchReport {
   ContainersBenchConfig config;
   bool interleaved = true;  // the schedule actually used
-  std::vector<ContainersMethodResult> methods{};  // brisk first
+  std::vector<ContainersMethodResult> methods{};  // brisk first, then the floor when it ran
+  // How much of brisk's growth the floor shows too: (floor growth - 1) /
+  // (brisk growth - 1); unset when either did not run in 2+ buckets or brisk did not grow.
+  std::optional<double> floor_share_of_growth{};
   std::vector<std::string> notes{};
 };
 

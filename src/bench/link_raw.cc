@@ -29,6 +29,10 @@ RawNetlink::RawNetlink(int netns_fd) {
   ::setsockopt(fd_.get(), SOL_NETLINK, NETLINK_CAP_ACK, &one, sizeof one);
 }
 
+RawNetlink::RawNetlink(UniqueFd socket) : fd_(std::move(socket)) {
+  if (!fd_) throw std::runtime_error("raw netlink: no socket");
+}
+
 void RawNetlink::start(uint16_t type, uint16_t flags) {
   std::memset(buf_, 0, sizeof buf_);
   auto* h = header();
@@ -112,17 +116,38 @@ int RawNetlink::send_queue() {
 }
 
 int RawNetlink::veth_add(const std::string& name, const std::string& peer) {
+  return veth_add(RawVeth{.name = name, .peer = peer});
+}
+
+int RawNetlink::veth_add(const RawVeth& v) {
   start(RTM_NEWLINK, NLM_F_CREATE | NLM_F_EXCL);
-  extra(sizeof(ifinfomsg));
-  str(IFLA_IFNAME, name);
+  auto* ifi = static_cast<ifinfomsg*>(extra(sizeof(ifinfomsg)));
+  ifi->ifi_index = v.index;
+  if (v.up) ifi->ifi_flags = ifi->ifi_change = IFF_UP;
+  str(IFLA_IFNAME, v.name);
+  if (v.master) attr(IFLA_MASTER, &v.master, sizeof v.master);
   auto* info = attr(IFLA_LINKINFO, nullptr, 0);
   str(IFLA_INFO_KIND, "veth");
   auto* data = attr(IFLA_INFO_DATA, nullptr, 0);
   auto* p = attr(VETH_INFO_PEER, nullptr, 0);
-  extra(sizeof(ifinfomsg));
-  str(IFLA_IFNAME, peer);
+  auto* peer = static_cast<ifinfomsg*>(extra(sizeof(ifinfomsg)));
+  peer->ifi_index = v.peer_index;
+  str(IFLA_IFNAME, v.peer);
+  if (v.peer_netns_fd >= 0) attr(IFLA_NET_NS_FD, &v.peer_netns_fd, sizeof v.peer_netns_fd);
   end(p);
   end(data);
+  end(info);
+  return transact();
+}
+
+int RawNetlink::bridge_add(const std::string& name, int index, bool up) {
+  start(RTM_NEWLINK, NLM_F_CREATE | NLM_F_EXCL);
+  auto* ifi = static_cast<ifinfomsg*>(extra(sizeof(ifinfomsg)));
+  ifi->ifi_index = index;
+  if (up) ifi->ifi_flags = ifi->ifi_change = IFF_UP;
+  str(IFLA_IFNAME, name);
+  auto* info = attr(IFLA_LINKINFO, nullptr, 0);
+  str(IFLA_INFO_KIND, "bridge");
   end(info);
   return transact();
 }
@@ -132,6 +157,17 @@ int RawNetlink::set_up(const std::string& name) {
   auto* ifi = static_cast<ifinfomsg*>(extra(sizeof(ifinfomsg)));
   ifi->ifi_flags = ifi->ifi_change = IFF_UP;
   str(IFLA_IFNAME, name);
+  return transact();
+}
+
+int RawNetlink::move_link(int index, int netns_fd, const std::string& new_name, const uint8_t (&mac)[6], bool up) {
+  start(RTM_NEWLINK, 0);
+  auto* ifi = static_cast<ifinfomsg*>(extra(sizeof(ifinfomsg)));
+  ifi->ifi_index = index;
+  if (up) ifi->ifi_flags = ifi->ifi_change = IFF_UP;
+  attr(IFLA_NET_NS_FD, &netns_fd, sizeof netns_fd);
+  str(IFLA_IFNAME, new_name);
+  attr(IFLA_ADDRESS, mac, sizeof mac);
   return transact();
 }
 
@@ -147,11 +183,11 @@ int RawNetlink::ifindex(const std::string& name) {
   return found;
 }
 
-int RawNetlink::addr_add(int ifindex, uint32_t addr) {
+int RawNetlink::addr_add(int ifindex, uint32_t addr, int prefix_len) {
   start(RTM_NEWADDR, NLM_F_CREATE | NLM_F_EXCL);
   auto* ifa = static_cast<ifaddrmsg*>(extra(sizeof(ifaddrmsg)));
   ifa->ifa_family = AF_INET;
-  ifa->ifa_prefixlen = 32;
+  ifa->ifa_prefixlen = static_cast<uint8_t>(prefix_len);
   ifa->ifa_index = static_cast<uint32_t>(ifindex);
   ipv4(IFA_LOCAL, addr);
   ipv4(IFA_ADDRESS, addr);
@@ -186,6 +222,18 @@ int RawNetlink::rule_add(uint32_t priority, uint32_t src, int prefix_len, uint32
   return transact();
 }
 
+int RawNetlink::default_route_add(uint32_t gateway) {
+  start(RTM_NEWROUTE, NLM_F_CREATE | NLM_F_EXCL);
+  auto* rtm = static_cast<rtmsg*>(extra(sizeof(rtmsg)));
+  rtm->rtm_family = AF_INET;
+  rtm->rtm_table = RT_TABLE_MAIN;
+  rtm->rtm_protocol = RTPROT_BOOT;
+  rtm->rtm_scope = RT_SCOPE_UNIVERSE;
+  rtm->rtm_type = RTN_UNICAST;
+  ipv4(RTA_GATEWAY, gateway);
+  return transact();
+}
+
 int RawNetlink::remove(const std::string& name) {
   start(RTM_DELLINK, 0);
   extra(sizeof(ifinfomsg));
@@ -193,12 +241,16 @@ int RawNetlink::remove(const std::string& name) {
   return transact();
 }
 
-bool raw_netns_add(const std::string& path, int home_fd) {
+bool raw_netns_enter_new(const std::string& path) {
   int fd = ::open(path.c_str(), O_RDONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0);
   if (fd < 0) return false;
   ::close(fd);
-  bool made = ::unshare(CLONE_NEWNET) == 0 &&
-              ::mount("/proc/thread-self/ns/net", path.c_str(), "none", MS_BIND, nullptr) == 0;
+  return ::unshare(CLONE_NEWNET) == 0 &&
+         ::mount("/proc/thread-self/ns/net", path.c_str(), "none", MS_BIND, nullptr) == 0;
+}
+
+bool raw_netns_add(const std::string& path, int home_fd) {
+  bool made = raw_netns_enter_new(path);
   // The benchmark's thread must not stay in the new namespace.
   if (::setns(home_fd, CLONE_NEWNET) != 0) throw std::runtime_error("setns back to the bench's namespace failed");
   return made;

@@ -66,7 +66,10 @@ PlotSpec containers_plot(const ContainersBenchReport& report) {
   auto methods = brisk_first(report.methods, [](const ContainersMethodResult& m) { return m.method; });
   for (const ContainersMethodResult* method : methods) {
     if (method->buckets.size() < 2) continue;
-    PlotSeries series{method->method == "ip" ? "ip, a process per command" : method->method, {}};
+    PlotSeries series{method->method == "ip"      ? "ip, a process per command"
+                      : method->method == "floor" ? "floor (raw rtnetlink, one thread)"
+                                                  : method->method,
+                      {}};
     for (const auto& b : method->buckets) series.points.emplace_back(b.containers_before, b.us_per_container);
     spec.series.push_back(std::move(series));
   }

@@ -1,5 +1,5 @@
 // `brisk bench containers`: N LXC-style containers made by an ip script, by
-// ip -batch and by the brisk library, side by side.
+// ip -batch, by the brisk library and by the kernel's floor, side by side.
 #include <iostream>
 #include <map>
 #include <memory>
@@ -12,12 +12,17 @@ namespace brisk::cli {
 
 void add_bench_containers(CLI::App& bench) {
   auto* cmd = bench.add_subcommand(
-      "containers", "Make N containers' networks (netns, veth, addresses, route, bridge) with ip, ip -batch and brisk");
+      "containers", "Make N containers' networks (netns, veth, addresses, route, bridge) with ip, ip -batch, brisk and the raw floor");
   auto config = std::make_shared<bench::ContainersBenchConfig>();
   auto json = std::make_shared<bool>(false);
   auto out = std::make_shared<std::string>();
   auto methods = std::make_shared<std::vector<std::string>>();
   cmd->add_option("--n", config->n, "containers per method")->capture_default_str()->check(CLI::PositiveNumber);
+  cmd->add_option("--shape", config->shape,
+                  "veth: a veth pair made per container; phys: 2 existing host interfaces moved into each (LXC's phys)")
+      ->transform(CLI::CheckedTransformer(std::map<std::string, bench::ContainersShape>{
+          {"veth", bench::ContainersShape::veth}, {"phys", bench::ContainersShape::phys}}))
+      ->capture_default_str();
   cmd->add_option("--bucket", config->bucket, "containers per round and per reported bucket")->capture_default_str()
       ->check(CLI::PositiveNumber);
   cmd->add_option("--bridge-ports", config->bridge_ports, "containers per host bridge (at most 1024)")
@@ -26,8 +31,8 @@ void add_bench_containers(CLI::App& bench) {
                 "Bring the host bridges up (floods every container's IPv6 start-up traffic to every port)");
   cmd->add_option("--settle-ms", config->settle_ms, "pause before each teardown")->capture_default_str()
       ->check(CLI::NonNegativeNumber);
-  cmd->add_option("--methods", *methods, "only these besides brisk: ip, ip-batch")->delimiter(',')
-      ->check(CLI::IsMember({"ip", "ip-batch", "brisk"}));
+  cmd->add_option("--methods", *methods, "only these besides brisk: ip, ip-batch, floor")->delimiter(',')
+      ->check(CLI::IsMember({"ip", "ip-batch", "brisk", "floor"}));
   cmd->add_option("--schedule", config->schedule,
                   "interleaved: methods take turns per round; sequential: one after another; "
                   "auto: interleaved when memory allows")

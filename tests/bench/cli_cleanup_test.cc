@@ -121,14 +121,33 @@ TEST_F(BenchCli, ContainersWritesJsonAndCsvWithAFigureForEveryMethod) {
   ASSERT_TRUE(run.status.success()) << run.out;
   auto written = read_json(dir.path() + "/containers.json");
   EXPECT_EQ(nlohmann::json::parse(run.out), written);
-  ASSERT_EQ(written["methods"].size(), 3u);
+  ASSERT_EQ(written["methods"].size(), 4u);  // brisk, floor, ip-batch, ip
   for (const auto& m : written["methods"]) {
     EXPECT_GT(m["total_s"].get<double>(), 0) << m.dump();
     EXPECT_GT(m["teardown_s"].get<double>(), 0) << m.dump();
     EXPECT_TRUE(m["verified"].get<bool>()) << m.dump();
     EXPECT_EQ(m["buckets"].size(), 2u);
+    EXPECT_GT(m["growth"].get<double>(), 0) << m.dump();
   }
-  EXPECT_EQ(csv_lines(dir.path() + "/containers.csv"), 1u + 3u * (2u + 2u));
+  EXPECT_EQ(written["methods"][1]["method"], "floor");
+  EXPECT_TRUE(written.contains("floor_share_of_growth"));
+  EXPECT_EQ(csv_lines(dir.path() + "/containers.csv"), 1u + 4u * (2u + 2u));
+}
+
+// Bad flags are refused by name, with the usage status, before any
+// namespace exists (the fixture checks the host is as it was).
+TEST_F(BenchCli, ContainersRefusesBadFlagsBeforeMakingAnything) {
+  for (std::vector<std::string> bad : {std::vector<std::string>{"--n", "0"}, {"--bucket", "-3"},
+                                       {"--methods", "lxc"}, {"--bridge-ports", "2000"},
+                                       {"--shape", "foo"}}) {
+    std::vector<std::string> argv = {BRISK_CLI_PATH, "bench", "containers", "--settle-ms", "0"};
+    argv.insert(argv.end(), bad.begin(), bad.end());
+    brisk::Output o = brisk::Command(argv).check(false).output();
+    EXPECT_EQ(o.status.exit.code(), std::optional<int>(2)) << bad[0] << ": " << o.err;
+    EXPECT_EQ(o.out, "") << bad[0];
+    EXPECT_NE(o.err.find(bad[0]), std::string::npos) << o.err;               // names the flag
+    EXPECT_EQ(o.err.find("containers: "), std::string::npos) << o.err;       // no progress line: nothing ran
+  }
 }
 
 // The table has every phase; the floor has a figure beside each batch phase

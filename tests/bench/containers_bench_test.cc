@@ -4,10 +4,21 @@
 #include <gtest/gtest.h>
 
 #include "bench/containers_bench.h"
+#include "brisk/netlink/connection.h"
+#include "brisk/netlink/link.h"
+#include "brisk/netlink/netns.h"
+#include "brisk/netlink/route.h"
 #include "support/test_support.h"
 
 namespace brisk::bench {
 namespace {
+
+// A connection in the named namespace (the caller's /run/netns); throws when there is none.
+netlink::Connection connect_to(const std::string& netns) {
+  auto fd = netlink::open_netns(netns);
+  if (!fd) throw std::runtime_error(fd.error().message());
+  return netlink::Connection::open_in(fd->get()).value();
+}
 
 TEST(ContainersBench, EveryMethodBuildsVerifiesAndTearsDown) {
   if (!brisk::test::can_unshare_net()) GTEST_SKIP() << "needs CAP_SYS_ADMIN to create namespaces";
@@ -17,10 +28,11 @@ TEST(ContainersBench, EveryMethodBuildsVerifiesAndTearsDown) {
                                       .schedule = ContainersSchedule::interleaved,
                                       .progress = [&](const std::string& line) { progress.push_back(line); }});
   EXPECT_TRUE(report.interleaved);
-  ASSERT_EQ(report.methods.size(), 3u);
+  ASSERT_EQ(report.methods.size(), 4u);
   EXPECT_EQ(report.methods[0].method, "brisk");
-  EXPECT_EQ(report.methods[1].method, "ip-batch");
-  EXPECT_EQ(report.methods[2].method, "ip");
+  EXPECT_EQ(report.methods[1].method, "floor");
+  EXPECT_EQ(report.methods[2].method, "ip-batch");
+  EXPECT_EQ(report.methods[3].method, "ip");
   for (const auto& m : report.methods) {
     EXPECT_EQ(m.failures, 0) << m.method;
     EXPECT_TRUE(m.verified) << m.method;
@@ -36,19 +48,21 @@ TEST(ContainersBench, EveryMethodBuildsVerifiesAndTearsDown) {
     EXPECT_EQ(m.buckets[1].containers_before, 3);
     EXPECT_EQ(m.buckets[1].first, 3);
     for (const auto& b : m.buckets) EXPECT_GT(b.us_per_container, 0) << m.method;
+    EXPECT_DOUBLE_EQ(m.growth, m.buckets[1].us_per_container / m.buckets[0].us_per_container) << m.method;
   }
   EXPECT_DOUBLE_EQ(report.methods[0].ratio_to_brisk, 1.0);
   EXPECT_EQ(report.methods[0].processes, 0);
-  EXPECT_EQ(report.methods[1].processes, 2 + 6);      // a host batch per round, an inside batch per container
-  EXPECT_EQ(report.methods[2].processes, 2 + 6 * 7);  // two bridges, seven steps per container
-  EXPECT_EQ(progress.size(), 2u + 3u);  // two rounds, three teardowns
+  EXPECT_EQ(report.methods[1].processes, 0);
+  EXPECT_EQ(report.methods[2].processes, 2 + 6);      // a host batch per round, an inside batch per container
+  EXPECT_EQ(report.methods[3].processes, 2 + 6 * 7);  // two bridges, seven steps per container
+  EXPECT_EQ(progress.size(), 2u + 4u);  // two rounds, four teardowns
 
   auto json = to_json(report);
   EXPECT_EQ(json["bench"], "containers");
-  ASSERT_EQ(json["methods"].size(), 3u);
+  ASSERT_EQ(json["methods"].size(), 4u);
   for (const auto& m : json["methods"]) {
     for (const char* key : {"method", "containers", "processes", "total_s", "containers_per_s", "us_per_container",
-                            "ratio_to_brisk", "cpu_s", "teardown_s", "teardown_settled_s", "failures", "verified", "buckets"})
+                            "ratio_to_brisk", "cpu_s", "teardown_s", "teardown_settled_s", "failures", "verified", "growth", "buckets"})
       EXPECT_TRUE(m.contains(key)) << key;
     for (const auto& b : m["buckets"])
       for (const char* key : {"index", "first", "containers", "containers_before", "us_per_container"})
@@ -57,8 +71,58 @@ TEST(ContainersBench, EveryMethodBuildsVerifiesAndTearsDown) {
   EXPECT_TRUE(json["units"].contains("total_s"));
   std::string csv = to_csv(report);
   EXPECT_EQ(csv.substr(0, csv.find('\n')), "method,kind,bucket,first,containers,containers_before,us_per_container");
-  EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 1 + 3 * (2 + 2));
-  EXPECT_NE(format_table(report).find("targets"), std::string::npos);
+  EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 1 + 4 * (2 + 2));
+  std::string table = format_table(report);
+  EXPECT_NE(table.find("targets"), std::string::npos);
+  EXPECT_NE(table.find("growth, last bucket / first bucket: brisk"), std::string::npos) << table;
+  EXPECT_NE(table.find("brisk / floor, worst bucket"), std::string::npos) << table;
+  // Each method's column in the bucket table.
+  EXPECT_NE(table.find("     brisk      floor   ip-batch         ip\n"), std::string::npos) << table;
+  EXPECT_EQ(json.contains("floor_share_of_growth"), true);
+  if (report.methods[0].growth > 1) {
+    ASSERT_TRUE(report.floor_share_of_growth.has_value());
+    EXPECT_DOUBLE_EQ(*report.floor_share_of_growth, (report.methods[1].growth - 1) / (report.methods[0].growth - 1));
+  } else {
+    EXPECT_FALSE(report.floor_share_of_growth.has_value());
+  }
+}
+
+// The floor alone at a size with three rounds and three bridges (8 on
+// bridges of 3 ports): every request succeeded and the end state is the
+// one every method must reach.
+TEST(ContainersBench, FloorBuildsAndVerifiesItsEndState) {
+  if (!brisk::test::can_unshare_net()) GTEST_SKIP() << "needs CAP_SYS_ADMIN to create namespaces";
+  auto report = run_containers_bench({.n = 8, .bucket = 3, .bridge_ports = 3, .settle_ms = 0, .methods = {"floor"}});
+  ASSERT_EQ(report.methods.size(), 2u);
+  const auto& floor = report.methods[1];
+  EXPECT_EQ(floor.method, "floor");
+  EXPECT_EQ(floor.failures, 0);
+  EXPECT_TRUE(floor.verified);
+  EXPECT_EQ(floor.processes, 0);
+  ASSERT_EQ(floor.buckets.size(), 3u);
+  EXPECT_EQ(floor.buckets[2].containers, 2);
+  EXPECT_GE(floor.teardown_settled_s, floor.teardown_s);
+}
+
+// Verification can fail: a container's default route taken away before the
+// check leaves that method unverified, and only that one.
+TEST(ContainersBench, ABrokenEndStateFailsVerification) {
+  if (!brisk::test::can_unshare_net()) GTEST_SKIP() << "needs CAP_SYS_ADMIN to create namespaces";
+  std::string broken_in;
+  auto report = run_containers_bench(
+      {.n = 4, .bucket = 4, .settle_ms = 0, .methods = {"floor"},
+       .before_verify = [&](const std::string& method, const std::string& first_netns) {
+         if (method != "floor") return;
+         auto conn = connect_to(first_netns);
+         auto removed = netlink::delete_route(conn, {.prefix = "default", .via = "10.0.0.0"});
+         ASSERT_TRUE(removed) << removed.error().message();
+         broken_in = first_netns;
+       }});
+  EXPECT_EQ(broken_in, "floor-c0");
+  ASSERT_EQ(report.methods.size(), 2u);
+  EXPECT_TRUE(report.methods[0].verified);   // brisk, untouched
+  EXPECT_FALSE(report.methods[1].verified);  // the floor, broken
+  EXPECT_EQ(report.methods[1].failures, 0);  // every request had succeeded
 }
 
 TEST(ContainersBench, SequentialScheduleAndMethodChoice) {
@@ -73,11 +137,48 @@ TEST(ContainersBench, SequentialScheduleAndMethodChoice) {
   }
 }
 
+// LXC's phys shape at a small size, every method: the moved interfaces'
+// names, MACs, addresses and the default route are checked in every
+// container, and the host keeps only the stand-ins' peers.
+TEST(ContainersBench, PhysShapeEveryMethodBuildsAndVerifies) {
+  if (!brisk::test::can_unshare_net()) GTEST_SKIP() << "needs CAP_SYS_ADMIN to create namespaces";
+  auto report = run_containers_bench({.n = 8, .shape = ContainersShape::phys, .bucket = 4, .settle_ms = 0,
+                                      .schedule = ContainersSchedule::interleaved});
+  ASSERT_EQ(report.methods.size(), 4u);
+  for (const auto& m : report.methods) {
+    EXPECT_EQ(m.failures, 0) << m.method;
+    EXPECT_TRUE(m.verified) << m.method;
+    EXPECT_EQ(m.buckets.size(), 2u) << m.method;
+    EXPECT_GE(m.teardown_settled_s, m.teardown_s) << m.method;
+  }
+  EXPECT_EQ(report.methods[2].processes, 2 + 8);  // ip-batch: a host batch per round, an inside one per container
+  EXPECT_EQ(report.methods[3].processes, 8 * 6);  // ip: netns add, 2 link set, 2 addr add, route add
+  EXPECT_EQ(to_json(report)["config"]["shape"], "phys");
+  EXPECT_NE(format_table(report).find("--shape phys"), std::string::npos);
+}
+
+// The phys check sees a wrong MAC.
+TEST(ContainersBench, PhysVerificationSeesAWrongMac) {
+  if (!brisk::test::can_unshare_net()) GTEST_SKIP() << "needs CAP_SYS_ADMIN to create namespaces";
+  auto report = run_containers_bench(
+      {.n = 2, .shape = ContainersShape::phys, .bucket = 2, .settle_ms = 0, .methods = {"floor"},
+       .before_verify = [&](const std::string& method, const std::string& first_netns) {
+         if (method != "floor") return;
+         auto conn = connect_to(first_netns);
+         auto set = netlink::set_link(conn, {.name = "eth1", .address = "02:ff:ff:ff:ff:ff"});
+         ASSERT_TRUE(set) << set.error().message();
+       }});
+  ASSERT_EQ(report.methods.size(), 2u);
+  EXPECT_TRUE(report.methods[0].verified);
+  EXPECT_FALSE(report.methods[1].verified);
+}
+
 TEST(ContainersBench, RefusesBadConfiguration) {
   EXPECT_THROW(run_containers_bench({.n = 0}), std::runtime_error);
   EXPECT_THROW(run_containers_bench({.n = 4, .bucket = 0}), std::runtime_error);
   EXPECT_THROW(run_containers_bench({.n = 4, .bucket = 2, .bridge_ports = 1025}), std::runtime_error);
   EXPECT_THROW(run_containers_bench({.n = 4, .bucket = 2, .methods = {"lxc"}}), std::runtime_error);
+  EXPECT_THROW(run_containers_bench({.n = 4, .bucket = 2, .methods = {"floor", "raw"}}), std::runtime_error);
 }
 
 }  // namespace

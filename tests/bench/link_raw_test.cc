@@ -46,5 +46,40 @@ TEST(RawNetlink, PipelinedRequestsAreSentAndTheirFailuresCounted) {
   EXPECT_EQ(up, 10);
 }
 
+// A container's pair in one request: chosen indexes on both ends, the peer
+// made up inside another namespace, the host end up and enslaved; then the
+// address and default route inside, by the index chosen for the peer.
+TEST(RawNetlink, VethWithChosenIndexesMasterAndPeerInAnotherNamespace) {
+  if (!brisk::test::can_unshare_net()) GTEST_SKIP() << "needs CAP_SYS_ADMIN to create a network namespace";
+  UniqueFd host = brisk::test::make_netns(), inside = brisk::test::make_netns();
+  ASSERT_TRUE(host.valid() && inside.valid());
+  RawNetlink raw(host.get());
+  raw.pipeline(8);
+  raw.bridge_add("br0", 40, false);
+  raw.veth_add({.name = "h0", .index = 50, .master = 40, .up = true, .peer = "eth0", .peer_index = 7,
+                .peer_netns_fd = inside.get()});
+  raw.addr_add(50, 0x0a000000, 31);
+  EXPECT_EQ(raw.flush(), 0);
+  RawNetlink in(inside.get());
+  EXPECT_EQ(in.addr_add(7, 0x0a000001, 31), 0);
+  EXPECT_EQ(in.set_up("eth0"), 0);
+  EXPECT_EQ(in.default_route_add(0x0a000000), 0);
+  EXPECT_EQ(in.default_route_add(0x0a000000), -EEXIST);
+
+  auto hc = netlink::Connection::open_in(host.get());
+  ASSERT_TRUE(hc) << hc.error().message();
+  auto h0 = netlink::get_link(*hc, "h0");
+  ASSERT_TRUE(h0) << h0.error().message();
+  EXPECT_EQ(h0->ifindex, 50);
+  EXPECT_EQ(h0->master, 40);
+  EXPECT_TRUE(h0->up());
+  auto ic = netlink::Connection::open_in(inside.get());
+  ASSERT_TRUE(ic) << ic.error().message();
+  auto eth0 = netlink::get_link(*ic, "eth0");
+  ASSERT_TRUE(eth0) << eth0.error().message();
+  EXPECT_EQ(eth0->ifindex, 7);
+  EXPECT_TRUE(eth0->up());
+}
+
 }  // namespace
 }  // namespace brisk::bench

@@ -1,0 +1,130 @@
+// bench/containers_steps.cc: the steps both shapes' methods share.
+#include <fcntl.h>
+#include <sys/mount.h>
+#include <sys/socket.h>
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "bench/containers_method.h"
+#include "bench/link_raw.h"
+#include "brisk/netlink/connection.h"
+#include "brisk/netlink/netns.h"
+#include "sys/namespaces.h"
+#include "sys/sockets.h"
+#include "sys/syscalls.h"
+
+namespace brisk::bench::containers {
+
+std::vector<UniqueFd> brisk_namespaces(const Method& m, int begin, int end, int& failures) {
+  // A round's namespaces are made on one helper thread, and their
+  // connections opened on another: a thread per namespace would cost a
+  // context switch each, milliseconds on a loaded host.
+  std::vector<std::string> names;
+  for (int i = begin; i < end; ++i) names.push_back(m.netns(i));
+  auto made = netlink::create_netns_each(names);
+  std::vector<UniqueFd> inside(names.size());
+  for (std::size_t k = 0; k < names.size(); ++k) {
+    auto fd = made[k] ? netlink::open_netns(names[k]) : netlink::NlResult<UniqueFd>(std::move(made[k]).error());
+    if (fd) inside[k] = std::move(*fd);
+    else ++failures;
+  }
+  return inside;
+}
+
+int brisk_inside(const std::vector<UniqueFd>& inside, int begin,
+                 const std::function<void(netlink::Batch&, int)>& fill) {
+  int failures = 0;
+  std::vector<int> fds;
+  for (const auto& fd : inside)
+    if (fd) fds.push_back(fd.get());
+  auto conns = netlink::Connection::open_in_each(fds);
+  std::size_t next = 0;
+  for (std::size_t k = 0; k < inside.size(); ++k) {
+    if (!inside[k]) continue;
+    auto& conn = conns[next++];
+    if (!conn) {
+      ++failures;
+      continue;
+    }
+    netlink::Batch in(*conn);
+    fill(in, begin + static_cast<int>(k));
+    for (const auto& r : in.flush()) failures += !r;
+  }
+  return failures;
+}
+
+void run_ip(const Method& m, std::vector<std::string> args, Setup& s) {
+  args.insert(args.begin(), "ip");
+  ++s.processes;
+  s.failures += !run_process(args, m.host());
+}
+
+bool has_default_via(const std::vector<netlink::RouteInfo>& routes, const std::string& gateway) {
+  return std::any_of(routes.begin(), routes.end(), [&](const netlink::RouteInfo& r) {
+    return r.dst.length == 0 && r.gateway && r.gateway->to_string() == gateway;
+  });
+}
+
+bool ip_batch_run(const Method& m, const std::string& file, const std::string& text) {
+  std::string path = std::string(kSandboxScratch) + "/" + file;
+  write_file(path, text);
+  return run_process({"ip", "-batch", path}, m.host());
+}
+
+void ip_batch_inside(const Method& m, int begin, int end, const std::function<std::string(int)>& text_of, Setup& s) {
+  std::string file = std::string(kSandboxScratch) + "/ipb-inside.batch";
+  for (int i = begin; i < end; ++i) {
+    write_file(file, text_of(i));
+    ++s.processes;
+    if (!run_process({"ip", "-n", m.netns(i), "-batch", file}, m.host())) ++s.failures;
+  }
+}
+
+int ip_delete_namespaces(const Method& m, int n) {
+  int failures = 0;
+  for (int i = 0; i < n; ++i) failures += !run_process({"ip", "netns", "del", m.netns(i)}, m.host());
+  return failures;
+}
+
+std::string ip_batch_delete_lines(const Method& m, int n) {
+  std::string text;
+  for (int i = 0; i < n; ++i) text += "netns del " + m.netns(i) + "\n";
+  return text;
+}
+
+int brisk_delete_namespaces(const Method& m, int n) {
+  int failures = 0;
+  for (int i = 0; i < n; ++i) failures += !netlink::delete_netns(m.netns(i));
+  return failures;
+}
+
+std::vector<RawInside> raw_namespaces(const Method& m, int begin, int end, int home_fd) {
+  std::vector<RawInside> inside(static_cast<std::size_t>(end - begin));
+  for (int i = begin; i < end; ++i) {
+    if (!raw_netns_enter_new(std::string(netlink::kNetnsDir) + "/" + m.netns(i))) continue;
+    auto& in = inside[static_cast<std::size_t>(i - begin)];
+    if (auto ns = sys::open("/proc/thread-self/ns/net", O_RDONLY | O_CLOEXEC)) in.ns = std::move(*ns);
+    if (auto rtnl = sys::socket(AF_NETLINK, SOCK_RAW, NETLINK_ROUTE)) in.rtnl = std::move(*rtnl);
+  }
+  if (!sys::setns(home_fd, CLONE_NEWNET)) throw std::runtime_error("floor: setns back home failed");
+  return inside;
+}
+
+int raw_delete_namespaces(const Method& m, int n) {
+  int failures = 0;
+  for (int i = 0; i < n; ++i) {
+    std::string path = std::string(netlink::kNetnsDir) + "/" + m.netns(i);
+    failures += !sys::umount2(path, MNT_DETACH);
+    failures += !sys::unlink(path);
+  }
+  return failures;
+}
+
+UniqueFd open_own_netns() {
+  auto fd = sys::open("/proc/thread-self/ns/net", O_RDONLY | O_CLOEXEC);
+  if (!fd) throw std::runtime_error(fd.error().message());
+  return std::move(*fd);
+}
+
+}  // namespace brisk::bench::containers
