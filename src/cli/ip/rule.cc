@@ -30,15 +30,17 @@ Parsed<uint32_t> u32_or(const std::string& text, const std::string& what) {
   return invarg(what, text);
 }
 
-// get_prefix(): "all", "any" and "default" are the whole space; a prefix
-// of another family than the one asked for is ip's exit-1 error.
+// get_prefix(): "all", "any" and "default" are the whole space; anything
+// else is ip_prefix's (a prefix of another family is ip's exit-1 error).
 Parsed<std::string> rule_prefix(const std::string& text, int family) {
   if (text == "all" || text == "any" || text == "default") return std::string();
-  auto parsed = netlink::IpPrefix::parse(text);
-  if (!parsed || (family != AF_UNSPEC && parsed->address.family != family)) {
-    const char* name = family == AF_INET ? "inet" : family == AF_INET6 ? "inet6" : "any valid";
-    return fatal(std::string("Error: ") + name + " prefix is expected rather than \"" + text + "\".", 1);
-  }
+  return ip_prefix("", text, family);
+}
+
+// ip's check_ifname(): 1..15 bytes, no '/' or blank.
+Parsed<std::string> rule_ifname(const std::string& key, const std::string& text) {
+  if (text.empty() || text.size() > 15 || text.find_first_of("/ \t\n\v\f\r") != std::string::npos)
+    return invarg(key == "oif" ? "\"oif\" not a valid ifname" : "\"iif\"/\"dev\" not a valid ifname", text);
   return text;
 }
 
@@ -165,11 +167,8 @@ Parsed<Command> parse_rule_change(Cursor& c, Command cmd, Verb verb, int family)
       if (!group) return invarg("Invalid \"suppress_ifgroup\" value\n", v);
       spec.suppress_ifgroup = *group;
     } else if (key == "dev" || key == "iif" || key == "oif") {
-      TRY_SET(v, c.value(key));
-      // ip's check_ifname: 1..15 bytes, no '/' or blank.
-      if (v.empty() || v.size() > 15 || v.find_first_of("/ \t\n\v\f\r") != std::string::npos)
-        return invarg(key == "oif" ? "\"oif\" not a valid ifname" : "\"iif\"/\"dev\" not a valid ifname", v);
-      (key == "oif" ? spec.oif : spec.iif) = v;
+      std::string& name = key == "oif" ? spec.oif : spec.iif;
+      TRY_SET(name, c.read(key, [&key](const std::string& text) { return rule_ifname(key, text); }));
     } else if (key == "l3mdev") {
       spec.l3mdev = true;
       table_given = true;
@@ -252,10 +251,8 @@ Parsed<Command> parse_rule_show(Cursor& c, Command cmd, Verb verb, int family) {
       TRY_SET(v, c.value(key));
       if (auto read = read_fwmark(v, f); !read) return read.error();
     } else if (key == "dev" || key == "iif" || key == "oif") {
-      TRY_SET(v, c.value(key));
-      if (v.empty() || v.size() > 15 || v.find_first_of("/ \t\n\v\f\r") != std::string::npos)
-        return invarg(key == "oif" ? "\"oif\" not a valid ifname" : "\"iif\"/\"dev\" not a valid ifname", v);
-      (key == "oif" ? f.oif : f.iif) = v;
+      std::string& name = key == "oif" ? f.oif : f.iif;
+      TRY_SET(name, c.read(key, [&key](const std::string& text) { return rule_ifname(key, text); }));
     } else if (key == "l3mdev") {
       f.l3mdev = true;
     } else if (key == "uidrange") {
