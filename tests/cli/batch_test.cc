@@ -321,46 +321,65 @@ class BatchTest : public CliNetnsTest {
   int n_ = 0;
 };
 
-// A line ip's parser refuses meets the run where ip meets it: the lines
-// before it are applied; then ip exits (an argument error: 255, no "Command
-// failed") or, for an error its parser returns (an unknown object, a bad
-// on/off, a flush without arguments), counts a failed line and goes on with
-// -force. The same stderr, status and end state as ip, file after file.
-TEST_F(BatchTest, ParseErrorsMidFileAsIp) {
-  const std::vector<std::string> texts = {
-      "link add x0 type bridge\nlink set x0 up\nlink set x0 mtu\nlink add x1 type bridge\n",
-      "link add x0 type bridge\naddr add 10.0.0.300/24 dev x0\nlink add x1 type bridge\n",
-      "link add x0 type bridge\nlink frob\nlink add x1 type bridge\n",
-      "link add x0 type bridge\nbogus\nlink add x1 type bridge\nbogus2\nlink add x2 type bridge\n",
-      "link add x0 type bridge\nlink add abcdefghijklmnopq type bridge\nlink add x1 type bridge\n",
-      "link add x0 type bridge\nlink set x0 up trailing\nlink add x1 type bridge\n",
-      "link add x0 type bridge\nlink set x0 arp foo\nlink add x1 type bridge\n",
-      "link add x0 type bridge\nneigh flush\nlink add x1 type bridge\n",
-      "link add x0 type bridge\nroute flush\nlink add x1 type bridge\nlink add x0 type bridge\n",
-      "link add x0 type bridge\naddr add 10.0.0.1/24 dev x0 valid_lft 10 preferred_lft 20\n"
-      "link add x1 type bridge\n",
-      // A failing line before the bad one: without -force ip stops there first.
-      "link add x0 type bridge\nlink add x0 type bridge\nlink set x0 mtu\nlink add x1 type bridge\n",
+// A syntax error anywhere in a file refuses all of it: nothing is applied,
+// where ip would have applied the lines before it. stderr and the status are
+// ip's: each line ip's parser fails is reported with "Command failed" (and
+// -force reads on), up to the error ip's parser exits on (255, no "Command
+// failed"). A line ip leaves to the kernel (a 16-127 byte name) fails in its
+// place instead, with ip's end state.
+TEST_F(BatchTest, SyntaxErrorsRefuseTheWholeFile) {
+  struct Case {
+    std::string text;
+    bool in_place = false;          // a kernel refusal in ip: end state as ip's
+    std::string ip_reference = "";  // run ip on this text instead for stderr and status
   };
-  for (const auto& text : texts) {
-    std::string f = file(text);
+  const std::vector<Case> cases = {
+      {"link add x0 type bridge\nlink set x0 up\nlink set x0 mtu\nlink add x1 type bridge\n"},
+      {"link add x0 type bridge\naddr add 10.0.0.300/24 dev x0\nlink add x1 type bridge\n"},
+      {"link add x0 type bridge\nlink frob\nlink add x1 type bridge\n"},
+      {"link add x0 type bridge\nbogus\nlink add x1 type bridge\nbogus2\nlink add x2 type bridge\n"},
+      {"link add x0 type bridge\nbogus\nlink add x1 type bridge\nlink set x1 mtu\nlink add x2 type bridge\n"},
+      {"link add x0 type bridge\nlink set x0 up trailing\nlink add x1 type bridge\n"},
+      {"link add x0 type bridge\nlink set x0 arp foo\nlink add x1 type bridge\n"},
+      {"link add x0 type bridge\nneigh flush\nlink add x1 type bridge\n"},
+      {"link add x0 type bridge\nroute flush\nlink add x1 type bridge\nlink add x2 type bridge\n"},
+      {"link add x0 type bridge\naddr add 10.0.0.1/24 dev x0 valid_lft 10 preferred_lft 20\n"
+       "link add x1 type bridge\n"},
+      {"link add x0 type bridge\nroute add 10.1.0.0/16 nexthop via 10.0.0.2 weight 300\n"},
+      {"link add x0 type bridge\nrule add fwmark 1/0x1x table 5\n"},
+      {"link add x0 type bridge\nrule add uidrange 20-10 table 5\n", true},  // ip leaves this one to the kernel
+      {"link add x0 type bridge\nlink add abcdefghijklmnopq type bridge\nlink add x1 type bridge\n", true},
+      // ip meets a line the kernel refuses first, and stops there without
+      // -force; brisk reports the syntax error, as ip does with that line gone.
+      {"link add x0 type bridge\nlink add x0 type bridge\nlink set x0 mtu\nlink add x1 type bridge\n", false,
+       "link add x0 type bridge\nlink set x0 mtu\nlink add x1 type bridge\n"},
+  };
+  for (const auto& c : cases) {
+    std::string f = file(c.text);
+    std::string reference = c.ip_reference.empty() ? f : file(c.ip_reference);
     for (bool force : {false, true}) {
-      std::vector<std::string> args{"-batch", f};
-      if (force) args.insert(args.begin(), "-force");
+      auto args = [&](const std::string& path) {
+        std::vector<std::string> a{"-batch", path};
+        if (force) a.insert(a.begin(), "-force");
+        return a;
+      };
       UniqueFd ip_ns = brisk::test::make_netns(), brisk_ns = brisk::test::make_netns();
-      auto theirs = ip_run(args, ip_ns.get());
-      auto ours = brisk_run(args, brisk_ns.get());
-      EXPECT_EQ(ours.code, theirs.code) << text << "force " << force;
-      // The usage texts name brisk where ip names itself.
-      std::string err = ours.err;
+      auto theirs = ip_run(args(reference), ip_ns.get());
+      auto ours = brisk_run(args(f), brisk_ns.get());
+      EXPECT_EQ(ours.code, theirs.code) << c.text << "force " << force;
+      // The usage texts name brisk where ip names itself; the file names differ.
+      std::string err = ours.err, want = theirs.err;
       for (std::size_t at; (at = err.find("try \"brisk ")) != std::string::npos;) err.replace(at + 5, 5, "ip");
-      EXPECT_EQ(err, theirs.err) << text << "force " << force;
+      if (reference != f)
+        for (std::size_t at; (at = want.find(reference)) != std::string::npos;) want.replace(at, reference.size(), f);
+      EXPECT_EQ(err, want) << c.text << "force " << force;
       auto names = [](int ns) {
         std::string out;
         for (const auto& l : ip_json(ns, {"link", "show"})) out += l.value("ifname", "") + " ";
         return out;
       };
-      EXPECT_EQ(names(brisk_ns.get()), names(ip_ns.get())) << text << "force " << force;
+      if (c.in_place) EXPECT_EQ(names(brisk_ns.get()), names(ip_ns.get())) << c.text << "force " << force;
+      else EXPECT_EQ(names(brisk_ns.get()), "lo ") << c.text << "force " << force;
     }
   }
 }

@@ -36,6 +36,9 @@ struct UsageError {
   // is a failed command ("Command failed FILE:LINE", status 1, and -force
   // goes on); otherwise ip ends right there, lines before it applied.
   bool line_failure = false;
+  // ip sends such a line and the kernel refuses it (brisk's parser knows the
+  // answer): not a syntax error, so in a batch it fails in its place.
+  bool kernel_refusal = false;
 };
 
 // Result::value() on a usage error throws this (found by ADL).

@@ -24,6 +24,23 @@ int usage_exit(const UsageError& e, const std::string& source) {
   return e.exit_code;
 }
 
+// The syntax errors of a batch, which is then not run at all: each printed
+// as ip prints it, the status that of the last (a line failure's 1, or the
+// exit of the error ip's parser ends on).
+int refuse_batch(const std::vector<UsageError>& errors, const std::string& source) {
+  int status = 1;
+  for (const auto& e : errors) {
+    if (e.help) {
+      std::fputs(e.message.c_str(), stderr);
+    } else {
+      std::fprintf(stderr, "%s\n", format_error(e.message, e.exact).c_str());
+      if (e.line_failure) std::fprintf(stderr, "Command failed %s:%d\n", source.c_str(), e.line);
+    }
+    status = e.line_failure ? 1 : e.exit_code;
+  }
+  return status;
+}
+
 }  // namespace
 
 int ip_main(int argc, char** argv) {
@@ -46,25 +63,33 @@ int ip_main(int argc, char** argv) {
     }
     auto lines = split_batch(*text);
     if (!lines) return usage_exit(lines.error(), source);
-    // Every line is parsed before anything is sent. A line the parser
-    // refuses takes its place in the run, where ip meets it: the lines
-    // before it are applied, and then ip either exits or (for an error its
-    // parser returns) counts a failed line.
+    // Every line is parsed before anything is sent, and a syntax error
+    // anywhere refuses the whole file: nothing of it is applied. (ip, which
+    // parses as it goes, has applied the lines before it by then.) The
+    // errors are reported as ip meets them: a line ip's parser fails gets
+    // "Command failed" and -force reads on; one it exits on ends the report.
+    // A line whose refusal is the kernel's in ip fails in its place instead.
     cmds.reserve(lines->size());  // a Command is large: growing would move them all, again and again
+    std::vector<UsageError> errors;
     for (const auto& line : *lines) {
       auto cmd = parse_command(line.args, g);
       if (!cmd) {
-        Command failed{.verb = Verb::unparsed, .line = line.line};
-        failed.parse_error = std::move(cmd).error();
-        failed.parse_error->line = line.line;
-        bool fatal = !failed.parse_error->line_failure;
-        cmds.push_back(std::move(failed));
-        if (fatal) break;  // nothing after it is read
+        UsageError error = std::move(cmd).error();
+        error.line = line.line;
+        if (error.kernel_refusal) {
+          Command failed{.verb = Verb::unparsed, .line = line.line};
+          failed.parse_error = std::move(error);
+          cmds.push_back(std::move(failed));
+          continue;
+        }
+        errors.push_back(std::move(error));
+        if (!errors.back().line_failure || !g.force) break;  // ip reads no further
         continue;
       }
       cmd->line = line.line;
       cmds.push_back(std::move(*cmd));
     }
+    if (!errors.empty()) return refuse_batch(errors, source);
   } else {
     auto cmd = parse_command(inv->args, g);
     if (!cmd) return usage_exit(cmd.error(), "");

@@ -14,7 +14,8 @@ namespace {
 Parsed<std::string> new_device_name(const std::string& text) {
   bool plain = text.find_first_of("/ \t\n\v\f\r") == std::string::npos;
   if (text.size() > 15 && text.size() < 128 && plain)
-    return refused("Error: Attribute failed policy validation.", 2);
+    return fail(UsageError{.message = "Error: Attribute failed policy validation.", .exact = true, .exit_code = 2,
+                           .line_failure = true, .kernel_refusal = true});
   return link_name("name", text);
 }
 
