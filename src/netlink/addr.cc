@@ -7,6 +7,7 @@
 #include <array>
 #include <cstring>
 #include <map>
+#include <memory>
 
 #include "brisk/netlink/attributes.h"
 #include "brisk/netlink/link.h"
@@ -123,9 +124,12 @@ Op address_op(AddressSpec spec, int kind) {
   }
   result.needs.push_back({spec.dev, "dev"});
   // An exclusive add that succeeded made the address: deleting it is the way back.
-  if (kind == RTM_NEWADDR) result.undo = [spec] { return address_op(spec, RTM_DELADDR); };
-  result.build = [spec, prefix = *prefix, broadcast, kind, op, object](Connection& conn)
+  // One copy of the spec for both closures (see route_op).
+  auto shared = std::make_shared<const AddressSpec>(std::move(spec));
+  if (kind == RTM_NEWADDR) result.undo = [shared] { return address_op(*shared, RTM_DELADDR); };
+  result.build = [shared, prefix = *prefix, broadcast, kind, op, object](Connection& conn)
       -> NlResult<std::vector<Request>> {
+    const AddressSpec& spec = *shared;
     uint16_t flags = kind == RTM_DELADDR ? 0 : kind < 0 ? NLM_F_CREATE | NLM_F_REPLACE : NLM_F_CREATE | NLM_F_EXCL;
     Message m(static_cast<uint16_t>(kind < 0 ? -kind : kind), flags);
     auto& ifa = m.put_header<ifaddrmsg>();

@@ -3,6 +3,7 @@
 
 #include <array>
 #include <cstring>
+#include <memory>
 
 #include "brisk/netlink/attributes.h"
 #include "brisk/netlink/link.h"
@@ -164,7 +165,7 @@ Op route_op(RouteSpec spec, int kind, RouteMerge merge) {
   std::string object = spec.prefix + (spec.via.empty() ? "" : " via " + spec.via) +
                        (spec.dev.empty() ? "" : " dev " + spec.dev);
   Op result{.op = op, .object = object};
-  auto parsed = parse_spec(spec, op, object);
+  auto parsed = parse_spec(spec, op, result.object);
   if (!parsed) {
     result.rejected = std::move(parsed).error();
     return result;
@@ -186,12 +187,21 @@ Op route_op(RouteSpec spec, int kind, RouteMerge merge) {
     }
     result.needs.push_back({nh.dev, "nexthop dev"});
   }
+  // One copy of the spec, shared by the closures below: a batch holds an op
+  // per line, and a copy per closure was most of what queueing one cost.
+  struct State {
+    RouteSpec spec;
+    ParsedRoute route;
+  };
+  auto state = std::make_shared<const State>(State{std::move(spec), std::move(*parsed)});
   // NLM_F_EXCL refused any route with the same key (prefix, table, tos,
   // metric), so the delete can only match the one this add made.
   if (kind == RTM_NEWROUTE && merge == RouteMerge::exclusive)
-    result.undo = [spec] { return route_op(spec, RTM_DELROUTE); };
-  result.build = [spec, route = *parsed, kind, merge, op, object](Connection& conn)
+    result.undo = [state] { return route_op(state->spec, RTM_DELROUTE); };
+  result.build = [state, kind, merge, op, object = result.object](Connection& conn)
       -> NlResult<std::vector<Request>> {
+    const RouteSpec& spec = state->spec;
+    const ParsedRoute& route = state->route;
     bool del = kind == RTM_DELROUTE;
     uint16_t flags = del ? 0 : merge_flags(merge);
     Message m(del ? RTM_DELROUTE : RTM_NEWROUTE, flags);
@@ -238,7 +248,9 @@ Op route_op(RouteSpec spec, int kind, RouteMerge merge) {
     std::vector<Request> requests;
     requests.push_back({.message = std::move(m), .op = op, .object = object});
     // After ENOBUFS: is a route with this destination (and metric) in the table?
-    requests.back().recheck = [spec, route, del](Connection& c) -> NlResult<bool> {
+    requests.back().recheck = [state, del](Connection& c) -> NlResult<bool> {
+      const RouteSpec& spec = state->spec;
+      const ParsedRoute& route = state->route;
       auto now = list_routes(c, {.family = route.dst.address.family, .table = spec.table});
       if (!now) return std::move(now).error();
       bool present = false;

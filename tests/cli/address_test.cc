@@ -16,11 +16,11 @@ using cli_test::brisk_run;
 using cli_test::ip_run;
 
 TEST(IpAddrGrammar, BroadcastPlusAndMinus) {
-  EXPECT_EQ(ok({"addr", "add", "10.1.0.3/24", "brd", "+", "dev", "br0"}).addr.broadcast, "10.1.0.255");
-  EXPECT_EQ(ok({"addr", "add", "brd", "-", "10.1.0.3/24", "dev", "br0"}).addr.broadcast, "10.1.0.0");
-  EXPECT_EQ(ok({"addr", "add", "10.4.7.1/13", "broadcast", "+", "dev", "br0"}).addr.broadcast, "10.7.255.255");
-  EXPECT_EQ(ok({"addr", "add", "10.5.0.1/31", "brd", "+", "dev", "br0"}).addr.broadcast, "");  // as ip: none past /30
-  EXPECT_EQ(ok({"addr", "del", "10.1.0.3/24", "brd", "+", "dev", "br0"}).addr.broadcast, "");
+  EXPECT_EQ(ok({"addr", "add", "10.1.0.3/24", "brd", "+", "dev", "br0"}).addr().broadcast, "10.1.0.255");
+  EXPECT_EQ(ok({"addr", "add", "brd", "-", "10.1.0.3/24", "dev", "br0"}).addr().broadcast, "10.1.0.0");
+  EXPECT_EQ(ok({"addr", "add", "10.4.7.1/13", "broadcast", "+", "dev", "br0"}).addr().broadcast, "10.7.255.255");
+  EXPECT_EQ(ok({"addr", "add", "10.5.0.1/31", "brd", "+", "dev", "br0"}).addr().broadcast, "");  // as ip: none past /30
+  EXPECT_EQ(ok({"addr", "del", "10.1.0.3/24", "brd", "+", "dev", "br0"}).addr().broadcast, "");
   auto v6 = error_of({"addr", "add", "fd00::1/64", "brd", "+", "dev", "br0"});
   EXPECT_EQ(format_error(v6.message, v6.exact), "Broadcast can be set only for IPv4 addresses");
   EXPECT_EQ(v6.exit_code, 1);
@@ -28,12 +28,12 @@ TEST(IpAddrGrammar, BroadcastPlusAndMinus) {
 
 TEST(IpAddrGrammar, Lifetimes) {
   auto c = ok({"addr", "add", "10.3.0.3/24", "dev", "d0", "valid_lft", "100", "preferred_lft", "50"});
-  EXPECT_EQ(c.addr.valid_lifetime, 100u);
-  EXPECT_EQ(c.addr.preferred_lifetime, 50u);
+  EXPECT_EQ(c.addr().valid_lifetime, 100u);
+  EXPECT_EQ(c.addr().preferred_lifetime, 50u);
   auto f = ok({"addr", "add", "10.3.0.3/24", "dev", "d0", "valid_lft", "forever", "preferred_lft", "0"});
-  EXPECT_EQ(f.addr.valid_lifetime, netlink::AddressInfo::kForever);
-  EXPECT_EQ(f.addr.preferred_lifetime, 0u);
-  EXPECT_FALSE(ok({"addr", "add", "10.3.0.3/24", "dev", "d0"}).addr.valid_lifetime);
+  EXPECT_EQ(f.addr().valid_lifetime, netlink::AddressInfo::kForever);
+  EXPECT_EQ(f.addr().preferred_lifetime, 0u);
+  EXPECT_FALSE(ok({"addr", "add", "10.3.0.3/24", "dev", "d0"}).addr().valid_lifetime);
   auto big = error_of({"addr", "add", "10.3.0.3/24", "dev", "d0", "valid_lft", "4294967296"});
   EXPECT_EQ(format_error(big.message, big.exact), "Error: argument \"4294967296\" is wrong: valid_lft value");
   EXPECT_EQ(big.exit_code, 255);
@@ -46,10 +46,10 @@ TEST(IpAddrGrammar, Lifetimes) {
 
 TEST(IpAddrGrammar, Ipv6Flags) {
   auto c = ok({"addr", "add", "fd00::5/64", "dev", "d0", "home", "mngtmpaddr", "noprefixroute", "nodad"});
-  EXPECT_TRUE(c.addr.home);
-  EXPECT_TRUE(c.addr.mngtmpaddr);
-  EXPECT_TRUE(c.addr.noprefixroute);
-  EXPECT_TRUE(c.addr.nodad);
+  EXPECT_TRUE(c.addr().home);
+  EXPECT_TRUE(c.addr().mngtmpaddr);
+  EXPECT_TRUE(c.addr().noprefixroute);
+  EXPECT_TRUE(c.addr().nodad);
 }
 
 TEST(IpAddrGrammar, Selectors) {

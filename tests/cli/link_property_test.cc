@@ -22,15 +22,15 @@ TEST(IpLinkProperty, AddAndDelete) {
   auto add = ok({"link", "property", "add", "dev", "br0", "altname", "a0", "altname", kLong});
   EXPECT_EQ(add.verb, Verb::link_prop_add);
   EXPECT_TRUE(add.mutates());
-  EXPECT_EQ(add.altnames.name, "br0");
-  EXPECT_EQ(add.altnames.altnames, (std::vector<std::string>{"a0", kLong}));
+  EXPECT_EQ(add.altnames().name, "br0");
+  EXPECT_EQ(add.altnames().altnames, (std::vector<std::string>{"a0", kLong}));
   // Abbreviated as ip matches them; the device bare, and itself an altname.
   auto del = ok({"link", "p", "de", kLong, "alt", "a0"});
   EXPECT_EQ(del.verb, Verb::link_prop_del);
-  EXPECT_EQ(del.altnames.name, kLong);
-  EXPECT_EQ(del.altnames.altnames, std::vector<std::string>{"a0"});
+  EXPECT_EQ(del.altnames().name, kLong);
+  EXPECT_EQ(del.altnames().altnames, std::vector<std::string>{"a0"});
   // No altname at all is a request ip sends too (the kernel accepts it).
-  EXPECT_TRUE(ok({"link", "property", "add", "dev", "br0"}).altnames.altnames.empty());
+  EXPECT_TRUE(ok({"link", "property", "add", "dev", "br0"}).altnames().altnames.empty());
 }
 
 TEST(IpLinkProperty, ErrorsAsIp) {
@@ -58,15 +58,15 @@ TEST(IpLinkProperty, ErrorsAsIp) {
 
 TEST(IpLinkProperty, AltnamesNameDevicesEverywhere) {
   // Longer than a device name: ip leaves the lookup to the kernel.
-  EXPECT_EQ(ok({"link", "set", kLong, "up"}).link_set.name, kLong);
-  EXPECT_EQ(ok({"link", "set", "dev", kLong, "mtu", "1400"}).link_set.name, kLong);
+  EXPECT_EQ(ok({"link", "set", kLong, "up"}).link_set().name, kLong);
+  EXPECT_EQ(ok({"link", "set", "dev", kLong, "mtu", "1400"}).link_set().name, kLong);
   EXPECT_EQ(ok({"link", "show", kLong}).dev, kLong);
   EXPECT_EQ(ok({"link", "del", kLong}).name, kLong);
-  EXPECT_EQ(ok({"addr", "add", "10.0.0.1/24", "dev", kLong}).addr.dev, kLong);
+  EXPECT_EQ(ok({"addr", "add", "10.0.0.1/24", "dev", kLong}).addr().dev, kLong);
   EXPECT_EQ(ok({"addr", "show", "dev", kLong}).dev, kLong);
-  EXPECT_EQ(ok({"route", "add", "10.1.0.0/24", "dev", kLong}).route.dev, kLong);
+  EXPECT_EQ(ok({"route", "add", "10.1.0.0/24", "dev", kLong}).route().dev, kLong);
   EXPECT_EQ(ok({"neigh", "show", "dev", kLong}).dev, kLong);
-  EXPECT_EQ(*ok({"link", "set", "v0", "master", kLong}).link_set.master, kLong);
+  EXPECT_EQ(*ok({"link", "set", "v0", "master", kLong}).link_set().master, kLong);
   EXPECT_EQ(error_of({"link", "set", "dev", "a/b", "up"}).message,
             "Error: argument \"a/b\" is wrong: \"dev\" not a valid ifname");
   // A new name stays a device name, at most 15 bytes.
@@ -83,9 +83,9 @@ TEST(IpLinkSetType, BridgeOptionsThroughTheAddParser) {
                "vlan_default_pvid", "7", "mcast_snooping", "0", "mcast_querier", "1", "nf_call_iptables", "0",
                "nf_call_ip6tables", "1", "nf_call_arptables", "0"});
   ASSERT_EQ(c.verb, Verb::link_set);
-  EXPECT_EQ(c.link_set.up, true);
-  ASSERT_TRUE(c.link_set.kind);
-  const auto& b = std::get<netlink::BridgeOptions>(*c.link_set.kind);
+  EXPECT_EQ(c.link_set().up, true);
+  ASSERT_TRUE(c.link_set().kind);
+  const auto& b = std::get<netlink::BridgeOptions>(*c.link_set().kind);
   EXPECT_EQ(b.stp, true);
   EXPECT_EQ(b.forward_delay, 400u);
   EXPECT_EQ(b.hello_time, 300u);
@@ -101,18 +101,18 @@ TEST(IpLinkSetType, BridgeOptionsThroughTheAddParser) {
   EXPECT_EQ(b.nf_call_arptables, false);
   // The same parser serves `link add`.
   auto add = ok({"link", "add", "br1", "type", "bridge", "priority", "9", "stp_state", "2"});
-  EXPECT_EQ(std::get<netlink::BridgeOptions>(add.link_add.kind).priority, 9);
-  EXPECT_EQ(std::get<netlink::BridgeOptions>(add.link_add.kind).stp, true);  // any non-zero, as the kernel
+  EXPECT_EQ(std::get<netlink::BridgeOptions>(add.link_add().kind).priority, 9);
+  EXPECT_EQ(std::get<netlink::BridgeOptions>(add.link_add().kind).stp, true);  // any non-zero, as the kernel
 }
 
 TEST(IpLinkSetType, OtherKinds) {
   auto mv = ok({"link", "set", "mv0", "type", "macvlan", "mode", "private"});
-  const auto& m = std::get<netlink::MacvlanOptions>(*mv.link_set.kind);
+  const auto& m = std::get<netlink::MacvlanOptions>(*mv.link_set().kind);
   EXPECT_EQ(m.mode, netlink::MacvlanMode::private_);
   EXPECT_TRUE(m.link.empty());  // no lower device in a change
-  EXPECT_TRUE(std::get<netlink::MacvlanOptions>(*ok({"link", "set", "t0", "type", "macvtap", "mode", "vepa"}).link_set.kind).tap);
+  EXPECT_TRUE(std::get<netlink::MacvlanOptions>(*ok({"link", "set", "t0", "type", "macvtap", "mode", "vepa"}).link_set().kind).tap);
   // The kind alone: sent as it is, for the kernel to check against the device.
-  EXPECT_EQ(std::get<netlink::OtherKind>(*ok({"link", "set", "v0", "type", "veth"}).link_set.kind).kind, "veth");
+  EXPECT_EQ(std::get<netlink::OtherKind>(*ok({"link", "set", "v0", "type", "veth"}).link_set().kind).kind, "veth");
   EXPECT_NE(error_of({"link", "set", "v0", "type", "veth", "peer", "name", "x"}).message.find("bridge, macvlan"),
             std::string::npos);
   auto mode = error_of({"link", "set", "mv0", "type", "macvlan", "mode", "frob"});

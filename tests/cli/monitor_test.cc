@@ -32,13 +32,13 @@ TEST(IpMonitorGrammar, ObjectsAndAbbreviations) {
   auto all = ok({"monitor"});
   EXPECT_EQ(all.verb, Verb::monitor);
   EXPECT_FALSE(all.mutates());
-  EXPECT_FALSE(all.monitor.link || all.monitor.address || all.monitor.route || all.monitor.neigh || all.monitor.label);
+  EXPECT_FALSE(all.monitor().link || all.monitor().address || all.monitor().route || all.monitor().neigh || all.monitor().label);
   auto some = ok({"mo", "li", "a", "r", "n"});
-  EXPECT_TRUE(some.monitor.link && some.monitor.address && some.monitor.route && some.monitor.neigh);
-  EXPECT_FALSE(some.monitor.label);
-  EXPECT_TRUE(ok({"monitor", "l", "link"}).monitor.label);  // "l" is label, as in ip
-  EXPECT_TRUE(ok({"monitor", "all"}).monitor.label);
-  EXPECT_TRUE(ok({"monitor", "ru"}).monitor.rule);  // "r" is route
+  EXPECT_TRUE(some.monitor().link && some.monitor().address && some.monitor().route && some.monitor().neigh);
+  EXPECT_FALSE(some.monitor().label);
+  EXPECT_TRUE(ok({"monitor", "l", "link"}).monitor().label);  // "l" is label, as in ip
+  EXPECT_TRUE(ok({"monitor", "all"}).monitor().label);
+  EXPECT_TRUE(ok({"monitor", "ru"}).monitor().rule);  // "r" is route
 }
 
 TEST(IpMonitorGrammar, BadWordsAreIpsError) {
@@ -57,7 +57,7 @@ TEST(IpMonitorGrammar, BadWordsAreIpsError) {
 }
 
 TEST(IpMonitorGrammar, Dev) {
-  EXPECT_EQ(ok({"monitor", "dev", "d0", "link"}).monitor.dev, "d0");
+  EXPECT_EQ(ok({"monitor", "dev", "d0", "link"}).monitor().dev, "d0");
   EXPECT_FALSE(parse_command(Words{"monitor", "dev"}, Globals{}));
   EXPECT_EQ(error_of({"monitor", "de", "d0"}).message, "Argument \"de\" is unknown, try \"brisk monitor help\".");
 }

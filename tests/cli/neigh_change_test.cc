@@ -23,21 +23,21 @@ TEST(IpNeighChangeGrammar, ChangeAndProxy) {
     auto c = ok({"neigh", verb, "10.0.0.2", "dev", "v0", "nud", "stale"});
     EXPECT_EQ(c.verb, Verb::neigh_change) << verb;
     EXPECT_TRUE(c.mutates());
-    EXPECT_EQ(c.neigh.state, NUD_STALE);
-    EXPECT_TRUE(c.neigh.lladdr.empty());  // a change may keep the entry's
+    EXPECT_EQ(c.neigh().state, NUD_STALE);
+    EXPECT_TRUE(c.neigh().lladdr.empty());  // a change may keep the entry's
   }
   auto p = ok({"neigh", "add", "proxy", "10.0.0.7", "dev", "v0"});
   EXPECT_EQ(p.verb, Verb::neigh_add);
-  EXPECT_EQ(p.neigh.address, "10.0.0.7");
-  EXPECT_EQ(p.neigh.flags, NTF_PROXY);
-  EXPECT_EQ(ok({"neigh", "del", "pr", "fd00::7"}).neigh.flags, NTF_PROXY);  // on no device, as ip allows
+  EXPECT_EQ(p.neigh().address, "10.0.0.7");
+  EXPECT_EQ(p.neigh().flags, NTF_PROXY);
+  EXPECT_EQ(ok({"neigh", "del", "pr", "fd00::7"}).neigh().flags, NTF_PROXY);  // on no device, as ip allows
   EXPECT_EQ(error_of({"neigh", "add", "proxy", "10.0.0.7", "proxy", "10.0.0.8", "dev", "v0"}).message,
             "Error: duplicate \"address\": \"10.0.0.8\" is the second value.");
   EXPECT_EQ(error_of({"neigh", "add", "10.0.0.7", "proxy", "10.0.0.8", "dev", "v0"}).exit_code, 255);
   auto lone = error_of({"neigh", "change", "10.0.0.2"});
   EXPECT_EQ(lone.message, "Device and destination are required arguments.");
   EXPECT_EQ(lone.exit_code, 255);
-  EXPECT_TRUE(ok({"neigh", "replace", "10.0.0.2", "lladdr", "null", "dev", "v0"}).neigh.lladdr.empty());
+  EXPECT_TRUE(ok({"neigh", "replace", "10.0.0.2", "lladdr", "null", "dev", "v0"}).neigh().lladdr.empty());
   EXPECT_EQ(error_of({"neigh", "add", "10.0.0.2", "lladdr", "02:00:00:00:00:02", "ll", "02:00:00:00:00:03", "dev",
                       "v0"})
                 .message,
@@ -46,11 +46,11 @@ TEST(IpNeighChangeGrammar, ChangeAndProxy) {
 
 TEST(IpNeighChangeGrammar, FlagsAndStates) {
   auto f = ok({"neigh", "add", "10.0.0.2", "lladdr", "02:00:00:00:00:02", "dev", "v0", "router", "ext", "use"});
-  EXPECT_EQ(f.neigh.flags, NTF_ROUTER | NTF_EXT_LEARNED | NTF_USE);
-  EXPECT_FALSE(f.neigh.managed);
+  EXPECT_EQ(f.neigh().flags, NTF_ROUTER | NTF_EXT_LEARNED | NTF_USE);
+  EXPECT_FALSE(f.neigh().managed);
   auto m = ok({"neigh", "add", "10.0.0.2", "dev", "v0", "managed"});
-  EXPECT_TRUE(m.neigh.managed);
-  EXPECT_EQ(m.neigh.state, NUD_NONE);
+  EXPECT_TRUE(m.neigh().managed);
+  EXPECT_EQ(m.neigh().state, NUD_NONE);
   // router, use and managed are whole words in ip; extern_learn may be cut short.
   EXPECT_EQ(error_of({"neigh", "add", "10.0.0.2", "dev", "v0", "rout"}).message,
             "either \"to\" is duplicate, or \"rout\" is a garbage");
@@ -60,7 +60,7 @@ TEST(IpNeighChangeGrammar, FlagsAndStates) {
       {"delay", NUD_DELAY},         {"probe", NUD_PROBE},    {"failed", NUD_FAILED},       {"fail", NUD_FAILED},
       {"0x40", NUD_NOARP},          {"2", NUD_REACHABLE},    {"0", NUD_NONE}};
   for (const auto& [word, state] : states)
-    EXPECT_EQ(ok({"neigh", "change", "10.0.0.2", "dev", "v0", "nud", word}).neigh.state, state) << word;
+    EXPECT_EQ(ok({"neigh", "change", "10.0.0.2", "dev", "v0", "nud", word}).neigh().state, state) << word;
   for (const char* bad : {"odd", "3", "0x100", "inc", "no", "all"}) {
     auto e = error_of({"neigh", "add", "10.0.0.2", "dev", "v0", "nud", bad});
     EXPECT_EQ(e.message, std::string("Error: argument \"") + bad + "\" is wrong: nud state is bad") << bad;

@@ -80,10 +80,10 @@ TEST(IpLink, SetFlagsOnOff) {
   auto cmd = parse_command(Words{"link", "set", "v0", "promisc", "on", "arp", "off", "multicast", "0", "allmulticast", "1"},
                            Globals{});
   ASSERT_TRUE(cmd) << cmd.error().message;
-  EXPECT_EQ(cmd->link_set.promisc, true);
-  EXPECT_EQ(cmd->link_set.arp, false);
-  EXPECT_EQ(cmd->link_set.multicast, false);
-  EXPECT_EQ(cmd->link_set.allmulticast, true);
+  EXPECT_EQ(cmd->link_set().promisc, true);
+  EXPECT_EQ(cmd->link_set().arp, false);
+  EXPECT_EQ(cmd->link_set().multicast, false);
+  EXPECT_EQ(cmd->link_set().allmulticast, true);
   EXPECT_FALSE(parse_command(Words{"link", "set", "v0", "promisc"}, Globals{}));
   EXPECT_FALSE(parse_command(Words{"link", "set", "v0", "arp", "maybe"}, Globals{}));
 }
@@ -147,40 +147,40 @@ TEST(IpObjects, UnknownObjectsAndCommands) {
 TEST(IpLink, AddVeth) {
   auto c = ok({"link", "add", "v0", "mtu", "1400", "up", "type", "veth", "peer", "name", "v1", "mtu", "1300"});
   ASSERT_EQ(c.verb, Verb::link_add);
-  EXPECT_EQ(c.link_add.name, "v0");
-  EXPECT_EQ(c.link_add.common.mtu, 1400u);
-  EXPECT_TRUE(c.link_add.common.up);
-  auto& veth = std::get<netlink::VethOptions>(c.link_add.kind);
+  EXPECT_EQ(c.link_add().name, "v0");
+  EXPECT_EQ(c.link_add().common.mtu, 1400u);
+  EXPECT_TRUE(c.link_add().common.up);
+  auto& veth = std::get<netlink::VethOptions>(c.link_add().kind);
   EXPECT_EQ(veth.peer, "v1");
   EXPECT_EQ(veth.peer_mtu, 1300u);
   // "name NAME", "dev NAME", a bare peer name, and the peer's netns.
   auto d = ok({"link", "add", "name", "a", "type", "veth", "peer", "b", "netns", "blue"});
-  EXPECT_EQ(d.link_add.name, "a");
-  EXPECT_EQ(std::get<netlink::VethOptions>(d.link_add.kind).peer, "b");
+  EXPECT_EQ(d.link_add().name, "a");
+  EXPECT_EQ(std::get<netlink::VethOptions>(d.link_add().kind).peer, "b");
   EXPECT_EQ(d.peer_netns, "blue");
-  EXPECT_EQ(ok({"link", "add", "dev", "a", "type", "veth", "peer", "name", "b"}).link_add.name, "a");
+  EXPECT_EQ(ok({"link", "add", "dev", "a", "type", "veth", "peer", "name", "b"}).link_add().name, "a");
 }
 
 TEST(IpLink, AddOtherKinds) {
   auto br = ok({"link", "add", "br0", "type", "bridge", "stp_state", "1", "forward_delay", "400", "vlan_filtering", "0"});
-  auto& b = std::get<netlink::BridgeOptions>(br.link_add.kind);
+  auto& b = std::get<netlink::BridgeOptions>(br.link_add().kind);
   EXPECT_EQ(b.stp, true);
   EXPECT_EQ(b.forward_delay, 400u);
   EXPECT_EQ(b.vlan_filtering, false);
   auto mv = ok({"link", "add", "link", "eth0", "name", "mv0", "type", "macvlan", "mode", "vepa"});
-  auto& m = std::get<netlink::MacvlanOptions>(mv.link_add.kind);
+  auto& m = std::get<netlink::MacvlanOptions>(mv.link_add().kind);
   EXPECT_EQ(m.link, "eth0");
   EXPECT_EQ(m.mode, netlink::MacvlanMode::vepa);
   auto vx = ok({"link", "add", "vx0", "type", "vxlan", "id", "42", "dstport", "4789", "remote", "192.0.2.1", "nolearning"});
-  auto& x = std::get<netlink::VxlanOptions>(vx.link_add.kind);
+  auto& x = std::get<netlink::VxlanOptions>(vx.link_add().kind);
   EXPECT_EQ(x.id, 42u);
   EXPECT_EQ(x.dstport, 4789);
   EXPECT_EQ(x.remote, "192.0.2.1");
   EXPECT_EQ(x.learning, false);
   auto vl = ok({"link", "add", "link", "eth0", "name", "eth0.5", "type", "vlan", "id", "5"});
-  EXPECT_EQ(std::get<netlink::VlanOptions>(vl.link_add.kind).id, 5);
+  EXPECT_EQ(std::get<netlink::VlanOptions>(vl.link_add().kind).id, 5);
   auto dummy = ok({"link", "add", "d0", "type", "dummy"});
-  EXPECT_EQ(std::get<netlink::OtherKind>(dummy.link_add.kind).kind, "dummy");
+  EXPECT_EQ(std::get<netlink::OtherKind>(dummy.link_add().kind).kind, "dummy");
 }
 
 TEST(IpLink, AddErrors) {
@@ -210,19 +210,19 @@ TEST(IpLink, Set) {
   auto c = ok({"link", "set", "dev", "v0", "up", "mtu", "9000", "address", "02:00:00:00:00:01", "name", "v9",
                "master", "br0", "alias", "hello", "txqlen", "5", "group", "7", "netns", "blue"});
   ASSERT_EQ(c.verb, Verb::link_set);
-  EXPECT_EQ(c.link_set.name, "v0");
-  EXPECT_EQ(c.link_set.up, true);
-  EXPECT_EQ(c.link_set.mtu, 9000u);
-  EXPECT_EQ(c.link_set.address, "02:00:00:00:00:01");
-  EXPECT_EQ(c.link_set.new_name, "v9");
-  EXPECT_EQ(c.link_set.master, "br0");
-  EXPECT_EQ(c.link_set.alias, "hello");
-  EXPECT_EQ(c.link_set.txqueuelen, 5u);
-  EXPECT_EQ(c.link_set.group, 7u);
+  EXPECT_EQ(c.link_set().name, "v0");
+  EXPECT_EQ(c.link_set().up, true);
+  EXPECT_EQ(c.link_set().mtu, 9000u);
+  EXPECT_EQ(c.link_set().address, "02:00:00:00:00:01");
+  EXPECT_EQ(c.link_set().new_name, "v9");
+  EXPECT_EQ(c.link_set().master, "br0");
+  EXPECT_EQ(c.link_set().alias, "hello");
+  EXPECT_EQ(c.link_set().txqueuelen, 5u);
+  EXPECT_EQ(c.link_set().group, 7u);
   EXPECT_EQ(c.set_netns, "blue");
   auto n = ok({"link", "set", "v0", "down", "nomaster"});
-  EXPECT_EQ(n.link_set.up, false);
-  EXPECT_EQ(n.link_set.master, "");
+  EXPECT_EQ(n.link_set().up, false);
+  EXPECT_EQ(n.link_set().master, "");
   EXPECT_EQ(ok({"link", "change", "v0", "up"}).verb, Verb::link_set);
 }
 
@@ -257,15 +257,15 @@ TEST(IpAddr, AddReplaceDelete) {
   auto a = ok({"addr", "add", "10.0.0.1/24", "brd", "10.0.0.255", "dev", "v0", "label", "v0:1", "scope", "link",
                "noprefixroute"});
   ASSERT_EQ(a.verb, Verb::addr_add);
-  EXPECT_EQ(a.addr.prefix, "10.0.0.1/24");
-  EXPECT_EQ(a.addr.broadcast, "10.0.0.255");
-  EXPECT_EQ(a.addr.dev, "v0");
-  EXPECT_EQ(a.addr.label, "v0:1");
-  EXPECT_EQ(a.addr.scope, RT_SCOPE_LINK);
-  EXPECT_TRUE(a.addr.noprefixroute);
+  EXPECT_EQ(a.addr().prefix, "10.0.0.1/24");
+  EXPECT_EQ(a.addr().broadcast, "10.0.0.255");
+  EXPECT_EQ(a.addr().dev, "v0");
+  EXPECT_EQ(a.addr().label, "v0:1");
+  EXPECT_EQ(a.addr().scope, RT_SCOPE_LINK);
+  EXPECT_TRUE(a.addr().noprefixroute);
   auto l = ok({"a", "a", "local", "fd00::1/64", "dev", "v0", "nodad"});
-  EXPECT_EQ(l.addr.prefix, "fd00::1/64");
-  EXPECT_TRUE(l.addr.nodad);
+  EXPECT_EQ(l.addr().prefix, "fd00::1/64");
+  EXPECT_TRUE(l.addr().nodad);
   EXPECT_EQ(ok({"address", "replace", "10.0.0.1/24", "dev", "v0"}).verb, Verb::addr_replace);
   EXPECT_EQ(ok({"address", "del", "10.0.0.1/24", "dev", "v0"}).verb, Verb::addr_del);
 }
@@ -299,19 +299,19 @@ TEST(IpRoute, AddForms) {
   auto r = ok({"route", "add", "10.2.0.0/16", "via", "10.0.0.1", "dev", "v0", "metric", "100", "table", "7", "proto",
                "static", "src", "10.0.0.5", "onlink"});
   ASSERT_EQ(r.verb, Verb::route_add);
-  EXPECT_EQ(r.route.prefix, "10.2.0.0/16");
-  EXPECT_EQ(r.route.via, "10.0.0.1");
-  EXPECT_EQ(r.route.dev, "v0");
-  EXPECT_EQ(r.route.metric, 100u);
-  EXPECT_EQ(r.route.table, 7u);
-  EXPECT_EQ(r.route.protocol, RTPROT_STATIC);
-  EXPECT_EQ(r.route.src, "10.0.0.5");
-  EXPECT_TRUE(r.route.onlink);
-  EXPECT_EQ(ok({"route", "add", "default", "via", "10.0.0.1"}).route.prefix, "default");
-  EXPECT_EQ(ok({"route", "add", "to", "10.3.0.0/16", "dev", "v0"}).route.prefix, "10.3.0.0/16");
+  EXPECT_EQ(r.route().prefix, "10.2.0.0/16");
+  EXPECT_EQ(r.route().via, "10.0.0.1");
+  EXPECT_EQ(r.route().dev, "v0");
+  EXPECT_EQ(r.route().metric, 100u);
+  EXPECT_EQ(r.route().table, 7u);
+  EXPECT_EQ(r.route().protocol, RTPROT_STATIC);
+  EXPECT_EQ(r.route().src, "10.0.0.5");
+  EXPECT_TRUE(r.route().onlink);
+  EXPECT_EQ(ok({"route", "add", "default", "via", "10.0.0.1"}).route().prefix, "default");
+  EXPECT_EQ(ok({"route", "add", "to", "10.3.0.0/16", "dev", "v0"}).route().prefix, "10.3.0.0/16");
   auto bh = ok({"route", "add", "blackhole", "192.0.2.0/24"});
-  EXPECT_EQ(bh.route.type, netlink::RouteType::blackhole);
-  EXPECT_EQ(bh.route.prefix, "192.0.2.0/24");
+  EXPECT_EQ(bh.route().type, netlink::RouteType::blackhole);
+  EXPECT_EQ(bh.route().prefix, "192.0.2.0/24");
   EXPECT_EQ(ok({"route", "replace", "10.2.0.0/16", "dev", "v0"}).verb, Verb::route_replace);
   EXPECT_EQ(ok({"route", "del", "10.2.0.0/16"}).verb, Verb::route_del);
   EXPECT_EQ(ok({"route", "show", "table", "main"}).verb, Verb::route_show);
@@ -341,16 +341,16 @@ TEST(IpHelp, EveryObjectHasAUsageTextNamingItsCommands) {
 TEST(IpRoute, Get) {
   auto g = ok({"route", "get", "10.0.0.2", "from", "10.0.0.9", "iif", "v1", "mark", "5"});
   ASSERT_EQ(g.verb, Verb::route_get);
-  EXPECT_EQ(g.route_query.to, "10.0.0.2");
-  EXPECT_EQ(g.route_query.from, "10.0.0.9");
-  EXPECT_EQ(g.route_query.iif, "v1");
-  EXPECT_TRUE(g.route_query.oif.empty());
-  EXPECT_EQ(g.route_query.mark, 5u);
+  EXPECT_EQ(g.route_query().to, "10.0.0.2");
+  EXPECT_EQ(g.route_query().from, "10.0.0.9");
+  EXPECT_EQ(g.route_query().iif, "v1");
+  EXPECT_TRUE(g.route_query().oif.empty());
+  EXPECT_EQ(g.route_query().mark, 5u);
   auto o = ok({"r", "g", "to", "fd00::1", "oif", "v0"});
-  EXPECT_EQ(o.route_query.to, "fd00::1");
-  EXPECT_EQ(o.route_query.oif, "v0");
-  EXPECT_TRUE(o.route_query.iif.empty());
-  EXPECT_EQ(ok({"route", "get", "10.0.0.2", "dev", "v0"}).route_query.oif, "v0");
+  EXPECT_EQ(o.route_query().to, "fd00::1");
+  EXPECT_EQ(o.route_query().oif, "v0");
+  EXPECT_TRUE(o.route_query().iif.empty());
+  EXPECT_EQ(ok({"route", "get", "10.0.0.2", "dev", "v0"}).route_query().oif, "v0");
   EXPECT_FALSE(g.mutates());
   EXPECT_NE(error_of({"route", "get"}).find("destination"), std::string::npos);
   EXPECT_NE(error_of({"route", "get", "10.0.0"}).find("10.0.0"), std::string::npos);
@@ -373,18 +373,18 @@ TEST(IpRoute, Errors) {
 TEST(IpNeigh, Forms) {
   auto n = ok({"neigh", "add", "10.0.0.2", "lladdr", "02:00:00:00:00:02", "dev", "v0", "nud", "reachable"});
   ASSERT_EQ(n.verb, Verb::neigh_add);
-  EXPECT_EQ(n.neigh.address, "10.0.0.2");
-  EXPECT_EQ(n.neigh.lladdr, "02:00:00:00:00:02");
-  EXPECT_EQ(n.neigh.dev, "v0");
-  EXPECT_EQ(n.neigh.state, NUD_REACHABLE);
-  EXPECT_EQ(ok({"neigh", "add", "to", "fd00::2", "lladdr", "02:00:00:00:00:02", "dev", "v0"}).neigh.state,
+  EXPECT_EQ(n.neigh().address, "10.0.0.2");
+  EXPECT_EQ(n.neigh().lladdr, "02:00:00:00:00:02");
+  EXPECT_EQ(n.neigh().dev, "v0");
+  EXPECT_EQ(n.neigh().state, NUD_REACHABLE);
+  EXPECT_EQ(ok({"neigh", "add", "to", "fd00::2", "lladdr", "02:00:00:00:00:02", "dev", "v0"}).neigh().state,
             NUD_PERMANENT);
   EXPECT_EQ(ok({"neigh", "replace", "10.0.0.2", "lladdr", "02:00:00:00:00:03", "dev", "v0"}).verb,
             Verb::neigh_replace);
   EXPECT_EQ(ok({"neigh", "del", "10.0.0.2", "dev", "v0"}).verb, Verb::neigh_del);
   EXPECT_EQ(ok({"neigh", "show", "dev", "v0"}).dev, "v0");
   // No lladdr is the kernel's to refuse, as with ip.
-  EXPECT_TRUE(ok({"neigh", "add", "10.0.0.2", "dev", "v0"}).neigh.lladdr.empty());
+  EXPECT_TRUE(ok({"neigh", "add", "10.0.0.2", "dev", "v0"}).neigh().lladdr.empty());
   EXPECT_EQ(error_of({"neigh", "add", "10.0.0.2", "lladdr", "02:00:00:00:00:02"}),
             "Device and destination are required arguments.");
   EXPECT_EQ(error_of({"neigh", "add", "lladdr", "02:00:00:00:00:02", "dev", "v0"}),
@@ -414,16 +414,16 @@ TEST(IpNetns, Forms) {
 TEST(IpFdb, Forms) {
   auto f = ok({"fdb", "add", "02:00:00:00:00:09", "dev", "v1", "master", "static", "vlan", "5"});
   ASSERT_EQ(f.verb, Verb::fdb_add);
-  EXPECT_EQ(f.fdb.lladdr, "02:00:00:00:00:09");
-  EXPECT_TRUE(f.fdb.master);
-  EXPECT_FALSE(f.fdb.self);
-  EXPECT_EQ(f.fdb.state, NUD_NOARP);
-  EXPECT_EQ(f.fdb.vlan, 5);
+  EXPECT_EQ(f.fdb().lladdr, "02:00:00:00:00:09");
+  EXPECT_TRUE(f.fdb().master);
+  EXPECT_FALSE(f.fdb().self);
+  EXPECT_EQ(f.fdb().state, NUD_NOARP);
+  EXPECT_EQ(f.fdb().vlan, 5);
   // bridge fdb's default is the device's own table.
   auto s = ok({"fdb", "add", "00:00:00:00:00:00", "dev", "vx0", "dst", "192.0.2.1"});
-  EXPECT_TRUE(s.fdb.self);
-  EXPECT_FALSE(s.fdb.master);
-  EXPECT_EQ(s.fdb.dst, "192.0.2.1");
+  EXPECT_TRUE(s.fdb().self);
+  EXPECT_FALSE(s.fdb().master);
+  EXPECT_EQ(s.fdb().dst, "192.0.2.1");
   EXPECT_EQ(ok({"fdb", "del", "02:00:00:00:00:09", "dev", "v1", "master"}).verb, Verb::fdb_del);
   EXPECT_EQ(ok({"fdb", "show", "br", "br0"}).master, "br0");
   EXPECT_NE(error_of({"fdb", "show"}).find("br"), std::string::npos);

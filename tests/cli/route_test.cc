@@ -33,7 +33,7 @@ TEST(IpRouteGrammar, MergeVerbs) {
 TEST(IpRouteGrammar, Metrics) {
   auto r = ok({"route", "add", "10.0.0.0/8", "via", "10.9.0.2", "mtu", "lock", "1400", "advmss", "1360", "initcwnd",
                "10", "initrwnd", "20", "window", "65535", "rtt", "100ms", "quickack", "1"});
-  const auto& m = r.route.metrics;
+  const auto& m = r.route().metrics;
   EXPECT_EQ(m.values[RTAX_MTU], 1400u);
   EXPECT_EQ(m.locked, 1u << RTAX_MTU);
   EXPECT_EQ(m.values[RTAX_ADVMSS], 1360u);
@@ -42,10 +42,10 @@ TEST(IpRouteGrammar, Metrics) {
   EXPECT_EQ(m.values[RTAX_WINDOW], 65535u);
   EXPECT_EQ(m.values[RTAX_RTT], 800u);  // 1/8 ms, as the kernel keeps it
   EXPECT_EQ(m.values[RTAX_QUICKACK], 1u);
-  EXPECT_EQ(ok({"route", "add", "10.0.0.0/8", "dev", "v0", "rtt", "2s"}).route.metrics.values[RTAX_RTT], 16000u);
-  EXPECT_EQ(ok({"route", "add", "10.0.0.0/8", "dev", "v0", "rtt", "3"}).route.metrics.values[RTAX_RTT], 3u);
-  EXPECT_EQ(ok({"route", "add", "fd00::/64", "dev", "v0", "pref", "high"}).route.pref, ICMPV6_ROUTER_PREF_HIGH);
-  EXPECT_TRUE(ok({"route", "add", "10.0.0.0/8", "via", "10.9.0.2", "dev", "v0", "onlink"}).route.onlink);
+  EXPECT_EQ(ok({"route", "add", "10.0.0.0/8", "dev", "v0", "rtt", "2s"}).route().metrics.values[RTAX_RTT], 16000u);
+  EXPECT_EQ(ok({"route", "add", "10.0.0.0/8", "dev", "v0", "rtt", "3"}).route().metrics.values[RTAX_RTT], 3u);
+  EXPECT_EQ(ok({"route", "add", "fd00::/64", "dev", "v0", "pref", "high"}).route().pref, ICMPV6_ROUTER_PREF_HIGH);
+  EXPECT_TRUE(ok({"route", "add", "10.0.0.0/8", "via", "10.9.0.2", "dev", "v0", "onlink"}).route().onlink);
   auto quick = error_of({"route", "add", "10.0.0.0/8", "dev", "v0", "quickack", "2"});
   EXPECT_EQ(quick.message, "Error: argument \"2\" is wrong: \"quickack\" value should be 0 or 1\n");
   for (const char* bad : {"big", "4294967296", "-1"})
@@ -58,15 +58,15 @@ TEST(IpRouteGrammar, Metrics) {
 TEST(IpRouteGrammar, Multipath) {
   auto r = ok({"route", "add", "10.30.0.0/16", "proto", "static", "nexthop", "via", "10.9.0.2", "dev", "d0",
                "weight", "2", "nexthop", "via", "10.8.0.2", "weight", "256", "onlink", "nexthop", "dev", "e0"});
-  ASSERT_EQ(r.route.nexthops.size(), 3u);
-  EXPECT_EQ(r.route.nexthops[0].via, "10.9.0.2");
-  EXPECT_EQ(r.route.nexthops[0].dev, "d0");
-  EXPECT_EQ(r.route.nexthops[0].weight, 2);
-  EXPECT_EQ(r.route.nexthops[1].weight, 256);
-  EXPECT_TRUE(r.route.nexthops[1].onlink);
-  EXPECT_EQ(r.route.nexthops[2].dev, "e0");
-  EXPECT_EQ(r.route.nexthops[2].weight, 1);
-  EXPECT_EQ(r.route.protocol, RTPROT_STATIC);
+  ASSERT_EQ(r.route().nexthops.size(), 3u);
+  EXPECT_EQ(r.route().nexthops[0].via, "10.9.0.2");
+  EXPECT_EQ(r.route().nexthops[0].dev, "d0");
+  EXPECT_EQ(r.route().nexthops[0].weight, 2);
+  EXPECT_EQ(r.route().nexthops[1].weight, 256);
+  EXPECT_TRUE(r.route().nexthops[1].onlink);
+  EXPECT_EQ(r.route().nexthops[2].dev, "e0");
+  EXPECT_EQ(r.route().nexthops[2].weight, 1);
+  EXPECT_EQ(r.route().protocol, RTPROT_STATIC);
   for (const char* weight : {"0", "257", "x"}) {
     auto e = error_of({"route", "add", "10.30.0.0/16", "nexthop", "via", "10.9.0.2", "weight", weight});
     EXPECT_EQ(e.message, "Error: argument \"" + std::string(weight) + "\" is wrong: \"weight\" is invalid\n");

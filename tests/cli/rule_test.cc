@@ -21,7 +21,7 @@ TEST(IpRuleGrammar, EveryKeyword) {
                "protocol", "static", "realms", "1/2", "tun_id", "7"});
   EXPECT_EQ(r.verb, Verb::rule_add);
   EXPECT_TRUE(r.mutates());
-  const auto& s = r.rule;
+  const auto& s = r.rule();
   EXPECT_EQ(s.family, AF_INET);
   EXPECT_TRUE(s.invert);
   EXPECT_EQ(s.from, "10.1.0.0/16");
@@ -46,33 +46,33 @@ TEST(IpRuleGrammar, EveryKeyword) {
 
   // The defaults of an add: main table, look it up; none for a delete.
   auto bare = ok({"rule", "add", "from", "10.0.0.0/8"});
-  EXPECT_EQ(bare.rule.table, uint32_t(RT_TABLE_MAIN));
-  EXPECT_EQ(bare.rule.action, FR_ACT_TO_TBL);
+  EXPECT_EQ(bare.rule().table, uint32_t(RT_TABLE_MAIN));
+  EXPECT_EQ(bare.rule().action, FR_ACT_TO_TBL);
   auto del = ok({"rule", "del", "pref", "5"});
   EXPECT_EQ(del.verb, Verb::rule_del);
-  EXPECT_FALSE(del.rule.table);
-  EXPECT_EQ(del.rule.action, FR_ACT_UNSPEC);
+  EXPECT_FALSE(del.rule().table);
+  EXPECT_EQ(del.rule().action, FR_ACT_UNSPEC);
   // An action leaves the table unset, with or without "type".
   for (const Words& w : {Words{"rule", "add", "blackhole"}, Words{"rule", "add", "type", "blackhole"},
                          Words{"rule", "add", "black"}}) {
     auto b = ok(w);
-    EXPECT_EQ(b.rule.action, FR_ACT_BLACKHOLE) << ::testing::PrintToString(w);
-    EXPECT_FALSE(b.rule.table);
+    EXPECT_EQ(b.rule().action, FR_ACT_BLACKHOLE) << ::testing::PrintToString(w);
+    EXPECT_FALSE(b.rule().table);
   }
-  EXPECT_EQ(ok({"rule", "add", "goto", "400"}).rule.goto_target, 400u);
-  EXPECT_EQ(ok({"rule", "add", "nop"}).rule.action, FR_ACT_NOP);
-  EXPECT_EQ(ok({"rule", "add", "unreachable"}).rule.action, FR_ACT_UNREACHABLE);
-  EXPECT_EQ(ok({"rule", "add", "prohibit"}).rule.action, FR_ACT_PROHIBIT);
-  EXPECT_TRUE(ok({"rule", "add", "l3mdev"}).rule.l3mdev);
-  EXPECT_FALSE(ok({"rule", "add", "l3mdev"}).rule.table);
+  EXPECT_EQ(ok({"rule", "add", "goto", "400"}).rule().goto_target, 400u);
+  EXPECT_EQ(ok({"rule", "add", "nop"}).rule().action, FR_ACT_NOP);
+  EXPECT_EQ(ok({"rule", "add", "unreachable"}).rule().action, FR_ACT_UNREACHABLE);
+  EXPECT_EQ(ok({"rule", "add", "prohibit"}).rule().action, FR_ACT_PROHIBIT);
+  EXPECT_TRUE(ok({"rule", "add", "l3mdev"}).rule().l3mdev);
+  EXPECT_FALSE(ok({"rule", "add", "l3mdev"}).rule().table);
   // pref, order and priority, by any prefix; table by name; tos by name.
   for (const char* key : {"pref", "preference", "order", "prio", "priority"})
-    EXPECT_EQ(ok({"rule", "add", key, "0x20"}).rule.priority, 0x20u) << key;
-  EXPECT_EQ(ok({"rule", "add", "table", "local"}).rule.table, uint32_t(RT_TABLE_LOCAL));
-  EXPECT_EQ(ok({"rule", "add", "tos", "AF11"}).rule.tos, 0x28);
-  EXPECT_EQ(ok({"rule", "add", "from", "fd00::/64"}, Globals{.family = AF_INET6}).rule.family, AF_INET6);
+    EXPECT_EQ(ok({"rule", "add", key, "0x20"}).rule().priority, 0x20u) << key;
+  EXPECT_EQ(ok({"rule", "add", "table", "local"}).rule().table, uint32_t(RT_TABLE_LOCAL));
+  EXPECT_EQ(ok({"rule", "add", "tos", "AF11"}).rule().tos, 0x28);
+  EXPECT_EQ(ok({"rule", "add", "from", "fd00::/64"}, Globals{.family = AF_INET6}).rule().family, AF_INET6);
   // "from all" is the whole space.
-  EXPECT_EQ(ok({"rule", "add", "from", "all", "table", "5"}).rule.from, "");
+  EXPECT_EQ(ok({"rule", "add", "from", "all", "table", "5"}).rule().from, "");
 }
 
 TEST(IpRuleGrammar, Selectors) {
@@ -81,16 +81,16 @@ TEST(IpRuleGrammar, Selectors) {
                "udp", "sport", "53", "dport", "1-2", "protocol", "static"});
   EXPECT_EQ(s.verb, Verb::rule_show);
   EXPECT_FALSE(s.mutates());
-  EXPECT_EQ(s.rule.priority, 5u);
-  EXPECT_TRUE(s.rule.invert);
+  EXPECT_EQ(s.rule().priority, 5u);
+  EXPECT_TRUE(s.rule().invert);
   EXPECT_TRUE(s.rule_from_filter);
-  EXPECT_EQ(s.rule.from, "10.0.0.0/8");
+  EXPECT_EQ(s.rule().from, "10.0.0.0/8");
   EXPECT_TRUE(s.rule_to_filter);
-  EXPECT_EQ(s.rule.to, "10.2.0.0/16");  // a bare prefix is the destination
+  EXPECT_EQ(s.rule().to, "10.2.0.0/16");  // a bare prefix is the destination
   EXPECT_EQ(s.rule_tos_filter, 0);
-  EXPECT_EQ(s.rule.table, uint32_t(RT_TABLE_MAIN));
-  EXPECT_EQ(s.rule.protocol, RTPROT_STATIC);
-  EXPECT_FALSE(ok({"rule", "flush", "protocol", "all"}).rule.protocol);
+  EXPECT_EQ(s.rule().table, uint32_t(RT_TABLE_MAIN));
+  EXPECT_EQ(s.rule().protocol, RTPROT_STATIC);
+  EXPECT_FALSE(ok({"rule", "flush", "protocol", "all"}).rule().protocol);
   EXPECT_EQ(ok({"rule"}).verb, Verb::rule_show);
   for (const char* verb : {"list", "lst", "show", "s", "l"}) EXPECT_EQ(ok({"rule", verb}).verb, Verb::rule_show);
   EXPECT_EQ(ok({"rule", "flush"}).verb, Verb::rule_flush);

@@ -39,32 +39,32 @@ TEST(IpTuntapGrammar, EveryKeyword) {
   auto a = ok({"tuntap", "add", "dev", "tap7", "mode", "tap", "user", "1000", "group", "1001", "one_queue", "pi",
                "vnet_hdr", "multi_queue"});
   EXPECT_EQ(a.name, "tap7");
-  EXPECT_TRUE(a.tun.tap);
-  EXPECT_EQ(a.tun.owner, 1000u);
-  EXPECT_EQ(a.tun.group, 1001u);
-  EXPECT_TRUE(a.tun.one_queue && a.tun.pi && a.tun.vnet_hdr && a.tun.multi_queue);
+  EXPECT_TRUE(a.tun().tap);
+  EXPECT_EQ(a.tun().owner, 1000u);
+  EXPECT_EQ(a.tun().group, 1001u);
+  EXPECT_TRUE(a.tun().one_queue && a.tun().pi && a.tun().vnet_hdr && a.tun().multi_queue);
   auto defaults = ok({"tuntap", "add", "t0", "mode", "tun"});
-  EXPECT_FALSE(defaults.tun.tap);
-  EXPECT_FALSE(defaults.tun.owner || defaults.tun.group);
-  EXPECT_FALSE(defaults.tun.pi || defaults.tun.vnet_hdr || defaults.tun.multi_queue || defaults.tun.one_queue);
+  EXPECT_FALSE(defaults.tun().tap);
+  EXPECT_FALSE(defaults.tun().owner || defaults.tun().group);
+  EXPECT_FALSE(defaults.tun().pi || defaults.tun().vnet_hdr || defaults.tun().multi_queue || defaults.tun().one_queue);
   // Prefixes as ip's matches() takes them, in ip's order: "m" is mode, "mu" multi_queue.
   auto p = ok({"tuntap", "add", "m", "ta", "p", "o", "v", "mu", "n", "x0", "u", "root", "g", "root"});
-  EXPECT_TRUE(p.tun.tap && p.tun.pi && p.tun.one_queue && p.tun.vnet_hdr && p.tun.multi_queue);
+  EXPECT_TRUE(p.tun().tap && p.tun().pi && p.tun().one_queue && p.tun().vnet_hdr && p.tun().multi_queue);
   EXPECT_EQ(p.name, "x0");
-  EXPECT_EQ(p.tun.owner, 0u);
-  EXPECT_EQ(p.tun.group, 0u);
-  EXPECT_EQ(ok({"tuntap", "add", "mode", "t"}).tun.tap, false);  // "t" is tun
+  EXPECT_EQ(p.tun().owner, 0u);
+  EXPECT_EQ(p.tun().group, 0u);
+  EXPECT_EQ(ok({"tuntap", "add", "mode", "t"}).tun().tap, false);  // "t" is tun
   EXPECT_EQ(ok({"tuntap", "add", "mode", "tun", "mode", "tun"}).name, "");  // no name: the kernel picks
   EXPECT_EQ(ok({"tuntap", "add", "name", "tap%d", "mode", "tap"}).name, "tap%d");
   // dev may replace a name given before; a number wraps as strtol's does, and -1 is "none".
   EXPECT_EQ(ok({"tuntap", "add", "a0", "dev", "b0", "mode", "tun"}).name, "b0");
-  EXPECT_EQ(ok({"tuntap", "add", "t0", "mode", "tun", "user", "4294967296"}).tun.owner, 0u);
-  EXPECT_FALSE(ok({"tuntap", "add", "t0", "mode", "tun", "user", "5", "user", "-1"}).tun.owner);
-  EXPECT_EQ(ok({"tuntap", "add", "t0", "mode", "tun", "group", " 7"}).tun.group, 7u);
+  EXPECT_EQ(ok({"tuntap", "add", "t0", "mode", "tun", "user", "4294967296"}).tun().owner, 0u);
+  EXPECT_FALSE(ok({"tuntap", "add", "t0", "mode", "tun", "user", "5", "user", "-1"}).tun().owner);
+  EXPECT_EQ(ok({"tuntap", "add", "t0", "mode", "tun", "group", " 7"}).tun().group, 7u);
   // del takes no user or group: those words are names, as in ip.
   EXPECT_EQ(ok({"tuntap", "del", "user", "mode", "tap"}).name, "user");
   auto d = ok({"tuntap", "del", "t0", "mode", "tap", "multi_queue"});
-  EXPECT_TRUE(d.tun.tap && d.tun.multi_queue);
+  EXPECT_TRUE(d.tun().tap && d.tun().multi_queue);
 }
 
 struct ErrorCase {

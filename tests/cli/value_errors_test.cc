@@ -13,9 +13,9 @@ namespace brisk::ipcli {
 namespace {
 
 TEST(IpValues, RouteProtocolsByAnyNameOrNumber) {
-  EXPECT_EQ(ok({"route", "add", "10.0.0.0/8", "dev", "v0", "proto", "dhcp"}).route.protocol, RTPROT_DHCP);
-  EXPECT_EQ(ok({"route", "add", "10.0.0.0/8", "dev", "v0", "proto", "bird"}).route.protocol, RTPROT_BIRD);
-  EXPECT_EQ(ok({"route", "add", "10.0.0.0/8", "dev", "v0", "protocol", "99"}).route.protocol, 99);
+  EXPECT_EQ(ok({"route", "add", "10.0.0.0/8", "dev", "v0", "proto", "dhcp"}).route().protocol, RTPROT_DHCP);
+  EXPECT_EQ(ok({"route", "add", "10.0.0.0/8", "dev", "v0", "proto", "bird"}).route().protocol, RTPROT_BIRD);
+  EXPECT_EQ(ok({"route", "add", "10.0.0.0/8", "dev", "v0", "protocol", "99"}).route().protocol, 99);
   EXPECT_EQ(ok({"route", "show", "proto", "dhcp"}).route_protocol, RTPROT_DHCP);
   auto bad = error_of({"route", "add", "10.0.0.0/8", "dev", "v0", "proto", "nosuch"});
   EXPECT_EQ(format_error(bad.message, bad.exact), "Error: argument \"nosuch\" is wrong: \"protocol\" value is invalid\n");
@@ -24,9 +24,9 @@ TEST(IpValues, RouteProtocolsByAnyNameOrNumber) {
 }
 
 TEST(IpValues, RouteTablesByNameOrNumber) {
-  EXPECT_EQ(ok({"route", "add", "10.0.0.0/8", "dev", "v0", "table", "local"}).route.table, RT_TABLE_LOCAL);
-  EXPECT_EQ(ok({"route", "add", "10.0.0.0/8", "dev", "v0", "table", "4294967295"}).route.table, 4294967295u);
-  EXPECT_EQ(ok({"route", "show", "table", "all"}).route.table, RT_TABLE_UNSPEC);
+  EXPECT_EQ(ok({"route", "add", "10.0.0.0/8", "dev", "v0", "table", "local"}).route().table, RT_TABLE_LOCAL);
+  EXPECT_EQ(ok({"route", "add", "10.0.0.0/8", "dev", "v0", "table", "4294967295"}).route().table, 4294967295u);
+  EXPECT_EQ(ok({"route", "show", "table", "all"}).route().table, RT_TABLE_UNSPEC);
   EXPECT_NE(error_of({"route", "add", "10.0.0.0/8", "dev", "v0", "table", "4294967296"}).message.find("\"table\""),
             std::string::npos);
   EXPECT_NE(error_of({"route", "show", "table", "nosuch"}).message.find("table id"), std::string::npos);
@@ -34,9 +34,9 @@ TEST(IpValues, RouteTablesByNameOrNumber) {
 
 TEST(IpValues, NetnsPidIsCheckedByTheParser) {
   auto by_pid = ok({"link", "set", "lo", "netns", "1"});
-  EXPECT_EQ(by_pid.link_set.netns_pid, 1);
+  EXPECT_EQ(by_pid.link_set().netns_pid, 1);
   auto by_name = ok({"link", "set", "lo", "netns", "blue"});
-  EXPECT_FALSE(by_name.link_set.netns_pid);
+  EXPECT_FALSE(by_name.link_set().netns_pid);
   EXPECT_EQ(by_name.set_netns, "blue");
   for (const char* pid : {"99999999999999999999999", "2147483648"}) {
     auto e = error_of({"link", "set", "lo", "netns", pid});

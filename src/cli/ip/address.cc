@@ -45,7 +45,7 @@ Parsed<uint32_t> lifetime(const std::string& key, const std::string& text) {
 
 Parsed<Command> parse_addr_change(Cursor& c, Command cmd, Verb verb, int family) {
   cmd.verb = verb;
-  auto& spec = cmd.addr;
+  auto& spec = cmd.addr();
   std::string broadcast_sign;  // "+" or "-": derived from the prefix once it is known
   while (!c.done()) {
     std::string key = c.next(), v;

@@ -12,7 +12,7 @@ using netlink::NlResult;
 
 Parsed<Command> parse_fdb_change(Cursor& c, Command cmd, Verb verb) {
   cmd.verb = verb;
-  auto& spec = cmd.fdb;
+  auto& spec = cmd.fdb();
   bool master = false, self = false;
   while (!c.done()) {
     std::string key = c.next(), v;

@@ -221,7 +221,7 @@ Parsed<netlink::LinkKind> parse_kind(const std::string& type, Cursor& c, const s
 
 Parsed<Command> parse_link_add(Cursor& c, Command cmd) {
   cmd.verb = Verb::link_add;
-  auto& spec = cmd.link_add;
+  auto& spec = cmd.link_add();
   std::string lower, type;
   while (!c.done()) {
     std::string key = c.next(), v;
@@ -262,7 +262,7 @@ Parsed<Command> parse_link_add(Cursor& c, Command cmd) {
 
 Parsed<Command> parse_link_set(Cursor& c, Command cmd) {
   cmd.verb = Verb::link_set;
-  auto& spec = cmd.link_set;
+  auto& spec = cmd.link_set();
   bool changed = false;
   while (!c.done()) {
     std::string key = c.next(), v;
@@ -367,7 +367,7 @@ Parsed<Command> parse_link_property(Cursor& c, Command cmd) {
   else if (matches(op, "del")) cmd.verb = Verb::link_prop_del;
   else if (op == "help") return fail(UsageError{.message = std::string(object_usage(Object::link)), .help = true});
   else return fail(UsageError{.message = "Operator required", .exact = true});
-  auto& change = cmd.altnames;
+  auto& change = cmd.altnames();
   while (!c.done()) {
     std::string key = c.next(), v;
     if (matches(key, "altname")) {

@@ -126,7 +126,7 @@ class EventPrinter {
     } else {
       return {};
     }
-    return timestamp_text(g.timestamp) + (cmd_.monitor.label ? label : "") + body;
+    return timestamp_text(g.timestamp) + (cmd_.monitor().label ? label : "") + body;
   }
 
  private:
@@ -160,7 +160,7 @@ NlResult<UniqueFd> stop_signals() {
 
 Parsed<Command> parse_monitor(Cursor& c, Command cmd) {
   cmd.verb = Verb::monitor;
-  auto& spec = cmd.monitor;
+  auto& spec = cmd.monitor();
   while (!c.done()) {
     std::string word = c.next();
     // In ip's order, so an abbreviation means what it means to ip
@@ -186,15 +186,15 @@ NlResult<void> run_monitor(Runner& r, const Command& cmd) {
   const Globals& g = r.globals();
   auto* conn = BRISK_TRY(r.conn());  // in -n's namespace from here on
   auto mon = netlink::Monitor::open(
-      {.groups = groups_of(cmd.monitor, g.family), .netns_fd = conn->netns_fd(), .details = g.details});
+      {.groups = groups_of(cmd.monitor(), g.family), .netns_fd = conn->netns_fd(), .details = g.details});
   if (!mon) return std::move(mon).error();
   // As ip: subscribed first, then the link cache read, so no change falls between.
   int dev = 0;
-  if (!cmd.monitor.dev.empty()) {
-    auto index = netlink::resolve_link(*conn, cmd.monitor.dev);
+  if (!cmd.monitor().dev.empty()) {
+    auto index = netlink::resolve_link(*conn, cmd.monitor().dev);
     if (!index)  // ip's argument error, found as it parses
       return netlink::NetlinkError{
-          .code = ENODEV, .op = "monitor", .detail = "monitor dev '" + cmd.monitor.dev + "' does not exist"};
+          .code = ENODEV, .op = "monitor", .detail = "monitor dev '" + cmd.monitor().dev + "' does not exist"};
     dev = *index;
   }
   EventPrinter printer(r, *conn, cmd, BRISK_TRY(r.links_by_index(g.stats, g.details)), dev);

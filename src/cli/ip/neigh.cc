@@ -34,7 +34,7 @@ Failure<UsageError> duplicate(const std::string& key, const std::string& value) 
 
 Parsed<Command> parse_neigh_change(Cursor& c, Command cmd, Verb verb, int family) {
   cmd.verb = verb;
-  auto& spec = cmd.neigh;
+  auto& spec = cmd.neigh();
   bool have_lladdr = false;
   while (!c.done()) {
     std::string key = c.next(), v;

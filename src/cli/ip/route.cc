@@ -54,7 +54,7 @@ Parsed<std::vector<netlink::NexthopSpec>> parse_nexthops(Cursor& c, int family) 
 
 Parsed<Command> parse_route_change(Cursor& c, Command cmd, Verb verb, int family) {
   cmd.verb = verb;
-  auto& spec = cmd.route;
+  auto& spec = cmd.route();
   auto type_of = [](const std::string& word) -> std::optional<netlink::RouteType> {
     if (word == "unicast") return netlink::RouteType::unicast;
     if (word == "blackhole") return netlink::RouteType::blackhole;
@@ -136,9 +136,9 @@ Parsed<Command> parse_route_show(Cursor& c, Command cmd) {
   while (!c.done()) {
     std::string key = c.next(), v;
     if (key == "dev" || key == "oif") {
-      TRY_SET(cmd.route.dev, c.device(key));
+      TRY_SET(cmd.route().dev, c.device(key));
     } else if (key == "table") {
-      TRY_SET(cmd.route.table, c.read(key, [](const std::string& text) -> Parsed<uint32_t> {
+      TRY_SET(cmd.route().table, c.read(key, [](const std::string& text) -> Parsed<uint32_t> {
         if (auto table = table_number(text)) return *table;
         if (text == "all") return RT_TABLE_UNSPEC;  // as ip: every table, and both families unless -4/-6
         return invarg("table id value is invalid\n", text);
@@ -159,7 +159,7 @@ Parsed<Command> parse_route_show(Cursor& c, Command cmd) {
 // ip route get [to] ADDRESS [from ADDRESS] [iif DEV] [oif DEV] [mark N]
 Parsed<Command> parse_route_get(Cursor& c, Command cmd) {
   cmd.verb = Verb::route_get;
-  auto& q = cmd.route_query;
+  auto& q = cmd.route_query();
   while (!c.done()) {
     std::string key = c.next(), v;
     if (key == "to" || key == "from") {
@@ -222,7 +222,7 @@ NlResult<void> get_route(Runner& runner, const Command& cmd) {
   auto c = BRISK_TRY(runner.conn());
   runner.use_json();
   const Globals& g = runner.globals();
-  auto r = BRISK_TRY(netlink::get_route(*c, cmd.route_query));
+  auto r = BRISK_TRY(netlink::get_route(*c, cmd.route_query()));
   auto all = BRISK_TRY(runner.links_by_index(false));
   // Laid out as ip prints a cloned route: the answer, then its cache line.
   Json j;
@@ -277,9 +277,9 @@ std::vector<std::string> nexthop_flags(uint32_t bits) {
 // The routes route show and flush select. Like ip: IPv4 unless -6, but both
 // families for every table.
 NlResult<std::vector<netlink::RouteInfo>> selected_routes(netlink::Connection& c, const Command& cmd) {
-  bool every_table = cmd.route.table == RT_TABLE_UNSPEC;
+  bool every_table = cmd.route().table == RT_TABLE_UNSPEC;
   int family = cmd.family != AF_UNSPEC ? cmd.family : every_table ? AF_UNSPEC : AF_INET;
-  netlink::RouteFilter filter{.family = family, .table = cmd.route.table, .dev = cmd.route.dev};
+  netlink::RouteFilter filter{.family = family, .table = cmd.route().table, .dev = cmd.route().dev};
   auto routes = BRISK_TRY(netlink::list_routes(c, filter));
   std::erase_if(routes, [&cmd](const netlink::RouteInfo& r) {
     return (cmd.route_protocol && r.protocol != *cmd.route_protocol) ||
@@ -380,8 +380,8 @@ NlResult<void> show_routes(Runner& runner, const Command& cmd) {
   const Globals& g = runner.globals();
   auto all = BRISK_TRY(runner.links_by_index(false));
   // "dev" and "table" are printed only where the filter leaves them open.
-  RouteView view{.globals = g, .all = all, .every_table = cmd.route.table == RT_TABLE_UNSPEC,
-                 .dev_fixed = !cmd.route.dev.empty(), .protocol_fixed = cmd.route_protocol.has_value(),
+  RouteView view{.globals = g, .all = all, .every_table = cmd.route().table == RT_TABLE_UNSPEC,
+                 .dev_fixed = !cmd.route().dev.empty(), .protocol_fixed = cmd.route_protocol.has_value(),
                  .scope_fixed = cmd.route_scope.has_value()};
   for (const auto& r : BRISK_TRY(selected_routes(*c, cmd))) {
     Json j;

@@ -115,7 +115,7 @@ Parsed<Command> parse_rule_change(Cursor& c, Command cmd, Verb verb, int family)
   cmd.verb = verb;
   bool add = verb == Verb::rule_add;
   if (c.done()) return refused(std::string("\"ip rule ") + (add ? "add" : "del") + "\" requires arguments.");
-  RuleSpec& spec = cmd.rule;
+  RuleSpec& spec = cmd.rule();
   // As ip: without -4/-6 the rule is IPv4, whatever its prefixes say.
   spec.family = family == AF_UNSPEC ? AF_INET : family;
   bool table_given = false;
@@ -230,7 +230,7 @@ Parsed<Command> parse_rule_change(Cursor& c, Command cmd, Verb verb, int family)
 // The selector of show and flush; what it leaves out matches every rule.
 Parsed<Command> parse_rule_show(Cursor& c, Command cmd, Verb verb, int family) {
   cmd.verb = verb;
-  RuleSpec& f = cmd.rule;
+  RuleSpec& f = cmd.rule();
   // As ip: without -6 the dump is IPv4's.
   int af = family == AF_UNSPEC ? AF_INET : family;
   f.family = af;
@@ -311,7 +311,7 @@ bool prefix_selects(const std::string& want, const std::optional<netlink::IpAddr
 }
 
 bool selected(const RuleInfo& rule, const Command& cmd, bool flush) {
-  const RuleSpec& f = cmd.rule;
+  const RuleSpec& f = cmd.rule();
   if (rule.family != f.family) return false;
   if (f.priority && rule.priority != *f.priority) return false;
   if (f.invert && !(rule.flags & FIB_RULE_INVERT)) return false;
@@ -501,7 +501,7 @@ void print_rule(Runner& r, const RuleInfo& rule, bool deleted) {
 NlResult<void> show_rules(Runner& r, const Command& cmd) {
   auto c = BRISK_TRY(r.conn());
   r.use_json();
-  for (const auto& rule : BRISK_TRY(netlink::list_rules(*c, {.family = cmd.rule.family})))
+  for (const auto& rule : BRISK_TRY(netlink::list_rules(*c, {.family = cmd.rule().family})))
     if (selected(rule, cmd, false)) print_rule(r, rule, false);
   return {};
 }
@@ -509,7 +509,7 @@ NlResult<void> show_rules(Runner& r, const Command& cmd) {
 NlResult<void> flush_rules(Runner& r, const Command& cmd) {
   auto c = BRISK_TRY(r.conn());
   netlink::Batch batch(*c);
-  for (const auto& rule : BRISK_TRY(netlink::list_rules(*c, {.family = cmd.rule.family}))) {
+  for (const auto& rule : BRISK_TRY(netlink::list_rules(*c, {.family = cmd.rule().family}))) {
     // As ip: the rule of priority 0 (local) is never flushed.
     if (rule.priority && selected(rule, cmd, true)) batch.delete_rule(rule.spec());
   }

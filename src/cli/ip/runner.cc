@@ -44,9 +44,9 @@ constexpr int kArgumentExit = 255;
 bool names_device_ip_parses(const Command& cmd) {
   bool route = cmd.verb == Verb::route_add || cmd.verb == Verb::route_replace || cmd.verb == Verb::route_change ||
                cmd.verb == Verb::route_prepend || cmd.verb == Verb::route_append || cmd.verb == Verb::route_del;
-  return (cmd.verb == Verb::link_set && cmd.link_set.master && !cmd.link_set.master->empty()) ||
-         (cmd.verb == Verb::link_add && !cmd.link_add.common.master.empty()) ||
-         (route && !cmd.route.nexthops.empty());
+  return (cmd.verb == Verb::link_set && cmd.link_set().master && !cmd.link_set().master->empty()) ||
+         (cmd.verb == Verb::link_add && !cmd.link_add().common.master.empty()) ||
+         (route && !cmd.route().nexthops.empty());
 }
 
 // Whether ip exits, batch or not, when the kernel refuses the command: ip
@@ -160,10 +160,10 @@ void Runner::report(const Command& cmd, const std::string& message) {
   if (!source_.empty()) print_error_line("Command failed " + source_ + ":" + std::to_string(cmd.line));
 }
 
-NlResult<std::size_t> Runner::queue(netlink::Batch& batch, const Command& cmd) {
+NlResult<std::size_t> Runner::queue(netlink::Batch& batch, Command& cmd) {
   switch (cmd.verb) {
     case Verb::link_add: {
-      netlink::LinkAdd spec = cmd.link_add;
+      netlink::LinkAdd spec = std::move(cmd.link_add());
       if (!cmd.peer_netns.empty()) {
         auto fd = netlink::open_netns(cmd.peer_netns);
         if (!fd) return std::move(fd).error();
@@ -173,32 +173,32 @@ NlResult<std::size_t> Runner::queue(netlink::Batch& batch, const Command& cmd) {
       return batch.add_link(std::move(spec));
     }
     case Verb::link_set: {
-      netlink::LinkSet spec = cmd.link_set;
+      netlink::LinkSet spec = std::move(cmd.link_set());
       // `netns NAME`; the parser has already read a PID into netns_pid.
       if (!cmd.set_netns.empty() && !spec.netns_pid) spec.netns_name = cmd.set_netns;
       return batch.set_link(std::move(spec));
     }
     case Verb::link_del: return batch.delete_link(cmd.name);
     case Verb::link_del_group: return batch.delete_link_group(cmd.group);
-    case Verb::link_prop_add: return batch.add_altnames(cmd.altnames);
-    case Verb::link_prop_del: return batch.delete_altnames(cmd.altnames);
-    case Verb::addr_add: return batch.add_address(cmd.addr);
-    case Verb::addr_replace: return batch.replace_address(cmd.addr);
-    case Verb::addr_del: return batch.delete_address(cmd.addr);
-    case Verb::route_add: return batch.add_route(cmd.route);
-    case Verb::route_replace: return batch.replace_route(cmd.route);
-    case Verb::route_change: return batch.put_route(cmd.route, netlink::RouteMerge::change);
-    case Verb::route_prepend: return batch.put_route(cmd.route, netlink::RouteMerge::prepend);
-    case Verb::route_append: return batch.put_route(cmd.route, netlink::RouteMerge::append);
-    case Verb::route_del: return batch.delete_route(cmd.route);
-    case Verb::rule_add: return batch.add_rule(cmd.rule);
-    case Verb::rule_del: return batch.delete_rule(cmd.rule);
-    case Verb::neigh_add: return batch.add_neighbour(cmd.neigh);
-    case Verb::neigh_replace: return batch.replace_neighbour(cmd.neigh);
-    case Verb::neigh_change: return batch.change_neighbour(cmd.neigh);
-    case Verb::neigh_del: return batch.delete_neighbour(cmd.neigh);
-    case Verb::fdb_add: return batch.add_fdb(cmd.fdb);
-    case Verb::fdb_del: return batch.delete_fdb(cmd.fdb);
+    case Verb::link_prop_add: return batch.add_altnames(std::move(cmd.altnames()));
+    case Verb::link_prop_del: return batch.delete_altnames(std::move(cmd.altnames()));
+    case Verb::addr_add: return batch.add_address(std::move(cmd.addr()));
+    case Verb::addr_replace: return batch.replace_address(std::move(cmd.addr()));
+    case Verb::addr_del: return batch.delete_address(std::move(cmd.addr()));
+    case Verb::route_add: return batch.add_route(std::move(cmd.route()));
+    case Verb::route_replace: return batch.replace_route(std::move(cmd.route()));
+    case Verb::route_change: return batch.put_route(std::move(cmd.route()), netlink::RouteMerge::change);
+    case Verb::route_prepend: return batch.put_route(std::move(cmd.route()), netlink::RouteMerge::prepend);
+    case Verb::route_append: return batch.put_route(std::move(cmd.route()), netlink::RouteMerge::append);
+    case Verb::route_del: return batch.delete_route(std::move(cmd.route()));
+    case Verb::rule_add: return batch.add_rule(std::move(cmd.rule()));
+    case Verb::rule_del: return batch.delete_rule(std::move(cmd.rule()));
+    case Verb::neigh_add: return batch.add_neighbour(std::move(cmd.neigh()));
+    case Verb::neigh_replace: return batch.replace_neighbour(std::move(cmd.neigh()));
+    case Verb::neigh_change: return batch.change_neighbour(std::move(cmd.neigh()));
+    case Verb::neigh_del: return batch.delete_neighbour(std::move(cmd.neigh()));
+    case Verb::fdb_add: return batch.add_fdb(std::move(cmd.fdb()));
+    case Verb::fdb_del: return batch.delete_fdb(std::move(cmd.fdb()));
     default: break;
   }
   return netlink::invalid_argument("queue", "", "not a mutating command");

@@ -50,7 +50,8 @@ class Runner {
  private:
   netlink::NlResult<void> run_one(const Command& cmd);
   // Queues a mutating command; a preparation failure is returned instead.
-  netlink::NlResult<std::size_t> queue(netlink::Batch& batch, const Command& cmd);
+  // Moves the command's spec into the batch: a command is queued once.
+  netlink::NlResult<std::size_t> queue(netlink::Batch& batch, Command& cmd);
   void report(const Command& cmd, const std::string& message);
   // ip's exit status for a command that failed with `e`.
   int failure_status(const netlink::NetlinkError& e) const;

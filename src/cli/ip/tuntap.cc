@@ -67,7 +67,7 @@ Parsed<std::string> next_arg(Cursor& c) {
 Parsed<Command> parse_tuntap_change(Cursor& c, Command cmd, Verb verb) {
   cmd.verb = verb;
   bool add = verb == Verb::tuntap_add;
-  auto& tun = cmd.tun;
+  auto& tun = cmd.tun();
   bool tun_mode = false, tap_mode = false;
   while (!c.done()) {
     std::string key = c.next(), v;
@@ -216,10 +216,10 @@ Parsed<Command> parse_tuntap(Cursor& c, Command cmd) {
 NlResult<void> run_tuntap(Runner& r, const Command& cmd) {
   auto c = BRISK_TRY(r.conn());
   if (cmd.verb == Verb::tuntap_add) {
-    BRISK_TRY(netlink::add_tun(*c, cmd.name, cmd.tun));
+    BRISK_TRY(netlink::add_tun(*c, cmd.name, cmd.tun()));
     return {};
   }
-  return netlink::delete_tun(*c, cmd.name, cmd.tun);
+  return netlink::delete_tun(*c, cmd.name, cmd.tun());
 }
 
 NlResult<void> show_tuntaps(Runner& r, const Command&) {
