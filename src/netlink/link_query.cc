@@ -165,16 +165,16 @@ bool LinkInfo::up() const { return flags & IFF_UP; }
 
 namespace {
 
-NlResult<LinkInfo> get_one(Connection& conn, const std::string& name, int ifindex, bool stats) {
+NlResult<LinkInfo> get_one(Connection& conn, const std::string& name, int ifindex, const LinkRead& read) {
   std::optional<LinkInfo> found;
-  Request r{.message = detail::link_get_message(name, ifindex, stats),
+  Request r{.message = detail::link_get_message(name, ifindex, read.stats),
             .op = "link get",
             .object = ifindex ? "ifindex " + std::to_string(ifindex) : name,
             .reply_budget = kGetBudget,
             .ack = false};
-  r.on_reply = [&found](const nlmsghdr& reply) -> NlResult<void> {
+  r.on_reply = [&found, &read](const nlmsghdr& reply) -> NlResult<void> {
     if (reply.nlmsg_type != RTM_NEWLINK) return {};
-    auto link = detail::parse_link(reply);
+    auto link = detail::parse_link(reply, read.details);
     if (!link) return std::move(link).error();
     found = std::move(*link);
     return {};
@@ -182,16 +182,16 @@ NlResult<LinkInfo> get_one(Connection& conn, const std::string& name, int ifinde
   auto done = conn.execute(std::move(r));
   if (!done) return std::move(done).error();
   if (!found) return NetlinkError{.code = ENODEV, .op = "link get", .object = name, .detail = "no reply"};
-  if (!stats) found->stats.reset();
+  if (!read.stats) found->stats.reset();
   return std::move(*found);
 }
 
 }  // namespace
 
-NlResult<LinkInfo> get_link(Connection& conn, const std::string& name, bool stats) {
+NlResult<LinkInfo> get_link(Connection& conn, const std::string& name, const LinkRead& read) {
   auto valid = validate_link_ref(name, "link get");
   if (!valid) return std::move(valid).error();
-  auto link = get_one(conn, name, 0, stats);
+  auto link = get_one(conn, name, 0, read);
   if (link) {
     conn.remember_ifindex(link->name, link->ifindex);
     if (name != link->name) conn.remember_ifindex(name, link->ifindex);  // asked for by an altname
@@ -201,9 +201,9 @@ NlResult<LinkInfo> get_link(Connection& conn, const std::string& name, bool stat
   return link;
 }
 
-NlResult<LinkInfo> get_link(Connection& conn, int ifindex, bool stats) {
+NlResult<LinkInfo> get_link(Connection& conn, int ifindex, const LinkRead& read) {
   if (ifindex <= 0) return invalid_argument("link get", std::to_string(ifindex), "ifindex must be positive");
-  return get_one(conn, {}, ifindex, stats);
+  return get_one(conn, {}, ifindex, read);
 }
 
 // One ioctl(SIOCGIFINDEX) on the connection's own socket, which lives in the

@@ -74,7 +74,7 @@ TEST_F(Link, GetReadsBackWhatIpCreated) {
   ASSERT_TRUE(by_index);
   EXPECT_EQ(by_index->name, "ipa");
   EXPECT_FALSE(by_index->stats);
-  auto with_stats = get_link(conn(), "ipa", true);
+  auto with_stats = get_link(conn(), "ipa", {.stats = true});
   ASSERT_TRUE(with_stats);
   EXPECT_TRUE(with_stats->stats);
 }

@@ -250,9 +250,14 @@ struct AltnameChange {
 };
 NlResult<void> add_altnames(Connection& conn, const AltnameChange& change);
 NlResult<void> delete_altnames(Connection& conn, const AltnameChange& change);
+// What get_link reads of the link besides its basic attributes.
+struct LinkRead {
+  bool stats = false;    // include counters
+  bool details = false;  // include LinkDetails (what `ip -d` prints)
+};
 // One RTM_GETLINK, never a dump.
-NlResult<LinkInfo> get_link(Connection& conn, const std::string& name, bool stats = false);
-NlResult<LinkInfo> get_link(Connection& conn, int ifindex, bool stats = false);
+NlResult<LinkInfo> get_link(Connection& conn, const std::string& name, const LinkRead& read = {});
+NlResult<LinkInfo> get_link(Connection& conn, int ifindex, const LinkRead& read = {});
 NlResult<std::vector<LinkInfo>> list_links(Connection& conn, const LinkFilter& filter = {});
 // The ifindex of `name`: the connection's cache, else one ioctl(SIOCGIFINDEX)
 // in its namespace (one RTM_GETLINK where the ioctl is refused). Never a dump.

@@ -256,7 +256,9 @@ NlResult<void> show_links(Runner& r, const Command& cmd) {
   r.use_json();
   const Globals& g = r.globals();
   bool addr = cmd.verb == Verb::addr_show;
-  auto all = BRISK_TRY(r.links_by_index(g.stats, g.details));
+  // One device: it and the links it names, and its addresses alone.
+  bool one = !cmd.dev.empty() && !g.details;
+  auto all = BRISK_TRY(one ? r.links_around(cmd.dev, g.stats) : r.links_by_index(g.stats, g.details));
   // Each link's addresses in dump order. As ip: one the scope filter leaves
   // out is gone; one the to, flag or label filters leave out stays as a
   // nullopt, which ip -j prints as {}.
@@ -264,7 +266,8 @@ NlResult<void> show_links(Runner& r, const Command& cmd) {
   std::map<int, std::vector<netlink::AddressInfo>> shown;
   std::set<int> filtered_out;  // links that had addresses, none of them kept
   if (addr) {
-    for (auto& a : BRISK_TRY(netlink::list_addresses(*c, {.family = cmd.family}))) {
+    netlink::AddressFilter filter{.dev = one && !all.empty() ? cmd.dev : std::string(), .family = cmd.family};
+    for (auto& a : BRISK_TRY(netlink::list_addresses(*c, filter))) {
       bool kept = in_scope(a, cmd) && selected(a, name_of(a.ifindex, all), cmd);
       if (!kept) filtered_out.insert(a.ifindex);
       if (!in_scope(a, cmd)) continue;

@@ -45,8 +45,7 @@ bool within(const netlink::IpAddress& address, const netlink::IpPrefix& prefix) 
 }
 
 netlink::NlResult<void> device_missing(const std::string& dev) {
-  return netlink::NetlinkError{
-      .code = ENODEV, .op = "show", .object = dev, .ext_ack = "Device \"" + dev + "\" does not exist"};
+  return netlink::NetlinkError{.code = ENODEV, .op = kDeviceShow, .object = dev};
 }
 
 }  // namespace brisk::ipcli

@@ -22,6 +22,9 @@ void field(Json& j, std::string& t, const char* key, const char* keyword, const 
 // Whether `address` lies in `prefix` (same family, the first length bits equal).
 bool within(const netlink::IpAddress& address, const netlink::IpPrefix& prefix);
 // "Device DEV does not exist", as ip says for a show of a missing device.
+// link/addr show of a device that is not there; printed as ip prints it,
+// `Device "X" does not exist.` (no "Error: ").
 netlink::NlResult<void> device_missing(const std::string& dev);
+inline constexpr const char* kDeviceShow = "device show";
 
 }  // namespace brisk::ipcli

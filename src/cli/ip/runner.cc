@@ -11,6 +11,7 @@
 
 #include "brisk/netlink/netns.h"
 #include "cli/ip/json_layout.h"
+#include "cli/ip/print_util.h"
 #include "cli/ip/runner.h"
 #include "sys/namespaces.h"
 
@@ -98,6 +99,7 @@ int Runner::failure_status(const NetlinkError& e) const {
 }
 
 std::string runtime_message(const NetlinkError& e) {
+  if (e.code == ENODEV && e.op == std::string_view(kDeviceShow)) return "Device \"" + e.object + "\" does not exist.";
   if (!e.ext_ack.empty()) return format_error(e.ext_ack);
   if (auto dev = missing_device(e)) return "Cannot find device \"" + *dev + "\"";
   // The kernel's errno without a text of its own, as ip prints it.
@@ -338,6 +340,27 @@ NlResult<Links> Runner::links_by_index(bool stats, bool details) {
   auto links = BRISK_TRY(netlink::list_links(*c, {.stats = stats, .details = details}));
   Links out;
   for (auto& l : links) out.emplace(l.ifindex, std::move(l));
+  return out;
+}
+
+NlResult<Links> Runner::links_around(const std::string& dev, bool stats) {
+  auto c = BRISK_TRY(conn());
+  Links out;
+  auto link = netlink::get_link(*c, dev, {.stats = stats});
+  if (!link) {
+    if (link.error().code == ENODEV) return out;
+    return std::move(link).error();
+  }
+  std::vector<int> named{link->master};
+  if (!link->link_netnsid) named.push_back(link->link);
+  int index = link->ifindex;
+  out.emplace(index, std::move(*link));
+  for (int other : named) {
+    if (other <= 0 || out.count(other)) continue;
+    auto l = netlink::get_link(*c, other);
+    if (l) out.emplace(other, std::move(*l));  // gone since: printed as "if<N>", as ip does
+    else if (l.error().code != ENODEV) return std::move(l).error();
+  }
   return out;
 }
 

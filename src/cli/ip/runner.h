@@ -42,6 +42,11 @@ class Runner {
   // Writes what is buffered to stdout (before a child writes there too).
   void flush_out();
   netlink::NlResult<Links> links_by_index(bool stats, bool details = false);
+  // `dev` and the links its record names (master, parent or peer here), as
+  // ip reads them for a show of one device: a GETLINK each, not a dump of
+  // every link on a host that has thousands. Empty when `dev` is missing.
+  // (Not for -d, whose kind attributes name more links.)
+  netlink::NlResult<Links> links_around(const std::string& dev, bool stats);
   // The named namespaces (/run/netns) by the id each has here, as ip's
   // netns map: built on first use; a name that cannot be read is left out.
   const std::map<int, std::string>& netns_by_id();
