@@ -17,6 +17,8 @@
 #include <thread>
 #include <utility>
 
+#include "sys/sockets.h"
+
 namespace brisk::bench {
 
 RawNetlink::RawNetlink(int netns_fd) {
@@ -169,6 +171,11 @@ int RawNetlink::move_link(int index, int netns_fd, const std::string& new_name, 
   str(IFLA_IFNAME, new_name);
   attr(IFLA_ADDRESS, mac, sizeof mac);
   return transact();
+}
+
+int RawNetlink::index_by_name(const std::string& name) {
+  auto index = sys::interface_index(fd_.get(), name);
+  return index ? *index : 0;
 }
 
 int RawNetlink::ifindex(const std::string& name) {

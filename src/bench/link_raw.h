@@ -48,6 +48,9 @@ class RawNetlink {
   // What ip does for `dev NAME`: one RTM_GETLINK by name; 0 when missing.
   // Never queued.
   int ifindex(const std::string& name);
+  // What brisk does for `dev NAME`: one ioctl(SIOCGIFINDEX) on this socket,
+  // the cheapest way to learn the index a request must carry; 0 when missing.
+  int index_by_name(const std::string& name);
   // addr is the IPv4 address in host order.
   int addr_add(int ifindex, uint32_t addr, int prefix_len = 32);
   // The IPv4 default route of the main table via gateway (host order).
