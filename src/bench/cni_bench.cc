@@ -221,9 +221,8 @@ std::vector<CniTarget> targets_of(const CniPass& pass) {
   // The parallel medians; the floor's ratios say how far the kernel lets a
   // plugin go: reference / floor is the ceiling of reference / brisk.
   auto wall_of = [&](const char* side) {
-    for (const auto& row : pass.parallel)
-      if (row.side == side) return row.wall_ms_median;
-    return 0.0;
+    const CniParallelRow* row = find_parallel(pass, side);
+    return row ? row->wall_ms_median : 0.0;
   };
   if (pass.parallel.empty()) return t;
   int pods = pass.parallel.front().pods;
@@ -288,6 +287,12 @@ std::string default_brisk_plugin() {
 const CniPhaseRow* find_row(const CniPass& pass, const std::string& side, const std::string& phase) {
   for (const auto& row : pass.rows)
     if (row.side == side && row.phase == phase) return &row;
+  return nullptr;
+}
+
+const CniParallelRow* find_parallel(const CniPass& pass, const std::string& side) {
+  for (const auto& row : pass.parallel)
+    if (row.side == side) return &row;
   return nullptr;
 }
 

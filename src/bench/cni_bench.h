@@ -109,6 +109,7 @@ void validate(const CniBenchConfig& config);
 CniBenchReport run_cni_bench(const CniBenchConfig& config);
 
 const CniPhaseRow* find_row(const CniPass& pass, const std::string& side, const std::string& phase);
+const CniParallelRow* find_parallel(const CniPass& pass, const std::string& side);
 std::string format_table(const CniBenchReport& report);
 nlohmann::json to_json(const CniBenchReport& report);
 // One line per pass, side, phase and bucket (us: the mean µs per run), and
