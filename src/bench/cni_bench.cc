@@ -13,6 +13,7 @@
 
 #include "bench/cni_pods.h"
 #include "bench/net_sandbox.h"
+#include "brisk/run_all.h"
 
 namespace brisk::bench {
 namespace {
@@ -121,18 +122,16 @@ void accumulate_and_remove(Pass& p, const std::string& label) {
 // result once the last is done.
 using ParallelAdds = std::vector<CniOp> (*)(const CniSide& side, int base, int count);
 
-// The plugin, one process per ADD, all spawned before the first is waited for.
+// The plugin, one process per ADD, all started at once and served by one
+// poll loop: each gets its stdin and has its output read while the others
+// run. (Waiting for them one by one would feed the k-th its config only after
+// the k-1 before it had exited: that serialized the plugins.)
 std::vector<CniOp> plugin_adds(const CniSide& side, int base, int count) {
   std::vector<Command> commands;
   for (int k = 0; k < count; ++k) commands.push_back(side.command("ADD", base + k));
   std::vector<CniOp> ops;
-  try {
-    std::vector<Process> running;
-    for (const auto& c : commands) running.push_back(c.spawn());
-    for (auto& p : running) ops.push_back(CniSide::result_of(p.wait(), 0, true));
-  } catch (const std::exception& e) {
-    ops.resize(static_cast<std::size_t>(count), CniOp{.ok = false, .error = e.what()});
-  }
+  for (auto& r : run_all(commands, {.max_parallel = static_cast<std::size_t>(count)}))
+    ops.push_back(r ? CniSide::result_of(*r, 0, true) : CniOp{.ok = false, .error = r.error().message()});
   return ops;
 }
 
