@@ -16,6 +16,9 @@
 //
 // Then `parallel` ADDs per plugin at once on fresh pods: the wall time until
 // the last one exits, and a check that no two pods got the same address.
+// Its floor runs the same number at once, each on its own thread doing what
+// a plugin process does: a process start (/bin/true, as above), then
+// run_plugin with its own netlink sockets. Rounds of the three alternate.
 #pragma once
 
 #include <functional>
@@ -31,8 +34,8 @@ struct CniBenchConfig {
   int n = 200;             // pods per side, accumulated by ADDs, then removed by DELs
   int buckets = 5;         // reported buckets per phase, n / buckets pods each
   CniMasq masq = CniMasq::both;  // the passes: ipMasq off, on, or one of each
-  int parallel = 20;       // ADDs started at once per plugin (0 skips)
-  int parallel_repeats = 3;  // parallel rounds per plugin, alternating; the median is reported
+  int parallel = 20;       // ADDs started at once per plugin and for the floor (0 skips)
+  int parallel_repeats = 3;  // parallel rounds per plugin and floor, alternating; the median is reported
   std::string reference_dir = "/usr/lib/cni";  // the reference `bridge` and `host-local`; CNI_PATH
   std::string brisk_plugin{};  // brisk-bridge; empty: default_brisk_plugin()
   int timeout_ms = 30000;  // a plugin run taking longer is killed and counted as failed
@@ -62,7 +65,7 @@ struct CniPhaseRow {
 };
 
 struct CniParallelRow {
-  std::string side{};          // "reference" or "brisk"
+  std::string side{};          // "reference", "brisk" or "floor" (threads: process start + run_plugin each)
   int pods = 0;                // ADDs started at once
   std::vector<double> wall_ms{};  // per round: from the first start until the last exit
   double wall_ms_median = 0;
@@ -106,6 +109,7 @@ void validate(const CniBenchConfig& config);
 CniBenchReport run_cni_bench(const CniBenchConfig& config);
 
 const CniPhaseRow* find_row(const CniPass& pass, const std::string& side, const std::string& phase);
+const CniParallelRow* find_parallel(const CniPass& pass, const std::string& side);
 std::string format_table(const CniBenchReport& report);
 nlohmann::json to_json(const CniBenchReport& report);
 // One line per pass, side, phase and bucket (us: the mean µs per run), and

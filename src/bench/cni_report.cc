@@ -55,6 +55,12 @@ std::string parallel_table(const CniPass& pass) {
     out += fmt::format("  {:<10} {:>9.1f} ms median ({}), failures {}, duplicate addresses {}\n", row.side,
                        row.wall_ms_median, rounds, row.failures, row.duplicates);
   }
+  // What the floor's ADDs would take one at a time, from the sequential
+  // floor: against its parallel wall time, how much running at once gains.
+  const CniPhaseRow* floor = find_row(pass, "floor", "ADD");
+  if (floor && !pass.parallel.empty())
+    out += fmt::format("  (floor one at a time: {} x {:.0f} µs mean = {:.1f} ms)\n", pass.parallel.front().pods,
+                       floor->us_mean, pass.parallel.front().pods * floor->us_mean / 1000);
   return out;
 }
 
@@ -74,7 +80,8 @@ std::string format_table(const CniBenchReport& report) {
   std::string out = fmt::format(
       "brisk bench cni: {} pods per side, buckets of {}, {} parallel ADDs x {} rounds\n"
       "reference: {}/bridge + host-local; brisk: {}\n"
-      "floor = in-process (run_plugin on the bench thread) + process start (/bin/true, started as the plugins are)\n",
+      "floor = in-process (run_plugin on the bench thread) + process start (/bin/true, started as the plugins are)\n"
+      "parallel floor = one thread per ADD, each a process start and then run_plugin with its own netlink sockets\n",
       c.n, (c.n + c.buckets - 1) / c.buckets, c.parallel, c.parallel_repeats, c.reference_dir, report.brisk_plugin);
   for (const auto& pass : report.passes) {
     out += fmt::format("\n== {} ==\n", masq_label(pass.masq));
@@ -87,7 +94,7 @@ std::string format_table(const CniBenchReport& report) {
              parallel_table(pass);
     out += fmt::format("\ntargets ({}, ratios of means):\n", masq_label(pass.masq));
     for (const auto& t : pass.targets)
-      out += fmt::format("  {:<36} {:>7.2f}x   target {} {:<4}  {}\n", t.name, t.value, t.at_least ? ">=" : "<=",
+      out += fmt::format("  {:<46} {:>7.2f}x   target {} {:<4}  {}\n", t.name, t.value, t.at_least ? ">=" : "<=",
                          t.target, t.met() ? "met" : "MISSED");
     out += errors_of(pass);
   }

@@ -183,9 +183,11 @@ DemoSectionResult run_cni_section(const DemoSettings& settings,
       if (ref && brisk && !ref->failures && !brisk->failures)
         result.rows.push_back({std::string("CNI ") + phase + masq, "bridge + host-local", ref->us_mean, brisk->us_mean, 0});
     }
-    if (pass.parallel.size() == 2 && !pass.parallel[0].failures && !pass.parallel[1].failures)
-      result.rows.push_back({fmt::format("{} parallel CNI ADDs{}", pass.parallel[0].pods, masq), "bridge + host-local",
-                             pass.parallel[0].wall_ms_median * 1000, pass.parallel[1].wall_ms_median * 1000, 0});
+    const CniParallelRow* ref = find_parallel(pass, "reference");
+    const CniParallelRow* brisk = find_parallel(pass, "brisk");
+    if (ref && brisk && !ref->failures && !brisk->failures)
+      result.rows.push_back({fmt::format("{} parallel CNI ADDs{}", ref->pods, masq), "bridge + host-local",
+                             ref->wall_ms_median * 1000, brisk->wall_ms_median * 1000, 0});
   }
   if (!report.all_succeeded()) result.notes.push_back("cni: some plugin runs failed; see cni.json");
   for (const auto& note : report.notes) result.notes.push_back("cni: " + note);

@@ -23,9 +23,9 @@ void add_bench_cni(CLI::App& bench) {
   cmd->add_option("--masq", config->masq, "ipMasq in the config: off, on, or both (a pass each; default both)")
       ->transform(CLI::CheckedTransformer(std::map<std::string, bench::CniMasq>{
           {"off", bench::CniMasq::off}, {"on", bench::CniMasq::on}, {"both", bench::CniMasq::both}}));
-  cmd->add_option("--parallel", config->parallel, "ADDs started at once per plugin (0 skips)")->capture_default_str()
-      ->check(CLI::Range(0, 1000));
-  cmd->add_option("--parallel-repeats", config->parallel_repeats, "rounds of parallel ADDs per plugin")
+  cmd->add_option("--parallel", config->parallel, "ADDs started at once per plugin and for the floor (0 skips)")
+      ->capture_default_str()->check(CLI::Range(0, 1000));
+  cmd->add_option("--parallel-repeats", config->parallel_repeats, "rounds of parallel ADDs per plugin and for the floor")
       ->capture_default_str()->check(CLI::Range(1, 100));
   cmd->add_option("--reference-dir", config->reference_dir, "where the reference bridge and host-local are")
       ->capture_default_str()->check(CLI::ExistingDirectory);

@@ -282,9 +282,21 @@ TEST_F(BenchCli, CniTinyRunPrintsEveryRowAndSucceeds) {
     EXPECT_GT(std::stod(words[2]), 0) << name;
   }
   for (const char* text : {"ADD: reference / brisk", "ADD: brisk / floor", "DEL: brisk / floor", "ADD per pod",
-                           "DEL per pod", "3 parallel ADDs: reference / brisk",
+                           "DEL per pod", "3 parallel ADDs: reference / brisk", "3 parallel ADDs: brisk / floor",
+                           "3 parallel ADDs: reference / floor (ceiling)",
                            "every ADD and DEL succeeded, no duplicate address: yes"})
     EXPECT_NE(o.out.find(text), std::string::npos) << text;
+  // A parallel row per side and pass, the floor's too, without failures.
+  for (const char* side : {"reference", "brisk", "floor"}) {
+    std::string head = fmt::format("\n  {:<10} ", side);
+    std::size_t seen = 0;
+    for (std::size_t at = o.out.find(head); at != std::string::npos; at = o.out.find(head, at + 1), ++seen) {
+      std::string line = o.out.substr(at + 1, o.out.find('\n', at + 1) - at - 1);
+      EXPECT_NE(line.find(" ms median ("), std::string::npos) << line;
+      EXPECT_NE(line.find("failures 0, duplicate addresses 0"), std::string::npos) << line;
+    }
+    EXPECT_EQ(seen, 2u) << side << "\n" << o.out;
+  }
 }
 
 // Exit 0 means every run succeeded: a plugin that always fails gives 1.
@@ -314,10 +326,19 @@ TEST_F(BenchCli, CniWritesJsonCsvAndCharts) {
   const auto& pass = written["passes"][0];
   EXPECT_TRUE(pass["masq"].get<bool>());
   EXPECT_EQ(pass["rows"].size(), 10u);
-  EXPECT_EQ(pass["parallel"].size(), 2u);
-  EXPECT_EQ(pass["targets"].size(), 6u);
+  ASSERT_EQ(pass["parallel"].size(), 3u);
+  for (const auto& p : pass["parallel"]) {  // the floor's row is last, with the others' keys
+    EXPECT_EQ(p["pods"], 2) << p.dump();
+    EXPECT_GT(p["wall_ms_median"].get<double>(), 0) << p.dump();
+    EXPECT_EQ(p["wall_ms"].size(), 1u) << p.dump();
+    EXPECT_EQ(p["failures"], 0) << p.dump();
+    EXPECT_EQ(p["duplicates"], 0) << p.dump();
+    EXPECT_TRUE(p.contains("first_error")) << p.dump();
+  }
+  EXPECT_EQ(pass["parallel"][2]["side"], "floor");
+  EXPECT_EQ(pass["targets"].size(), 8u);
   for (const auto& row : pass["rows"]) EXPECT_GT(row["us_mean"].get<double>(), 0) << row.dump();
-  EXPECT_EQ(csv_lines(dir.path() + "/cni.csv"), 1u + 10u * 2u + 2u);
+  EXPECT_EQ(csv_lines(dir.path() + "/cni.csv"), 1u + 10u * 2u + 3u);
   for (const char* stem : {"cni-add-masq", "cni-del-masq"})
     EXPECT_TRUE(::access((dir.path() + "/" + stem + ".png").c_str(), F_OK) == 0 ||
                 ::access((dir.path() + "/" + stem + ".svg").c_str(), F_OK) == 0)

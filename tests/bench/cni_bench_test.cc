@@ -1,7 +1,7 @@
 // `brisk bench cni` through the library at a tiny size: every side's ADD
 // and DEL succeed and are reported per bucket, the floor is the sum of its
-// parts, the parallel ADDs hand out distinct addresses, and bad settings
-// are refused before anything is made.
+// parts, the parallel ADDs (the floor's too) hand out distinct addresses,
+// and bad settings are refused before anything is made.
 #include <unistd.h>
 
 #include <gtest/gtest.h>
@@ -55,16 +55,24 @@ TEST(CniBench, EverySideSucceedsAndIsReportedPerBucket) {
     EXPECT_EQ(find_row(pass, "brisk", "ADD")->buckets[1].pods_before, 2);
     EXPECT_EQ(find_row(pass, "brisk", "DEL")->buckets[0].pods_before, 4);
     EXPECT_EQ(find_row(pass, "brisk", "DEL")->buckets[1].pods_before, 2);
-    ASSERT_EQ(pass.parallel.size(), 2u);
+    // Every side's parallel row, the floor's among them, in this order.
+    ASSERT_EQ(pass.parallel.size(), 3u);
+    EXPECT_EQ(pass.parallel[0].side, "reference");
+    EXPECT_EQ(pass.parallel[1].side, "brisk");
+    EXPECT_EQ(pass.parallel[2].side, "floor");
     for (const auto& p : pass.parallel) {
-      EXPECT_EQ(p.pods, 3);
+      EXPECT_EQ(p.pods, 3) << p.side;
       ASSERT_EQ(p.wall_ms.size(), 1u);
       EXPECT_GT(p.wall_ms_median, 0);
       EXPECT_EQ(p.failures, 0) << p.side << ": " << p.first_error;
       EXPECT_EQ(p.duplicates, 0) << p.side;
     }
-    ASSERT_EQ(pass.targets.size(), 6u);
+    ASSERT_EQ(pass.targets.size(), 8u);
     EXPECT_EQ(pass.targets[0].target, pass.masq ? 10.0 : 5.0);
+    EXPECT_EQ(pass.targets[5].name, "3 parallel ADDs: reference / brisk");
+    EXPECT_EQ(pass.targets[6].name, "3 parallel ADDs: brisk / floor");
+    EXPECT_EQ(pass.targets[7].name, "3 parallel ADDs: reference / floor (ceiling)");
+    EXPECT_NEAR(pass.targets[7].value, pass.parallel[0].wall_ms_median / pass.parallel[2].wall_ms_median, 1e-9);
     for (const auto& t : pass.targets) EXPECT_GT(t.value, 0) << t.name;
   }
   EXPECT_TRUE(report.all_succeeded());
@@ -82,17 +90,24 @@ TEST(CniBench, EverySideSucceedsAndIsReportedPerBucket) {
       for (const auto& b : row["buckets"])
         for (const char* key : {"index", "pods_before", "ops", "us_per_op"}) EXPECT_TRUE(b.contains(key)) << key;
     }
-    for (const auto& p : pass["parallel"])
-      for (const char* key : {"side", "pods", "wall_ms", "wall_ms_median", "failures", "duplicates"})
+    std::vector<std::string> parallel_sides;
+    for (const auto& p : pass["parallel"]) {
+      for (const char* key : {"side", "pods", "wall_ms", "wall_ms_median", "failures", "duplicates", "first_error"})
         EXPECT_TRUE(p.contains(key)) << key;
+      parallel_sides.push_back(p["side"]);
+    }
+    EXPECT_EQ(parallel_sides, (std::vector<std::string>{"reference", "brisk", "floor"}));
     for (const auto& t : pass["targets"])
       for (const char* key : {"name", "value", "target", "at_least", "met"}) EXPECT_TRUE(t.contains(key)) << key;
   }
   std::string csv = to_csv(report);
   EXPECT_EQ(csv.substr(0, csv.find('\n')), "masq,side,phase,kind,bucket,pods_before,ops,us");
-  EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 1 + 2 * (10 * 2 + 2));
+  EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 1 + 2 * (10 * 2 + 3));  // per pass: 3 parallel rounds
+  EXPECT_NE(csv.find("off,floor,ADD,parallel,0,0,3,"), std::string::npos) << csv;
   std::string table = format_table(report);
-  for (const char* text : {"== ipMasq off ==", "== ipMasq on ==", "targets", "ADD: brisk / floor", "succeeded"})
+  for (const char* text : {"== ipMasq off ==", "== ipMasq on ==", "targets", "ADD: brisk / floor", "succeeded",
+                           "\n  floor ", "3 parallel ADDs: brisk / floor", "3 parallel ADDs: reference / floor (ceiling)",
+                           "floor one at a time: 3 x "})
     EXPECT_NE(table.find(text), std::string::npos) << text;
 }
 
