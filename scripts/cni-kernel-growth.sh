@@ -1,6 +1,7 @@
 #!/bin/bash
 # Per-pod cost of the kernel work of a CNI ADD, done by iproute2 (whose own
 # code is the same at any pod count), at 0 pods and at 800 pods on one bridge.
+# Needs root and perf (Debian: linux-perf); run by hand, not by make test.
 set -e
 H=gh  # the simulated host namespace (never the initial one)
 cleanup() { for n in $(ip netns list | awk '{print $1}' | grep -E '^(gh|gp[0-9]+)$'); do ip netns del $n; done; }
