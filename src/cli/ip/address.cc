@@ -259,6 +259,7 @@ NlResult<void> show_links(Runner& r, const Command& cmd) {
   // One device: it and the links it names, and its addresses alone.
   bool one = !cmd.dev.empty() && !g.details;
   auto all = BRISK_TRY(one ? r.links_around(cmd.dev, g.stats) : r.links_by_index(g.stats, g.details));
+  if (one && all.empty()) return device_missing(cmd.dev);
   // Each link's addresses in dump order. As ip: one the scope filter leaves
   // out is gone; one the to, flag or label filters leave out stays as a
   // nullopt, which ip -j prints as {}.
@@ -266,7 +267,7 @@ NlResult<void> show_links(Runner& r, const Command& cmd) {
   std::map<int, std::vector<netlink::AddressInfo>> shown;
   std::set<int> filtered_out;  // links that had addresses, none of them kept
   if (addr) {
-    netlink::AddressFilter filter{.dev = one && !all.empty() ? cmd.dev : std::string(), .family = cmd.family};
+    netlink::AddressFilter filter{.dev = one ? cmd.dev : std::string(), .family = cmd.family};
     for (auto& a : BRISK_TRY(netlink::list_addresses(*c, filter))) {
       bool kept = in_scope(a, cmd) && selected(a, name_of(a.ifindex, all), cmd);
       if (!kept) filtered_out.insert(a.ifindex);

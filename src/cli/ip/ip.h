@@ -35,7 +35,8 @@ struct UsageError {
   int exit_code = 255; // ip's status for it: 255 (exit(-1)), or 1 where ip exits 1 (get_addr)
   // ip's parser returned an error instead of exiting: in a batch the line
   // is a failed command ("Command failed FILE:LINE", status 1, and -force
-  // goes on); otherwise ip ends right there, lines before it applied.
+  // reads on); otherwise ip ends right there. Either way brisk applies none
+  // of the batch (ip_main.cc).
   bool line_failure = false;
   // ip sends such a line and the kernel refuses it (brisk's parser knows the
   // answer): not a syntax error, so in a batch it fails in its place.
@@ -96,7 +97,7 @@ enum class Verb {
   netns_add, netns_del, netns_list, netns_exec,
   fdb_add, fdb_del, fdb_show,
   tuntap_add, tuntap_del, tuntap_show,
-  unparsed,  // a batch line ip's parser refuses: its error, in its place
+  unparsed,  // a batch line ip sends and the kernel refuses (UsageError::kernel_refusal): it fails in its place
   monitor,
 };
 

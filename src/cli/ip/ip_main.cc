@@ -13,29 +13,29 @@ namespace {
 
 constexpr int kUsageExit = 255;
 
-int usage_exit(const UsageError& e, const std::string& source) {
-  // ip prints a requested usage text to stderr and exits 255 as well.
+// A usage error as ip prints it (a requested usage text as is), then, with
+// `failed_line`, "Command failed FILE:LINE".
+void print_usage_error(const UsageError& e, const std::string& source, bool failed_line) {
   if (e.help) {
     std::fputs(e.message.c_str(), stderr);
-    return kUsageExit;
+    return;
   }
   std::fprintf(stderr, "%s\n", format_error(e.message, e.exact).c_str());
-  if (!source.empty() && e.line) std::fprintf(stderr, "Command failed %s:%d\n", source.c_str(), e.line);
-  return e.exit_code;
+  if (failed_line) std::fprintf(stderr, "Command failed %s:%d\n", source.c_str(), e.line);
 }
 
-// The syntax errors of a batch, which is then not run at all: each printed
-// as ip prints it, the status that of the last (a line failure's 1, or the
-// exit of the error ip's parser ends on).
+int usage_exit(const UsageError& e, const std::string& source) {
+  print_usage_error(e, source, !source.empty() && e.line);
+  return e.help ? kUsageExit : e.exit_code;  // ip exits 255 after a usage text too
+}
+
+// The syntax errors of a batch, which is then not run at all: the status is
+// that of the last (a line failure's 1, or the exit of the error ip's
+// parser ends on).
 int refuse_batch(const std::vector<UsageError>& errors, const std::string& source) {
   int status = 1;
   for (const auto& e : errors) {
-    if (e.help) {
-      std::fputs(e.message.c_str(), stderr);
-    } else {
-      std::fprintf(stderr, "%s\n", format_error(e.message, e.exact).c_str());
-      if (e.line_failure) std::fprintf(stderr, "Command failed %s:%d\n", source.c_str(), e.line);
-    }
+    print_usage_error(e, source, e.line_failure);
     status = e.line_failure ? 1 : e.exit_code;
   }
   return status;

@@ -277,12 +277,10 @@ int Runner::run(std::vector<Command>& cmds) {
       i = end;
       continue;
     }
-    if (cmds[i].verb == Verb::unparsed) {
+    if (cmds[i].verb == Verb::unparsed) {  // a line ip sends and the kernel refuses: a failed line
       const UsageError& e = *cmds[i].parse_error;
       flush_out();
-      if (e.help) std::fputs(e.message.c_str(), stderr);
-      else print_error_line(format_error(e.message, e.exact));
-      if (!e.line_failure) return e.exit_code;  // ip's parser exits
+      print_error_line(format_error(e.message, e.exact));
       if (!source_.empty()) print_error_line("Command failed " + source_ + ":" + std::to_string(cmds[i].line));
       status = 1;
       if (!g_.force) return status;
