@@ -7,7 +7,8 @@
 #include <cstring>
 
 #include "netlink/ack.h"
-#include "netlink/kernel_receive.h"
+#include "netlink/kernel_socket.h"
+#include "netlink/reply_walk.h"
 #include "sys/namespaces.h"
 #include "sys/sockets.h"
 #include "sys/syscalls.h"
@@ -17,22 +18,12 @@ namespace {
 
 constexpr std::size_t kReceiveBufferSize = 64 * 1024;  // > the 32 KiB the kernel puts in a dump datagram
 
-// Sets a buffer size, with the FORCE variant (CAP_NET_ADMIN, ignores
-// rmem_max/wmem_max) first and the plain one as the fallback.
-Result<void> size_buffer(int fd, int force, int plain, int bytes, const char* what) {
-  if (sys::setsockopt_int(fd, SOL_SOCKET, force, bytes, what)) return {};
-  return sys::setsockopt_int(fd, SOL_SOCKET, plain, bytes, what);
-}
-
-// Optional features: an older kernel without them (ENOPROTOOPT) still works,
-// only with less detail in errors.
-Result<void> enable(int fd, int option, const char* what) {
-  auto set = sys::setsockopt_int(fd, SOL_NETLINK, option, 1, what);
-  if (!set && set.error().code != ENOPROTOOPT) return set;
-  return {};
-}
-
 }  // namespace
+// Out of line: the transport's destructor is virtual, and inlining the
+// whole NlResult<Connection> teardown everywhere only grows the callers.
+Connection::Connection(Connection&&) noexcept = default;
+Connection& Connection::operator=(Connection&&) noexcept = default;
+Connection::~Connection() = default;
 
 NlResult<Connection> Connection::open(const ConnectionOptions& options) { return create(-1, options); }
 
@@ -75,42 +66,42 @@ std::vector<NlResult<Connection>> Connection::open_in_each(std::span<const int> 
 }
 
 NlResult<Connection> Connection::finish_open(UniqueFd socket, int netns_fd, const ConnectionOptions& options) {
-  Connection conn;
-  conn.options_ = options;
-  conn.fd_ = std::move(socket);
+  UniqueFd netns;
   if (netns_fd >= 0) {
     auto copy = sys::dup(netns_fd);
     if (!copy) return NetlinkError::from(copy.error());
-    conn.netns_ = std::move(*copy);
+    netns = std::move(*copy);
   }
-  int fd = conn.fd_.get();
-  for (auto [option, name] : {std::pair{NETLINK_EXT_ACK, "setsockopt(NETLINK_EXT_ACK)"},
-                              std::pair{NETLINK_CAP_ACK, "setsockopt(NETLINK_CAP_ACK)"},
-                              std::pair{NETLINK_GET_STRICT_CHK, "setsockopt(NETLINK_GET_STRICT_CHK)"}}) {
-    auto set = enable(fd, option, name);
-    if (!set) return NetlinkError::from(set.error());
-  }
-  auto rcv = size_buffer(fd, SO_RCVBUFFORCE, SO_RCVBUF, options.receive_buffer, "setsockopt(SO_RCVBUF)");
-  if (!rcv) return NetlinkError::from(rcv.error());
-  auto snd = size_buffer(fd, SO_SNDBUFFORCE, SO_SNDBUF, options.send_buffer, "setsockopt(SO_SNDBUF)");
-  if (!snd) return NetlinkError::from(snd.error());
-  auto bound = sys::bind_netlink(fd, sockaddr_nl{.nl_family = AF_NETLINK, .nl_pad = 0, .nl_pid = 0, .nl_groups = 0});
-  if (!bound) return NetlinkError::from(bound.error());
-  auto rcvbuf = sys::getsockopt_int(fd, SOL_SOCKET, SO_RCVBUF, "getsockopt(SO_RCVBUF)");
-  if (!rcvbuf) return NetlinkError::from(rcvbuf.error());
-  auto sndbuf = sys::getsockopt_int(fd, SOL_SOCKET, SO_SNDBUF, "getsockopt(SO_SNDBUF)");
-  if (!sndbuf) return NetlinkError::from(sndbuf.error());
-  conn.receive_buffer_ = *rcvbuf;
-  conn.send_buffer_ = *sndbuf;
+  auto transport = detail::KernelSocket::configure(std::move(socket), options);
+  if (!transport) return std::move(transport).error();
+  Connection conn = over(std::move(*transport), options);
+  conn.netns_ = std::move(netns);
+  return conn;
+}
+
+Connection Connection::over(std::unique_ptr<Transport> transport, const ConnectionOptions& options) {
+  Connection conn;
+  conn.options_ = options;
+  conn.transport_ = std::move(transport);
+  conn.next_seq_ = options.first_sequence == 0 ? 1 : options.first_sequence;
   conn.buffer_.resize(kReceiveBufferSize);
   return conn;
 }
 
+void Connection::stamp(Message& message) {
+  message.set_seq(next_seq_++);
+  if (next_seq_ == 0) next_seq_ = 1;
+}
+
+// Half the buffer: the kernel's own accounting overhead varies by skb.
+std::size_t Connection::window_bytes() const {
+  if (options_.unbounded_window) return SIZE_MAX;
+  return static_cast<std::size_t>(transport_->receive_buffer()) / 2;
+}
+
 std::size_t Connection::window_requests(std::size_t reply_budget) const {
-  if (options_.unbounded_window) return std::max<std::size_t>(options_.max_window, 1);
-  // Half the buffer: the kernel's own accounting overhead varies by skb.
-  std::size_t by_buffer = static_cast<std::size_t>(receive_buffer_) / 2 / std::max<std::size_t>(reply_budget, 1);
-  return std::clamp<std::size_t>(by_buffer, 1, std::max<std::size_t>(options_.max_window, 1));
+  std::size_t most = std::max<std::size_t>(options_.max_window, 1);
+  return std::clamp<std::size_t>(window_bytes() / std::max<std::size_t>(reply_budget, 1), 1, most);
 }
 
 std::optional<int> Connection::cached_ifindex(const std::string& name) const {
@@ -119,15 +110,16 @@ std::optional<int> Connection::cached_ifindex(const std::string& name) const {
   return it->second;
 }
 
-NlResult<std::size_t> Connection::receive(bool wait) { return detail::receive_from_kernel(fd_.get(), buffer_, wait); }
+NlResult<std::size_t> Connection::receive(bool wait) { return transport_->receive(buffer_, wait); }
 
 void Connection::execute(std::span<Request> requests) {
+  const std::size_t budget = window_bytes(), most = std::max<std::size_t>(options_.max_window, 1);
   std::size_t i = 0;
   while (i < requests.size()) {
-    // The window: as many requests as the receive buffer can hold replies for.
-    std::size_t budget = options_.unbounded_window ? SIZE_MAX : static_cast<std::size_t>(receive_buffer_) / 2;
+    // The window: as many requests as the receive buffer can hold replies
+    // for (window_requests() is this count for requests of one budget).
     std::size_t used = 0, count = 0;
-    while (i + count < requests.size() && count < std::max<std::size_t>(options_.max_window, 1)) {
+    while (i + count < requests.size() && count < most) {
       std::size_t need = requests[i + count].reply_budget;
       if (count > 0 && used + need > budget) break;
       used += need;
@@ -149,21 +141,15 @@ void Connection::execute_window(std::span<Request> window) {
   std::vector<iovec> iov;
   std::size_t chunk_bytes = 0;
   std::vector<std::size_t> chunk;  // indexes in the current sendmsg
-  std::size_t send_limit = static_cast<std::size_t>(std::max(send_buffer_ - 32, 4096));
+  std::size_t send_limit = static_cast<std::size_t>(std::max(transport_->send_buffer() - 32, 4096));
   auto flush = [&]() {
     if (iov.empty()) return;
-    sockaddr_nl kernel{.nl_family = AF_NETLINK, .nl_pad = 0, .nl_pid = 0, .nl_groups = 0};
-    msghdr msg{};
-    msg.msg_name = &kernel;
-    msg.msg_namelen = sizeof kernel;
-    msg.msg_iov = iov.data();
-    msg.msg_iovlen = iov.size();
     ++stats_.sendmsg_calls;
-    auto sent = sys::sendmsg(fd_.get(), msg, 0);
+    auto sent = transport_->send(iov);
     if (!sent) {
       // Nothing of this datagram reached the kernel: its requests all fail.
       for (std::size_t k : chunk) {
-        NetlinkError e = NetlinkError::from(sent.error());
+        NetlinkError e = sent.error();
         e.object = window[k].object;
         window[k].result = e;
         pending.erase(window[k].message.seq());
@@ -181,8 +167,7 @@ void Connection::execute_window(std::span<Request> window) {
       continue;
     }
     r.message.add_flags(r.ack ? NLM_F_REQUEST | NLM_F_ACK : NLM_F_REQUEST);
-    r.message.set_seq(next_seq_++);
-    if (next_seq_ == 0) next_seq_ = 1;
+    stamp(r.message);
     r.result = {};
     auto bytes = r.message.bytes();
     if (chunk_bytes + bytes.size() > send_limit || iov.size() >= IOV_MAX) flush();
@@ -216,18 +201,16 @@ void Connection::execute_window(std::span<Request> window) {
       if (lost) break;  // drained: the rest lost their replies
       continue;
     }
-    int left = static_cast<int>(*n);
-    for (auto* nlh = reinterpret_cast<const nlmsghdr*>(buffer_.data()); NLMSG_OK(nlh, left);
-         nlh = NLMSG_NEXT(nlh, left)) {
-      auto it = pending.find(nlh->nlmsg_seq);
-      if (it == pending.end()) continue;  // a stale reply from an earlier, lossy window
+    detail::for_each_message({buffer_.data(), *n}, [&](const nlmsghdr& nlh) {
+      auto it = pending.find(nlh.nlmsg_seq);
+      if (it == pending.end()) return true;  // a stale reply from an earlier, lossy window
       Request& r = window[it->second];
-      if (nlh->nlmsg_type == NLMSG_ERROR) {
-        NlResult<void> acked = parse_ack(*nlh, r.message.bytes(), r.op, r.object);
+      if (nlh.nlmsg_type == NLMSG_ERROR) {
+        NlResult<void> acked = parse_ack(nlh, r.message.bytes(), r.op, r.object);
         if (r.result) r.result = std::move(acked);  // a reply-parse error stays
         pending.erase(it);
-      } else if (nlh->nlmsg_type != NLMSG_DONE && nlh->nlmsg_type != NLMSG_NOOP && r.on_reply && r.result) {
-        auto handled = r.on_reply(*nlh);
+      } else if (nlh.nlmsg_type != NLMSG_DONE && nlh.nlmsg_type != NLMSG_NOOP && r.on_reply && r.result) {
+        auto handled = r.on_reply(nlh);
         if (!handled) {
           handled.error().op = r.op;
           handled.error().object = r.object;
@@ -235,7 +218,8 @@ void Connection::execute_window(std::span<Request> window) {
         }
         if (!r.ack) pending.erase(it);
       }
-    }
+      return true;
+    });
   }
   // Lost replies: look at the objects themselves.
   for (auto [seq, k] : pending) {
@@ -269,21 +253,14 @@ NlResult<void> Connection::dump(Message request, const char* op, const std::stri
       ++stats_.dump_restarts;
       if (on_restart) on_restart();
     }
-    request.set_seq(next_seq_++);
-    if (next_seq_ == 0) next_seq_ = 1;
+    stamp(request);
     auto bytes = request.bytes();
     iovec iov{const_cast<char*>(bytes.data()), bytes.size()};
-    sockaddr_nl kernel{.nl_family = AF_NETLINK, .nl_pad = 0, .nl_pid = 0, .nl_groups = 0};
-    msghdr msg{};
-    msg.msg_name = &kernel;
-    msg.msg_namelen = sizeof kernel;
-    msg.msg_iov = &iov;
-    msg.msg_iovlen = 1;
     ++stats_.sendmsg_calls;
     ++stats_.requests;
-    auto sent = sys::sendmsg(fd_.get(), msg, 0);
+    auto sent = transport_->send({&iov, 1});
     if (!sent) {
-      NetlinkError e = NetlinkError::from(sent.error());
+      NetlinkError e = std::move(sent).error();
       e.object = object;
       return e;
     }
@@ -301,30 +278,29 @@ NlResult<void> Connection::dump(Message request, const char* op, const std::stri
         overrun = true;  // part of the dump is gone; drain and start again
         break;
       }
-      int left = static_cast<int>(*n);
-      for (auto* nlh = reinterpret_cast<const nlmsghdr*>(buffer_.data()); NLMSG_OK(nlh, left);
-           nlh = NLMSG_NEXT(nlh, left)) {
-        if (nlh->nlmsg_seq != request.seq()) continue;
-        if (nlh->nlmsg_flags & NLM_F_DUMP_INTR) interrupted = true;
-        if (nlh->nlmsg_type == NLMSG_DONE) {
+      detail::for_each_message({buffer_.data(), *n}, [&](const nlmsghdr& nlh) {
+        if (nlh.nlmsg_seq != request.seq()) return true;
+        if (nlh.nlmsg_flags & NLM_F_DUMP_INTR) interrupted = true;
+        if (nlh.nlmsg_type == NLMSG_DONE) {
           done = true;
-          break;
+          return false;
         }
-        if (nlh->nlmsg_type == NLMSG_ERROR) {
-          auto acked = parse_ack(*nlh, request.bytes(), op, object);
+        if (nlh.nlmsg_type == NLMSG_ERROR) {
+          auto acked = parse_ack(nlh, request.bytes(), op, object);
           if (!acked) failure = std::move(acked).error();
           done = true;
-          break;
+          return false;
         }
         if (!failure && !interrupted) {
-          auto handled = on_message(*nlh);
+          auto handled = on_message(nlh);
           if (!handled) {
             failure = std::move(handled).error();
             if (!*failure->op) failure->op = op;
             if (failure->object.empty()) failure->object = object;
           }
         }
-      }
+        return true;
+      });
     }
     if (overrun) {
       while (true) {  // drop what is left of the broken dump

@@ -6,7 +6,7 @@
 
 namespace brisk::netlink::detail {
 
-NlResult<std::size_t> receive_from_kernel(int fd, std::vector<char>& buffer, bool wait) {
+NlResult<std::size_t> receive_from_kernel(int fd, std::span<char> buffer, bool wait) {
   for (;;) {
     sockaddr_nl from{};
     iovec iov{buffer.data(), buffer.size()};

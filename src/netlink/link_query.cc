@@ -220,7 +220,7 @@ NlResult<int> resolve_link(Connection& conn, const std::string& name) {
     if (!link) return std::move(link).error();
     return link->ifindex;
   }
-  auto index = sys::interface_index(conn.fd(), name);
+  auto index = conn.transport().interface_index(name);
   if (index) {
     conn.remember_ifindex(name, *index);
     return *index;

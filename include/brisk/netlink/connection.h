@@ -20,11 +20,15 @@
 //   conn.execute(batch);
 //   for (auto& r : batch) if (!r.result) log(r.result.error().message());
 //
+// The socket sits behind a Transport (brisk/netlink/transport.h): over()
+// runs a connection on any other, such as a test's scripted fake.
+//
 // A Connection is not thread-safe; use one per thread.
 #pragma once
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -34,6 +38,7 @@
 #include "brisk/fd.h"
 #include "brisk/netlink/error.h"
 #include "brisk/netlink/message.h"
+#include "brisk/netlink/transport.h"
 
 namespace brisk::netlink {
 
@@ -50,6 +55,8 @@ struct ConnectionOptions {
   bool unbounded_window = false;
   // How many times a dump interrupted by concurrent changes is restarted before EINTR.
   int dump_retries = 8;
+  // The first sequence number stamped (tests start near the wrap; 0 is never used).
+  uint32_t first_sequence = 1;
 };
 
 // Receive-buffer bytes a reply can take, counted as the kernel counts them
@@ -96,9 +103,13 @@ class Connection {
   // One result per fd, in order.
   static std::vector<NlResult<Connection>> open_in_each(std::span<const int> netns_fds,
                                                         const ConnectionOptions& options = {});
+  // A connection over another transport; netns_fd() is -1. Options that
+  // size the socket's buffers are the transport's business.
+  static Connection over(std::unique_ptr<Transport> transport, const ConnectionOptions& options = {});
 
-  Connection(Connection&&) noexcept = default;
-  Connection& operator=(Connection&&) noexcept = default;
+  Connection(Connection&&) noexcept;
+  Connection& operator=(Connection&&) noexcept;
+  ~Connection();
 
   // Sends every request, pipelined, and fills in each one's result.
   void execute(std::span<Request> requests);
@@ -117,9 +128,11 @@ class Connection {
   void forget_all_names() { names_.clear(); }
   std::size_t cached_names() const { return names_.size(); }
 
-  int fd() const { return fd_.get(); }
+  Transport& transport() { return *transport_; }
+  int fd() const { return transport_->fd(); }
   int netns_fd() const { return netns_.get(); }  // -1: the caller's own namespace
-  int receive_buffer() const { return receive_buffer_; }  // actual bytes, as the kernel reports it
+  int receive_buffer() const { return transport_->receive_buffer(); }  // actual bytes, as the kernel reports it
+  // Requests of `reply_budget` bytes each that one window may hold.
   std::size_t window_requests(std::size_t reply_budget) const;
   const ConnectionStats& stats() const { return stats_; }
   ConnectionStats& stats() { return stats_; }
@@ -130,15 +143,17 @@ class Connection {
   static NlResult<Connection> create(int netns_fd, const ConnectionOptions& options);
   // Options, buffers and bind for a socket already made in its namespace.
   static NlResult<Connection> finish_open(UniqueFd socket, int netns_fd, const ConnectionOptions& options);
+  // Receive-buffer bytes one window's replies may take.
+  std::size_t window_bytes() const;
   void execute_window(std::span<Request> window);
-  // Reads one datagram into buffer_; returns its length, 0 for "nothing" (EAGAIN, foreign sender).
+  // Stamps the next sequence number (skipping 0) into `message`.
+  void stamp(Message& message);
+  // Reads one datagram into buffer_; returns its length, 0 for "nothing" when !wait.
   NlResult<std::size_t> receive(bool wait);
 
-  UniqueFd fd_;
+  std::unique_ptr<Transport> transport_;
   UniqueFd netns_;
   ConnectionOptions options_{};
-  int receive_buffer_ = 0;
-  int send_buffer_ = 0;
   uint32_t next_seq_ = 1;
   std::vector<char> buffer_;
   std::unordered_map<std::string, int> names_;
