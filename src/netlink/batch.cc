@@ -15,11 +15,6 @@ namespace brisk::netlink {
 namespace detail {
 namespace {
 
-void finish(Connection& conn, Op& op, NlResult<void>& result) {
-  if (!result && op.explain) op.explain(result.error());
-  if (op.after) op.after(conn, result);
-}
-
 NetlinkError no_such_device(const std::string& name, std::string detail = {}) {
   return {.code = ENODEV, .op = "link del", .object = name, .detail = std::move(detail)};
 }
@@ -32,175 +27,6 @@ Request group_move(int ifindex, uint32_t group, const std::string& name) {
 }
 
 }  // namespace
-
-std::vector<NlResult<void>> run_ops(Connection& conn, std::vector<Op>& ops, const BatchOptions& options) {
-  std::vector<NlResult<void>> results(ops.size());
-  std::vector<Request> pending;
-  std::vector<std::size_t> owner;  // op index of each pending request
-  bool pending_changes_names = false;
-  const std::size_t window = conn.window_requests(kAckBudget);
-  const bool stop = options.stop_at_first_error;
-  // Deletes cannot be undone, so a stopping batch sends them one at a time.
-  const bool coalesce = options.coalesce_deletes && !stop;
-  std::optional<std::size_t> first_failure;  // stop mode: the op that ended the batch
-  auto cancelled = [&](std::size_t i, const char* what) {
-    return NetlinkError{.code = ECANCELED, .op = ops[i].op, .object = ops[i].object,
-                        .detail = std::string(what) + ": an earlier operation failed"};
-  };
-
-  // Stop mode: the kernel went on past the window's first failure; put back
-  // what the ops after it did, newest first.
-  auto undo_after = [&](std::size_t failed, std::span<const std::size_t> window_ops) {
-    std::vector<Op> undo;
-    std::vector<std::size_t> undone;
-    for (auto it = window_ops.rbegin(); it != window_ops.rend() && *it > failed; ++it) {
-      if (!results[*it]) {
-        results[*it] = cancelled(*it, "not applied");  // its own failure changed nothing, and comes second
-        continue;
-      }
-      undo.push_back(ops[*it].undo());
-      undone.push_back(*it);
-    }
-    auto reverted = run_ops(conn, undo, {.coalesce_deletes = true});
-    for (std::size_t k = 0; k < undone.size(); ++k) {
-      NetlinkError e = cancelled(undone[k], "not applied");
-      if (!reverted[k]) {
-        e = std::move(reverted[k]).error();
-        e.detail = "applied after an earlier operation failed, and undoing it failed" +
-                   (e.detail.empty() ? std::string() : ": " + e.detail);
-        e.op = ops[undone[k]].op;
-        e.object = ops[undone[k]].object;
-      }
-      results[undone[k]] = std::move(e);
-    }
-  };
-
-  auto drain = [&] {
-    if (pending.empty()) return;
-    conn.execute(pending);
-    for (std::size_t k = 0; k < pending.size(); ++k) {
-      auto& result = results[owner[k]];
-      if (result && !pending[k].result) result = std::move(pending[k].result);
-    }
-    std::vector<std::size_t> window_ops;
-    for (std::size_t k = 0; k < owner.size(); ++k) {
-      if (k + 1 != owner.size() && owner[k + 1] == owner[k]) continue;
-      finish(conn, ops[owner[k]], results[owner[k]]);
-      window_ops.push_back(owner[k]);
-    }
-    pending.clear();
-    owner.clear();
-    pending_changes_names = false;
-    if (!stop) return;
-    for (std::size_t i : window_ops) {
-      if (results[i]) continue;
-      first_failure = i;
-      undo_after(i, window_ops);
-      break;
-    }
-  };
-  // Stop mode: an op failed before it was sent. Earlier ops still in flight
-  // come first; if none of them failed, this one ends the batch.
-  auto failed_unsent = [&](std::size_t i) {
-    if (!stop) return;
-    NlResult<void> mine = std::move(results[i]);
-    drain();
-    if (first_failure) {
-      results[i] = cancelled(i, "not attempted");
-    } else {
-      first_failure = i;
-      results[i] = std::move(mine);
-    }
-  };
-
-  for (std::size_t i = 0; i < ops.size(); ++i) {
-    Op& op = ops[i];
-    if (first_failure) {
-      results[i] = cancelled(i, "not attempted");
-      continue;
-    }
-    if (op.rejected) {
-      results[i] = *op.rejected;
-      failed_unsent(i);
-      continue;
-    }
-    if (coalesce && !op.delete_name.empty()) {
-      std::size_t end = i;
-      while (end < ops.size() && !ops[end].delete_name.empty() && !ops[end].rejected) ++end;
-      if (end - i >= std::max<std::size_t>(options.coalesce_min, 2)) {
-        drain();
-        std::vector<std::string> names;
-        for (std::size_t k = i; k < end; ++k) names.push_back(ops[k].delete_name);
-        auto deleted = bulk_delete(conn, names);
-        for (std::size_t k = i; k < end; ++k) results[k] = std::move(deleted[k - i]);
-        conn.forget_all_names();
-        i = end - 1;
-        continue;
-      }
-    }
-    // What cannot be undone goes alone once everything before it is known.
-    bool alone = stop && !op.undo;
-    if (op.local || alone) drain();
-    if (first_failure) {  // found by that drain, in an earlier op
-      results[i] = cancelled(i, "not attempted");
-      continue;
-    }
-    if (op.local) {
-      results[i] = op.local(conn);
-      finish(conn, op, results[i]);
-      if (stop && !results[i]) first_failure = i;
-      continue;
-    }
-    if (!op.needs.empty() && pending_changes_names) drain();
-    bool resolved = true;
-    for (const auto& need : op.needs) {
-      auto index = resolve_link(conn, need.name);
-      if (!index && index.error().code == ENODEV && !pending.empty()) {
-        drain();  // a request still in flight may create it
-        index = resolve_link(conn, need.name);
-      }
-      if (!index) {
-        NetlinkError e = std::move(index).error();
-        e.detail = std::string(need.role) + " '" + need.name + "'" +
-                   (e.code == ENODEV ? " does not exist" : ": " + e.message());
-        e.op = op.op;
-        e.object = op.object;
-        e.ext_ack.clear();
-        results[i] = std::move(e);
-        resolved = false;
-        break;
-      }
-    }
-    if (first_failure) {  // a drain above found an earlier failure
-      results[i] = cancelled(i, "not attempted");
-      continue;
-    }
-    if (!resolved) {
-      finish(conn, op, results[i]);
-      failed_unsent(i);
-      continue;
-    }
-    auto built = op.build(conn);
-    if (!built) {
-      NetlinkError e = std::move(built).error();
-      if (!*e.op) e.op = op.op;
-      if (e.object.empty()) e.object = op.object;
-      results[i] = std::move(e);
-      finish(conn, op, results[i]);
-      failed_unsent(i);
-      continue;
-    }
-    for (auto& request : *built) {
-      request.message.shrink();
-      pending.push_back(std::move(request));
-      owner.push_back(i);
-    }
-    pending_changes_names |= op.changes_names;
-    if (pending.size() >= window || alone) drain();
-  }
-  drain();
-  return results;
-}
 
 std::vector<NlResult<void>> bulk_delete(Connection& conn, const std::vector<std::string>& names) {
   std::vector<NlResult<void>> results(names.size());
@@ -308,11 +134,11 @@ std::size_t Batch::add_altnames(AltnameChange change) { return push(detail::link
 std::size_t Batch::delete_altnames(AltnameChange change) {
   return push(detail::link_property_op(std::move(change), false));
 }
-std::size_t Batch::add_address(AddressSpec spec) { return push(detail::address_op(std::move(spec), RTM_NEWADDR)); }
+std::size_t Batch::add_address(AddressSpec spec) { return push(detail::address_op(std::move(spec), detail::AddressWrite::add)); }
 std::size_t Batch::replace_address(AddressSpec spec) {
-  return push(detail::address_op(std::move(spec), -RTM_NEWADDR));
+  return push(detail::address_op(std::move(spec), detail::AddressWrite::replace));
 }
-std::size_t Batch::delete_address(AddressSpec spec) { return push(detail::address_op(std::move(spec), RTM_DELADDR)); }
+std::size_t Batch::delete_address(AddressSpec spec) { return push(detail::address_op(std::move(spec), detail::AddressWrite::del)); }
 
 std::size_t Batch::add_route(RouteSpec spec) { return push(detail::route_op(std::move(spec), RTM_NEWROUTE)); }
 std::size_t Batch::put_route(RouteSpec spec, RouteMerge merge) {
