@@ -64,8 +64,8 @@ NlResult<AddressInfo> parse_address(const nlmsghdr& message) {
 
 namespace {
 
-const char* op_name(int kind) {
-  return kind == RTM_DELADDR ? "addr del" : kind < 0 ? "addr replace" : "addr add";
+const char* op_name(AddressWrite write) {
+  return write == AddressWrite::del ? "addr del" : write == AddressWrite::replace ? "addr replace" : "addr add";
 }
 
 NlResult<std::vector<AddressInfo>> dump_addresses(Connection& conn, int ifindex, int family, const std::string& object) {
@@ -90,8 +90,8 @@ NlResult<std::vector<AddressInfo>> dump_addresses(Connection& conn, int ifindex,
 
 }  // namespace
 
-Op address_op(AddressSpec spec, int kind) {
-  const char* op = op_name(kind);
+Op address_op(AddressSpec spec, AddressWrite write) {
+  const char* op = op_name(write);
   std::string object = spec.prefix + " dev " + spec.dev;
   Op result{.op = op, .object = object};
   auto fail = [&](NetlinkError e) {
@@ -126,12 +126,13 @@ Op address_op(AddressSpec spec, int kind) {
   // An exclusive add that succeeded made the address: deleting it is the way back.
   // One copy of the spec for both closures (see route_op).
   auto shared = std::make_shared<const AddressSpec>(std::move(spec));
-  if (kind == RTM_NEWADDR) result.undo = [shared] { return address_op(*shared, RTM_DELADDR); };
-  result.build = [shared, prefix = *prefix, broadcast, kind, op, object](Connection& conn)
+  if (write == AddressWrite::add) result.undo = [shared] { return address_op(*shared, AddressWrite::del); };
+  result.build = [shared, prefix = *prefix, broadcast, write, op, object](Connection& conn)
       -> NlResult<std::vector<Request>> {
     const AddressSpec& spec = *shared;
-    uint16_t flags = kind == RTM_DELADDR ? 0 : kind < 0 ? NLM_F_CREATE | NLM_F_REPLACE : NLM_F_CREATE | NLM_F_EXCL;
-    Message m(static_cast<uint16_t>(kind < 0 ? -kind : kind), flags);
+    const bool del = write == AddressWrite::del;
+    uint16_t flags = del ? 0 : write == AddressWrite::replace ? NLM_F_CREATE | NLM_F_REPLACE : NLM_F_CREATE | NLM_F_EXCL;
+    Message m(del ? RTM_DELADDR : RTM_NEWADDR, flags);
     auto& ifa = m.put_header<ifaddrmsg>();
     ifa.ifa_family = static_cast<uint8_t>(prefix.address.family);
     ifa.ifa_prefixlen = prefix.length;
@@ -140,7 +141,7 @@ Op address_op(AddressSpec spec, int kind) {
     ifa.ifa_index = static_cast<uint32_t>(ifindex);
     m.put_bytes(IFA_LOCAL, prefix.address.data());
     m.put_bytes(IFA_ADDRESS, prefix.address.data());
-    if (kind != RTM_DELADDR) {
+    if (!del) {
       if (broadcast) m.put_bytes(IFA_BROADCAST, broadcast->data());
       if (!spec.label.empty()) m.put_string(IFA_LABEL, spec.label);
       uint32_t extra = (spec.noprefixroute ? IFA_F_NOPREFIXROUTE : 0) | (spec.nodad ? IFA_F_NODAD : 0) |
@@ -155,12 +156,12 @@ Op address_op(AddressSpec spec, int kind) {
     }
     std::vector<Request> requests;
     requests.push_back({.message = std::move(m), .op = op, .object = object});
-    requests.back().recheck = [ifindex, prefix, kind, object](Connection& c) -> NlResult<bool> {
+    requests.back().recheck = [ifindex, prefix, del, object](Connection& c) -> NlResult<bool> {
       auto now = dump_addresses(c, ifindex, prefix.address.family, object);
       if (!now) return std::move(now).error();
       bool present = false;
       for (const auto& a : *now) present |= a.prefix == prefix;
-      return kind == RTM_DELADDR ? !present : present;
+      return del ? !present : present;
     };
     return requests;
   };
@@ -170,13 +171,13 @@ Op address_op(AddressSpec spec, int kind) {
 }  // namespace detail
 
 NlResult<void> add_address(Connection& conn, const AddressSpec& spec) {
-  return detail::run_one(conn, detail::address_op(spec, RTM_NEWADDR));
+  return detail::run_one(conn, detail::address_op(spec, detail::AddressWrite::add));
 }
 NlResult<void> replace_address(Connection& conn, const AddressSpec& spec) {
-  return detail::run_one(conn, detail::address_op(spec, -RTM_NEWADDR));
+  return detail::run_one(conn, detail::address_op(spec, detail::AddressWrite::replace));
 }
 NlResult<void> delete_address(Connection& conn, const AddressSpec& spec) {
-  return detail::run_one(conn, detail::address_op(spec, RTM_DELADDR));
+  return detail::run_one(conn, detail::address_op(spec, detail::AddressWrite::del));
 }
 
 NlResult<std::vector<AddressInfo>> list_addresses(Connection& conn, const AddressFilter& filter) {
@@ -207,7 +208,7 @@ NlResult<void> flush_addresses(Connection& conn, const std::string& dev, int fam
   for (const auto& a : *addresses)
     if (!which || which(a))
       ops.push_back(detail::address_op({.dev = dev.empty() ? names[a.ifindex] : dev, .prefix = a.prefix.to_string()},
-                                       RTM_DELADDR));
+                                       detail::AddressWrite::del));
   for (auto& result : detail::run_ops(conn, ops, {.coalesce_deletes = false})) {
     // An address the kernel already removed (an IPv6 one with its prefix) is fine.
     if (!result && result.error().code != EADDRNOTAVAIL) return result;

@@ -56,8 +56,10 @@ Op link_delete_op(std::string name);
 Op link_group_delete_op(uint32_t group);
 // RTM_NEWLINKPROP (add) or RTM_DELLINKPROP with the altnames.
 Op link_property_op(AltnameChange change, bool add);
-// kind for address_op and route_op: RTM_NEW* (add), -RTM_NEW* (replace), RTM_DEL* (delete).
-Op address_op(AddressSpec spec, int kind);
+// An RTM_NEWADDR that must make the address (NLM_F_EXCL) or may replace it,
+// or an RTM_DELADDR.
+enum class AddressWrite { add, replace, del };
+Op address_op(AddressSpec spec, AddressWrite write);
 // An RTM_NEWROUTE meeting routes with its key as `merge` says, or (with
 // `kind` RTM_DELROUTE) a delete.
 Op route_op(RouteSpec spec, int kind, RouteMerge merge = RouteMerge::exclusive);
