@@ -1,0 +1,485 @@
+// The batch engine against a scripted kernel (tests/support/fake_kernel.h):
+// stop mode and undo, lost ACKs and their re-checks, delete coalescing and
+// its fallback, window sizing, sequence wrap and malformed replies. No
+// socket, no namespace, no privilege: ctest also runs these as an
+// unprivileged user (netlink.batch_logic_unprivileged).
+#include <arpa/inet.h>
+#include <linux/if_addr.h>
+#include <linux/if_link.h>
+#include <linux/rtnetlink.h>
+
+#include <gtest/gtest.h>
+
+#include <climits>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "brisk/netlink/addr.h"
+#include "brisk/netlink/batch.h"
+#include "brisk/netlink/connection.h"
+#include "brisk/netlink/link.h"
+#include "support/fake_kernel.h"
+
+namespace brisk::netlink {
+namespace {
+
+using test::Datagram;
+using test::FakeKernel;
+
+// A request's rtattrs after its family header of `header` bytes.
+std::vector<const rtattr*> attrs_of(const nlmsghdr& m, std::size_t header) {
+  std::vector<const rtattr*> out;
+  auto* a = reinterpret_cast<const rtattr*>(reinterpret_cast<const char*>(NLMSG_DATA(&m)) + NLMSG_ALIGN(header));
+  int left = static_cast<int>(m.nlmsg_len) - static_cast<int>(NLMSG_HDRLEN + NLMSG_ALIGN(header));
+  for (; RTA_OK(a, left); a = RTA_NEXT(a, left)) out.push_back(a);
+  return out;
+}
+
+const rtattr* attr(const nlmsghdr& m, std::size_t header, uint16_t type) {
+  for (auto* a : attrs_of(m, header))
+    if (a->rta_type == type) return a;
+  return nullptr;
+}
+
+std::optional<uint32_t> u32_attr(const nlmsghdr& m, std::size_t header, uint16_t type) {
+  auto* a = attr(m, header, type);
+  if (!a) return std::nullopt;
+  uint32_t v;
+  std::memcpy(&v, RTA_DATA(a), sizeof v);
+  return v;
+}
+
+std::string string_attr(const nlmsghdr& m, std::size_t header, uint16_t type) {
+  auto* a = attr(m, header, type);
+  return a ? std::string(static_cast<const char*>(RTA_DATA(a))) : std::string();
+}
+
+const nlmsghdr& header_of(const Datagram& d) { return *reinterpret_cast<const nlmsghdr*>(d.data()); }
+
+// IPv4 addresses on device 2 as a kernel keeps them: an exclusive add of
+// one already there is EEXIST, a delete of one absent EADDRNOTAVAIL, and a
+// dump lists them. `refuse` names addresses whose add fails with EINVAL;
+// `lose` those whose ACK is lost, and `lose_unapplied` those whose ACK is
+// lost and which the kernel did not apply either.
+struct AddressKernel {
+  std::set<std::string> present;
+  std::set<std::string> refuse, lose, lose_unapplied, refuse_delete;
+
+  static std::string address_of(const nlmsghdr& m) {
+    auto* a = attr(m, sizeof(ifaddrmsg), IFA_LOCAL);
+    char text[INET_ADDRSTRLEN] = "";
+    if (a) ::inet_ntop(AF_INET, RTA_DATA(a), text, sizeof text);
+    return text;
+  }
+
+  FakeKernel::Answer operator()(const nlmsghdr& m) {
+    if (m.nlmsg_type == RTM_GETADDR) {
+      std::vector<Datagram> parts;
+      for (const auto& text : present) {
+        Message reply(RTM_NEWADDR, 0);
+        auto& ifa = reply.put_header<ifaddrmsg>();
+        ifa.ifa_family = AF_INET;
+        ifa.ifa_prefixlen = 24;
+        ifa.ifa_index = 2;
+        in_addr a{};
+        ::inet_pton(AF_INET, text.c_str(), &a);
+        reply.put_bytes(IFA_LOCAL, {reinterpret_cast<const uint8_t*>(&a), sizeof a});
+        reply.put_bytes(IFA_ADDRESS, {reinterpret_cast<const uint8_t*>(&a), sizeof a});
+        parts.push_back(test::reply_to(m, reply));
+      }
+      parts.push_back(test::done(m));
+      return {.datagrams = {test::join(parts)}};
+    }
+    std::string a = address_of(m);
+    if (m.nlmsg_type == RTM_NEWADDR) {
+      if (refuse.count(a)) return {.datagrams = {test::ack(m, EINVAL)}};
+      if (lose_unapplied.count(a)) return {.datagrams = {test::ack(m)}, .lose = true};
+      bool exclusive = m.nlmsg_flags & NLM_F_EXCL;
+      if (exclusive && present.count(a)) return {.datagrams = {test::ack(m, EEXIST)}};
+      present.insert(a);
+      return {.datagrams = {test::ack(m)}, .lose = lose.count(a) > 0};
+    }
+    if (m.nlmsg_type == RTM_DELADDR) {
+      if (refuse_delete.count(a)) return {.datagrams = {test::ack(m, EBUSY)}};
+      if (!present.erase(a)) return {.datagrams = {test::ack(m, EADDRNOTAVAIL)}};
+      return {.datagrams = {test::ack(m)}};
+    }
+    return {.datagrams = {test::ack(m, EOPNOTSUPP)}};
+  }
+};
+
+// A connection over a fake kernel running `kernel`, with device d0 = 2.
+struct Fixture {
+  explicit Fixture(FakeKernel::Script script, ConnectionOptions options = {}, int receive_buffer = 1 << 20) {
+    auto owned = std::make_unique<FakeKernel>(std::move(script), receive_buffer);
+    fake = owned.get();
+    fake->devices = {{"d0", 2}, {"d1", 3}};
+    conn.emplace(Connection::over(std::move(owned), options));
+  }
+  // The requests of `type` the fake saw, by their IFA_LOCAL.
+  std::vector<std::string> seen(uint16_t type) const {
+    std::vector<std::string> out;
+    for (const auto& d : fake->requests)
+      if (header_of(d).nlmsg_type == type) out.push_back(AddressKernel::address_of(header_of(d)));
+    return out;
+  }
+  FakeKernel* fake = nullptr;
+  std::optional<Connection> conn;
+};
+
+std::string nth(int i) { return "10.0.0." + std::to_string(i); }
+
+std::vector<NlResult<void>> add_addresses(Connection& conn, int count, BatchOptions options) {
+  Batch batch(conn, options);
+  for (int i = 1; i <= count; ++i) batch.add_address({.dev = "d0", .prefix = nth(i) + "/24"});
+  return batch.flush();
+}
+
+// Stop mode: the failure is reported, what came before stays, what the
+// kernel applied after it in the same window is deleted again (newest
+// first), and every later op is ECANCELED.
+class StopMode : public ::testing::TestWithParam<int> {};
+
+TEST_P(StopMode, FailureEndsTheBatchAndWhatFollowedIsUndone) {
+  const int count = 5, failing = GetParam();
+  AddressKernel kernel;
+  kernel.refuse = {nth(failing)};
+  Fixture f(std::ref(kernel));
+  auto results = add_addresses(*f.conn, count, {.stop_at_first_error = true});
+  ASSERT_EQ(results.size(), 5u);
+  for (int i = 1; i <= count; ++i) {
+    const auto& r = results[i - 1];
+    if (i < failing) {
+      EXPECT_TRUE(r) << i << ": " << r.error().message();
+    } else if (i == failing) {
+      ASSERT_FALSE(r);
+      EXPECT_EQ(r.error().code, EINVAL);
+      EXPECT_EQ(r.error().object, nth(i) + "/24 dev d0");
+    } else {
+      ASSERT_FALSE(r) << i;
+      EXPECT_EQ(r.error().code, ECANCELED);
+      EXPECT_NE(r.error().detail.find("not applied"), std::string::npos) << r.error().detail;
+    }
+  }
+  // One window: every add reached the kernel; those after the failure were undone, newest first.
+  EXPECT_EQ(f.seen(RTM_NEWADDR).size(), 5u);
+  std::vector<std::string> undone;
+  for (int i = count; i > failing; --i) undone.push_back(nth(i));
+  EXPECT_EQ(f.seen(RTM_DELADDR), undone);
+  std::set<std::string> kept;
+  for (int i = 1; i < failing; ++i) kept.insert(nth(i));
+  EXPECT_EQ(kernel.present, kept);
+}
+
+INSTANTIATE_TEST_SUITE_P(FirstMiddleLast, StopMode, ::testing::Values(1, 3, 5));
+
+TEST(BatchLogic, WithoutStopModeEveryOpIsAttempted) {
+  AddressKernel kernel;
+  kernel.refuse = {nth(2)};
+  Fixture f(std::ref(kernel));
+  auto results = add_addresses(*f.conn, 4, {});
+  EXPECT_TRUE(results[0] && results[2] && results[3]);
+  ASSERT_FALSE(results[1]);
+  EXPECT_EQ(results[1].error().code, EINVAL);
+  EXPECT_TRUE(f.seen(RTM_DELADDR).empty());
+  EXPECT_EQ(kernel.present.size(), 3u);
+}
+
+TEST(BatchLogic, AnUndoThatFailsIsReportedOnItsOp) {
+  AddressKernel kernel;
+  kernel.refuse = {nth(2)};
+  kernel.refuse_delete = {nth(3)};
+  Fixture f(std::ref(kernel));
+  auto results = add_addresses(*f.conn, 4, {.stop_at_first_error = true});
+  ASSERT_FALSE(results[2]);
+  EXPECT_EQ(results[2].error().code, EBUSY);
+  EXPECT_NE(results[2].error().detail.find("undoing it failed"), std::string::npos) << results[2].error().detail;
+  EXPECT_EQ(results[2].error().op, std::string("addr add"));
+  ASSERT_FALSE(results[3]);
+  EXPECT_EQ(results[3].error().code, ECANCELED);
+  EXPECT_EQ(kernel.present, (std::set<std::string>{nth(1), nth(3)}));
+}
+
+// An op refused before sending (a missing device) ends a stopping batch
+// too, after the requests already in flight are answered.
+TEST(BatchLogic, StopModeFailureBeforeSending) {
+  AddressKernel kernel;
+  Fixture f(std::ref(kernel));
+  Batch batch(*f.conn, {.stop_at_first_error = true});
+  batch.add_address({.dev = "d0", .prefix = nth(1) + "/24"});
+  batch.add_address({.dev = "nope", .prefix = nth(2) + "/24"});
+  batch.add_address({.dev = "d0", .prefix = nth(3) + "/24"});
+  auto results = batch.flush();
+  EXPECT_TRUE(results[0]);
+  ASSERT_FALSE(results[1]);
+  EXPECT_EQ(results[1].error().code, ENODEV);
+  EXPECT_NE(results[1].error().detail.find("dev 'nope' does not exist"), std::string::npos);
+  ASSERT_FALSE(results[2]);
+  EXPECT_EQ(results[2].error().code, ECANCELED);
+  EXPECT_NE(results[2].error().detail.find("not attempted"), std::string::npos);
+  EXPECT_EQ(f.seen(RTM_NEWADDR), std::vector<std::string>{nth(1)});
+}
+
+// ENOBUFS: the ACK is gone, so each unanswered request is looked at again.
+// One was applied (success), one was not (a clear ENOBUFS failure).
+TEST(BatchLogic, LostAcksAreRecheckedWithBothOutcomes) {
+  AddressKernel kernel;
+  kernel.lose = {nth(2)};
+  kernel.lose_unapplied = {nth(4)};
+  Fixture f(std::ref(kernel));
+  auto results = add_addresses(*f.conn, 5, {});
+  EXPECT_TRUE(results[0] && results[2] && results[4]);
+  EXPECT_TRUE(results[1]) << results[1].error().message();
+  ASSERT_FALSE(results[3]);
+  EXPECT_EQ(results[3].error().code, ENOBUFS);
+  EXPECT_NE(results[3].error().detail.find("re-check found the change not in place"), std::string::npos)
+      << results[3].error().detail;
+  EXPECT_EQ(f.conn->stats().enobufs, 1u);
+  EXPECT_EQ(f.conn->stats().rechecks, 2u);
+  EXPECT_EQ(f.fake->dropped, 2u);
+}
+
+// Lost ACKs on a re-check that itself fails: the error says both.
+TEST(BatchLogic, ARecheckThatFailsFailsTheRequest) {
+  AddressKernel kernel;
+  kernel.lose = {nth(1)};
+  Fixture f([&](const nlmsghdr& m) -> FakeKernel::Answer {
+    if (m.nlmsg_type == RTM_GETADDR) return {.datagrams = {test::ack(m, EPERM)}};
+    return kernel(m);
+  });
+  auto results = add_addresses(*f.conn, 1, {});
+  ASSERT_FALSE(results[0]);
+  EXPECT_EQ(results[0].error().code, ENOBUFS);
+  EXPECT_NE(results[0].error().detail.find("re-check failed"), std::string::npos) << results[0].error().detail;
+}
+
+// Links for the delete tests: ifindex, name, kind, group.
+struct LinkKernel {
+  struct Dev {
+    int ifindex;
+    std::string name;
+    uint32_t group = 0;
+  };
+  std::vector<Dev> devs{{10, "a0"}, {11, "a1"}, {12, "a2"}, {13, "a3"}};
+  bool refuse_group_delete = false;
+  std::vector<std::string> log;  // what the kernel was asked, in order
+
+  FakeKernel::Answer operator()(const nlmsghdr& m) {
+    auto& ifi = *reinterpret_cast<const ifinfomsg*>(NLMSG_DATA(&m));
+    if (m.nlmsg_type == RTM_GETLINK) {
+      std::vector<Datagram> parts;
+      for (const auto& d : devs) {
+        Message reply(RTM_NEWLINK, 0);
+        reply.put_header<ifinfomsg>().ifi_index = d.ifindex;
+        reply.put_string(IFLA_IFNAME, d.name);
+        reply.put_u32(IFLA_GROUP, d.group);
+        auto info = reply.begin_nest(IFLA_LINKINFO);
+        reply.put_string(IFLA_INFO_KIND, "bridge");
+        reply.end_nest(info);
+        parts.push_back(test::reply_to(m, reply));
+      }
+      parts.push_back(test::done(m));
+      log.push_back("dump");
+      return {.datagrams = {test::join(parts)}};
+    }
+    auto group = u32_attr(m, sizeof(ifinfomsg), IFLA_GROUP);
+    if (m.nlmsg_type == RTM_NEWLINK && group) {
+      for (auto& d : devs)
+        if (d.ifindex == ifi.ifi_index) d.group = *group;
+      // bulk_delete's own groups are at 2^20 and above.
+      log.push_back("move " + std::to_string(ifi.ifi_index) +
+                    (*group >= (1u << 20) ? " away" : " to " + std::to_string(*group)));
+      return {.datagrams = {test::ack(m)}};
+    }
+    if (m.nlmsg_type == RTM_DELLINK && group) {
+      log.push_back("group delete");
+      if (refuse_group_delete) return {.datagrams = {test::ack(m, EOPNOTSUPP)}};
+      std::erase_if(devs, [&](const Dev& d) { return d.group == *group; });
+      return {.datagrams = {test::ack(m)}};
+    }
+    if (m.nlmsg_type == RTM_DELLINK) {
+      std::string name = string_attr(m, sizeof(ifinfomsg), IFLA_IFNAME);
+      log.push_back("delete " + name);
+      auto before = devs.size();
+      std::erase_if(devs, [&](const Dev& d) { return d.name == name; });
+      return {.datagrams = {test::ack(m, devs.size() == before ? ENODEV : 0)}};
+    }
+    return {.datagrams = {test::ack(m, EOPNOTSUPP)}};
+  }
+};
+
+std::vector<NlResult<void>> delete_links(Connection& conn, std::vector<std::string> names) {
+  Batch batch(conn, {});
+  for (auto& n : names) batch.delete_link(n);
+  return batch.flush();
+}
+
+TEST(BatchLogic, ARunOfDeletesIsOneGroupDelete) {
+  LinkKernel kernel;
+  Fixture f(std::ref(kernel));
+  auto results = delete_links(*f.conn, {"a0", "a1", "a2", "gone"});
+  EXPECT_TRUE(results[0] && results[1] && results[2]);
+  ASSERT_FALSE(results[3]);
+  EXPECT_EQ(results[3].error().code, ENODEV);
+  EXPECT_EQ(kernel.log, (std::vector<std::string>{"dump", "move 10 away", "move 11 away", "move 12 away", "group delete"}));
+  ASSERT_EQ(kernel.devs.size(), 1u);
+  EXPECT_EQ(kernel.devs[0].name, "a3");
+  EXPECT_EQ(kernel.devs[0].group, 0u);
+}
+
+// A kernel that refuses the group delete: every device goes back to its own
+// group first, then each is deleted on its own.
+TEST(BatchLogic, CoalescedDeletesFallBackToOneByOne) {
+  LinkKernel kernel;
+  kernel.refuse_group_delete = true;
+  kernel.devs[1].group = 7;
+  Fixture f(std::ref(kernel));
+  auto results = delete_links(*f.conn, {"a0", "a1", "a2", "a3"});
+  for (std::size_t i = 0; i < results.size(); ++i) EXPECT_TRUE(results[i]) << i << ": " << results[i].error().message();
+  EXPECT_EQ(kernel.log, (std::vector<std::string>{"dump", "move 10 away", "move 11 away", "move 12 away", "move 13 away",
+                                                  "group delete", "move 10 to 0", "move 11 to 7", "move 12 to 0",
+                                                  "move 13 to 0", "delete a0", "delete a1", "delete a2", "delete a3"}));
+  EXPECT_TRUE(kernel.devs.empty());
+}
+
+TEST(BatchLogic, ShortRunsAndStopModeDeleteOneByOne) {
+  for (bool stop : {false, true}) {
+    LinkKernel kernel;
+    Fixture f(std::ref(kernel));
+    Batch batch(*f.conn, {.stop_at_first_error = stop});
+    std::vector<std::string> names = stop ? std::vector<std::string>{"a0", "a1", "a2", "a3"}
+                                          : std::vector<std::string>{"a0", "a1", "a2"};
+    for (auto& n : names) batch.delete_link(n);
+    for (auto& r : batch.flush()) EXPECT_TRUE(r) << r.error().message();
+    std::vector<std::string> expected;
+    for (auto& n : names) expected.push_back("delete " + n);
+    EXPECT_EQ(kernel.log, expected) << "stop " << stop;
+  }
+}
+
+// The window is what the receive buffer can hold replies for: a thousand
+// adds into a 32 KiB buffer never overrun it. The same batch with the
+// window unbounded overruns it, and every lost ACK is re-checked.
+TEST(BatchLogic, WindowsFitTheReceiveBuffer) {
+  constexpr int kBuffer = 32 * 1024;
+  {
+    AddressKernel kernel;
+    Fixture f(std::ref(kernel), {}, kBuffer);
+    auto results = add_addresses(*f.conn, 250, {});
+    for (auto& r : results) ASSERT_TRUE(r) << r.error().message();
+    std::size_t window = f.conn->window_requests(kAckBudget);
+    EXPECT_EQ(window, kBuffer / 2 / kAckBudget);
+    EXPECT_EQ(f.conn->stats().enobufs, 0u);
+    EXPECT_EQ(f.fake->dropped, 0u);
+    EXPECT_LE(f.fake->most_queued, static_cast<std::size_t>(kBuffer));
+    EXPECT_EQ(f.fake->sends, (250 + window - 1) / window);
+  }
+  {
+    AddressKernel kernel;
+    Fixture f(std::ref(kernel), {.unbounded_window = true}, kBuffer);
+    auto results = add_addresses(*f.conn, 250, {});
+    for (auto& r : results) ASSERT_TRUE(r) << r.error().message();  // every add was applied: the re-checks say so
+    EXPECT_GT(f.conn->stats().enobufs, 0u);
+    EXPECT_GT(f.fake->dropped, 0u);
+    EXPECT_EQ(f.conn->stats().rechecks, f.fake->dropped);
+  }
+}
+
+// One sendmsg carries no more than the send buffer: the pipeline splits.
+TEST(BatchLogic, SendsStayWithinTheSendBuffer) {
+  AddressKernel kernel;
+  auto owned = std::make_unique<FakeKernel>(std::ref(kernel), 1 << 20, 4096);
+  FakeKernel* fake = owned.get();
+  fake->devices = {{"d0", 2}};
+  auto conn = Connection::over(std::move(owned));
+  auto results = add_addresses(conn, 200, {});
+  for (auto& r : results) ASSERT_TRUE(r) << r.error().message();
+  std::size_t bytes = 0;
+  for (auto& d : fake->requests) bytes += d.size();
+  EXPECT_GE(fake->sends, bytes / 4096);
+  EXPECT_GT(fake->sends, 1u);
+}
+
+TEST(BatchLogic, AFailedSendFailsEveryRequestOfItsDatagram) {
+  AddressKernel kernel;
+  Fixture f(std::ref(kernel));
+  f.fake->fail_next_send = EPERM;
+  auto results = add_addresses(*f.conn, 3, {});
+  for (auto& r : results) {
+    ASSERT_FALSE(r);
+    EXPECT_EQ(r.error().code, EPERM);
+  }
+  EXPECT_TRUE(kernel.present.empty());
+  // The connection is still usable.
+  EXPECT_TRUE(add_addresses(*f.conn, 1, {})[0]);
+}
+
+// Sequence numbers go on past 2^32-1 to 1, never 0, and replies still find
+// their requests.
+TEST(BatchLogic, SequenceNumbersWrapPastZero) {
+  AddressKernel kernel;
+  Fixture f(std::ref(kernel), {.first_sequence = UINT32_MAX - 2});
+  auto results = add_addresses(*f.conn, 6, {});
+  for (auto& r : results) ASSERT_TRUE(r) << r.error().message();
+  std::vector<uint32_t> seqs;
+  for (auto& d : f.fake->requests) seqs.push_back(header_of(d).nlmsg_seq);
+  EXPECT_EQ(seqs, (std::vector<uint32_t>{UINT32_MAX - 2, UINT32_MAX - 1, UINT32_MAX, 1, 2, 3}));
+  EXPECT_EQ(kernel.present.size(), 6u);
+}
+
+// Replies the kernel never sends: a stale or unknown seq is ignored, an
+// NLMSG_ERROR too short to hold its error fails its request (EBADMSG), a
+// message whose length runs past its datagram ends that datagram's walk
+// without completing anything, and an error value no errno can have is
+// refused.
+TEST(BatchLogic, ForgedAndTruncatedRepliesAreNotTakenForAnswers) {
+  int index = 0;
+  Fixture f([&](const nlmsghdr& m) -> FakeKernel::Answer {
+    ++index;
+    nlmsghdr stale = m;
+    stale.nlmsg_seq = m.nlmsg_seq + 1000;
+    Datagram truncated = test::ack(m);
+    reinterpret_cast<nlmsghdr*>(truncated.data())->nlmsg_len = NLMSG_HDRLEN + 4;
+    Datagram runs_past = test::ack(m);
+    reinterpret_cast<nlmsghdr*>(runs_past.data())->nlmsg_len = 4096;
+    Datagram wild = test::ack(m);
+    reinterpret_cast<nlmsgerr*>(wild.data() + NLMSG_HDRLEN)->error = INT_MIN;
+    switch (index) {
+      case 1: return {.datagrams = {test::ack(stale, EPERM), test::ack(m)}};  // the stale one changes nothing
+      case 2: return {.datagrams = {truncated}};
+      case 3: return {.datagrams = {runs_past, test::ack(m, EEXIST)}};  // the next datagram completes it
+      default: return {.datagrams = {wild}};
+    }
+  });
+  auto results = add_addresses(*f.conn, 4, {});
+  EXPECT_TRUE(results[0]) << results[0].error().message();
+  ASSERT_FALSE(results[1]);
+  EXPECT_EQ(results[1].error().code, EBADMSG);
+  EXPECT_NE(results[1].error().detail.find("short NLMSG_ERROR"), std::string::npos);
+  ASSERT_FALSE(results[2]);
+  EXPECT_EQ(results[2].error().code, EEXIST);
+  ASSERT_FALSE(results[3]);
+  EXPECT_EQ(results[3].error().code, EBADMSG);
+}
+
+// A single-object GET completes on its one reply: no ACK is asked for, and
+// its answer reaches the caller.
+TEST(BatchLogic, AGetCompletesOnItsReply) {
+  Fixture f([&](const nlmsghdr& m) -> FakeKernel::Answer {
+    EXPECT_EQ(m.nlmsg_type, RTM_GETLINK);
+    EXPECT_FALSE(m.nlmsg_flags & NLM_F_ACK);
+    Message reply(RTM_NEWLINK, 0);
+    reply.put_header<ifinfomsg>().ifi_index = 42;
+    reply.put_string(IFLA_IFNAME, "x0");
+    reply.put_u32(IFLA_MTU, 1500);
+    return {.datagrams = {test::reply_to(m, reply)}};
+  });
+  auto link = get_link(*f.conn, "x0");
+  ASSERT_TRUE(link) << link.error().message();
+  EXPECT_EQ(link->ifindex, 42);
+  EXPECT_EQ(link->name, "x0");
+}
+
+}  // namespace
+}  // namespace brisk::netlink
