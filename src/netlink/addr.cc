@@ -11,6 +11,7 @@
 
 #include "brisk/netlink/attributes.h"
 #include "brisk/netlink/link.h"
+#include "netlink/dump_collect.h"
 #include "netlink/op.h"
 #include "netlink/reply_parsers.h"
 
@@ -73,19 +74,8 @@ NlResult<std::vector<AddressInfo>> dump_addresses(Connection& conn, int ifindex,
   auto& ifa = m.put_header<ifaddrmsg>();
   ifa.ifa_family = static_cast<uint8_t>(family);
   ifa.ifa_index = static_cast<uint32_t>(ifindex);  // a kernel-side filter under strict checking
-  std::vector<AddressInfo> found;
-  auto done = conn.dump(
-      std::move(m), "addr list", object,
-      [&](const nlmsghdr& message) -> NlResult<void> {
-        if (message.nlmsg_type != RTM_NEWADDR) return {};
-        auto info = parse_address(message);
-        if (!info) return std::move(info).error();
-        if (ifindex == 0 || info->ifindex == ifindex) found.push_back(std::move(*info));
-        return {};
-      },
-      [&] { found.clear(); });
-  if (!done) return std::move(done).error();
-  return found;
+  return dump_collect<AddressInfo>(conn, std::move(m), "addr list", object, RTM_NEWADDR, parse_address,
+                                   [&](const AddressInfo& a) { return ifindex == 0 || a.ifindex == ifindex; });
 }
 
 }  // namespace
@@ -94,14 +84,8 @@ Op address_op(AddressSpec spec, AddressWrite write) {
   const char* op = op_name(write);
   std::string object = spec.prefix + " dev " + spec.dev;
   Op result{.op = op, .object = object};
-  auto fail = [&](NetlinkError e) {
-    result.rejected = std::move(e);
-    return result;
-  };
-  if (auto valid = validate_link_ref(spec.dev, op); !valid) {
-    valid.error().object = object;
-    return fail(std::move(valid).error());
-  }
+  auto fail = [&](NetlinkError e) { return failed_op(op, object, std::move(e)); };
+  if (auto valid = check_dev(spec.dev, op, object); !valid) return fail(std::move(valid).error());
   auto prefix = IpPrefix::parse(spec.prefix);
   if (!prefix) return fail(invalid_argument(op, object, "malformed prefix '" + spec.prefix + "'"));
   std::optional<IpAddress> broadcast;

@@ -249,13 +249,19 @@ NlResult<void> validate_kind_change(const LinkKind& kind, const std::string& nam
   return invalid_argument(op, name, "the options of a " + kind_name(kind) + " cannot be changed");
 }
 
+}  // namespace
+
 Op failed_op(const char* op, std::string object, NetlinkError error) {
   Op failed{.op = op, .object = std::move(object)};
   failed.rejected = std::move(error);
   return failed;
 }
 
-}  // namespace
+NlResult<void> check_dev(const std::string& dev, const char* op, const std::string& object) {
+  auto valid = validate_link_ref(dev, op);
+  if (!valid) valid.error().object = object;
+  return valid;
+}
 
 Op link_add_op(LinkAdd spec) {
   const char* op = "link add";

@@ -7,6 +7,7 @@
 #include <array>
 #include <cstring>
 
+#include "netlink/dump_collect.h"
 #include "netlink/link_schema.h"
 #include "netlink/op.h"
 #include "sys/sockets.h"
@@ -250,20 +251,13 @@ NlResult<std::vector<LinkInfo>> list_links(Connection& conn, const LinkFilter& f
     m.put_string(IFLA_INFO_KIND, filter.kind);
     m.end_nest(info);
   }
-  std::vector<LinkInfo> links;
-  auto done = conn.dump(
-      std::move(m), "link list", filter.kind.empty() ? filter.master : filter.kind,
-      [&](const nlmsghdr& message) -> NlResult<void> {
-        if (message.nlmsg_type != RTM_NEWLINK) return {};
-        auto link = detail::parse_link(message, filter.details);
-        if (!link) return std::move(link).error();
-        if (!filter.stats) link->stats.reset();
-        links.push_back(std::move(*link));
-        return {};
-      },
-      [&] { links.clear(); });
-  if (!done) return std::move(done).error();
-  return links;
+  return detail::dump_collect<LinkInfo>(
+      conn, std::move(m), "link list", filter.kind.empty() ? filter.master : filter.kind, RTM_NEWLINK,
+      [&](const nlmsghdr& message) { return detail::parse_link(message, filter.details); },
+      [&](LinkInfo& link) {
+        if (!filter.stats) link.stats.reset();
+        return true;
+      });
 }
 
 }  // namespace brisk::netlink

@@ -100,15 +100,9 @@ Op neighbour_op(NeighbourSpec spec, NeighWrite write) {
   bool proxy = spec.flags & NTF_PROXY;
   std::string object = (proxy ? "proxy " : "") + spec.address + (spec.dev.empty() ? "" : " dev " + spec.dev);
   Op result{.op = op, .object = object};
-  auto reject = [&](NetlinkError e) {
-    result.rejected = std::move(e);
-    return result;
-  };
+  auto reject = [&](NetlinkError e) { return failed_op(op, object, std::move(e)); };
   bool no_dev = proxy && spec.dev.empty();  // a proxy entry for every device
-  if (auto valid = validate_link_ref(spec.dev, op); !valid && !no_dev) {
-    valid.error().object = object;
-    return reject(std::move(valid).error());
-  }
+  if (auto valid = check_dev(spec.dev, op, object); !valid && !no_dev) return reject(std::move(valid).error());
   auto ip = IpAddress::parse(spec.address);
   if (!ip) return reject(invalid_argument(op, object, "malformed address '" + spec.address + "'"));
   std::optional<MacAddress> mac;
@@ -155,14 +149,8 @@ Op fdb_op(FdbSpec spec, int kind) {
   const char* op = kind == RTM_DELNEIGH ? "fdb del" : "fdb add";
   std::string object = spec.lladdr + " dev " + spec.dev;
   Op result{.op = op, .object = object};
-  auto reject = [&](NetlinkError e) {
-    result.rejected = std::move(e);
-    return result;
-  };
-  if (auto valid = validate_link_ref(spec.dev, op); !valid) {
-    valid.error().object = object;
-    return reject(std::move(valid).error());
-  }
+  auto reject = [&](NetlinkError e) { return failed_op(op, object, std::move(e)); };
+  if (auto valid = check_dev(spec.dev, op, object); !valid) return reject(std::move(valid).error());
   auto mac = MacAddress::parse(spec.lladdr);
   if (!mac) return reject(invalid_argument(op, object, "malformed MAC address '" + spec.lladdr + "'"));
   std::optional<IpAddress> dst;

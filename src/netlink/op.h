@@ -49,6 +49,11 @@ struct Op {
   std::optional<NetlinkError> rejected{};
 };
 
+// An op refused before sending (bad input): `error` is its result.
+Op failed_op(const char* op, std::string object, NetlinkError error);
+// validate_link_ref() for the device an op names, the error naming the op's object.
+NlResult<void> check_dev(const std::string& dev, const char* op, const std::string& object);
+
 Op link_add_op(LinkAdd spec);
 Op tun_add_op(LinkAdd spec);  // tun.cc: /dev/net/tun, then a set for the common options
 Op link_set_op(LinkSet spec);

@@ -7,6 +7,7 @@
 
 #include "brisk/netlink/attributes.h"
 #include "brisk/netlink/link.h"
+#include "netlink/dump_collect.h"
 #include "netlink/op.h"
 #include "netlink/reply_parsers.h"
 #include "netlink/route_multipath.h"
@@ -166,25 +167,14 @@ Op route_op(RouteSpec spec, int kind, RouteMerge merge) {
                        (spec.dev.empty() ? "" : " dev " + spec.dev);
   Op result{.op = op, .object = object};
   auto parsed = parse_spec(spec, op, result.object);
-  if (!parsed) {
-    result.rejected = std::move(parsed).error();
-    return result;
-  }
+  if (!parsed) return failed_op(op, object, std::move(parsed).error());
   if (!spec.dev.empty()) {
-    if (auto valid = validate_link_ref(spec.dev, op); !valid) {
-      valid.error().object = object;
-      result.rejected = std::move(valid).error();
-      return result;
-    }
+    if (auto valid = check_dev(spec.dev, op, object); !valid) return failed_op(op, object, std::move(valid).error());
     result.needs.push_back({spec.dev, "dev"});
   }
   for (const auto& nh : spec.nexthops) {
     if (nh.dev.empty()) continue;
-    if (auto valid = validate_link_ref(nh.dev, op); !valid) {
-      valid.error().object = object;
-      result.rejected = std::move(valid).error();
-      return result;
-    }
+    if (auto valid = check_dev(nh.dev, op, object); !valid) return failed_op(op, object, std::move(valid).error());
     result.needs.push_back({nh.dev, "nexthop dev"});
   }
   // One copy of the spec, shared by the closures below: a batch holds an op
@@ -301,21 +291,11 @@ NlResult<std::vector<RouteInfo>> list_routes(Connection& conn, const RouteFilter
     oif = *index;
     m.put_u32(RTA_OIF, static_cast<uint32_t>(oif));
   }
-  std::vector<RouteInfo> routes;
-  auto done = conn.dump(
-      std::move(m), "route list", filter.dev,
-      [&](const nlmsghdr& message) -> NlResult<void> {
-        if (message.nlmsg_type != RTM_NEWROUTE) return {};
-        auto route = detail::parse_route(message);
-        if (!route) return std::move(route).error();
+  return detail::dump_collect<RouteInfo>(
+      conn, std::move(m), "route list", filter.dev, RTM_NEWROUTE, detail::parse_route, [&](const RouteInfo& route) {
         // IPv6 dumps carry cached clones and other tables unless filtered; keep ours.
-        if ((filter.table != RT_TABLE_UNSPEC && route->table != filter.table) || (oif && route->oif != oif)) return {};
-        routes.push_back(std::move(*route));
-        return {};
-      },
-      [&] { routes.clear(); });
-  if (!done) return std::move(done).error();
-  return routes;
+        return (filter.table == RT_TABLE_UNSPEC || route.table == filter.table) && (!oif || route.oif == oif);
+      });
 }
 
 NlResult<RouteInfo> get_route(Connection& conn, const RouteQuery& query) {

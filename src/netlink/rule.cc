@@ -8,6 +8,7 @@
 #include <cstring>
 
 #include "brisk/netlink/attributes.h"
+#include "netlink/dump_collect.h"
 #include "netlink/op.h"
 #include "netlink/reply_parsers.h"
 
@@ -285,19 +286,8 @@ NlResult<std::vector<RuleInfo>> list_rules(Connection& conn, const RuleFilter& f
   Message m(RTM_GETRULE, NLM_F_REQUEST);
   auto& frh = m.put_header<fib_rule_hdr>();
   frh.family = static_cast<uint8_t>(filter.family);
-  std::vector<RuleInfo> found;
-  auto done = conn.dump(
-      std::move(m), "rule list", "",
-      [&](const nlmsghdr& message) -> NlResult<void> {
-        if (message.nlmsg_type != RTM_NEWRULE) return {};
-        auto rule = detail::parse_rule(message);
-        if (!rule) return std::move(rule).error();
-        found.push_back(std::move(*rule));
-        return {};
-      },
-      [&] { found.clear(); });
-  if (!done) return std::move(done).error();
-  return found;
+  return detail::dump_collect<RuleInfo>(conn, std::move(m), "rule list", "", RTM_NEWRULE, detail::parse_rule,
+                                        [](const RuleInfo&) { return true; });
 }
 
 }  // namespace brisk::netlink
