@@ -110,7 +110,7 @@ std::map<std::string, std::string> CniSide::environment(const char* cni_command,
   return {{"PATH", kEnvPath},
           {"CNI_COMMAND", cni_command},
           {"CNI_CONTAINERID", "pod" + std::to_string(pod)},
-          {"CNI_NETNS", std::string(netlink::kNetnsDir) + "/" + pod_name(pod)},
+          {"CNI_NETNS", netns_path(pod_name(pod))},
           {"CNI_IFNAME", "eth0"},
           {"CNI_PATH", config_.cni_path}};
 }

@@ -86,8 +86,7 @@ std::optional<std::string> build_template(const RunArgs& args, Template& out) {
     out.run.kill_after = *grace;
   }
   if (!args.netns.empty()) {
-    std::string path =
-        args.netns.find('/') == std::string::npos ? std::string(netlink::kNetnsDir) + "/" + args.netns : args.netns;
+    std::string path = netns_path(args.netns);
     struct stat st {};
     if (::stat(path.c_str(), &st) != 0)
       return "--netns '" + args.netns + "': " + path + ": " + std::strerror(errno);

@@ -6,6 +6,7 @@
 #include "brisk/cancel.h"
 #include "brisk/command_errors.h"
 #include "brisk/command_log.h"
+#include "brisk/netns_dir.h"
 #include "brisk/shell_words.h"
 #include "command/execution.h"
 
@@ -76,8 +77,7 @@ Command& Command::user(Credentials credentials) {
 }
 
 Command& Command::netns(std::string name_or_path) {
-  if (name_or_path.find('/') == std::string::npos) name_or_path = "/run/netns/" + name_or_path;
-  spawn_.namespaces.push_back({CLONE_NEWNET, -1, std::move(name_or_path)});
+  spawn_.namespaces.push_back({CLONE_NEWNET, -1, netns_path(name_or_path)});
   return *this;
 }
 
