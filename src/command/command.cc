@@ -6,7 +6,6 @@
 #include "brisk/cancel.h"
 #include "brisk/command_errors.h"
 #include "brisk/command_log.h"
-#include "brisk/netns_dir.h"
 #include "brisk/shell_words.h"
 #include "command/execution.h"
 
@@ -76,8 +75,8 @@ Command& Command::user(Credentials credentials) {
   return *this;
 }
 
-Command& Command::netns(std::string name_or_path) {
-  spawn_.namespaces.push_back({CLONE_NEWNET, -1, netns_path(name_or_path)});
+Command& Command::netns(const std::string& name_or_path, NetnsOptions how) {
+  add_netns(spawn_, name_or_path, how);
   return *this;
 }
 
