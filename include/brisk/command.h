@@ -283,8 +283,12 @@ class Command : public RunSettings<Command> {
   Command& chroot(std::string root);
   Command& umask(mode_t mask);
   Command& user(Credentials credentials);
-  // A network namespace: a name under /run/netns (as iproute2 names them) or a path.
-  Command& netns(std::string name_or_path);
+  // A network namespace: a name under /run/netns (as iproute2 names them) or
+  // a path. By default the program also gets what `ip netns exec` gives it
+  // (see NetnsView in brisk/spawn.h): a private mount namespace with its
+  // namespace's /sys and, for a name, /etc/netns/NAME/* bound over /etc, so
+  // that it reads that namespace's resolv.conf. {.view = false}: setns only.
+  Command& netns(const std::string& name_or_path, NetnsOptions how = {});
   Command& rlimit(int resource, rlim_t soft, rlim_t hard);
 
   // stdin_from, stdout_to, stderr_to, allow_exit, check, timeout,

@@ -53,6 +53,30 @@ struct NamespaceEntry {
   std::string path{};  // e.g. /run/netns/blue or /proc/1234/ns/net, used when fd is -1
 };
 
+// What `ip netns exec` adds to entering a network namespace, so that the
+// program's filesystem agrees with its network: set up in the child after
+// every `namespaces` entry and before the cgroup, chroot and cwd steps (so a
+// chroot sees none of it). The child unshares its mount namespace and makes
+// / a recursive slave (nothing propagates back to the parent), replaces /sys
+// with a sysfs of the network namespace it is then in (read-only when the old
+// /sys cannot be detached and was read-only), and binds each entry of
+// etc_dir over /etc/ENTRY. Needs CAP_SYS_ADMIN.
+struct NetnsView {
+  // Source name of the new sysfs mount, as mount tables show it (ip: the namespace's name).
+  std::string sysfs_source = "sysfs";
+  // Directory whose entries are bound over /etc, read by the parent at spawn
+  // (kNetnsEtcDir/NAME); empty, or missing, binds nothing.
+  std::string etc_dir{};
+  // A bind that fails (an entry with no /etc counterpart) fails the spawn;
+  // true skips it instead, as ip does (which also prints a warning).
+  bool skip_failed_binds = false;
+
+  // ip's view of name_or_path: for a name, sysfs_source NAME and etc_dir
+  // kNetnsEtcDir/NAME (brisk/netns_dir.h); a path has no /etc directory
+  // (ip netns exec takes names only), so its view is /sys alone.
+  static NetnsView of(const std::string& name_or_path);
+};
+
 struct ResourceLimit {
   int resource = 0;  // RLIMIT_NOFILE, RLIMIT_CORE, ...
   rlim_t soft = RLIM_INFINITY;
@@ -110,6 +134,8 @@ struct SpawnOptions {
   std::optional<Credentials> credentials{};
   // Namespaces entered in this order before chroot, cwd and exec.
   std::vector<NamespaceEntry> namespaces{};
+  // ip netns exec's mounts after entering them (see NetnsView); nullopt: setns only.
+  std::optional<NetnsView> netns_view{};
   // A cgroup v2 directory to start the child in (CLONE_INTO_CGROUP); empty keeps the parent's.
   std::string cgroup{};
   // Signal the child receives when the thread that spawned it exits (0: none).
@@ -143,6 +169,9 @@ enum class SpawnStep : std::uint8_t {
   fd_map,           // duplicating mapped descriptors
   close_fds,        // marking the others close-on-exec
   setns,
+  mount_namespace,  // netns view: unsharing the mount namespace (index 0) or making / rslave (1)
+  sysfs,            // netns view: mounting a sysfs of the network namespace on /sys
+  bind_etc,         // netns view: binding an etc_dir entry over /etc
   cgroup,           // joining the cgroup when CLONE_INTO_CGROUP is unavailable
   chroot,
   chdir,
@@ -195,6 +224,29 @@ class BadWorkingDirectory : public SpawnFailed { using SpawnFailed::SpawnFailed;
 class BadRoot : public SpawnFailed { using SpawnFailed::SpawnFailed; };
 
 [[noreturn]] void throw_error(const SpawnError& error);
+
+// How add_netns (and Command::netns) enter a network namespace.
+struct NetnsOptions {
+  // Also give the program ip netns exec's view of it (NetnsView): its own
+  // /sys and, for a name, kNetnsEtcDir/NAME bound over /etc. false: setns only.
+  bool view = true;
+  // With the view: skip binds that fail rather than fail the spawn.
+  bool skip_failed_binds = false;
+};
+
+// Adds entering the network namespace name_or_path to options: a name as
+// iproute2 names them (kNetnsDir/NAME, brisk/netns_dir.h) or a path, with
+// NetnsView::of(name_or_path) unless how.view is false. Each call adds a
+// namespace entry; the view is that of the last call.
+void add_netns(SpawnOptions& options, const std::string& name_or_path, const NetnsOptions& how = {});
+
+// Applies a NetnsView to the calling thread itself, the same steps a child
+// runs, for a program about to exec in place (brisk netns exec, like ip
+// netns exec): call it once the thread is in the network namespace; the
+// thread keeps the private mount namespace. A failure is the step's
+// SpawnError (no program); with view.skip_failed_binds, the binds that
+// failed are returned instead (step bind_etc, object "FROM -> TO").
+Result<std::vector<SpawnError>, SpawnError> apply_netns_view(const NetnsView& view);
 
 // Starts the program. Safe to call from many threads at once. On error,
 // nothing is left behind: no descriptor, no process.

@@ -102,7 +102,7 @@ int brisk_delete_namespaces(const Method& m, int n) {
 std::vector<RawInside> raw_namespaces(const Method& m, int begin, int end, int home_fd) {
   std::vector<RawInside> inside(static_cast<std::size_t>(end - begin));
   for (int i = begin; i < end; ++i) {
-    if (!raw_netns_enter_new(std::string(netlink::kNetnsDir) + "/" + m.netns(i))) continue;
+    if (!raw_netns_enter_new(netns_path(m.netns(i)))) continue;
     auto& in = inside[static_cast<std::size_t>(i - begin)];
     if (auto ns = sys::open("/proc/thread-self/ns/net", O_RDONLY | O_CLOEXEC)) in.ns = std::move(*ns);
     if (auto rtnl = sys::socket(AF_NETLINK, SOCK_RAW, NETLINK_ROUTE)) in.rtnl = std::move(*rtnl);
@@ -114,7 +114,7 @@ std::vector<RawInside> raw_namespaces(const Method& m, int begin, int end, int h
 int raw_delete_namespaces(const Method& m, int n) {
   int failures = 0;
   for (int i = 0; i < n; ++i) {
-    std::string path = std::string(netlink::kNetnsDir) + "/" + m.netns(i);
+    std::string path = netns_path(m.netns(i));
     failures += !sys::umount2(path, MNT_DETACH);
     failures += !sys::unlink(path);
   }

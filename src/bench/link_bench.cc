@@ -204,7 +204,7 @@ void bench_netns(LinkBenchReport& report, const LinkBenchConfig& c, const std::s
   auto home = sys::open("/proc/thread-self/ns/net", O_RDONLY);
   if (!home) throw std::runtime_error(home.error().message());
   ways.push_back({"raw", [fd = std::make_shared<UniqueFd>(std::move(*home))](const std::string& name) {
-                    return raw_netns_add(std::string(netlink::kNetnsDir) + "/" + name, fd->get());
+                    return raw_netns_add(netns_path(name), fd->get());
                   }});
   std::vector<std::string> made;
   // A fresh order every round: whatever runs right after a namespace was

@@ -8,7 +8,7 @@
 #include <iostream>
 
 #include "brisk/command_errors.h"
-#include "brisk/netlink/netns.h"
+#include "brisk/netns_dir.h"
 #include "cli/commands.h"
 #include "cli/run_common.h"
 
@@ -86,12 +86,11 @@ std::optional<std::string> build_template(const RunArgs& args, Template& out) {
     out.run.kill_after = *grace;
   }
   if (!args.netns.empty()) {
-    std::string path =
-        args.netns.find('/') == std::string::npos ? std::string(netlink::kNetnsDir) + "/" + args.netns : args.netns;
+    std::string path = netns_path(args.netns);
     struct stat st {};
     if (::stat(path.c_str(), &st) != 0)
       return "--netns '" + args.netns + "': " + path + ": " + std::strerror(errno);
-    out.spawn.namespaces.push_back({CLONE_NEWNET, -1, path});
+    add_netns(out.spawn, args.netns);  // what Command::netns does: ip netns exec's view too
   }
   if (!args.user.empty()) {
     std::size_t colon = args.user.find(':');
@@ -175,7 +174,8 @@ void add_run(CLI::App& app) {
       ->type_name("SECS");
   run->add_option("--kill-after", args->kill_after, "Send SIGKILL SECS after the timeout signal (default 2)")
       ->type_name("SECS");
-  run->add_option("--netns", args->netns, "Run in network namespace NAME (under /run/netns) or PATH")
+  run->add_option("--netns", args->netns, std::string("Run in network namespace NAME (under ") + kNetnsDir +
+                      ") or PATH, with its /sys and /etc/netns/NAME files, as ip netns exec")
       ->type_name("NAME|PATH");
   run->add_option("--user", args->user, "Run as USER[:GROUP]")->type_name("USER[:GROUP]");
   run->add_option("--allow-exit", args->allow_exit,

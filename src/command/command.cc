@@ -75,9 +75,8 @@ Command& Command::user(Credentials credentials) {
   return *this;
 }
 
-Command& Command::netns(std::string name_or_path) {
-  if (name_or_path.find('/') == std::string::npos) name_or_path = "/run/netns/" + name_or_path;
-  spawn_.namespaces.push_back({CLONE_NEWNET, -1, std::move(name_or_path)});
+Command& Command::netns(const std::string& name_or_path, NetnsOptions how) {
+  add_netns(spawn_, name_or_path, how);
   return *this;
 }
 

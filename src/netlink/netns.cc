@@ -1,6 +1,5 @@
 #include "brisk/netlink/netns.h"
 
-#include <dirent.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <sched.h>
@@ -45,8 +44,7 @@ NlResult<UniqueFd> checked(Result<UniqueFd> fd, const std::string& object) {
 }  // namespace
 
 NlResult<void> validate_netns_name(const std::string& name) {
-  if (name.empty() || name == "." || name == ".." || name.find('/') != std::string::npos ||
-      name.find('\0') != std::string::npos)
+  if (!is_netns_name(name))
     return invalid_argument("netns", name, "namespace names may not be empty, '.', '..' or contain '/'");
   if (name.size() > NAME_MAX) return invalid_argument("netns", name, "namespace name too long", ENAMETOOLONG);
   return {};
@@ -75,7 +73,7 @@ std::vector<NlResult<void>> create_netns_each(std::span<const std::string> names
   // Built here: the helper thread below allocates nothing, so it never
   // creates a malloc arena (a fresh mapping, faulted in page by page).
   std::vector<std::string> paths(names.size());
-  for (std::size_t i : todo) paths[i] = std::string(kNetnsDir) + "/" + names[i];
+  for (std::size_t i : todo) paths[i] = netns_path(names[i]);
   auto path = [&](std::size_t i) -> const std::string& { return paths[i]; };
   std::erase_if(todo, [&](std::size_t i) {
     // O_EXCL: the name is ours or the call fails; never reuse someone's mount point.
@@ -121,7 +119,7 @@ NlResult<void> delete_netns(const std::string& name) {
     valid.error().op = "netns delete";
     return valid;
   }
-  std::string path = std::string(kNetnsDir) + "/" + name;
+  std::string path = netns_path(name);
   auto unmounted = sys::umount2(path, MNT_DETACH);
   auto removed = sys::unlink(path);
   if (!removed) return failed(removed.error(), "netns delete", name);
@@ -130,19 +128,13 @@ NlResult<void> delete_netns(const std::string& name) {
 }
 
 NlResult<std::vector<std::string>> list_netns() {
-  std::vector<std::string> names;
-  DIR* dir = ::opendir(kNetnsDir);
-  if (!dir) {
-    if (errno == ENOENT) return names;
-    return failed(last_error("opendir", kNetnsDir), "netns list", kNetnsDir);
+  auto names = sys::list_dir(kNetnsDir);
+  if (!names) {
+    if (names.error().code == ENOENT) return std::vector<std::string>{};
+    return failed(names.error(), "netns list", kNetnsDir);
   }
-  while (dirent* entry = ::readdir(dir)) {
-    std::string name = entry->d_name;
-    if (name != "." && name != "..") names.push_back(name);
-  }
-  ::closedir(dir);
-  std::sort(names.begin(), names.end());
-  return names;
+  std::sort(names->begin(), names->end());
+  return std::move(*names);
 }
 
 NlResult<UniqueFd> open_netns(const std::string& name) {
@@ -150,7 +142,7 @@ NlResult<UniqueFd> open_netns(const std::string& name) {
     valid.error().op = "netns open";
     return std::move(valid).error();
   }
-  return checked(sys::open(std::string(kNetnsDir) + "/" + name, O_RDONLY), name);
+  return checked(sys::open(netns_path(name), O_RDONLY), name);
 }
 
 NlResult<UniqueFd> open_netns_path(const std::string& path) { return checked(sys::open(path, O_RDONLY), path); }

@@ -168,6 +168,13 @@ long exec_candidates(const ChildPlan& plan, long* index) {
     if ((rc = raw::call(SYS_setns, plan.ns_fds[i], plan.ns_types[i])) < 0)
       return fail(plan, SpawnStep::setns, rc, static_cast<long>(i));
 
+  if (plan.netns_view.enabled) {
+    SpawnStep step = SpawnStep::none;
+    long index = 0;
+    if ((rc = run_netns_view(plan.netns_view, &step, &index, nullptr, nullptr)) < 0)
+      return fail(plan, step, rc, index);
+  }
+
   if (plan.cgroup_procs_fd >= 0 && (rc = raw::call(SYS_write, plan.cgroup_procs_fd, "0", 1)) < 0)
     return fail(plan, SpawnStep::cgroup, rc);
 

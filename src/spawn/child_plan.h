@@ -10,6 +10,8 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "spawn/netns_view.h"
+
 namespace brisk::detail {
 
 // Written by the child before it exits on failure; read by the parent once
@@ -64,6 +66,8 @@ struct ChildPlan {
   const int* ns_fds = nullptr;
   const int* ns_types = nullptr;
   std::size_t ns_count = 0;
+
+  NetnsViewPlan netns_view{};  // after the setns steps, when enabled
 
   int cgroup_procs_fd = -1;  // cgroup.procs to write "0" to, when not CLONE_INTO_CGROUP
 

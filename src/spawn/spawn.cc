@@ -57,6 +57,7 @@ struct PlanStorage {
   std::vector<detail::ChildRlimit> rlimits;
   std::vector<gid_t> groups;
   UniqueFd cgroup_dir;
+  detail::NetnsViewStorage netns_view;
 };
 
 class Preparer {
@@ -121,6 +122,8 @@ std::optional<SpawnError> Preparer::validate() {
     if (ns.fd < 0 && ns.path.empty()) return invalid("namespace entry has neither fd nor path");
     if (has_nul(ns.path)) return invalid("namespace path contains a NUL byte");
   }
+  if (o_.netns_view && (has_nul(o_.netns_view->sysfs_source) || has_nul(o_.netns_view->etc_dir)))
+    return invalid("netns view path contains a NUL byte");
   std::vector<int> targets;
   for (const auto& map : o_.fds) {
     if (map.child_fd < 0 || map.parent_fd < 0) return invalid("fd mapping with a negative descriptor");
@@ -133,6 +136,8 @@ std::optional<SpawnError> Preparer::validate() {
   }
   for (const auto& ns : o_.namespaces)
     if (ns.type == 0 || ns.type == CLONE_NEWNS || ns.type == CLONE_NEWUSER) mount_ns_changes_ = true;
+  // A netns view changes only /sys and the bound /etc entries, so the
+  // parent's view of the program, cwd and root still holds.
   return std::nullopt;
 }
 
@@ -275,6 +280,9 @@ std::optional<SpawnError> Preparer::prepare_namespaces_and_cgroup() {
   plan_.ns_fds = s_.ns_fds.data();
   plan_.ns_types = s_.ns_types.data();
   plan_.ns_count = s_.ns_fds.size();
+  if (o_.netns_view)
+    if (auto prepared = detail::prepare_netns_view(*o_.netns_view, s_.netns_view, plan_.netns_view); !prepared)
+      return fail(SpawnStep::prepare, prepared.error().code, o_.netns_view->etc_dir);
 
   if (!o_.cgroup.empty()) {
     auto dir = open_internal(o_.cgroup, O_RDONLY | O_DIRECTORY);
@@ -347,6 +355,9 @@ SpawnError Preparer::from_report(const detail::ChildReport& report) const {
         object = o_.namespaces[index].path.empty() ? "fd " + std::to_string(o_.namespaces[index].fd)
                                                    : o_.namespaces[index].path;
       break;
+    case SpawnStep::mount_namespace:
+    case SpawnStep::sysfs:
+    case SpawnStep::bind_etc: object = detail::netns_view_object(s_.netns_view, step, index); break;
     case SpawnStep::chroot: object = o_.chroot; break;
     case SpawnStep::chdir: object = o_.cwd; break;
     case SpawnStep::cgroup: object = o_.cgroup; break;

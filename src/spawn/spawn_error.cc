@@ -16,6 +16,9 @@ const char* to_string(SpawnStep step) {
     case SpawnStep::fd_map: return "map fds";
     case SpawnStep::close_fds: return "close fds";
     case SpawnStep::setns: return "setns";
+    case SpawnStep::mount_namespace: return "private mount namespace";
+    case SpawnStep::sysfs: return "mount sysfs";
+    case SpawnStep::bind_etc: return "bind";
     case SpawnStep::cgroup: return "join cgroup";
     case SpawnStep::chroot: return "chroot";
     case SpawnStep::chdir: return "chdir";

@@ -1,5 +1,6 @@
 #include "sys/syscalls.h"
 
+#include <dirent.h>
 #include <pthread.h>
 #include <sys/eventfd.h>
 #include <sys/signalfd.h>
@@ -7,6 +8,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <string_view>
 
 #include "sys/fault.h"
 
@@ -93,6 +95,23 @@ Result<struct stat> stat(const std::string& path) {
   struct stat st{};
   if (::stat(path.c_str(), &st) < 0) return last_error("stat", path);
   return st;
+}
+
+Result<std::vector<std::string>> list_dir(const std::string& path) {
+  DIR* dir = ::opendir(path.c_str());  // glibc opens it O_CLOEXEC
+  if (!dir) return last_error("opendir", path);
+  std::vector<std::string> names;
+  for (;;) {
+    errno = 0;  // readdir's end and its failure differ only in errno
+    dirent* entry = ::readdir(dir);
+    if (!entry) break;
+    std::string_view name = entry->d_name;
+    if (name != "." && name != "..") names.emplace_back(name);
+  }
+  SysError failed = last_error("readdir", path);
+  ::closedir(dir);
+  if (failed.code != 0) return failed;
+  return names;
 }
 
 Result<struct stat> fstat(int fd) {

@@ -20,6 +20,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "brisk/fd.h"
 #include "brisk/result.h"
@@ -54,6 +55,8 @@ Result<UniqueFd> signalfd(const sigset_t& mask);
 Result<void> signal_mask(int how, const sigset_t& mask);
 Result<int> get_fd_flags(int fd);  // F_GETFD: fails with EBADF on a closed fd
 Result<struct stat> stat(const std::string& path);
+// The entries of a directory in readdir order, without "." and "..".
+Result<std::vector<std::string>> list_dir(const std::string& path);
 Result<struct stat> fstat(int fd);
 
 // pidfds (Linux 5.3+ for pidfd_open, 5.4+ for waitid(P_PIDFD)).

@@ -428,6 +428,15 @@ TEST_F(CliTest, NetnsExec) {
   ASSERT_EQ(host.code, 0) << host.err;
   EXPECT_EQ(host.out, "brisk-netns-exec-test\n");
   EXPECT_NE(slurp("/etc/hostname"), "brisk-netns-exec-test\n");
+  // An entry with no /etc counterpart is skipped with ip's warning, and the rest still bound.
+  write_file("/etc/netns/" + a.name() + "/brisk-no-such-file", "x\n");
+  auto warned = brisk_run({"netns", "exec", a.name(), "cat", "/etc/hostname"});
+  EXPECT_EQ(warned.code, 0);
+  EXPECT_EQ(warned.out, "brisk-netns-exec-test\n");
+  EXPECT_EQ(warned.err, "Bind /etc/netns/" + a.name() + "/brisk-no-such-file -> /etc/brisk-no-such-file failed: " +
+                            "No such file or directory\n");
+  EXPECT_EQ(warned.err, ip_run({"netns", "exec", a.name(), "cat", "/etc/hostname"}).err);
+  std::filesystem::remove("/etc/netns/" + a.name() + "/brisk-no-such-file");
   // /sys shows the namespace's own devices.
   ASSERT_EQ(brisk_run({"-n", a.name(), "link", "add", "sysx0", "type", "bridge"}).code, 0);
   EXPECT_EQ(brisk_run({"netns", "exec", a.name(), "test", "-d", "/sys/class/net/sysx0"}).code, 0);

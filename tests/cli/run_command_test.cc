@@ -131,7 +131,10 @@ TEST(CliRun, NetnsByName) {
   ASSERT_TRUE(Command({"ip", "netns", "add", name}).check(false).status().success());
   CliRun r = brisk_run({"--netns", name, "--", "ip", "-o", "link"});
   CliRun by_path = brisk_run({"--netns", "/run/netns/" + name, "--", "ip", "-o", "link"});
+  // As Command::netns: the namespace's own /sys too (ip netns exec's view).
+  CliRun sys = brisk_run({"--netns", name, "--", "ls", "/sys/class/net"});
   (void)Command({"ip", "netns", "del", name}).check(false).status();
+  EXPECT_EQ(sys.out, "lo\n");
   EXPECT_EQ(r.code, 0);
   EXPECT_THAT(r.out, HasSubstr("lo:"));
   EXPECT_THAT(r.out, ::testing::Not(HasSubstr("eth")));

@@ -46,7 +46,7 @@ class Sandbox {
     std::string pod = name("pod");
     EXPECT_TRUE(netlink::create_netns(pod).ok());
     pods_.push_back(pod);
-    return std::string(netlink::kNetnsDir) + "/" + pod;
+    return netns_path(pod);
   }
   void delete_pod(const std::string& path) { (void)netlink::delete_netns(path.substr(path.rfind('/') + 1)); }
 

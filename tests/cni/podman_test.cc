@@ -37,7 +37,7 @@ TEST(Podman, RunsAContainerOnABriskBridgeNetwork) {
   ASSERT_TRUE(brisk::Command({"tar", "-C", t + "/rootfs", "-cf", t + "/rootfs.tar", "."}).status().allowed);
 
   std::string podman = "podman --root " + t + "/storage --runroot " + t + "/run --storage-driver vfs";
-  std::string in_host = "nsenter --net=" + std::string(netlink::kNetnsDir) + "/" + sandbox.host() + " ";
+  std::string in_host = "nsenter --net=" + std::string(kNetnsDir) + "/" + sandbox.host() + " ";
   auto sh = [&](const std::string& script) {
     return brisk::Command({"unshare", "-m", "--propagation", "private", "sh", "-c",
                            "mount -t cgroup2 none /sys/fs/cgroup && " + script})

@@ -20,12 +20,11 @@
 
 #include "brisk/fd.h"
 #include "brisk/netlink/error.h"
+#include "brisk/netns_dir.h"  // kNetnsDir
 
 namespace brisk::netlink {
 
 class Connection;
-
-inline constexpr const char* kNetnsDir = "/run/netns";
 
 // Refuses "", ".", "..", names with '/' and names longer than NAME_MAX.
 NlResult<void> validate_netns_name(const std::string& name);

@@ -110,7 +110,8 @@ STATE := { delay | failed | incomplete | noarp | none |
        brisk netns del NAME
        brisk netns exec NAME COMMAND...
 Namespaces are bind mounts under /run/netns, shared with ip netns.
-exec enters the namespace and /etc/netns/NAME files, then runs COMMAND with no shell.
+exec enters the namespace, a /sys of its own and /etc/netns/NAME files over /etc,
+then runs COMMAND with no shell.
 )";
     case Object::fdb:
       return R"(Usage: brisk fdb { add | del } LLADDR dev DEV [ self ] [ master ]

@@ -1,9 +1,5 @@
 // ip netns: add, delete, list and exec.
-#include <dirent.h>
 #include <sched.h>
-#include <sys/mount.h>
-#include <sys/statvfs.h>
-#include <unistd.h>
 
 #include <cerrno>
 #include <climits>
@@ -14,6 +10,7 @@
 #include "brisk/spawn.h"
 #include "cli/ip/objects.h"
 #include "cli/ip/runner.h"
+#include "sys/namespaces.h"
 
 namespace brisk::ipcli {
 
@@ -50,36 +47,22 @@ Parsed<Command> parse_netns(Cursor& c, Command cmd) {
   return cmd;
 }
 
-// What `ip netns exec` does before exec: enter the namespace, take a private
-// mount namespace so nothing leaks back, show the namespace's own /sys, and
-// bind /etc/netns/NAME/* over /etc/*. Runs in the CLI process itself, which
-// is single-threaded here (unshare(CLONE_NEWNS) refuses a shared fs).
+// What `ip netns exec` does before exec: enter the namespace, then the
+// library's NetnsView, the same steps a spawned child with Command::netns
+// runs. In place: the CLI then becomes the program.
 NlResult<void> enter_netns_for_exec(const std::string& name) {
   auto fd = BRISK_TRY(netlink::open_netns(name));
-  auto sys_error = [&](const char* call, std::string object) {
-    return NetlinkError{.code = errno, .op = call, .object = std::move(object)};
-  };
-  if (::setns(fd.get(), CLONE_NEWNET) != 0) return sys_error("setns", name);
-  if (::unshare(CLONE_NEWNS) != 0) return sys_error("unshare", "mount namespace");
-  if (::mount("", "/", "none", MS_SLAVE | MS_REC, nullptr) != 0) return sys_error("mount", "/ (rslave)");
-  unsigned long flags = 0;
-  if (::umount2("/sys", MNT_DETACH) != 0) {
-    // Could not detach it: a read-only /sys cannot be shadowed read-write.
-    struct statvfs st {};
-    if (::statvfs("/sys", &st) == 0 && (st.f_flag & ST_RDONLY)) flags = MS_RDONLY;
+  if (auto entered = sys::setns(fd.get(), CLONE_NEWNET); !entered)
+    return NetlinkError{.code = entered.error().code, .op = "setns", .object = name};
+  NetnsView view = NetnsView::of(name);
+  view.skip_failed_binds = true;  // as ip: say so and go on
+  auto applied = apply_netns_view(view);
+  if (!applied) {
+    const SpawnError& e = applied.error();
+    return NetlinkError{.code = e.code, .op = to_string(e.step), .object = e.object};
   }
-  if (::mount(name.c_str(), "/sys", "sysfs", flags, nullptr) != 0) return sys_error("mount", "/sys");
-  std::string dir = "/etc/netns/" + name;
-  if (DIR* d = ::opendir(dir.c_str())) {
-    while (dirent* e = ::readdir(d)) {
-      if (std::strcmp(e->d_name, ".") == 0 || std::strcmp(e->d_name, "..") == 0) continue;
-      std::string from = dir + "/" + e->d_name, to = std::string("/etc/") + e->d_name;
-      // As ip: a file without a counterpart in /etc cannot be bound; say so and go on.
-      if (::mount(from.c_str(), to.c_str(), "none", MS_BIND, nullptr) != 0)
-        std::fprintf(stderr, "Bind %s -> %s failed: %s\n", from.c_str(), to.c_str(), std::strerror(errno));
-    }
-    ::closedir(d);
-  }
+  for (const SpawnError& skipped : *applied)
+    std::fprintf(stderr, "Bind %s failed: %s\n", skipped.object.c_str(), std::strerror(skipped.code));
   return {};
 }
 
