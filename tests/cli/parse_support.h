@@ -13,10 +13,10 @@ namespace brisk::ipcli {
 
 using Words = std::vector<std::string>;
 
-inline Command ok(const Words& words, const Globals& g = {}) {
+inline IpCommand ok(const Words& words, const Globals& g = {}) {
   auto cmd = parse_command(words, g);
   EXPECT_TRUE(cmd) << (cmd ? "" : cmd.error().message);
-  return cmd ? *cmd : Command{};
+  return cmd ? *cmd : IpCommand{};
 }
 
 inline UsageError error_of(const Words& words, const Globals& g = {}) {

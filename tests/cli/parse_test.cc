@@ -15,12 +15,12 @@ namespace {
 
 using Words = std::vector<std::string>;
 
-Parsed<Command> parse(const Words& words, Globals g = {}) { return parse_command(words, g); }
+Parsed<IpCommand> parse(const Words& words, Globals g = {}) { return parse_command(words, g); }
 
-Command ok(const Words& words, Globals g = {}) {
+IpCommand ok(const Words& words, Globals g = {}) {
   auto cmd = parse(words, g);
   EXPECT_TRUE(cmd) << (cmd ? "" : cmd.error().message);
-  return cmd ? *cmd : Command{};
+  return cmd ? *cmd : IpCommand{};
 }
 
 std::string error_of(const Words& words, Globals g = {}) {

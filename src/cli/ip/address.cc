@@ -43,7 +43,7 @@ Parsed<uint32_t> lifetime(const std::string& key, const std::string& text) {
   return invarg(key + " value", text);  // ip's words, with no newline of their own here
 }
 
-Parsed<Command> parse_addr_change(Cursor& c, Command cmd, Verb verb, int family) {
+Parsed<IpCommand> parse_addr_change(Cursor& c, IpCommand cmd, Verb verb, int family) {
   cmd.verb = verb;
   auto& spec = cmd.addr();
   std::string broadcast_sign;  // "+" or "-": derived from the prefix once it is known
@@ -97,7 +97,7 @@ Parsed<Command> parse_addr_change(Cursor& c, Command cmd, Verb verb, int family)
 
 // ip's get_filter(): an address flag to show (or, after '-', not to show);
 // "dynamic" is "permanent" unset and "primary" is "secondary" unset.
-bool address_flag_filter(std::string_view word, Command& cmd) {
+bool address_flag_filter(std::string_view word, IpCommand& cmd) {
   bool wanted = true;
   if (word.size() > 1 && word[0] == '-') {
     wanted = false;
@@ -126,7 +126,7 @@ bool address_flag_filter(std::string_view word, Command& cmd) {
   return false;
 }
 
-Parsed<Command> parse_addr_show(Cursor& c, Command cmd, Verb verb) {
+Parsed<IpCommand> parse_addr_show(Cursor& c, IpCommand cmd, Verb verb) {
   cmd.verb = verb;
   while (!c.done()) {
     std::string key = c.next(), v;
@@ -200,11 +200,11 @@ bool named(const netlink::LinkInfo& l, const std::string& name) {
   return l.name == name || std::find(l.altnames.begin(), l.altnames.end(), name) != l.altnames.end();
 }
 
-bool in_scope(const netlink::AddressInfo& a, const Command& cmd) { return !cmd.scope || a.scope == *cmd.scope; }
+bool in_scope(const netlink::AddressInfo& a, const IpCommand& cmd) { return !cmd.scope || a.scope == *cmd.scope; }
 
 // Whether its to, flag and label filters keep `a` on `device`; the label
 // of an address without one (IPv6) is its device's name, as ip reads it.
-bool selected(const netlink::AddressInfo& a, const std::string& device, const Command& cmd) {
+bool selected(const netlink::AddressInfo& a, const std::string& device, const IpCommand& cmd) {
   if (cmd.to && !within(a.prefix.address, *cmd.to)) return false;
   if ((a.flags ^ cmd.addr_flags) & cmd.addr_flag_mask) return false;
   return cmd.label_pattern.empty() ||
@@ -239,7 +239,7 @@ std::string address_record(const netlink::AddressInfo& a, Json& ai) {
          lifetime_text(a.preferred_lifetime) + "\n";
 }
 
-Parsed<Command> parse_address(Cursor& c, Command cmd, int family) {
+Parsed<IpCommand> parse_address(Cursor& c, IpCommand cmd, int family) {
   if (c.done()) return parse_addr_show(c, std::move(cmd), Verb::addr_show);
   std::string verb = c.next();
   if (matches(verb, "add")) return parse_addr_change(c, std::move(cmd), Verb::addr_add, family);
@@ -251,7 +251,7 @@ Parsed<Command> parse_address(Cursor& c, Command cmd, int family) {
   return unknown_command(verb, "address");
 }
 
-NlResult<void> show_links(Runner& r, const Command& cmd) {
+NlResult<void> show_links(Runner& r, const IpCommand& cmd) {
   auto c = BRISK_TRY(r.conn());
   r.use_json();
   const Globals& g = r.globals();
@@ -337,7 +337,7 @@ NlResult<void> show_links(Runner& r, const Command& cmd) {
   return {};
 }
 
-NlResult<void> flush_addresses(Runner& r, const Command& cmd) {
+NlResult<void> flush_addresses(Runner& r, const IpCommand& cmd) {
   auto c = BRISK_TRY(r.conn());
   auto all = BRISK_TRY(r.links_by_index(false));
   return netlink::flush_addresses(*c, cmd.dev, cmd.family, [&cmd, &all](const netlink::AddressInfo& a) {

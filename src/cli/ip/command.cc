@@ -23,7 +23,7 @@ std::optional<Object> object_of(std::string_view word) {
 
 }  // namespace
 
-bool Command::mutates() const {
+bool IpCommand::mutates() const {
   switch (verb) {
     case Verb::link_show:
     case Verb::addr_show:
@@ -52,7 +52,7 @@ bool Command::mutates() const {
   }
 }
 
-Parsed<Command> parse_command(std::span<const std::string> args, const Globals& globals) {
+Parsed<IpCommand> parse_command(std::span<const std::string> args, const Globals& globals) {
   if (args.empty()) return usage("no object given, try \"brisk help\"");
   auto object = object_of(args[0]);
   // Words of ip's own objects that are not ip-only abbreviations of ours.
@@ -61,7 +61,7 @@ Parsed<Command> parse_command(std::span<const std::string> args, const Globals& 
                            .exit_code = 1, .line_failure = true});
   if (args.size() >= 2 && matches(args[1], "help"))
     return fail(UsageError{.message = std::string(object_usage(*object)), .help = true});
-  Command cmd;
+  IpCommand cmd;
   cmd.family = globals.family;
   Cursor c(args.subspan(1));
   switch (*object) {

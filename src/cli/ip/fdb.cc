@@ -10,7 +10,7 @@ namespace {
 
 using netlink::NlResult;
 
-Parsed<Command> parse_fdb_change(Cursor& c, Command cmd, Verb verb) {
+Parsed<IpCommand> parse_fdb_change(Cursor& c, IpCommand cmd, Verb verb) {
   cmd.verb = verb;
   auto& spec = cmd.fdb();
   bool master = false, self = false;
@@ -48,7 +48,7 @@ Parsed<Command> parse_fdb_change(Cursor& c, Command cmd, Verb verb) {
 
 }  // namespace
 
-Parsed<Command> parse_fdb(Cursor& c, Command cmd) {
+Parsed<IpCommand> parse_fdb(Cursor& c, IpCommand cmd) {
   if (c.done()) return usage("\"brisk fdb show\" needs \"br BRIDGE\"");
   std::string verb = c.next();
   if (matches(verb, "add")) return parse_fdb_change(c, std::move(cmd), Verb::fdb_add);
@@ -66,7 +66,7 @@ Parsed<Command> parse_fdb(Cursor& c, Command cmd) {
   return unknown_command(verb, "fdb");
 }
 
-NlResult<void> show_fdb(Runner& r, const Command& cmd) {
+NlResult<void> show_fdb(Runner& r, const IpCommand& cmd) {
   auto c = BRISK_TRY(r.conn());
   r.use_json();
   const Globals& g = r.globals();

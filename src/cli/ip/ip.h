@@ -117,7 +117,7 @@ struct MonitorSpec {
 // The engine's spec (a route, an address, ...) a verb works on is held in
 // one variant: a batch keeps every parsed line until it runs, and one
 // member per kind made each line 2.4 kB of memory to touch and move.
-struct Command {
+struct IpCommand {
   using Spec = std::variant<std::monostate, netlink::LinkAdd, netlink::LinkSet, netlink::AltnameChange,
                             netlink::AddressSpec, netlink::RouteSpec, netlink::RouteQuery, netlink::RuleSpec,
                             netlink::NeighbourSpec, netlink::FdbSpec, netlink::TunOptions, MonitorSpec>;
@@ -193,7 +193,7 @@ struct Command {
 };
 
 // Parses one command: args[0] is the object ("link", "a", ...).
-Parsed<Command> parse_command(std::span<const std::string> args, const Globals& globals);
+Parsed<IpCommand> parse_command(std::span<const std::string> args, const Globals& globals);
 
 // One non-empty command line of a batch file, split into words.
 struct BatchLine {

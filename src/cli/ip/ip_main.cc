@@ -52,7 +52,7 @@ int ip_main(int argc, char** argv) {
     std::printf("brisk ip utility, brisk-%s\n", BRISK_VERSION_STRING);
     return 0;
   }
-  std::vector<Command> cmds;
+  std::vector<IpCommand> cmds;
   std::string source;
   if (g.batch) {
     source = *g.batch;
@@ -69,7 +69,7 @@ int ip_main(int argc, char** argv) {
     // errors are reported as ip meets them: a line ip's parser fails gets
     // "Command failed" and -force reads on; one it exits on ends the report.
     // A line whose refusal is the kernel's in ip fails in its place instead.
-    cmds.reserve(lines->size());  // a Command is large: growing would move them all, again and again
+    cmds.reserve(lines->size());  // an IpCommand is large: growing would move them all, again and again
     std::vector<UsageError> errors;
     for (const auto& line : *lines) {
       auto cmd = parse_command(line.args, g);

@@ -29,7 +29,7 @@ Parsed<std::optional<pid_t>> netns_pid(const std::string& text) {
 }
 
 // `change`: for `link set`, where no lower device is named.
-Parsed<netlink::LinkKind> parse_kind(const std::string& type, Cursor& c, const std::string& lower, Command& cmd,
+Parsed<netlink::LinkKind> parse_kind(const std::string& type, Cursor& c, const std::string& lower, IpCommand& cmd,
                                      bool change = false);
 
 // The bridge options brisk sends, as ip reads them: numbers (get_u32, get_u16,
@@ -105,14 +105,14 @@ Parsed<netlink::MacvlanMode> macvlan_mode(const std::string& v) {
 // `link set DEV type KIND OPTIONS`: the same option parser as `link add`
 // (parse_kind), for the kinds whose options brisk can change; the kind alone
 // (no options) goes to the kernel as it is, which checks it is the device's.
-Parsed<netlink::LinkKind> parse_kind_change(const std::string& type, Cursor& c, Command& cmd) {
+Parsed<netlink::LinkKind> parse_kind_change(const std::string& type, Cursor& c, IpCommand& cmd) {
   if (c.done()) return netlink::LinkKind{netlink::OtherKind{type}};
   if (type == "bridge" || type == "macvlan" || type == "macvtap") return parse_kind(type, c, "", cmd, true);
   return usage("brisk changes the options of bridge, macvlan and macvtap devices only, not \"" + type + "\"");
 }
 
 // Options after `type veth|bridge|...` in `link add` (and a bridge's in `link set`).
-Parsed<netlink::LinkKind> parse_kind(const std::string& type, Cursor& c, const std::string& lower, Command& cmd,
+Parsed<netlink::LinkKind> parse_kind(const std::string& type, Cursor& c, const std::string& lower, IpCommand& cmd,
                                      bool change) {
   if (type == "veth") {
     netlink::VethOptions veth;
@@ -219,7 +219,7 @@ Parsed<netlink::LinkKind> parse_kind(const std::string& type, Cursor& c, const s
   return netlink::LinkKind{netlink::OtherKind{type}};
 }
 
-Parsed<Command> parse_link_add(Cursor& c, Command cmd) {
+Parsed<IpCommand> parse_link_add(Cursor& c, IpCommand cmd) {
   cmd.verb = Verb::link_add;
   auto& spec = cmd.link_add();
   std::string lower, type;
@@ -260,7 +260,7 @@ Parsed<Command> parse_link_add(Cursor& c, Command cmd) {
   return cmd;
 }
 
-Parsed<Command> parse_link_set(Cursor& c, Command cmd) {
+Parsed<IpCommand> parse_link_set(Cursor& c, IpCommand cmd) {
   cmd.verb = Verb::link_set;
   auto& spec = cmd.link_set();
   bool changed = false;
@@ -313,7 +313,7 @@ Parsed<Command> parse_link_set(Cursor& c, Command cmd) {
   return cmd;
 }
 
-Parsed<Command> parse_link_del(Cursor& c, Command cmd) {
+Parsed<IpCommand> parse_link_del(Cursor& c, IpCommand cmd) {
   cmd.verb = Verb::link_del;
   while (!c.done()) {
     std::string key = c.next(), v;
@@ -336,7 +336,7 @@ Parsed<Command> parse_link_del(Cursor& c, Command cmd) {
   return cmd;
 }
 
-Parsed<Command> parse_link_show(Cursor& c, Command cmd) {
+Parsed<IpCommand> parse_link_show(Cursor& c, IpCommand cmd) {
   cmd.verb = Verb::link_show;
   while (!c.done()) {
     std::string key = c.next(), v;
@@ -360,7 +360,7 @@ Parsed<Command> parse_link_show(Cursor& c, Command cmd) {
 }
 
 // `link property add|del [dev] DEV [altname NAME]...`, as ip's iplink_prop.
-Parsed<Command> parse_link_property(Cursor& c, Command cmd) {
+Parsed<IpCommand> parse_link_property(Cursor& c, IpCommand cmd) {
   if (c.done()) return fail(UsageError{.message = std::string(object_usage(Object::link)), .help = true});
   std::string op = c.next();
   if (matches(op, "add")) cmd.verb = Verb::link_prop_add;
@@ -394,7 +394,7 @@ Parsed<uint32_t> group_value(const std::string& text) {
   return invarg("Invalid \"group\" value\n", text);
 }
 
-Parsed<Command> parse_link(Cursor& c, Command cmd) {
+Parsed<IpCommand> parse_link(Cursor& c, IpCommand cmd) {
   if (c.done()) return parse_link_show(c, std::move(cmd));
   std::string verb = c.next();
   if (matches(verb, "add")) return parse_link_add(c, std::move(cmd));

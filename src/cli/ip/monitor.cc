@@ -76,7 +76,7 @@ std::string timestamp_text(Timestamp kind) {
 // kernel for an index it has not seen.
 class EventPrinter {
  public:
-  EventPrinter(Runner& r, netlink::Connection& conn, const Command& cmd, Links all, int dev)
+  EventPrinter(Runner& r, netlink::Connection& conn, const IpCommand& cmd, Links all, int dev)
       : r_(r), conn_(conn), cmd_(cmd), all_(std::move(all)), dev_(dev) {}
 
   // The event's text, headers included; empty for one ip does not print.
@@ -138,7 +138,7 @@ class EventPrinter {
 
   Runner& r_;
   netlink::Connection& conn_;
-  const Command& cmd_;
+  const IpCommand& cmd_;
   Links all_;
   int dev_ = 0;  // dev DEVICE's ifindex; 0: every device
 };
@@ -158,7 +158,7 @@ NlResult<UniqueFd> stop_signals() {
 
 }  // namespace
 
-Parsed<Command> parse_monitor(Cursor& c, Command cmd) {
+Parsed<IpCommand> parse_monitor(Cursor& c, IpCommand cmd) {
   cmd.verb = Verb::monitor;
   auto& spec = cmd.monitor();
   while (!c.done()) {
@@ -182,7 +182,7 @@ Parsed<Command> parse_monitor(Cursor& c, Command cmd) {
   return cmd;
 }
 
-NlResult<void> run_monitor(Runner& r, const Command& cmd) {
+NlResult<void> run_monitor(Runner& r, const IpCommand& cmd) {
   const Globals& g = r.globals();
   auto* conn = BRISK_TRY(r.conn());  // in -n's namespace from here on
   auto mon = netlink::Monitor::open(

@@ -32,7 +32,7 @@ Failure<UsageError> duplicate(const std::string& key, const std::string& value) 
   return fatal("Error: duplicate \"" + key + "\": \"" + value + "\" is the second value.", 255);
 }
 
-Parsed<Command> parse_neigh_change(Cursor& c, Command cmd, Verb verb, int family) {
+Parsed<IpCommand> parse_neigh_change(Cursor& c, IpCommand cmd, Verb verb, int family) {
   cmd.verb = verb;
   auto& spec = cmd.neigh();
   bool have_lladdr = false;
@@ -85,7 +85,7 @@ Parsed<uint32_t> nud_filter(const std::string& text) {
   return invarg("nud state is bad", text);
 }
 
-Parsed<Command> parse_neigh_show(Cursor& c, Command cmd) {
+Parsed<IpCommand> parse_neigh_show(Cursor& c, IpCommand cmd) {
   cmd.verb = Verb::neigh_show;
   while (!c.done()) {
     std::string key = c.next(), v;
@@ -114,7 +114,7 @@ Parsed<Command> parse_neigh_show(Cursor& c, Command cmd) {
 
 }  // namespace
 
-Parsed<Command> parse_neigh(Cursor& c, Command cmd, int family) {
+Parsed<IpCommand> parse_neigh(Cursor& c, IpCommand cmd, int family) {
   if (c.done()) return parse_neigh_show(c, std::move(cmd));
   std::string verb = c.next();
   if (matches(verb, "add")) return parse_neigh_change(c, std::move(cmd), Verb::neigh_add, family);
@@ -131,7 +131,7 @@ Parsed<Command> parse_neigh(Cursor& c, Command cmd, int family) {
   return unknown_command(verb, "neigh");
 }
 
-NlResult<void> flush_neighbours(Runner& r, const Command& cmd) {
+NlResult<void> flush_neighbours(Runner& r, const IpCommand& cmd) {
   auto c = BRISK_TRY(r.conn());
   auto all = BRISK_TRY(r.links_by_index(false));
   // As ip: by default every state but permanent and noarp; "nud all" is
@@ -176,7 +176,7 @@ std::string neigh_record(const netlink::NeighbourInfo& n, const Links& all, bool
   return t + " " + join(nud_names(n.state), " ") + " \n";
 }
 
-NlResult<void> show_neighbours(Runner& r, const Command& cmd) {
+NlResult<void> show_neighbours(Runner& r, const IpCommand& cmd) {
   auto c = BRISK_TRY(r.conn());
   r.use_json();
   const Globals& g = r.globals();

@@ -24,7 +24,7 @@ Parsed<std::string> netns_name(const std::string& text) {
 }
 
 
-Parsed<Command> parse_netns(Cursor& c, Command cmd) {
+Parsed<IpCommand> parse_netns(Cursor& c, IpCommand cmd) {
   cmd.verb = Verb::netns_list;
   if (c.done()) return cmd;
   std::string verb = c.next();
@@ -66,7 +66,7 @@ NlResult<void> enter_netns_for_exec(const std::string& name) {
   return {};
 }
 
-NlResult<void> run_netns(Runner& r, const Command& cmd) {
+NlResult<void> run_netns(Runner& r, const IpCommand& cmd) {
   const Globals& g = r.globals();
   switch (cmd.verb) {
     case Verb::netns_add:

@@ -52,7 +52,7 @@ Parsed<std::vector<netlink::NexthopSpec>> parse_nexthops(Cursor& c, int family) 
   return paths;
 }
 
-Parsed<Command> parse_route_change(Cursor& c, Command cmd, Verb verb, int family) {
+Parsed<IpCommand> parse_route_change(Cursor& c, IpCommand cmd, Verb verb, int family) {
   cmd.verb = verb;
   auto& spec = cmd.route();
   auto type_of = [](const std::string& word) -> std::optional<netlink::RouteType> {
@@ -131,7 +131,7 @@ Parsed<uint8_t> route_type(const std::string& text) {
   return invarg("node type value is invalid\n", text);
 }
 
-Parsed<Command> parse_route_show(Cursor& c, Command cmd) {
+Parsed<IpCommand> parse_route_show(Cursor& c, IpCommand cmd) {
   cmd.verb = Verb::route_show;
   while (!c.done()) {
     std::string key = c.next(), v;
@@ -157,7 +157,7 @@ Parsed<Command> parse_route_show(Cursor& c, Command cmd) {
 }
 
 // ip route get [to] ADDRESS [from ADDRESS] [iif DEV] [oif DEV] [mark N]
-Parsed<Command> parse_route_get(Cursor& c, Command cmd) {
+Parsed<IpCommand> parse_route_get(Cursor& c, IpCommand cmd) {
   cmd.verb = Verb::route_get;
   auto& q = cmd.route_query();
   while (!c.done()) {
@@ -198,7 +198,7 @@ std::string dst_text(const netlink::IpPrefix& p) {
 
 }  // namespace
 
-Parsed<Command> parse_route(Cursor& c, Command cmd, int family) {
+Parsed<IpCommand> parse_route(Cursor& c, IpCommand cmd, int family) {
   if (c.done()) return parse_route_show(c, std::move(cmd));
   std::string verb = c.next();
   if (matches(verb, "add")) return parse_route_change(c, std::move(cmd), Verb::route_add, family);
@@ -218,7 +218,7 @@ Parsed<Command> parse_route(Cursor& c, Command cmd, int family) {
   return unknown_command(verb, "route");
 }
 
-NlResult<void> get_route(Runner& runner, const Command& cmd) {
+NlResult<void> get_route(Runner& runner, const IpCommand& cmd) {
   auto c = BRISK_TRY(runner.conn());
   runner.use_json();
   const Globals& g = runner.globals();
@@ -276,7 +276,7 @@ std::vector<std::string> nexthop_flags(uint32_t bits) {
 
 // The routes route show and flush select. Like ip: IPv4 unless -6, but both
 // families for every table.
-NlResult<std::vector<netlink::RouteInfo>> selected_routes(netlink::Connection& c, const Command& cmd) {
+NlResult<std::vector<netlink::RouteInfo>> selected_routes(netlink::Connection& c, const IpCommand& cmd) {
   bool every_table = cmd.route().table == RT_TABLE_UNSPEC;
   int family = cmd.family != AF_UNSPEC ? cmd.family : every_table ? AF_UNSPEC : AF_INET;
   netlink::RouteFilter filter{.family = family, .table = cmd.route().table, .dev = cmd.route().dev};
@@ -290,7 +290,7 @@ NlResult<std::vector<netlink::RouteInfo>> selected_routes(netlink::Connection& c
 
 }  // namespace
 
-NlResult<void> flush_routes(Runner& runner, const Command& cmd) {
+NlResult<void> flush_routes(Runner& runner, const IpCommand& cmd) {
   auto c = BRISK_TRY(runner.conn());
   auto all = BRISK_TRY(runner.links_by_index(false));
   netlink::Batch batch(*c);
@@ -374,7 +374,7 @@ std::string route_record(const netlink::RouteInfo& r, const RouteView& view, Jso
   return t + end + paths;
 }
 
-NlResult<void> show_routes(Runner& runner, const Command& cmd) {
+NlResult<void> show_routes(Runner& runner, const IpCommand& cmd) {
   auto c = BRISK_TRY(runner.conn());
   runner.use_json();
   const Globals& g = runner.globals();

@@ -99,19 +99,19 @@ Parsed<uint32_t> table_value(const std::string& text, const std::string& what) {
 }
 
 // fwmark VALUE[/MASK].
-Parsed<Command> read_fwmark(const std::string& text, RuleSpec& spec) {
+Parsed<IpCommand> read_fwmark(const std::string& text, RuleSpec& spec) {
   auto slash = text.find('/');
   std::string mark = text.substr(0, slash);
   TRY_SET(spec.fwmark, u32_or(mark, "fwmark value is invalid\n"));
   if (slash != std::string::npos) TRY_SET(spec.fwmask, u32_or(text.substr(slash + 1), "fwmask value is invalid\n"));
-  return Command{};
+  return IpCommand{};
 }
 
 bool is_pref_keyword(const std::string& key) {
   return matches(key, "preference") || matches(key, "order") || matches(key, "priority");
 }
 
-Parsed<Command> parse_rule_change(Cursor& c, Command cmd, Verb verb, int family) {
+Parsed<IpCommand> parse_rule_change(Cursor& c, IpCommand cmd, Verb verb, int family) {
   cmd.verb = verb;
   bool add = verb == Verb::rule_add;
   if (c.done()) return refused(std::string("\"ip rule ") + (add ? "add" : "del") + "\" requires arguments.");
@@ -228,7 +228,7 @@ Parsed<Command> parse_rule_change(Cursor& c, Command cmd, Verb verb, int family)
 }
 
 // The selector of show and flush; what it leaves out matches every rule.
-Parsed<Command> parse_rule_show(Cursor& c, Command cmd, Verb verb, int family) {
+Parsed<IpCommand> parse_rule_show(Cursor& c, IpCommand cmd, Verb verb, int family) {
   cmd.verb = verb;
   RuleSpec& f = cmd.rule();
   // As ip: without -6 the dump is IPv4's.
@@ -310,7 +310,7 @@ bool prefix_selects(const std::string& want, const std::optional<netlink::IpAddr
   return !have || within(*have, *prefix);
 }
 
-bool selected(const RuleInfo& rule, const Command& cmd, bool flush) {
+bool selected(const RuleInfo& rule, const IpCommand& cmd, bool flush) {
   const RuleSpec& f = cmd.rule();
   if (rule.family != f.family) return false;
   if (f.priority && rule.priority != *f.priority) return false;
@@ -344,7 +344,7 @@ std::string hex_alt(uint32_t value) {  // printf's "%#x": "0" for zero
 
 }  // namespace
 
-Parsed<Command> parse_rule(Cursor& c, Command cmd, int family) {
+Parsed<IpCommand> parse_rule(Cursor& c, IpCommand cmd, int family) {
   if (c.done()) return parse_rule_show(c, std::move(cmd), Verb::rule_show, family);
   std::string verb = c.next();
   if (matches(verb, "list") || matches(verb, "lst") || matches(verb, "show"))
@@ -498,7 +498,7 @@ void print_rule(Runner& r, const RuleInfo& rule, bool deleted) {
   else r.out() += t;
 }
 
-NlResult<void> show_rules(Runner& r, const Command& cmd) {
+NlResult<void> show_rules(Runner& r, const IpCommand& cmd) {
   auto c = BRISK_TRY(r.conn());
   r.use_json();
   for (const auto& rule : BRISK_TRY(netlink::list_rules(*c, {.family = cmd.rule().family})))
@@ -506,7 +506,7 @@ NlResult<void> show_rules(Runner& r, const Command& cmd) {
   return {};
 }
 
-NlResult<void> flush_rules(Runner& r, const Command& cmd) {
+NlResult<void> flush_rules(Runner& r, const IpCommand& cmd) {
   auto c = BRISK_TRY(r.conn());
   netlink::Batch batch(*c);
   for (const auto& rule : BRISK_TRY(netlink::list_rules(*c, {.family = cmd.rule().family}))) {

@@ -33,7 +33,7 @@ void print_error_line(const std::string& line) {
 }
 
 // What ip prints to stderr as it reads the line (a deprecated keyword).
-void warn(const Command& cmd) {
+void warn(const IpCommand& cmd) {
   if (!cmd.warning.empty()) print_error_line(cmd.warning);
 }
 
@@ -42,7 +42,7 @@ constexpr int kArgumentExit = 255;
 
 // Whether the command names a device ip looks up while parsing the line: a
 // master (link add|set ... master DEV) or a multipath route's nexthop dev.
-bool names_device_ip_parses(const Command& cmd) {
+bool names_device_ip_parses(const IpCommand& cmd) {
   bool route = cmd.verb == Verb::route_add || cmd.verb == Verb::route_replace || cmd.verb == Verb::route_change ||
                cmd.verb == Verb::route_prepend || cmd.verb == Verb::route_append || cmd.verb == Verb::route_del;
   return (cmd.verb == Verb::link_set && cmd.link_set().master && !cmd.link_set().master->empty()) ||
@@ -52,14 +52,14 @@ bool names_device_ip_parses(const Command& cmd) {
 
 // Whether ip exits, batch or not, when the kernel refuses the command: ip
 // neigh's add, del, replace and change exit(2) on a failed rtnl_talk.
-bool exits_on_kernel_refusal(const Command& cmd) {
+bool exits_on_kernel_refusal(const IpCommand& cmd) {
   return cmd.verb == Verb::neigh_add || cmd.verb == Verb::neigh_del || cmd.verb == Verb::neigh_replace ||
          cmd.verb == Verb::neigh_change;
 }
 
 // Lines that may end even a -force batch: each goes out alone, after what
 // comes before it.
-bool may_end_batch(const Command& cmd) { return names_device_ip_parses(cmd) || exits_on_kernel_refusal(cmd); }
+bool may_end_batch(const IpCommand& cmd) { return names_device_ip_parses(cmd) || exits_on_kernel_refusal(cmd); }
 
 // ip's text when `e` is the engine's "ROLE 'DEV' does not exist" for such a
 // device: an argument error, which ends ip's batch.
@@ -155,14 +155,14 @@ NlResult<Connection*> Runner::conn() {
   return &*conn_;
 }
 
-void Runner::report(const Command& cmd, const std::string& message) {
+void Runner::report(const IpCommand& cmd, const std::string& message) {
   write_out(out_);
   out_.clear();
   print_error_line(message);
   if (!source_.empty()) print_error_line("Command failed " + source_ + ":" + std::to_string(cmd.line));
 }
 
-NlResult<std::size_t> Runner::queue(netlink::Batch& batch, Command& cmd) {
+NlResult<std::size_t> Runner::queue(netlink::Batch& batch, IpCommand& cmd) {
   switch (cmd.verb) {
     case Verb::link_add: {
       netlink::LinkAdd spec = std::move(cmd.link_add());
@@ -206,7 +206,7 @@ NlResult<std::size_t> Runner::queue(netlink::Batch& batch, Command& cmd) {
   return netlink::invalid_argument("queue", "", "not a mutating command");
 }
 
-int Runner::run(std::vector<Command>& cmds) {
+int Runner::run(std::vector<IpCommand>& cmds) {
   int status = 0;
   std::size_t i = 0;
   while (i < cmds.size()) {
@@ -318,7 +318,7 @@ int Runner::run(std::vector<Command>& cmds) {
 // deletes gains 50x. Should the kernel disagree anyway (a concurrent
 // change), the real results are reported and the batch stops at the first
 // failure as usual.
-std::size_t Runner::safe_delete_prefix(const std::vector<Command>& cmds, std::size_t first) {
+std::size_t Runner::safe_delete_prefix(const std::vector<IpCommand>& cmds, std::size_t first) {
   std::vector<std::string> names;
   while (first + names.size() < cmds.size() && cmds[first + names.size()].verb == Verb::link_del)
     names.push_back(cmds[first + names.size()].name);
@@ -377,7 +377,7 @@ const std::map<int, std::string>& Runner::netns_by_id() {
   return *netns_by_id_;
 }
 
-NlResult<void> Runner::run_one(const Command& cmd) {
+NlResult<void> Runner::run_one(const IpCommand& cmd) {
   switch (cmd.verb) {
     case Verb::netns_add:
     case Verb::netns_del:

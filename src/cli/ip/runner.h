@@ -26,7 +26,7 @@ class Runner {
       : g_(std::move(globals)), source_(std::move(source)), own_process_(own_process) {}
 
   // Runs every command; returns the exit code.
-  int run(std::vector<Command>& cmds);
+  int run(std::vector<IpCommand>& cmds);
   // Appends the JSON array a show collected to the output.
   void dump_json();
   std::string& out() { return out_; }
@@ -53,14 +53,14 @@ class Runner {
   void forget_netns_ids() { netns_by_id_.reset(); }
 
  private:
-  netlink::NlResult<void> run_one(const Command& cmd);
+  netlink::NlResult<void> run_one(const IpCommand& cmd);
   // Queues a mutating command; a preparation failure is returned instead.
   // Moves the command's spec into the batch: a command is queued once.
-  netlink::NlResult<std::size_t> queue(netlink::Batch& batch, Command& cmd);
-  void report(const Command& cmd, const std::string& message);
+  netlink::NlResult<std::size_t> queue(netlink::Batch& batch, IpCommand& cmd);
+  void report(const IpCommand& cmd, const std::string& message);
   // ip's exit status for a command that failed with `e`.
   int failure_status(const netlink::NetlinkError& e) const;
-  std::size_t safe_delete_prefix(const std::vector<Command>& cmds, std::size_t first);
+  std::size_t safe_delete_prefix(const std::vector<IpCommand>& cmds, std::size_t first);
 
   Globals g_;
   std::string source_;  // batch file name for "Command failed FILE:LINE"; empty outside a batch
@@ -75,25 +75,25 @@ class Runner {
 };
 
 // What each object runs for its non-batched verbs (show, flush, netns).
-netlink::NlResult<void> show_links(Runner& r, const Command& cmd);  // link show and addr show
-netlink::NlResult<void> flush_addresses(Runner& r, const Command& cmd);
-netlink::NlResult<void> show_routes(Runner& r, const Command& cmd);
-netlink::NlResult<void> flush_routes(Runner& r, const Command& cmd);
-netlink::NlResult<void> get_route(Runner& r, const Command& cmd);
-netlink::NlResult<void> show_rules(Runner& r, const Command& cmd);
-netlink::NlResult<void> flush_rules(Runner& r, const Command& cmd);
+netlink::NlResult<void> show_links(Runner& r, const IpCommand& cmd);  // link show and addr show
+netlink::NlResult<void> flush_addresses(Runner& r, const IpCommand& cmd);
+netlink::NlResult<void> show_routes(Runner& r, const IpCommand& cmd);
+netlink::NlResult<void> flush_routes(Runner& r, const IpCommand& cmd);
+netlink::NlResult<void> get_route(Runner& r, const IpCommand& cmd);
+netlink::NlResult<void> show_rules(Runner& r, const IpCommand& cmd);
+netlink::NlResult<void> flush_rules(Runner& r, const IpCommand& cmd);
 // One rule as ip rule show prints it ("Deleted " first for a removal).
 void print_rule(Runner& r, const netlink::RuleInfo& rule, bool deleted);
-netlink::NlResult<void> show_neighbours(Runner& r, const Command& cmd);
-netlink::NlResult<void> flush_neighbours(Runner& r, const Command& cmd);
-netlink::NlResult<void> show_fdb(Runner& r, const Command& cmd);
-netlink::NlResult<void> run_netns(Runner& r, const Command& cmd);
-netlink::NlResult<void> run_tuntap(Runner& r, const Command& cmd);  // tuntap add and del
-netlink::NlResult<void> show_tuntaps(Runner& r, const Command& cmd);
+netlink::NlResult<void> show_neighbours(Runner& r, const IpCommand& cmd);
+netlink::NlResult<void> flush_neighbours(Runner& r, const IpCommand& cmd);
+netlink::NlResult<void> show_fdb(Runner& r, const IpCommand& cmd);
+netlink::NlResult<void> run_netns(Runner& r, const IpCommand& cmd);
+netlink::NlResult<void> run_tuntap(Runner& r, const IpCommand& cmd);  // tuntap add and del
+netlink::NlResult<void> show_tuntaps(Runner& r, const IpCommand& cmd);
 // ip's perror() text for a tuntap add or del that failed ("ioctl(TUNSETIFF): ...").
 std::string tuntap_message(const netlink::NetlinkError& e);
 // Prints events until SIGINT or SIGTERM (monitor.cc).
-netlink::NlResult<void> run_monitor(Runner& r, const Command& cmd);
+netlink::NlResult<void> run_monitor(Runner& r, const IpCommand& cmd);
 // What `ip netns exec` does in its own process before exec.
 netlink::NlResult<void> enter_netns_for_exec(const std::string& name);
 

@@ -64,7 +64,7 @@ Parsed<std::string> next_arg(Cursor& c) {
 
 // ip's parse_args(): keywords by prefix, in ip's order ("m" is mode, "p"
 // pi); user and group only for add; any other word is the name.
-Parsed<Command> parse_tuntap_change(Cursor& c, Command cmd, Verb verb) {
+Parsed<IpCommand> parse_tuntap_change(Cursor& c, IpCommand cmd, Verb verb) {
   cmd.verb = verb;
   bool add = verb == Verb::tuntap_add;
   auto& tun = cmd.tun();
@@ -201,7 +201,7 @@ std::vector<Attached> attached_processes(const std::string& dev) {
 
 }  // namespace
 
-Parsed<Command> parse_tuntap(Cursor& c, Command cmd) {
+Parsed<IpCommand> parse_tuntap(Cursor& c, IpCommand cmd) {
   cmd.verb = Verb::tuntap_show;
   if (c.done()) return cmd;
   std::string verb = c.next();
@@ -213,7 +213,7 @@ Parsed<Command> parse_tuntap(Cursor& c, Command cmd) {
   return plain("Command \"" + verb + "\" is unknown, try \"brisk tuntap help\".");
 }
 
-NlResult<void> run_tuntap(Runner& r, const Command& cmd) {
+NlResult<void> run_tuntap(Runner& r, const IpCommand& cmd) {
   auto c = BRISK_TRY(r.conn());
   if (cmd.verb == Verb::tuntap_add) {
     BRISK_TRY(netlink::add_tun(*c, cmd.name, cmd.tun()));
@@ -222,7 +222,7 @@ NlResult<void> run_tuntap(Runner& r, const Command& cmd) {
   return netlink::delete_tun(*c, cmd.name, cmd.tun());
 }
 
-NlResult<void> show_tuntaps(Runner& r, const Command&) {
+NlResult<void> show_tuntaps(Runner& r, const IpCommand&) {
   auto c = BRISK_TRY(r.conn());
   auto tuns = BRISK_TRY(netlink::list_tuns(*c));
   bool details = r.globals().details;
