@@ -10,7 +10,6 @@
 
 #include "brisk/fd.h"
 #include "brisk/result.h"
-#include "brisk/fd.h"
 
 namespace brisk::sys {
 
