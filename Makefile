@@ -42,6 +42,7 @@ bench: build
 	./$(BUILD)/brisk bench containers --n 1000 --out $(BENCH_OUT) > $(BENCH_OUT)/containers.txt && cat $(BENCH_OUT)/containers.txt
 	./$(BUILD)/brisk bench ip > $(BENCH_OUT)/ip.txt && cat $(BENCH_OUT)/ip.txt
 	./$(BUILD)/brisk bench cni --n 1000 --out $(BENCH_OUT) > $(BENCH_OUT)/cni.txt && cat $(BENCH_OUT)/cni.txt
+	./$(BUILD)/brisk bench startup --n 500 > $(BENCH_OUT)/startup.txt && cat $(BENCH_OUT)/startup.txt
 	./$(BUILD)/bench/brisk-gbench --benchmark_min_time=0.5 \
 	  --benchmark_out=$(BENCH_OUT)/gbench.json --benchmark_out_format=json
 

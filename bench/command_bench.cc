@@ -19,7 +19,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "bench/minimal_root.h"
+#include "sandbox/minimal_root.h"
 #include "bench/spawn_methods.h"
 #include "bench/spawn_sweep.h"
 #include "brisk/command.h"
@@ -171,7 +171,7 @@ void batch_cli_start(benchmark::State& state) {
 // (src/bench/workload_methods.cc); here each gets its own Google Benchmark.
 
 const std::string& minimal_root() {
-  static brisk::bench::MinimalRoot root({brisk::bench::workload_argv()[0]});
+  static brisk::sandbox::MinimalRoot root({brisk::bench::workload_argv()[0]});
   return root.path();
 }
 

@@ -12,8 +12,9 @@
 #include <thread>
 
 #include "bench/cni_pods.h"
-#include "bench/net_sandbox.h"
+#include "bench/net_helpers.h"
 #include "brisk/run_all.h"
+#include "sandbox/net_sandbox.h"
 
 namespace brisk::bench {
 namespace {
@@ -277,7 +278,12 @@ bool CniBenchReport::all_succeeded() const {
 }
 
 std::string default_brisk_plugin() {
-  std::filesystem::path dir = std::filesystem::path(self_executable()).parent_path();
+  std::filesystem::path dir;
+  try {
+    dir = std::filesystem::path(brisk_cli()).parent_path();  // installed, the plugin is in $prefix/lib/cni
+  } catch (const std::runtime_error&) {
+    return "";  // no CLI to find it by: the caller reports the missing plugin
+  }
   for (const auto& candidate : {dir / "brisk-bridge", dir / ".." / "lib" / "cni" / "brisk-bridge"})
     if (executable(candidate.string())) return candidate.lexically_normal().string();
   return "";
@@ -307,7 +313,7 @@ void validate(const CniBenchConfig& c) {
                                " (Debian: apt-get install containernetworking-plugins)");
   std::string brisk = c.brisk_plugin.empty() ? default_brisk_plugin() : c.brisk_plugin;
   if (!executable(brisk))
-    throw std::runtime_error(brisk.empty() ? std::string("no brisk-bridge beside this executable; name it with --brisk-plugin")
+    throw std::runtime_error(brisk.empty() ? std::string("no brisk-bridge beside the brisk CLI; name it with --brisk-plugin")
                                            : "brisk-bridge " + brisk + " is not an executable");
   if (!executable("/bin/true")) throw std::runtime_error("no /bin/true to time a process start with");
 }
@@ -320,7 +326,7 @@ CniBenchReport run_cni_bench(const CniBenchConfig& config) {
   std::vector<bool> passes;
   if (config.masq != CniMasq::on) passes.push_back(false);
   if (config.masq != CniMasq::off) passes.push_back(true);
-  run_in_net_sandbox([&] {
+  sandbox::run_in_net_sandbox([&] {
     for (bool masq : passes) {
       std::this_thread::sleep_for(std::chrono::milliseconds(config.settle_ms));
       report.passes.push_back(run_pass(config, report.brisk_plugin, masq));

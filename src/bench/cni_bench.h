@@ -98,7 +98,7 @@ struct CniBenchReport {
   bool all_succeeded() const;  // every ADD and DEL succeeded, and no address was handed out twice
 };
 
-// brisk-bridge beside this executable (the build tree), or in ../lib/cni
+// brisk-bridge beside the brisk CLI (the build tree), or in ../lib/cni
 // (an install); empty when neither exists.
 std::string default_brisk_plugin();
 

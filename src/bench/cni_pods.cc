@@ -14,9 +14,10 @@
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
-#include "bench/net_sandbox.h"
+#include "bench/net_helpers.h"
 #include "brisk/cni/plugin.h"
 #include "brisk/netlink/netns.h"
+#include "sandbox/net_sandbox.h"
 
 namespace brisk::bench {
 namespace {
@@ -68,13 +69,13 @@ std::string make_conf(const CniSideConfig& c, const std::string& data_dir) {
 CniSide::CniSide(CniSideConfig config)
     : config_(std::move(config)),
       host_("cnib-" + config_.tag + "-host"),
-      data_dir_(std::string(kSandboxScratch) + "/cni-" + config_.tag),
+      data_dir_(std::string(sandbox::kSandboxScratch) + "/cni-" + config_.tag),
       conf_(make_conf(config_, data_dir_)) {
   make_directories(data_dir_);
   auto made = netlink::create_netns(host_);
   if (!made) throw std::runtime_error("create netns " + host_ + ": " + made.error().message());
   host_fd_ = open_named(host_);
-  in_netns(host_fd_.get(), [] { disable_ipv6_here(); });
+  in_netns(host_fd_.get(), [] { sandbox::disable_ipv6_here(); });
 }
 
 CniSide::~CniSide() {
@@ -95,7 +96,7 @@ void CniSide::make_pods(int begin, int end) {
     const auto& r = made[static_cast<std::size_t>(i - begin)];
     if (!r) throw std::runtime_error("create netns " + pod_name(i) + ": " + r.error().message());
     pods_.push_back(i);
-    in_netns(open_named(pod_name(i)).get(), [] { disable_ipv6_here(); });
+    in_netns(open_named(pod_name(i)).get(), [] { sandbox::disable_ipv6_here(); });
   }
 }
 

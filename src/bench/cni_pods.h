@@ -3,7 +3,7 @@
 // plugin is run against them.
 //
 // Each side has its own named host namespace and pod namespaces (in the
-// sandbox's private /run/netns, bench/net_sandbox.h) and its own dataDir, so
+// sandbox's private /run/netns, sandbox/net_sandbox.h) and its own dataDir, so
 // the reference and brisk never see each other's bridge, rules or leases.
 // A plugin is run the way a runtime does it: the binary spawned directly
 // with setns into the host namespace (brisk::Command::netns), the CNI_*

@@ -11,9 +11,10 @@
 #include <thread>
 
 #include "bench/containers_method.h"
-#include "bench/net_sandbox.h"
+#include "bench/net_helpers.h"
 #include "brisk/netlink/connection.h"
 #include "brisk/netlink/link.h"
+#include "sandbox/net_sandbox.h"
 
 namespace brisk::bench {
 namespace {
@@ -169,7 +170,7 @@ ContainersBenchReport run_containers_bench(const ContainersBenchConfig& config) 
     if (m != "ip" && m != "ip-batch" && m != "brisk" && m != "floor") throw std::runtime_error("unknown method " + m);
   ContainersBenchReport report{.config = config};
   report.notes.push_back("load average before the run: " + load_average() + " (other work on the machine)");
-  run_in_net_sandbox([&] { run_in_sandbox(config, report); });
+  sandbox::run_in_net_sandbox([&] { run_in_sandbox(config, report); });
   report.notes.push_back(report.interleaved
                              ? "the methods took turns round by round, in rotating order"
                              : "the methods ran one after another (not enough memory for all at once)");

@@ -12,10 +12,10 @@
 #include <vector>
 
 #include "bench/containers_bench.h"
-#include "bench/net_sandbox.h"
 #include "brisk/fd.h"
 #include "brisk/netlink/batch.h"
 #include "brisk/netlink/route.h"
+#include "sandbox/net_sandbox.h"
 
 namespace brisk::bench::containers {
 
@@ -37,7 +37,7 @@ struct Setup {
 class Method {
  public:
   Method(std::string name, std::string prefix, const ContainersBenchConfig& config)
-      : name_(std::move(name)), prefix_(std::move(prefix)), config_(config), host_(fresh_netns()) {}
+      : name_(std::move(name)), prefix_(std::move(prefix)), config_(config), host_(sandbox::fresh_netns()) {}
   virtual ~Method() = default;
   Method(const Method&) = delete;
   Method& operator=(const Method&) = delete;
@@ -67,7 +67,7 @@ class Method {
   std::string prefix_;
   const ContainersBenchConfig& config_;
   UniqueFd host_;
-  NetnsDirThread dir_;
+  sandbox::NetnsDirThread dir_;
 };
 
 
@@ -92,7 +92,7 @@ void run_ip(const Method& m, std::vector<std::string> args, Setup& s);
 // Whether routes hold an IPv4 default route via gateway.
 bool has_default_via(const std::vector<netlink::RouteInfo>& routes, const std::string& gateway);
 // ip-batch: `ip -batch` of text in the method's host namespace, from
-// kSandboxScratch/<file>; true when it succeeded.
+// sandbox::kSandboxScratch/<file>; true when it succeeded.
 bool ip_batch_run(const Method& m, const std::string& file, const std::string& text);
 // ip-batch: `ip -n NAME -batch` per container of the lines text_of(i).
 void ip_batch_inside(const Method& m, int begin, int end, const std::function<std::string(int)>& text_of, Setup& s);

@@ -8,6 +8,7 @@
 
 #include "bench/containers_method.h"
 #include "bench/link_raw.h"
+#include "bench/net_helpers.h"
 #include "brisk/netlink/connection.h"
 #include "brisk/netlink/netns.h"
 #include "sys/namespaces.h"
@@ -67,13 +68,13 @@ bool has_default_via(const std::vector<netlink::RouteInfo>& routes, const std::s
 }
 
 bool ip_batch_run(const Method& m, const std::string& file, const std::string& text) {
-  std::string path = std::string(kSandboxScratch) + "/" + file;
+  std::string path = std::string(sandbox::kSandboxScratch) + "/" + file;
   write_file(path, text);
   return run_process({"ip", "-batch", path}, m.host());
 }
 
 void ip_batch_inside(const Method& m, int begin, int end, const std::function<std::string(int)>& text_of, Setup& s) {
-  std::string file = std::string(kSandboxScratch) + "/ipb-inside.batch";
+  std::string file = std::string(sandbox::kSandboxScratch) + "/ipb-inside.batch";
   for (int i = begin; i < end; ++i) {
     write_file(file, text_of(i));
     ++s.processes;

@@ -6,6 +6,7 @@
 
 #include "bench/containers_method.h"
 #include "bench/link_raw.h"
+#include "bench/net_helpers.h"
 #include "brisk/netlink/batch.h"
 #include "brisk/netlink/netns.h"
 

@@ -12,10 +12,11 @@
 #include <thread>
 
 #include "bench/link_raw.h"
-#include "bench/net_sandbox.h"
+#include "bench/net_helpers.h"
 #include "bench/spawn_bench.h"
 #include "brisk/netlink/batch.h"
 #include "brisk/netlink/netns.h"
+#include "sandbox/net_sandbox.h"
 #include "sys/syscalls.h"
 
 namespace brisk::bench {
@@ -66,7 +67,7 @@ struct Method {
 
 // `program link add ...`: one process per operation.
 Method process_method(const std::string& name, const std::string& program, int ops) {
-  Method m{.name = name, .per_process = true, .ns = fresh_netns(), .count = {}, .run = {}};
+  Method m{.name = name, .per_process = true, .ns = sandbox::fresh_netns(), .count = {}, .run = {}};
   m.count = [ops](Phase) { return ops; };
   m.run = [ns = m.ns.get(), program](Phase phase, int begin, int end) {
     int failures = 0;
@@ -83,9 +84,9 @@ Method process_method(const std::string& name, const std::string& program, int o
 // `program -batch FILE`: the file is written for each round, as a caller
 // of -batch would (writing it costs microseconds).
 Method batch_method(const std::string& name, const std::string& program, const LinkBenchConfig& c, int deletes) {
-  Method m{.name = name, .per_process = false, .ns = fresh_netns(), .count = {}, .run = {}};
+  Method m{.name = name, .per_process = false, .ns = sandbox::fresh_netns(), .count = {}, .run = {}};
   m.count = [n = c.n, deletes](Phase p) { return p == Phase::remove ? deletes : n; };
-  m.run = [ns = m.ns.get(), program, path = std::string(kSandboxScratch) + "/" + name + ".batch"](
+  m.run = [ns = m.ns.get(), program, path = std::string(sandbox::kSandboxScratch) + "/" + name + ".batch"](
               Phase phase, int begin, int end) {
     std::string text;
     for (int i = begin; i < end; ++i) {
@@ -99,7 +100,7 @@ Method batch_method(const std::string& name, const std::string& program, const L
 }
 
 Method raw_method(const LinkBenchConfig& c) {
-  Method m{.name = "raw", .per_process = false, .ns = fresh_netns(), .count = {}, .run = {}};
+  Method m{.name = "raw", .per_process = false, .ns = sandbox::fresh_netns(), .count = {}, .run = {}};
   auto nl = std::make_shared<RawNetlink>(m.ns.get());
   m.count = [n = c.n, d = std::min(c.delete_n, c.n)](Phase p) { return p == Phase::remove ? d : n; };
   m.run = [nl](Phase phase, int begin, int end) {
@@ -119,7 +120,7 @@ Method raw_method(const LinkBenchConfig& c) {
 }
 
 Method brisk_method(const LinkBenchConfig& c) {
-  Method m{.name = "brisk", .per_process = false, .ns = fresh_netns(), .count = {}, .run = {}};
+  Method m{.name = "brisk", .per_process = false, .ns = sandbox::fresh_netns(), .count = {}, .run = {}};
   auto conn = std::make_shared<netlink::Connection>(netlink::Connection::open_in(m.ns.get()).value());
   m.count = [n = c.n](Phase) { return n; };
   m.run = [conn](Phase phase, int begin, int end) {
@@ -241,7 +242,7 @@ void bench_netns(LinkBenchReport& report, const LinkBenchConfig& c, const std::s
 }
 
 void run_in_sandbox(const LinkBenchConfig& config, LinkBenchReport& report) {
-  std::string brisk = config.brisk_path.empty() ? self_executable() : config.brisk_path;
+  std::string brisk = config.brisk_path.empty() ? brisk_cli() : config.brisk_path;
   // Every namespace lives until the run ends: tearing one down deletes its
   // devices in the background, which would slow whatever runs next.
   std::vector<Method> methods;
@@ -280,7 +281,7 @@ LinkBenchReport run_link_bench(const LinkBenchConfig& config) {
   report.notes.push_back(fmt::format("delete: ip-batch and raw delete {} pairs one by one (each waits ~16 ms in "
                                      "rcu_barrier); brisk and brisk-batch delete all N, coalesced",
                                      std::min(config.delete_n, config.n)));
-  run_in_net_sandbox([&] { run_in_sandbox(config, report); });
+  sandbox::run_in_net_sandbox([&] { run_in_sandbox(config, report); });
   return report;
 }
 

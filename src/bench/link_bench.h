@@ -38,7 +38,7 @@ struct LinkBenchConfig {
   int delete_n = 80;     // one-by-one deletes for ip-batch and raw (~16 ms each in rcu_barrier)
   int netns_n = 50;      // namespaces created per method (0 skips)
   int settle_ms = 1500;  // pause before each phase, for work the kernel deferred (linkwatch runs within 1 s)
-  std::string brisk_path{};  // the brisk CLI for brisk-cli and brisk-batch; empty: this executable
+  std::string brisk_path{};  // the brisk CLI for brisk-cli and brisk-batch; empty: bench::brisk_cli()
   std::function<void(const std::string&)> progress{};  // told after each phase; may be empty
 };
 

@@ -5,8 +5,10 @@
 
 #include <algorithm>
 #include <memory>
+#include <stdexcept>
 
-#include "bench/minimal_root.h"
+#include "bench/interrupt.h"
+#include "sandbox/minimal_root.h"
 
 namespace brisk::bench {
 
@@ -50,11 +52,16 @@ SpawnSweepReport run_spawn_sweep(const SpawnSweepConfig& config,
   }
 
   const bool root = ::geteuid() == 0;
-  std::unique_ptr<MinimalRoot> minimal;
+  std::unique_ptr<sandbox::MinimalRoot> minimal;
   if ((config.chroot || config.workload_n > 0) && root) {
     std::vector<std::string> programs{config.argv[0]};
     if (config.workload_n > 0) programs.push_back(workload_argv()[0]);
-    minimal = std::make_unique<MinimalRoot>(programs);
+    try {
+      minimal = std::make_unique<sandbox::MinimalRoot>(programs);
+    } catch (const std::runtime_error&) {
+      throw_if_interrupted();  // a signal mid-copy fails it with EINTR: end by the signal, as anywhere else
+      throw;
+    }
   }
   if (config.chroot) {
     if (!minimal) {

@@ -1,25 +1,13 @@
 // cli/commands.h: the subcommands of `brisk`, each defined in its own file.
+// `brisk bench` and `brisk demo` are brisk-bench's (cli/handover.h).
 #pragma once
 
 #include <CLI/CLI.hpp>
-#include <functional>
+
+#include "cli/app.h"
 
 namespace brisk::cli {
 
-void add_bench(CLI::App& app);  // bench_command.cc
-void add_demo(CLI::App& app);   // demo_command.cc
-void add_bench_link(CLI::App& bench);  // bench_link_command.cc
-void add_bench_containers(CLI::App& bench);  // bench_containers_command.cc
-void add_bench_cni(CLI::App& bench);  // bench_cni_command.cc
-void add_run(CLI::App& app);    // run_command.cc
-void add_bench_ip(CLI::App& bench);  // bench_ip_command.cc: `brisk bench ip`
-
-// Subcommands run from their CLI11 callbacks and record their exit code here.
-int exit_code();
-void set_exit_code(int code);
-// Runs a bench action: errors go to stderr as "<who>: ..." with exit code 1;
-// an Interrupted (Ctrl-C) ends the process by its signal after the stack
-// has unwound and cleaned up (bench_command.cc).
-void run_interruptible(const char* who, const std::function<void()>& action);
+void add_run(CLI::App& app);  // run_command.cc
 
 }  // namespace brisk::cli

@@ -5,31 +5,24 @@
 #include <string_view>
 
 #include "cli/commands.h"
+#include "cli/handover.h"
 #include "cli/ip/ip.h"
 
 int main(int argc, char** argv) try {
   // iproute2's grammar (`brisk -j link show`, `brisk -batch f`) does not fit CLI11.
   if (argc > 1 && brisk::ipcli::is_ip_invocation(argv[1])) return brisk::ipcli::ip_main(argc, argv);
+  if (argc > 1 && brisk::cli::is_handed_over(argv[1])) return brisk::cli::hand_over(argv);
   if (argc == 2 && std::string_view(argv[1]) == "help") {
     std::fputs(brisk::ipcli::general_usage().data(), stdout);
     return 0;
   }
-  CLI::App app{"brisk: fast process spawning and rtnetlink for Linux hosts and containers"};
-  app.require_subcommand(1);
-  app.footer("Network configuration in iproute2's grammar (link, address, route, neigh, netns, fdb):\n"
-             "  brisk help, brisk OBJECT help");
-  app.set_version_flag("-V,--version", std::string("brisk ") + BRISK_VERSION_STRING);
-  brisk::cli::add_bench(app);
-  brisk::cli::add_bench_ip(*app.get_subcommand("bench"));
-  brisk::cli::add_demo(app);
+  CLI::App app{brisk::cli::kAppDescription};
+  brisk::cli::set_up_app(app);
+  // Listed for --help only: main hands them over before parsing.
+  app.add_subcommand("bench", brisk::cli::kBenchSummary);
+  app.add_subcommand("demo", brisk::cli::kDemoSummary);
   brisk::cli::add_run(app);
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    int rc = app.exit(e);
-    return rc == 0 ? 0 : 2;
-  }
-  return brisk::cli::exit_code();
+  return brisk::cli::run_app(app, argc, argv);
 } catch (const std::exception& e) {
   std::fprintf(stderr, "brisk: %s\n", e.what());
   return 1;

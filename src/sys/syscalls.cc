@@ -145,6 +145,11 @@ Result<WaitResult> waitid_pidfd(int pidfd, int options) {
   }
 }
 
+Result<void> execv(const std::string& path, char* const argv[]) {
+  ::execv(path.c_str(), argv);
+  return last_error("execv", path);
+}
+
 Result<rlimit> getrlimit(int resource) {
   rlimit limit{};
   if (::getrlimit(static_cast<__rlimit_resource>(resource), &limit) < 0)

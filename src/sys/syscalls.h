@@ -71,6 +71,11 @@ struct WaitResult {
 // child's rusage. Retries EINTR.
 Result<WaitResult> waitid_pidfd(int pidfd, int options);
 
+// execv(path, argv): replaces this process, keeping its environment and
+// every descriptor not marked O_CLOEXEC. Returns only on failure. argv ends
+// with a null pointer, as main's does.
+Result<void> execv(const std::string& path, char* const argv[]);
+
 Result<rlimit> getrlimit(int resource);
 Result<void> setrlimit(int resource, const rlimit& limit);
 

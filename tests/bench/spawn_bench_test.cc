@@ -16,7 +16,6 @@
 
 #include "bench/find_program.h"
 #include "bench/interrupt.h"
-#include "bench/minimal_root.h"
 #include "bench/plot.h"
 #include "bench/spawn_methods.h"
 #include "bench/spawn_report.h"
@@ -41,22 +40,6 @@ std::vector<std::string> entries(const std::string& dir) {
   for (const auto& e : fs::directory_iterator(dir)) names.push_back(e.path().filename().string());
   return names;
 }
-
-// Points TMPDIR at a fresh directory for the test's lifetime.
-class ScopedTmpdir {
- public:
-  ScopedTmpdir() {
-    if (const char* old = getenv("TMPDIR")) saved_ = old, had_ = true;
-    ::setenv("TMPDIR", dir_.path().c_str(), 1);
-  }
-  ~ScopedTmpdir() { had_ ? (void)::setenv("TMPDIR", saved_.c_str(), 1) : (void)::unsetenv("TMPDIR"); }
-  const std::string& path() const { return dir_.path(); }
-
- private:
-  test::TempDir dir_;
-  std::string saved_;
-  bool had_ = false;
-};
 
 TEST(SpawnBench, EveryMethodProducesANumber) {
   SpawnBenchConfig config;
@@ -155,33 +138,9 @@ TEST(SpawnBench, WorkloadShapeCapturesWithEveryMethod) {
   }
 }
 
-TEST(MinimalRoot, HoldsTheProgramAndItsLibrariesAndGoesAway) {
-  ScopedTmpdir tmp;
-  auto interp = elf_interpreter("/bin/ls");
-  ASSERT_TRUE(interp) << interp.error().message();
-  ASSERT_FALSE(interp->empty());
-  std::string path;
-  {
-    MinimalRoot root({"/bin/ls"});
-    path = root.path();
-    EXPECT_TRUE(fs::exists(path + "/bin/ls"));
-    EXPECT_TRUE(fs::exists(path + *interp));
-    bool has_libc = false;
-    for (const auto& e : fs::recursive_directory_iterator(path))
-      has_libc |= e.path().filename().string().rfind("libc.so", 0) == 0;
-    EXPECT_TRUE(has_libc);
-    if (test::is_root()) {
-      Output out = Command({"/bin/ls", "/"}).chroot(path).output();
-      EXPECT_NE(out.out.find("bin"), std::string::npos);
-    }
-  }
-  EXPECT_FALSE(fs::exists(path));
-  EXPECT_TRUE(entries(tmp.path()).empty());
-}
-
 TEST(SpawnSweep, WritesJsonCsvAndPlotsAndRemovesItsRoot) {
   test::TempDir out;  // made before TMPDIR moves, so only the sweep's own files land there
-  ScopedTmpdir tmp;
+  test::ScopedTmpdir tmp;
   SpawnSweepConfig config;
   config.n = 2;
   config.rounds = 1;

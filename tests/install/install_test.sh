@@ -6,6 +6,11 @@ build_dir=$1
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cmake --install "$build_dir" --prefix "$work/prefix" >/dev/null
+# The installed brisk hands `brisk bench` over to $prefix/libexec/brisk/brisk-bench.
+test -x "$work/prefix/libexec/brisk/brisk-bench"
+test ! -e "$work/prefix/bin/brisk-bench"
+"$work/prefix/bin/brisk" bench --help > "$work/bench-help.txt"
+grep -q startup "$work/bench-help.txt"
 mkdir "$work/consumer"
 cat > "$work/consumer/main.cc" <<'CC'
 #include <brisk/spawn.h>
@@ -29,4 +34,4 @@ pc_dir=$(dirname "$(find "$work/prefix" -name brisk.pc)")
 # shellcheck disable=SC2046
 g++ -std=c++20 "$work/consumer/main.cc" -o "$work/pc-consumer" $(PKG_CONFIG_PATH=$pc_dir pkg-config --cflags --libs --static brisk)
 "$work/pc-consumer"
-echo "find_package and pkg-config consumers built and ran"
+echo "brisk bench handed over; find_package and pkg-config consumers built and ran"

@@ -6,9 +6,9 @@
 
 #include <gtest/gtest.h>
 
-#include "bench/net_sandbox.h"
 #include "brisk/netlink/link.h"
 #include "brisk/netlink/netns.h"
+#include "sandbox/net_sandbox.h"
 #include "support/test_support.h"
 
 namespace brisk::netlink {
@@ -28,7 +28,7 @@ ino_t inode(int fd) {
 }
 
 TEST_F(NetnsEach, MakesDistinctNamespacesAndFailuresStayWithTheirName) {
-  bench::run_in_net_sandbox([] {
+  sandbox::run_in_net_sandbox([] {
     ASSERT_TRUE(create_netns("taken"));
     std::vector<std::string> names{"a", "b", "taken", "../escape", "c"};
     auto results = create_netns_each(names);

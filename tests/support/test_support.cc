@@ -2,6 +2,7 @@
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <stdlib.h>
 #include <sched.h>
 #include <unistd.h>
 
@@ -11,7 +12,7 @@
 #include <sstream>
 #include <thread>
 
-#include "bench/minimal_root.h"
+#include "sandbox/minimal_root.h"
 #include "sys/syscalls.h"
 
 namespace brisk::test {
@@ -26,6 +27,13 @@ TempDir::~TempDir() {
   std::error_code ec;
   std::filesystem::remove_all(path_, ec);
 }
+
+ScopedTmpdir::ScopedTmpdir() {
+  if (const char* old = ::getenv("TMPDIR")) saved_ = old, had_ = true;
+  ::setenv("TMPDIR", dir_.path().c_str(), 1);
+}
+
+ScopedTmpdir::~ScopedTmpdir() { had_ ? (void)::setenv("TMPDIR", saved_.c_str(), 1) : (void)::unsetenv("TMPDIR"); }
 
 std::set<int> open_fds() {
   std::set<int> fds;
@@ -88,7 +96,7 @@ UniqueFd make_netns() {
 }
 
 void build_minimal_root(const std::string& root, const std::vector<std::string>& programs) {
-  auto built = bench::build_minimal_root(root, programs);
+  auto built = sandbox::build_minimal_root(root, programs);
   ASSERT_TRUE(built) << built.error().message();
 }
 

@@ -26,6 +26,21 @@ class TempDir {
   std::string path_;
 };
 
+// Points TMPDIR at a fresh directory for the test's lifetime.
+class ScopedTmpdir {
+ public:
+  ScopedTmpdir();
+  ~ScopedTmpdir();
+  ScopedTmpdir(const ScopedTmpdir&) = delete;
+  ScopedTmpdir& operator=(const ScopedTmpdir&) = delete;
+  const std::string& path() const { return dir_.path(); }
+
+ private:
+  TempDir dir_;
+  std::string saved_;
+  bool had_ = false;
+};
+
 // The descriptors open in this process, from /proc/self/fd.
 std::set<int> open_fds();
 
@@ -45,7 +60,7 @@ bool can_unshare_net();
 UniqueFd make_netns();
 
 // A minimal root filesystem with the given programs and the libraries they
-// load, at the same paths as on the host (bench::build_minimal_root); fails
+// load, at the same paths as on the host (sandbox::build_minimal_root); fails
 // the test when it cannot be built.
 void build_minimal_root(const std::string& root, const std::vector<std::string>& programs);
 

@@ -9,12 +9,11 @@
 #include "bench/report_files.h"
 #include "bench/spawn_report.h"
 #include "bench/spawn_sweep.h"
-#include "cli/commands.h"
+#include "cli/bench/commands.h"
+#include "cli/handover.h"
 
 namespace brisk::cli {
 namespace {
-
-int g_exit_code = 0;
 
 std::vector<std::string> split_commas(const std::string& text) {
   std::vector<std::string> out;
@@ -67,9 +66,6 @@ void run_spawn(const SpawnOptionsCli& options) {
 
 }  // namespace
 
-int exit_code() { return g_exit_code; }
-void set_exit_code(int code) { g_exit_code = code; }
-
 void run_interruptible(const char* who, const std::function<void()>& action) {
   try {
     action();
@@ -85,7 +81,7 @@ void run_interruptible(const char* who, const std::function<void()>& action) {
 }
 
 void add_bench(CLI::App& app) {
-  auto* bench = app.add_subcommand("bench", "Measure brisk against the tools people use today");
+  auto* bench = app.add_subcommand("bench", kBenchSummary);
   bench->require_subcommand(1);
   add_bench_link(*bench);
   add_bench_containers(*bench);
@@ -128,6 +124,8 @@ void add_bench(CLI::App& app) {
   spawn->add_option("program", o->single.argv, "Program and arguments (absolute path)")
       ->capture_default_str();
   spawn->callback([o] { run_interruptible("brisk bench spawn", [&] { run_spawn(*o); }); });
+  add_bench_ip(*bench);
+  add_bench_startup(*bench);
 }
 
 }  // namespace brisk::cli

@@ -4,8 +4,8 @@
 #include <memory>
 
 #include "bench/link_bench.h"
-#include "cli/bench_net_output.h"
-#include "cli/commands.h"
+#include "cli/bench/bench_net_output.h"
+#include "cli/bench/commands.h"
 
 namespace brisk::cli {
 

@@ -1,5 +1,5 @@
-// bench/net_sandbox.h: the cleanup guard of the network benchmarks, and the
-// helpers they share.
+// sandbox/net_sandbox.h: the cleanup guard of the network benchmarks and of
+// the tests that need a host of their own.
 //
 // run_in_net_sandbox() runs a benchmark on a thread that has its own mount
 // namespace (everything private, a tmpfs on /run, so /run/netns and
@@ -12,19 +12,14 @@
 // SIGKILL, so they do not outlive the benchmark either.
 #pragma once
 
-#include <chrono>
 #include <functional>
 #include <memory>
 #include <string>
 #include <thread>
-#include <vector>
 
 #include "brisk/fd.h"
 
-namespace brisk::bench {
-
-using Clock = std::chrono::steady_clock;
-double us_since(Clock::time_point start);
+namespace brisk::sandbox {
 
 // Scratch directory inside the sandbox's private /run (batch files).
 inline constexpr const char* kSandboxScratch = "/run/brisk-bench";
@@ -62,18 +57,4 @@ void disable_ipv6_here();
 // background), made on a helper thread; gone when its last fd closes.
 UniqueFd fresh_netns();
 
-// Runs argv (stdio on /dev/null) in the network namespace `netns_fd` (the
-// caller's when -1), killed if the spawning thread dies; true on exit 0.
-bool run_process(const std::vector<std::string>& argv, int netns_fd = -1);
-
-// This executable (/proc/self/exe), for running the brisk CLI.
-std::string self_executable();
-
-// Writes `text` to path, replacing it; throws std::runtime_error on failure.
-void write_file(const std::string& path, const std::string& text);
-// The 1- and 5-minute load averages, "2.10 1.85", for the report's notes.
-std::string load_average();
-// mkdir -p; throws std::runtime_error on failure.
-void make_directories(const std::string& path);
-
-}  // namespace brisk::bench
+}  // namespace brisk::sandbox

@@ -1,4 +1,4 @@
-// bench/minimal_root.h: a throwaway root filesystem holding a few programs
+// sandbox/minimal_root.h: a throwaway root filesystem holding a few programs
 // and the shared libraries they load, for benchmarks (and tests) that chroot.
 #pragma once
 
@@ -7,7 +7,7 @@
 
 #include "brisk/result.h"
 
-namespace brisk::bench {
+namespace brisk::sandbox {
 
 // Copies each program (an absolute path) into `root` at the same path, with
 // the libraries its ELF interpreter would load (`<interp> --list`, what ldd
@@ -31,4 +31,4 @@ class MinimalRoot {
   std::string path_;
 };
 
-}  // namespace brisk::bench
+}  // namespace brisk::sandbox

@@ -5,8 +5,8 @@
 #include <memory>
 
 #include "bench/cni_bench.h"
-#include "cli/bench_net_output.h"
-#include "cli/commands.h"
+#include "cli/bench/bench_net_output.h"
+#include "cli/bench/commands.h"
 
 namespace brisk::cli {
 
@@ -29,7 +29,7 @@ void add_bench_cni(CLI::App& bench) {
       ->capture_default_str()->check(CLI::Range(1, 100));
   cmd->add_option("--reference-dir", config->reference_dir, "where the reference bridge and host-local are")
       ->capture_default_str()->check(CLI::ExistingDirectory);
-  cmd->add_option("--brisk-plugin", config->brisk_plugin, "brisk-bridge to run (default: beside this executable)")
+  cmd->add_option("--brisk-plugin", config->brisk_plugin, "brisk-bridge to run (default: beside the brisk CLI)")
       ->check(CLI::ExistingFile);
   cmd->add_option("--timeout-ms", config->timeout_ms, "kill a plugin run after this long (counted as failed)")
       ->capture_default_str()->check(CLI::PositiveNumber);

@@ -1,8 +1,7 @@
-#include "bench/net_sandbox.h"
+#include "sandbox/net_sandbox.h"
 
 #include <fcntl.h>
 #include <sched.h>
-#include <signal.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -13,13 +12,11 @@
 #include <cstring>
 #include <exception>
 #include <filesystem>
-#include <fstream>
 #include <stdexcept>
 #include <thread>
 
-#include "brisk/spawn.h"
 
-namespace brisk::bench {
+namespace brisk::sandbox {
 namespace {
 
 std::runtime_error sys_error(const std::string& what) {
@@ -54,10 +51,6 @@ void disable_ipv6_here() {
     (void)!::write(fd, "1", 1);
     ::close(fd);
   }
-}
-
-double us_since(Clock::time_point start) {
-  return std::chrono::duration<double, std::micro>(Clock::now() - start).count();
 }
 
 void run_in_net_sandbox(const std::function<void()>& fn) {
@@ -145,42 +138,4 @@ UniqueFd fresh_netns() {
   return fd;
 }
 
-bool run_process(const std::vector<std::string>& argv, int netns_fd) {
-  SpawnOptions options{.argv = argv};
-  if (netns_fd >= 0) options.namespaces = {{.type = CLONE_NEWNET, .fd = netns_fd}};
-  options.inherit_stdio = false;
-  options.parent_death_signal = SIGKILL;
-  auto child = spawn(options);
-  if (!child) return false;
-  auto status = child->wait();
-  return status && status->success();
-}
-
-std::string self_executable() {
-  std::error_code ec;
-  auto path = std::filesystem::read_symlink("/proc/self/exe", ec);
-  if (ec) throw std::runtime_error("cannot read /proc/self/exe: " + ec.message());
-  return path.string();
-}
-
-void write_file(const std::string& path, const std::string& text) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out << text;
-  out.close();
-  if (!out) throw std::runtime_error("cannot write " + path);
-}
-
-std::string load_average() {
-  std::ifstream in("/proc/loadavg");
-  std::string one, five;
-  in >> one >> five;
-  return one + " " + five;
-}
-
-void make_directories(const std::string& path) {
-  std::error_code ec;
-  std::filesystem::create_directories(path, ec);
-  if (ec) throw std::runtime_error("cannot create " + path + ": " + ec.message());
-}
-
-}  // namespace brisk::bench
+}  // namespace brisk::sandbox

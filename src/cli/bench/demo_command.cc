@@ -7,7 +7,8 @@
 
 #include "bench/demo.h"
 #include "bench/interrupt.h"
-#include "cli/commands.h"
+#include "cli/bench/commands.h"
+#include "cli/handover.h"
 
 namespace brisk::cli {
 namespace {
@@ -46,8 +47,7 @@ void run_demo(const bench::DemoSettings& settings) {
 }  // namespace
 
 void add_demo(CLI::App& app) {
-  auto* demo =
-      app.add_subcommand("demo", "Show brisk against fork, posix_spawn, system(), Ruby and ip, with plots");
+  auto* demo = app.add_subcommand("demo", kDemoSummary);
   auto settings = std::make_shared<bench::DemoSettings>();
   demo->add_option("--out", settings->out_dir, "Directory for plots, JSON and CSV")->capture_default_str();
   // Sizes, for tests and slow machines.

@@ -1,4 +1,4 @@
-// cli/bench_net_output.h: how `brisk bench link|containers` hand their
+// cli/bench/bench_net_output.h: how `brisk bench link|containers` hand their
 // report over: a table or JSON on stdout, and the JSON, CSV and charts in --out.
 #pragma once
 

@@ -42,10 +42,11 @@
 #include "bench/ip_report.h"
 #include "bench/ip_route_rule.h"
 #include "bench/link_raw.h"
-#include "bench/net_sandbox.h"
+#include "bench/net_helpers.h"
 #include "brisk/fd.h"
 #include "brisk/spawn.h"
-#include "cli/commands.h"
+#include "cli/bench/commands.h"
+#include "sandbox/net_sandbox.h"
 
 namespace brisk::cli {
 namespace {
@@ -93,7 +94,7 @@ constexpr int kFloorWindow = 64;
 bench::IpBenchReport run_ip_bench(const IpBenchConfig& config) {
   // Inside the network benchmarks' sandbox: the files live on its private
   // /run, and a killed run leaves no namespace, mount or file behind.
-  std::string dir = bench::kSandboxScratch;
+  std::string dir = sandbox::kSandboxScratch;
   auto write = [&](const std::string& name, int from, int to, auto line) {
     std::ofstream out(dir + "/" + name);
     for (int i = from; i < to; ++i) out << line(i) << "\n";
@@ -118,12 +119,12 @@ bench::IpBenchReport run_ip_bench(const IpBenchConfig& config) {
   std::string rule = write("rule", 0, config.n, [&](int i) { return bench::rule_line(i); });
   std::string del = write("del", 0, config.n, [&](int i) { return "link del " + name('a', i); });
 
-  std::string self = bench::self_executable();
+  std::string self = bench::brisk_cli();
   std::vector<Method> methods;
-  methods.push_back({"ip", "ip", {}, bench::fresh_netns()});
-  methods.push_back({"brisk", self, {}, bench::fresh_netns()});
-  methods.push_back({"brisk -force", self, {"-force"}, bench::fresh_netns()});
-  UniqueFd floor_ns = bench::fresh_netns();
+  methods.push_back({"ip", "ip", {}, sandbox::fresh_netns()});
+  methods.push_back({"brisk", self, {}, sandbox::fresh_netns()});
+  methods.push_back({"brisk -force", self, {"-force"}, sandbox::fresh_netns()});
+  UniqueFd floor_ns = sandbox::fresh_netns();
   for (const auto& m : methods)
     if (!m.ns.valid()) throw std::runtime_error("cannot create network namespaces (needs root)");
   if (!floor_ns.valid()) throw std::runtime_error("cannot create network namespaces (needs root)");
@@ -275,7 +276,7 @@ void add_bench_ip(CLI::App& bench) {
   ip->callback([config] {
     try {
       bench::IpBenchReport report;
-      bench::run_in_net_sandbox([&] { report = run_ip_bench(*config); });
+      sandbox::run_in_net_sandbox([&] { report = run_ip_bench(*config); });
       // Outside the sandbox, whose /run is its own.
       std::string text = bench::to_json(report).dump(2) + "\n";
       if (config->json) std::fputs(text.c_str(), stdout);

@@ -1,4 +1,4 @@
-#include "bench/minimal_root.h"
+#include "sandbox/minimal_root.h"
 
 #include <elf.h>
 #include <fcntl.h>
@@ -14,7 +14,7 @@
 
 #include "brisk/command.h"
 
-namespace brisk::bench {
+namespace brisk::sandbox {
 
 namespace fs = std::filesystem;
 
@@ -98,4 +98,4 @@ MinimalRoot::~MinimalRoot() {
   fs::remove_all(path_, ec);
 }
 
-}  // namespace brisk::bench
+}  // namespace brisk::sandbox
