@@ -77,7 +77,7 @@ int ip_main(int argc, char** argv) {
         UsageError error = std::move(cmd).error();
         error.line = line.line;
         if (error.kernel_refusal) {
-          Command failed{.verb = Verb::unparsed, .line = line.line};
+          IpCommand failed{.verb = Verb::unparsed, .line = line.line};
           failed.parse_error = std::move(error);
           cmds.push_back(std::move(failed));
           continue;
