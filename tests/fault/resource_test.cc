@@ -168,17 +168,22 @@ TEST_F(NetlinkExhaustion, OpeningAConnectionFailsWithEmfileAndLeaksNothing) {
   int highest = compact->highest();
   int failures = 0;
   bool opened = false;
-  const int ns_fd = ns();  // no virtual call under the limit: UBSan's vptr check needs a pipe
+  // No virtual call under the limit: UBSan's vptr check needs a pipe. So
+  // the namespace fd is read before, and a connection that opened (its
+  // Transport has a virtual destructor) is closed after the limit is lifted.
+  const int ns_fd = ns();
+  std::optional<netlink::NlResult<netlink::Connection>> conn;
   for (rlim_t extra = 0; extra <= 4 && !opened; ++extra) {
     FdLimit limit(static_cast<rlim_t>(highest + 1) + extra);
-    auto conn = netlink::Connection::open_in(ns_fd);
-    if (conn) {
+    conn.emplace(netlink::Connection::open_in(ns_fd));
+    if (*conn) {
       opened = true;
       continue;
     }
     ++failures;
-    EXPECT_EQ(conn.error().code, EMFILE) << conn.error().message();
+    EXPECT_EQ(conn->error().code, EMFILE) << conn->error().message();
   }
+  conn.reset();
   EXPECT_TRUE(opened);
   EXPECT_GE(failures, 2) << "the namespace dup and the socket should each fail once";
   compact.reset();
