@@ -43,38 +43,38 @@ Parsed<uint32_t> lifetime(const std::string& key, const std::string& text) {
   return invarg(key + " value", text);  // ip's words, with no newline of their own here
 }
 
-Parsed<IpCommand> parse_addr_change(Cursor& c, IpCommand cmd, Verb verb, int family) {
+Parsed<IpCommand> parse_addr_change(Cursor& c, IpCommand&& cmd, Verb verb, int family) {
   cmd.verb = verb;
   auto& spec = cmd.addr();
   std::string broadcast_sign;  // "+" or "-": derived from the prefix once it is known
   while (!c.done()) {
     std::string key = c.next(), v;
-    if (key == "dev") {
+    if (is(key, "dev")) {
       TRY_SET(spec.dev, c.device(key));
-    } else if (key == "local") {
+    } else if (is(key, "local")) {
       TRY_SET(v, c.value(key));
       if (!spec.prefix.empty()) return garbage(key, v);
       TRY_SET(spec.prefix, ip_prefix(key, v, family));
-    } else if (key == "broadcast" || key == "brd") {
+    } else if (is(key, "broadcast") || is(key, "brd")) {
       TRY_SET(v, c.value(key));
       if (v == "+" || v == "-") broadcast_sign = v;
       else TRY_SET(spec.broadcast, ip_address(key, v, AF_INET));
-    } else if (key == "label") {
+    } else if (is(key, "label")) {
       TRY_SET(v, c.value(key));
       if (v.size() > 15) return invalid("\"label\" is too long", v);
       spec.label = v;
-    } else if (key == "scope") {
+    } else if (is(key, "scope")) {
       TRY_SET(spec.scope, c.scope(key));
-    } else if (key == "valid_lft" || key == "preferred_lft") {
-      auto& target = key == "valid_lft" ? spec.valid_lifetime : spec.preferred_lifetime;
+    } else if (is(key, "valid_lft") || is(key, "preferred_lft")) {
+      auto& target = is(key, "valid_lft") ? spec.valid_lifetime : spec.preferred_lifetime;
       TRY_SET(target, c.read(key, [&key](const std::string& text) { return lifetime(key, text); }));
-    } else if (key == "noprefixroute") {
+    } else if (is(key, "noprefixroute")) {
       spec.noprefixroute = true;
-    } else if (key == "nodad") {
+    } else if (is(key, "nodad")) {
       spec.nodad = true;
-    } else if (key == "home") {
+    } else if (is(key, "home")) {
       spec.home = true;
-    } else if (key == "mngtmpaddr") {
+    } else if (is(key, "mngtmpaddr")) {
       spec.mngtmpaddr = true;
     } else if (spec.prefix.empty()) {
       TRY_SET(spec.prefix, ip_prefix("local", key, family));
@@ -126,17 +126,17 @@ bool address_flag_filter(std::string_view word, IpCommand& cmd) {
   return false;
 }
 
-Parsed<IpCommand> parse_addr_show(Cursor& c, IpCommand cmd, Verb verb) {
+Parsed<IpCommand> parse_addr_show(Cursor& c, IpCommand&& cmd, Verb verb) {
   cmd.verb = verb;
   while (!c.done()) {
     std::string key = c.next(), v;
-    if (key == "up") {
+    if (is(key, "up")) {
       cmd.up_only = true;
-    } else if (key == "dev") {
+    } else if (is(key, "dev")) {
       TRY_SET(cmd.dev, c.sole_device(key, cmd.dev));
-    } else if (key == "scope") {
+    } else if (is(key, "scope")) {
       TRY_SET(cmd.scope, c.scope(key));
-    } else if (key == "to") {
+    } else if (is(key, "to")) {
       TRY_SET(v, c.value(key));
       auto prefix = netlink::IpPrefix::parse(v);
       if (!prefix) return usage("invalid \"to\" prefix \"" + v + "\"");
@@ -145,11 +145,11 @@ Parsed<IpCommand> parse_addr_show(Cursor& c, IpCommand cmd, Verb verb) {
                      "\"");
       cmd.to = *prefix;
       cmd.family = prefix->address.family;  // as ip: "to 10.0.0.0/8" implies -4
-    } else if (key == "group") {
+    } else if (is(key, "group")) {
       TRY_SET(cmd.show_group, c.read(key, group_value));
     } else if (address_flag_filter(key, cmd)) {
       continue;
-    } else if (key == "label") {
+    } else if (is(key, "label")) {
       TRY_SET(cmd.label_pattern, c.value(key));
     } else if (cmd.dev.empty()) {
       TRY_SET(cmd.dev, device_name("dev", key));
@@ -239,7 +239,7 @@ std::string address_record(const netlink::AddressInfo& a, Json& ai) {
          lifetime_text(a.preferred_lifetime) + "\n";
 }
 
-Parsed<IpCommand> parse_address(Cursor& c, IpCommand cmd, int family) {
+Parsed<IpCommand> parse_address(Cursor& c, IpCommand&& cmd, int family) {
   if (c.done()) return parse_addr_show(c, std::move(cmd), Verb::addr_show);
   std::string verb = c.next();
   if (matches(verb, "add")) return parse_addr_change(c, std::move(cmd), Verb::addr_add, family);

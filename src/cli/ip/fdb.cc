@@ -10,27 +10,27 @@ namespace {
 
 using netlink::NlResult;
 
-Parsed<IpCommand> parse_fdb_change(Cursor& c, IpCommand cmd, Verb verb) {
+Parsed<IpCommand> parse_fdb_change(Cursor& c, IpCommand&& cmd, Verb verb) {
   cmd.verb = verb;
   auto& spec = cmd.fdb();
   bool master = false, self = false;
   while (!c.done()) {
     std::string key = c.next(), v;
-    if (key == "dev") {
+    if (is(key, "dev")) {
       TRY_SET(spec.dev, c.device(key));
-    } else if (key == "master") {
+    } else if (is(key, "master")) {
       master = true;
-    } else if (key == "self") {
+    } else if (is(key, "self")) {
       self = true;
-    } else if (key == "static") {
+    } else if (is(key, "static")) {
       spec.state = NUD_NOARP;
-    } else if (key == "local" || key == "permanent") {
+    } else if (is(key, "local") || is(key, "permanent")) {
       spec.state = NUD_PERMANENT;
-    } else if (key == "dynamic") {
+    } else if (is(key, "dynamic")) {
       spec.state = NUD_REACHABLE;
-    } else if (key == "vlan") {
+    } else if (is(key, "vlan")) {
       TRY_SET(spec.vlan, c.number<uint16_t>(key, 4094));
-    } else if (key == "dst") {
+    } else if (is(key, "dst")) {
       TRY_SET(spec.dst, c.address(key, AF_UNSPEC));
     } else if (spec.lladdr.empty()) {
       TRY_SET(spec.lladdr, mac("lladdr", key));
@@ -48,7 +48,7 @@ Parsed<IpCommand> parse_fdb_change(Cursor& c, IpCommand cmd, Verb verb) {
 
 }  // namespace
 
-Parsed<IpCommand> parse_fdb(Cursor& c, IpCommand cmd) {
+Parsed<IpCommand> parse_fdb(Cursor& c, IpCommand&& cmd) {
   if (c.done()) return usage("\"brisk fdb show\" needs \"br BRIDGE\"");
   std::string verb = c.next();
   if (matches(verb, "add")) return parse_fdb_change(c, std::move(cmd), Verb::fdb_add);

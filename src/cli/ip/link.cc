@@ -70,18 +70,18 @@ Parsed<netlink::BridgeOptions> set_bridge_option(netlink::BridgeOptions br, cons
     field = *n;
     return br;
   };
-  if (key == "stp_state") return flag(br.stp, UINT32_MAX);
-  if (key == "forward_delay") return u32(br.forward_delay);
-  if (key == "hello_time") return u32(br.hello_time);
-  if (key == "max_age") return u32(br.max_age);
-  if (key == "ageing_time") return u32(br.ageing_time);
-  if (key == "priority") return u16(br.priority);
-  if (key == "vlan_filtering") return flag(br.vlan_filtering, UINT8_MAX);
-  if (key == "vlan_default_pvid") return u16(br.vlan_default_pvid);
-  if (key == "mcast_snooping") return flag(br.mcast_snooping, UINT8_MAX);
-  if (key == "mcast_querier") return flag(br.mcast_querier, UINT8_MAX);
-  if (key == "nf_call_iptables") return flag(br.nf_call_iptables, UINT8_MAX);
-  if (key == "nf_call_ip6tables") return flag(br.nf_call_ip6tables, UINT8_MAX);
+  if (is(key, "stp_state")) return flag(br.stp, UINT32_MAX);
+  if (is(key, "forward_delay")) return u32(br.forward_delay);
+  if (is(key, "hello_time")) return u32(br.hello_time);
+  if (is(key, "max_age")) return u32(br.max_age);
+  if (is(key, "ageing_time")) return u32(br.ageing_time);
+  if (is(key, "priority")) return u16(br.priority);
+  if (is(key, "vlan_filtering")) return flag(br.vlan_filtering, UINT8_MAX);
+  if (is(key, "vlan_default_pvid")) return u16(br.vlan_default_pvid);
+  if (is(key, "mcast_snooping")) return flag(br.mcast_snooping, UINT8_MAX);
+  if (is(key, "mcast_querier")) return flag(br.mcast_querier, UINT8_MAX);
+  if (is(key, "nf_call_iptables")) return flag(br.nf_call_iptables, UINT8_MAX);
+  if (is(key, "nf_call_ip6tables")) return flag(br.nf_call_ip6tables, UINT8_MAX);
   return flag(br.nf_call_arptables, UINT8_MAX);
 }
 
@@ -120,16 +120,16 @@ Parsed<netlink::LinkKind> parse_kind(const std::string& type, Cursor& c, const s
       c.next();
       while (!c.done()) {
         std::string key = c.next();
-        if (key == "name") {
+        if (is(key, "name")) {
           TRY_SET(veth.peer, c.value(key));
           TRY_SET(veth.peer, link_name(key, veth.peer));
-        } else if (key == "address") {
+        } else if (is(key, "address")) {
           TRY_SET(veth.peer_address, c.value(key));
           TRY_SET(veth.peer_address, mac(key, veth.peer_address));
-        } else if (key == "mtu") {
+        } else if (is(key, "mtu")) {
           std::string v;
           TRY_SET(veth.peer_mtu, c.number<uint32_t>(key));
-        } else if (key == "netns") {
+        } else if (is(key, "netns")) {
           TRY_SET(cmd.peer_netns, c.value(key));
         } else if (veth.peer.empty()) {
           TRY_SET(veth.peer, link_name("name", key));
@@ -169,10 +169,10 @@ Parsed<netlink::LinkKind> parse_kind(const std::string& type, Cursor& c, const s
     while (!c.done()) {
       std::string key = c.next(), v;
       TRY_SET(v, c.value(key));
-      if (key == "id") {
+      if (is(key, "id")) {
         TRY_SET(vl.id, number<uint16_t>(key, v, 4095));
         have_id = true;
-      } else if (key == "protocol") {
+      } else if (is(key, "protocol")) {
         if (v == "802.1Q" || v == "802.1q") vl.protocol = 0x8100;
         else if (v == "802.1ad") vl.protocol = 0x88a8;
         else return invalid("protocol must be 802.1Q or 802.1ad", v);
@@ -188,25 +188,25 @@ Parsed<netlink::LinkKind> parse_kind(const std::string& type, Cursor& c, const s
     bool have_id = false;
     while (!c.done()) {
       std::string key = c.next(), v;
-      if (key == "learning" || key == "nolearning") {
-        vx.learning = key == "learning";
+      if (is(key, "learning") || is(key, "nolearning")) {
+        vx.learning = is(key, "learning");
         continue;
       }
       TRY_SET(v, c.value(key));
-      if (key == "id" || key == "vni") {
+      if (is(key, "id") || is(key, "vni")) {
         TRY_SET(vx.id, number<uint32_t>(key, v, 16777215));
         have_id = true;
-      } else if (key == "dstport") {
+      } else if (is(key, "dstport")) {
         TRY_SET(vx.dstport, number<uint16_t>(key, v));
-      } else if (key == "local") {
+      } else if (is(key, "local")) {
         TRY_SET(vx.local, ip_address(key, v, AF_UNSPEC));
-      } else if (key == "remote") {
+      } else if (is(key, "remote")) {
         TRY_SET(vx.remote, ip_address(key, v, AF_UNSPEC));
-      } else if (key == "group") {
+      } else if (is(key, "group")) {
         TRY_SET(vx.group, ip_address(key, v, AF_UNSPEC));
-      } else if (key == "dev") {
+      } else if (is(key, "dev")) {
         TRY_SET(vx.dev, device_name(key, v));
-      } else if (key == "ttl") {
+      } else if (is(key, "ttl")) {
         TRY_SET(vx.ttl, number<uint8_t>(key, v));
       } else {
         return usage("unknown vxlan option \"" + key + "\"");
@@ -219,32 +219,32 @@ Parsed<netlink::LinkKind> parse_kind(const std::string& type, Cursor& c, const s
   return netlink::LinkKind{netlink::OtherKind{type}};
 }
 
-Parsed<IpCommand> parse_link_add(Cursor& c, IpCommand cmd) {
+Parsed<IpCommand> parse_link_add(Cursor& c, IpCommand&& cmd) {
   cmd.verb = Verb::link_add;
   auto& spec = cmd.link_add();
   std::string lower, type;
   while (!c.done()) {
     std::string key = c.next(), v;
-    if (key == "up") {
+    if (is(key, "up")) {
       spec.common.up = true;
-    } else if (key == "type") {
+    } else if (is(key, "type")) {
       TRY_SET(type, c.value(key));
       break;
-    } else if (key == "name" || key == "dev") {
+    } else if (is(key, "name") || is(key, "dev")) {
       TRY_SET(spec.name, c.sole_link_name(key, spec.name));
-    } else if (key == "link") {
+    } else if (is(key, "link")) {
       TRY_SET(lower, c.device(key));
-    } else if (key == "mtu") {
+    } else if (is(key, "mtu")) {
       TRY_SET(spec.common.mtu, c.number<uint32_t>(key));
-    } else if (key == "address") {
+    } else if (is(key, "address")) {
       TRY_SET(spec.common.address, c.mac(key));
-    } else if (key == "txqueuelen" || key == "txqlen" || key == "qlen") {
+    } else if (is(key, "txqueuelen") || is(key, "txqlen") || is(key, "qlen")) {
       TRY_SET(spec.common.txqueuelen, c.number<uint32_t>("txqueuelen"));  // ip names it so, whichever word was used
-    } else if (key == "master") {
+    } else if (is(key, "master")) {
       TRY_SET(spec.common.master, c.device(key));
-    } else if (key == "alias") {
+    } else if (is(key, "alias")) {
       TRY_SET(spec.common.alias, c.value(key));
-    } else if (key == "group") {
+    } else if (is(key, "group")) {
       TRY_SET(spec.common.group, c.read(key, group_value));
     } else if (spec.name.empty()) {
       TRY_SET(spec.name, new_device_name(key));
@@ -260,44 +260,44 @@ Parsed<IpCommand> parse_link_add(Cursor& c, IpCommand cmd) {
   return cmd;
 }
 
-Parsed<IpCommand> parse_link_set(Cursor& c, IpCommand cmd) {
+Parsed<IpCommand> parse_link_set(Cursor& c, IpCommand&& cmd) {
   cmd.verb = Verb::link_set;
   auto& spec = cmd.link_set();
   bool changed = false;
   while (!c.done()) {
     std::string key = c.next(), v;
-    if (key == "up" || key == "down") {
-      spec.up = key == "up";
-    } else if (key == "dev") {
+    if (is(key, "up") || is(key, "down")) {
+      spec.up = is(key, "up");
+    } else if (is(key, "dev")) {
       TRY_SET(spec.name, c.sole_device(key, spec.name));
       continue;
-    } else if (key == "name") {
+    } else if (is(key, "name")) {
       TRY_SET(spec.new_name, c.link_name(key));
-    } else if (key == "mtu") {
+    } else if (is(key, "mtu")) {
       TRY_SET(spec.mtu, c.number<uint32_t>(key));
-    } else if (key == "address") {
+    } else if (is(key, "address")) {
       TRY_SET(spec.address, c.mac(key));
-    } else if (key == "master") {
+    } else if (is(key, "master")) {
       TRY_SET(spec.master, c.device(key));
-    } else if (key == "nomaster") {
+    } else if (is(key, "nomaster")) {
       spec.master = std::string{};
-    } else if (key == "netns") {
+    } else if (is(key, "netns")) {
       TRY_SET(cmd.set_netns, c.value(key));
       TRY_SET(spec.netns_pid, netns_pid(cmd.set_netns));
-    } else if (key == "alias") {
+    } else if (is(key, "alias")) {
       TRY_SET(spec.alias, c.value(key));
-    } else if (key == "txqueuelen" || key == "txqlen" || key == "qlen") {
+    } else if (is(key, "txqueuelen") || is(key, "txqlen") || is(key, "qlen")) {
       TRY_SET(spec.txqueuelen, c.number<uint32_t>("txqueuelen"));  // ip names it so, whichever word was used
-    } else if (key == "group") {
+    } else if (is(key, "group")) {
       TRY_SET(spec.group, c.read(key, group_value));
-    } else if (key == "type") {
+    } else if (is(key, "type")) {
       // As ip: the kind's options run to the end of the line.
       TRY_SET(v, c.value(key));
       TRY_SET(spec.kind, parse_kind_change(v, c, cmd));
-    } else if (key == "promisc" || key == "arp" || key == "multicast" || key == "allmulticast") {
-      std::optional<bool>& flag = key == "promisc"     ? spec.promisc
-                                  : key == "arp"       ? spec.arp
-                                  : key == "multicast" ? spec.multicast
+    } else if (is(key, "promisc") || is(key, "arp") || is(key, "multicast") || is(key, "allmulticast")) {
+      std::optional<bool>& flag = is(key, "promisc")     ? spec.promisc
+                                  : is(key, "arp")       ? spec.arp
+                                  : is(key, "multicast") ? spec.multicast
                                                        : spec.allmulticast;
       TRY_SET(flag, c.on_off(key));
     } else if (spec.name.empty()) {
@@ -313,16 +313,16 @@ Parsed<IpCommand> parse_link_set(Cursor& c, IpCommand cmd) {
   return cmd;
 }
 
-Parsed<IpCommand> parse_link_del(Cursor& c, IpCommand cmd) {
+Parsed<IpCommand> parse_link_del(Cursor& c, IpCommand&& cmd) {
   cmd.verb = Verb::link_del;
   while (!c.done()) {
     std::string key = c.next(), v;
-    if (key == "dev") {
+    if (is(key, "dev")) {
       TRY_SET(cmd.name, c.sole_device(key, cmd.name));
-    } else if (key == "group") {
+    } else if (is(key, "group")) {
       TRY_SET(cmd.group, c.read(key, group_value));
       cmd.verb = Verb::link_del_group;
-    } else if (key == "type") {
+    } else if (is(key, "type")) {
       TRY_SET(v, c.value(key));  // ip accepts and ignores the type on delete
     } else if (cmd.name.empty()) {
       TRY_SET(cmd.name, device_name("dev", key));
@@ -336,19 +336,19 @@ Parsed<IpCommand> parse_link_del(Cursor& c, IpCommand cmd) {
   return cmd;
 }
 
-Parsed<IpCommand> parse_link_show(Cursor& c, IpCommand cmd) {
+Parsed<IpCommand> parse_link_show(Cursor& c, IpCommand&& cmd) {
   cmd.verb = Verb::link_show;
   while (!c.done()) {
     std::string key = c.next(), v;
-    if (key == "up") {
+    if (is(key, "up")) {
       cmd.up_only = true;
-    } else if (key == "dev") {
+    } else if (is(key, "dev")) {
       TRY_SET(cmd.dev, c.sole_device(key, cmd.dev));
-    } else if (key == "master") {
+    } else if (is(key, "master")) {
       TRY_SET(cmd.master, c.device(key));
-    } else if (key == "type") {
+    } else if (is(key, "type")) {
       TRY_SET(cmd.kind, c.value(key));
-    } else if (key == "group") {
+    } else if (is(key, "group")) {
       TRY_SET(cmd.show_group, c.read(key, group_value));
     } else if (cmd.dev.empty()) {
       TRY_SET(cmd.dev, device_name("dev", key));
@@ -360,7 +360,7 @@ Parsed<IpCommand> parse_link_show(Cursor& c, IpCommand cmd) {
 }
 
 // `link property add|del [dev] DEV [altname NAME]...`, as ip's iplink_prop.
-Parsed<IpCommand> parse_link_property(Cursor& c, IpCommand cmd) {
+Parsed<IpCommand> parse_link_property(Cursor& c, IpCommand&& cmd) {
   if (c.done()) return fail(UsageError{.message = std::string(object_usage(Object::link)), .help = true});
   std::string op = c.next();
   if (matches(op, "add")) cmd.verb = Verb::link_prop_add;
@@ -377,7 +377,7 @@ Parsed<IpCommand> parse_link_property(Cursor& c, IpCommand cmd) {
     } else if (matches(key, "help")) {
       return fail(UsageError{.message = std::string(object_usage(Object::link)), .help = true});
     } else {
-      if (key == "dev") TRY_SET(key, c.value(key));
+      if (is(key, "dev")) TRY_SET(key, c.value(key));
       if (!change.name.empty()) return garbage("dev", key);
       TRY_SET(change.name, device_name("dev", key));
     }
@@ -394,7 +394,7 @@ Parsed<uint32_t> group_value(const std::string& text) {
   return invarg("Invalid \"group\" value\n", text);
 }
 
-Parsed<IpCommand> parse_link(Cursor& c, IpCommand cmd) {
+Parsed<IpCommand> parse_link(Cursor& c, IpCommand&& cmd) {
   if (c.done()) return parse_link_show(c, std::move(cmd));
   std::string verb = c.next();
   if (matches(verb, "add")) return parse_link_add(c, std::move(cmd));

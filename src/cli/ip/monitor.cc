@@ -158,7 +158,7 @@ NlResult<UniqueFd> stop_signals() {
 
 }  // namespace
 
-Parsed<IpCommand> parse_monitor(Cursor& c, IpCommand cmd) {
+Parsed<IpCommand> parse_monitor(Cursor& c, IpCommand&& cmd) {
   cmd.verb = Verb::monitor;
   auto& spec = cmd.monitor();
   while (!c.done()) {

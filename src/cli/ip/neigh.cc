@@ -32,7 +32,7 @@ Failure<UsageError> duplicate(const std::string& key, const std::string& value) 
   return fatal("Error: duplicate \"" + key + "\": \"" + value + "\" is the second value.", 255);
 }
 
-Parsed<IpCommand> parse_neigh_change(Cursor& c, IpCommand cmd, Verb verb, int family) {
+Parsed<IpCommand> parse_neigh_change(Cursor& c, IpCommand&& cmd, Verb verb, int family) {
   cmd.verb = verb;
   auto& spec = cmd.neigh();
   bool have_lladdr = false;
@@ -43,7 +43,7 @@ Parsed<IpCommand> parse_neigh_change(Cursor& c, IpCommand cmd, Verb verb, int fa
       if (have_lladdr) return duplicate("lladdr", v);
       have_lladdr = true;
       if (v != "null") TRY_SET(spec.lladdr, mac("lladdr", v));  // "null": none, as ip
-    } else if (key == "nud") {
+    } else if (is(key, "nud")) {
       TRY_SET(v, c.value(key));
       auto state = nud_state(v);
       if (!state) return invarg("nud state is bad", v);
@@ -53,19 +53,19 @@ Parsed<IpCommand> parse_neigh_change(Cursor& c, IpCommand cmd, Verb verb, int fa
       if (!spec.address.empty()) return duplicate("address", v);
       TRY_SET(spec.address, ip_address("proxy", v, family));
       spec.flags |= NTF_PROXY;
-    } else if (key == "router") {
+    } else if (is(key, "router")) {
       spec.flags |= NTF_ROUTER;
-    } else if (key == "use") {
+    } else if (is(key, "use")) {
       spec.flags |= NTF_USE;
-    } else if (key == "managed") {
+    } else if (is(key, "managed")) {
       spec.managed = true;
       spec.state = NUD_NONE;  // as ip: the kernel resolves it
     } else if (matches(key, "extern_learn")) {
       spec.flags |= NTF_EXT_LEARNED;
-    } else if (key == "dev") {
+    } else if (is(key, "dev")) {
       TRY_SET(spec.dev, c.device(key));
     } else if (spec.address.empty()) {
-      if (key == "to") TRY_SET(key, c.value(key));
+      if (is(key, "to")) TRY_SET(key, c.value(key));
       TRY_SET(spec.address, ip_address("to", key, family));
     } else {
       return garbage("to", key);
@@ -85,21 +85,21 @@ Parsed<uint32_t> nud_filter(const std::string& text) {
   return invarg("nud state is bad", text);
 }
 
-Parsed<IpCommand> parse_neigh_show(Cursor& c, IpCommand cmd) {
+Parsed<IpCommand> parse_neigh_show(Cursor& c, IpCommand&& cmd) {
   cmd.verb = Verb::neigh_show;
   while (!c.done()) {
     std::string key = c.next(), v;
-    if (key == "dev") {
+    if (is(key, "dev")) {
       TRY_SET(cmd.dev, c.device(key));
-    } else if (key == "nud") {
+    } else if (is(key, "nud")) {
       TRY_SET(v, c.value(key));
       uint32_t state = 0;
       TRY_SET(state, nud_filter(v));
       cmd.nud = cmd.nud.value_or(0) | state;  // several nud arguments add up
-    } else if (key == "proxy") {
+    } else if (is(key, "proxy")) {
       cmd.neigh_proxy = true;
-    } else if (key == "to" || (!cmd.to && key.find_first_of(".:") != std::string::npos)) {
-      if (key == "to") TRY_SET(key, c.value(key));
+    } else if (is(key, "to") || (!cmd.to && key.find_first_of(".:") != std::string::npos)) {
+      if (is(key, "to")) TRY_SET(key, c.value(key));
       auto prefix = netlink::IpPrefix::parse(key.find('/') == std::string::npos
                                                  ? key + (key.find(':') == std::string::npos ? "/32" : "/128")
                                                  : key);
@@ -114,7 +114,7 @@ Parsed<IpCommand> parse_neigh_show(Cursor& c, IpCommand cmd) {
 
 }  // namespace
 
-Parsed<IpCommand> parse_neigh(Cursor& c, IpCommand cmd, int family) {
+Parsed<IpCommand> parse_neigh(Cursor& c, IpCommand&& cmd, int family) {
   if (c.done()) return parse_neigh_show(c, std::move(cmd));
   std::string verb = c.next();
   if (matches(verb, "add")) return parse_neigh_change(c, std::move(cmd), Verb::neigh_add, family);

@@ -24,7 +24,7 @@ Parsed<std::string> netns_name(const std::string& text) {
 }
 
 
-Parsed<IpCommand> parse_netns(Cursor& c, IpCommand cmd) {
+Parsed<IpCommand> parse_netns(Cursor& c, IpCommand&& cmd) {
   cmd.verb = Verb::netns_list;
   if (c.done()) return cmd;
   std::string verb = c.next();

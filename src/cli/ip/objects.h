@@ -8,15 +8,15 @@
 
 namespace brisk::ipcli {
 
-Parsed<IpCommand> parse_link(Cursor& c, IpCommand cmd);
-Parsed<IpCommand> parse_address(Cursor& c, IpCommand cmd, int family);
-Parsed<IpCommand> parse_route(Cursor& c, IpCommand cmd, int family);
-Parsed<IpCommand> parse_rule(Cursor& c, IpCommand cmd, int family);
-Parsed<IpCommand> parse_neigh(Cursor& c, IpCommand cmd, int family);
-Parsed<IpCommand> parse_netns(Cursor& c, IpCommand cmd);
-Parsed<IpCommand> parse_fdb(Cursor& c, IpCommand cmd);
-Parsed<IpCommand> parse_tuntap(Cursor& c, IpCommand cmd);
-Parsed<IpCommand> parse_monitor(Cursor& c, IpCommand cmd);
+Parsed<IpCommand> parse_link(Cursor& c, IpCommand&& cmd);
+Parsed<IpCommand> parse_address(Cursor& c, IpCommand&& cmd, int family);
+Parsed<IpCommand> parse_route(Cursor& c, IpCommand&& cmd, int family);
+Parsed<IpCommand> parse_rule(Cursor& c, IpCommand&& cmd, int family);
+Parsed<IpCommand> parse_neigh(Cursor& c, IpCommand&& cmd, int family);
+Parsed<IpCommand> parse_netns(Cursor& c, IpCommand&& cmd);
+Parsed<IpCommand> parse_fdb(Cursor& c, IpCommand&& cmd);
+Parsed<IpCommand> parse_tuntap(Cursor& c, IpCommand&& cmd);
+Parsed<IpCommand> parse_monitor(Cursor& c, IpCommand&& cmd);
 
 // A device group's name (/etc/iproute2/group) or number, as ip reads it.
 Parsed<uint32_t> group_value(const std::string& text);

@@ -20,6 +20,10 @@ using Args = std::span<const std::string>;
 // A usage error (exit 255) with `message`.
 Failure<UsageError> usage(std::string message);
 
+// word == keyword, without the strlen and compare() of std::string's
+// operator== on a literal: each word of a batch line meets a chain of these.
+inline bool is(const std::string& word, std::string_view keyword) { return std::string_view(word) == keyword; }
+
 // ip's matches(): a non-empty prefix of the keyword.
 bool matches(std::string_view arg, std::string_view word);
 

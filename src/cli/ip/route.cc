@@ -31,19 +31,19 @@ Parsed<std::vector<netlink::NexthopSpec>> parse_nexthops(Cursor& c, int family) 
   while (!c.done()) {
     std::string key = c.next();
     auto& nh = paths.back();
-    if (key == "nexthop") {
+    if (is(key, "nexthop")) {
       paths.emplace_back();
-    } else if (key == "via") {
+    } else if (is(key, "via")) {
       TRY_SET(nh.via, c.address(key, family));
-    } else if (key == "dev") {
+    } else if (is(key, "dev")) {
       TRY_SET(nh.dev, c.device(key));
-    } else if (key == "weight") {
+    } else if (is(key, "weight")) {
       TRY_SET(nh.weight, c.read(key, [](const std::string& text) -> Parsed<uint16_t> {
         auto n = number<uint16_t>("weight", text, 256);
         if (!n || *n == 0) return invarg("\"weight\" is invalid\n", text);
         return *n;
       }));
-    } else if (key == "onlink") {
+    } else if (is(key, "onlink")) {
       nh.onlink = true;
     } else {
       return usage("unknown nexthop option \"" + key + "\"");
@@ -52,7 +52,7 @@ Parsed<std::vector<netlink::NexthopSpec>> parse_nexthops(Cursor& c, int family) 
   return paths;
 }
 
-Parsed<IpCommand> parse_route_change(Cursor& c, IpCommand cmd, Verb verb, int family) {
+Parsed<IpCommand> parse_route_change(Cursor& c, IpCommand&& cmd, Verb verb, int family) {
   cmd.verb = verb;
   auto& spec = cmd.route();
   auto type_of = [](const std::string& word) -> std::optional<netlink::RouteType> {
@@ -64,35 +64,35 @@ Parsed<IpCommand> parse_route_change(Cursor& c, IpCommand cmd, Verb verb, int fa
   };
   while (!c.done()) {
     std::string key = c.next(), v;
-    if (key == "via") {
+    if (is(key, "via")) {
       TRY_SET(spec.via, c.address(key, family));
-    } else if (key == "dev" || key == "oif") {
+    } else if (is(key, "dev") || is(key, "oif")) {
       TRY_SET(spec.dev, c.device(key));
-    } else if (key == "metric" || key == "priority" || key == "preference") {
+    } else if (is(key, "metric") || is(key, "priority") || is(key, "preference")) {
       TRY_SET(spec.metric, route_number<uint32_t>(c, key));
-    } else if (key == "table") {
+    } else if (is(key, "table")) {
       TRY_SET(spec.table, c.read(key, [](const std::string& text) -> Parsed<uint32_t> {
         if (auto table = table_number(text)) return *table;
         return invarg("\"table\" value is invalid\n", text);
       }));
-    } else if (key == "scope") {
+    } else if (is(key, "scope")) {
       TRY_SET(spec.scope, c.scope(key));
-    } else if (key == "proto" || key == "protocol") {
+    } else if (is(key, "proto") || is(key, "protocol")) {
       TRY_SET(spec.protocol, c.read(key, [](const std::string& text) -> Parsed<uint8_t> {
         if (auto protocol = protocol_number(text)) return *protocol;
         return invarg("\"protocol\" value is invalid\n", text);
       }));
-    } else if (key == "src") {
+    } else if (is(key, "src")) {
       TRY_SET(spec.src, c.address(key, family));
-    } else if (key == "onlink") {
+    } else if (is(key, "onlink")) {
       spec.onlink = true;
-    } else if (key == "nexthop") {
+    } else if (is(key, "nexthop")) {
       // The paths' gateways are of the destination's family, once it is known.
       auto dst = netlink::IpPrefix::parse(spec.prefix);
       TRY_SET(spec.nexthops, parse_nexthops(c, dst ? dst->address.family : family));
     } else if (uint16_t metric = route_metric_of(key)) {
       TRY_SET(std::ignore, read_route_metric(metric, key, c, spec.metrics));
-    } else if (key == "pref") {
+    } else if (is(key, "pref")) {
       TRY_SET(spec.pref, c.read(key, [](const std::string& text) -> Parsed<uint8_t> {
         if (text == "low") return ICMPV6_ROUTER_PREF_LOW;
         if (text == "medium") return ICMPV6_ROUTER_PREF_MEDIUM;
@@ -106,8 +106,8 @@ Parsed<IpCommand> parse_route_change(Cursor& c, IpCommand cmd, Verb verb, int fa
       if (v == "default") spec.prefix = v;
       else TRY_SET(spec.prefix, ip_prefix("to", v, family));
     } else if (spec.prefix.empty()) {
-      if (key == "to") TRY_SET(key, c.value(key));
-      if (key == "default" || key == "all" || key == "any") spec.prefix = "default";
+      if (is(key, "to")) TRY_SET(key, c.value(key));
+      if (is(key, "default") || is(key, "all") || is(key, "any")) spec.prefix = "default";
       else TRY_SET(spec.prefix, ip_prefix("to", key, family));
     } else {
       return garbage("to", key);
@@ -131,23 +131,23 @@ Parsed<uint8_t> route_type(const std::string& text) {
   return invarg("node type value is invalid\n", text);
 }
 
-Parsed<IpCommand> parse_route_show(Cursor& c, IpCommand cmd) {
+Parsed<IpCommand> parse_route_show(Cursor& c, IpCommand&& cmd) {
   cmd.verb = Verb::route_show;
   while (!c.done()) {
     std::string key = c.next(), v;
-    if (key == "dev" || key == "oif") {
+    if (is(key, "dev") || is(key, "oif")) {
       TRY_SET(cmd.route().dev, c.device(key));
-    } else if (key == "table") {
+    } else if (is(key, "table")) {
       TRY_SET(cmd.route().table, c.read(key, [](const std::string& text) -> Parsed<uint32_t> {
         if (auto table = table_number(text)) return *table;
         if (text == "all") return RT_TABLE_UNSPEC;  // as ip: every table, and both families unless -4/-6
         return invarg("table id value is invalid\n", text);
       }));
-    } else if (key == "proto" || key == "protocol") {
+    } else if (is(key, "proto") || is(key, "protocol")) {
       TRY_SET(cmd.route_protocol, c.read(key, route_protocol));
-    } else if (key == "scope") {
+    } else if (is(key, "scope")) {
       TRY_SET(cmd.route_scope, c.scope(key));
-    } else if (key == "type") {
+    } else if (is(key, "type")) {
       TRY_SET(cmd.route_type, c.read(key, route_type));
     } else {
       return garbage("dev", key);
@@ -157,19 +157,19 @@ Parsed<IpCommand> parse_route_show(Cursor& c, IpCommand cmd) {
 }
 
 // ip route get [to] ADDRESS [from ADDRESS] [iif DEV] [oif DEV] [mark N]
-Parsed<IpCommand> parse_route_get(Cursor& c, IpCommand cmd) {
+Parsed<IpCommand> parse_route_get(Cursor& c, IpCommand&& cmd) {
   cmd.verb = Verb::route_get;
   auto& q = cmd.route_query();
   while (!c.done()) {
     std::string key = c.next(), v;
-    if (key == "to" || key == "from") {
+    if (is(key, "to") || is(key, "from")) {
       TRY_SET(v, c.value(key));
-      (key == "to" ? q.to : q.from) = v;
-    } else if (key == "iif" || key == "oif" || key == "dev") {
+      (is(key, "to") ? q.to : q.from) = v;
+    } else if (is(key, "iif") || is(key, "oif") || is(key, "dev")) {
       TRY_SET(v, c.value(key));
-      std::string& device = key == "iif" ? q.iif : q.oif;
+      std::string& device = is(key, "iif") ? q.iif : q.oif;
       TRY_SET(device, device_name(key, v));
-    } else if (key == "mark") {
+    } else if (is(key, "mark")) {
       TRY_SET(v, c.value(key));
       uint32_t mark = 0;
       TRY_SET(mark, number<uint32_t>(key, v));
@@ -198,7 +198,7 @@ std::string dst_text(const netlink::IpPrefix& p) {
 
 }  // namespace
 
-Parsed<IpCommand> parse_route(Cursor& c, IpCommand cmd, int family) {
+Parsed<IpCommand> parse_route(Cursor& c, IpCommand&& cmd, int family) {
   if (c.done()) return parse_route_show(c, std::move(cmd));
   std::string verb = c.next();
   if (matches(verb, "add")) return parse_route_change(c, std::move(cmd), Verb::route_add, family);

@@ -40,7 +40,7 @@ Parsed<std::string> rule_prefix(const std::string& text, int family) {
 // ip's check_ifname(): 1..15 bytes, no '/' or blank.
 Parsed<std::string> rule_ifname(const std::string& key, const std::string& text) {
   if (text.empty() || text.size() > 15 || text.find_first_of("/ \t\n\v\f\r") != std::string::npos)
-    return invarg(key == "oif" ? "\"oif\" not a valid ifname" : "\"iif\"/\"dev\" not a valid ifname", text);
+    return invarg(is(key, "oif") ? "\"oif\" not a valid ifname" : "\"iif\"/\"dev\" not a valid ifname", text);
   return text;
 }
 
@@ -111,7 +111,7 @@ bool is_pref_keyword(const std::string& key) {
   return matches(key, "preference") || matches(key, "order") || matches(key, "priority");
 }
 
-Parsed<IpCommand> parse_rule_change(Cursor& c, IpCommand cmd, Verb verb, int family) {
+Parsed<IpCommand> parse_rule_change(Cursor& c, IpCommand&& cmd, Verb verb, int family) {
   cmd.verb = verb;
   bool add = verb == Verb::rule_add;
   if (c.done()) return refused(std::string("\"ip rule ") + (add ? "add" : "del") + "\" requires arguments.");
@@ -121,21 +121,21 @@ Parsed<IpCommand> parse_rule_change(Cursor& c, IpCommand cmd, Verb verb, int fam
   bool table_given = false;
   while (!c.done()) {
     std::string key = c.next(), v;
-    if (key == "not") {
+    if (is(key, "not")) {
       spec.invert = true;
-    } else if (key == "from" || key == "to") {
+    } else if (is(key, "from") || is(key, "to")) {
       TRY_SET(v, c.value(key));
-      std::string& prefix = key == "from" ? spec.from : spec.to;
+      std::string& prefix = is(key, "from") ? spec.from : spec.to;
       TRY_SET(prefix, rule_prefix(v, family));
     } else if (is_pref_keyword(key)) {
       TRY_SET(v, c.value(key));
       TRY_SET(spec.priority, u32_or(v, "preference value is invalid\n"));
-    } else if (key == "tos" || matches(key, "dsfield")) {
+    } else if (is(key, "tos") || matches(key, "dsfield")) {
       TRY_SET(v, c.value(key));
       auto tos = dsfield_number(v);
       if (!tos) return invarg("TOS value is invalid\n", v);
       spec.tos = *tos;
-    } else if (key == "fwmark") {
+    } else if (is(key, "fwmark")) {
       TRY_SET(v, c.value(key));
       if (auto read = read_fwmark(v, spec); !read) return read.error();
     } else if (matches(key, "realms")) {
@@ -151,31 +151,31 @@ Parsed<IpCommand> parse_rule_change(Cursor& c, IpCommand cmd, Verb verb, int fam
       auto id = unsigned_any_base(v);
       if (!id) return invarg("\"tun_id\" value is invalid\n", v);
       spec.tun_id = *id;
-    } else if (matches(key, "table") || key == "lookup") {
+    } else if (matches(key, "table") || is(key, "lookup")) {
       TRY_SET(v, c.value(key));
       TRY_SET(spec.table, table_value(v, "invalid table ID\n"));
       table_given = true;
-    } else if (matches(key, "suppress_prefixlength") || key == "sup_pl") {
+    } else if (matches(key, "suppress_prefixlength") || is(key, "sup_pl")) {
       TRY_SET(v, c.value(key));
       char* end = nullptr;
       long pl = std::strtol(v.c_str(), &end, 0);
       if (v.empty() || *end || pl < 0 || pl > INT32_MAX) return invarg("suppress_prefixlength value is invalid\n", v);
       spec.suppress_prefixlength = static_cast<int32_t>(pl);
-    } else if (matches(key, "suppress_ifgroup") || key == "sup_group") {
+    } else if (matches(key, "suppress_ifgroup") || is(key, "sup_group")) {
       TRY_SET(v, c.value(key));
       auto group = group_number(v);
       if (!group) return invarg("Invalid \"suppress_ifgroup\" value\n", v);
       spec.suppress_ifgroup = *group;
-    } else if (key == "dev" || key == "iif" || key == "oif") {
-      std::string& name = key == "oif" ? spec.oif : spec.iif;
+    } else if (is(key, "dev") || is(key, "iif") || is(key, "oif")) {
+      std::string& name = is(key, "oif") ? spec.oif : spec.iif;
       TRY_SET(name, c.read(key, [&key](const std::string& text) { return rule_ifname(key, text); }));
-    } else if (key == "l3mdev") {
+    } else if (is(key, "l3mdev")) {
       spec.l3mdev = true;
       table_given = true;
-    } else if (key == "uidrange") {
+    } else if (is(key, "uidrange")) {
       TRY_SET(v, c.value(key));
       TRY_SET(spec.uid_range, uid_range(v));
-    } else if (key == "nat" || matches(key, "map-to")) {
+    } else if (is(key, "nat") || matches(key, "map-to")) {
       TRY_SET(v, c.value(key));
       auto gw = netlink::IpAddress::parse(v);
       // ip warns first, then reads the address (exit 1 when it is none).
@@ -185,21 +185,21 @@ Parsed<IpCommand> parse_rule_change(Cursor& c, IpCommand cmd, Verb verb, int fam
       cmd.warning = "Warning: route NAT is deprecated";
       spec.nat_gateway = v;
       spec.action = RTN_NAT;
-    } else if (key == "ipproto") {
+    } else if (is(key, "ipproto")) {
       TRY_SET(v, c.value(key));
       TRY_SET(spec.ip_proto, [&]() -> Parsed<uint8_t> {
         if (auto proto = ip_proto_number(v)) return *proto;
         return invarg("Invalid \"ipproto\" value\n", v);
       }());
-    } else if (key == "sport") {
+    } else if (is(key, "sport")) {
       TRY_SET(v, c.value(key));
       TRY_SET(spec.sport, port_range(v, "invalid port range\n"));
-    } else if (key == "dport") {
+    } else if (is(key, "dport")) {
       TRY_SET(v, c.value(key));
       TRY_SET(spec.dport, port_range(v, "invalid dport range\n"));
     } else {
       // The action, with an optional "type" before it.
-      if (key == "type") TRY_SET(key, c.value(key));
+      if (is(key, "type")) TRY_SET(key, c.value(key));
       if (matches(key, "help")) return fail(UsageError{.message = std::string(object_usage(Object::rule)), .help = true});
       if (matches(key, "goto")) {
         TRY_SET(v, c.value(key));
@@ -228,7 +228,7 @@ Parsed<IpCommand> parse_rule_change(Cursor& c, IpCommand cmd, Verb verb, int fam
 }
 
 // The selector of show and flush; what it leaves out matches every rule.
-Parsed<IpCommand> parse_rule_show(Cursor& c, IpCommand cmd, Verb verb, int family) {
+Parsed<IpCommand> parse_rule_show(Cursor& c, IpCommand&& cmd, Verb verb, int family) {
   cmd.verb = verb;
   RuleSpec& f = cmd.rule();
   // As ip: without -6 the dump is IPv4's.
@@ -240,22 +240,22 @@ Parsed<IpCommand> parse_rule_show(Cursor& c, IpCommand cmd, Verb verb, int famil
     if (is_pref_keyword(key)) {
       TRY_SET(v, c.value(key));
       TRY_SET(f.priority, u32_or(v, "preference value is invalid\n"));
-    } else if (key == "not") {
+    } else if (is(key, "not")) {
       f.invert = true;
-    } else if (key == "tos" || key == "dsfield") {
+    } else if (is(key, "tos") || is(key, "dsfield")) {
       TRY_SET(v, c.value(key));
       auto tos = dsfield_number(v);
       if (!tos) return invarg("TOS value is invalid\n", v);
       cmd.rule_tos_filter = *tos;
-    } else if (key == "fwmark") {
+    } else if (is(key, "fwmark")) {
       TRY_SET(v, c.value(key));
       if (auto read = read_fwmark(v, f); !read) return read.error();
-    } else if (key == "dev" || key == "iif" || key == "oif") {
-      std::string& name = key == "oif" ? f.oif : f.iif;
+    } else if (is(key, "dev") || is(key, "iif") || is(key, "oif")) {
+      std::string& name = is(key, "oif") ? f.oif : f.iif;
       TRY_SET(name, c.read(key, [&key](const std::string& text) { return rule_ifname(key, text); }));
-    } else if (key == "l3mdev") {
+    } else if (is(key, "l3mdev")) {
       f.l3mdev = true;
-    } else if (key == "uidrange") {
+    } else if (is(key, "uidrange")) {
       TRY_SET(v, c.value(key));
       TRY_SET(f.uid_range, uid_range(v));
     } else if (matches(key, "tun_id")) {
@@ -279,15 +279,15 @@ Parsed<IpCommand> parse_rule_show(Cursor& c, IpCommand cmd, Verb verb, int famil
         if (!proto) return invarg("invalid \"protocol\"\n", v);
         f.protocol = *proto;
       }
-    } else if (key == "ipproto") {
+    } else if (is(key, "ipproto")) {
       TRY_SET(v, c.value(key));
       auto proto = ip_proto_number(v);
       if (!proto) return invarg("Invalid \"ipproto\" value\n", v);
       f.ip_proto = *proto;
-    } else if (key == "sport") {
+    } else if (is(key, "sport")) {
       TRY_SET(v, c.value(key));
       TRY_SET(f.sport, port_range(v, "invalid port range\n"));
-    } else if (key == "dport") {
+    } else if (is(key, "dport")) {
       TRY_SET(v, c.value(key));
       TRY_SET(f.dport, port_range(v, "invalid dport range\n"));
     } else {
@@ -344,7 +344,7 @@ std::string hex_alt(uint32_t value) {  // printf's "%#x": "0" for zero
 
 }  // namespace
 
-Parsed<IpCommand> parse_rule(Cursor& c, IpCommand cmd, int family) {
+Parsed<IpCommand> parse_rule(Cursor& c, IpCommand&& cmd, int family) {
   if (c.done()) return parse_rule_show(c, std::move(cmd), Verb::rule_show, family);
   std::string verb = c.next();
   if (matches(verb, "list") || matches(verb, "lst") || matches(verb, "show"))

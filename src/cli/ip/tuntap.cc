@@ -64,7 +64,7 @@ Parsed<std::string> next_arg(Cursor& c) {
 
 // ip's parse_args(): keywords by prefix, in ip's order ("m" is mode, "p"
 // pi); user and group only for add; any other word is the name.
-Parsed<IpCommand> parse_tuntap_change(Cursor& c, IpCommand cmd, Verb verb) {
+Parsed<IpCommand> parse_tuntap_change(Cursor& c, IpCommand&& cmd, Verb verb) {
   cmd.verb = verb;
   bool add = verb == Verb::tuntap_add;
   auto& tun = cmd.tun();
@@ -201,7 +201,7 @@ std::vector<Attached> attached_processes(const std::string& dev) {
 
 }  // namespace
 
-Parsed<IpCommand> parse_tuntap(Cursor& c, IpCommand cmd) {
+Parsed<IpCommand> parse_tuntap(Cursor& c, IpCommand&& cmd) {
   cmd.verb = Verb::tuntap_show;
   if (c.done()) return cmd;
   std::string verb = c.next();
