@@ -107,13 +107,26 @@ Op address_op(AddressSpec spec, AddressWrite write) {
       return fail(invalid_argument(op, object, "preferred_lft is greater than valid_lft"));
   }
   result.needs.push_back({spec.dev, "dev"});
+  // One copy of the spec and of what the closures need, shared by them
+  // through Op::state (see route_op).
+  struct State {
+    AddressSpec spec;
+    IpPrefix prefix;
+    std::optional<IpAddress> broadcast;
+    AddressWrite write;
+    const char* op;
+    std::string object;
+  };
+  auto owned = std::make_shared<const State>(State{std::move(spec), *prefix, broadcast, write, op, std::move(object)});
+  const State* state = owned.get();
+  result.state = std::move(owned);
   // An exclusive add that succeeded made the address: deleting it is the way back.
-  // One copy of the spec for both closures (see route_op).
-  auto shared = std::make_shared<const AddressSpec>(std::move(spec));
-  if (write == AddressWrite::add) result.undo = [shared] { return address_op(*shared, AddressWrite::del); };
-  result.build = [shared, prefix = *prefix, broadcast, write, op, object](Connection& conn)
-      -> NlResult<std::vector<Request>> {
-    const AddressSpec& spec = *shared;
+  if (write == AddressWrite::add) result.undo = [state] { return address_op(state->spec, AddressWrite::del); };
+  result.build = [state](Connection& conn) -> NlResult<std::vector<Request>> {
+    const AddressSpec& spec = state->spec;
+    const IpPrefix& prefix = state->prefix;
+    const auto& broadcast = state->broadcast;
+    const AddressWrite write = state->write;
     const bool del = write == AddressWrite::del;
     uint16_t flags = del ? 0 : write == AddressWrite::replace ? NLM_F_CREATE | NLM_F_REPLACE : NLM_F_CREATE | NLM_F_EXCL;
     Message m(del ? RTM_DELADDR : RTM_NEWADDR, flags);
@@ -139,9 +152,11 @@ Op address_op(AddressSpec spec, AddressWrite write) {
       }
     }
     std::vector<Request> requests;
-    requests.push_back({.message = std::move(m), .op = op, .object = object});
-    requests.back().recheck = [ifindex, prefix, del, object](Connection& c) -> NlResult<bool> {
-      auto now = dump_addresses(c, ifindex, prefix.address.family, object);
+    requests.push_back({.message = std::move(m), .op = state->op, .object = state->object});
+    requests.back().recheck = [state, ifindex](Connection& c) -> NlResult<bool> {
+      const IpPrefix& prefix = state->prefix;
+      const bool del = state->write == AddressWrite::del;
+      auto now = dump_addresses(c, ifindex, prefix.address.family, state->object);
       if (!now) return std::move(now).error();
       bool present = false;
       for (const auto& a : *now) present |= a.prefix == prefix;

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <climits>
 #include <cstring>
+#include <optional>
+#include <vector>
 
 #include "netlink/ack.h"
 #include "netlink/kernel_socket.h"
@@ -17,6 +19,51 @@ namespace brisk::netlink {
 namespace {
 
 constexpr std::size_t kReceiveBufferSize = 64 * 1024;  // > the 32 KiB the kernel puts in a dump datagram
+
+// A window's requests that still wait for their answer, found by a reply's
+// sequence number. stamp() numbers them consecutively (skipping 0 where the
+// counter wraps), so a reply's place is its distance from the first stamp,
+// confirmed against the stamp kept there; anything else is stale. Flat
+// arrays: a window is up to a thousand requests, one per batch line.
+class PendingReplies {
+ public:
+  explicit PendingReplies(std::size_t capacity) {
+    seqs_.reserve(capacity);
+    requests_.reserve(capacity);
+    open_.reserve(capacity);
+  }
+  void add(uint32_t seq, std::size_t request) {
+    seqs_.push_back(seq);
+    requests_.push_back(request);
+    open_.push_back(true);
+    ++open_count_;
+  }
+  bool empty() const { return open_count_ == 0; }
+  // The place of the open request stamped `seq`, if there is one.
+  std::optional<std::size_t> find(uint32_t seq) const {
+    if (seqs_.empty() || seq == 0) return std::nullopt;
+    std::size_t place = seq - seqs_.front();
+    if (seq < seqs_.front()) --place;  // past the wrap, which skipped 0
+    if (place >= seqs_.size() || seqs_[place] != seq || !open_[place]) return std::nullopt;
+    return place;
+  }
+  std::size_t request(std::size_t place) const { return requests_[place]; }
+  void close(std::size_t place) {
+    if (open_[place]) open_[place] = false, --open_count_;
+  }
+  // fn(window index) for each request still open, in the order sent.
+  template <class Fn>
+  void for_each_open(Fn&& fn) const {
+    for (std::size_t place = 0; place < seqs_.size(); ++place)
+      if (open_[place]) fn(requests_[place]);
+  }
+
+ private:
+  std::vector<uint32_t> seqs_;
+  std::vector<std::size_t> requests_;  // index in the window
+  std::vector<bool> open_;
+  std::size_t open_count_ = 0;
+};
 
 }  // namespace
 // Out of line: the transport's destructor is virtual, and inlining the
@@ -137,7 +184,7 @@ NlResult<void> Connection::execute(Request request) {
 
 void Connection::execute_window(std::span<Request> window) {
   // Stamp and send, many requests per sendmsg.
-  std::unordered_map<uint32_t, std::size_t> pending;  // seq → index in window
+  PendingReplies pending(window.size());
   std::vector<iovec> iov;
   std::size_t chunk_bytes = 0;
   std::vector<std::size_t> chunk;  // indexes in the current sendmsg
@@ -152,7 +199,7 @@ void Connection::execute_window(std::span<Request> window) {
         NetlinkError e = sent.error();
         e.object = window[k].object;
         window[k].result = e;
-        pending.erase(window[k].message.seq());
+        if (auto place = pending.find(window[k].message.seq())) pending.close(*place);
       }
     }
     stats_.requests += chunk.size();
@@ -171,7 +218,7 @@ void Connection::execute_window(std::span<Request> window) {
     r.result = {};
     auto bytes = r.message.bytes();
     if (chunk_bytes + bytes.size() > send_limit || iov.size() >= IOV_MAX) flush();
-    pending[r.message.seq()] = k;
+    pending.add(r.message.seq(), k);
     iov.push_back({const_cast<char*>(bytes.data()), bytes.size()});
     chunk.push_back(k);
     chunk_bytes += bytes.size();
@@ -190,11 +237,11 @@ void Connection::execute_window(std::span<Request> window) {
         lost = true;
         continue;
       }
-      for (auto [seq, k] : pending) {
+      pending.for_each_open([&](std::size_t k) {
         NetlinkError e = n.error();
         e.object = window[k].object;
         window[k].result = e;
-      }
+      });
       return;
     }
     if (*n == 0) {
@@ -202,13 +249,13 @@ void Connection::execute_window(std::span<Request> window) {
       continue;
     }
     detail::for_each_message({buffer_.data(), *n}, [&](const nlmsghdr& nlh) {
-      auto it = pending.find(nlh.nlmsg_seq);
-      if (it == pending.end()) return true;  // a stale reply from an earlier, lossy window
-      Request& r = window[it->second];
+      auto place = pending.find(nlh.nlmsg_seq);
+      if (!place) return true;  // a stale reply from an earlier, lossy window
+      Request& r = window[pending.request(*place)];
       if (nlh.nlmsg_type == NLMSG_ERROR) {
         NlResult<void> acked = parse_ack(nlh, r.message.bytes(), r.op, r.object);
         if (r.result) r.result = std::move(acked);  // a reply-parse error stays
-        pending.erase(it);
+        pending.close(*place);
       } else if (nlh.nlmsg_type != NLMSG_DONE && nlh.nlmsg_type != NLMSG_NOOP && r.on_reply && r.result) {
         auto handled = r.on_reply(nlh);
         if (!handled) {
@@ -216,20 +263,20 @@ void Connection::execute_window(std::span<Request> window) {
           handled.error().object = r.object;
           r.result = std::move(handled).error();
         }
-        if (!r.ack) pending.erase(it);
+        if (!r.ack) pending.close(*place);
       }
       return true;
     });
   }
   // Lost replies: look at the objects themselves.
-  for (auto [seq, k] : pending) {
+  pending.for_each_open([&](std::size_t k) {
     Request& r = window[k];
     ++stats_.rechecks;
     NetlinkError lost_error{.code = ENOBUFS, .op = r.op, .object = r.object,
                             .detail = "reply lost (receive buffer overrun)"};
     if (!r.recheck) {
       r.result = lost_error;
-      continue;
+      return;
     }
     auto state = r.recheck(*this);
     if (!state) {
@@ -241,7 +288,7 @@ void Connection::execute_window(std::span<Request> window) {
     } else {
       r.result = {};
     }
-  }
+  });
 }
 
 NlResult<void> Connection::dump(Message request, const char* op, const std::string& object,

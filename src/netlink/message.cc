@@ -3,13 +3,29 @@
 #include <libmnl/libmnl.h>
 
 #include <string>
+#include <vector>
 
 namespace brisk::netlink {
+namespace {
+
+// Building buffers this thread has finished with, for the next message to
+// build in. A batch builds each request at the default capacity and then
+// shrinks it; 2 KiB is past glibc's per-thread cache, so without reuse each
+// request cost two trips through malloc's bins (and their consolidation).
+thread_local std::vector<std::vector<char>> t_spare_buffers;
+constexpr std::size_t kMaxSpareBuffers = 16;
+
+}  // namespace
 
 // std::vector<char> is suitably aligned for nlmsghdr (operator new gives
 // max_align_t alignment), and the capacity never changes while building, so
 // libmnl may write into it directly.
-Message::Message(uint16_t type, uint16_t flags, std::size_t capacity) : buffer_(capacity, 0) {
+Message::Message(uint16_t type, uint16_t flags, std::size_t capacity) {
+  if (capacity == kDefaultCapacity && !t_spare_buffers.empty()) {
+    buffer_ = std::move(t_spare_buffers.back());
+    t_spare_buffers.pop_back();
+  }
+  buffer_.assign(capacity, 0);
   nlmsghdr* nlh = mnl_nlmsg_put_header(buffer_.data());
   nlh->nlmsg_type = type;
   nlh->nlmsg_flags = flags;
@@ -78,7 +94,14 @@ void Message::end_nest(Nest nest) {
 }
 
 void Message::shrink() {
-  buffer_.resize(header()->nlmsg_len);
+  std::size_t length = header()->nlmsg_len;
+  if (buffer_.capacity() == kDefaultCapacity && t_spare_buffers.size() < kMaxSpareBuffers) {
+    std::vector<char> exact(buffer_.data(), buffer_.data() + length);
+    t_spare_buffers.push_back(std::move(buffer_));
+    buffer_ = std::move(exact);
+    return;
+  }
+  buffer_.resize(length);
   buffer_.shrink_to_fit();
 }
 

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -47,6 +48,11 @@ struct Op {
   // Refused before sending (bad input): this is the op's result, and it
   // costs the pipeline nothing.
   std::optional<NetlinkError> rejected{};
+  // What the closures above (and the recheck of the requests they build)
+  // point into, kept alive as long as the op. They capture a plain pointer:
+  // std::function stores only trivially copyable callables without
+  // allocating, and a batch holds an op per line.
+  std::shared_ptr<const void> state{};
 };
 
 // An op refused before sending (bad input): `error` is its result.

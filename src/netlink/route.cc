@@ -163,11 +163,15 @@ NlResult<RouteInfo> parse_route(const nlmsghdr& message) {
 
 Op route_op(RouteSpec spec, int kind, RouteMerge merge) {
   const char* op = kind == RTM_DELROUTE ? "route del" : merge_op(merge);
-  std::string object = spec.prefix + (spec.via.empty() ? "" : " via " + spec.via) +
-                       (spec.dev.empty() ? "" : " dev " + spec.dev);
-  Op result{.op = op, .object = object};
-  auto parsed = parse_spec(spec, op, result.object);
-  if (!parsed) return failed_op(op, object, std::move(parsed).error());
+  std::string object;
+  object.reserve(spec.prefix.size() + spec.via.size() + spec.dev.size() + 10);
+  object += spec.prefix;
+  if (!spec.via.empty()) object.append(" via ").append(spec.via);
+  if (!spec.dev.empty()) object.append(" dev ").append(spec.dev);
+  auto parsed = parse_spec(spec, op, object);
+  if (!parsed) return failed_op(op, std::move(object), std::move(parsed).error());
+  Op result{.op = op};
+  result.needs.reserve(1 + spec.nexthops.size());
   if (!spec.dev.empty()) {
     if (auto valid = check_dev(spec.dev, op, object); !valid) return failed_op(op, object, std::move(valid).error());
     result.needs.push_back({spec.dev, "dev"});
@@ -177,23 +181,29 @@ Op route_op(RouteSpec spec, int kind, RouteMerge merge) {
     if (auto valid = check_dev(nh.dev, op, object); !valid) return failed_op(op, object, std::move(valid).error());
     result.needs.push_back({nh.dev, "nexthop dev"});
   }
-  // One copy of the spec, shared by the closures below: a batch holds an op
-  // per line, and a copy per closure was most of what queueing one cost.
+  result.object = object;
+  // One copy of the spec and of what the closures need, shared by them
+  // through Op::state: a copy per closure was most of what queueing one cost.
   struct State {
     RouteSpec spec;
     ParsedRoute route;
+    int kind;
+    RouteMerge merge;
+    const char* op;
+    std::string object;
   };
-  auto state = std::make_shared<const State>(State{std::move(spec), std::move(*parsed)});
+  auto owned = std::make_shared<const State>(State{std::move(spec), std::move(*parsed), kind, merge, op, std::move(object)});
+  const State* state = owned.get();
+  result.state = std::move(owned);
   // NLM_F_EXCL refused any route with the same key (prefix, table, tos,
   // metric), so the delete can only match the one this add made.
   if (kind == RTM_NEWROUTE && merge == RouteMerge::exclusive)
     result.undo = [state] { return route_op(state->spec, RTM_DELROUTE); };
-  result.build = [state, kind, merge, op, object = result.object](Connection& conn)
-      -> NlResult<std::vector<Request>> {
+  result.build = [state](Connection& conn) -> NlResult<std::vector<Request>> {
     const RouteSpec& spec = state->spec;
     const ParsedRoute& route = state->route;
-    bool del = kind == RTM_DELROUTE;
-    uint16_t flags = del ? 0 : merge_flags(merge);
+    bool del = state->kind == RTM_DELROUTE;
+    uint16_t flags = del ? 0 : merge_flags(state->merge);
     Message m(del ? RTM_DELROUTE : RTM_NEWROUTE, flags);
     auto& rtm = m.put_header<rtmsg>();
     rtm.rtm_family = static_cast<uint8_t>(route.dst.address.family);
@@ -236,11 +246,12 @@ Op route_op(RouteSpec spec, int kind, RouteMerge merge) {
       m.put_bytes(RTA_MULTIPATH, encode_multipath(paths));
     }
     std::vector<Request> requests;
-    requests.push_back({.message = std::move(m), .op = op, .object = object});
+    requests.push_back({.message = std::move(m), .op = state->op, .object = state->object});
     // After ENOBUFS: is a route with this destination (and metric) in the table?
-    requests.back().recheck = [state, del](Connection& c) -> NlResult<bool> {
+    requests.back().recheck = [state](Connection& c) -> NlResult<bool> {
       const RouteSpec& spec = state->spec;
       const ParsedRoute& route = state->route;
+      const bool del = state->kind == RTM_DELROUTE;
       auto now = list_routes(c, {.family = route.dst.address.family, .table = spec.table});
       if (!now) return std::move(now).error();
       bool present = false;
