@@ -12,12 +12,22 @@ constexpr std::size_t kMethodColumns = std::size(kColumns);
 double us_per_op(const IpBenchRow& row, std::size_t k) { return row.methods[k].seconds * 1e6 / row.ops; }
 bool measured(const IpBenchRow& row, std::size_t k) { return k < row.methods.size() && row.methods[k].seconds > 0; }
 
+// The floor's column, and the brisk columns each is set against.
+constexpr std::size_t kFloor = 3;
+constexpr std::size_t kBriskColumns[] = {1, 2};
+
+std::string over_floor_cell(const IpBenchRow& row, std::size_t k) {
+  return measured(row, k) && measured(row, kFloor)
+             ? fmt::format("{:.2f}x", row.methods[k].seconds / row.methods[kFloor].seconds)
+             : "-";
+}
+
 }  // namespace
 
 std::string format_header() {
-  return fmt::format("{:<12} {:>6} {:>10} {:>10} {:>10} {:>10} {:>9} {:>9} {:>9}   {}\n", "phase", "ops", kColumns[0],
-                     kColumns[1], kColumns[2], kColumns[3], "ip/brisk", "ip/-f", "ip/floor",
-                     "target (us/op; ratios ip/method)");
+  return fmt::format("{:<12} {:>6} {:>10} {:>10} {:>10} {:>10} {:>9} {:>9} {:>9} {:>9} {:>9}   {}\n", "phase", "ops",
+                     kColumns[0], kColumns[1], kColumns[2], kColumns[3], "ip/brisk", "ip/-f", "ip/floor",
+                     "brisk/fl", "-f/fl", "target (us/op; ratios ip/method)");
 }
 
 std::string format_row(const IpBenchRow& row) {
@@ -28,6 +38,7 @@ std::string format_row(const IpBenchRow& row) {
     line += fmt::format(" {:>9}", measured(row, k) && measured(row, 0)
                                       ? fmt::format("{:.2f}x", row.methods[0].seconds / row.methods[k].seconds)
                                       : "-");
+  for (std::size_t k : kBriskColumns) line += fmt::format(" {:>9}", over_floor_cell(row, k));
   line += "   " + row.target;
   if (row.verified) line += *row.verified ? "; end state ok" : "; END STATE DIFFERS";
   return line + "\n";
@@ -42,6 +53,7 @@ nlohmann::json to_json(const IpBenchReport& report) {
       nlohmann::json m = {{"method", row.methods[k].method}, {"seconds", row.methods[k].seconds},
                           {"us_per_op", us_per_op(row, k)}};
       if (measured(row, 0)) m["ip_over_method"] = row.methods[0].seconds / row.methods[k].seconds;
+      if (k != kFloor && measured(row, kFloor)) m["over_floor"] = row.methods[k].seconds / row.methods[kFloor].seconds;
       methods.push_back(m);
     }
     nlohmann::json phase = {{"phase", row.phase}, {"ops", row.ops}, {"rounds", row.rounds},
@@ -49,6 +61,9 @@ nlohmann::json to_json(const IpBenchReport& report) {
     if (row.verified) phase["verified"] = *row.verified;
     phases.push_back(phase);
   }
+  nlohmann::json with_lookup = nlohmann::json::array();
+  for (const auto& o : report.over_lookup_floor)
+    with_lookup.push_back({{"phase", o.phase}, {"method", o.method}, {"ratio", o.ratio}});
   return {{"bench", "ip"},
           {"n", report.n},
           {"single_n", report.single_n},
@@ -56,7 +71,15 @@ nlohmann::json to_json(const IpBenchReport& report) {
           {"settle_ms", report.settle_ms},
           {"floor_window", report.floor_window},
           {"failures", report.failures},
-          {"phases", phases}};
+          {"phases", phases},
+          {"over_floor_with_lookup", with_lookup}};
+}
+
+std::string format_over_lookup_floor(const std::vector<IpOverLookupFloor>& over) {
+  std::string line = "over floor + name lookup (the floor of a line naming its device):";
+  for (const auto& o : over) line += fmt::format(" {} {} {:.2f}x;", o.phase, o.method, o.ratio);
+  if (!over.empty()) line.pop_back();
+  return line + "\n";
 }
 
 }  // namespace brisk::bench

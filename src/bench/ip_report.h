@@ -23,6 +23,14 @@ struct IpBenchRow {
   std::optional<bool> verified{};      // every method reached the same, expected end state; unset: not checked
 };
 
+// A brisk method's time for a phase whose lines name their device, over
+// the floor's plus the name lookups' (the floor of such a line).
+struct IpOverLookupFloor {
+  std::string phase{};   // "addr add", "route add"
+  std::string method{};  // "brisk", "brisk -force"
+  double ratio = 0;
+};
+
 struct IpBenchReport {
   int n = 0;             // veth pairs, routes and rules per batch phase
   int single_n = 0;      // one-process-per-op runs per method
@@ -30,6 +38,7 @@ struct IpBenchReport {
   int settle_ms = 0;     // pause before each timed run
   int floor_window = 0;  // the floor's requests per send()
   std::vector<IpBenchRow> rows{};
+  std::vector<IpOverLookupFloor> over_lookup_floor{};
   int failures = 0;      // runs (or floor requests) that failed
 };
 
@@ -37,5 +46,7 @@ struct IpBenchReport {
 std::string format_header();
 std::string format_row(const IpBenchRow& row);
 nlohmann::json to_json(const IpBenchReport& report);
+// The figures of `over`, one line for the table.
+std::string format_over_lookup_floor(const std::vector<IpOverLookupFloor>& over);
 
 }  // namespace brisk::bench

@@ -169,14 +169,26 @@ TEST_F(BenchCli, IpPrintsEveryPhaseWithTheFloorBesideTheBatches) {
     }
   }
   ASSERT_EQ(rows.size(), 9u) << run.out;
-  // ops, ip, brisk, brisk -f, floor, ip/brisk, ip/-f, ip/floor
+  // ops, ip, brisk, brisk -f, floor, ip/brisk, ip/-f, ip/floor, brisk/fl, -f/fl
   for (const char* phase : {"veth add", "set up", "addr add", "route add", "rule add"}) {
-    ASSERT_GE(rows[phase].size(), 8u) << phase;
+    ASSERT_GE(rows[phase].size(), 10u) << phase;
     EXPECT_EQ(rows[phase][0], "8") << phase;
     for (std::size_t k = 1; k <= 4; ++k) EXPECT_GT(std::stod(rows[phase][k]), 0) << phase << " column " << k;
     EXPECT_NE(rows[phase][7], "-") << phase;
+    // brisk's time over the floor's: the figure the phase's target is on.
+    for (std::size_t k : {8u, 9u}) {
+      double brisk = std::stod(rows[phase][k == 8 ? 2 : 3]), floor = std::stod(rows[phase][4]);
+      EXPECT_NEAR(std::stod(rows[phase][k]), brisk / floor, 0.01 + 0.1 * brisk / floor) << phase << " column " << k;
+    }
   }
   EXPECT_EQ(rows["delete"][4], "-");
+  EXPECT_EQ(rows["delete"][8], "-");
+  // Against the floor of a line that names its device: addr and route add.
+  auto with_lookup = run.out.find("over floor + name lookup");
+  ASSERT_NE(with_lookup, std::string::npos) << run.out;
+  std::string summary = run.out.substr(with_lookup, run.out.find('\n', with_lookup) - with_lookup);
+  for (const char* figure : {"addr add brisk ", "addr add brisk -force ", "route add brisk ", "route add brisk -force "})
+    EXPECT_NE(summary.find(figure), std::string::npos) << summary;
   // The lookups a line naming its device costs: the floor's column alone.
   ASSERT_GE(rows["name lookup"].size(), 5u);
   EXPECT_EQ(rows["name lookup"][1], "-");
@@ -224,8 +236,23 @@ TEST_F(BenchCli, IpJsonHasEveryPhaseAndMethod) {
     if (name == "route add" || name == "rule add") {
       EXPECT_EQ(phase["verified"], true) << name;
     }
+    // Every brisk figure of a phase the floor ran in is set against it.
+    const std::set<std::string> floored_phases{"veth add", "set up", "addr add", "route add", "rule add"};
+    bool floored = floored_phases.count(name) != 0;
+    for (const auto& m : phase["methods"]) {
+      if (m["method"] == "floor" || m["method"] == "ip") continue;
+      EXPECT_EQ(m.contains("over_floor"), floored) << name << " " << m.dump();
+    }
   }
   EXPECT_EQ(seen, expected);
+  std::set<std::pair<std::string, std::string>> with_lookup;
+  for (const auto& o : printed["over_floor_with_lookup"]) {
+    with_lookup.insert({o["phase"].get<std::string>(), o["method"].get<std::string>()});
+    EXPECT_GT(o["ratio"].get<double>(), 0) << o.dump();
+  }
+  const std::set<std::pair<std::string, std::string>> expected_lookup{
+      {"addr add", "brisk"}, {"addr add", "brisk -force"}, {"route add", "brisk"}, {"route add", "brisk -force"}};
+  EXPECT_EQ(with_lookup, expected_lookup);
 }
 
 // `brisk bench cni` refuses each bad setting with a message before it makes
