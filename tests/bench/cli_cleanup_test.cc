@@ -161,14 +161,15 @@ TEST_F(BenchCli, IpPrintsEveryPhaseWithTheFloorBesideTheBatches) {
   std::istringstream lines(run.out);
   for (std::string line; std::getline(lines, line);) {
     for (const char* phase :
-         {"veth add", "set up", "addr add", "route add", "name lookup", "rule add", "one process", "-V start-up",
-          "delete"}) {
+         {"veth add", "set up alone", "set up", "addr add", "route add", "name lookup", "rule add", "one process",
+          "-V start-up", "delete"}) {
       if (line.rfind(phase, 0) != 0) continue;
       std::istringstream words(line.substr(std::string(phase).size()));
       for (std::string w; words >> w;) rows[phase].push_back(w);
+      break;  // "set up alone" before "set up", its prefix
     }
   }
-  ASSERT_EQ(rows.size(), 9u) << run.out;
+  ASSERT_EQ(rows.size(), 10u) << run.out;
   // ops, ip, brisk, brisk -f, floor, ip/brisk, ip/-f, ip/floor, brisk/fl, -f/fl
   for (const char* phase : {"veth add", "set up", "addr add", "route add", "rule add"}) {
     ASSERT_GE(rows[phase].size(), 10u) << phase;
@@ -189,6 +190,10 @@ TEST_F(BenchCli, IpPrintsEveryPhaseWithTheFloorBesideTheBatches) {
   std::string summary = run.out.substr(with_lookup, run.out.find('\n', with_lookup) - with_lookup);
   for (const char* figure : {"addr add brisk ", "addr add brisk -force ", "route add brisk ", "route add brisk -force "})
     EXPECT_NE(summary.find(figure), std::string::npos) << summary;
+  // Set up one request per send, the floor of stop mode: the floor's column alone.
+  ASSERT_GE(rows["set up alone"].size(), 5u);
+  EXPECT_EQ(rows["set up alone"][1], "-");
+  EXPECT_GT(std::stod(rows["set up alone"][4]), 0);
   // The lookups a line naming its device costs: the floor's column alone.
   ASSERT_GE(rows["name lookup"].size(), 5u);
   EXPECT_EQ(rows["name lookup"][1], "-");
@@ -216,7 +221,7 @@ TEST_F(BenchCli, IpJsonHasEveryPhaseAndMethod) {
       {"veth add", batch},  {"set up", batch},   {"addr add", batch},
       {"route add", batch}, {"rule add", batch}, {"one process", {"ip", "brisk"}},
       {"-V start-up", {"ip", "brisk"}}, {"delete", {"ip", "brisk", "brisk -force"}},
-      {"name lookup", {"floor"}}};
+      {"name lookup", {"floor"}}, {"set up alone", {"floor"}}};
   std::map<std::string, Methods> seen;
   for (const auto& phase : printed["phases"]) {
     std::string name = phase["phase"];
@@ -225,7 +230,7 @@ TEST_F(BenchCli, IpJsonHasEveryPhaseAndMethod) {
     for (const auto& m : phase["methods"]) {
       seen[name].insert(m["method"].get<std::string>());
       for (const char* figure : {"seconds", "us_per_op", "ip_over_method"}) {
-        if (name == "name lookup" && std::string(figure) == "ip_over_method") {
+        if ((name == "name lookup" || name == "set up alone") && std::string(figure) == "ip_over_method") {
           EXPECT_FALSE(m.contains(figure));  // ip has no such phase of its own
           continue;
         }

@@ -4,6 +4,8 @@
 // the background). The phases of issue 5's targets:
 //   veth add      N pairs               target >= 1.8x
 //   set up        N links               target >= 3x
+//   set up alone  the floor only, one request per send and ACK: without
+//                 -force brisk must send a change it cannot undo that way
 //   addr add      N addresses           target >= 3x
 //   route add     N routes, one per device (bench/ip_route_rule.h)
 //   rule add      N rules
@@ -125,11 +127,16 @@ bench::IpBenchReport run_ip_bench(const IpBenchConfig& config) {
   methods.push_back({"brisk", self, {}, sandbox::fresh_netns()});
   methods.push_back({"brisk -force", self, {"-force"}, sandbox::fresh_netns()});
   UniqueFd floor_ns = sandbox::fresh_netns();
+  // The floor of ip's semantics without -force for what cannot be undone
+  // (link set): nothing after a failed line may be applied, so each request
+  // waits for the answer to the one before it. Its devices are made untimed.
+  UniqueFd lockstep_ns = sandbox::fresh_netns();
   for (const auto& m : methods)
     if (!m.ns.valid()) throw std::runtime_error("cannot create network namespaces (needs root)");
-  if (!floor_ns.valid()) throw std::runtime_error("cannot create network namespaces (needs root)");
+  if (!floor_ns.valid() || !lockstep_ns.valid()) throw std::runtime_error("cannot create network namespaces (needs root)");
   bench::RawNetlink floor(floor_ns.get());
   floor.pipeline(kFloorWindow);
+  bench::RawNetlink lockstep(lockstep_ns.get());
   Method& ip = methods[0];
   Method& brisk = methods[1];
   std::FILE* table = config.json ? stderr : stdout;
@@ -201,9 +208,20 @@ bench::IpBenchReport run_ip_bench(const IpBenchConfig& config) {
   for (int r = 0; r < kAddRounds; ++r)
     runs(add[r], floor_over(share(r).first, share(r).second, [&](int i) { floor.veth_add(name('a', i), name('b', i)); }), t);
   row("veth add", config.n, t, ">= 1.8x; <= 1.25x floor", kAddRounds);
+  lockstep.pipeline(kFloorWindow);
+  for (int i = 0; i < config.n; ++i) lockstep.veth_add(name('a', i), name('b', i));
+  if (int failed = lockstep.flush()) ++failures, std::fprintf(stderr, "floor: %d veth adds failed\n", failed);
+  lockstep.pipeline(0);  // each request sent alone, its ACK read before the next
   t.assign(4, 0);
   runs(up, floor_over(0, config.n, [&](int i) { floor.set_up(name('a', i)); }), t);
   row("set up", config.n, t, ">= 3x; <= 1.25x floor");
+  std::this_thread::sleep_for(std::chrono::milliseconds(config.settle_ms));
+  std::vector<double> one_by_one{-1, -1, -1, 0};
+  auto lockstep_start = bench::Clock::now();
+  for (int i = 0; i < config.n; ++i)
+    if (lockstep.set_up(name('a', i)) != 0) ++failures;
+  one_by_one[3] = bench::us_since(lockstep_start) / 1e6;
+  row("set up alone", config.n, one_by_one, "report: the floor of set up without -force (brisk's column)");
   std::vector<int> ifindex(static_cast<std::size_t>(config.n));
   for (int i = 0; i < config.n; ++i) ifindex[static_cast<std::size_t>(i)] = floor.ifindex(name('a', i));
   t.assign(4, 0);
