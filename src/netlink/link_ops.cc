@@ -146,7 +146,7 @@ struct KindWriter {
   NlResult<void> operator()(const VxlanOptions& v) {
     m.put_string(IFLA_INFO_KIND, "vxlan");
     auto data = m.begin_nest(IFLA_INFO_DATA);
-    m.put_u32(IFLA_VXLAN_ID, v.id);
+    if (v.id) m.put_u32(IFLA_VXLAN_ID, *v.id);
     if (v.dstport) m.put_u16(IFLA_VXLAN_PORT, htons(*v.dstport));
     if (!v.local.empty()) {
       auto ip = parse_ip(v.local, "local", op, name);
@@ -161,6 +161,7 @@ struct KindWriter {
     }
     if (!v.dev.empty()) m.put_u32(IFLA_VXLAN_LINK, static_cast<uint32_t>(cached(conn, v.dev)));
     if (v.ttl) m.put_u8(IFLA_VXLAN_TTL, *v.ttl);
+    if (v.ttl_inherit) m.put_flag(IFLA_VXLAN_TTL_INHERIT);
     if (v.learning) m.put_u8(IFLA_VXLAN_LEARNING, *v.learning ? 1 : 0);
     m.end_nest(data);
     return {};
@@ -218,7 +219,8 @@ NlResult<void> validate_add(const LinkAdd& spec) {
     if (v->id > 4095) return invalid_argument(op, spec.name, "vlan id above 4095", ERANGE);
   }
   if (auto* v = std::get_if<VxlanOptions>(&spec.kind)) {
-    if (v->id > 0xffffff) return invalid_argument(op, spec.name, "vxlan id above 16777215", ERANGE);
+    if (!v->id) return invalid_argument(op, spec.name, "vxlan needs an id (VNI)");
+    if (*v->id > 0xffffff) return invalid_argument(op, spec.name, "vxlan id above 16777215", ERANGE);
     if (!v->remote.empty() && !v->group.empty())
       return invalid_argument(op, spec.name, "vxlan takes remote or group, not both");
   }
@@ -232,7 +234,7 @@ std::vector<NameNeed> add_needs(const LinkAdd& spec) {
   if (!spec.common.master.empty()) needs.push_back({spec.common.master, "master"});
   if (auto* v = std::get_if<MacvlanOptions>(&spec.kind)) needs.push_back({v->link, "link"});
   if (auto* v = std::get_if<VlanOptions>(&spec.kind)) needs.push_back({v->link, "link"});
-  if (auto* v = std::get_if<VxlanOptions>(&spec.kind); v && !v->dev.empty()) needs.push_back({v->dev, "dev"});
+  if (auto* v = std::get_if<VxlanOptions>(&spec.kind); v && !v->dev.empty()) needs.push_back({v->dev, "vxlan dev"});
   return needs;
 }
 
@@ -243,8 +245,14 @@ NlResult<void> validate_kind_change(const LinkKind& kind, const std::string& nam
   if (auto* v = std::get_if<MacvlanOptions>(&kind); v && !v->link.empty())
     return invalid_argument(op, name, "a macvlan's lower device cannot be changed");
   if (auto* k = std::get_if<OtherKind>(&kind); k && k->kind.empty()) return invalid_argument(op, name, "no link kind given");
+  if (auto* v = std::get_if<VxlanOptions>(&kind)) {
+    if (v->id && *v->id > 0xffffff) return invalid_argument(op, name, "vxlan id above 16777215", ERANGE);
+    if (!v->remote.empty() && !v->group.empty()) return invalid_argument(op, name, "vxlan takes remote or group, not both");
+  }
+  // What the kernel cannot change on a live device (a vxlan's port) it
+  // refuses with a message of its own.
   if (std::holds_alternative<BridgeOptions>(kind) || std::holds_alternative<MacvlanOptions>(kind) ||
-      std::holds_alternative<OtherKind>(kind))
+      std::holds_alternative<VxlanOptions>(kind) || std::holds_alternative<OtherKind>(kind))
     return {};
   return invalid_argument(op, name, "the options of a " + kind_name(kind) + " cannot be changed");
 }
@@ -348,6 +356,10 @@ Op link_set_op(LinkSet spec) {
   // A rename must address the device by index: IFLA_IFNAME carries the new name.
   if (!spec.new_name.empty()) result.needs.push_back({spec.name, "dev"});
   if (spec.master && !spec.master->empty()) result.needs.push_back({*spec.master, "master"});
+  if (spec.kind) {
+    if (auto* v = std::get_if<VxlanOptions>(&*spec.kind); v && !v->dev.empty())
+      result.needs.push_back({v->dev, "vxlan dev"});
+  }
   result.build = [spec](Connection& conn) -> NlResult<std::vector<Request>> {
     Message m(RTM_NEWLINK, 0);
     auto& ifi = m.put_header<ifinfomsg>();
@@ -390,7 +402,7 @@ Op link_set_op(LinkSet spec) {
     if (spec.txqueuelen) m.put_u32(IFLA_TXQLEN, *spec.txqueuelen);
     if (spec.group) m.put_u32(IFLA_GROUP, *spec.group);
     if (spec.kind) {
-      int lower = 0;  // a change names no lower device (validate_kind_change)
+      int lower = 0;  // a change names no IFLA_LINK lower device (validate_kind_change)
       auto info = m.begin_nest(IFLA_LINKINFO);
       BRISK_TRY(std::visit(KindWriter{m, conn, spec.name, lower}, *spec.kind));
       m.end_nest(info);

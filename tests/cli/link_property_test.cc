@@ -115,6 +115,23 @@ TEST(IpLinkSetType, OtherKinds) {
   EXPECT_EQ(std::get<netlink::OtherKind>(*ok({"link", "set", "v0", "type", "veth"}).link_set().kind).kind, "veth");
   EXPECT_NE(error_of({"link", "set", "v0", "type", "veth", "peer", "name", "x"}).message.find("bridge, macvlan"),
             std::string::npos);
+  // A vxlan change carries only what it names, as ip's does: no VNI needed.
+  auto vx = ok({"link", "set", "vx0", "type", "vxlan", "ttl", "20", "nolearning", "remote", "192.0.2.9"});
+  const auto& x = std::get<netlink::VxlanOptions>(*vx.link_set().kind);
+  EXPECT_FALSE(x.id.has_value());
+  EXPECT_FALSE(x.dstport.has_value());
+  EXPECT_EQ(x.ttl, 20);
+  EXPECT_EQ(x.learning, false);
+  EXPECT_EQ(x.remote, "192.0.2.9");
+  EXPECT_EQ(std::get<netlink::VxlanOptions>(*ok({"link", "set", "vx0", "type", "vxlan", "id", "7"}).link_set().kind).id, 7u);
+  EXPECT_TRUE(std::get<netlink::VxlanOptions>(*ok({"link", "set", "vx0", "type", "vxlan", "ttl", "inherit"}).link_set().kind)
+                  .ttl_inherit);
+  EXPECT_EQ(std::get<netlink::VxlanOptions>(*ok({"link", "set", "vx0", "type", "vxlan", "ttl", "auto"}).link_set().kind).ttl,
+            0);
+  EXPECT_EQ(error_of({"link", "set", "vx0", "type", "vxlan", "id", "1", "vni", "2"}).message,
+            "either \"id\" is duplicate, or \"2\" is a garbage");  // printed as ip prints it: SetTypeVxlanAsIp
+  EXPECT_NE(error_of({"link", "add", "vx0", "type", "vxlan", "ttl", "2"}).message.find("missing virtual network identifier"),
+            std::string::npos);  // creating one still needs it
   auto mode = error_of({"link", "set", "mv0", "type", "macvlan", "mode", "frob"});
   EXPECT_EQ(mode.message.substr(0, mode.message.find('\n')),
             "Error: argument of \"mode\" must be \"private\", \"vepa\", \"bridge\", \"passthru\" or \"source\", "
@@ -145,7 +162,7 @@ TEST(IpLinkSetType, BridgeErrorsAsIp) {
 
 TEST(IpLinkHelp, ListsPropertyAndSetType) {
   std::string_view text = object_usage(Object::link);
-  for (const char* word : {"property add", "property del", "altname NAME", "type { bridge | macvlan | macvtap }",
+  for (const char* word : {"property add", "property del", "altname NAME", "type { bridge | macvlan | macvtap | vxlan }",
                            "hello_time", "mcast_snooping"})
     EXPECT_NE(text.find(word), std::string_view::npos) << word;
 }
@@ -334,6 +351,47 @@ TEST_F(IpLinkPropertyParity, SetTypeMacvlanModeAsIp) {
     EXPECT_EQ(ours.err.substr(0, ours.err.find('\n')), ip.err.substr(0, ip.err.find('\n')))
         << ::testing::PrintToString(args);
   }
+}
+
+TEST_F(IpLinkPropertyParity, SetTypeVxlanAsIp) {
+  for (int ns : {ns(), theirs()})
+    ASSERT_EQ(ip_run({"link", "add", "vx0", "type", "vxlan", "id", "42", "dstport", "4789", "local", "10.0.0.1"}, ns).code,
+              0);
+  both({"link", "set", "vx0", "type", "vxlan", "ttl", "20", "nolearning"});
+  both({"link", "set", "vx0", "type", "vxlan", "remote", "192.0.2.9", "local", "10.9.9.9"});
+  both({"link", "set", "vx0", "type", "vxlan", "id", "42", "learning", "dev", "v0"});
+  auto data = kind_data(ns(), "vx0");
+  EXPECT_EQ(data, kind_data(theirs(), "vx0"));
+  EXPECT_EQ(data.value("ttl", 0), 20);
+  both({"link", "set", "vx0", "type", "vxlan", "ttl", "inherit"});
+  EXPECT_EQ(kind_data(ns(), "vx0"), kind_data(theirs(), "vx0"));
+  EXPECT_EQ(ip_run({"-d", "link", "show", "vx0"}, ns()).out.find("ttl inherit") != std::string::npos,
+            ip_run({"-d", "link", "show", "vx0"}, theirs()).out.find("ttl inherit") != std::string::npos);
+  both({"link", "set", "vx0", "type", "vxlan", "ttl", "20"});
+  EXPECT_EQ(data.value("learning", false), true);
+  EXPECT_EQ(data.value("remote", ""), "192.0.2.9");
+  EXPECT_EQ(data.value("link", ""), "v0");
+  // What the kernel keeps (the port), a device missing, and bad values:
+  // ip's text and status, and nothing changed.
+  for (auto args : std::vector<std::vector<std::string>>{{"link", "set", "vx0", "type", "vxlan", "dstport", "5000"},
+                                                         {"link", "set", "vx0", "type", "vxlan", "dev", "nosuch"},
+                                                         {"link", "set", "vx0", "type", "vxlan", "ttl", "300"},
+                                                         {"link", "set", "vx0", "type", "vxlan", "id", "16777216"},
+                                                         {"link", "set", "vx0", "type", "vxlan", "frob", "1"},
+                                                         {"link", "set", "vx0", "type", "vxlan", "ttl", "1", "ttl", "2"},
+                                                         {"link", "set", "vx0", "type", "vxlan", "remote", "239.1.1.1"},
+                                                         {"link", "set", "vx0", "type", "vxlan", "group", "10.0.0.9"},
+                                                         {"link", "set", "vx0", "type", "vxlan", "remote", "192.0.2.1",
+                                                          "group", "239.1.1.1"},
+                                                         {"link", "set", "vx0", "type", "vxlan", "dstport", "x"},
+                                                         {"link", "add", "vx1", "type", "vxlan", "ttl", "2"}}) {
+    auto ours = brisk_run(args, ns());
+    auto ip = ip_run(args, theirs());
+    EXPECT_EQ(ours.code, ip.code) << ::testing::PrintToString(args);
+    EXPECT_EQ(ours.err.substr(0, ours.err.find('\n')), ip.err.substr(0, ip.err.find('\n')))
+        << ::testing::PrintToString(args);
+  }
+  EXPECT_EQ(kind_data(ns(), "vx0"), kind_data(theirs(), "vx0"));
 }
 
 // What LXC's `lxc.network.type = phys` does: one request moves the device

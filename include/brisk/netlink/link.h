@@ -75,13 +75,14 @@ struct MacvlanOptions {
 };
 
 struct VxlanOptions {
-  uint32_t id = 0;                     // VNI, 0..16777215
+  std::optional<uint32_t> id{};        // VNI, 0..16777215: required to create; a change may only repeat it
   std::optional<uint16_t> dstport{};   // UDP port; the kernel's default is 8472
   std::string local{};                 // source address; empty: any
   std::string remote{};                // unicast peer; exclusive with group
   std::string group{};                 // multicast group; needs dev
   std::string dev{};                   // device for the underlay
-  std::optional<uint8_t> ttl{};        // 0 inherits
+  std::optional<uint8_t> ttl{};        // outer TTL; 0: the kernel's choice ("auto")
+  bool ttl_inherit = false;            // outer TTL copied from the inner packet (IFLA_VXLAN_TTL_INHERIT)
   std::optional<bool> learning{};      // learn remote MACs from traffic
 };
 

@@ -18,7 +18,7 @@ std::string_view object_usage(Object object) {
                        [ alias NAME ] [ txqueuelen PACKETS ] [ group GROUP ]
                        [ promisc { on | off } ] [ arp { on | off } ]
                        [ multicast { on | off } ] [ allmulticast { on | off } ]
-                       [ type { bridge | macvlan | macvtap } ARGS ]
+                       [ type { bridge | macvlan | macvtap | vxlan } ARGS ]
        brisk link del { dev DEV | DEV | group GROUP } [ type TYPE ]
        brisk link show [ [ dev ] DEV ] [ master DEV ] [ type TYPE ] [ group GROUP ] [ up ]
        brisk link property add [ dev ] DEV [ altname NAME ... ]
@@ -33,7 +33,7 @@ vxlan:   id VNI [ dstport PORT ] [ local ADDR ] [ remote ADDR | group ADDR dev D
          [ ttl TTL ] [ learning | nolearning ]
 vlan:    link DEV id VLANID [ protocol { 802.1Q | 802.1ad } ]
 Names are literal: templates such as veth%d are refused.
-`link set DEV type KIND ARGS` changes a bridge's options or a macvlan's mode.
+`link set DEV type KIND ARGS` changes a bridge's options, a macvlan's mode or a vxlan's options (the kernel keeps its port).
 )") + std::string(bridge_usage()) + "\n";
       return text;
     }

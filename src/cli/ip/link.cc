@@ -102,13 +102,99 @@ Parsed<netlink::MacvlanMode> macvlan_mode(const std::string& v) {
                          "\"source\", not \"" + v + "\"");
 }
 
+// ip's reply to an option its vxlan parser lacks, or to options it cannot
+// take together: the text and the usage, status 1.
+Failure<UsageError> vxlan_refused(const std::string& what) {
+  return fail(UsageError{.message = what + "\nUsage: ... vxlan id VNI [ dstport PORT ] [ local ADDR ] "
+                                           "[ remote ADDR | group ADDR dev DEV ] [ ttl TTL ] [ [no]learning ]",
+                         .exact = true, .exit_code = 1});
+}
+
+bool multicast(const netlink::IpAddress& a) {
+  auto bytes = a.data();
+  return a.family == AF_INET ? (bytes[0] & 0xf0) == 0xe0 : bytes[0] == 0xff;
+}
+
+// vxlan's options as ip's iplink_vxlan.c reads them: keywords by ip's
+// matches() in its order, each at most once, values checked with ip's texts.
+// A change (`link set`) carries only what it names, as ip's does.
+Parsed<netlink::LinkKind> parse_vxlan(Cursor& c, bool change) {
+  netlink::VxlanOptions vx;
+  std::vector<std::string> seen;  // the attributes given, for ip's duplicate check
+  auto once = [&seen](const char* attr, const std::string& key, const std::string& value) -> Parsed<bool> {
+    if (std::find(seen.begin(), seen.end(), attr) != seen.end()) return garbage(key, value);
+    seen.emplace_back(attr);
+    return true;
+  };
+  auto address = [](const std::string& v, bool want_multicast, const char* what) -> Parsed<std::string> {
+    TRY_SET(std::ignore, ip_address("", v, AF_UNSPEC));
+    if (multicast(*netlink::IpAddress::parse(v)) != want_multicast) return invarg(what, v);
+    return v;
+  };
+  while (!c.done()) {
+    std::string key = c.next(), v;
+    if (matches(key, "id") || matches(key, "vni")) {
+      TRY_SET(v, c.value(key));
+      TRY_SET(std::ignore, once("id", "id", v));
+      auto id = number<uint32_t>("id", v);
+      if (!id || *id >= 1u << 24) return invarg("invalid id", v);
+      vx.id = *id;
+    } else if (matches(key, "group")) {
+      if (!vx.remote.empty()) return vxlan_refused("vxlan: both group and remote cannot be specified");
+      TRY_SET(v, c.value(key));
+      TRY_SET(std::ignore, once("group", "group", v));
+      TRY_SET(vx.group, address(v, true, "invalid group address"));
+    } else if (matches(key, "remote")) {
+      if (!vx.group.empty()) return vxlan_refused("vxlan: both group and remote cannot be specified");
+      TRY_SET(v, c.value(key));
+      TRY_SET(std::ignore, once("group", "remote", v));
+      TRY_SET(vx.remote, address(v, false, "invalid remote address"));
+    } else if (matches(key, "local")) {
+      TRY_SET(v, c.value(key));
+      TRY_SET(std::ignore, once("local", "local", v));
+      TRY_SET(vx.local, address(v, false, "invalid local address"));
+    } else if (matches(key, "dev")) {
+      TRY_SET(v, c.value(key));
+      TRY_SET(std::ignore, once("dev", "dev", v));
+      TRY_SET(vx.dev, device_name(key, v));
+    } else if (matches(key, "ttl") || matches(key, "hoplimit")) {
+      TRY_SET(v, c.value(key));
+      TRY_SET(std::ignore, once("ttl", "ttl", v));
+      if (v == "inherit") {
+        vx.ttl_inherit = true;
+      } else if (v == "auto") {
+        vx.ttl = 0;
+      } else {
+        auto ttl = number<uint32_t>("ttl", v);
+        if (!ttl) return invarg("invalid TTL", v);
+        if (*ttl > 255) return invarg("TTL must be <= 255", v);
+        vx.ttl = static_cast<uint8_t>(*ttl);
+      }
+    } else if (matches(key, "dstport")) {
+      TRY_SET(v, c.value(key));
+      TRY_SET(std::ignore, once("dstport", "dstport", v));
+      auto port = number<uint16_t>("dstport", v);
+      if (!port) return invarg("dst port", v);
+      vx.dstport = *port;
+    } else if (matches(key, "nolearning") || matches(key, "learning")) {
+      TRY_SET(std::ignore, once("learning", key, key));
+      vx.learning = !matches(key, "nolearning");
+    } else {
+      return vxlan_refused("vxlan: unknown command \"" + key + "\"?");
+    }
+  }
+  if (!vx.id && !change) return vxlan_refused("vxlan: missing virtual network identifier");
+  return netlink::LinkKind{vx};
+}
+
 // `link set DEV type KIND OPTIONS`: the same option parser as `link add`
 // (parse_kind), for the kinds whose options brisk can change; the kind alone
 // (no options) goes to the kernel as it is, which checks it is the device's.
 Parsed<netlink::LinkKind> parse_kind_change(const std::string& type, Cursor& c, IpCommand& cmd) {
   if (c.done()) return netlink::LinkKind{netlink::OtherKind{type}};
-  if (type == "bridge" || type == "macvlan" || type == "macvtap") return parse_kind(type, c, "", cmd, true);
-  return usage("brisk changes the options of bridge, macvlan and macvtap devices only, not \"" + type + "\"");
+  if (type == "bridge" || type == "macvlan" || type == "macvtap" || type == "vxlan")
+    return parse_kind(type, c, "", cmd, true);
+  return usage("brisk changes the options of bridge, macvlan, macvtap and vxlan devices only, not \"" + type + "\"");
 }
 
 // Options after `type veth|bridge|...` in `link add` (and a bridge's in `link set`).
@@ -183,38 +269,7 @@ Parsed<netlink::LinkKind> parse_kind(const std::string& type, Cursor& c, const s
     if (!have_id) return usage("vlan id is required");
     return netlink::LinkKind{vl};
   }
-  if (type == "vxlan") {
-    netlink::VxlanOptions vx;
-    bool have_id = false;
-    while (!c.done()) {
-      std::string key = c.next(), v;
-      if (is(key, "learning") || is(key, "nolearning")) {
-        vx.learning = is(key, "learning");
-        continue;
-      }
-      TRY_SET(v, c.value(key));
-      if (is(key, "id") || is(key, "vni")) {
-        TRY_SET(vx.id, number<uint32_t>(key, v, 16777215));
-        have_id = true;
-      } else if (is(key, "dstport")) {
-        TRY_SET(vx.dstport, number<uint16_t>(key, v));
-      } else if (is(key, "local")) {
-        TRY_SET(vx.local, ip_address(key, v, AF_UNSPEC));
-      } else if (is(key, "remote")) {
-        TRY_SET(vx.remote, ip_address(key, v, AF_UNSPEC));
-      } else if (is(key, "group")) {
-        TRY_SET(vx.group, ip_address(key, v, AF_UNSPEC));
-      } else if (is(key, "dev")) {
-        TRY_SET(vx.dev, device_name(key, v));
-      } else if (is(key, "ttl")) {
-        TRY_SET(vx.ttl, number<uint8_t>(key, v));
-      } else {
-        return usage("unknown vxlan option \"" + key + "\"");
-      }
-    }
-    if (!have_id) return usage("vxlan: missing virtual network identifier");
-    return netlink::LinkKind{vx};
-  }
+  if (type == "vxlan") return parse_vxlan(c, change);
   if (!c.done()) return usage("brisk accepts no options for link type \"" + type + "\": \"" + c.peek() + "\"");
   return netlink::LinkKind{netlink::OtherKind{type}};
 }

@@ -40,13 +40,22 @@ void warn(const IpCommand& cmd) {
 // ip's status for an argument error (exit(-1)).
 constexpr int kArgumentExit = 255;
 
+// The underlay a vxlan's options name (`dev DEV`), which ip looks up as it parses.
+bool names_vxlan_dev(const netlink::LinkKind& kind) {
+  auto* v = std::get_if<netlink::VxlanOptions>(&kind);
+  return v && !v->dev.empty();
+}
+
 // Whether the command names a device ip looks up while parsing the line: a
-// master (link add|set ... master DEV) or a multipath route's nexthop dev.
+// master (link add|set ... master DEV), a vxlan's dev or a multipath route's
+// nexthop dev.
 bool names_device_ip_parses(const IpCommand& cmd) {
   bool route = cmd.verb == Verb::route_add || cmd.verb == Verb::route_replace || cmd.verb == Verb::route_change ||
                cmd.verb == Verb::route_prepend || cmd.verb == Verb::route_append || cmd.verb == Verb::route_del;
   return (cmd.verb == Verb::link_set && cmd.link_set().master && !cmd.link_set().master->empty()) ||
+         (cmd.verb == Verb::link_set && cmd.link_set().kind && names_vxlan_dev(*cmd.link_set().kind)) ||
          (cmd.verb == Verb::link_add && !cmd.link_add().common.master.empty()) ||
+         (cmd.verb == Verb::link_add && names_vxlan_dev(cmd.link_add().kind)) ||
          (route && !cmd.route().nexthops.empty());
 }
 
@@ -67,11 +76,12 @@ std::optional<std::string> argument_error(const NetlinkError& e) {
   constexpr std::string_view suffix = "' does not exist";
   std::string_view detail = e.detail;
   if (e.code != ENODEV || !detail.ends_with(suffix)) return std::nullopt;
-  for (std::string_view prefix : {"master '", "nexthop dev '", "monitor dev '"}) {
+  for (std::string_view prefix : {"master '", "nexthop dev '", "monitor dev '", "vxlan dev '"}) {
     if (!detail.starts_with(prefix)) continue;
     std::string dev(detail.substr(prefix.size(), detail.size() - prefix.size() - suffix.size()));
-    if (prefix != "nexthop dev '") return "Error: argument \"" + dev + "\" is wrong: Device does not exist\n";
-    return "Cannot find device \"" + dev + "\"\nError: cannot parse nexthop";
+    if (prefix == "nexthop dev '") return "Cannot find device \"" + dev + "\"\nError: cannot parse nexthop";
+    if (prefix == "vxlan dev '") return "Cannot find device \"" + dev + "\"";
+    return "Error: argument \"" + dev + "\" is wrong: Device does not exist\n";
   }
   return std::nullopt;
 }
