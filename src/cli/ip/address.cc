@@ -130,6 +130,9 @@ Parsed<IpCommand> parse_addr_show(Cursor& c, IpCommand&& cmd, Verb verb) {
   cmd.verb = verb;
   while (!c.done()) {
     std::string key = c.next(), v;
+    bool selector = false;
+    TRY_SET(selector, link_selector(key, c, cmd));
+    if (selector) continue;
     if (is(key, "up")) {
       cmd.up_only = true;
     } else if (is(key, "dev")) {
@@ -158,7 +161,9 @@ Parsed<IpCommand> parse_addr_show(Cursor& c, IpCommand&& cmd, Verb verb) {
     }
   }
   // As ip, a flush needs some selector; a device is the usual one.
-  bool selects = !cmd.dev.empty() || cmd.scope || cmd.to || cmd.addr_flag_mask || !cmd.label_pattern.empty();
+  bool selects = !cmd.dev.empty() || cmd.scope || cmd.to || cmd.addr_flag_mask || !cmd.label_pattern.empty() ||
+                 !cmd.master.empty() || !cmd.vrf.empty() || cmd.no_master || !cmd.kind.empty() ||
+                 !cmd.slave_kind.empty();
   if (verb == Verb::addr_flush && !selects) return usage("flush requires arguments: \"dev\" is required");
   return cmd;
 }
@@ -201,6 +206,36 @@ bool named(const netlink::LinkInfo& l, const std::string& name) {
 }
 
 bool in_scope(const netlink::AddressInfo& a, const IpCommand& cmd) { return !cmd.scope || a.scope == *cmd.scope; }
+
+// The link-level selectors of show and flush (master, vrf, nomaster,
+// type KIND[_slave]): the named master resolved once, then a test per link.
+struct LinkSelectors {
+  int master = 0;                          // the ifindex master or vrf names; 0: any
+  std::set<int> of_slave_kind{};           // for type KIND_slave: the ports of such a master
+  bool keeps(const netlink::LinkInfo& l, const IpCommand& cmd) const {
+    if (master && l.master != master) return false;
+    if (cmd.no_master && l.master) return false;
+    if (!cmd.kind.empty() && l.kind != cmd.kind) return false;
+    return cmd.slave_kind.empty() || of_slave_kind.count(l.ifindex);
+  }
+};
+
+// master and vrf name a device ip looks up as it parses: a missing one (or,
+// for vrf, one that is no VRF) ends the command as ip's argument error.
+netlink::NlResult<LinkSelectors> link_selectors(const IpCommand& cmd, const Links& all) {
+  LinkSelectors s;
+  for (const auto& [role, name] : {std::pair<const char*, const std::string&>{"master", cmd.master}, {"vrf", cmd.vrf}}) {
+    if (name.empty()) continue;
+    auto it = std::find_if(all.begin(), all.end(), [&](const auto& l) { return named(l.second, name); });
+    if (it == all.end() || (std::string_view(role) == "vrf" && it->second.kind != "vrf"))
+      return netlink::NetlinkError{.code = ENODEV, .op = "show", .object = name,
+                          .detail = std::string(role) + " '" + name + "' does not exist"};
+    s.master = it->first;
+  }
+  for (const auto& [index, l] : all)
+    if (!cmd.slave_kind.empty() && l.details && l.details->slave_kind == cmd.slave_kind) s.of_slave_kind.insert(index);
+  return s;
+}
 
 // Whether its to, flag and label filters keep `a` on `device`; the label
 // of an address without one (IPv6) is its device's name, as ip reads it.
@@ -257,9 +292,14 @@ NlResult<void> show_links(Runner& r, const IpCommand& cmd) {
   const Globals& g = r.globals();
   bool addr = cmd.verb == Verb::addr_show;
   // One device: it and the links it names, and its addresses alone.
-  bool one = !cmd.dev.empty() && !g.details;
-  auto all = BRISK_TRY(one ? r.links_around(cmd.dev, g.stats) : r.links_by_index(g.stats, g.details));
+  // A port's master kind is in the details (IFLA_INFO_SLAVE_KIND).
+  bool details = g.details || !cmd.slave_kind.empty();
+  bool one = !cmd.dev.empty() && !details;
+  auto all = BRISK_TRY(one ? r.links_around(cmd.dev, g.stats) : r.links_by_index(g.stats, details));
   if (one && all.empty()) return device_missing(cmd.dev);
+  auto selectors = BRISK_TRY(link_selectors(cmd, one ? BRISK_TRY(r.links_by_index(false)) : all));
+  if (!g.details)
+    for (auto& [index, l] : all) l.details.reset();  // read for type KIND_slave alone: not printed
   // Each link's addresses in dump order. As ip: one the scope filter leaves
   // out is gone; one the to, flag or label filters leave out stays as a
   // nullopt, which ip -j prints as {}.
@@ -291,8 +331,7 @@ NlResult<void> show_links(Runner& r, const IpCommand& cmd) {
       if (g.json) r.emit(Json::object());  // as ip -j: an empty record for each link "up" or "group" leaves out
       continue;
     }
-    if (!cmd.master.empty() && (!all.count(l.master) || !named(all.at(l.master), cmd.master))) continue;
-    if (!cmd.kind.empty() && l.kind != cmd.kind) continue;
+    if (!selectors.keeps(l, cmd)) continue;
     // As ip: with a family (-4/-6, or to PREFIX's) only the links with such
     // addresses; with a filter, not those whose addresses it all left out.
     if (addr && shown[index].empty() && (cmd.family != AF_UNSPEC || filtered_out.count(index))) continue;
@@ -339,9 +378,12 @@ NlResult<void> show_links(Runner& r, const IpCommand& cmd) {
 
 NlResult<void> flush_addresses(Runner& r, const IpCommand& cmd) {
   auto c = BRISK_TRY(r.conn());
-  auto all = BRISK_TRY(r.links_by_index(false));
-  return netlink::flush_addresses(*c, cmd.dev, cmd.family, [&cmd, &all](const netlink::AddressInfo& a) {
-    return in_scope(a, cmd) && selected(a, name_of(a.ifindex, all), cmd);
+  auto all = BRISK_TRY(r.links_by_index(false, !cmd.slave_kind.empty()));
+  auto selectors = BRISK_TRY(link_selectors(cmd, all));
+  return netlink::flush_addresses(*c, cmd.dev, cmd.family, [&](const netlink::AddressInfo& a) {
+    auto link = all.find(a.ifindex);
+    return link != all.end() && selectors.keeps(link->second, cmd) && in_scope(a, cmd) &&
+           selected(a, name_of(a.ifindex, all), cmd);
   });
 }
 

@@ -20,7 +20,8 @@ std::string_view object_usage(Object object) {
                        [ multicast { on | off } ] [ allmulticast { on | off } ]
                        [ type { bridge | macvlan | macvtap | vxlan } ARGS ]
        brisk link del { dev DEV | DEV | group GROUP } [ type TYPE ]
-       brisk link show [ [ dev ] DEV ] [ master DEV ] [ type TYPE ] [ group GROUP ] [ up ]
+       brisk link show [ [ dev ] DEV ] [ master DEV | vrf NAME | nomaster ] [ type TYPE | type KIND_slave ]
+                       [ group GROUP ] [ up ]
        brisk link property add [ dev ] DEV [ altname NAME ... ]
        brisk link property del [ dev ] DEV [ altname NAME ... ]
 DEV := a device's name or one of its altnames
@@ -43,9 +44,10 @@ Names are literal: templates such as veth%d are refused.
                        [ valid_lft LFT ] [ preferred_lft LFT ]
                        [ noprefixroute ] [ nodad ] [ home ] [ mngtmpaddr ]
        brisk address show [ [ dev ] DEV ] [ scope SCOPE ] [ to PREFIX ] [ FLAG... ]
-                          [ label PATTERN ] [ up ]
+                          [ label PATTERN ] [ up ] [ LINK_SELECTOR ]
        brisk address flush [ [ dev ] DEV ] [ scope SCOPE ] [ to PREFIX ] [ FLAG... ]
-                          [ label PATTERN ]
+                          [ label PATTERN ] [ LINK_SELECTOR ]
+LINK_SELECTOR := [ master DEV | vrf NAME | nomaster ] [ type TYPE | type KIND_slave ]
 IFADDR := PREFIX (10.0.0.1/24, fd00::1/64)
 SCOPE := { host | link | global | NUMBER }
 LFT := { forever | SECONDS }

@@ -131,8 +131,11 @@ struct IpCommand {
   uint32_t group = 0;            // link del group
   // show/flush filters
   std::string dev{};
-  std::string master{};
-  std::string kind{};
+  std::string master{};                       // link/addr show master DEV
+  bool no_master = false;                     // link/addr show nomaster
+  std::string vrf{};                          // link/addr show vrf NAME: a master that must be a VRF
+  std::string kind{};                         // link/addr show type KIND
+  std::string slave_kind{};                   // link/addr show type KIND_slave: ports of a KIND master
   std::optional<uint32_t> show_group{};       // link/addr show group GROUP
   bool up_only = false;
   std::optional<uint8_t> scope{};             // addr show scope SCOPE

@@ -391,18 +391,42 @@ Parsed<IpCommand> parse_link_del(Cursor& c, IpCommand&& cmd) {
   return cmd;
 }
 
+}  // namespace
+
+Parsed<bool> link_selector(const std::string& key, Cursor& c, IpCommand& cmd) {
+  if (is(key, "master")) {
+    TRY_SET(cmd.master, c.device(key));
+  } else if (is(key, "vrf")) {
+    TRY_SET(cmd.vrf, c.device(key));
+  } else if (is(key, "nomaster")) {
+    cmd.no_master = true;
+  } else if (is(key, "type")) {
+    std::string kind;
+    TRY_SET(kind, c.value(key));
+    constexpr std::string_view suffix = "_slave";
+    if (kind.size() >= suffix.size() && std::string_view(kind).ends_with(suffix))
+      cmd.slave_kind = kind.substr(0, kind.size() - suffix.size());
+    else
+      cmd.kind = std::move(kind);
+  } else {
+    return false;
+  }
+  return true;
+}
+
+namespace {
+
 Parsed<IpCommand> parse_link_show(Cursor& c, IpCommand&& cmd) {
   cmd.verb = Verb::link_show;
   while (!c.done()) {
     std::string key = c.next(), v;
+    bool selector = false;
+    TRY_SET(selector, link_selector(key, c, cmd));
+    if (selector) continue;
     if (is(key, "up")) {
       cmd.up_only = true;
     } else if (is(key, "dev")) {
       TRY_SET(cmd.dev, c.sole_device(key, cmd.dev));
-    } else if (is(key, "master")) {
-      TRY_SET(cmd.master, c.device(key));
-    } else if (is(key, "type")) {
-      TRY_SET(cmd.kind, c.value(key));
     } else if (is(key, "group")) {
       TRY_SET(cmd.show_group, c.read(key, group_value));
     } else if (cmd.dev.empty()) {

@@ -9,6 +9,10 @@
 namespace brisk::ipcli {
 
 Parsed<IpCommand> parse_link(Cursor& c, IpCommand&& cmd);
+// The device selectors link show and addr show share, as ip's
+// ipaddr_list_flush_or_save reads them: master DEV, vrf NAME, nomaster,
+// type KIND[_slave]. True when `key` was one of them (its value read).
+Parsed<bool> link_selector(const std::string& key, Cursor& c, IpCommand& cmd);
 Parsed<IpCommand> parse_address(Cursor& c, IpCommand&& cmd, int family);
 Parsed<IpCommand> parse_route(Cursor& c, IpCommand&& cmd, int family);
 Parsed<IpCommand> parse_rule(Cursor& c, IpCommand&& cmd, int family);

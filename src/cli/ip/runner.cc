@@ -76,9 +76,10 @@ std::optional<std::string> argument_error(const NetlinkError& e) {
   constexpr std::string_view suffix = "' does not exist";
   std::string_view detail = e.detail;
   if (e.code != ENODEV || !detail.ends_with(suffix)) return std::nullopt;
-  for (std::string_view prefix : {"master '", "nexthop dev '", "monitor dev '", "vxlan dev '"}) {
+  for (std::string_view prefix : {"master '", "nexthop dev '", "monitor dev '", "vxlan dev '", "vrf '"}) {
     if (!detail.starts_with(prefix)) continue;
     std::string dev(detail.substr(prefix.size(), detail.size() - prefix.size() - suffix.size()));
+    if (prefix == "vrf '") return "Error: argument \"" + dev + "\" is wrong: Not a valid VRF name\n";
     if (prefix == "nexthop dev '") return "Cannot find device \"" + dev + "\"\nError: cannot parse nexthop";
     if (prefix == "vxlan dev '") return "Cannot find device \"" + dev + "\"";
     return "Error: argument \"" + dev + "\" is wrong: Device does not exist\n";
@@ -299,8 +300,10 @@ int Runner::run(std::vector<IpCommand>& cmds) {
     }
     warn(cmds[i]);
     NlResult<void> result = run_one(cmds[i]);
-    if (!result && cmds[i].verb == Verb::monitor) {
-      if (auto text = argument_error(result.error())) {  // monitor dev DEVICE, missing
+    bool parses_devices = cmds[i].verb == Verb::monitor || cmds[i].verb == Verb::link_show ||
+                          cmds[i].verb == Verb::addr_show || cmds[i].verb == Verb::addr_flush;
+    if (!result && parses_devices) {
+      if (auto text = argument_error(result.error())) {  // monitor dev DEV, show master|vrf DEV: missing
         flush_out();
         print_error_line(*text);
         return kArgumentExit;
