@@ -250,6 +250,15 @@ BRISK_EXPORT void add_netns(SpawnOptions& options, const std::string& name_or_pa
 // failed are returned instead (step bind_etc, object "FROM -> TO").
 BRISK_EXPORT Result<std::vector<SpawnError>, SpawnError> apply_netns_view(const NetnsView& view);
 
+// The program spawn() runs for `name` (with search_path, no chroot): a name
+// with a slash is that path; any other is looked up in the directories of
+// `path`, a PATH value (nullopt: this process's PATH, or with none execvp's
+// default), as execvp would. The first regular file this process may
+// execute; ENOENT when there is none, EACCES when some exist but none may
+// be executed.
+BRISK_EXPORT Result<std::string> find_program(const std::string& name,
+                                              const std::optional<std::string>& path = std::nullopt);
+
 // Starts the program. Safe to call from many threads at once. On error,
 // nothing is left behind: no descriptor, no process.
 BRISK_EXPORT Result<Child, SpawnError> spawn(const SpawnOptions& options);

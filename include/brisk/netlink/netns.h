@@ -56,6 +56,12 @@ BRISK_EXPORT NlResult<UniqueFd> open_netns(const std::string& name);
 BRISK_EXPORT NlResult<UniqueFd> open_netns_path(const std::string& path);
 BRISK_EXPORT NlResult<UniqueFd> open_netns_pid(pid_t pid);
 
+// Moves the calling thread into the network namespace netns_fd refers to
+// (setns), for a program that would rather move than open its sockets there
+// from a helper thread, as the single-threaded brisk CLI does; brisk itself
+// always returns a thread it moves. `name` names the namespace in the error.
+BRISK_EXPORT NlResult<void> enter_netns(int netns_fd, const std::string& name);
+
 // The id the namespace netns_fd refers to has in conn's namespace (what a
 // link's IFLA_LINK_NETNSID names); nullopt when none is assigned. Assigns none.
 BRISK_EXPORT NlResult<std::optional<int>> netns_id(Connection& conn, int netns_fd);
