@@ -22,11 +22,12 @@
 
 #include <atomic>
 
+#include "brisk/export.h"
 #include "brisk/fd.h"
 
 namespace brisk {
 
-class Wakeup {
+class BRISK_EXPORT Wakeup {
  public:
   // Opens an eventfd; throws std::system_error("eventfd") when that fails.
   Wakeup();

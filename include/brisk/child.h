@@ -19,6 +19,7 @@
 #include <optional>
 
 #include "brisk/exit_status.h"
+#include "brisk/export.h"
 #include "brisk/fd.h"
 #include "brisk/result.h"
 
@@ -26,7 +27,7 @@ namespace brisk {
 
 enum class DropPolicy;
 
-class Child {
+class BRISK_EXPORT Child {
  public:
   Child(pid_t pid, UniqueFd pidfd, DropPolicy policy) noexcept;
   Child(Child&& other) noexcept;

@@ -42,6 +42,7 @@
 
 #include "brisk/child.h"
 #include "brisk/exit_status.h"
+#include "brisk/export.h"
 #include "brisk/fd.h"
 #include "brisk/spawn.h"
 
@@ -52,7 +53,7 @@ class CancelToken;
 class Wakeup;
 
 // Where the child's stdin comes from.
-class Input {
+class BRISK_EXPORT Input {
  public:
   enum class Kind {
     inherit,   // the parent's stdin
@@ -90,7 +91,7 @@ class Input {
 };
 
 // Where the child's stdout or stderr goes.
-class Sink {
+class BRISK_EXPORT Sink {
  public:
   enum class Kind {
     inherit,  // the parent's descriptor
@@ -136,7 +137,7 @@ class Sink {
 
 // The exit codes that count as success: any mix of codes and ranges.
 // A death by signal is never allowed.
-class AllowedExit {
+class BRISK_EXPORT AllowedExit {
  public:
   AllowedExit() : AllowedExit(0) {}
   AllowedExit(int code) : ranges_{{code, code}} {}  // NOLINT: implicit on purpose, allow_exit(1)
@@ -158,7 +159,7 @@ class AllowedExit {
 };
 
 // How a run ended.
-struct CommandStatus {
+struct BRISK_EXPORT CommandStatus {
   ExitStatus exit{};       // the deciding process's end: the command's, or per the pipeline mode
   bool timed_out = false;  // the timeout expired and the command was signalled
   bool cancelled = false;  // the run's CancelToken fired and the command was signalled
@@ -261,7 +262,7 @@ class RunSettings {
   }
 };
 
-class Command : public RunSettings<Command> {
+class BRISK_EXPORT Command : public RunSettings<Command> {
  public:
   // Starts from the process-wide defaults (brisk::command_defaults()).
   explicit Command(std::string program);
@@ -318,16 +319,17 @@ class Command : public RunSettings<Command> {
   SpawnOptions spawn_;
 };
 
-std::ostream& operator<<(std::ostream& out, const Command& command);
+BRISK_EXPORT std::ostream& operator<<(std::ostream& out, const Command& command);
 
 namespace detail {
 class Execution;
 }
 
 // A running command or pipeline.
-class Process {
+class BRISK_EXPORT Process {
  public:
-  explicit Process(std::unique_ptr<detail::Execution> execution);
+  // Made by Command::spawn() and Pipeline::spawn() only.
+  BRISK_HIDDEN explicit Process(std::unique_ptr<detail::Execution> execution);
   Process(Process&&) noexcept;
   Process& operator=(Process&&) noexcept;
   // Kills and reaps whatever still runs (with new_process_group, the whole group).

@@ -19,10 +19,11 @@
 #include <vector>
 
 #include "brisk/command.h"
+#include "brisk/export.h"
 
 namespace brisk {
 
-class ExecutionFailed : public std::runtime_error {
+class BRISK_EXPORT ExecutionFailed : public std::runtime_error {
  public:
   ExecutionFailed(std::vector<std::vector<std::string>> commands, Output output);
 
@@ -38,18 +39,18 @@ class ExecutionFailed : public std::runtime_error {
   Output output_;
 };
 
-class TimedOut : public ExecutionFailed {
+class BRISK_EXPORT TimedOut : public ExecutionFailed {
  public:
   TimedOut(std::vector<std::vector<std::string>> commands, Output output);
 };
 
 // The run's CancelToken fired (brisk/cancel.h).
-class Cancelled : public ExecutionFailed {
+class BRISK_EXPORT Cancelled : public ExecutionFailed {
  public:
   Cancelled(std::vector<std::vector<std::string>> commands, Output output);
 };
 
 // Throws TimedOut, Cancelled or ExecutionFailed for a status that is not allowed.
-void check_output(const std::vector<std::vector<std::string>>& commands, const Output& output);
+BRISK_EXPORT void check_output(const std::vector<std::vector<std::string>>& commands, const Output& output);
 
 }  // namespace brisk

@@ -25,10 +25,11 @@
 #include <vector>
 
 #include "brisk/command.h"
+#include "brisk/export.h"
 
 namespace brisk {
 
-class Recorder {
+class BRISK_EXPORT Recorder {
  public:
   virtual ~Recorder() = default;
   // The command line (a pipeline's members joined by " | ").
@@ -51,7 +52,7 @@ using LogFunction = std::function<void(LogLevel level, std::string_view message)
 //   INFO  Standard output: <line>
 //   ERROR Error output: <line>
 //   INFO  Status: exit code 0          (ERROR when not allowed)
-std::shared_ptr<Recorder> log_recorder(LogFunction log);
+BRISK_EXPORT std::shared_ptr<Recorder> log_recorder(LogFunction log);
 
 // Applied by Command's constructors (not by Command(SpawnOptions, RunOptions)).
 struct CommandDefaults {
@@ -61,7 +62,7 @@ struct CommandDefaults {
 };
 
 // Thread-safe; commands built afterwards use the new defaults.
-void set_command_defaults(CommandDefaults defaults);
-CommandDefaults command_defaults();
+BRISK_EXPORT void set_command_defaults(CommandDefaults defaults);
+BRISK_EXPORT CommandDefaults command_defaults();
 
 }  // namespace brisk

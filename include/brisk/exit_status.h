@@ -6,11 +6,13 @@
 #include <optional>
 #include <string>
 
+#include "brisk/export.h"
+
 namespace brisk {
 
 // Either an exit code or a terminating signal; never confuses the two, so a
 // child killed by SIGKILL is not mistaken for one that exited 137.
-struct ExitStatus {
+struct BRISK_EXPORT ExitStatus {
   enum class Kind { exited, signaled };
 
   Kind kind = Kind::exited;
@@ -34,6 +36,6 @@ struct ExitStatus {
 };
 
 // "SIGTERM" for 15; "signal 64" for numbers without a name.
-std::string signal_name(int signal);
+BRISK_EXPORT std::string signal_name(int signal);
 
 }  // namespace brisk

@@ -6,9 +6,11 @@
 
 #include <utility>
 
+#include "brisk/export.h"
+
 namespace brisk {
 
-class UniqueFd {
+class BRISK_EXPORT UniqueFd {
  public:
   UniqueFd() noexcept = default;
   explicit UniqueFd(int fd) noexcept : fd_(fd) {}

@@ -20,10 +20,11 @@
 #include <vector>
 
 #include "brisk/command.h"
+#include "brisk/export.h"
 
 namespace brisk {
 
-class Pipeline : public RunSettings<Pipeline> {
+class BRISK_EXPORT Pipeline : public RunSettings<Pipeline> {
  public:
   // Takes the run settings (stdin, sinks, timeout, recorder...) from the
   // process-wide defaults.
@@ -49,7 +50,7 @@ class Pipeline : public RunSettings<Pipeline> {
   std::vector<Command> commands_;
 };
 
-Pipeline operator|(Command left, Command right);
-Pipeline operator|(Pipeline left, Command right);
+BRISK_EXPORT Pipeline operator|(Command left, Command right);
+BRISK_EXPORT Pipeline operator|(Pipeline left, Command right);
 
 }  // namespace brisk

@@ -23,10 +23,12 @@
 #include <utility>
 #include <variant>
 
+#include "brisk/export.h"
+
 namespace brisk {
 
 // An operating-system failure with its context.
-struct SysError {
+struct BRISK_EXPORT SysError {
   int code = 0;            // errno value, always positive
   const char* call = "";   // syscall or operation that failed; static storage
   std::string object{};    // what it acted on (path, program, device); may be empty
@@ -37,7 +39,7 @@ struct SysError {
 };
 
 // The exception thrown for a SysError by Result::value().
-class SystemError : public std::runtime_error {
+class BRISK_EXPORT SystemError : public std::runtime_error {
  public:
   explicit SystemError(SysError error);
   const SysError& error() const noexcept { return error_; }
@@ -47,10 +49,10 @@ class SystemError : public std::runtime_error {
   SysError error_;
 };
 
-[[noreturn]] void throw_error(const SysError& error);
+[[noreturn]] BRISK_EXPORT BRISK_EXPORT void throw_error(const SysError& error);
 
 // Builds the SysError for the current errno; for wrappers of libc calls.
-SysError last_error(const char* call, std::string object = {});
+BRISK_EXPORT SysError last_error(const char* call, std::string object = {});
 
 // Marks a value as the error alternative when constructing a Result.
 template <class E>

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "brisk/command.h"
+#include "brisk/export.h"
 #include "brisk/pipeline.h"
 
 namespace brisk {
@@ -29,9 +30,9 @@ struct RunAllOptions {
   bool stop_on_failure = false;
 };
 
-std::vector<Result<Output, SpawnError>> run_all(const std::vector<Command>& commands,
-                                                const RunAllOptions& options = {});
-std::vector<Result<Output, SpawnError>> run_all(const std::vector<Pipeline>& pipelines,
-                                                const RunAllOptions& options = {});
+BRISK_EXPORT std::vector<Result<Output, SpawnError>> run_all(const std::vector<Command>& commands,
+                                                             const RunAllOptions& options = {});
+BRISK_EXPORT std::vector<Result<Output, SpawnError>> run_all(const std::vector<Pipeline>& pipelines,
+                                                             const RunAllOptions& options = {});
 
 }  // namespace brisk

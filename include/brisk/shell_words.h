@@ -16,17 +16,18 @@
 #include <string_view>
 #include <vector>
 
+#include "brisk/export.h"
 #include "brisk/result.h"
 
 namespace brisk {
 
 // Returns the argument unchanged when it needs no quoting, else single-quoted.
-std::string quote(std::string_view arg);
+BRISK_EXPORT std::string quote(std::string_view arg);
 // The arguments quoted and joined by spaces: a line a shell would split back.
-std::string join_quoted(std::span<const std::string> args);
+BRISK_EXPORT std::string join_quoted(std::span<const std::string> args);
 
 // Why a line could not be split.
-struct ShellWordsError {
+struct BRISK_EXPORT ShellWordsError {
   std::size_t column = 0;  // 1-based position of the offending character
   std::string what{};      // "unterminated single quote", ...
 
@@ -34,9 +35,9 @@ struct ShellWordsError {
 };
 
 // Thrown by Result::value(): std::invalid_argument with the message.
-[[noreturn]] void throw_error(const ShellWordsError& error);
+[[noreturn]] BRISK_EXPORT BRISK_EXPORT void throw_error(const ShellWordsError& error);
 
 // Splits one line into words. An empty result means a blank or comment line.
-Result<std::vector<std::string>, ShellWordsError> split_shell_words(std::string_view line);
+BRISK_EXPORT Result<std::vector<std::string>, ShellWordsError> split_shell_words(std::string_view line);
 
 }  // namespace brisk

@@ -36,6 +36,7 @@
 #include <vector>
 
 #include "brisk/child.h"
+#include "brisk/export.h"
 #include "brisk/result.h"
 
 namespace brisk {
@@ -61,7 +62,7 @@ struct NamespaceEntry {
 // with a sysfs of the network namespace it is then in (read-only when the old
 // /sys cannot be detached and was read-only), and binds each entry of
 // etc_dir over /etc/ENTRY. Needs CAP_SYS_ADMIN.
-struct NetnsView {
+struct BRISK_EXPORT NetnsView {
   // Source name of the new sysfs mount, as mount tables show it (ip: the namespace's name).
   std::string sysfs_source = "sysfs";
   // Directory whose entries are bound over /etc, read by the parent at spawn
@@ -85,7 +86,7 @@ struct ResourceLimit {
 
 // The identity the child takes before exec, applied with raw setgroups,
 // setresgid and setresuid in that order. The parent never changes its own.
-struct Credentials {
+struct BRISK_EXPORT Credentials {
   uid_t uid = 0;
   gid_t gid = 0;
   std::vector<gid_t> groups{};  // supplementary groups, set exactly (empty = none)
@@ -183,10 +184,10 @@ enum class SpawnStep : std::uint8_t {
   parent_death_signal,
   exec,
 };
-const char* to_string(SpawnStep step);
+BRISK_EXPORT const char* to_string(SpawnStep step);
 
 // Why a spawn failed: which step, the errno, the program and the object.
-struct SpawnError {
+struct BRISK_EXPORT SpawnError {
   enum class Kind {
     invalid_argument,   // bad options, detected before anything ran
     program_not_found,  // ENOENT for the program itself
@@ -209,7 +210,7 @@ struct SpawnError {
 
 // Typed exceptions, thrown by Result<Child, SpawnError>::value() and by the
 // command API. Each carries the SpawnError.
-class SpawnFailed : public std::runtime_error {
+class BRISK_EXPORT SpawnFailed : public std::runtime_error {
  public:
   explicit SpawnFailed(SpawnError error);
   const SpawnError& error() const noexcept { return error_; }
@@ -217,13 +218,13 @@ class SpawnFailed : public std::runtime_error {
  private:
   SpawnError error_;
 };
-class InvalidSpawnOptions : public SpawnFailed { using SpawnFailed::SpawnFailed; };
-class ProgramNotFound : public SpawnFailed { using SpawnFailed::SpawnFailed; };
-class PermissionDenied : public SpawnFailed { using SpawnFailed::SpawnFailed; };
-class BadWorkingDirectory : public SpawnFailed { using SpawnFailed::SpawnFailed; };
-class BadRoot : public SpawnFailed { using SpawnFailed::SpawnFailed; };
+class BRISK_EXPORT InvalidSpawnOptions : public SpawnFailed { using SpawnFailed::SpawnFailed; };
+class BRISK_EXPORT ProgramNotFound : public SpawnFailed { using SpawnFailed::SpawnFailed; };
+class BRISK_EXPORT PermissionDenied : public SpawnFailed { using SpawnFailed::SpawnFailed; };
+class BRISK_EXPORT BadWorkingDirectory : public SpawnFailed { using SpawnFailed::SpawnFailed; };
+class BRISK_EXPORT BadRoot : public SpawnFailed { using SpawnFailed::SpawnFailed; };
 
-[[noreturn]] void throw_error(const SpawnError& error);
+[[noreturn]] BRISK_EXPORT BRISK_EXPORT void throw_error(const SpawnError& error);
 
 // How add_netns (and Command::netns) enter a network namespace.
 struct NetnsOptions {
@@ -238,7 +239,8 @@ struct NetnsOptions {
 // iproute2 names them (kNetnsDir/NAME, brisk/netns_dir.h) or a path, with
 // NetnsView::of(name_or_path) unless how.view is false. Each call adds a
 // namespace entry; the view is that of the last call.
-void add_netns(SpawnOptions& options, const std::string& name_or_path, const NetnsOptions& how = {});
+BRISK_EXPORT void add_netns(SpawnOptions& options, const std::string& name_or_path,
+                            const NetnsOptions& how = {});
 
 // Applies a NetnsView to the calling thread itself, the same steps a child
 // runs, for a program about to exec in place (brisk netns exec, like ip
@@ -246,33 +248,42 @@ void add_netns(SpawnOptions& options, const std::string& name_or_path, const Net
 // thread keeps the private mount namespace. A failure is the step's
 // SpawnError (no program); with view.skip_failed_binds, the binds that
 // failed are returned instead (step bind_etc, object "FROM -> TO").
-Result<std::vector<SpawnError>, SpawnError> apply_netns_view(const NetnsView& view);
+BRISK_EXPORT Result<std::vector<SpawnError>, SpawnError> apply_netns_view(const NetnsView& view);
+
+// The program spawn() runs for `name` (with search_path, no chroot): a name
+// with a slash is that path; any other is looked up in the directories of
+// `path`, a PATH value (nullopt: this process's PATH, or with none execvp's
+// default), as execvp would. The first regular file this process may
+// execute; ENOENT when there is none, EACCES when some exist but none may
+// be executed.
+BRISK_EXPORT Result<std::string> find_program(const std::string& name,
+                                              const std::optional<std::string>& path = std::nullopt);
 
 // Starts the program. Safe to call from many threads at once. On error,
 // nothing is left behind: no descriptor, no process.
-Result<Child, SpawnError> spawn(const SpawnOptions& options);
+BRISK_EXPORT Result<Child, SpawnError> spawn(const SpawnOptions& options);
 
 // How the engine creates children on this system, as probed.
 enum class SpawnMethod : std::uint8_t { unknown, clone3, clone, vfork, fork };
-const char* to_string(SpawnMethod method);
+BRISK_EXPORT const char* to_string(SpawnMethod method);
 
 struct SpawnEngineInfo {
   SpawnMethod method = SpawnMethod::unknown;  // unknown until the first spawn
   bool clear_sighand = false;                 // CLONE_CLEAR_SIGHAND accepted
   bool close_range = false;                   // close_range(CLOSE_RANGE_CLOEXEC) works
 };
-SpawnEngineInfo spawn_engine_info();
+BRISK_EXPORT SpawnEngineInfo spawn_engine_info();
 
 namespace testing {
 // Forces a creation method (unknown restores probing). For tests and benches.
-void force_spawn_method(SpawnMethod method);
+BRISK_EXPORT void force_spawn_method(SpawnMethod method);
 // Forces the /proc/self/fd walk instead of close_range.
-void force_proc_fd_walk(bool on);
+BRISK_EXPORT void force_proc_fd_walk(bool on);
 // Makes every child read one byte from `fd` (a pipe's read end the caller
 // owns) after its last setup step (credentials included) and before exec,
 // so that a test can look at it there; -1 turns it off. The spawning thread
 // stays blocked in spawn() until the child goes on. For security tests only.
-void pause_before_exec(int fd);
+BRISK_EXPORT void pause_before_exec(int fd);
 }  // namespace testing
 
 }  // namespace brisk

@@ -1,7 +1,10 @@
 // bench/containers_steps.cc: the steps both shapes' methods share.
 #include <fcntl.h>
+#include <linux/netlink.h>
+#include <sched.h>
 #include <sys/mount.h>
 #include <sys/socket.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <stdexcept>
@@ -11,9 +14,6 @@
 #include "bench/net_helpers.h"
 #include "brisk/netlink/connection.h"
 #include "brisk/netlink/netns.h"
-#include "sys/namespaces.h"
-#include "sys/sockets.h"
-#include "sys/syscalls.h"
 
 namespace brisk::bench::containers {
 
@@ -105,10 +105,11 @@ std::vector<RawInside> raw_namespaces(const Method& m, int begin, int end, int h
   for (int i = begin; i < end; ++i) {
     if (!raw_netns_enter_new(netns_path(m.netns(i)))) continue;
     auto& in = inside[static_cast<std::size_t>(i - begin)];
-    if (auto ns = sys::open("/proc/thread-self/ns/net", O_RDONLY | O_CLOEXEC)) in.ns = std::move(*ns);
-    if (auto rtnl = sys::socket(AF_NETLINK, SOCK_RAW, NETLINK_ROUTE)) in.rtnl = std::move(*rtnl);
+    // The floor: raw calls, as raw_netns_enter_new makes them.
+    in.ns.reset(::open("/proc/thread-self/ns/net", O_RDONLY | O_CLOEXEC));
+    in.rtnl.reset(::socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE));
   }
-  if (!sys::setns(home_fd, CLONE_NEWNET)) throw std::runtime_error("floor: setns back home failed");
+  if (::setns(home_fd, CLONE_NEWNET) != 0) throw std::runtime_error("floor: setns back home failed");
   return inside;
 }
 
@@ -116,14 +117,14 @@ int raw_delete_namespaces(const Method& m, int n) {
   int failures = 0;
   for (int i = 0; i < n; ++i) {
     std::string path = netns_path(m.netns(i));
-    failures += !sys::umount2(path, MNT_DETACH);
-    failures += !sys::unlink(path);
+    failures += ::umount2(path.c_str(), MNT_DETACH) != 0;
+    failures += ::unlink(path.c_str()) != 0;
   }
   return failures;
 }
 
 UniqueFd open_own_netns() {
-  auto fd = sys::open("/proc/thread-self/ns/net", O_RDONLY | O_CLOEXEC);
+  auto fd = netlink::open_netns_path("/proc/thread-self/ns/net");
   if (!fd) throw std::runtime_error(fd.error().message());
   return std::move(*fd);
 }

@@ -1,6 +1,5 @@
 #include "bench/link_bench.h"
 
-#include <fcntl.h>
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -17,7 +16,6 @@
 #include "brisk/netlink/batch.h"
 #include "brisk/netlink/netns.h"
 #include "sandbox/net_sandbox.h"
-#include "sys/syscalls.h"
 
 namespace brisk::bench {
 namespace {
@@ -202,7 +200,7 @@ void bench_netns(LinkBenchReport& report, const LinkBenchConfig& c, const std::s
   ways.push_back({"brisk", [](const std::string& name) { return bool(netlink::create_netns(name)); }});
   ways.push_back({"brisk-cli", [brisk](const std::string& name) { return run_process({brisk, "netns", "add", name}); }});
   ways.push_back({"ip", [](const std::string& name) { return run_process({"ip", "netns", "add", name}); }});
-  auto home = sys::open("/proc/thread-self/ns/net", O_RDONLY);
+  auto home = netlink::open_netns_path("/proc/thread-self/ns/net");
   if (!home) throw std::runtime_error(home.error().message());
   ways.push_back({"raw", [fd = std::make_shared<UniqueFd>(std::move(*home))](const std::string& name) {
                     return raw_netns_add(netns_path(name), fd->get());

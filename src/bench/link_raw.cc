@@ -7,6 +7,7 @@
 #include <linux/veth.h>
 #include <sched.h>
 #include <fcntl.h>
+#include <sys/ioctl.h>
 #include <sys/mount.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -16,8 +17,6 @@
 #include <stdexcept>
 #include <thread>
 #include <utility>
-
-#include "sys/sockets.h"
 
 namespace brisk::bench {
 
@@ -174,8 +173,11 @@ int RawNetlink::move_link(int index, int netns_fd, const std::string& new_name, 
 }
 
 int RawNetlink::index_by_name(const std::string& name) {
-  auto index = sys::interface_index(fd_.get(), name);
-  return index ? *index : 0;
+  // SIOCGIFINDEX on the socket, as the engine does: the kernel's name hash.
+  ifreq request{};
+  if (name.empty() || name.size() >= sizeof request.ifr_name) return 0;
+  name.copy(request.ifr_name, name.size());
+  return ::ioctl(fd_.get(), SIOCGIFINDEX, &request) == 0 ? request.ifr_ifindex : 0;
 }
 
 int RawNetlink::ifindex(const std::string& name) {

@@ -3,12 +3,12 @@
 
 #include <cmath>
 
-#include "bench/find_program.h"
 #include "bench/plot_detail.h"
+#include "brisk/spawn.h"
 
 namespace brisk::bench {
 
-std::string find_gnuplot() { return find_on_path("gnuplot"); }
+std::string find_gnuplot() { return find_program("gnuplot").value_or(""); }
 
 bool wants_log_scale(const std::vector<PlotSeries>& series, bool x_axis, double spread) {
   double lo = INFINITY, hi = 0;

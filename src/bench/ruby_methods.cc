@@ -5,9 +5,9 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "bench/find_program.h"
 #include "bench/interrupt.h"
 #include "brisk/command.h"
+#include "brisk/spawn.h"
 
 namespace brisk::bench {
 namespace {
@@ -25,7 +25,7 @@ puts "#{took} #{failures}"
 )RUBY";
 
 const std::string& ruby_path() {
-  static const std::string path = find_on_path("ruby");
+  static const std::string path = find_program("ruby").value_or("");
   return path;
 }
 

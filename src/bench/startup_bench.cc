@@ -1,18 +1,17 @@
 #include "bench/startup_bench.h"
 
 #include <signal.h>
-#include <sys/stat.h>
 
 #include <fmt/format.h>
 
+#include <filesystem>
 #include <stdexcept>
+#include <system_error>
 
-#include "bench/find_program.h"
 #include "bench/net_helpers.h"
 #include "bench/spawn_bench.h"
 #include "brisk/spawn.h"
 #include "sandbox/net_sandbox.h"
-#include "sys/syscalls.h"
 
 namespace brisk::bench {
 namespace {
@@ -62,13 +61,13 @@ bool run_once(const std::string& path, const std::string& command, Samples* into
 }
 
 std::vector<Program> programs_of(const StartupBenchConfig& config) {
-  std::string ip = config.ip.find('/') == std::string::npos ? find_on_path(config.ip) : config.ip;
+  std::string ip = config.ip.find('/') == std::string::npos ? find_program(config.ip).value_or("") : config.ip;
   if (ip.empty()) throw std::runtime_error("no " + config.ip + " on PATH");
   std::vector<Program> programs{{"ip", ip}};
   if (config.brisk_paths.empty()) programs.push_back({"brisk", brisk_cli()});
   for (const auto& path : config.brisk_paths) programs.push_back({path, path});
   for (const auto& p : programs)
-    if (!sys::stat(p.path)) throw std::runtime_error("cannot run " + p.path + ": no such file");
+    if (!std::filesystem::exists(p.path)) throw std::runtime_error("cannot run " + p.path + ": no such file");
   return programs;
 }
 
@@ -89,9 +88,10 @@ StartupBenchReport run_startup_bench(const StartupBenchConfig& config) {
   std::vector<StartupRow> rows;
   for (const auto& command : commands)
     for (const auto& p : programs) {
-      auto st = sys::stat(p.path);
+      std::error_code ec;
+      auto size = std::filesystem::file_size(p.path, ec);
       rows.push_back({.program = p.label, .path = p.path, .command = command,
-                      .size_bytes = st ? static_cast<long long>(st->st_size) : 0});
+                      .size_bytes = ec ? 0 : static_cast<long long>(size)});
     }
   std::vector<Samples> samples(rows.size());
   sandbox::run_in_net_sandbox([&] {

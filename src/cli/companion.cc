@@ -1,10 +1,8 @@
 #include "cli/companion.h"
 
-#include <sys/stat.h>
-
 #include <filesystem>
 
-#include "sys/syscalls.h"
+#include "brisk/spawn.h"
 
 namespace brisk::cli {
 namespace {
@@ -30,10 +28,8 @@ Result<std::vector<std::string>> bench_program_candidates() {
 Result<std::vector<std::string>> cli_program_candidates() { return candidates(kCliProgram, BRISK_BIN_FROM_LIBEXEC); }
 
 std::string first_executable(const std::vector<std::string>& candidates) {
-  for (const auto& path : candidates) {
-    auto st = sys::stat(path);
-    if (st && S_ISREG(st->st_mode) && (st->st_mode & (S_IXUSR | S_IXGRP | S_IXOTH))) return path;
-  }
+  for (const auto& path : candidates)
+    if (find_program(path)) return path;  // each has a slash: checked as is
   return "";
 }
 

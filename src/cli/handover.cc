@@ -1,10 +1,12 @@
 #include "cli/handover.h"
 
+#include <unistd.h>
+
 #include <cerrno>
 #include <cstdio>
 
+#include "brisk/result.h"
 #include "cli/companion.h"
-#include "sys/syscalls.h"
 
 namespace brisk::cli {
 
@@ -18,9 +20,10 @@ int hand_over(char** argv) {
   }
   // Exec each in turn rather than test first: nothing can change in between.
   for (const auto& path : *candidates) {
-    auto failed = sys::execv(path, argv);
-    if (failed.error().code == ENOENT || failed.error().code == ENOTDIR) continue;
-    std::fprintf(stderr, "brisk: cannot run `%s %s`: %s\n", kBenchProgram, argv[1], failed.error().message().c_str());
+    ::execv(path.c_str(), argv);  // returns only on failure
+    SysError failed = last_error("execv", path);
+    if (failed.code == ENOENT || failed.code == ENOTDIR) continue;
+    std::fprintf(stderr, "brisk: cannot run `%s %s`: %s\n", kBenchProgram, argv[1], failed.message().c_str());
     return 126;
   }
   std::fprintf(stderr, "brisk: `%s` is in %s, which is not installed: looked for %s\n", argv[1], kBenchProgram,

@@ -147,6 +147,12 @@ NlResult<UniqueFd> open_netns(const std::string& name) {
 
 NlResult<UniqueFd> open_netns_path(const std::string& path) { return checked(sys::open(path, O_RDONLY), path); }
 
+NlResult<void> enter_netns(int netns_fd, const std::string& name) {
+  auto entered = sys::setns(netns_fd, CLONE_NEWNET);
+  if (!entered) return NetlinkError{.code = entered.error().code, .op = "setns", .object = name};
+  return {};
+}
+
 NlResult<UniqueFd> open_netns_pid(pid_t pid) {
   if (pid <= 0) return invalid_argument("netns open", std::to_string(pid), "pid must be positive");
   return checked(sys::open("/proc/" + std::to_string(pid) + "/ns/net", O_RDONLY), "pid " + std::to_string(pid));

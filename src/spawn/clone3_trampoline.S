@@ -5,11 +5,13 @@
  * the C frame that made the call: it must start fresh on the new stack. This
  * trampoline makes the raw syscall; the parent gets the child's pid or
  * -errno, and the child calls fn(arg) and exits with its return value.
- * glibc (2.36) exports no clone3 wrapper, hence this file.
+ * glibc (2.36) exports no clone3 wrapper, hence this file. Hidden: it is
+ * libbrisk's own, never part of a shared libbrisk's ABI.
  */
 #if defined(__x86_64__)
         .text
         .globl  brisk_clone3
+        .hidden brisk_clone3
         .type   brisk_clone3, @function
 brisk_clone3:
         .cfi_startproc
@@ -35,6 +37,7 @@ brisk_clone3:
 #elif defined(__aarch64__)
         .text
         .globl  brisk_clone3
+        .hidden brisk_clone3
         .type   brisk_clone3, %function
 brisk_clone3:
         mov     x10, x2                 /* fn */

@@ -13,7 +13,9 @@
 #include "sys/fault.h"
 #include "sys/syscalls.h"
 
-extern "C" long brisk_clone3(void* args, std::size_t size, int (*fn)(void*), void* arg);
+// clone3_trampoline.S; hidden there and here, so a shared libbrisk calls it directly.
+extern "C" __attribute__((visibility("hidden"))) long brisk_clone3(void* args, std::size_t size,
+                                                                   int (*fn)(void*), void* arg);
 
 namespace brisk {
 namespace {

@@ -14,7 +14,6 @@
 #include <sstream>
 #include <thread>
 
-#include "bench/find_program.h"
 #include "bench/interrupt.h"
 #include "bench/plot.h"
 #include "bench/spawn_methods.h"
@@ -58,7 +57,7 @@ TEST(SpawnBench, EveryMethodProducesANumber) {
     EXPECT_EQ(r.calls, 4) << r.name;  // no time budget: every call made
   }
   for (const auto& s : report.skipped) EXPECT_FALSE(s.reason.empty()) << s.name;
-  if (test::is_root() && !find_on_path("ruby").empty()) {
+  if (test::is_root() && find_program("ruby")) {
     auto has = [&](const char* name) {
       return std::any_of(report.results.begin(), report.results.end(),
                          [&](auto& r) { return r.name == name; });

@@ -1,6 +1,7 @@
 // Named namespaces. Each test runs on a helper thread in a private mount
 // namespace with a tmpfs on /run, so /run/netns is its own and the host's
 // mounts are never touched; `ip netns` run from that thread sees the same.
+#include <fcntl.h>
 #include <sched.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
@@ -151,6 +152,25 @@ TEST_F(Netns, OpensByPidAndByPathAndChecksTheType) {
   auto not_ns = open_netns_path("/dev/null");
   ASSERT_FALSE(not_ns);
   EXPECT_FALSE(open_netns_pid(-1));
+}
+
+// The thread moves and stays: what the CLI does instead of a helper thread.
+TEST_F(Netns, EnterMovesTheCallingThreadAndNamesTheNamespaceOnFailure) {
+  UniqueFd ns = brisk::test::make_netns();
+  std::thread([&] {
+    ASSERT_TRUE(enter_netns(ns.get(), "blue"));
+    struct stat want{}, now{};
+    ::fstat(ns.get(), &want);
+    ::stat("/proc/thread-self/ns/net", &now);
+    EXPECT_EQ(now.st_ino, want.st_ino);
+  }).join();
+  UniqueFd uts(::open("/proc/self/ns/uts", O_RDONLY | O_CLOEXEC));
+  auto wrong = enter_netns(uts.get(), "blue");  // a namespace, not a network one
+  ASSERT_FALSE(wrong);
+  EXPECT_EQ(wrong.error().code, EINVAL);
+  EXPECT_STREQ(wrong.error().op, "setns");
+  EXPECT_EQ(wrong.error().object, "blue");
+  EXPECT_EQ(enter_netns(-1, "x").error().code, EBADF);
 }
 
 TEST_F(Netns, LinkSetMovesADeviceIntoANamedNamespace) {

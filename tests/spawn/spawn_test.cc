@@ -53,6 +53,29 @@ TEST(Spawn, PathSearchUsesTheChildsPathWhenSet) {
   EXPECT_EQ(got.out, "from-child-path\n");
 }
 
+// What spawn() would run, for a caller that wants to know first.
+TEST(FindProgram, SearchesPathAsExecvpWouldAndChecksAPathAsIs) {
+  auto sh = find_program("sh");
+  ASSERT_TRUE(sh) << sh.error().message();
+  EXPECT_EQ(::access(sh->c_str(), X_OK), 0) << *sh;
+  EXPECT_EQ(*find_program("sh", "/nonexistent:/bin"), "/bin/sh");
+  auto missing = find_program("sh", "/nonexistent");
+  ASSERT_FALSE(missing);
+  EXPECT_EQ(missing.error().code, ENOENT);
+  EXPECT_EQ(missing.error().object, "sh");
+
+  test::TempDir dir;
+  std::string file = dir.path() + "/tool";
+  std::ofstream(file) << "#!/bin/sh\n";
+  ::chmod(file.c_str(), 0644);
+  EXPECT_EQ(find_program("tool", dir.path()).error().code, EACCES);  // even root needs an x bit
+  EXPECT_EQ(find_program(file).error().code, EACCES);
+  ::chmod(file.c_str(), 0755);
+  EXPECT_EQ(*find_program("tool", dir.path()), file);
+  EXPECT_EQ(*find_program(file), file);
+  EXPECT_EQ(find_program(dir.path() + "/").error().code, ENOENT);  // a directory is no program
+}
+
 TEST(Spawn, EnvironmentCanBeSetUnsetAndCleared) {
   ::setenv("BRISK_TEST_INHERITED", "yes", 1);
   ::setenv("BRISK_TEST_UNSET_ME", "present", 1);

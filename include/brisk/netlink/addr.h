@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "brisk/export.h"
 #include "brisk/netlink/address.h"
 #include "brisk/netlink/connection.h"
 #include "brisk/netlink/error.h"
@@ -53,14 +54,15 @@ struct AddressFilter {
   int family = AF_UNSPEC;   // AF_INET, AF_INET6 or AF_UNSPEC for both
 };
 
-NlResult<void> add_address(Connection& conn, const AddressSpec& spec);
-NlResult<void> replace_address(Connection& conn, const AddressSpec& spec);
-NlResult<void> delete_address(Connection& conn, const AddressSpec& spec);
-NlResult<std::vector<AddressInfo>> list_addresses(Connection& conn, const AddressFilter& filter = {});
+BRISK_EXPORT NlResult<void> add_address(Connection& conn, const AddressSpec& spec);
+BRISK_EXPORT NlResult<void> replace_address(Connection& conn, const AddressSpec& spec);
+BRISK_EXPORT NlResult<void> delete_address(Connection& conn, const AddressSpec& spec);
+BRISK_EXPORT NlResult<std::vector<AddressInfo>> list_addresses(Connection& conn,
+                                                               const AddressFilter& filter = {});
 // Deletes every address of `family` on `dev` (every device when empty),
 // pipelined; with `which`, only the addresses it accepts (`ip addr flush dev
 // X scope global`).
-NlResult<void> flush_addresses(Connection& conn, const std::string& dev, int family = AF_UNSPEC,
-                               const std::function<bool(const AddressInfo&)>& which = {});
+BRISK_EXPORT NlResult<void> flush_addresses(Connection& conn, const std::string& dev, int family = AF_UNSPEC,
+                                            const std::function<bool(const AddressInfo&)>& which = {});
 
 }  // namespace brisk::netlink

@@ -13,11 +13,12 @@
 #include <string>
 #include <string_view>
 
+#include "brisk/export.h"
 #include "brisk/netlink/error.h"
 
 namespace brisk::netlink {
 
-struct MacAddress {
+struct BRISK_EXPORT MacAddress {
   std::array<uint8_t, 6> bytes{};
 
   // "02:00:00:00:00:01"; any other form is EINVAL.
@@ -26,7 +27,7 @@ struct MacAddress {
   bool operator==(const MacAddress&) const = default;
 };
 
-struct IpAddress {
+struct BRISK_EXPORT IpAddress {
   int family = AF_INET;            // AF_INET or AF_INET6
   std::array<uint8_t, 16> bytes{}; // network order; IPv4 uses the first 4
 
@@ -39,7 +40,7 @@ struct IpAddress {
   bool operator==(const IpAddress&) const = default;
 };
 
-struct IpPrefix {
+struct BRISK_EXPORT IpPrefix {
   IpAddress address{};
   uint8_t length = 32;  // prefix length in bits (the address is kept as given, host bits too)
 

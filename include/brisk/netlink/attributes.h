@@ -19,6 +19,7 @@
 #include <string_view>
 #include <vector>
 
+#include "brisk/export.h"
 #include "brisk/netlink/error.h"
 
 namespace brisk::netlink {
@@ -43,7 +44,7 @@ struct AttrPolicy {
 
 using Schema = std::span<const AttrPolicy>;
 
-class Attributes {
+class BRISK_EXPORT Attributes {
  public:
   // Parses the attributes in `payload` (already past the family header).
   static NlResult<Attributes> parse(std::span<const char> payload, Schema schema);

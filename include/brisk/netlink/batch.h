@@ -25,6 +25,7 @@
 #include <string>
 #include <vector>
 
+#include "brisk/export.h"
 #include "brisk/netlink/addr.h"
 #include "brisk/netlink/connection.h"
 #include "brisk/netlink/link.h"
@@ -64,9 +65,10 @@ enum class DeleteOutcome : uint8_t {
   gone_earlier,   // removed by an earlier delete of the run (its peer or lower device): ENODEV
   unpredictable,  // a device without rtnl_link_ops (lo, hardware): the kernel may refuse
 };
-std::vector<DeleteOutcome> predict_link_deletes(std::span<const LinkInfo> links, std::span<const std::string> names);
+BRISK_EXPORT std::vector<DeleteOutcome> predict_link_deletes(std::span<const LinkInfo> links,
+                                                             std::span<const std::string> names);
 
-class Batch {
+class BRISK_EXPORT Batch {
  public:
   explicit Batch(Connection& conn, BatchOptions options = {});
   // Operations never flushed are dropped: nothing is sent from a destructor.
@@ -105,7 +107,7 @@ class Batch {
   std::vector<NlResult<void>> flush();
 
  private:
-  std::size_t push(detail::Op op);
+  BRISK_HIDDEN std::size_t push(detail::Op op);
   Connection& conn_;
   BatchOptions options_;
   std::vector<detail::Op> ops_;

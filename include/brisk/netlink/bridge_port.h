@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 
+#include "brisk/export.h"
 #include "brisk/netlink/connection.h"
 #include "brisk/netlink/error.h"
 
@@ -30,8 +31,8 @@ struct BridgeVlan {
   bool self = false;       // on the bridge device itself instead of a port
 };
 
-NlResult<void> set_bridge_port(Connection& conn, const BridgePortSet& spec);
+BRISK_EXPORT NlResult<void> set_bridge_port(Connection& conn, const BridgePortSet& spec);
 // Needs vlan_filtering on the bridge; EOPNOTSUPP where the kernel lacks it.
-NlResult<void> add_bridge_vlan(Connection& conn, const BridgeVlan& spec);
+BRISK_EXPORT NlResult<void> add_bridge_vlan(Connection& conn, const BridgeVlan& spec);
 
 }  // namespace brisk::netlink

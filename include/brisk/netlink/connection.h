@@ -35,6 +35,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "brisk/export.h"
 #include "brisk/fd.h"
 #include "brisk/netlink/error.h"
 #include "brisk/netlink/message.h"
@@ -91,7 +92,7 @@ struct ConnectionStats {
   uint64_t link_lookups = 0;    // names resolved outside the cache (SIOCGIFINDEX or GETLINK)
 };
 
-class Connection {
+class BRISK_EXPORT Connection {
  public:
   // A socket in the calling thread's network namespace.
   static NlResult<Connection> open(const ConnectionOptions& options = {});

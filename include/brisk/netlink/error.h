@@ -13,11 +13,12 @@
 #include <stdexcept>
 #include <string>
 
+#include "brisk/export.h"
 #include "brisk/result.h"
 
 namespace brisk::netlink {
 
-struct NetlinkError {
+struct BRISK_EXPORT NetlinkError {
   int code = 0;                  // errno value, always positive
   const char* op = "";           // operation or syscall, e.g. "link add"; static storage
   std::string object{};          // what it acted on: a device, an address, a namespace
@@ -36,7 +37,7 @@ template <class T>
 using NlResult = Result<T, NetlinkError>;
 
 // Thrown by NlResult::value() on an error.
-class NetlinkException : public std::runtime_error {
+class BRISK_EXPORT NetlinkException : public std::runtime_error {
  public:
   explicit NetlinkException(NetlinkError error);
   const NetlinkError& error() const noexcept { return error_; }
@@ -45,9 +46,10 @@ class NetlinkException : public std::runtime_error {
   NetlinkError error_;
 };
 
-[[noreturn]] void throw_error(const NetlinkError& error);
+[[noreturn]] BRISK_EXPORT BRISK_EXPORT void throw_error(const NetlinkError& error);
 
 // An error found before anything was sent (bad name, missing peer, ...).
-NetlinkError invalid_argument(const char* op, std::string object, std::string detail, int code = EINVAL);
+BRISK_EXPORT NetlinkError invalid_argument(const char* op, std::string object, std::string detail,
+                                           int code = EINVAL);
 
 }  // namespace brisk::netlink

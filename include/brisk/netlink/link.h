@@ -22,6 +22,7 @@
 #include <variant>
 #include <vector>
 
+#include "brisk/export.h"
 #include "brisk/netlink/address.h"
 #include "brisk/netlink/connection.h"
 #include "brisk/netlink/error.h"
@@ -197,7 +198,7 @@ struct LinkDetails {
   std::vector<char> slave_data{};
 };
 
-struct LinkInfo {
+struct BRISK_EXPORT LinkInfo {
   int ifindex = 0;                    // the kernel's index, unique in its namespace
   std::string name{};                 // IFLA_IFNAME
   std::string kind{};                 // rtnetlink kind ("veth"); empty for devices without one
@@ -230,38 +231,39 @@ struct LinkFilter {
 
 // Rejects names the kernel would refuse or scan for: empty, longer than 15
 // bytes, ".", "..", or containing '/', ':', whitespace or '%'.
-NlResult<void> validate_link_name(const std::string& name, const char* op);
+BRISK_EXPORT NlResult<void> validate_link_name(const std::string& name, const char* op);
 // The same rules for a name that refers to an existing device, which may be
 // an alternative name of up to 127 bytes; a longer one names no device (ENODEV).
-NlResult<void> validate_link_ref(const std::string& name, const char* op);
+BRISK_EXPORT NlResult<void> validate_link_ref(const std::string& name, const char* op);
 // An alternative name as the kernel takes one: non-empty, no '/', whitespace
 // or control character (its length, at most 127 bytes, the kernel checks).
-NlResult<void> validate_altname(const std::string& name, const char* op);
+BRISK_EXPORT NlResult<void> validate_altname(const std::string& name, const char* op);
 
-NlResult<void> add_link(Connection& conn, const LinkAdd& spec);
-NlResult<void> set_link(Connection& conn, const LinkSet& spec);
-NlResult<void> delete_link(Connection& conn, const std::string& name);
+BRISK_EXPORT NlResult<void> add_link(Connection& conn, const LinkAdd& spec);
+BRISK_EXPORT NlResult<void> set_link(Connection& conn, const LinkSet& spec);
+BRISK_EXPORT NlResult<void> delete_link(Connection& conn, const std::string& name);
 // Deletes every device in `group`, in one request.
-NlResult<void> delete_link_group(Connection& conn, uint32_t group);
+BRISK_EXPORT NlResult<void> delete_link_group(Connection& conn, uint32_t group);
 // Alternative names (RTM_NEWLINKPROP / RTM_DELLINKPROP), all in one request;
 // each then names the device wherever its name does. `name` may itself be one.
 struct AltnameChange {
   std::string name{};                   // the device
   std::vector<std::string> altnames{};  // the names to add or remove
 };
-NlResult<void> add_altnames(Connection& conn, const AltnameChange& change);
-NlResult<void> delete_altnames(Connection& conn, const AltnameChange& change);
+BRISK_EXPORT NlResult<void> add_altnames(Connection& conn, const AltnameChange& change);
+BRISK_EXPORT NlResult<void> delete_altnames(Connection& conn, const AltnameChange& change);
 // What get_link reads of the link besides its basic attributes.
 struct LinkRead {
   bool stats = false;    // include counters
   bool details = false;  // include LinkDetails (what `ip -d` prints)
 };
 // One RTM_GETLINK, never a dump.
-NlResult<LinkInfo> get_link(Connection& conn, const std::string& name, const LinkRead& read = {});
-NlResult<LinkInfo> get_link(Connection& conn, int ifindex, const LinkRead& read = {});
-NlResult<std::vector<LinkInfo>> list_links(Connection& conn, const LinkFilter& filter = {});
+BRISK_EXPORT NlResult<LinkInfo> get_link(Connection& conn, const std::string& name,
+                                         const LinkRead& read = {});
+BRISK_EXPORT NlResult<LinkInfo> get_link(Connection& conn, int ifindex, const LinkRead& read = {});
+BRISK_EXPORT NlResult<std::vector<LinkInfo>> list_links(Connection& conn, const LinkFilter& filter = {});
 // The ifindex of `name`: the connection's cache, else one ioctl(SIOCGIFINDEX)
 // in its namespace (one RTM_GETLINK where the ioctl is refused). Never a dump.
-NlResult<int> resolve_link(Connection& conn, const std::string& name);
+BRISK_EXPORT NlResult<int> resolve_link(Connection& conn, const std::string& name);
 
 }  // namespace brisk::netlink

@@ -23,9 +23,11 @@
 #include <string_view>
 #include <vector>
 
+#include "brisk/export.h"
+
 namespace brisk::netlink {
 
-class Message {
+class BRISK_EXPORT Message {
  public:
   static constexpr std::size_t kDefaultCapacity = 2048;
 

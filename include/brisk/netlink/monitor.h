@@ -17,6 +17,7 @@
 #include <variant>
 #include <vector>
 
+#include "brisk/export.h"
 #include "brisk/fd.h"
 #include "brisk/netlink/addr.h"
 #include "brisk/netlink/error.h"
@@ -44,7 +45,7 @@ struct MonitorEvent {
   std::vector<char> raw{};  // the whole message (nlmsghdr first), for types parsed elsewhere
 };
 
-class Monitor {
+class BRISK_EXPORT Monitor {
  public:
   // Listens in options.netns_fd's namespace, or the calling thread's.
   static NlResult<Monitor> open(const MonitorOptions& options);

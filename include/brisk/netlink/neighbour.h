@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "brisk/export.h"
 #include "brisk/netlink/address.h"
 #include "brisk/netlink/connection.h"
 #include "brisk/netlink/error.h"
@@ -45,12 +46,13 @@ struct NeighbourFilter {
   bool proxy = false;      // the proxy entries (NTF_PROXY) instead of the cache
 };
 
-NlResult<void> add_neighbour(Connection& conn, const NeighbourSpec& spec);
-NlResult<void> replace_neighbour(Connection& conn, const NeighbourSpec& spec);
+BRISK_EXPORT NlResult<void> add_neighbour(Connection& conn, const NeighbourSpec& spec);
+BRISK_EXPORT NlResult<void> replace_neighbour(Connection& conn, const NeighbourSpec& spec);
 // Changes an existing entry (NLM_F_REPLACE without NLM_F_CREATE): ENOENT when there is none.
-NlResult<void> change_neighbour(Connection& conn, const NeighbourSpec& spec);
-NlResult<void> delete_neighbour(Connection& conn, const NeighbourSpec& spec);
-NlResult<std::vector<NeighbourInfo>> list_neighbours(Connection& conn, const NeighbourFilter& filter = {});
+BRISK_EXPORT NlResult<void> change_neighbour(Connection& conn, const NeighbourSpec& spec);
+BRISK_EXPORT NlResult<void> delete_neighbour(Connection& conn, const NeighbourSpec& spec);
+BRISK_EXPORT NlResult<std::vector<NeighbourInfo>> list_neighbours(Connection& conn,
+                                                                  const NeighbourFilter& filter = {});
 
 struct FdbSpec {
   std::string dev{};                // the bridge port (or vxlan device)
@@ -71,9 +73,9 @@ struct FdbInfo {
   int master = 0;            // the bridge's ifindex; 0: none reported
 };
 
-NlResult<void> add_fdb(Connection& conn, const FdbSpec& spec);
-NlResult<void> delete_fdb(Connection& conn, const FdbSpec& spec);
+BRISK_EXPORT NlResult<void> add_fdb(Connection& conn, const FdbSpec& spec);
+BRISK_EXPORT NlResult<void> delete_fdb(Connection& conn, const FdbSpec& spec);
 // The fdb of one bridge (filtered by the kernel with NDA_MASTER).
-NlResult<std::vector<FdbInfo>> list_fdb(Connection& conn, const std::string& bridge);
+BRISK_EXPORT NlResult<std::vector<FdbInfo>> list_fdb(Connection& conn, const std::string& bridge);
 
 }  // namespace brisk::netlink

@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "brisk/export.h"
 #include "brisk/fd.h"
 #include "brisk/netlink/error.h"
 #include "brisk/netns_dir.h"  // kNetnsDir
@@ -27,7 +28,7 @@ namespace brisk::netlink {
 class Connection;
 
 // Refuses "", ".", "..", names with '/' and names longer than NAME_MAX.
-NlResult<void> validate_netns_name(const std::string& name);
+BRISK_EXPORT NlResult<void> validate_netns_name(const std::string& name);
 
 struct NetnsCreateOptions {
   // Make the namespaces on the calling thread, which enters each in turn and
@@ -39,24 +40,30 @@ struct NetnsCreateOptions {
 };
 
 // Like `ip netns add`: EEXIST when the name is taken; nothing is left behind on failure.
-NlResult<void> create_netns(const std::string& name, const NetnsCreateOptions& options = {});
+BRISK_EXPORT NlResult<void> create_netns(const std::string& name, const NetnsCreateOptions& options = {});
 // create_netns for each name, all on one thread: a thread per namespace
 // costs a context switch each. One result per name, in order; a failure
 // affects only its name.
-std::vector<NlResult<void>> create_netns_each(std::span<const std::string> names,
-                                              const NetnsCreateOptions& options = {});
+BRISK_EXPORT std::vector<NlResult<void>> create_netns_each(std::span<const std::string> names,
+                                                           const NetnsCreateOptions& options = {});
 // Like `ip netns delete`: detaches the bind mount and removes the file.
-NlResult<void> delete_netns(const std::string& name);
+BRISK_EXPORT NlResult<void> delete_netns(const std::string& name);
 // The names under /run/netns (empty when the directory does not exist).
-NlResult<std::vector<std::string>> list_netns();
+BRISK_EXPORT NlResult<std::vector<std::string>> list_netns();
 
 // Each checks that what it opened is a network namespace.
-NlResult<UniqueFd> open_netns(const std::string& name);
-NlResult<UniqueFd> open_netns_path(const std::string& path);
-NlResult<UniqueFd> open_netns_pid(pid_t pid);
+BRISK_EXPORT NlResult<UniqueFd> open_netns(const std::string& name);
+BRISK_EXPORT NlResult<UniqueFd> open_netns_path(const std::string& path);
+BRISK_EXPORT NlResult<UniqueFd> open_netns_pid(pid_t pid);
+
+// Moves the calling thread into the network namespace netns_fd refers to
+// (setns), for a program that would rather move than open its sockets there
+// from a helper thread, as the single-threaded brisk CLI does; brisk itself
+// always returns a thread it moves. `name` names the namespace in the error.
+BRISK_EXPORT NlResult<void> enter_netns(int netns_fd, const std::string& name);
 
 // The id the namespace netns_fd refers to has in conn's namespace (what a
 // link's IFLA_LINK_NETNSID names); nullopt when none is assigned. Assigns none.
-NlResult<std::optional<int>> netns_id(Connection& conn, int netns_fd);
+BRISK_EXPORT NlResult<std::optional<int>> netns_id(Connection& conn, int netns_fd);
 
 }  // namespace brisk::netlink

@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "brisk/export.h"
 #include "brisk/netlink/address.h"
 #include "brisk/netlink/connection.h"
 #include "brisk/netlink/error.h"
@@ -31,7 +32,7 @@ enum class RouteType : uint8_t {
 
 // RTA_METRICS: a route's path and TCP parameters (`ip route ... mtu 1400
 // advmss 1360`); what is unset is not sent.
-struct RouteMetrics {
+struct BRISK_EXPORT RouteMetrics {
   // Indexed by RTAX_* (RTAX_MTU, RTAX_WINDOW, RTAX_RTT in 1/8 ms, RTAX_ADVMSS,
   // RTAX_INITCWND, RTAX_INITRWND, RTAX_QUICKACK, ...).
   std::array<std::optional<uint32_t>, RTAX_MAX + 1> values{};
@@ -119,14 +120,14 @@ struct RouteFilter {
   std::string dev{};               // only routes out of this device (filtered by the kernel); empty: all
 };
 
-NlResult<void> add_route(Connection& conn, const RouteSpec& spec);  // put_route(.., exclusive)
+BRISK_EXPORT NlResult<void> add_route(Connection& conn, const RouteSpec& spec);  // put_route(.., exclusive)
 // Adds `spec` meeting routes with its key as `merge` says.
-NlResult<void> put_route(Connection& conn, const RouteSpec& spec, RouteMerge merge);
-NlResult<void> replace_route(Connection& conn, const RouteSpec& spec);
-NlResult<void> delete_route(Connection& conn, const RouteSpec& spec);
-NlResult<std::vector<RouteInfo>> list_routes(Connection& conn, const RouteFilter& filter = {});
+BRISK_EXPORT NlResult<void> put_route(Connection& conn, const RouteSpec& spec, RouteMerge merge);
+BRISK_EXPORT NlResult<void> replace_route(Connection& conn, const RouteSpec& spec);
+BRISK_EXPORT NlResult<void> delete_route(Connection& conn, const RouteSpec& spec);
+BRISK_EXPORT NlResult<std::vector<RouteInfo>> list_routes(Connection& conn, const RouteFilter& filter = {});
 // The route the kernel would take for one packet (`ip route get`): one
 // RTM_GETROUTE answered by the FIB lookup, never a dump.
-NlResult<RouteInfo> get_route(Connection& conn, const RouteQuery& query);
+BRISK_EXPORT NlResult<RouteInfo> get_route(Connection& conn, const RouteQuery& query);
 
 }  // namespace brisk::netlink

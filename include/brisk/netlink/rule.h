@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "brisk/export.h"
 #include "brisk/netlink/address.h"
 #include "brisk/netlink/connection.h"
 #include "brisk/netlink/error.h"
@@ -62,7 +63,7 @@ struct RuleSpec {
   std::string nat_gateway{};                    // RTN_NAT's map-to address (obsolete; IPv4)
 };
 
-struct RuleInfo {
+struct BRISK_EXPORT RuleInfo {
   int family = AF_INET;
   uint32_t priority = 0;                        // 0 when the kernel reports none (the local rule)
   uint32_t flags = 0;                           // FIB_RULE_* (invert, iif/oif detached, unresolved)
@@ -98,9 +99,9 @@ struct RuleFilter {
   int family = AF_INET;  // AF_INET, AF_INET6, or AF_UNSPEC for both
 };
 
-NlResult<void> add_rule(Connection& conn, const RuleSpec& spec);
-NlResult<void> delete_rule(Connection& conn, const RuleSpec& spec);
+BRISK_EXPORT NlResult<void> add_rule(Connection& conn, const RuleSpec& spec);
+BRISK_EXPORT NlResult<void> delete_rule(Connection& conn, const RuleSpec& spec);
 // Every rule of the family, in the kernel's order (by priority).
-NlResult<std::vector<RuleInfo>> list_rules(Connection& conn, const RuleFilter& filter = {});
+BRISK_EXPORT NlResult<std::vector<RuleInfo>> list_rules(Connection& conn, const RuleFilter& filter = {});
 
 }  // namespace brisk::netlink

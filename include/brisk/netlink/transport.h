@@ -16,11 +16,12 @@
 #include <span>
 #include <string>
 
+#include "brisk/export.h"
 #include "brisk/netlink/error.h"
 
 namespace brisk::netlink {
 
-class Transport {
+class BRISK_EXPORT Transport {
  public:
   virtual ~Transport() = default;
 

@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "brisk/export.h"
 #include "brisk/netlink/connection.h"
 #include "brisk/netlink/error.h"
 #include "brisk/netlink/link.h"
@@ -27,13 +28,13 @@ namespace brisk::netlink {
 
 // Makes a persistent tun/tap device; `name` empty or a template ("tap%d")
 // lets the kernel pick. Returns the device's name.
-NlResult<std::string> add_tun(Connection& conn, const std::string& name, const TunOptions& tun);
+BRISK_EXPORT NlResult<std::string> add_tun(Connection& conn, const std::string& name, const TunOptions& tun);
 
 // Attaches to `name` and drops its persistence, so it goes when the fd
 // closes. The mode (tap) and multi_queue must be the device's (else
 // EINVAL); a name no device has makes a transient device and succeeds, as
 // `ip tuntap del` does.
-NlResult<void> delete_tun(Connection& conn, const std::string& name, const TunOptions& tun);
+BRISK_EXPORT NlResult<void> delete_tun(Connection& conn, const std::string& name, const TunOptions& tun);
 
 struct TunInfo {
   int ifindex = 0;               // the device's index
@@ -47,6 +48,6 @@ struct TunInfo {
 // sysfs read is a fresh sysfs instance made in that namespace, so it is right
 // after a setns too; without the privilege for one, /sys (the caller's).
 // A device whose sysfs entries cannot be read (gone meanwhile) is left out.
-NlResult<std::vector<TunInfo>> list_tuns(Connection& conn);
+BRISK_EXPORT NlResult<std::vector<TunInfo>> list_tuns(Connection& conn);
 
 }  // namespace brisk::netlink

@@ -5,8 +5,10 @@
 #include <linux/rtnetlink.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/signalfd.h>
 
 #include <array>
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -17,7 +19,6 @@
 #include "cli/ip/object_print.h"
 #include "cli/ip/objects.h"
 #include "cli/ip/print_util.h"
-#include "sys/syscalls.h"
 
 namespace brisk::ipcli {
 namespace {
@@ -150,10 +151,11 @@ NlResult<UniqueFd> stop_signals() {
   sigemptyset(&mask);
   sigaddset(&mask, SIGINT);
   sigaddset(&mask, SIGTERM);
-  if (auto blocked = sys::signal_mask(SIG_BLOCK, mask); !blocked) return netlink::NetlinkError::from(blocked.error());
-  auto fd = sys::signalfd(mask);
-  if (!fd) return netlink::NetlinkError::from(fd.error());
-  return std::move(*fd);
+  if (::sigprocmask(SIG_BLOCK, &mask, nullptr) != 0)
+    return netlink::NetlinkError::from(last_error("sigprocmask"));
+  UniqueFd fd(::signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK));
+  if (!fd) return netlink::NetlinkError::from(last_error("signalfd"));
+  return fd;
 }
 
 }  // namespace
@@ -203,10 +205,9 @@ NlResult<void> run_monitor(Runner& r, const IpCommand& cmd) {
   std::array<pollfd, 2> fds{pollfd{.fd = mon->fd(), .events = POLLIN, .revents = 0},
                             pollfd{.fd = stop.get(), .events = POLLIN, .revents = 0}};
   for (;;) {
-    auto ready = sys::poll(fds, -1);
-    if (!ready) {
-      if (ready.error().code == EINTR) continue;
-      return netlink::NetlinkError::from(ready.error());
+    if (::poll(fds.data(), fds.size(), -1) < 0) {
+      if (errno == EINTR) continue;
+      return netlink::NetlinkError::from(last_error("poll"));
     }
     if (fds[1].revents) return {};
     if (!fds[0].revents) continue;

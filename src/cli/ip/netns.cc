@@ -1,5 +1,4 @@
 // ip netns: add, delete, list and exec.
-#include <sched.h>
 
 #include <cerrno>
 #include <climits>
@@ -10,7 +9,6 @@
 #include "brisk/spawn.h"
 #include "cli/ip/objects.h"
 #include "cli/ip/runner.h"
-#include "sys/namespaces.h"
 
 namespace brisk::ipcli {
 
@@ -52,8 +50,7 @@ Parsed<IpCommand> parse_netns(Cursor& c, IpCommand&& cmd) {
 // runs. In place: the CLI then becomes the program.
 NlResult<void> enter_netns_for_exec(const std::string& name) {
   auto fd = BRISK_TRY(netlink::open_netns(name));
-  if (auto entered = sys::setns(fd.get(), CLONE_NEWNET); !entered)
-    return NetlinkError{.code = entered.error().code, .op = "setns", .object = name};
+  BRISK_TRY(netlink::enter_netns(fd.get(), name));
   NetnsView view = NetnsView::of(name);
   view.skip_failed_binds = true;  // as ip: say so and go on
   auto applied = apply_netns_view(view);

@@ -2,7 +2,6 @@
 // changes scheduled into engine batches as ip -batch's semantics allow,
 // and each show handed to its object's printer.
 #include <linux/rtnetlink.h>
-#include <sched.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -13,7 +12,6 @@
 #include "cli/ip/json_layout.h"
 #include "cli/ip/print_util.h"
 #include "cli/ip/runner.h"
-#include "sys/namespaces.h"
 
 namespace brisk::ipcli {
 
@@ -147,8 +145,7 @@ NlResult<Connection*> Runner::conn() {
     // stack, its malloc arena) cost more than the command. The CLI's own
     // process simply enters the namespace.
     if (own_process_) {
-      if (auto entered = sys::setns(netns_fd_.get(), CLONE_NEWNET); !entered)
-        return NetlinkError{.code = entered.error().code, .op = "setns", .object = g_.netns};
+      BRISK_TRY(netlink::enter_netns(netns_fd_.get(), g_.netns));
       netns_fd_.reset();
       auto c = Connection::open();
       if (!c) return std::move(c).error();

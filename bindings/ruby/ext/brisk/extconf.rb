@@ -71,4 +71,6 @@ end
 # the -I mkmf also passes for a directory given with -isystem).
 ruby_headers = RbConfig::CONFIG.values_at("rubyarchhdrdir", "rubyhdrdir").map { |dir| " -isystem #{dir}" }.join
 $CXXFLAGS << "#{ruby_headers} -std=c++20 -fvisibility=hidden -Wall -Wextra"
+# A static libbrisk's exported API stays inside the extension, which exports Init_brisk_ext alone.
+$LDFLAGS << " -Wl,--exclude-libs,libbrisk.a"
 create_makefile("brisk/brisk_ext")
