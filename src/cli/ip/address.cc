@@ -224,7 +224,10 @@ struct LinkSelectors {
 // for vrf, one that is no VRF) ends the command as ip's argument error.
 netlink::NlResult<LinkSelectors> link_selectors(const IpCommand& cmd, const Links& all) {
   LinkSelectors s;
-  for (const auto& [role, name] : {std::pair<const char*, const std::string&>{"master", cmd.master}, {"vrf", cmd.vrf}}) {
+  for (const auto& selector : {std::pair<const char*, const std::string&>{"master", cmd.master}, {"vrf", cmd.vrf}}) {
+    // Plain names, not a structured binding: clang before 16 cannot capture one.
+    const char* role = selector.first;
+    const std::string& name = selector.second;
     if (name.empty()) continue;
     auto it = std::find_if(all.begin(), all.end(), [&](const auto& l) { return named(l.second, name); });
     if (it == all.end() || (std::string_view(role) == "vrf" && it->second.kind != "vrf"))
