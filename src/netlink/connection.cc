@@ -112,6 +112,16 @@ std::vector<NlResult<Connection>> Connection::open_in_each(std::span<const int> 
   return conns;
 }
 
+NlResult<Connection> Connection::adopt(UniqueFd socket, int netns_fd, const ConnectionOptions& options) {
+  auto domain = sys::getsockopt_int(socket.get(), SOL_SOCKET, SO_DOMAIN, "SO_DOMAIN");
+  if (!domain) return NetlinkError::from(domain.error());
+  auto protocol = sys::getsockopt_int(socket.get(), SOL_SOCKET, SO_PROTOCOL, "SO_PROTOCOL");
+  if (!protocol) return NetlinkError::from(protocol.error());
+  if (*domain != AF_NETLINK || *protocol != NETLINK_ROUTE)
+    return invalid_argument("netlink adopt", std::to_string(socket.get()), "not a NETLINK_ROUTE socket", EPROTOTYPE);
+  return finish_open(std::move(socket), netns_fd, options);
+}
+
 NlResult<Connection> Connection::finish_open(UniqueFd socket, int netns_fd, const ConnectionOptions& options) {
   UniqueFd netns;
   if (netns_fd >= 0) {

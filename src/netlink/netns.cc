@@ -1,13 +1,16 @@
 #include "brisk/netlink/netns.h"
 
 #include <fcntl.h>
+#include <linux/netlink.h>
 #include <limits.h>
 #include <sched.h>
 #include <sys/mount.h>
 
 #include <algorithm>
 
+#include "netlink/netns_internal.h"
 #include "sys/namespaces.h"
+#include "sys/sockets.h"
 #include "sys/syscalls.h"
 
 namespace brisk::netlink {
@@ -55,7 +58,20 @@ NlResult<void> create_netns(const std::string& name, const NetnsCreateOptions& o
 }
 
 std::vector<NlResult<void>> create_netns_each(std::span<const std::string> names, const NetnsCreateOptions& options) {
+  return detail::create_netns_each_on(names, options.on_calling_thread ? detail::NetnsThread::calling
+                                                                       : detail::NetnsThread::helper,
+                                      nullptr);
+}
+
+namespace detail {
+
+std::vector<NlResult<void>> create_netns_each_on(std::span<const std::string> names, NetnsThread thread,
+                                                 std::vector<OpenedNetns>* opened) {
   std::vector<NlResult<void>> results(names.size());
+  if (opened) {
+    opened->clear();
+    opened->resize(names.size());
+  }
   std::vector<std::size_t> todo;  // names whose mount point was made
   for (std::size_t i = 0; i < names.size(); ++i) {
     if (auto valid = validate_netns_name(names[i]); !valid) {
@@ -82,7 +98,8 @@ std::vector<NlResult<void>> create_netns_each(std::span<const std::string> names
     return !file;
   });
   // Each unshare leaves the thread in a new namespace; the bind mount keeps
-  // it alive once the thread moves on to the next one or exits.
+  // it alive once the thread moves on to the next one or exits. While the
+  // thread is in it, the namespace's fd and netlink socket cost no setns.
   const std::string self = "/proc/thread-self/ns/net";  // too long for the small-string buffer
   std::vector<char> mounted(names.size(), 0);
   auto make_all = [&] {
@@ -90,15 +107,23 @@ std::vector<NlResult<void>> create_netns_each(std::span<const std::string> names
       auto fresh = sys::unshare(CLONE_NEWNET);
       auto bound = fresh ? sys::mount(self, path(i), "none", MS_BIND) : std::move(fresh);
       if (bound) mounted[i] = 1;
-      else results[i] = failed(bound.error(), "netns add", names[i]);
+      if (bound && opened) {
+        auto ns = sys::open(self, O_RDONLY);
+        auto rtnl = ns ? sys::socket(AF_NETLINK, SOCK_RAW, NETLINK_ROUTE) : Result<UniqueFd>(ns.error());
+        if (rtnl) (*opened)[i] = {std::move(*ns), std::move(*rtnl)};
+        else bound = rtnl.error();  // made but not usable: undone below
+      }
+      if (!bound) results[i] = failed(bound.error(), "netns add", names[i]);
     }
   };
   Result<void> made;
-  if (!options.on_calling_thread) {
+  if (thread == NetnsThread::helper) {
     made = sys::run_on_thread([&]() -> Result<void> {
       make_all();
       return {};
     });
+  } else if (thread == NetnsThread::disposable) {
+    make_all();  // the thread ends in the last namespace; it is the caller's to end
   } else if (auto home = sys::open(self, O_RDONLY); !home) {
     made = home.error();
   } else {
@@ -108,11 +133,14 @@ std::vector<NlResult<void>> create_netns_each(std::span<const std::string> names
   for (std::size_t i : todo) {
     if (!made) results[i] = failed(made.error(), "netns add", names[i]);
     if (results[i]) continue;
+    if (opened) (*opened)[i] = {};
     if (mounted[i]) (void)sys::umount2(path(i), MNT_DETACH);
     (void)sys::unlink(path(i));
   }
   return results;
 }
+
+}  // namespace detail
 
 NlResult<void> delete_netns(const std::string& name) {
   if (auto valid = validate_netns_name(name); !valid) {

@@ -84,6 +84,13 @@ Op rule_op(RuleSpec spec, int kind);  // RTM_NEWRULE (exclusive) or RTM_DELRULE
 // is equal); `add` applies an add's defaults (action, main table).
 bool rule_matches(const RuleInfo& rule, const RuleSpec& spec, bool add);
 
+// What a Batch queued, taken out of it (emptying it) to be run by
+// run_ops, keeping each op's undo for setup_netns_many.
+struct BatchAccess {
+  static std::vector<Op> take(Batch& batch) { return std::exchange(batch.ops_, {}); }
+  static const BatchOptions& options(const Batch& batch) { return batch.options_; }
+};
+
 // Runs ops in order, pipelined; results by position.
 std::vector<NlResult<void>> run_ops(Connection& conn, std::vector<Op>& ops, const BatchOptions& options);
 // Deletes the named links with one group delete; results by position.

@@ -37,6 +37,7 @@ namespace brisk::netlink {
 
 namespace detail {
 struct Op;
+struct BatchAccess;  // setup_netns_many runs a batch's operations itself
 }
 
 struct BatchOptions {
@@ -107,6 +108,7 @@ class BRISK_EXPORT Batch {
   std::vector<NlResult<void>> flush();
 
  private:
+  friend struct detail::BatchAccess;
   BRISK_HIDDEN std::size_t push(detail::Op op);
   Connection& conn_;
   BatchOptions options_;

@@ -104,6 +104,12 @@ class BRISK_EXPORT Connection {
   // One result per fd, in order.
   static std::vector<NlResult<Connection>> open_in_each(std::span<const int> netns_fds,
                                                         const ConnectionOptions& options = {});
+  // A connection over a NETLINK_ROUTE socket the caller made inside the
+  // namespace netns_fd refers to (not owned, duplicated; -1: the caller's
+  // own), configured as open() configures its own: for a socket made while
+  // the thread was in a namespace, which saves open_in's setns. EPROTOTYPE
+  // when the socket is not a NETLINK_ROUTE socket.
+  static NlResult<Connection> adopt(UniqueFd socket, int netns_fd, const ConnectionOptions& options = {});
   // A connection over another transport; netns_fd() is -1. Options that
   // size the socket's buffers are the transport's business.
   static Connection over(std::unique_ptr<Transport> transport, const ConnectionOptions& options = {});
