@@ -10,10 +10,14 @@
 //             add ... netns, master, host address), then `ip -n NAME -batch`
 //             per container for the inside: batch mode cannot switch
 //             namespace between lines, so this is what a script author does
-//   brisk     the library: named namespaces, then one pipelined Batch on the
-//             host connection (veth with IFLA_NET_NS_FD on the peer, master
-//             and up at creation, addresses), then one Batch per container
-//             on a connection in its namespace (address, up, default route)
+//   brisk     the library's netlink::setup_netns_many: per round, one
+//             pipelined Batch on the host connection (veth with
+//             IFLA_NET_NS_FD on the peer, master and up at creation, then
+//             the addresses), then one Batch per container on the socket
+//             made in its namespace (address, up, default route); the next
+//             round's namespaces are made meanwhile on a second thread
+//   brisk-1core  the same calls with setup_netns_many's overlap off: what
+//             the second core gives, measured side by side
 //   floor     the kernel's floor: raw rtnetlink from the bench thread, every
 //             ifindex chosen beforehand, pipelined (see Floor in the .cc);
 //             what any tool's cost, and its growth, must be measured against
@@ -58,7 +62,10 @@ struct ContainersBenchConfig {
   // whichever method runs next. The ports are enslaved either way.
   bool bridges_up = false;
   int settle_ms = 1500;     // pause before each teardown and between sequential methods
-  std::vector<std::string> methods{};  // "ip", "ip-batch", "floor" to include; empty: all (brisk always runs)
+  std::vector<std::string> methods{};  // "ip", "ip-batch", "floor", "brisk-1core" to include; empty: all (brisk always runs)
+  // Containers per setup_netns_many round in the brisk methods (the lookahead
+  // of its namespace thread); 0: a quarter of `bucket`.
+  int brisk_round = 0;
   ContainersSchedule schedule = ContainersSchedule::automatic;
   std::function<void(const std::string&)> progress{};  // told after each round; may be empty
   // Tests: called with the method's name and its first container's namespace
@@ -73,10 +80,11 @@ struct ContainersBucket {
   int containers = 0;         // containers made in it
   int containers_before = 0;  // the method's containers that already existed
   double us_per_container = 0;
+  long rss_kb = 0;            // this process's resident memory after the round (VmRSS)
 };
 
 struct ContainersMethodResult {
-  std::string method{};           // "ip", "ip-batch", "brisk", "floor"
+  std::string method{};           // "ip", "ip-batch", "brisk", "brisk-1core", "floor"
   int containers = 0;
   int processes = 0;              // processes started for the setup
   double total_s = 0;             // setup, summed over rounds
@@ -90,6 +98,10 @@ struct ContainersMethodResult {
   double cpu_s = 0;
   double teardown_s = 0;          // until the teardown commands returned
   double teardown_settled_s = 0;  // until the kernel had removed every host end
+  // Other methods' containers still there during the teardown: a dying
+  // namespace's cleanup walks every live namespace (its ids there), so a
+  // teardown is only comparable to one with the same background.
+  int teardown_background = 0;
   int failures = 0;               // operations that failed
   bool verified = false;          // the end state was checked and is right
   double growth = 0;              // last bucket's µs per container / the first's (0: one bucket)

@@ -8,12 +8,14 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
 #include "bench/containers_bench.h"
 #include "brisk/fd.h"
 #include "brisk/netlink/batch.h"
+#include "brisk/netlink/netns_setup.h"
 #include "brisk/netlink/route.h"
 #include "sandbox/net_sandbox.h"
 
@@ -55,6 +57,11 @@ class Method {
 
   // Makes containers [begin, end).
   virtual Setup make(int begin, int end) = 0;
+  // Whether make_all can make every container in one call, as a container
+  // manager would (run when the methods take no turns).
+  virtual bool makes_all() const { return false; }
+  // Makes containers [0, n), telling at_round(done) as it goes.
+  virtual Setup make_all(int /*n*/, const std::function<void(int done)>& /*at_round*/) { return {}; }
   // Untimed, before the first round: what the shape needs on the host.
   virtual void prepare(int /*n*/) {}
   // Removes the n containers and their bridges; returns the failures.
@@ -80,13 +87,12 @@ std::unique_ptr<Method> make_phys_method(const std::string& name, const Containe
 UniqueFd open_own_netns();
 
 // Steps both shapes' methods share (containers_steps.cc).
-// brisk: the round's named namespaces, made on one helper thread, opened;
-// invalid where one failed (counted into failures).
-std::vector<UniqueFd> brisk_namespaces(const Method& m, int begin, int end, int& failures);
-// brisk: one Batch per container on a connection made in its namespace
-// (all opened on one helper thread), filled by fill(batch, i); returns the failures.
-int brisk_inside(const std::vector<UniqueFd>& inside, int begin,
-                 const std::function<void(netlink::Batch&, int)>& fill);
+// brisk: netlink::setup_netns_many of the fleet, in rounds of
+// config.brisk_round, overlapped or on one thread; returns the failures.
+// at_round, when given, is told the containers done after each round.
+int brisk_setup(netlink::Connection& host, std::span<const netlink::NetnsSetup> fleet,
+                const ContainersBenchConfig& config, bool overlap,
+                const std::function<void(int done)>& at_round = {});
 // ip: one `ip ARGS...` process in the method's host namespace, counted into s.
 void run_ip(const Method& m, std::vector<std::string> args, Setup& s);
 // Whether routes hold an IPv4 default route via gateway.

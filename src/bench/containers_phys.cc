@@ -22,6 +22,7 @@
 #include "bench/link_raw.h"
 #include "brisk/netlink/batch.h"
 #include "brisk/netlink/netns.h"
+#include "brisk/netlink/netns_setup.h"
 
 namespace brisk::bench::containers {
 namespace {
@@ -150,31 +151,36 @@ class PhysIpBatch : public PhysMethod {
 
 class PhysBrisk : public PhysMethod {
  public:
-  explicit PhysBrisk(const ContainersBenchConfig& config)
-      : PhysMethod("brisk", "brisk", config), conn_(netlink::Connection::open_in(host()).value()) {}
+  // overlap false: "brisk-1core", the same calls on one core.
+  PhysBrisk(const ContainersBenchConfig& config, bool overlap)
+      : PhysMethod(overlap ? "brisk" : "brisk-1core", overlap ? "brisk" : "brisk1", config),
+        overlap_(overlap), conn_(netlink::Connection::open_in(host()).value()) {}
 
-  Setup make(int begin, int end) override {
-    Setup s;
-    auto inside = brisk_namespaces(*this, begin, end, s.failures);
-    netlink::Batch host_side(conn_);
-    for (int i = begin; i < end; ++i) {
-      const UniqueFd& fd = inside[static_cast<std::size_t>(i - begin)];
-      if (!fd) continue;
-      for (int k : {0, 1})
-        host_side.set_link(
-            {.name = moved(i, k), .up = true, .address = mac_text(i, k), .new_name = kInside[k], .netns_fd = fd.get()});
-    }
-    for (const auto& r : host_side.flush()) s.failures += !r;
-    s.failures += brisk_inside(inside, begin, [](netlink::Batch& in, int i) {
-      for (int k : {0, 1}) in.add_address({.dev = kInside[k], .prefix = inside_prefix(i, k)});
-      in.add_route({.prefix = "default", .via = host_ip(i)});
-    });
-    return s;
-  }
+  Setup make(int begin, int end) override { return make_range(begin, end, {}); }
+  bool makes_all() const override { return true; }
+  Setup make_all(int n, const std::function<void(int)>& at_round) override { return make_range(0, n, at_round); }
 
   int teardown(int n) override { return brisk_delete_namespaces(*this, n); }
 
  private:
+  Setup make_range(int begin, int end, const std::function<void(int)>& at_round) {
+    std::vector<netlink::NetnsSetup> fleet;
+    fleet.reserve(static_cast<std::size_t>(end - begin));
+    for (int i = begin; i < end; ++i)
+      fleet.push_back({.name = netns(i),
+                       .host = [i](netlink::Batch& b, int ns) {
+                         for (int k : {0, 1})
+                           b.set_link({.name = moved(i, k), .up = true, .address = mac_text(i, k),
+                                       .new_name = kInside[k], .netns_fd = ns});
+                       },
+                       .inside = [i](netlink::Batch& b) {
+                         for (int k : {0, 1}) b.add_address({.dev = kInside[k], .prefix = inside_prefix(i, k)});
+                         b.add_route({.prefix = "default", .via = host_ip(i)});
+                       }});
+    return {.failures = brisk_setup(conn_, fleet, config_, overlap_, at_round)};
+  }
+
+  bool overlap_;
   netlink::Connection conn_;
 };
 
@@ -228,7 +234,7 @@ std::unique_ptr<Method> make_phys_method(const std::string& name, const Containe
   if (name == "ip") return std::make_unique<PhysIp>(config);
   if (name == "ip-batch") return std::make_unique<PhysIpBatch>(config);
   if (name == "floor") return std::make_unique<PhysFloor>(config);
-  return std::make_unique<PhysBrisk>(config);
+  return std::make_unique<PhysBrisk>(config, name != "brisk-1core");
 }
 
 }  // namespace brisk::bench::containers

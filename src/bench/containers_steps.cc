@@ -14,45 +14,19 @@
 #include "bench/net_helpers.h"
 #include "brisk/netlink/connection.h"
 #include "brisk/netlink/netns.h"
+#include "brisk/netlink/netns_setup.h"
 
 namespace brisk::bench::containers {
 
-std::vector<UniqueFd> brisk_namespaces(const Method& m, int begin, int end, int& failures) {
-  // A round's namespaces are made on one helper thread, and their
-  // connections opened on another: a thread per namespace would cost a
-  // context switch each, milliseconds on a loaded host.
-  std::vector<std::string> names;
-  for (int i = begin; i < end; ++i) names.push_back(m.netns(i));
-  auto made = netlink::create_netns_each(names);
-  std::vector<UniqueFd> inside(names.size());
-  for (std::size_t k = 0; k < names.size(); ++k) {
-    auto fd = made[k] ? netlink::open_netns(names[k]) : netlink::NlResult<UniqueFd>(std::move(made[k]).error());
-    if (fd) inside[k] = std::move(*fd);
-    else ++failures;
-  }
-  return inside;
-}
-
-int brisk_inside(const std::vector<UniqueFd>& inside, int begin,
-                 const std::function<void(netlink::Batch&, int)>& fill) {
-  int failures = 0;
-  std::vector<int> fds;
-  for (const auto& fd : inside)
-    if (fd) fds.push_back(fd.get());
-  auto conns = netlink::Connection::open_in_each(fds);
-  std::size_t next = 0;
-  for (std::size_t k = 0; k < inside.size(); ++k) {
-    if (!inside[k]) continue;
-    auto& conn = conns[next++];
-    if (!conn) {
-      ++failures;
-      continue;
-    }
-    netlink::Batch in(*conn);
-    fill(in, begin + static_cast<int>(k));
-    for (const auto& r : in.flush()) failures += !r;
-  }
-  return failures;
+int brisk_setup(netlink::Connection& host, std::span<const netlink::NetnsSetup> fleet,
+                const ContainersBenchConfig& config, bool overlap, const std::function<void(int done)>& at_round) {
+  std::size_t round = config.brisk_round > 0 ? static_cast<std::size_t>(config.brisk_round)
+                                             : static_cast<std::size_t>(std::max(1, config.bucket / 4));
+  netlink::NetnsSetupOptions options{.round = round, .overlap = overlap};
+  if (at_round) options.on_round = [&](std::size_t done) { at_round(static_cast<int>(done)); };
+  auto results = netlink::setup_netns_many(host, fleet, options);
+  if (!results) throw std::runtime_error(results.error().message());
+  return static_cast<int>(std::count_if(results->begin(), results->end(), [](const auto& r) { return !r; }));
 }
 
 void run_ip(const Method& m, std::vector<std::string> args, Setup& s) {

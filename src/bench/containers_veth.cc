@@ -89,46 +89,32 @@ class IpBatch : public Method {
   }
 };
 
-// The library: the host side of a round in one pipelined Batch, then each
-// container's inside in one Batch on a connection made in its namespace.
+// The library: setup_netns_many, as a container manager would call it: per
+// container the host side (the veth, its peer created in the namespace, with
+// master and up; then the host address) and the inside (address, up, default
+// route); the next sub-round's namespaces are made on a second core.
 class BriskLibrary : public Method {
  public:
-  explicit BriskLibrary(const ContainersBenchConfig& config)
-      : Method("brisk", "brisk", config), conn_(netlink::Connection::open_in(host()).value()) {}
+  // overlap false: "brisk-1core", the same calls on one core, for the gain side by side.
+  BriskLibrary(const ContainersBenchConfig& config, bool overlap)
+      : Method(overlap ? "brisk" : "brisk-1core", overlap ? "brisk" : "brisk1", config),
+        overlap_(overlap), conn_(netlink::Connection::open_in(host()).value()) {}
 
-  Setup make(int begin, int end) override {
-    Setup s;
-    auto inside = brisk_namespaces(*this, begin, end, s.failures);
-    // Every veth first, then every address: an address names its device, so
-    // queued behind the device's creation it would wait for the pipeline to
-    // drain, container by container; queued after all of them, the names
-    // are resolved in one pipelined round.
-    netlink::Batch host_side(conn_);
-    for (int i = begin; i < end; ++i) {
-      if (opens_bridge(i))
-        host_side.add_link({.name = bridge(i), .kind = netlink::BridgeOptions{}, .common = {.up = config_.bridges_up}});
-      const UniqueFd& fd = inside[static_cast<std::size_t>(i - begin)];
-      if (!fd) continue;
-      host_side.add_link({.name = host_end(i),
-                          .kind = netlink::VethOptions{.peer = kInsideEnd, .peer_netns_fd = fd.get()},
-                          .common = {.master = bridge(i), .up = true}});
-    }
-    for (int i = begin; i < end; ++i)
-      if (inside[static_cast<std::size_t>(i - begin)])
-        host_side.add_address({.dev = host_end(i), .prefix = host_ip(i) + "/31"});
-    for (const auto& r : host_side.flush()) s.failures += !r;
-    s.failures += brisk_inside(inside, begin, [](netlink::Batch& in, int i) {
-      in.add_address({.dev = kInsideEnd, .prefix = inside_ip(i) + "/31"});
-      in.set_link({.name = kInsideEnd, .up = true});
-      in.add_route({.prefix = "default", .via = host_ip(i)});
-    });
-    return s;
-  }
+  Setup make(int begin, int end) override { return make_range(begin, end, {}); }
+  bool makes_all() const override { return true; }
+  Setup make_all(int n, const std::function<void(int)>& at_round) override { return make_range(0, n, at_round); }
 
   bool verify(int n) const override { return verify_veth(*this, n); }
 
   int teardown(int n) override {
-    int failures = brisk_delete_namespaces(*this, n);
+    // The host ends first, in one Batch, which makes them one group delete:
+    // one RTNL hold unregisters every veth pair at once, and the
+    // namespaces, left with lo alone, cost the kernel's cleanup less.
+    int failures = 0;
+    netlink::Batch ends(conn_);
+    for (int i = 0; i < n; ++i) ends.delete_link(host_end(i));
+    for (const auto& r : ends.flush()) failures += !r;
+    failures += brisk_delete_namespaces(*this, n);
     netlink::Batch batch(conn_);
     for (int b = 0; b < bridges(n); ++b) batch.delete_link(bridge(b * config_.bridge_ports));
     for (const auto& r : batch.flush()) failures += !r;
@@ -136,6 +122,36 @@ class BriskLibrary : public Method {
   }
 
  private:
+  Setup make_range(int begin, int end, const std::function<void(int)>& at_round) {
+    Setup s;
+    netlink::Batch bridges(conn_);
+    for (int i = begin; i < end; ++i)
+      if (opens_bridge(i))
+        bridges.add_link({.name = bridge(i), .kind = netlink::BridgeOptions{}, .common = {.up = config_.bridges_up}});
+    for (const auto& r : bridges.flush()) s.failures += !r;
+    std::vector<netlink::NetnsSetup> fleet;
+    fleet.reserve(static_cast<std::size_t>(end - begin));
+    for (int i = begin; i < end; ++i)
+      fleet.push_back({.name = netns(i),
+                       .host = [this, i](netlink::Batch& b, int ns) {
+                         b.add_link({.name = host_end(i),
+                                     .kind = netlink::VethOptions{.peer = kInsideEnd, .peer_netns_fd = ns},
+                                     .common = {.master = bridge(i), .up = true}});
+                       },
+                       // After every veth of the round: the names are then resolved in one pipelined round.
+                       .host_after = [i](netlink::Batch& b) {
+                         b.add_address({.dev = host_end(i), .prefix = host_ip(i) + "/31"});
+                       },
+                       .inside = [i](netlink::Batch& b) {
+                         b.add_address({.dev = kInsideEnd, .prefix = inside_ip(i) + "/31"});
+                         b.set_link({.name = kInsideEnd, .up = true});
+                         b.add_route({.prefix = "default", .via = host_ip(i)});
+                       }});
+    s.failures += brisk_setup(conn_, fleet, config_, overlap_, at_round);
+    return s;
+  }
+
+  bool overlap_;
   netlink::Connection conn_;
 };
 
@@ -237,7 +253,7 @@ std::unique_ptr<Method> make_veth_method(const std::string& name, const Containe
   if (name == "ip") return std::make_unique<IpScript>(config);
   if (name == "ip-batch") return std::make_unique<IpBatch>(config);
   if (name == "floor") return std::make_unique<Floor>(config);
-  return std::make_unique<BriskLibrary>(config);
+  return std::make_unique<BriskLibrary>(config, name != "brisk-1core");
 }
 
 }  // namespace brisk::bench::containers

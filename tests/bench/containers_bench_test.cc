@@ -28,11 +28,12 @@ TEST(ContainersBench, EveryMethodBuildsVerifiesAndTearsDown) {
                                       .schedule = ContainersSchedule::interleaved,
                                       .progress = [&](const std::string& line) { progress.push_back(line); }});
   EXPECT_TRUE(report.interleaved);
-  ASSERT_EQ(report.methods.size(), 4u);
+  ASSERT_EQ(report.methods.size(), 5u);
   EXPECT_EQ(report.methods[0].method, "brisk");
   EXPECT_EQ(report.methods[1].method, "floor");
-  EXPECT_EQ(report.methods[2].method, "ip-batch");
-  EXPECT_EQ(report.methods[3].method, "ip");
+  EXPECT_EQ(report.methods[2].method, "brisk-1core");
+  EXPECT_EQ(report.methods[3].method, "ip-batch");
+  EXPECT_EQ(report.methods[4].method, "ip");
   for (const auto& m : report.methods) {
     EXPECT_EQ(m.failures, 0) << m.method;
     EXPECT_TRUE(m.verified) << m.method;
@@ -47,37 +48,50 @@ TEST(ContainersBench, EveryMethodBuildsVerifiesAndTearsDown) {
     EXPECT_EQ(m.buckets[0].containers_before, 0);
     EXPECT_EQ(m.buckets[1].containers_before, 3);
     EXPECT_EQ(m.buckets[1].first, 3);
-    for (const auto& b : m.buckets) EXPECT_GT(b.us_per_container, 0) << m.method;
+    for (const auto& b : m.buckets) {
+      EXPECT_GT(b.us_per_container, 0) << m.method;
+      EXPECT_GT(b.rss_kb, 0) << m.method;
+    }
     EXPECT_DOUBLE_EQ(m.growth, m.buckets[1].us_per_container / m.buckets[0].us_per_container) << m.method;
   }
   EXPECT_DOUBLE_EQ(report.methods[0].ratio_to_brisk, 1.0);
   EXPECT_EQ(report.methods[0].processes, 0);
   EXPECT_EQ(report.methods[1].processes, 0);
-  EXPECT_EQ(report.methods[2].processes, 2 + 6);      // a host batch per round, an inside batch per container
-  EXPECT_EQ(report.methods[3].processes, 2 + 6 * 7);  // two bridges, seven steps per container
-  EXPECT_EQ(progress.size(), 2u + 4u);  // two rounds, four teardowns
+  EXPECT_EQ(report.methods[2].processes, 0);
+  EXPECT_EQ(report.methods[3].processes, 2 + 6);      // a host batch per round, an inside batch per container
+  EXPECT_EQ(report.methods[4].processes, 2 + 6 * 7);  // two bridges, seven steps per container
+  EXPECT_EQ(progress.size(), 2u + 5u);  // two rounds, five teardowns
+  // Torn down one after another: each with fewer others' containers alive.
+  for (int k = 0; k < 5; ++k) EXPECT_EQ(report.methods[k].teardown_background, 6 * (4 - k));
 
   auto json = to_json(report);
   EXPECT_EQ(json["bench"], "containers");
-  ASSERT_EQ(json["methods"].size(), 4u);
+  ASSERT_EQ(json["methods"].size(), 5u);
   for (const auto& m : json["methods"]) {
     for (const char* key : {"method", "containers", "processes", "total_s", "containers_per_s", "us_per_container",
-                            "ratio_to_brisk", "cpu_s", "teardown_s", "teardown_settled_s", "failures", "verified", "growth", "buckets"})
+                            "ratio_to_brisk", "cpu_s", "teardown_s", "teardown_settled_s", "teardown_background", "failures", "verified", "growth",
+                            "buckets"})
       EXPECT_TRUE(m.contains(key)) << key;
     for (const auto& b : m["buckets"])
-      for (const char* key : {"index", "first", "containers", "containers_before", "us_per_container"})
+      for (const char* key : {"index", "first", "containers", "containers_before", "us_per_container", "rss_kb"})
         EXPECT_TRUE(b.contains(key)) << key;
   }
   EXPECT_TRUE(json["units"].contains("total_s"));
   std::string csv = to_csv(report);
-  EXPECT_EQ(csv.substr(0, csv.find('\n')), "method,kind,bucket,first,containers,containers_before,us_per_container");
-  EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 1 + 4 * (2 + 2));
+  EXPECT_EQ(csv.substr(0, csv.find('\n')), "method,kind,bucket,first,containers,containers_before,us_per_container,rss_kb");
+  EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 1 + 5 * (2 + 2));
   std::string table = format_table(report);
   EXPECT_NE(table.find("targets"), std::string::npos);
   EXPECT_NE(table.find("growth, last bucket / first bucket: brisk"), std::string::npos) << table;
   EXPECT_NE(table.find("brisk / floor, worst bucket"), std::string::npos) << table;
+  EXPECT_NE(table.find("setup vs the one-thread floor: brisk"), std::string::npos) << table;
+  EXPECT_NE(table.find("so the second core gives"), std::string::npos) << table;
+  EXPECT_NE(table.find("vs ip-batch"), std::string::npos) << table;
+  // Different backgrounds: the teardowns are not compared.
+  EXPECT_NE(table.find("teardown vs floor: not comparable in this run (24 and 18 other containers alive"),
+            std::string::npos) << table;
   // Each method's column in the bucket table.
-  EXPECT_NE(table.find("     brisk      floor   ip-batch         ip\n"), std::string::npos) << table;
+  EXPECT_NE(table.find("       brisk       floor brisk-1core    ip-batch          ip\n"), std::string::npos) << table;
   EXPECT_EQ(json.contains("floor_share_of_growth"), true);
   if (report.methods[0].growth > 1) {
     ASSERT_TRUE(report.floor_share_of_growth.has_value());
@@ -127,14 +141,24 @@ TEST(ContainersBench, ABrokenEndStateFailsVerification) {
 
 TEST(ContainersBench, SequentialScheduleAndMethodChoice) {
   if (!brisk::test::can_unshare_net()) GTEST_SKIP() << "needs CAP_SYS_ADMIN to create namespaces";
-  auto report = run_containers_bench(
-      {.n = 2, .bucket = 2, .settle_ms = 0, .methods = {"ip-batch"}, .schedule = ContainersSchedule::sequential});
+  // brisk makes all 5 in one setup_netns_many call (rounds of 1), its
+  // buckets cut from the rounds it reports; brisk-1core too, on one thread.
+  auto report = run_containers_bench({.n = 5, .bucket = 2, .settle_ms = 0, .methods = {"ip-batch", "brisk-1core"},
+                                      .brisk_round = 1, .schedule = ContainersSchedule::sequential});
   EXPECT_FALSE(report.interleaved);
-  ASSERT_EQ(report.methods.size(), 2u);
+  ASSERT_EQ(report.methods.size(), 3u);
+  EXPECT_EQ(report.methods[1].method, "brisk-1core");
   for (const auto& m : report.methods) {
     EXPECT_TRUE(m.verified) << m.method;
     EXPECT_EQ(m.failures, 0) << m.method;
+    EXPECT_EQ(m.teardown_background, 0) << m.method;
+    ASSERT_EQ(m.buckets.size(), 3u) << m.method;
+    EXPECT_EQ(m.buckets[2].containers_before, 4) << m.method;
+    EXPECT_EQ(m.buckets[2].containers, 1) << m.method;
   }
+  std::string table = format_table(report);
+  EXPECT_EQ(table.find("not comparable"), std::string::npos) << table;
+  EXPECT_NE(table.find("teardown until settled: brisk"), std::string::npos) << table;
 }
 
 // LXC's phys shape at a small size, every method: the moved interfaces'
@@ -144,15 +168,15 @@ TEST(ContainersBench, PhysShapeEveryMethodBuildsAndVerifies) {
   if (!brisk::test::can_unshare_net()) GTEST_SKIP() << "needs CAP_SYS_ADMIN to create namespaces";
   auto report = run_containers_bench({.n = 8, .shape = ContainersShape::phys, .bucket = 4, .settle_ms = 0,
                                       .schedule = ContainersSchedule::interleaved});
-  ASSERT_EQ(report.methods.size(), 4u);
+  ASSERT_EQ(report.methods.size(), 5u);
   for (const auto& m : report.methods) {
     EXPECT_EQ(m.failures, 0) << m.method;
     EXPECT_TRUE(m.verified) << m.method;
     EXPECT_EQ(m.buckets.size(), 2u) << m.method;
     EXPECT_GE(m.teardown_settled_s, m.teardown_s) << m.method;
   }
-  EXPECT_EQ(report.methods[2].processes, 2 + 8);  // ip-batch: a host batch per round, an inside one per container
-  EXPECT_EQ(report.methods[3].processes, 8 * 6);  // ip: netns add, 2 link set, 2 addr add, route add
+  EXPECT_EQ(report.methods[3].processes, 2 + 8);  // ip-batch: a host batch per round, an inside one per container
+  EXPECT_EQ(report.methods[4].processes, 8 * 6);  // ip: netns add, 2 link set, 2 addr add, route add
   EXPECT_EQ(to_json(report)["config"]["shape"], "phys");
   EXPECT_NE(format_table(report).find("--shape phys"), std::string::npos);
 }
@@ -179,6 +203,7 @@ TEST(ContainersBench, RefusesBadConfiguration) {
   EXPECT_THROW(run_containers_bench({.n = 4, .bucket = 2, .bridge_ports = 1025}), std::runtime_error);
   EXPECT_THROW(run_containers_bench({.n = 4, .bucket = 2, .methods = {"lxc"}}), std::runtime_error);
   EXPECT_THROW(run_containers_bench({.n = 4, .bucket = 2, .methods = {"floor", "raw"}}), std::runtime_error);
+  EXPECT_THROW(run_containers_bench({.n = 4, .bucket = 2, .brisk_round = -1}), std::runtime_error);
 }
 
 }  // namespace

@@ -31,8 +31,11 @@ void add_bench_containers(CLI::App& bench) {
                 "Bring the host bridges up (floods every container's IPv6 start-up traffic to every port)");
   cmd->add_option("--settle-ms", config->settle_ms, "pause before each teardown")->capture_default_str()
       ->check(CLI::NonNegativeNumber);
-  cmd->add_option("--methods", *methods, "only these besides brisk: ip, ip-batch, floor")->delimiter(',')
-      ->check(CLI::IsMember({"ip", "ip-batch", "brisk", "floor"}));
+  cmd->add_option("--methods", *methods, "only these besides brisk: ip, ip-batch, floor, brisk-1core")->delimiter(',')
+      ->check(CLI::IsMember({"ip", "ip-batch", "brisk", "brisk-1core", "floor"}));
+  cmd->add_option("--brisk-round", config->brisk_round,
+                  "containers per setup_netns_many round in brisk's methods (0: a quarter of --bucket)")
+      ->capture_default_str()->check(CLI::NonNegativeNumber);
   cmd->add_option("--schedule", config->schedule,
                   "interleaved: methods take turns per round; sequential: one after another; "
                   "auto: interleaved when memory allows")
