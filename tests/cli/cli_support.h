@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -37,14 +38,16 @@ inline void write_file(const std::string& path, const std::string& text) {
   out << text;
 }
 
-// Runs argv with stdout and stderr in files (no pipe-size deadlock), in `ns` when ns >= 0.
-inline Run run(std::vector<std::string> argv, int ns = -1) {
+// Runs argv with stdout and stderr in files (no pipe-size deadlock), in `ns` when ns >= 0;
+// stdin from `in` and stdout to `out_to` instead when those are given (the caller's fds).
+inline Run run(std::vector<std::string> argv, int ns = -1, int in = -1, int out_to = -1) {
   brisk::test::TempDir dir;
   std::string out_path = dir.path() + "/out", err_path = dir.path() + "/err";
   int out = ::open(out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
   int err = ::open(err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
   SpawnOptions options{.argv = std::move(argv)};
-  options.fds = {{.child_fd = 1, .parent_fd = out}, {.child_fd = 2, .parent_fd = err}};
+  options.fds = {{.child_fd = 1, .parent_fd = out_to >= 0 ? out_to : out}, {.child_fd = 2, .parent_fd = err}};
+  if (in >= 0) options.fds.push_back({.child_fd = 0, .parent_fd = in});
   if (ns >= 0) options.namespaces = {{.type = CLONE_NEWNET, .fd = ns}};
   Run result;
   auto child = spawn(options);
@@ -110,6 +113,7 @@ class CliNetnsTest : public ::testing::Test {
     ns_ = brisk::test::make_netns();
     ASSERT_TRUE(ns_.valid());
   }
+  void TearDown() override { brisk::test::drop_deviceless_proxies(ns()); }
   int ns() const { return ns_.get(); }
   UniqueFd ns_;
 };
@@ -126,6 +130,41 @@ inline UniqueFd twin_netns(int ours, const std::vector<std::vector<std::string>>
     }
   }
   return theirs;
+}
+
+// brisk's namespace (ns()) and a twin for ip, made alike by make_twin's ip
+// commands; device-less proxy entries are dropped from both at the end.
+class TwinNetnsTest : public CliNetnsTest {
+ protected:
+  void make_twin(const std::vector<std::vector<std::string>>& setup) {
+    ip_ns_ = twin_netns(ns(), setup);
+    ASSERT_TRUE(ip_ns_.valid());
+  }
+  void TearDown() override {
+    brisk::test::drop_deviceless_proxies(ip_ns());
+    CliNetnsTest::TearDown();
+  }
+  // `args` with brisk here and with ip in the twin: the same status, stderr and stdout.
+  void same(const std::vector<std::string>& args) {
+    auto theirs = ip_run(args, ip_ns());
+    auto ours = brisk_run(args, ns());
+    EXPECT_EQ(ours.code, theirs.code) << ::testing::PrintToString(args) << ours.err;
+    EXPECT_EQ(ours.err, theirs.err) << ::testing::PrintToString(args);
+    EXPECT_EQ(ours.out, theirs.out) << ::testing::PrintToString(args);
+  }
+  int ip_ns() const { return ip_ns_.get(); }
+  UniqueFd ip_ns_;
+};
+
+// `ip ARGS` in `ns`, its lines sorted: the kernel dumps some tables in hash order.
+inline std::string sorted_lines(const std::vector<std::string>& args, int ns) {
+  std::vector<std::string> lines;
+  std::istringstream out(ip_run(args, ns).out);
+  for (std::string line; std::getline(out, line);) lines.push_back(line);
+  std::sort(lines.begin(), lines.end());
+  std::string all;
+  for (const auto& line : lines) all += line + "\n";
+  return all;
 }
 
 // A unique name for a named namespace, deleted (with its /etc/netns dir) even when a test fails.

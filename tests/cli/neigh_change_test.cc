@@ -5,9 +5,6 @@
 
 #include <gtest/gtest.h>
 
-#include <algorithm>
-#include <sstream>
-
 #include "cli_support.h"
 #include "parse_support.h"
 
@@ -83,46 +80,25 @@ TEST(IpNeighChangeGrammar, ShowAndFlushSelectors) {
 }
 
 // Two namespaces alike: a veth pair up, d0 with 10.9.0.1/24 and fd00:9::1/64.
-class IpNeighChangeGolden : public cli_test::CliNetnsTest {
+class IpNeighChangeGolden : public cli_test::TwinNetnsTest {
  protected:
   void SetUp() override {
     CliNetnsTest::SetUp();
     if (IsSkipped()) return;
-    ip_ns_ = cli_test::twin_netns(ns(), {{"link", "add", "d0", "type", "veth", "peer", "name", "d1"},
-                                         {"link", "set", "d0", "up"},
-                                         {"link", "set", "d1", "up"},
-                                         {"addr", "add", "10.9.0.1/24", "dev", "d0"},
-                                         {"addr", "add", "fd00:9::1/64", "dev", "d0", "nodad"}});
-    ASSERT_TRUE(ip_ns_.valid());
+    make_twin({{"link", "add", "d0", "type", "veth", "peer", "name", "d1"},
+               {"link", "set", "d0", "up"},
+               {"link", "set", "d1", "up"},
+               {"addr", "add", "10.9.0.1/24", "dev", "d0"},
+               {"addr", "add", "fd00:9::1/64", "dev", "d0", "nodad"}});
   }
-  // Runs `args` with brisk here and with ip in the twin: the same status and stderr.
-  void same(const Words& args) {
-    auto theirs = ip_run(args, ip_ns());
-    auto ours = brisk_run(args, ns());
-    EXPECT_EQ(ours.code, theirs.code) << ::testing::PrintToString(args) << ours.err;
-    EXPECT_EQ(ours.err, theirs.err) << ::testing::PrintToString(args);
-    EXPECT_EQ(ours.out, theirs.out) << ::testing::PrintToString(args);
-  }
-  int ip_ns() const { return ip_ns_.get(); }
-  UniqueFd ip_ns_;
 };
-
-// `ip ARGS` in `ns`, its lines sorted: the kernel dumps in hash order.
-std::string sorted(const Words& args, int ns) {
-  std::vector<std::string> lines;
-  std::istringstream out(ip_run(args, ns).out);
-  for (std::string line; std::getline(out, line);) lines.push_back(line);
-  std::sort(lines.begin(), lines.end());
-  std::string all;
-  for (const auto& line : lines) all += line + "\n";
-  return all;
-}
 
 // The IPv4 cache (IPv6 has the kernel's own ff02:: entries coming and
 // going) and every proxy entry.
 void expect_same_tables(int ours, int theirs, const std::string& what) {
   for (const Words& show : {Words{"-4", "neigh", "show", "nud", "all"}, Words{"neigh", "show", "proxy"}})
-    EXPECT_EQ(sorted(show, ours), sorted(show, theirs)) << what << " " << ::testing::PrintToString(show);
+    EXPECT_EQ(cli_test::sorted_lines(show, ours), cli_test::sorted_lines(show, theirs))
+        << what << " " << ::testing::PrintToString(show);
 }
 
 TEST_F(IpNeighChangeGolden, ChangeOfAnEntryAndOfNone) {

@@ -56,6 +56,7 @@ class NetnsTest : public ::testing::Test {
     ASSERT_TRUE(conn) << conn.error().message();
     conn_.emplace(std::move(*conn));
   }
+  void TearDown() override { brisk::test::drop_deviceless_proxies(ns()); }
   Connection& conn() { return *conn_; }
   int ns() const { return ns_.get(); }
 

@@ -12,6 +12,8 @@
 #include <sstream>
 #include <thread>
 
+#include "brisk/netlink/connection.h"
+#include "brisk/netlink/neighbour.h"
 #include "sandbox/minimal_root.h"
 #include "sys/syscalls.h"
 
@@ -93,6 +95,19 @@ UniqueFd make_netns() {
     if (auto ns = sys::open("/proc/thread-self/ns/net", O_RDONLY)) fd = std::move(*ns);
   }).join();
   return fd;
+}
+
+void drop_deviceless_proxies(int netns_fd) {
+  if (netns_fd < 0) return;
+  auto conn = netlink::Connection::open_in(netns_fd);
+  if (!conn) return;
+  auto proxies = netlink::list_neighbours(*conn, {.proxy = true});
+  if (!proxies) return;
+  for (const auto& p : *proxies) {
+    if (p.ifindex) continue;
+    auto deleted = netlink::delete_neighbour(*conn, {.address = p.address.to_string(), .flags = NTF_PROXY});
+    EXPECT_TRUE(deleted) << "proxy " << p.address.to_string() << ": " << deleted.error().message();
+  }
 }
 
 void build_minimal_root(const std::string& root, const std::vector<std::string>& programs) {

@@ -59,6 +59,13 @@ bool can_unshare_net();
 // Made on a helper thread so that this process never leaves its own.
 UniqueFd make_netns();
 
+// Deletes the proxy neighbour entries of `netns_fd` that name no device
+// (`ip neigh add proxy ADDR`). The kernel (6.18 here) does not free those
+// with their namespace: one lives on and shows in a later namespace that
+// reuses the freed namespace's memory, and breaks that test's comparison of
+// two namespaces. A fixture that may make one calls this in TearDown.
+void drop_deviceless_proxies(int netns_fd);
+
 // A minimal root filesystem with the given programs and the libraries they
 // load, at the same paths as on the host (sandbox::build_minimal_root); fails
 // the test when it cannot be built.
