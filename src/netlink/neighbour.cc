@@ -22,6 +22,8 @@ constexpr auto kNeighPolicies = [] {
   p[NDA_VLAN] = {AttrKind::u16};
   p[NDA_MASTER] = {AttrKind::u32};
   p[NDA_FLAGS_EXT] = {AttrKind::u32};
+  p[NDA_PROTOCOL] = {AttrKind::u8};
+  p[NDA_CACHEINFO] = {AttrKind::binary, 0, sizeof(nda_cacheinfo)};
   return p;
 }();
 
@@ -46,6 +48,7 @@ std::optional<MacAddress> mac_of(const Attributes& attrs) {
   return mac;
 }
 
+// master: an ifindex, -1 for "no master" (the kernel's NDA_MASTER filter), 0 for any.
 NlResult<void> dump_neigh(Connection& conn, int family, uint8_t flags, int ifindex, int master, const char* op,
                           const std::string& object, const std::function<void(const ParsedNeigh&)>& take,
                           const std::function<void()>& restart) {
@@ -129,6 +132,7 @@ Op neighbour_op(NeighbourSpec spec, NeighWrite write) {
     m.put_bytes(NDA_DST, ip.data());
     if (mac && !del) m.put_bytes(NDA_LLADDR, mac->bytes);
     if (spec.managed && !del) m.put_u32(NDA_FLAGS_EXT, NTF_EXT_MANAGED);
+    if (spec.protocol && !del) m.put_u8(NDA_PROTOCOL, spec.protocol);
     std::vector<Request> requests;
     requests.push_back({.message = std::move(m), .op = op, .object = object});
     // After ENOBUFS: is the entry there (with our lladdr) or gone?
@@ -206,9 +210,12 @@ std::optional<NeighbourInfo> neighbour_info(const ParsedNeigh& n) {
   if (!dst) return std::nullopt;
   auto ip = IpAddress::from_bytes(*dst);
   if (!ip) return std::nullopt;
+  nda_cacheinfo cache{};
+  if (auto raw = n.attrs->bytes(NDA_CACHEINFO)) std::memcpy(&cache, raw->data(), sizeof cache);
   return NeighbourInfo{.ifindex = n.header.ndm_ifindex, .address = *ip, .lladdr = mac_of(*n.attrs),
                        .state = n.header.ndm_state, .flags = n.header.ndm_flags,
-                       .managed = (n.attrs->u32(NDA_FLAGS_EXT).value_or(0) & NTF_EXT_MANAGED) != 0};
+                       .managed = (n.attrs->u32(NDA_FLAGS_EXT).value_or(0) & NTF_EXT_MANAGED) != 0,
+                       .protocol = n.attrs->u8(NDA_PROTOCOL).value_or(0), .refcnt = cache.ndm_refcnt};
 }
 
 }  // namespace detail
@@ -227,18 +234,18 @@ NlResult<void> delete_neighbour(Connection& conn, const NeighbourSpec& spec) {
 }
 
 NlResult<std::vector<NeighbourInfo>> list_neighbours(Connection& conn, const NeighbourFilter& filter) {
-  int ifindex = 0;
-  if (!filter.dev.empty()) {
-    auto index = resolve_link(conn, filter.dev);
-    if (!index) {
-      index.error().op = "neigh list";
-      return std::move(index).error();
-    }
-    ifindex = *index;
-  }
+  auto index_of = [&conn](const std::string& dev) -> NlResult<int> {
+    if (dev.empty()) return 0;
+    auto index = resolve_link(conn, dev);
+    if (!index) index.error().op = "neigh list";
+    return index;
+  };
+  int ifindex = BRISK_TRY(index_of(filter.dev));
+  int master = -1;
+  if (!filter.no_master) master = BRISK_TRY(index_of(filter.master));
   std::vector<NeighbourInfo> found;
   auto done = detail::dump_neigh(
-      conn, filter.family, filter.proxy ? NTF_PROXY : 0, ifindex, 0, "neigh list", filter.dev,
+      conn, filter.family, filter.proxy ? NTF_PROXY : 0, ifindex, master, "neigh list", filter.dev,
       [&](const detail::ParsedNeigh& n) {
         auto info = detail::neighbour_info(n);
         if (!info || (ifindex && info->ifindex != ifindex)) return;
@@ -247,6 +254,42 @@ NlResult<std::vector<NeighbourInfo>> list_neighbours(Connection& conn, const Nei
       [&] { found.clear(); });
   if (!done) return std::move(done).error();
   return found;
+}
+
+NlResult<NeighbourInfo> get_neighbour(Connection& conn, const std::string& dev, const std::string& address,
+                                      bool proxy) {
+  const char* op = "neigh get";
+  std::string object = (proxy ? "proxy " : "") + address + (dev.empty() ? "" : " dev " + dev);
+  auto ip = IpAddress::parse(address);
+  if (!ip) return invalid_argument(op, object, "malformed address '" + address + "'");
+  if (dev.empty() && !proxy) return invalid_argument(op, object, "a cache entry is asked for on a device");
+  int ifindex = 0;
+  if (!dev.empty()) {
+    auto index = resolve_link(conn, dev);
+    if (!index && index.error().code == ENODEV)
+      return NetlinkError{.code = ENODEV, .op = op, .object = object,
+                          .detail = "dev '" + dev + "' does not exist"};
+    ifindex = BRISK_TRY(std::move(index));
+  }
+  Message m(RTM_GETNEIGH, NLM_F_REQUEST);
+  auto& ndm = m.put_header<ndmsg>();
+  ndm.ndm_family = static_cast<uint8_t>(ip->family);
+  ndm.ndm_ifindex = ifindex;
+  ndm.ndm_flags = proxy ? NTF_PROXY : 0;
+  m.put_bytes(NDA_DST, ip->data());
+  std::optional<NeighbourInfo> found;
+  Request r{.message = std::move(m), .op = op, .object = object, .reply_budget = kGetBudget, .ack = false};
+  r.on_reply = [&found](const nlmsghdr& reply) -> NlResult<void> {
+    if (reply.nlmsg_type != RTM_NEWNEIGH) return {};
+    auto parsed = detail::parse_neigh(reply);
+    if (!parsed) return std::move(parsed).error();
+    found = detail::neighbour_info(*parsed);
+    return {};
+  };
+  BRISK_TRY(conn.execute(std::move(r)));
+  if (!found)
+    return NetlinkError{.code = EBADMSG, .op = op, .object = object, .detail = "no entry in the reply"};
+  return std::move(*found);
 }
 
 NlResult<void> add_fdb(Connection& conn, const FdbSpec& spec) {

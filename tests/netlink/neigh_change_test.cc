@@ -1,6 +1,7 @@
 // change_neighbour (an existing entry only) and proxy entries, with ip -j as
 // the oracle.
 #include <linux/neighbour.h>
+#include <linux/rtnetlink.h>
 
 #include <gtest/gtest.h>
 
@@ -101,6 +102,59 @@ TEST_F(NeighChange, ManagedAndExternLearnedReadBack) {
   ASSERT_NE(find("10.1.0.12"), listed->end());
   EXPECT_TRUE(find("10.1.0.12")->flags & NTF_EXT_LEARNED);
   EXPECT_FALSE(find("10.1.0.12")->managed);
+}
+
+TEST_F(NeighChange, GetAsksForOneEntryWithItsProtocol) {
+  ASSERT_TRUE(add_neighbour(conn(), {.dev = "n0", .address = "10.1.0.2", .lladdr = "02:00:00:00:01:02",
+                                     .protocol = RTPROT_DHCP}));
+  ASSERT_TRUE(
+      add_neighbour(conn(), {.dev = "n0", .address = "10.1.0.7", .flags = NTF_PROXY, .protocol = RTPROT_STATIC}));
+  ASSERT_TRUE(add_neighbour(conn(), {.address = "10.1.0.8", .flags = NTF_PROXY}));
+  auto got = get_neighbour(conn(), "n0", "10.1.0.2");
+  ASSERT_TRUE(got) << got.error().message();
+  EXPECT_EQ(got->ifindex, resolve_link(conn(), "n0").value());
+  EXPECT_EQ(got->lladdr->to_string(), "02:00:00:00:01:02");
+  EXPECT_EQ(got->state, NUD_PERMANENT);
+  EXPECT_EQ(got->protocol, RTPROT_DHCP);
+  EXPECT_EQ(ip_json(ns(), {"neigh", "show", "dev", "n0", "10.1.0.2"})[0]["protocol"], "dhcp") << "sent as ip sends it";
+  auto proxy = get_neighbour(conn(), "n0", "10.1.0.7", true);
+  ASSERT_TRUE(proxy) << proxy.error().message();
+  EXPECT_TRUE(proxy->flags & NTF_PROXY);
+  EXPECT_EQ(proxy->protocol, RTPROT_STATIC);
+  auto everywhere = get_neighbour(conn(), "", "10.1.0.8", true);
+  ASSERT_TRUE(everywhere) << everywhere.error().message();
+  EXPECT_EQ(everywhere->ifindex, 0);
+
+  auto none = get_neighbour(conn(), "n0", "10.1.0.3");
+  ASSERT_FALSE(none);
+  EXPECT_EQ(none.error().code, ENOENT);
+  EXPECT_EQ(none.error().object, "10.1.0.3 dev n0");
+  EXPECT_EQ(get_neighbour(conn(), "n0", "10.1.0.2", true).error().code, ENOENT) << "the proxy table is apart";
+  EXPECT_EQ(get_neighbour(conn(), "nope0", "10.1.0.2").error().code, ENODEV);
+  EXPECT_EQ(get_neighbour(conn(), "n0", "10.1.0.300").error().code, EINVAL);
+  EXPECT_EQ(get_neighbour(conn(), "", "10.1.0.2").error().code, EINVAL) << "a cache entry needs its device";
+}
+
+TEST_F(NeighChange, ListFiltersByMasterInTheKernel) {
+  ASSERT_TRUE(add_link(conn(), {.name = "br0", .kind = BridgeOptions{}, .common = {.up = true}}));
+  ASSERT_TRUE(set_link(conn(), {.name = "n1", .master = "br0"}));
+  ASSERT_TRUE(add_neighbour(conn(), {.dev = "n0", .address = "10.1.0.2", .lladdr = "02:00:00:00:01:02"}));
+  ASSERT_TRUE(add_neighbour(conn(), {.dev = "n1", .address = "10.1.0.3", .lladdr = "02:00:00:00:01:03"}));
+  auto addresses = [](const std::vector<NeighbourInfo>& found) {
+    std::vector<std::string> out;
+    for (const auto& n : found) out.push_back(n.address.to_string());
+    std::sort(out.begin(), out.end());
+    return out;
+  };
+  auto ported = list_neighbours(conn(), {.family = AF_INET, .master = "br0"});
+  ASSERT_TRUE(ported) << ported.error().message();
+  EXPECT_EQ(addresses(*ported), std::vector<std::string>{"10.1.0.3"});
+  auto unported = list_neighbours(conn(), {.family = AF_INET, .no_master = true});
+  ASSERT_TRUE(unported) << unported.error().message();
+  EXPECT_EQ(addresses(*unported), std::vector<std::string>{"10.1.0.2"});
+  auto missing = list_neighbours(conn(), {.master = "nope0"});
+  ASSERT_FALSE(missing);
+  EXPECT_EQ(missing.error().code, ENODEV);
 }
 
 }  // namespace

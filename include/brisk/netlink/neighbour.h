@@ -29,6 +29,7 @@ struct NeighbourSpec {
   uint16_t state = NUD_PERMANENT;    // NUD_* (permanent, noarp, reachable, stale, none, ...)
   uint8_t flags = 0;                 // NTF_PROXY (a proxy entry, no lladdr), NTF_ROUTER, NTF_USE, NTF_EXT_LEARNED
   bool managed = false;              // NTF_EXT_MANAGED: the kernel resolves and keeps the entry
+  uint8_t protocol = 0;              // NDA_PROTOCOL: who made the entry (RTPROT_*); 0: not said
 };
 
 struct NeighbourInfo {
@@ -38,12 +39,16 @@ struct NeighbourInfo {
   uint16_t state = 0;  // NUD_*
   uint8_t flags = 0;   // NTF_*
   bool managed = false;  // NTF_EXT_MANAGED in NDA_FLAGS_EXT
+  uint8_t protocol = 0;  // NDA_PROTOCOL; 0: none given
+  uint32_t refcnt = 0;   // NDA_CACHEINFO's ndm_refcnt: the entry's users (0 is ip's "unused")
 };
 
 struct NeighbourFilter {
   std::string dev{};       // only this device (filtered by the kernel); empty: all
   int family = AF_UNSPEC;  // AF_INET, AF_INET6 or both
   bool proxy = false;      // the proxy entries (NTF_PROXY) instead of the cache
+  std::string master{};    // only entries on this device's ports (NDA_MASTER, kernel-side); empty: all
+  bool no_master = false;  // only entries on devices without a master (NDA_MASTER of -1)
 };
 
 BRISK_EXPORT NlResult<void> add_neighbour(Connection& conn, const NeighbourSpec& spec);
@@ -53,6 +58,11 @@ BRISK_EXPORT NlResult<void> change_neighbour(Connection& conn, const NeighbourSp
 BRISK_EXPORT NlResult<void> delete_neighbour(Connection& conn, const NeighbourSpec& spec);
 BRISK_EXPORT NlResult<std::vector<NeighbourInfo>> list_neighbours(Connection& conn,
                                                                   const NeighbourFilter& filter = {});
+// One entry, asked of the kernel (RTM_GETNEIGH), as `ip neigh get`: `address`
+// on `dev`, or the proxy entry for it (`dev` may then be empty: the entry for
+// every device). ENOENT, with the kernel's text, when there is none.
+BRISK_EXPORT NlResult<NeighbourInfo> get_neighbour(Connection& conn, const std::string& dev,
+                                                   const std::string& address, bool proxy = false);
 
 struct FdbSpec {
   std::string dev{};                // the bridge port (or vxlan device)
