@@ -456,6 +456,13 @@ TEST(IpBatchSplit, CommentsQuotesContinuations) {
   EXPECT_EQ((*lines)[4].line, 8);  // a continued command is numbered by its last line, as ip does
   EXPECT_EQ((*lines)[4].args, (Words{"addr", "add", "10.0.0.1/24", "dev", "v0"}));
   EXPECT_EQ((*lines)[5].line, 10);
+  // Where each command's text ends (what a `rule restore` there reads after it).
+  EXPECT_EQ((*lines)[0].end, 35u);
+  EXPECT_EQ((*lines)[4].end, std::string_view("link add v0 type veth peer name v1\n\n   # a comment line\n"
+                                               "link set v0 up # trailing comment\nlink set v0 alias \"two words\" \n"
+                                               "link set v0 alias 'single quoted'\naddr add 10.0.0.1/24 \\\n  dev v0\n")
+                                  .size());
+  EXPECT_EQ((*lines)[5].end, (*lines)[4].end + 3 + 9) << "the last, without a newline: the end of the text";
 }
 
 TEST(IpBatchSplit, Errors) {

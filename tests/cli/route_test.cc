@@ -23,7 +23,7 @@ TEST(IpRouteGrammar, MergeVerbs) {
   EXPECT_EQ(ok({"r", "app", "10.0.0.0/8", "dev", "v0"}).verb, Verb::route_append);
   auto flush = ok({"route", "flush", "dev", "v0", "proto", "dhcp"});
   EXPECT_EQ(flush.verb, Verb::route_flush);
-  EXPECT_EQ(flush.route_protocol, RTPROT_DHCP);
+  EXPECT_EQ(flush.protocol, RTPROT_DHCP);
   EXPECT_FALSE(flush.mutates());  // run on its own, as addr flush
   auto bare = error_of({"route", "flush"});
   EXPECT_EQ(bare.message, "\"ip route flush\" requires arguments.");

@@ -200,11 +200,6 @@ std::string lifetime_text(uint32_t seconds) {
 }
 
 // Whether addr show/flush's scope filter keeps `a`.
-// Whether `name` is the link's name or one of its altnames, as the kernel's lookup takes either.
-bool named(const netlink::LinkInfo& l, const std::string& name) {
-  return l.name == name || std::find(l.altnames.begin(), l.altnames.end(), name) != l.altnames.end();
-}
-
 bool in_scope(const netlink::AddressInfo& a, const IpCommand& cmd) { return !cmd.scope || a.scope == *cmd.scope; }
 
 // The link-level selectors of show and flush (master, vrf, nomaster,
@@ -220,21 +215,9 @@ struct LinkSelectors {
   }
 };
 
-// master and vrf name a device ip looks up as it parses: a missing one (or,
-// for vrf, one that is no VRF) ends the command as ip's argument error.
 netlink::NlResult<LinkSelectors> link_selectors(const IpCommand& cmd, const Links& all) {
   LinkSelectors s;
-  for (const auto& selector : {std::pair<const char*, const std::string&>{"master", cmd.master}, {"vrf", cmd.vrf}}) {
-    // Plain names, not a structured binding: clang before 16 cannot capture one.
-    const char* role = selector.first;
-    const std::string& name = selector.second;
-    if (name.empty()) continue;
-    auto it = std::find_if(all.begin(), all.end(), [&](const auto& l) { return named(l.second, name); });
-    if (it == all.end() || (std::string_view(role) == "vrf" && it->second.kind != "vrf"))
-      return netlink::NetlinkError{.code = ENODEV, .op = "show", .object = name,
-                          .detail = std::string(role) + " '" + name + "' does not exist"};
-    s.master = it->first;
-  }
+  s.master = BRISK_TRY(selected_master(cmd, all));
   for (const auto& [index, l] : all)
     if (!cmd.slave_kind.empty() && l.details && l.details->slave_kind == cmd.slave_kind) s.of_slave_kind.insert(index);
   return s;

@@ -38,6 +38,7 @@ Parsed<std::vector<BatchLine>> split_batch(std::string_view text) {
   lines.reserve(static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n')) + 1);
   int number = 0;
   std::string pending;
+  const std::size_t size = text.size();
   while (!text.empty()) {
     std::size_t nl = text.find('\n');
     std::string_view raw = text.substr(0, nl);
@@ -59,7 +60,7 @@ Parsed<std::vector<BatchLine>> split_batch(std::string_view text) {
       continue;
     }
     // makeargs: blanks separate words; a word starting with a quote runs to the next same quote.
-    BatchLine line{.line = number};
+    BatchLine line{.line = number, .end = size - text.size()};
     std::string_view cp = pending;
     line.args.reserve(words_at_most(cp));
     std::size_t at = 0;

@@ -32,8 +32,11 @@ bool IpCommand::mutates() const {
     case Verb::route_get:
     case Verb::rule_show:
     case Verb::rule_flush:
+    case Verb::rule_save:
+    case Verb::rule_restore:
     case Verb::neigh_show:
     case Verb::neigh_flush:
+    case Verb::neigh_get:
     case Verb::fdb_show:
     case Verb::monitor:
     case Verb::netns_add:

@@ -77,6 +77,8 @@ METRIC := { mtu | advmss | window | initcwnd | initrwnd | quickack | rtt | rttva
       return R"(Usage: brisk rule { add | del } SELECTOR ACTION
        brisk rule flush [ SELECTOR ]
        brisk rule [ { list | show } [ SELECTOR ] ]
+       brisk rule save > FILE        (the rules of one family, -4 unless -6; ip's format)
+       brisk rule restore < FILE     (adds each saved rule again, as ip rule restore)
 SELECTOR := [ not ] [ from PREFIX ] [ to PREFIX ] [ tos TOS ]
             [ fwmark FWMARK[/MASK] ]
             [ iif STRING ] [ oif STRING ] [ pref NUMBER ] [ l3mdev ]
@@ -101,8 +103,11 @@ Without -6 (or -4) rules are IPv4's, as in ip.
       return R"(Usage: brisk neigh { add | del | change | replace }
                  { ADDR [ lladdr { LLADDR | null } ] [ nud STATE ] | proxy ADDR }
                  dev DEV [ router ] [ use ] [ managed ] [ extern_learn ]
+                 [ protocol PROTO ]
        brisk neigh show [ proxy ] [ dev DEV ] [ [ to ] PREFIX ] [ nud { STATE | all } ]...
-       brisk neigh flush [ proxy ] [ dev DEV ] [ [ to ] PREFIX ] [ nud { STATE | all } ]...
+                 [ master DEV | vrf NAME | nomaster ] [ protocol { PROTO | all } ] [ unused ]
+       brisk neigh flush SELECTOR...    (show's selectors, at least one)
+       brisk neigh get { [ to ] ADDR dev DEV | proxy ADDR [ dev DEV ] }
 STATE := { delay | failed | incomplete | noarp | none |
            permanent | probe | reachable | stale | NUMBER }
 )";

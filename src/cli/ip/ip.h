@@ -92,8 +92,8 @@ enum class Verb {
   link_add, link_set, link_del, link_del_group, link_show, link_prop_add, link_prop_del,
   addr_add, addr_del, addr_replace, addr_show, addr_flush,
   route_add, route_del, route_replace, route_change, route_prepend, route_append, route_show, route_flush, route_get,
-  rule_add, rule_del, rule_show, rule_flush,
-  neigh_add, neigh_del, neigh_replace, neigh_change, neigh_show, neigh_flush,
+  rule_add, rule_del, rule_show, rule_flush, rule_save, rule_restore,
+  neigh_add, neigh_del, neigh_replace, neigh_change, neigh_show, neigh_flush, neigh_get,
   netns_add, netns_del, netns_list, netns_exec,
   fdb_add, fdb_del, fdb_show,
   tuntap_add, tuntap_del, tuntap_show,
@@ -112,6 +112,13 @@ struct MonitorSpec {
   std::string dev{};   // dev DEVICE: only its links, addresses, routes (by oif) and neighbours
 };
 
+// What `rule restore` reads. ip reads a batch file as its stdin (freopen),
+// so a restore in a batch reads the batch's text after its own line.
+struct RestoreInput {
+  bool from_batch = false;
+  std::string text{};  // from_batch: the batch text after the restore's line
+};
+
 // One parsed command. Only the fields its verb uses are set.
 //
 // The engine's spec (a route, an address, ...) a verb works on is held in
@@ -120,7 +127,8 @@ struct MonitorSpec {
 struct IpCommand {
   using Spec = std::variant<std::monostate, netlink::LinkAdd, netlink::LinkSet, netlink::AltnameChange,
                             netlink::AddressSpec, netlink::RouteSpec, netlink::RouteQuery, netlink::RuleSpec,
-                            netlink::NeighbourSpec, netlink::FdbSpec, netlink::TunOptions, MonitorSpec>;
+                            netlink::NeighbourSpec, netlink::FdbSpec, netlink::TunOptions, MonitorSpec,
+                            RestoreInput>;
 
   Verb verb = Verb::link_show;
   int line = 0;  // batch line; 0 for a command line
@@ -131,9 +139,9 @@ struct IpCommand {
   uint32_t group = 0;            // link del group
   // show/flush filters
   std::string dev{};
-  std::string master{};                       // link/addr show master DEV
-  bool no_master = false;                     // link/addr show nomaster
-  std::string vrf{};                          // link/addr show vrf NAME: a master that must be a VRF
+  std::string master{};                       // link/addr/neigh show master DEV
+  bool no_master = false;                     // link/addr/neigh show nomaster
+  std::string vrf{};                          // link/addr/neigh show vrf NAME: a master that must be a VRF
   std::string kind{};                         // link/addr show type KIND
   std::string slave_kind{};                   // link/addr show type KIND_slave: ports of a KIND master
   std::optional<uint32_t> show_group{};       // link/addr show group GROUP
@@ -145,7 +153,8 @@ struct IpCommand {
   std::string label_pattern{};                // addr show/flush label PATTERN (fnmatch)
   std::optional<uint32_t> nud{};              // neigh show nud STATE...: NUD_* bits, 0x100 for "none"
   bool neigh_proxy = false;                   // neigh show/flush proxy: the proxy entries (NTF_PROXY)
-  std::optional<uint8_t> route_protocol{};    // route show proto PROTO (RTPROT_*)
+  bool neigh_unused = false;                  // neigh show/flush unused: entries nothing refers to
+  std::optional<uint8_t> protocol{};          // route/neigh show proto PROTO (RTPROT_*)
   std::optional<uint8_t> route_scope{};       // route show scope SCOPE
   std::optional<uint8_t> route_type{};        // route show type TYPE (RTN_*)
   bool rule_from_filter = false;              // rule show/flush from PREFIX (rule.from; empty: all)
@@ -193,6 +202,8 @@ struct IpCommand {
   const netlink::TunOptions& tun() const { return as<netlink::TunOptions>(); }
   MonitorSpec& monitor() { return as<MonitorSpec>(); }
   const MonitorSpec& monitor() const { return as<MonitorSpec>(); }
+  RestoreInput& restore_input() { return as<RestoreInput>(); }  // rule restore
+  const RestoreInput& restore_input() const { return as<RestoreInput>(); }
 };
 
 // Parses one command: args[0] is the object ("link", "a", ...).
@@ -202,6 +213,7 @@ Parsed<IpCommand> parse_command(std::span<const std::string> args, const Globals
 struct BatchLine {
   int line = 0;
   std::vector<std::string> args{};
+  std::size_t end = 0;  // offset in the batch text just past the line (and its newline)
 };
 // Splits a batch file the way ip's getcmdline/makeargs do: '#' starts a
 // comment anywhere, a trailing backslash joins the next line (the command is

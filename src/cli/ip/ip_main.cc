@@ -87,6 +87,8 @@ int ip_main(int argc, char** argv) {
         continue;
       }
       cmd->line = line.line;
+      if (cmd->verb == Verb::rule_restore)
+        cmd->restore_input() = {.from_batch = true, .text = text->substr(line.end)};
       cmds.push_back(std::move(*cmd));
     }
     if (!errors.empty()) return refuse_batch(errors, source);

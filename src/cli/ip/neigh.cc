@@ -27,6 +27,11 @@ std::optional<uint16_t> nud_state(const std::string& text) {
   return uint16_t(*n);
 }
 
+// ip's usage(), which `help` in place of an address asks for.
+Failure<UsageError> neigh_help() {
+  return fail(UsageError{.message = std::string(object_usage(Object::neigh)), .help = true});
+}
+
 // ip's duparg(): a keyword given twice.
 Failure<UsageError> duplicate(const std::string& key, const std::string& value) {
   return fatal("Error: duplicate \"" + key + "\": \"" + value + "\" is the second value.", 255);
@@ -64,6 +69,8 @@ Parsed<IpCommand> parse_neigh_change(Cursor& c, IpCommand&& cmd, Verb verb, int 
       spec.flags |= NTF_EXT_LEARNED;
     } else if (is(key, "dev")) {
       TRY_SET(spec.dev, c.device(key));
+    } else if (matches(key, "protocol")) {
+      TRY_SET(spec.protocol, c.read(key, protocol_value));
     } else if (spec.address.empty()) {
       if (is(key, "to")) TRY_SET(key, c.value(key));
       TRY_SET(spec.address, ip_address("to", key, family));
@@ -85,12 +92,31 @@ Parsed<uint32_t> nud_filter(const std::string& text) {
   return invarg("nud state is bad", text);
 }
 
+// show's `[to] PREFIX`, as ip's get_prefix(): "all", "any" and "default" are
+// every address (of the family given, if one is); anything else must parse.
+Parsed<std::optional<netlink::IpPrefix>> show_prefix(const std::string& text, int family) {
+  if (text == "all" || text == "any" || text == "default") return std::optional<netlink::IpPrefix>{};
+  if (auto valid = ip_prefix("to", text, family); !valid) return valid.error();
+  return std::optional<netlink::IpPrefix>{*netlink::IpPrefix::parse(text)};
+}
+
+// ip's do_show_or_flush(): its keywords in its order, a prefix for any other word.
 Parsed<IpCommand> parse_neigh_show(Cursor& c, IpCommand&& cmd) {
   cmd.verb = Verb::neigh_show;
   while (!c.done()) {
     std::string key = c.next(), v;
     if (is(key, "dev")) {
-      TRY_SET(cmd.dev, c.device(key));
+      TRY_SET(v, c.value(key));
+      if (!cmd.dev.empty()) return duplicate("dev", v);
+      TRY_SET(cmd.dev, device_name(key, v));
+    } else if (is(key, "master")) {
+      TRY_SET(cmd.master, c.device(key));
+    } else if (is(key, "vrf")) {
+      TRY_SET(cmd.vrf, c.device(key));
+    } else if (is(key, "nomaster")) {
+      cmd.no_master = true;
+    } else if (is(key, "unused")) {
+      cmd.neigh_unused = true;
     } else if (is(key, "nud")) {
       TRY_SET(v, c.value(key));
       uint32_t state = 0;
@@ -98,17 +124,45 @@ Parsed<IpCommand> parse_neigh_show(Cursor& c, IpCommand&& cmd) {
       cmd.nud = cmd.nud.value_or(0) | state;  // several nud arguments add up
     } else if (is(key, "proxy")) {
       cmd.neigh_proxy = true;
-    } else if (is(key, "to") || (!cmd.to && key.find_first_of(".:") != std::string::npos)) {
-      if (is(key, "to")) TRY_SET(key, c.value(key));
-      auto prefix = netlink::IpPrefix::parse(key.find('/') == std::string::npos
-                                                 ? key + (key.find(':') == std::string::npos ? "/32" : "/128")
-                                                 : key);
-      if (!prefix) return invalid("invalid \"to\" prefix", key);
-      cmd.to = *prefix;
+    } else if (matches(key, "protocol")) {
+      TRY_SET(cmd.protocol, c.read(key, protocol_selector));
     } else {
-      return garbage("dev", key);
+      if (is(key, "to")) TRY_SET(key, c.value(key));
+      std::optional<netlink::IpPrefix> prefix;
+      TRY_SET(prefix, show_prefix(key, cmd.family));
+      cmd.to = prefix;
+      if (prefix && cmd.family == AF_UNSPEC) cmd.family = prefix->address.family;  // as ip
     }
   }
+  return cmd;
+}
+
+// ip's ipneigh_get(): `get [to] ADDR dev DEV` or `get proxy ADDR [dev DEV]`.
+Parsed<IpCommand> parse_neigh_get(Cursor& c, IpCommand&& cmd, int family) {
+  cmd.verb = Verb::neigh_get;
+  auto& spec = cmd.neigh();
+  bool have_dev = false;
+  while (!c.done()) {
+    std::string key = c.next(), v;
+    if (is(key, "dev")) {
+      TRY_SET(v, c.value(key));
+      TRY_SET(spec.dev, device_name(key, v));  // as ip, a second dev replaces the first
+      have_dev = true;
+    } else if (matches(key, "proxy")) {
+      TRY_SET(v, c.value(key));
+      if (matches(v, "help")) return neigh_help();
+      if (!spec.address.empty()) return duplicate("address", v);
+      TRY_SET(spec.address, ip_address("proxy", v, family));
+      spec.flags = NTF_PROXY;
+      have_dev = true;  // the proxy entry for every device, without one
+    } else {
+      if (is(key, "to")) TRY_SET(key, c.value(key));
+      if (matches(key, "help")) return neigh_help();
+      if (!spec.address.empty()) return garbage("to", key);
+      TRY_SET(spec.address, ip_address("to", key, family));
+    }
+  }
+  if (!have_dev || spec.address.empty()) return refused("Device and address are required arguments.");
   return cmd;
 }
 
@@ -121,6 +175,7 @@ Parsed<IpCommand> parse_neigh(Cursor& c, IpCommand&& cmd, int family) {
   if (matches(verb, "change") || verb == "chg") return parse_neigh_change(c, std::move(cmd), Verb::neigh_change, family);
   if (matches(verb, "replace")) return parse_neigh_change(c, std::move(cmd), Verb::neigh_replace, family);
   if (matches(verb, "delete")) return parse_neigh_change(c, std::move(cmd), Verb::neigh_del, family);
+  if (matches(verb, "get")) return parse_neigh_get(c, std::move(cmd), family);
   if (matches(verb, "show") || matches(verb, "list") || matches(verb, "lst")) return parse_neigh_show(c, std::move(cmd));
   if (matches(verb, "flush")) {
     if (c.done()) return refused("Flush requires arguments.");
@@ -131,6 +186,29 @@ Parsed<IpCommand> parse_neigh(Cursor& c, IpCommand&& cmd, int family) {
   return unknown_command(verb, "neigh");
 }
 
+namespace {
+
+// What a show or flush asks the kernel for: the device and master filters
+// go into the dump request, the rest is tested per entry (`selected`).
+NlResult<netlink::NeighbourFilter> dump_filter(const IpCommand& cmd, const Links& all) {
+  netlink::NeighbourFilter filter{.dev = cmd.dev, .family = cmd.family, .proxy = cmd.neigh_proxy,
+                                  .no_master = cmd.no_master};
+  if (int master = BRISK_TRY(selected_master(cmd, all))) filter.master = name_of(master, all);
+  return filter;
+}
+
+// ip's print_neigh() filter: the nud states wanted (proxy and externally
+// learned entries whatever their state; 0x100 for a state of none), the
+// prefix, the protocol, and for "unused" no reference held.
+bool selected(const netlink::NeighbourInfo& n, const IpCommand& cmd, uint32_t wanted) {
+  bool state = (n.state & wanted) || (n.flags & (NTF_PROXY | NTF_EXT_LEARNED)) ||
+               (n.state == 0 && (wanted & 0x100));
+  return state && (!cmd.to || within(n.address, *cmd.to)) && (!cmd.protocol || n.protocol == *cmd.protocol) &&
+         (!cmd.neigh_unused || n.refcnt == 0);
+}
+
+}  // namespace
+
 NlResult<void> flush_neighbours(Runner& r, const IpCommand& cmd) {
   auto c = BRISK_TRY(r.conn());
   auto all = BRISK_TRY(r.links_by_index(false));
@@ -139,10 +217,8 @@ NlResult<void> flush_neighbours(Runner& r, const IpCommand& cmd) {
   uint32_t wanted = cmd.nud.value_or(~uint32_t(NUD_PERMANENT | NUD_NOARP) & ~0x100u);
   if (wanted == ~0u) wanted &= ~uint32_t(NUD_NOARP);
   netlink::Batch batch(*c);
-  netlink::NeighbourFilter filter{.dev = cmd.dev, .family = cmd.family, .proxy = cmd.neigh_proxy};
-  for (const auto& n : BRISK_TRY(netlink::list_neighbours(*c, filter))) {
-    bool chosen = (n.state & wanted) || (n.flags & (NTF_PROXY | NTF_EXT_LEARNED)) || (n.state == 0 && (wanted & 0x100));
-    if (!chosen || (cmd.to && !within(n.address, *cmd.to))) continue;
+  for (const auto& n : BRISK_TRY(netlink::list_neighbours(*c, BRISK_TRY(dump_filter(cmd, all))))) {
+    if (!selected(n, cmd, wanted)) continue;
     batch.delete_neighbour({.dev = n.ifindex ? name_of(n.ifindex, all) : "", .address = n.address.to_string(),
                             .flags = uint8_t(n.flags & NTF_PROXY)});
   }
@@ -171,41 +247,58 @@ std::string neigh_record(const netlink::NeighbourInfo& n, const Links& all, bool
     j[name] = nullptr;
     t += std::string(" ") + name;
   }
-  if (!n.state) return t + " \n";  // a proxy entry, say: ip prints no state
-  j["state"] = nud_names(n.state);
-  return t + " " + join(nud_names(n.state), " ") + " \n";
+  if (n.state) {  // a proxy entry, say, has none: ip prints no state
+    j["state"] = nud_names(n.state);
+    t += " " + join(nud_names(n.state), " ");
+  }
+  if (n.protocol) {
+    j["protocol"] = protocol_name(n.protocol);
+    t += " proto " + protocol_name(n.protocol);
+  }
+  return t + " \n";
 }
+
+namespace {
+
+// One entry as show and get print it; with_dev: " dev NAME" (no dev filter).
+void print_neighbour(Runner& r, const netlink::NeighbourInfo& n, const Links& all, bool with_dev) {
+  const Globals& g = r.globals();
+  Json j;
+  if (g.brief) {  // ip -br: "%-39s %-16s %s"
+    j["dst"] = n.address.to_string();
+    if (with_dev) j["dev"] = name_of(n.ifindex, all);
+    if (n.lladdr) j["lladdr"] = n.lladdr->to_string();
+    if (g.json) return r.emit(std::move(j));
+    std::string t = column(n.address.to_string(), 39) + " ";
+    if (with_dev) t += column(name_of(n.ifindex, all), 16) + " ";
+    r.out() += t + (n.lladdr ? n.lladdr->to_string() : "") + "\n";
+    return;
+  }
+  std::string t = neigh_record(n, all, with_dev, j);
+  if (g.json) r.emit(std::move(j));
+  else r.out() += t;
+}
+
+}  // namespace
 
 NlResult<void> show_neighbours(Runner& r, const IpCommand& cmd) {
   auto c = BRISK_TRY(r.conn());
   r.use_json();
-  const Globals& g = r.globals();
   auto all = BRISK_TRY(r.links_by_index(false));
-  netlink::NeighbourFilter filter{.dev = cmd.dev, .family = cmd.family, .proxy = cmd.neigh_proxy};
-  for (const auto& n : BRISK_TRY(netlink::list_neighbours(*c, filter))) {
-    // As ip: by default every state but NOARP and none; proxy and
-    // externally learned entries whatever their state.
-    uint32_t wanted = cmd.nud.value_or(~uint32_t(NUD_NOARP) & ~0x100u);
-    bool shown = (n.state & wanted) || (n.flags & (NTF_PROXY | NTF_EXT_LEARNED)) || (n.state == 0 && (wanted & 0x100));
-    if (!shown || (cmd.to && !within(n.address, *cmd.to))) continue;
-    Json j;
-    if (g.brief) {  // ip -br: "%-39s %-16s %s", the device only without a dev filter
-      j["dst"] = n.address.to_string();
-      if (cmd.dev.empty() && n.ifindex) j["dev"] = name_of(n.ifindex, all);
-      if (n.lladdr) j["lladdr"] = n.lladdr->to_string();
-      if (g.json) {
-        r.emit(std::move(j));
-        continue;
-      }
-      std::string t = column(n.address.to_string(), 39) + " ";
-      if (cmd.dev.empty() && n.ifindex) t += column(name_of(n.ifindex, all), 16) + " ";
-      r.out() += t + (n.lladdr ? n.lladdr->to_string() : "") + "\n";
-      continue;
-    }
-    std::string t = neigh_record(n, all, cmd.dev.empty() && n.ifindex, j);
-    if (g.json) r.emit(std::move(j));
-    else r.out() += t;
-  }
+  // As ip: by default every state but NOARP and none.
+  uint32_t wanted = cmd.nud.value_or(~uint32_t(NUD_NOARP) & ~0x100u);
+  for (const auto& n : BRISK_TRY(netlink::list_neighbours(*c, BRISK_TRY(dump_filter(cmd, all)))))
+    if (selected(n, cmd, wanted)) print_neighbour(r, n, all, cmd.dev.empty() && n.ifindex);
+  return {};
+}
+
+NlResult<void> get_neighbour(Runner& r, const IpCommand& cmd) {
+  auto c = BRISK_TRY(r.conn());
+  r.use_json();  // a JSON array as show's, as ip has printed it since 6.2 (6.1 printed text for -j)
+  const auto& spec = cmd.neigh();
+  auto n = BRISK_TRY(netlink::get_neighbour(*c, spec.dev, spec.address, spec.flags & NTF_PROXY));
+  auto all = BRISK_TRY(r.links_by_index(false));
+  print_neighbour(r, n, all, n.ifindex != 0);
   return {};
 }
 

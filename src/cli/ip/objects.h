@@ -16,6 +16,9 @@ Parsed<bool> link_selector(const std::string& key, Cursor& c, IpCommand& cmd);
 Parsed<IpCommand> parse_address(Cursor& c, IpCommand&& cmd, int family);
 Parsed<IpCommand> parse_route(Cursor& c, IpCommand&& cmd, int family);
 Parsed<IpCommand> parse_rule(Cursor& c, IpCommand&& cmd, int family);
+// rule save (no arguments, stdout no terminal) and rule restore (stdin no terminal), in rule_save.cc.
+Parsed<IpCommand> parse_rule_save(Cursor& c, IpCommand&& cmd);
+Parsed<IpCommand> parse_rule_restore(Cursor& c, IpCommand&& cmd);
 Parsed<IpCommand> parse_neigh(Cursor& c, IpCommand&& cmd, int family);
 Parsed<IpCommand> parse_netns(Cursor& c, IpCommand&& cmd);
 Parsed<IpCommand> parse_fdb(Cursor& c, IpCommand&& cmd);

@@ -93,6 +93,17 @@ Parsed<uint8_t> scope_value(const std::string& text) {
   return number<uint8_t>("scope", text);
 }
 
+Parsed<uint8_t> protocol_value(const std::string& text) {
+  if (auto protocol = protocol_number(text)) return *protocol;
+  return invarg("\"protocol\" value is invalid\n", text);
+}
+
+Parsed<std::optional<uint8_t>> protocol_selector(const std::string& text) {
+  if (auto protocol = protocol_number(text)) return std::optional<uint8_t>(*protocol);
+  if (text == "all") return std::optional<uint8_t>{};
+  return invarg("invalid \"protocol\"\n", text);
+}
+
 Parsed<std::string> Cursor::value(const std::string&) {
   // ip's incomplete_command().
   if (done()) return fail(UsageError{.message = "Command line is not complete. Try option \"help\"", .exact = true});

@@ -62,6 +62,10 @@ Parsed<std::string> ip_address(const std::string& key, const std::string& text, 
 Parsed<std::string> ip_prefix(const std::string& key, const std::string& text, int family);
 Parsed<bool> on_off(const std::string& key, const std::string& text);
 Parsed<uint8_t> scope_value(const std::string& text);  // a scope name or number
+// A protocol to set (RTPROT_*): a name of rt_protos, or a number.
+Parsed<uint8_t> protocol_value(const std::string& text);
+// A show's protocol selector: likewise, or "all" for any (nullopt).
+Parsed<std::optional<uint8_t>> protocol_selector(const std::string& text);
 
 // A command ip's parser refuses by returning an error, with its text as is
 // and its status ("preferred_lft is greater than valid_lft"): a failed line

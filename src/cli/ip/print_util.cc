@@ -1,5 +1,6 @@
 #include "cli/ip/print_util.h"
 
+#include <algorithm>
 #include <cerrno>
 
 namespace brisk::ipcli {
@@ -46,6 +47,26 @@ bool within(const netlink::IpAddress& address, const netlink::IpPrefix& prefix) 
 
 netlink::NlResult<void> device_missing(const std::string& dev) {
   return netlink::NetlinkError{.code = ENODEV, .op = kDeviceShow, .object = dev};
+}
+
+bool named(const netlink::LinkInfo& l, const std::string& name) {
+  return l.name == name || std::find(l.altnames.begin(), l.altnames.end(), name) != l.altnames.end();
+}
+
+netlink::NlResult<int> selected_master(const IpCommand& cmd, const Links& all) {
+  int master = 0;
+  for (const auto& selector : {std::pair<const char*, const std::string&>{"master", cmd.master}, {"vrf", cmd.vrf}}) {
+    // Plain names, not a structured binding: clang before 16 cannot capture one.
+    const char* role = selector.first;
+    const std::string& name = selector.second;
+    if (name.empty()) continue;
+    auto it = std::find_if(all.begin(), all.end(), [&](const auto& l) { return named(l.second, name); });
+    if (it == all.end() || (std::string_view(role) == "vrf" && it->second.kind != "vrf"))
+      return netlink::NetlinkError{.code = ENODEV, .op = "show", .object = name,
+                                   .detail = std::string(role) + " '" + name + "' does not exist"};
+    master = it->first;
+  }
+  return master;
 }
 
 }  // namespace brisk::ipcli

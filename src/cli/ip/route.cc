@@ -78,10 +78,7 @@ Parsed<IpCommand> parse_route_change(Cursor& c, IpCommand&& cmd, Verb verb, int 
     } else if (is(key, "scope")) {
       TRY_SET(spec.scope, c.scope(key));
     } else if (is(key, "proto") || is(key, "protocol")) {
-      TRY_SET(spec.protocol, c.read(key, [](const std::string& text) -> Parsed<uint8_t> {
-        if (auto protocol = protocol_number(text)) return *protocol;
-        return invarg("\"protocol\" value is invalid\n", text);
-      }));
+      TRY_SET(spec.protocol, c.read(key, protocol_value));
     } else if (is(key, "src")) {
       TRY_SET(spec.src, c.address(key, family));
     } else if (is(key, "onlink")) {
@@ -121,11 +118,7 @@ Parsed<IpCommand> parse_route_change(Cursor& c, IpCommand&& cmd, Verb verb, int 
   return cmd;
 }
 
-// ip's names for route protocols (RTPROT_*) and types (RTN_*), or numbers.
-Parsed<uint8_t> route_protocol(const std::string& text) {
-  if (auto protocol = protocol_number(text)) return *protocol;
-  return invarg("invalid \"protocol\"\n", text);
-}
+// ip's names for route types (RTN_*), or numbers.
 Parsed<uint8_t> route_type(const std::string& text) {
   if (auto type = rtn_type_number(text)) return *type;
   return invarg("node type value is invalid\n", text);
@@ -144,7 +137,7 @@ Parsed<IpCommand> parse_route_show(Cursor& c, IpCommand&& cmd) {
         return invarg("table id value is invalid\n", text);
       }));
     } else if (is(key, "proto") || is(key, "protocol")) {
-      TRY_SET(cmd.route_protocol, c.read(key, route_protocol));
+      TRY_SET(cmd.protocol, c.read(key, protocol_selector));
     } else if (is(key, "scope")) {
       TRY_SET(cmd.route_scope, c.scope(key));
     } else if (is(key, "type")) {
@@ -282,7 +275,7 @@ NlResult<std::vector<netlink::RouteInfo>> selected_routes(netlink::Connection& c
   netlink::RouteFilter filter{.family = family, .table = cmd.route().table, .dev = cmd.route().dev};
   auto routes = BRISK_TRY(netlink::list_routes(c, filter));
   std::erase_if(routes, [&cmd](const netlink::RouteInfo& r) {
-    return (cmd.route_protocol && r.protocol != *cmd.route_protocol) ||
+    return (cmd.protocol && r.protocol != *cmd.protocol) ||
            (cmd.route_scope && r.scope != *cmd.route_scope) || (cmd.route_type && r.type != *cmd.route_type);
   });
   return routes;
@@ -381,7 +374,7 @@ NlResult<void> show_routes(Runner& runner, const IpCommand& cmd) {
   auto all = BRISK_TRY(runner.links_by_index(false));
   // "dev" and "table" are printed only where the filter leaves them open.
   RouteView view{.globals = g, .all = all, .every_table = cmd.route().table == RT_TABLE_UNSPEC,
-                 .dev_fixed = !cmd.route().dev.empty(), .protocol_fixed = cmd.route_protocol.has_value(),
+                 .dev_fixed = !cmd.route().dev.empty(), .protocol_fixed = cmd.protocol.has_value(),
                  .scope_fixed = cmd.route_scope.has_value()};
   for (const auto& r : BRISK_TRY(selected_routes(*c, cmd))) {
     Json j;

@@ -349,6 +349,8 @@ Parsed<IpCommand> parse_rule(Cursor& c, IpCommand&& cmd, int family) {
   std::string verb = c.next();
   if (matches(verb, "list") || matches(verb, "lst") || matches(verb, "show"))
     return parse_rule_show(c, std::move(cmd), Verb::rule_show, family);
+  if (matches(verb, "save")) return parse_rule_save(c, std::move(cmd));
+  if (matches(verb, "restore")) return parse_rule_restore(c, std::move(cmd));
   if (matches(verb, "add")) return parse_rule_change(c, std::move(cmd), Verb::rule_add, family);
   if (matches(verb, "delete")) return parse_rule_change(c, std::move(cmd), Verb::rule_del, family);
   if (matches(verb, "flush")) return parse_rule_show(c, std::move(cmd), Verb::rule_flush, family);

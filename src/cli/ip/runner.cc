@@ -295,10 +295,21 @@ int Runner::run(std::vector<IpCommand>& cmds) {
       ++i;
       continue;
     }
+    if (cmds[i].verb == Verb::rule_restore) {
+      // ip's restore ends the process when it is done, batch or not:
+      // exit(0), or exit(-1) at the first message that fails.
+      flush_out();
+      auto restored = restore_rules(*this, cmds[i]);
+      if (restored) return 0;
+      const NetlinkError& e = restored.error();
+      print_error_line(e.kernel || e.op != std::string_view(kRuleRestore) ? runtime_message(e) : e.detail);
+      return kArgumentExit;
+    }
     warn(cmds[i]);
     NlResult<void> result = run_one(cmds[i]);
     bool parses_devices = cmds[i].verb == Verb::monitor || cmds[i].verb == Verb::link_show ||
-                          cmds[i].verb == Verb::addr_show || cmds[i].verb == Verb::addr_flush;
+                          cmds[i].verb == Verb::addr_show || cmds[i].verb == Verb::addr_flush ||
+                          cmds[i].verb == Verb::neigh_show || cmds[i].verb == Verb::neigh_flush;
     if (!result && parses_devices) {
       if (auto text = argument_error(result.error())) {  // monitor dev DEV, show master|vrf DEV: missing
         flush_out();
@@ -401,8 +412,10 @@ NlResult<void> Runner::run_one(const IpCommand& cmd) {
     case Verb::route_get: return get_route(*this, cmd);
     case Verb::rule_show: return show_rules(*this, cmd);
     case Verb::rule_flush: return flush_rules(*this, cmd);
+    case Verb::rule_save: return save_rules(*this, cmd);
     case Verb::neigh_show: return show_neighbours(*this, cmd);
     case Verb::neigh_flush: return flush_neighbours(*this, cmd);
+    case Verb::neigh_get: return get_neighbour(*this, cmd);
     case Verb::fdb_show: return show_fdb(*this, cmd);
     case Verb::tuntap_add:
     case Verb::tuntap_del: return run_tuntap(*this, cmd);

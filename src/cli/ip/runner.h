@@ -82,10 +82,18 @@ netlink::NlResult<void> flush_routes(Runner& r, const IpCommand& cmd);
 netlink::NlResult<void> get_route(Runner& r, const IpCommand& cmd);
 netlink::NlResult<void> show_rules(Runner& r, const IpCommand& cmd);
 netlink::NlResult<void> flush_rules(Runner& r, const IpCommand& cmd);
+// ip rule save: the rule dump after ip's magic word, into the output as is.
+netlink::NlResult<void> save_rules(Runner& r, const IpCommand& cmd);
+// ip rule restore: each message of the saved stream on stdin (in a batch,
+// the batch's text after the line, as ip reads it), sent again. Its errors
+// that are not the kernel's carry ip's text in their detail.
+netlink::NlResult<void> restore_rules(Runner& r, const IpCommand& cmd);
+inline constexpr const char* kRuleRestore = "rule restore";
 // One rule as ip rule show prints it ("Deleted " first for a removal).
 void print_rule(Runner& r, const netlink::RuleInfo& rule, bool deleted);
 netlink::NlResult<void> show_neighbours(Runner& r, const IpCommand& cmd);
 netlink::NlResult<void> flush_neighbours(Runner& r, const IpCommand& cmd);
+netlink::NlResult<void> get_neighbour(Runner& r, const IpCommand& cmd);
 netlink::NlResult<void> show_fdb(Runner& r, const IpCommand& cmd);
 netlink::NlResult<void> run_netns(Runner& r, const IpCommand& cmd);
 netlink::NlResult<void> run_tuntap(Runner& r, const IpCommand& cmd);  // tuntap add and del
