@@ -163,6 +163,26 @@ struct KindWriter {
     if (v.ttl) m.put_u8(IFLA_VXLAN_TTL, *v.ttl);
     if (v.ttl_inherit) m.put_flag(IFLA_VXLAN_TTL_INHERIT);
     if (v.learning) m.put_u8(IFLA_VXLAN_LEARNING, *v.learning ? 1 : 0);
+    if (v.tos) m.put_u8(IFLA_VXLAN_TOS, *v.tos);
+    if (v.df) m.put_u8(IFLA_VXLAN_DF, *v.df);
+    if (v.flowlabel) m.put_u32(IFLA_VXLAN_LABEL, htonl(*v.flowlabel));
+    if (v.ageing) m.put_u32(IFLA_VXLAN_AGEING, *v.ageing);
+    if (v.max_addresses) m.put_u32(IFLA_VXLAN_LIMIT, *v.max_addresses);
+    if (v.source_ports) {
+      ifla_vxlan_port_range range{.low = htons(v.source_ports->first), .high = htons(v.source_ports->second)};
+      m.put_bytes(IFLA_VXLAN_PORT_RANGE, {reinterpret_cast<const uint8_t*>(&range), sizeof range});
+    }
+    for (auto [attr, value] : {std::pair{IFLA_VXLAN_PROXY, v.proxy}, {IFLA_VXLAN_RSC, v.rsc},
+                               {IFLA_VXLAN_L2MISS, v.l2miss}, {IFLA_VXLAN_L3MISS, v.l3miss},
+                               {IFLA_VXLAN_UDP_CSUM, v.udp_csum},
+                               {IFLA_VXLAN_UDP_ZERO_CSUM6_TX, v.udp6_zero_csum_tx},
+                               {IFLA_VXLAN_UDP_ZERO_CSUM6_RX, v.udp6_zero_csum_rx},
+                               {IFLA_VXLAN_REMCSUM_TX, v.remcsum_tx}, {IFLA_VXLAN_REMCSUM_RX, v.remcsum_rx},
+                               {IFLA_VXLAN_COLLECT_METADATA, v.external}, {IFLA_VXLAN_VNIFILTER, v.vnifilter}}) {
+      if (value) m.put_u8(static_cast<uint16_t>(attr), *value ? 1 : 0);
+    }
+    if (v.gbp) m.put_flag(IFLA_VXLAN_GBP);
+    if (v.gpe) m.put_flag(IFLA_VXLAN_GPE);
     m.end_nest(data);
     return {};
   }
@@ -219,8 +239,13 @@ NlResult<void> validate_add(const LinkAdd& spec) {
     if (v->id > 4095) return invalid_argument(op, spec.name, "vlan id above 4095", ERANGE);
   }
   if (auto* v = std::get_if<VxlanOptions>(&spec.kind)) {
-    if (!v->id) return invalid_argument(op, spec.name, "vxlan needs an id (VNI)");
-    if (*v->id > 0xffffff) return invalid_argument(op, spec.name, "vxlan id above 16777215", ERANGE);
+    // In metadata mode (external) the VNI comes with each packet instead.
+    bool external = v->external.value_or(false);
+    if (!v->id && !external) return invalid_argument(op, spec.name, "vxlan needs an id (VNI), or external");
+    if (v->id && external) return invalid_argument(op, spec.name, "vxlan takes an id or external, not both");
+    if (v->id && *v->id > 0xffffff) return invalid_argument(op, spec.name, "vxlan id above 16777215", ERANGE);
+    if (v->flowlabel && *v->flowlabel > 0xfffff)
+      return invalid_argument(op, spec.name, "vxlan flowlabel above 0xfffff", ERANGE);
     if (!v->remote.empty() && !v->group.empty())
       return invalid_argument(op, spec.name, "vxlan takes remote or group, not both");
   }

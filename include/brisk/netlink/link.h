@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -85,6 +86,25 @@ struct VxlanOptions {
   std::optional<uint8_t> ttl{};        // outer TTL; 0: the kernel's choice ("auto")
   bool ttl_inherit = false;            // outer TTL copied from the inner packet (IFLA_VXLAN_TTL_INHERIT)
   std::optional<bool> learning{};      // learn remote MACs from traffic
+  std::optional<uint8_t> tos{};        // outer TOS; 1: copied from the inner packet ("inherit")
+  std::optional<uint8_t> df{};         // outer DF bit: VXLAN_DF_UNSET, VXLAN_DF_SET or VXLAN_DF_INHERIT
+  std::optional<uint32_t> flowlabel{}; // outer IPv6 flow label, 20 bits
+  std::optional<uint32_t> ageing{};    // seconds an fdb entry lives; 0: forever
+  std::optional<uint32_t> max_addresses{};  // fdb entries at most; 0: no limit
+  std::optional<std::pair<uint16_t, uint16_t>> source_ports{};  // UDP source port range, low and high
+  std::optional<bool> proxy{};         // answer ARP/ND from the fdb (IFLA_VXLAN_PROXY)
+  std::optional<bool> rsc{};           // route short-circuit
+  std::optional<bool> l2miss{};        // netlink notifications of fdb misses
+  std::optional<bool> l3miss{};        // netlink notifications of IP misses
+  std::optional<bool> udp_csum{};      // UDP checksums over IPv4
+  std::optional<bool> udp6_zero_csum_tx{};  // send IPv6 UDP without a checksum
+  std::optional<bool> udp6_zero_csum_rx{};  // accept IPv6 UDP without a checksum
+  std::optional<bool> remcsum_tx{};    // remote checksum offload, sending
+  std::optional<bool> remcsum_rx{};    // remote checksum offload, receiving
+  std::optional<bool> external{};      // metadata mode (IFLA_VXLAN_COLLECT_METADATA): the VNI per packet
+  std::optional<bool> vnifilter{};     // per-VNI filtering; only with external
+  bool gbp = false;                    // Group Based Policy extension
+  bool gpe = false;                    // Generic Protocol Extension
 };
 
 struct VlanOptions {
