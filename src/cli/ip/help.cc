@@ -30,8 +30,12 @@ TYPE := { veth | bridge | macvlan | macvtap | vxlan | vlan }
 veth:    [ peer [ name ] NAME [ netns NAME ] [ address LLADDR ] [ mtu MTU ] ]
 bridge:  BRIDGE_OPTION...
 macvlan, macvtap: link DEV [ mode { private | vepa | bridge | passthru | source } ]
-vxlan:   id VNI [ dstport PORT ] [ local ADDR ] [ remote ADDR | group ADDR dev DEV ]
-         [ ttl TTL ] [ learning | nolearning ]
+vxlan:   { id VNI | external [ vnifilter ] } [ dstport PORT ] [ srcport MIN MAX ] [ local ADDR ]
+         [ remote ADDR | group ADDR dev DEV ] [ dev DEV ] [ ttl { 1..255 | auto | inherit } ]
+         [ tos { TOS | inherit } ] [ df { unset | set | inherit } ] [ flowlabel LABEL ]
+         [ ageing SECONDS | none ] [ maxaddress NUMBER | unlimited ] [ [no]learning ] [ [no]proxy ]
+         [ [no]rsc ] [ [no]l2miss ] [ [no]l3miss ] [ [no]udpcsum ] [ [no]udp6zerocsumtx ]
+         [ [no]udp6zerocsumrx ] [ [no]remcsumtx ] [ [no]remcsumrx ] [ gbp ] [ gpe ]
 vlan:    link DEV id VLANID [ protocol { 802.1Q | 802.1ad } ]
 Names are literal: templates such as veth%d are refused.
 `link set DEV type KIND ARGS` changes a bridge's options, a macvlan's mode or a vxlan's options (the kernel keeps its port).

@@ -102,11 +102,44 @@ Parsed<netlink::MacvlanMode> macvlan_mode(const std::string& v) {
                          "\"source\", not \"" + v + "\"");
 }
 
-// ip's reply to an option its vxlan parser lacks, or to options it cannot
-// take together: the text and the usage, status 1.
+// ip's reply to options its vxlan parser cannot take together: the text, status 1.
 Failure<UsageError> vxlan_refused(const std::string& what) {
-  return fail(UsageError{.message = what + "\nUsage: ... vxlan id VNI [ dstport PORT ] [ local ADDR ] "
-                                           "[ remote ADDR | group ADDR dev DEV ] [ ttl TTL ] [ [no]learning ]",
+  return fail(UsageError{.message = what, .exact = true, .exit_code = 1});
+}
+
+// ip's reply to an option its vxlan parser lacks (or to `help`): the text,
+// then ip's vxlan usage, status 1.
+Failure<UsageError> vxlan_usage(const std::string& what) {
+  return fail(UsageError{.message = what + R"(Usage: ... vxlan id VNI
+		[ { group | remote } IP_ADDRESS ]
+		[ local ADDR ]
+		[ ttl TTL ]
+		[ tos TOS ]
+		[ df DF ]
+		[ flowlabel LABEL ]
+		[ dev PHYS_DEV ]
+		[ dstport PORT ]
+		[ srcport MIN MAX ]
+		[ [no]learning ]
+		[ [no]proxy ]
+		[ [no]rsc ]
+		[ [no]l2miss ]
+		[ [no]l3miss ]
+		[ ageing SECONDS ]
+		[ maxaddress NUMBER ]
+		[ [no]udpcsum ]
+		[ [no]udp6zerocsumtx ]
+		[ [no]udp6zerocsumrx ]
+		[ [no]remcsumtx ] [ [no]remcsumrx ]
+		[ [no]external ] [ gbp ] [ gpe ]
+		[ [no]vnifilter ]
+
+Where:	VNI	:= 0-16777215
+	ADDR	:= { IP_ADDRESS | any }
+	TOS	:= { NUMBER | inherit }
+	TTL	:= { 1..255 | auto | inherit }
+	DF	:= { unset | set | inherit }
+	LABEL := 0-1048575)",
                          .exact = true, .exit_code = 1});
 }
 
@@ -115,10 +148,47 @@ bool multicast(const netlink::IpAddress& a) {
   return a.family == AF_INET ? (bytes[0] & 0xf0) == 0xe0 : bytes[0] == 0xff;
 }
 
+// vxlan's on/off options, in ip's order of matching (its prefixes resolve
+// by that order): each word, the value it sets, and the field.
+struct VxlanToggle {
+  const char* first;
+  bool first_value;
+  const char* second;
+  std::optional<bool> netlink::VxlanOptions::*field;
+};
+constexpr VxlanToggle kVxlanToggles[] = {
+    {"nolearning", false, "learning", &netlink::VxlanOptions::learning},
+    {"noproxy", false, "proxy", &netlink::VxlanOptions::proxy},
+    {"norsc", false, "rsc", &netlink::VxlanOptions::rsc},
+    {"nol2miss", false, "l2miss", &netlink::VxlanOptions::l2miss},
+    {"nol3miss", false, "l3miss", &netlink::VxlanOptions::l3miss},
+    {"udpcsum", true, "noudpcsum", &netlink::VxlanOptions::udp_csum},
+    {"udp6zerocsumtx", true, "noudp6zerocsumtx", &netlink::VxlanOptions::udp6_zero_csum_tx},
+    {"udp6zerocsumrx", true, "noudp6zerocsumrx", &netlink::VxlanOptions::udp6_zero_csum_rx},
+    {"remcsumtx", true, "noremcsumtx", &netlink::VxlanOptions::remcsum_tx},
+    {"remcsumrx", true, "noremcsumrx", &netlink::VxlanOptions::remcsum_rx},
+    {"external", true, "noexternal", &netlink::VxlanOptions::external},
+};
+
+// A 32-bit number, or `none` meaning 0 (ageing none, maxaddress unlimited).
+Parsed<uint32_t> number_or_none(const std::string& v, const char* none, const char* error) {
+  if (v == none) return 0u;
+  auto n = number<uint32_t>("", v);
+  if (!n) return invarg(error, v);
+  return *n;
+}
+
+// ip's stderr when a new vxlan names no dstport (it still makes it).
+constexpr const char* kVxlanPortWarning =
+    "vxlan: destination port not specified\n"
+    "Will use Linux kernel default (non-standard value)\n"
+    "Use 'dstport 4789' to get the IANA assigned value\n"
+    "Use 'dstport 0' to get default and quiet this message";
+
 // vxlan's options as ip's iplink_vxlan.c reads them: keywords by ip's
 // matches() in its order, each at most once, values checked with ip's texts.
 // A change (`link set`) carries only what it names, as ip's does.
-Parsed<netlink::LinkKind> parse_vxlan(Cursor& c, bool change) {
+Parsed<netlink::LinkKind> parse_vxlan(Cursor& c, bool change, IpCommand& cmd) {
   netlink::VxlanOptions vx;
   std::vector<std::string> seen;  // the attributes given, for ip's duplicate check
   auto once = [&seen](const char* attr, const std::string& key, const std::string& value) -> Parsed<bool> {
@@ -126,11 +196,15 @@ Parsed<netlink::LinkKind> parse_vxlan(Cursor& c, bool change) {
     seen.emplace_back(attr);
     return true;
   };
+  auto given = [&seen](const char* attr) { return std::find(seen.begin(), seen.end(), attr) != seen.end(); };
   auto address = [](const std::string& v, bool want_multicast, const char* what) -> Parsed<std::string> {
     TRY_SET(std::ignore, ip_address("", v, AF_UNSPEC));
     if (multicast(*netlink::IpAddress::parse(v)) != want_multicast) return invarg(what, v);
     return v;
   };
+  // ip keeps learning in a variable that "external" clears; a new device
+  // gets it always, a change only when [no]learning was named.
+  bool learning = true;
   while (!c.done()) {
     std::string key = c.next(), v;
     if (matches(key, "id") || matches(key, "vni")) {
@@ -170,20 +244,88 @@ Parsed<netlink::LinkKind> parse_vxlan(Cursor& c, bool change) {
         if (*ttl > 255) return invarg("TTL must be <= 255", v);
         vx.ttl = static_cast<uint8_t>(*ttl);
       }
+    } else if (matches(key, "tos") || matches(key, "dsfield")) {
+      TRY_SET(v, c.value(key));
+      TRY_SET(std::ignore, once("tos", "tos", v));
+      if (v == "inherit") {
+        vx.tos = 1;
+      } else if (auto tos = dsfield_number(v)) {
+        vx.tos = *tos;
+      } else {
+        return invarg("bad TOS value", v);
+      }
+    } else if (matches(key, "df")) {
+      TRY_SET(v, c.value(key));
+      TRY_SET(std::ignore, once("df", "df", v));
+      if (v == "unset") vx.df = VXLAN_DF_UNSET;
+      else if (v == "set") vx.df = VXLAN_DF_SET;
+      else if (v == "inherit") vx.df = VXLAN_DF_INHERIT;
+      else return invarg("DF must be 'unset', 'set' or 'inherit'", v);
+    } else if (matches(key, "label") || matches(key, "flowlabel")) {
+      TRY_SET(v, c.value(key));
+      TRY_SET(std::ignore, once("label", "flowlabel", v));
+      auto label = number<uint32_t>("flowlabel", v);
+      if (!label || *label > 0xfffff) return invarg("invalid flowlabel", v);
+      vx.flowlabel = *label;
+    } else if (matches(key, "ageing")) {
+      TRY_SET(v, c.value(key));
+      TRY_SET(std::ignore, once("ageing", "ageing", v));
+      TRY_SET(vx.ageing, number_or_none(v, "none", "ageing timer"));
+    } else if (matches(key, "maxaddress")) {
+      TRY_SET(v, c.value(key));
+      TRY_SET(std::ignore, once("limit", "maxaddress", v));
+      TRY_SET(vx.max_addresses, number_or_none(v, "unlimited", "max addresses"));
+    } else if (matches(key, "port") || matches(key, "srcport")) {
+      TRY_SET(v, c.value(key));
+      TRY_SET(std::ignore, once("port_range", "srcport", v));
+      auto low = number<uint16_t>("srcport", v);
+      if (!low) return invarg("min port", v);
+      TRY_SET(v, c.value(key));
+      auto high = number<uint16_t>("srcport", v);
+      if (!high) return invarg("max port", v);
+      if (*low || *high) vx.source_ports = std::pair{*low, *high};  // as ip: 0 0 sends nothing
     } else if (matches(key, "dstport")) {
       TRY_SET(v, c.value(key));
       TRY_SET(std::ignore, once("dstport", "dstport", v));
       auto port = number<uint16_t>("dstport", v);
       if (!port) return invarg("dst port", v);
       vx.dstport = *port;
-    } else if (matches(key, "nolearning") || matches(key, "learning")) {
-      TRY_SET(std::ignore, once("learning", key, key));
-      vx.learning = !matches(key, "nolearning");
+    } else if (auto toggle = std::find_if(std::begin(kVxlanToggles), std::end(kVxlanToggles),
+                                          [&key](const VxlanToggle& t) {
+                                            return matches(key, t.first) || matches(key, t.second);
+                                          });
+               toggle != std::end(kVxlanToggles)) {
+      TRY_SET(std::ignore, once(toggle->second, key, key));
+      bool on = matches(key, toggle->first) ? toggle->first_value : !toggle->first_value;
+      if (toggle->field == &netlink::VxlanOptions::learning) {
+        learning = on;
+        continue;
+      }
+      vx.*(toggle->field) = on;
+      if (toggle->field == &netlink::VxlanOptions::external && on) learning = false;
+    } else if (matches(key, "gbp") || matches(key, "gpe")) {
+      bool gbp = matches(key, "gbp");
+      TRY_SET(std::ignore, once(gbp ? "gbp" : "gpe", key, key));
+      (gbp ? vx.gbp : vx.gpe) = true;
+    } else if (key == "vnifilter" || key == "novnifilter") {
+      TRY_SET(std::ignore, once("vnifilter", key, key));
+      vx.vnifilter = key == "vnifilter";
+    } else if (matches(key, "help")) {
+      return vxlan_usage("");
     } else {
-      return vxlan_refused("vxlan: unknown command \"" + key + "\"?");
+      return vxlan_usage("vxlan: unknown command \"" + key + "\"?\n");
     }
   }
-  if (!vx.id && !change) return vxlan_refused("vxlan: missing virtual network identifier");
+  bool external = vx.external.value_or(false);
+  if (!external && vx.vnifilter.value_or(false))
+    return vxlan_refused("vxlan: vnifilter is valid only when 'external' is set");
+  if (external && vx.id) return vxlan_refused("vxlan: both 'external' and vni cannot be specified");
+  if (!external && !vx.vnifilter.value_or(false) && !vx.id && !change)
+    return vxlan_refused("vxlan: missing virtual network identifier");
+  if (!vx.group.empty() && vx.dev.empty()) return vxlan_refused("vxlan: 'group' requires 'dev' to be specified");
+  if (!vx.dstport && vx.gpe) vx.dstport = 4790;  // as ip: GPE's IANA port
+  else if (!vx.dstport && !change) cmd.warning = kVxlanPortWarning;
+  if (!change || given("learning")) vx.learning = learning;
   return netlink::LinkKind{vx};
 }
 
@@ -269,7 +411,7 @@ Parsed<netlink::LinkKind> parse_kind(const std::string& type, Cursor& c, const s
     if (!have_id) return usage("vlan id is required");
     return netlink::LinkKind{vl};
   }
-  if (type == "vxlan") return parse_vxlan(c, change);
+  if (type == "vxlan") return parse_vxlan(c, change, cmd);
   if (!c.done()) return usage("brisk accepts no options for link type \"" + type + "\": \"" + c.peek() + "\"");
   return netlink::LinkKind{netlink::OtherKind{type}};
 }

@@ -327,7 +327,7 @@ constexpr auto kVxlan = [] {
   for (int t : {IFLA_VXLAN_TTL, IFLA_VXLAN_TOS, IFLA_VXLAN_LEARNING, IFLA_VXLAN_PROXY, IFLA_VXLAN_RSC,
                 IFLA_VXLAN_L2MISS, IFLA_VXLAN_L3MISS, IFLA_VXLAN_UDP_CSUM, IFLA_VXLAN_UDP_ZERO_CSUM6_TX,
                 IFLA_VXLAN_UDP_ZERO_CSUM6_RX, IFLA_VXLAN_REMCSUM_TX, IFLA_VXLAN_REMCSUM_RX,
-                IFLA_VXLAN_COLLECT_METADATA, IFLA_VXLAN_TTL_INHERIT, IFLA_VXLAN_DF})
+                IFLA_VXLAN_COLLECT_METADATA, IFLA_VXLAN_TTL_INHERIT, IFLA_VXLAN_DF, IFLA_VXLAN_VNIFILTER})
     p[t] = {AttrKind::u8};
   p[IFLA_VXLAN_PORT] = {AttrKind::u16};
   p[IFLA_VXLAN_GROUP] = {AttrKind::binary, 0, 4};
@@ -350,6 +350,10 @@ void print_vxlan(const Attributes& a, DetailPrinter& out, const std::function<st
   if (a.u8(IFLA_VXLAN_COLLECT_METADATA).value_or(0)) {
     out.json("external", true);
     out.text("external ");
+  }
+  if (a.u8(IFLA_VXLAN_VNIFILTER).value_or(0)) {
+    out.json("vnifilter", true);
+    out.text("vnifilter");  // ip 6.1 prints no space after it
   }
   auto id = a.u32(IFLA_VXLAN_ID);
   if (!id) return;
