@@ -140,7 +140,7 @@ brisk tap is the same object. Without a name add lets the kernel pick tunN or ta
 )";
     case Object::monitor:
       return R"(Usage: brisk monitor [ all | OBJECTS ] [ label ] [ dev DEVICE ]
-OBJECTS := { link | address | route | neigh | rule }
+OBJECTS := { link | address | route | neigh | netconf | rule | nsid }
 Global options: -t[imestamp] (a "Timestamp:" line per event), -ts[hort] (a
 [YYYY-MM-DDTHH:MM:SS.uuuuuu] prefix), -4 | -6 (address, route and neighbour
 events of one family), -o[neline], -d[etails], -s[tatistics], -n[etns] NAME.

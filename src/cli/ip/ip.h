@@ -108,6 +108,8 @@ struct MonitorSpec {
   bool route = false;
   bool neigh = false;
   bool rule = false;
+  bool netconf = false;  // RTM_NEWNETCONF: a device's (or all's, default's) forwarding, rp_filter, ...
+  bool nsid = false;     // RTM_NEWNSID: an id given to (or taken from) a peer namespace
   bool label = false;  // prefix each event with its object ("[LINK]"): `label`, or `all`
   std::string dev{};   // dev DEVICE: only its links, addresses, routes (by oif) and neighbours
 };

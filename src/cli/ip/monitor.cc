@@ -1,20 +1,27 @@
 // ip monitor: each rtnetlink notification printed as the object's show
 // prints it, "Deleted " before a removal, flushed as it comes, until SIGINT
 // or SIGTERM ends the run with status 0.
+#include <linux/net_namespace.h>
 #include <linux/neighbour.h>
+#include <linux/netconf.h>
 #include <linux/rtnetlink.h>
 #include <poll.h>
 #include <signal.h>
 #include <sys/signalfd.h>
 
+#include <algorithm>
 #include <array>
+#include <map>
+#include <optional>
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <ctime>
 
+#include "brisk/netlink/attributes.h"
 #include "brisk/netlink/monitor.h"
+#include "brisk/netlink/netns.h"
 #include "cli/ip/link_print.h"
 #include "cli/ip/object_print.h"
 #include "cli/ip/objects.h"
@@ -28,7 +35,8 @@ using netlink::NlResult;
 
 // The groups ip joins for the objects, -4/-6 narrowing addresses and routes.
 std::vector<unsigned> groups_of(const MonitorSpec& spec, int family) {
-  bool all = !spec.link && !spec.address && !spec.route && !spec.neigh && !spec.rule;
+  bool all =
+      !spec.link && !spec.address && !spec.route && !spec.neigh && !spec.rule && !spec.netconf && !spec.nsid;
   bool v4 = family == AF_UNSPEC || family == AF_INET, v6 = family == AF_UNSPEC || family == AF_INET6;
   std::vector<unsigned> groups;
   if (all || spec.link) groups.push_back(RTNLGRP_LINK);
@@ -41,11 +49,48 @@ std::vector<unsigned> groups_of(const MonitorSpec& spec, int family) {
     if (v6) groups.push_back(RTNLGRP_IPV6_ROUTE);
   }
   if (all || spec.neigh) groups.push_back(RTNLGRP_NEIGH);
+  if (all || spec.netconf) {
+    if (v4) groups.push_back(RTNLGRP_IPV4_NETCONF);
+    if (v6) groups.push_back(RTNLGRP_IPV6_NETCONF);
+    if (family == AF_UNSPEC) groups.push_back(RTNLGRP_MPLS_NETCONF);
+  }
   if (all || spec.rule) {
     if (v4) groups.push_back(RTNLGRP_IPV4_RULE);
     if (v6) groups.push_back(RTNLGRP_IPV6_RULE);
   }
+  if (all || spec.nsid) groups.push_back(RTNLGRP_NSID);
   return groups;
+}
+
+bool groups_wanted(const MonitorSpec& spec, unsigned group, int family) {
+  auto groups = groups_of(spec, family);
+  return std::find(groups.begin(), groups.end(), group) != groups.end();
+}
+
+constexpr auto kNetconfPolicies = [] {
+  std::array<netlink::AttrPolicy, NETCONFA_MAX + 1> p{};
+  for (int t : {NETCONFA_IFINDEX, NETCONFA_FORWARDING, NETCONFA_RP_FILTER, NETCONFA_MC_FORWARDING,
+                NETCONFA_PROXY_NEIGH, NETCONFA_IGNORE_ROUTES_WITH_LINKDOWN, NETCONFA_INPUT})
+    p[t] = {netlink::AttrKind::u32};
+  return p;
+}();
+
+constexpr auto kNsidPolicies = [] {
+  std::array<netlink::AttrPolicy, NETNSA_MAX + 1> p{};
+  p[NETNSA_NSID] = {netlink::AttrKind::u32};
+  p[NETNSA_CURRENT_NSID] = {netlink::AttrKind::u32};
+  return p;
+}();
+
+// The message of an event the engine hands on unparsed, with its attributes
+// after a family header of `header` bytes; nullopt when it does not parse.
+std::optional<netlink::Attributes> attributes_of(const MonitorEvent& e, std::size_t header,
+                                                 netlink::Schema schema) {
+  if (e.raw.size() < NLMSG_HDRLEN + header) return std::nullopt;
+  const auto& message = *reinterpret_cast<const nlmsghdr*>(e.raw.data());
+  auto parsed = netlink::Attributes::parse_message(message, header, schema);
+  if (!parsed) return std::nullopt;
+  return std::move(*parsed);
 }
 
 // ip's print_timestamp(): "Timestamp: <asctime> <usec> usec" on a line of
@@ -124,13 +169,93 @@ class EventPrinter {
       if (g.family != AF_UNSPEC && rule->family != g.family) return {};
       label = "[RULE]";
       body = rule_record(*rule, e.deleted, g, j);
+    } else if (e.type == RTM_NEWNETCONF || e.type == RTM_DELNETCONF) {
+      label = "[NETCONF]";
+      body = netconf_text(e);
+    } else if (e.type == RTM_NEWNSID || e.type == RTM_DELNSID) {
+      label = "[NSID]";
+      body = nsid_text(e);
     } else {
       return {};
     }
+    if (body.empty()) return {};
     return timestamp_text(g.timestamp) + (cmd_.monitor().label ? label : "") + body;
   }
 
+  // One to start with: the named namespaces' ids, as ip's netns_map_init reads them.
+  void know_netns(std::map<int, std::string> by_id) { netns_names_ = std::move(by_id); }
+
  private:
+  // ip's print_netconf(): the family, the device (or all, default) and each
+  // setting the kernel sent; only the device's under `dev`.
+  std::string netconf_text(const MonitorEvent& e) {
+    auto a = attributes_of(e, sizeof(netconfmsg), netlink::Schema{kNetconfPolicies});
+    if (!a) return {};
+    int family = static_cast<uint8_t>(e.raw[NLMSG_HDRLEN]);
+    auto index = static_cast<int>(a->u32(NETCONFA_IFINDEX).value_or(0));
+    if (dev_ && index != dev_) return {};
+    std::string t = e.deleted ? "Deleted " : "";
+    t += family == AF_INET ? "inet " : family == AF_INET6 ? "inet6 " : family == AF_MPLS ? "mpls " : "unknown ";
+    if (a->has(NETCONFA_IFINDEX)) {
+      known(index);
+      t += index == NETCONFA_IFINDEX_ALL       ? "all "
+           : index == NETCONFA_IFINDEX_DEFAULT ? "default "
+                                               : name_of(index, all_) + " ";
+    }
+    auto on_off = [&](int attr, const char* name) {
+      if (auto v = a->u32(static_cast<uint16_t>(attr))) t += std::string(name) + (*v ? " on " : " off ");
+    };
+    on_off(NETCONFA_FORWARDING, "forwarding");
+    if (auto rp = a->u32(NETCONFA_RP_FILTER)) {
+      static constexpr const char* kRpFilter[] = {"off", "strict", "loose"};
+      t += "rp_filter " + (*rp < 3 ? std::string(kRpFilter[*rp]) : std::to_string(*rp)) + " ";
+    }
+    on_off(NETCONFA_MC_FORWARDING, "mc_forwarding");
+    on_off(NETCONFA_PROXY_NEIGH, "proxy_neigh");
+    on_off(NETCONFA_IGNORE_ROUTES_WITH_LINKDOWN, "ignore_routes_with_linkdown");
+    on_off(NETCONFA_INPUT, "input");
+    return t + "\n";
+  }
+
+  // ip's print_nsid(): the id, and the iproute2 name of the namespace it
+  // stands for. As ip, a name is printed once from the cache (and dropped
+  // from it), or for a new id looked up again among /run/netns.
+  std::string nsid_text(const MonitorEvent& e) {
+    auto a = attributes_of(e, sizeof(rtgenmsg), netlink::Schema{kNsidPolicies});
+    if (!a || !a->has(NETNSA_NSID)) return {};
+    auto nsid = static_cast<int32_t>(*a->u32(NETNSA_NSID));
+    std::string t = e.deleted ? "Deleted " : "";
+    t += nsid < 0 ? "nsid unassigned " : "nsid " + std::to_string(nsid) + " ";
+    std::optional<int32_t> current;
+    if (auto c = a->u32(NETNSA_CURRENT_NSID)) {
+      current = static_cast<int32_t>(*c);
+      t += *current < 0 ? "current-nsid unassigned " : "current-nsid " + std::to_string(*current) + " ";
+    }
+    if (auto it = netns_names_.find(current.value_or(nsid)); it != netns_names_.end()) {
+      t += "(iproute2 netns name: " + it->second + ")";
+      netns_names_.erase(it);
+    } else if (!e.deleted) {
+      if (auto name = netns_named(nsid)) {
+        t += "(iproute2 netns name: " + *name + ")";
+        netns_names_.emplace(nsid, *name);
+      }
+    }
+    return t + "\n";
+  }
+
+  // The named namespace (under /run/netns) whose id here is `nsid`.
+  std::optional<std::string> netns_named(int nsid) {
+    auto names = netlink::list_netns();
+    if (!names) return std::nullopt;
+    for (const auto& name : *names) {
+      auto fd = netlink::open_netns(name);
+      if (!fd) continue;
+      auto id = netlink::netns_id(conn_, fd->get());
+      if (id && *id && **id == nsid) return name;
+    }
+    return std::nullopt;
+  }
+
   // Puts the link `index` into the cache, as ip's ll_index_to_name does on a miss.
   void known(int index) {
     if (index <= 0 || all_.count(index)) return;
@@ -142,6 +267,7 @@ class EventPrinter {
   const IpCommand& cmd_;
   Links all_;
   int dev_ = 0;  // dev DEVICE's ifindex; 0: every device
+  std::map<int, std::string> netns_names_;  // ip's nsid cache: named namespaces by their id here
 };
 
 // SIGINT and SIGTERM, blocked and read from a signalfd: the loop ends
@@ -172,7 +298,9 @@ Parsed<IpCommand> parse_monitor(Cursor& c, IpCommand&& cmd) {
     else if (matches(word, "address")) spec.address = true;
     else if (matches(word, "route")) spec.route = true;
     else if (matches(word, "neigh")) spec.neigh = true;
+    else if (matches(word, "netconf")) spec.netconf = true;
     else if (matches(word, "rule")) spec.rule = true;
+    else if (matches(word, "nsid")) spec.nsid = true;
     else if (word == "all") spec.label = true;  // every object, labelled
     else if (matches(word, "help"))
       return fail(UsageError{.message = std::string(object_usage(Object::monitor)), .help = true});
@@ -200,6 +328,7 @@ NlResult<void> run_monitor(Runner& r, const IpCommand& cmd) {
     dev = *index;
   }
   EventPrinter printer(r, *conn, cmd, BRISK_TRY(r.links_by_index(g.stats, g.details)), dev);
+  if (groups_wanted(cmd.monitor(), RTNLGRP_NSID, g.family)) printer.know_netns(r.netns_by_id());
   auto stop = BRISK_TRY(stop_signals());
   r.flush_out();
   std::array<pollfd, 2> fds{pollfd{.fd = mon->fd(), .events = POLLIN, .revents = 0},
