@@ -297,8 +297,13 @@ NlResult<void> get_neighbour(Runner& r, const IpCommand& cmd) {
   r.use_json();  // a JSON array as show's, as ip has printed it since 6.2 (6.1 printed text for -j)
   const auto& spec = cmd.neigh();
   auto n = BRISK_TRY(netlink::get_neighbour(*c, spec.dev, spec.address, spec.flags & NTF_PROXY));
-  auto all = BRISK_TRY(r.links_by_index(false));
-  print_neighbour(r, n, all, n.ifindex != 0);
+  // The one device the entry names: a GETLINK, not a dump of every link
+  // (a script may ask for one neighbour at a time on a host of thousands).
+  Links named;
+  if (n.ifindex) {
+    if (auto l = netlink::get_link(*c, n.ifindex)) named.emplace(n.ifindex, std::move(*l));
+  }
+  print_neighbour(r, n, named, n.ifindex != 0);
   return {};
 }
 

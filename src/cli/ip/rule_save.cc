@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <cstring>
 #include <string>
+#include <string_view>
 
 #include "cli/ip/objects.h"
 #include "cli/ip/runner.h"
@@ -74,13 +75,12 @@ NlResult<void> save_rules(Runner& r, const IpCommand& cmd) {
 }
 
 NlResult<void> restore_rules(Runner& r, const IpCommand& cmd) {
-  std::string data;
-  if (cmd.restore_input().from_batch) {
-    data = cmd.restore_input().text;
-  } else {
+  std::string from_stdin;
+  if (!cmd.restore_input().from_batch) {
     if (::isatty(STDIN_FILENO)) return bad_stream("Can't restore rule dump from a terminal");
-    data = BRISK_TRY(read_all(STDIN_FILENO));
+    from_stdin = BRISK_TRY(read_all(STDIN_FILENO));
   }
+  std::string_view data = cmd.restore_input().from_batch ? std::string_view(cmd.restore_input().text) : from_stdin;
   uint32_t magic = 0;
   std::memcpy(&magic, data.data(), std::min(data.size(), sizeof magic));
   if (data.size() < sizeof magic || magic != kRuleDumpMagic) {
