@@ -22,7 +22,7 @@ TEST(IpRuleSaveGrammar, VerbsAndArguments) {
   EXPECT_EQ(ok({"rule", "s"}).verb, Verb::rule_show) << "s is show, which ip tests first";
   EXPECT_FALSE(ok({"rule", "save"}).mutates());
   auto args = error_of({"rule", "sa", "pref", "100"});
-  EXPECT_EQ(args.message, "\"brisk rule save\" does not take any arguments.");
+  EXPECT_EQ(args.message, "\"ip rule save\" does not take any arguments.");
   EXPECT_EQ(args.exit_code, 1);
   auto help = error_of({"rule", "help"});
   EXPECT_TRUE(help.help);

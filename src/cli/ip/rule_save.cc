@@ -46,7 +46,7 @@ NlResult<std::string> read_all(int fd) {
 
 Parsed<IpCommand> parse_rule_save(Cursor& c, IpCommand&& cmd) {
   cmd.verb = Verb::rule_save;
-  if (!c.done()) return refused("\"brisk rule save\" does not take any arguments.");
+  if (!c.done()) return refused("\"ip rule save\" does not take any arguments.");
   if (::isatty(STDOUT_FILENO)) return refused("Not sending a binary stream to stdout");
   return cmd;
 }
