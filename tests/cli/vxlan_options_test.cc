@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 #include <linux/if_link.h>
 
+#include <sstream>
+
 #include "cli_support.h"
 #include "parse_support.h"
 
@@ -212,7 +214,37 @@ TEST_F(IpVxlanOptions, CreatedAsIpCreatesThem) {
     same(line);
     expect_same_device(line[2], ::testing::PrintToString(line));
   }
-  for (const char* dev : {"vx1", "vx3", "vx4", "vx5", "vx7"}) {
+  // With no address given, -6 makes an IPv6 device (ip sends the group ::)
+  // and -4 sends 0.0.0.0; a local address picks the family itself.
+  for (const Words& line : std::vector<Words>{
+           {"-6", "link", "add", "vx18", "type", "vxlan", "id", "18", "dstport", "4796"},
+           {"-4", "link", "add", "vx19", "type", "vxlan", "id", "19", "dstport", "4797"},
+           {"-6", "link", "add", "vx20", "type", "vxlan", "id", "20", "dstport", "4798", "local", "10.0.0.2"}}) {
+    same(line);
+    expect_same_device(line[3], ::testing::PrintToString(line));
+  }
+  // The kernel dumps no unspecified group, so the family shows in the UDP
+  // socket an up device opens: udp6 for vx18, udp for vx19 and vx20.
+  auto sockets = [](int ns) {
+    std::string ports;
+    for (const char* table : {"udp", "udp6"}) {
+      std::istringstream rows(cli_test::run({"cat", std::string("/proc/net/") + table}, ns).out);
+      std::string row;
+      std::getline(rows, row);  // the header
+      while (std::getline(rows, row)) {
+        std::istringstream fields(row);
+        std::string slot, local;
+        fields >> slot >> local;
+        ports += std::string(table) + ":" + local.substr(local.find(':') + 1) + " ";
+      }
+    }
+    return ports;
+  };
+  for (int n : {ns(), ip_ns()})
+    for (const char* dev : {"vx18", "vx19", "vx20"}) ASSERT_EQ(ip_run({"link", "set", dev, "up"}, n).code, 0);
+  EXPECT_EQ(sockets(ns()), sockets(ip_ns()));
+  EXPECT_NE(sockets(ns()).find("udp6:12BC"), std::string::npos) << sockets(ns());
+  for (const char* dev : {"vx1", "vx3", "vx4", "vx5", "vx7", "vx18"}) {
     cli_test::expect_same_output({"-d", "link", "show", dev}, ns());
     cli_test::expect_same_output({"-d", "-j", "link", "show", dev}, ns());
   }

@@ -323,6 +323,12 @@ Parsed<netlink::LinkKind> parse_vxlan(Cursor& c, bool change, IpCommand& cmd) {
   if (!external && !vx.vnifilter.value_or(false) && !vx.id && !change)
     return vxlan_refused("vxlan: missing virtual network identifier");
   if (!vx.group.empty() && vx.dev.empty()) return vxlan_refused("vxlan: 'group' requires 'dev' to be specified");
+  // As ip: with no address to pick the family, -4/-6 picks it by sending
+  // the unspecified group, so `-6 link add ... type vxlan` is an IPv6 device.
+  if (vx.local.empty() && vx.remote.empty() && vx.group.empty()) {
+    if (cmd.family == AF_INET) vx.remote = "0.0.0.0";
+    if (cmd.family == AF_INET6) vx.remote = "::";
+  }
   if (!vx.dstport && vx.gpe) vx.dstport = 4790;  // as ip: GPE's IANA port
   else if (!vx.dstport && !change) cmd.warning = kVxlanPortWarning;
   if (!change || given("learning")) vx.learning = learning;
