@@ -16,6 +16,7 @@ import sys
 NLM_F_REQUEST, NLM_F_ACK, NLM_F_EXCL, NLM_F_CREATE, NLM_F_DUMP = 1, 4, 0x200, 0x400, 0x300
 SOL_NETLINK, NETLINK_CAP_ACK, NETLINK_EXT_ACK = 270, 10, 11
 RTM_NEWLINK, RTM_GETLINK, RTM_GETADDR, RTM_GETROUTE, RTM_GETNEIGH = 16, 18, 22, 26, 30
+RTM_GETNEXTHOP = 106
 IFLA_IFNAME, IFLA_MTU, IFLA_LINKINFO, IFLA_INFO_KIND, IFLA_STATS64 = 3, 4, 18, 1, 23
 NLMSG_ERROR, NLMSG_DONE = 2, 3
 
@@ -43,7 +44,13 @@ def setup():
                 "ip -6 route add fd01::/64 via fd00::2",
                 "ip neigh add 10.0.0.7 lladdr 02:00:00:00:00:07 dev v0",
                 "ip neigh add fd00::9 lladdr 02:00:00:00:00:09 dev v0",
-                "bridge fdb add 02:00:00:00:00:01 dev v1 master static"]:
+                "bridge fdb add 02:00:00:00:00:01 dev v1 master static",
+                "ip nexthop add id 1 via 10.0.0.3 dev v0",
+                "ip nexthop add id 2 via 10.0.0.4 dev v0 proto static",
+                "ip nexthop add id 5 blackhole",
+                "ip nexthop add id 3 group 1/2,4",
+                "ip nexthop add id 4 group 1 type resilient buckets 8",
+                "ip route add 10.8.0.0/16 nhid 3"]:
         subprocess.run(cmd.split(), check=True)
 
 
@@ -75,6 +82,7 @@ def main(out):
         "addr_dump": (RTM_GETADDR, NLM_F_DUMP, struct.pack("BBBBI", 0, 0, 0, 0, 0)),
         "route_dump": (RTM_GETROUTE, NLM_F_DUMP, struct.pack("BBBBBBBBI", 0, 0, 0, 0, 0, 0, 0, 0, 0)),
         "neigh_dump": (RTM_GETNEIGH, NLM_F_DUMP, struct.pack("BxxxiHBB", 0, 0, 0, 0, 0)),
+        "nexthop_dump": (RTM_GETNEXTHOP, NLM_F_DUMP, struct.pack("BBBBI", 0, 0, 0, 0, 0)),
         "fdb_dump": (RTM_GETNEIGH, NLM_F_DUMP, struct.pack("BxxxiHBB", socket.AF_BRIDGE, 0, 0, 0, 0)),
         "link_get_v0": (RTM_GETLINK, 0, struct.pack("BxHiII", 0, 0, 0, 0, 0) + attr(IFLA_IFNAME, b"v0\0")),
         "ack_ok": (RTM_NEWLINK, NLM_F_ACK, struct.pack("BxHiII", 0, 0, 0, 0, 0) + attr(IFLA_IFNAME, b"lo\0")),

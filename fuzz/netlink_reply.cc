@@ -2,8 +2,9 @@
 // hostile. It is walked message by message as Connection does (NLMSG_OK /
 // NLMSG_NEXT), and each message goes to the parser its type selects:
 // NLMSG_ERROR to parse_ack (error, ACK and extended-ACK TLVs, the offending
-// attribute looked up in our own request), RTM_NEWLINK/ADDR/ROUTE/NEIGH to the
-// parsers that fill LinkInfo, AddressInfo, RouteInfo and neighbour/fdb data.
+// attribute looked up in our own request), RTM_NEWLINK/ADDR/ROUTE/NEIGH/NEXTHOP
+// to the parsers that fill LinkInfo, AddressInfo, RouteInfo, neighbour/fdb
+// data and NexthopEntry.
 #include <linux/neighbour.h>
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
@@ -88,6 +89,12 @@ void parse_one(const nlmsghdr& message) {
       (void)attrs.bytes(NDA_LLADDR);
       (void)attrs.u16(NDA_VLAN);
       (void)attrs.u32(NDA_MASTER);
+      break;
+    }
+    case RTM_NEWNEXTHOP: {
+      auto nh = nl::detail::parse_nexthop(message);
+      check(nh);
+      if (nh && nh->gateway) (void)nh->gateway->to_string();
       break;
     }
     default:

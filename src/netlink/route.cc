@@ -31,6 +31,7 @@ constexpr auto kRoutePolicies = [] {
   p[RTA_PREF] = {AttrKind::u8};
   p[RTA_METRICS] = {AttrKind::nested};
   p[RTA_MULTIPATH] = {AttrKind::binary};
+  p[RTA_NH_ID] = {AttrKind::u32};
   return p;
 }();
 
@@ -142,6 +143,7 @@ NlResult<RouteInfo> parse_route(const nlmsghdr& message) {
   route.cloned = (rtm.rtm_flags & RTM_F_CLONED) != 0;
   route.metric = attrs->u32(RTA_PRIORITY).value_or(0);
   route.pref = attrs->u8(RTA_PREF);
+  route.nhid = attrs->u32(RTA_NH_ID);
   route.table = attrs->u32(RTA_TABLE).value_or(rtm.rtm_table);
   if (auto multipath = attrs->bytes(RTA_MULTIPATH)) {
     auto paths = decode_multipath(*multipath);
@@ -168,6 +170,7 @@ Op route_op(RouteSpec spec, int kind, RouteMerge merge) {
   object += spec.prefix;
   if (!spec.via.empty()) object.append(" via ").append(spec.via);
   if (!spec.dev.empty()) object.append(" dev ").append(spec.dev);
+  if (spec.nhid) object.append(" nhid ").append(std::to_string(*spec.nhid));
   auto parsed = parse_spec(spec, op, object);
   if (!parsed) return failed_op(op, std::move(object), std::move(parsed).error());
   Op result{.op = op};
@@ -217,7 +220,7 @@ Op route_op(RouteSpec spec, int kind, RouteMerge merge) {
     if (del) {
       scope = RT_SCOPE_NOWHERE;
     } else if (route.dst.address.family == AF_INET && spec.type == RouteType::unicast && !route.via &&
-               spec.nexthops.empty()) {
+               spec.nexthops.empty() && !spec.nhid) {
       scope = RT_SCOPE_LINK;
     }
     rtm.rtm_scope = spec.scope.value_or(scope);
@@ -236,6 +239,7 @@ Op route_op(RouteSpec spec, int kind, RouteMerge merge) {
       m.end_nest(nest);
     }
     if (!del && spec.pref) m.put_u8(RTA_PREF, *spec.pref);
+    if (spec.nhid) m.put_u32(RTA_NH_ID, *spec.nhid);
     if (!spec.nexthops.empty()) {
       std::vector<Nexthop> paths;
       for (std::size_t k = 0; k < spec.nexthops.size(); ++k) {

@@ -82,6 +82,7 @@ struct RouteSpec {
   RouteMetrics metrics{};             // RTA_METRICS; none by default
   std::optional<uint8_t> pref{};      // IPv6 router preference (ICMPV6_ROUTER_PREF_*), RTA_PREF
   std::vector<NexthopSpec> nexthops{};  // a multipath route (RTA_MULTIPATH), instead of via and dev
+  std::optional<uint32_t> nhid{};     // RTA_NH_ID: through this nexthop object, instead of via, dev or nexthops
 };
 
 struct RouteInfo {
@@ -98,6 +99,7 @@ struct RouteInfo {
   std::optional<uint8_t> pref{};       // IPv6 router preference (ICMPV6_ROUTER_PREF_*), RTA_PREF
   RouteMetrics metrics{};              // RTA_METRICS, as the kernel reports them
   std::vector<NexthopInfo> nexthops{};  // RTA_MULTIPATH: a multipath route's paths
+  std::optional<uint32_t> nhid{};      // RTA_NH_ID: the nexthop object it goes through (its paths above, as resolved)
   // Set in get_route() answers only:
   std::optional<IpAddress> src{};      // the source the query gave (RTA_SRC)
   int iif = 0;                         // the input device the query gave
