@@ -75,6 +75,15 @@ TEST(IpRouteGrammar, Multipath) {
   EXPECT_FALSE(parse_command(Words{"route", "add", "10.30.0.0/16", "nexthop", "bogus"}, Globals{}));
 }
 
+TEST(IpRouteGrammar, Nhid) {
+  auto r = ok({"route", "add", "10.30.0.0/16", "nhid", "0x10"});
+  EXPECT_EQ(r.route().nhid, 16u);
+  EXPECT_TRUE(r.route().via.empty() && r.route().dev.empty()) << "nhid alone is enough information";
+  for (const char* id : {"x", "4294967296", "-1"})
+    EXPECT_EQ(error_of({"route", "add", "10.30.0.0/16", "nhid", id}).message,
+              "Error: argument \"" + std::string(id) + "\" is wrong: \"id\" value is invalid\n");
+}
+
 // The same route commands in ip's namespace and brisk's; then shows compared.
 class IpRouteParity : public cli_test::CliNetnsTest {
  protected:
@@ -154,6 +163,34 @@ TEST_F(IpRouteParity, MergeVerbsMetricsAndProtocols) {
     cli_test::expect_same_output(show, ns());
     cli_test::expect_same_output(json, ns());
   }
+}
+
+// Routes through nexthop objects (made by ip, which brisk has no verb for):
+// the kernel's refusals alike, and show prints nhid, and -d each object's nh_info.
+TEST_F(IpRouteParity, ThroughNexthopObjects) {
+  for (int n : {ns(), ip_ns_.get()})
+    for (const Words& nh : std::vector<Words>{{"nexthop", "add", "id", "1", "via", "10.9.0.2", "dev", "d0"},
+                                              {"nexthop", "add", "id", "2", "via", "10.8.0.2", "dev", "e0"},
+                                              {"nexthop", "add", "id", "3", "group", "1/2,4"},
+                                              {"-6", "nexthop", "add", "id", "6", "via", "fd00:9::2", "dev", "d0"}})
+      ASSERT_EQ(ip_run(nh, n).code, 0) << ::testing::PrintToString(nh);
+  both({"route", "add", "10.40.0.0/16", "nhid", "1"});
+  both({"route", "add", "10.41.0.0/16", "nhid", "3", "proto", "static"});
+  both({"route", "add", "fd00:40::/64", "nhid", "6"});
+  both({"route", "add", "10.42.0.0/16", "nhid", "9"});                        // fails: no such object
+  both({"route", "add", "10.43.0.0/16", "nhid", "1", "via", "10.9.0.3"});     // fails: both kinds of path
+  both({"route", "replace", "10.40.0.0/16", "nhid", "2"});
+  both({"route", "del", "10.41.0.0/16", "nhid", "3"});
+  both({"route", "add", "10.41.0.0/16", "nhid", "3"});
+  expect_same_tables();
+  for (const Words& show : std::vector<Words>{{"route", "show"}, {"-d", "route", "show"}, {"-6", "-d", "route"}}) {
+    Words json = show;
+    json.insert(json.begin(), "-j");
+    cli_test::expect_same_output(show, ns());
+    cli_test::expect_same_output(json, ns());
+  }
+  EXPECT_NE(brisk_run({"-d", "route", "show"}, ns()).out.find("\tnh_info id 3 group 1/2,4 "),
+            std::string::npos);
 }
 
 TEST_F(IpRouteParity, FlushWithShowsSelectors) {

@@ -6,7 +6,11 @@
 
 #include <linux/netlink.h>
 
+#include <map>
 #include <string>
+#include <vector>
+
+#include "brisk/netlink/nexthop.h"
 
 #include "cli/ip/runner.h"
 
@@ -23,8 +27,22 @@ struct RouteView {
   bool dev_fixed = false;       // a dev filter: no "dev"
   bool protocol_fixed = false;  // a proto filter: no "proto"
   bool scope_fixed = false;     // a scope filter: no "scope"
+  // -d: the nexthop objects by id, for the nh_info of a route naming one; null: none shown.
+  const std::map<uint32_t, netlink::NexthopEntry>* nexthops = nullptr;
 };
 std::string route_record(const netlink::RouteInfo& r, const RouteView& view, Json& j);
+
+// ip's names for a route's or a nexthop's flags (RTNH_F_* and RTM_F_*), in its order.
+std::vector<std::string> route_flags(uint32_t bits);
+
+// How a nexthop object's line is printed.
+struct NexthopView {
+  const Links& all;      // names the devices
+  bool details = false;  // -d: scope and proto even when they are the defaults
+  bool deleted = false;  // "Deleted " first: a removal
+};
+// A nexthop object's line as ip nexthop prints it.
+std::string nexthop_record(const netlink::NexthopEntry& nh, const NexthopView& view, Json& j);
 
 // A neighbour line; with_dev: " dev NAME" (no dev filter).
 std::string neigh_record(const netlink::NeighbourInfo& n, const Links& all, bool with_dev, Json& j);

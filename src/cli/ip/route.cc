@@ -83,6 +83,11 @@ Parsed<IpCommand> parse_route_change(Cursor& c, IpCommand&& cmd, Verb verb, int 
       TRY_SET(spec.src, c.address(key, family));
     } else if (is(key, "onlink")) {
       spec.onlink = true;
+    } else if (key == "nhid") {
+      TRY_SET(spec.nhid, c.read(key, [](const std::string& text) -> Parsed<uint32_t> {
+        if (auto id = number<uint32_t>("nhid", text)) return *id;
+        return invarg("\"id\" value is invalid\n", text);
+      }));
     } else if (is(key, "nexthop")) {
       // The paths' gateways are of the destination's family, once it is known.
       auto dst = netlink::IpPrefix::parse(spec.prefix);
@@ -113,7 +118,7 @@ Parsed<IpCommand> parse_route_change(Cursor& c, IpCommand&& cmd, Verb verb, int 
   if (spec.prefix.empty()) return usage("not enough information: a destination is required");
   if (spec.prefix == "default" && family == AF_INET6 && spec.via.empty()) spec.prefix = "::/0";
   if (verb != Verb::route_del && spec.type == netlink::RouteType::unicast && spec.via.empty() && spec.dev.empty() &&
-      spec.nexthops.empty())
+      spec.nexthops.empty() && !spec.nhid)
     return usage("not enough information: \"via\" or \"dev\" is required");
   return cmd;
 }
@@ -254,18 +259,19 @@ NlResult<void> get_route(Runner& runner, const IpCommand& cmd) {
   return {};
 }
 
-namespace {
-
-// ip's names for a route's or a path's RTNH_F_* flags.
-std::vector<std::string> nexthop_flags(uint32_t bits) {
+std::vector<std::string> route_flags(uint32_t bits) {
+  static constexpr std::pair<uint32_t, const char*> kNames[] = {
+      {RTNH_F_DEAD, "dead"},           {RTNH_F_ONLINK, "onlink"},       {RTNH_F_PERVASIVE, "pervasive"},
+      {RTNH_F_OFFLOAD, "offload"},     {RTNH_F_TRAP, "trap"},           {RTM_F_NOTIFY, "notify"},
+      {RTNH_F_LINKDOWN, "linkdown"},   {RTNH_F_UNRESOLVED, "unresolved"}, {RTM_F_OFFLOAD, "rt_offload"},
+      {RTM_F_TRAP, "rt_trap"},         {RTM_F_OFFLOAD_FAILED, "rt_offload_failed"}};
   std::vector<std::string> flags;
-  if (bits & RTNH_F_DEAD) flags.emplace_back("dead");
-  if (bits & RTNH_F_ONLINK) flags.emplace_back("onlink");
-  if (bits & RTNH_F_PERVASIVE) flags.emplace_back("pervasive");
-  if (bits & RTNH_F_OFFLOAD) flags.emplace_back("offload");
-  if (bits & RTNH_F_LINKDOWN) flags.emplace_back("linkdown");
+  for (auto [bit, name] : kNames)
+    if (bits & bit) flags.emplace_back(name);
   return flags;
 }
+
+namespace {
 
 // The routes route show and flush select. Like ip: IPv4 unless -6, but both
 // families for every table.
@@ -312,6 +318,10 @@ std::string route_record(const netlink::RouteInfo& r, const RouteView& view, Jso
   }
   j["dst"] = dst_text(r.dst);
   t += dst_text(r.dst);
+  if (r.nhid) {
+    j["nhid"] = *r.nhid;
+    t += " nhid " + std::to_string(*r.nhid);
+  }
   if (r.gateway) field(j, t, "gateway", "via", r.gateway->to_string());
   if (r.oif && !view.dev_fixed) field(j, t, "dev", "dev", name_of(r.oif, view.all));
   if (view.every_table && (r.table != RT_TABLE_MAIN || view.globals.details))
@@ -327,11 +337,11 @@ std::string route_record(const netlink::RouteInfo& r, const RouteView& view, Jso
     j["metric"] = r.metric;
     t += " metric " + std::to_string(r.metric);
   }
-  std::vector<std::string> flags = nexthop_flags(r.flags);
+  std::vector<std::string> flags = route_flags(r.flags);
   for (const auto& f : flags) t += " " + f;
   j["flags"] = flags;
   print_route_metrics(r.metrics, j, t);
-  std::string end = " \n";
+  std::string end = " ";
   if (r.pref) {  // IPv6: ip ends the line with it, without the trailing space
     static const std::map<uint8_t, const char*> kPrefs{{ICMPV6_ROUTER_PREF_LOW, "low"},
                                                         {ICMPV6_ROUTER_PREF_MEDIUM, "medium"},
@@ -339,12 +349,22 @@ std::string route_record(const netlink::RouteInfo& r, const RouteView& view, Jso
     auto name = kPrefs.find(*r.pref);
     if (name != kPrefs.end()) {
       j["pref"] = name->second;
-      end = std::string(" pref ") + name->second + "\n";
+      end = std::string(" pref ") + name->second;
     } else {
       j["pref"] = *r.pref;
-      end = " " + std::to_string(*r.pref) + "\n";
+      end = " " + std::to_string(*r.pref);
     }
   }
+  if (r.nhid && view.nexthops) {
+    if (auto nh = view.nexthops->find(*r.nhid); nh != view.nexthops->end()) {
+      Json info;
+      std::string line = nexthop_record(nh->second, {.all = view.all, .details = true}, info);
+      line.pop_back();  // its newline: the route's ends the line
+      end += "\n\tnh_info " + line;
+      j["nh_info"] = std::move(info);
+    }
+  }
+  end += "\n";
   // A multipath route's paths, each on a line of its own, as ip prints them.
   std::string paths;
   if (!r.nexthops.empty()) {
@@ -356,7 +376,7 @@ std::string route_record(const netlink::RouteInfo& r, const RouteView& view, Jso
       if (nh.oif) field(h, line, "dev", "dev", name_of(nh.oif, view.all));
       h["weight"] = nh.weight;
       line += " weight " + std::to_string(nh.weight) + " ";
-      auto hop_flags = nexthop_flags(nh.flags);
+      auto hop_flags = route_flags(nh.flags);
       for (const auto& f : hop_flags) line += f + " ";
       h["flags"] = hop_flags;
       hops.push_back(std::move(h));
@@ -373,9 +393,14 @@ NlResult<void> show_routes(Runner& runner, const IpCommand& cmd) {
   const Globals& g = runner.globals();
   auto all = BRISK_TRY(runner.links_by_index(false));
   // "dev" and "table" are printed only where the filter leaves them open.
+  // -d: each route's nexthop object too, as ip's cache fetches them.
+  std::map<uint32_t, netlink::NexthopEntry> nexthops;
+  if (g.details)
+    if (auto listed = netlink::list_nexthops(*c))
+      for (auto& nh : *listed) nexthops.emplace(nh.id, std::move(nh));
   RouteView view{.globals = g, .all = all, .every_table = cmd.route().table == RT_TABLE_UNSPEC,
                  .dev_fixed = !cmd.route().dev.empty(), .protocol_fixed = cmd.protocol.has_value(),
-                 .scope_fixed = cmd.route_scope.has_value()};
+                 .scope_fixed = cmd.route_scope.has_value(), .nexthops = &nexthops};
   for (const auto& r : BRISK_TRY(selected_routes(*c, cmd))) {
     Json j;
     std::string t = route_record(r, view, j);
