@@ -30,8 +30,16 @@ decltype(MonitorEvent::object) parse_object(const nlmsghdr& m, bool details) {
       if (auto a = detail::parse_address(m)) return std::move(*a);
       break;
     case RTM_NEWROUTE:
-    case RTM_DELROUTE:
+    case RTM_DELROUTE: {
+      // A multicast route (ipmr's RTNL_FAMILY_IPMR) is no RouteInfo.
+      uint8_t family = m.nlmsg_len > NLMSG_HDRLEN ? reinterpret_cast<const uint8_t*>(&m)[NLMSG_HDRLEN] : 0;
+      if (family == RTNL_FAMILY_IPMR || family == RTNL_FAMILY_IP6MR) break;
       if (auto r = detail::parse_route(m)) return std::move(*r);
+      break;
+    }
+    case RTM_NEWNEXTHOP:
+    case RTM_DELNEXTHOP:
+      if (auto nh = detail::parse_nexthop(m)) return std::move(*nh);
       break;
     case RTM_NEWRULE:
     case RTM_DELRULE:
@@ -75,6 +83,9 @@ NlResult<Monitor> Monitor::open(const MonitorOptions& options) {
       return e;
     }
   }
+  for (unsigned group : options.optional_groups)
+    (void)sys::setsockopt_int(fd, SOL_NETLINK, NETLINK_ADD_MEMBERSHIP, static_cast<int>(group),
+                              "setsockopt(NETLINK_ADD_MEMBERSHIP)");
   mon.details_ = options.details;
   mon.buffer_.resize(kDatagramBuffer);
   return mon;

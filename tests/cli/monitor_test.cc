@@ -1,7 +1,9 @@
 // ip monitor: brisk and ip listen side by side in one namespace while links,
 // addresses, routes and neighbours change; both are stopped with a signal
 // and must have printed the same lines in the same order.
+#include <arpa/inet.h>
 #include <fcntl.h>
+#include <netinet/icmp6.h>
 #include <signal.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -9,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <cstring>
 #include <fstream>
 #include <optional>
 #include <regex>
@@ -16,6 +19,7 @@
 #include <thread>
 
 #include "brisk/netlink/netns.h"
+#include "sys/namespaces.h"
 #include "cli_support.h"
 #include "parse_support.h"
 
@@ -43,6 +47,12 @@ TEST(IpMonitorGrammar, ObjectsAndAbbreviations) {
   EXPECT_TRUE(ok({"monitor", "net"}).monitor().netconf);
   EXPECT_TRUE(ok({"monitor", "ns"}).monitor().nsid);
   EXPECT_FALSE(ok({"monitor", "nsid"}).monitor().neigh);
+  // ip's order: "m" is mroute (after route), "p" prefix, "nex" nexthop; stats only whole.
+  EXPECT_TRUE(ok({"monitor", "m"}).monitor().mroute);
+  EXPECT_TRUE(ok({"monitor", "p"}).monitor().prefix);
+  EXPECT_TRUE(ok({"monitor", "nex"}).monitor().nexthop);
+  EXPECT_FALSE(ok({"monitor", "nex"}).monitor().neigh);
+  EXPECT_TRUE(ok({"monitor", "stats"}).monitor().stats);
 }
 
 TEST(IpMonitorGrammar, BadWordsAreIpsError) {
@@ -358,6 +368,98 @@ TEST_F(IpMonitor, NetconfAndNsidAsIp) {
       ASSERT_EQ(ip_run({"netns", "add", n->name()}).code, 0);
     }
   }
+}
+
+// Nexthop objects made, grouped, used by routes, replaced and flushed, and
+// a device's hardware stats turned on and off: the same lines as ip's,
+// with -d the nh_info of each route from the monitor's nexthop cache.
+TEST_F(IpMonitor, NexthopsAndStatsAsIp) {
+  constexpr unsigned kRouteGroups = 1u << (RTNLGRP_IPV4_ROUTE - 1) | 1u << (RTNLGRP_IPV6_ROUTE - 1);
+  for (const Words& args : {Words{"monitor", "label", "nexthop", "stats"}, Words{"-d", "monitor", "route", "nex"},
+                            Words{"monitor"}}) {
+    SCOPED_TRACE(::testing::PrintToString(args));
+    for (const Words& setup : std::vector<Words>{{"link", "add", "va", "type", "veth", "peer", "name", "vb"},
+                                                 {"link", "set", "va", "up"},
+                                                 {"link", "set", "vb", "up"},
+                                                 {"addr", "add", "10.9.0.1/24", "dev", "va"}})
+      ASSERT_EQ(ip_run(setup, ns()).code, 0) << ::testing::PrintToString(setup);
+    bool details = args[0] == "-d", labelled = args.size() > 1 && args[1] == "label";
+    start(args, 1u << (RTNLGRP_NEXTHOP - 1) | (details ? kRouteGroups : 0));
+    for (const Words& change : std::vector<Words>{
+             {"nexthop", "add", "id", "1", "via", "10.9.0.2", "dev", "va"},
+             {"nexthop", "add", "id", "2", "via", "10.9.0.3", "dev", "va", "proto", "static"},
+             {"nexthop", "add", "id", "3", "blackhole"},
+             {"nexthop", "add", "id", "10", "group", "1/2,3"},
+             {"nexthop", "add", "id", "11", "group", "1,2/2", "type", "resilient", "buckets", "8", "idle_timer", "3"},
+             {"route", "add", "10.7.0.0/24", "nhid", "10"},
+             {"route", "add", "10.8.0.0/24", "nhid", "1"},
+             {"nexthop", "replace", "id", "1", "via", "10.9.0.4", "dev", "va"},
+             {"stats", "set", "dev", "vb", "l3_stats", "on"},
+             {"stats", "set", "dev", "vb", "l3_stats", "off"},
+             {"nexthop", "del", "id", "11"},
+             {"nexthop", "flush"},
+             {"link", "del", "va"}})
+      ASSERT_EQ(ip_run(change, ns()).code, 0) << ::testing::PrintToString(change);
+    settle(as_is);
+    stop_both();
+    EXPECT_EQ(brisk_->out(), ip_->out());
+    if (labelled) {
+      EXPECT_NE(ip_->out().find("[NEXTHOP]id 11 group 1,2/2 type resilient buckets 8 idle_timer 3 "),
+                std::string::npos)
+          << ip_->out();
+      EXPECT_NE(ip_->out().find("[STATS]"), std::string::npos) << ip_->out();
+    }
+    if (details) {
+      EXPECT_NE(ip_->out().find("\tnh_info id 1 via 10.9.0.4 dev va scope link proto unspec \n"), std::string::npos)
+          << ip_->out();
+    }
+  }
+}
+
+// Router advertisements with a prefix, sent from vb to the all-nodes
+// group: [PREFIX] lines on both ends (vb hears its own), as ip's.
+TEST_F(IpMonitor, PrefixesFromRouterAdvertisementsAsIp) {
+  for (const Words& setup : std::vector<Words>{{"link", "add", "va", "type", "veth", "peer", "name", "vb"}})
+    ASSERT_EQ(ip_run(setup, ns()).code, 0);
+  // vb's link-local address is the advertisement's source: usable at once, without DAD.
+  auto sysctl = cli_test::run({"sh", "-c", "echo 0 > /proc/sys/net/ipv6/conf/vb/accept_dad"}, ns());
+  ASSERT_EQ(sysctl.code, 0) << sysctl.err;
+  for (const Words& up : std::vector<Words>{{"link", "set", "va", "up"}, {"link", "set", "vb", "up"}})
+    ASSERT_EQ(ip_run(up, ns()).code, 0);
+  ASSERT_TRUE(wait_for([&] { return ip_run({"-6", "addr", "show", "dev", "vb", "scope", "link"}, ns()).out.find("inet6") != std::string::npos; }));
+  start({"monitor", "label", "prefix"}, 1u << (RTNLGRP_IPV6_PREFIX - 1));
+  auto sock = sys::socket_in_netns(ns(), AF_INET6, SOCK_RAW, IPPROTO_ICMPV6);
+  ASSERT_TRUE(sock) << sock.error().message();
+  int fd = sock->get(), hops = 255;
+  auto vb = cli_test::ip_json(ns(), {"link", "show", "vb"});
+  ASSERT_FALSE(vb.empty());
+  auto index = vb[0]["ifindex"].get<unsigned>();
+  ASSERT_EQ(::setsockopt(fd, IPPROTO_IPV6, IPV6_MULTICAST_HOPS, &hops, sizeof hops), 0);
+  ASSERT_EQ(::setsockopt(fd, IPPROTO_IPV6, IPV6_MULTICAST_IF, &index, sizeof index), 0);
+  for (const char* prefix : {"2001:db8:1::", "2001:db8:2::"}) {
+    struct {
+      nd_router_advert ra;
+      nd_opt_prefix_info info;
+    } packet{};
+    packet.ra.nd_ra_type = ND_ROUTER_ADVERT;
+    packet.ra.nd_ra_curhoplimit = 64;
+    packet.info.nd_opt_pi_type = ND_OPT_PREFIX_INFORMATION;
+    packet.info.nd_opt_pi_len = 4;  // in units of 8 bytes
+    packet.info.nd_opt_pi_prefix_len = 64;
+    packet.info.nd_opt_pi_flags_reserved = ND_OPT_PI_FLAG_ONLINK | ND_OPT_PI_FLAG_AUTO;
+    packet.info.nd_opt_pi_valid_time = htonl(3600);
+    packet.info.nd_opt_pi_preferred_time = htonl(1800);
+    ASSERT_EQ(::inet_pton(AF_INET6, prefix, &packet.info.nd_opt_pi_prefix), 1);
+    sockaddr_in6 all_nodes{.sin6_family = AF_INET6, .sin6_port = 0, .sin6_flowinfo = 0, .sin6_addr = {}, .sin6_scope_id = index};
+    ASSERT_EQ(::inet_pton(AF_INET6, "ff02::1", &all_nodes.sin6_addr), 1);
+    ASSERT_EQ(::sendto(fd, &packet, sizeof packet, 0, reinterpret_cast<sockaddr*>(&all_nodes), sizeof all_nodes),
+              static_cast<ssize_t>(sizeof packet))
+        << std::strerror(errno);
+  }
+  settle(as_is);
+  stop_both();
+  EXPECT_EQ(brisk_->out(), ip_->out());
+  EXPECT_NE(ip_->out().find("[PREFIX]prefix 2001:db8:2::/64dev va "), std::string::npos) << ip_->out();
 }
 
 TEST_F(IpMonitor, FamilyNarrowsAddressesAndRoutes) {

@@ -23,6 +23,7 @@
 #include "brisk/netlink/error.h"
 #include "brisk/netlink/link.h"
 #include "brisk/netlink/neighbour.h"
+#include "brisk/netlink/nexthop.h"
 #include "brisk/netlink/route.h"
 #include "brisk/netlink/rule.h"
 
@@ -30,6 +31,7 @@ namespace brisk::netlink {
 
 struct MonitorOptions {
   std::vector<unsigned> groups{};  // RTNLGRP_* to join (NETLINK_ADD_MEMBERSHIP each)
+  std::vector<unsigned> optional_groups{};  // joined where the kernel has them (RTNLGRP_STATS is 5.18's)
   int netns_fd = -1;               // listen in this namespace (not owned); -1: the caller's
   int receive_buffer = 1 << 20;    // SO_RCVBUF asked for: bursts beyond it are lost (ENOBUFS)
   bool details = false;            // parse links' -d details (LinkInfo::details)
@@ -40,8 +42,9 @@ struct MonitorEvent {
   uint16_t type = 0;     // RTM_NEWLINK, RTM_DELADDR, RTM_GETNEIGH (an unresolved lookup), ...
   bool deleted = false;  // an RTM_DEL* message
   // The parsed object; monostate for a type without a parser here
-  // (netconf, nsid, ...) or a message that did not parse (see `raw`).
-  std::variant<std::monostate, LinkInfo, AddressInfo, RouteInfo, NeighbourInfo, RuleInfo> object{};
+  // (netconf, nsid, prefix, stats), a multicast route, or a message that
+  // did not parse (see `raw`).
+  std::variant<std::monostate, LinkInfo, AddressInfo, RouteInfo, NeighbourInfo, RuleInfo, NexthopEntry> object{};
   std::vector<char> raw{};  // the whole message (nlmsghdr first), for types parsed elsewhere
 };
 

@@ -140,10 +140,11 @@ brisk tap is the same object. Without a name add lets the kernel pick tunN or ta
 )";
     case Object::monitor:
       return R"(Usage: brisk monitor [ all | OBJECTS ] [ label ] [ dev DEVICE ]
-OBJECTS := { link | address | route | neigh | netconf | rule | nsid }
+OBJECTS := { link | address | route | mroute | prefix | neigh | netconf |
+             rule | nsid | nexthop | stats }
 Global options: -t[imestamp] (a "Timestamp:" line per event), -ts[hort] (a
-[YYYY-MM-DDTHH:MM:SS.uuuuuu] prefix), -4 | -6 (address, route and neighbour
-events of one family), -o[neline], -d[etails], -s[tatistics], -n[etns] NAME.
+[YYYY-MM-DDTHH:MM:SS.uuuuuu] prefix), -4 | -6 (the events of one family),
+-o[neline], -d[etails], -s[tatistics], -n[etns] NAME.
 )";
   }
   return {};

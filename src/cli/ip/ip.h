@@ -110,6 +110,10 @@ struct MonitorSpec {
   bool rule = false;
   bool netconf = false;  // RTM_NEWNETCONF: a device's (or all's, default's) forwarding, rp_filter, ...
   bool nsid = false;     // RTM_NEWNSID: an id given to (or taken from) a peer namespace
+  bool mroute = false;   // multicast routes (ipmr's RTM_NEWROUTE)
+  bool prefix = false;   // RTM_NEWPREFIX: an IPv6 prefix a router advertised
+  bool nexthop = false;  // RTM_NEWNEXTHOP: nexthop objects
+  bool stats = false;    // RTM_NEWSTATS: a device's hardware stats turned on or off
   bool label = false;  // prefix each event with its object ("[LINK]"): `label`, or `all`
   std::string dev{};   // dev DEVICE: only its links, addresses, routes (by oif) and neighbours
 };

@@ -23,6 +23,7 @@
 #include "brisk/netlink/monitor.h"
 #include "brisk/netlink/netns.h"
 #include "cli/ip/link_print.h"
+#include "cli/ip/monitor_raw.h"
 #include "cli/ip/object_print.h"
 #include "cli/ip/objects.h"
 #include "cli/ip/print_util.h"
@@ -33,10 +34,15 @@ namespace {
 using netlink::MonitorEvent;
 using netlink::NlResult;
 
-// The groups ip joins for the objects, -4/-6 narrowing addresses and routes.
+bool every_object(const MonitorSpec& spec) {
+  return !spec.link && !spec.address && !spec.route && !spec.neigh && !spec.rule && !spec.netconf && !spec.nsid &&
+         !spec.mroute && !spec.prefix && !spec.nexthop && !spec.stats;
+}
+
+// The groups ip joins for the objects, -4/-6 narrowing the per-family ones;
+// without RTNLGRP_STATS, which goes apart (stats_group).
 std::vector<unsigned> groups_of(const MonitorSpec& spec, int family) {
-  bool all =
-      !spec.link && !spec.address && !spec.route && !spec.neigh && !spec.rule && !spec.netconf && !spec.nsid;
+  bool all = every_object(spec);
   bool v4 = family == AF_UNSPEC || family == AF_INET, v6 = family == AF_UNSPEC || family == AF_INET6;
   std::vector<unsigned> groups;
   if (all || spec.link) groups.push_back(RTNLGRP_LINK);
@@ -47,7 +53,13 @@ std::vector<unsigned> groups_of(const MonitorSpec& spec, int family) {
   if (all || spec.route) {
     if (v4) groups.push_back(RTNLGRP_IPV4_ROUTE);
     if (v6) groups.push_back(RTNLGRP_IPV6_ROUTE);
+    if (family == AF_UNSPEC) groups.push_back(RTNLGRP_MPLS_ROUTE);
   }
+  if (all || spec.mroute) {
+    if (v4) groups.push_back(RTNLGRP_IPV4_MROUTE);
+    if (v6) groups.push_back(RTNLGRP_IPV6_MROUTE);
+  }
+  if ((all || spec.prefix) && v6) groups.push_back(RTNLGRP_IPV6_PREFIX);
   if (all || spec.neigh) groups.push_back(RTNLGRP_NEIGH);
   if (all || spec.netconf) {
     if (v4) groups.push_back(RTNLGRP_IPV4_NETCONF);
@@ -59,6 +71,7 @@ std::vector<unsigned> groups_of(const MonitorSpec& spec, int family) {
     if (v6) groups.push_back(RTNLGRP_IPV6_RULE);
   }
   if (all || spec.nsid) groups.push_back(RTNLGRP_NSID);
+  if (all || spec.nexthop) groups.push_back(RTNLGRP_NEXTHOP);
   return groups;
 }
 
@@ -81,17 +94,6 @@ constexpr auto kNsidPolicies = [] {
   p[NETNSA_CURRENT_NSID] = {netlink::AttrKind::u32};
   return p;
 }();
-
-// The message of an event the engine hands on unparsed, with its attributes
-// after a family header of `header` bytes; nullopt when it does not parse.
-std::optional<netlink::Attributes> attributes_of(const MonitorEvent& e, std::size_t header,
-                                                 netlink::Schema schema) {
-  if (e.raw.size() < NLMSG_HDRLEN + header) return std::nullopt;
-  const auto& message = *reinterpret_cast<const nlmsghdr*>(e.raw.data());
-  auto parsed = netlink::Attributes::parse_message(message, header, schema);
-  if (!parsed) return std::nullopt;
-  return std::move(*parsed);
-}
 
 // ip's print_timestamp(): "Timestamp: <asctime> <usec> usec" on a line of
 // its own (-t), or "[<ISO 8601 local time>.<usec>] " before the event (-ts).
@@ -156,8 +158,26 @@ class EventPrinter {
       known(rt->oif);
       for (const auto& nh : rt->nexthops) known(nh.oif);
       label = "[ROUTE]";
+      if (rt->nhid && g.details) nexthop_known(*rt->nhid);
       // Under dev, as in ip route show dev: no "dev" on the line.
-      body = deleted + route_record(*rt, RouteView{.globals = g, .all = all_, .dev_fixed = dev_ != 0}, j);
+      RouteView view{.globals = g, .all = all_, .dev_fixed = dev_ != 0, .nexthops = g.details ? &nexthops_ : nullptr};
+      body = deleted + route_record(*rt, view, j);
+    } else if (is_mroute(e)) {
+      label = "[MROUTE]";
+      body = mroute_text(e, name_, dev_, g);
+    } else if (const auto* nh = std::get_if<netlink::NexthopEntry>(&e.object)) {
+      // ip's nexthop cache, which -d route events read their nh_info from.
+      if (e.deleted) nexthops_.erase(nh->id);
+      else nexthops_.insert_or_assign(nh->id, *nh);
+      known(nh->oif);
+      label = "[NEXTHOP]";
+      body = nexthop_record(*nh, {.all = all_, .details = g.details, .deleted = e.deleted}, j);
+    } else if (e.type == RTM_NEWPREFIX) {
+      label = "[PREFIX]";
+      body = prefix_text(e, name_);
+    } else if (e.type == RTM_NEWSTATS) {
+      label = "[STATS]";
+      body = stats_text(e, name_);
     } else if (const auto* n = std::get_if<netlink::NeighbourInfo>(&e.object)) {
       if ((g.family != AF_UNSPEC && n->address.family != g.family) || (dev_ && n->ifindex != dev_)) return {};
       known(n->ifindex);
@@ -262,12 +282,24 @@ class EventPrinter {
     if (auto l = netlink::get_link(conn_, index)) all_.emplace(index, std::move(*l));
   }
 
+  // Puts the nexthop object `id` into the cache, as ip's print_cache_nexthop_id does on a miss.
+  void nexthop_known(uint32_t id) {
+    if (nexthops_.count(id)) return;
+    if (auto nh = netlink::get_nexthop(conn_, id)) nexthops_.emplace(id, std::move(*nh));
+  }
+
   Runner& r_;
   netlink::Connection& conn_;
   const IpCommand& cmd_;
   Links all_;
   int dev_ = 0;  // dev DEVICE's ifindex; 0: every device
   std::map<int, std::string> netns_names_;  // ip's nsid cache: named namespaces by their id here
+  std::map<uint32_t, netlink::NexthopEntry> nexthops_;  // ip's nexthop cache, by id
+  // A device's name for the raw printers, cached as the others are.
+  NameOf name_ = [this](int index) {
+    known(index);
+    return name_of(index, all_);
+  };
 };
 
 // SIGINT and SIGTERM, blocked and read from a signalfd: the loop ends
@@ -297,10 +329,14 @@ Parsed<IpCommand> parse_monitor(Cursor& c, IpCommand&& cmd) {
     else if (matches(word, "link")) spec.link = true;
     else if (matches(word, "address")) spec.address = true;
     else if (matches(word, "route")) spec.route = true;
+    else if (matches(word, "mroute")) spec.mroute = true;
+    else if (matches(word, "prefix")) spec.prefix = true;
     else if (matches(word, "neigh")) spec.neigh = true;
     else if (matches(word, "netconf")) spec.netconf = true;
     else if (matches(word, "rule")) spec.rule = true;
     else if (matches(word, "nsid")) spec.nsid = true;
+    else if (matches(word, "nexthop")) spec.nexthop = true;
+    else if (word == "stats") spec.stats = true;  // as ip: the whole word
     else if (word == "all") spec.label = true;  // every object, labelled
     else if (matches(word, "help"))
       return fail(UsageError{.message = std::string(object_usage(Object::monitor)), .help = true});
@@ -315,8 +351,14 @@ Parsed<IpCommand> parse_monitor(Cursor& c, IpCommand&& cmd) {
 NlResult<void> run_monitor(Runner& r, const IpCommand& cmd) {
   const Globals& g = r.globals();
   auto* conn = BRISK_TRY(r.conn());  // in -n's namespace from here on
-  auto mon = netlink::Monitor::open(
-      {.groups = groups_of(cmd.monitor(), g.family), .netns_fd = conn->netns_fd(), .details = g.details});
+  // As ip: stats named is a group to join, stats as part of all one to try.
+  std::vector<unsigned> groups = groups_of(cmd.monitor(), g.family), optional;
+  (cmd.monitor().stats ? groups : optional).push_back(RTNLGRP_STATS);
+  if (!cmd.monitor().stats && !every_object(cmd.monitor())) optional.clear();
+  auto mon = netlink::Monitor::open({.groups = std::move(groups),
+                                     .optional_groups = std::move(optional),
+                                     .netns_fd = conn->netns_fd(),
+                                     .details = g.details});
   if (!mon) return std::move(mon).error();
   // As ip: subscribed first, then the link cache read, so no change falls between.
   int dev = 0;
