@@ -160,6 +160,7 @@ NlResult<RouteInfo> parse_route(const nlmsghdr& message) {
   route.protocol = rtm.rtm_protocol;
   route.type = rtm.rtm_type;
   route.flags = rtm.rtm_flags;
+  route.tos = rtm.rtm_tos;
   return route;
 }
 
@@ -214,6 +215,7 @@ Op route_op(RouteSpec spec, int kind, RouteMerge merge) {
     rtm.rtm_table = static_cast<uint8_t>(spec.table < 256 ? spec.table : static_cast<uint32_t>(RT_TABLE_UNSPEC));
     rtm.rtm_protocol = spec.protocol.value_or(del ? RTPROT_UNSPEC : RTPROT_BOOT);
     rtm.rtm_type = static_cast<uint8_t>(spec.type);
+    rtm.rtm_tos = spec.tos;
     // `ip route`'s defaults: link scope for a directly connected IPv4 unicast
     // route, universe otherwise; a delete matches any scope.
     uint8_t scope = RT_SCOPE_UNIVERSE;
@@ -301,6 +303,7 @@ NlResult<std::vector<RouteInfo>> list_routes(Connection& conn, const RouteFilter
     auto index = resolve_link(conn, filter.dev);
     if (!index) {
       index.error().op = "route list";
+      if (index.error().code == ENODEV) index.error().detail = "dev '" + filter.dev + "' does not exist";
       return std::move(index).error();
     }
     oif = *index;

@@ -83,6 +83,7 @@ struct RouteSpec {
   std::optional<uint8_t> pref{};      // IPv6 router preference (ICMPV6_ROUTER_PREF_*), RTA_PREF
   std::vector<NexthopSpec> nexthops{};  // a multipath route (RTA_MULTIPATH), instead of via and dev
   std::optional<uint32_t> nhid{};     // RTA_NH_ID: through this nexthop object, instead of via, dev or nexthops
+  uint8_t tos = 0;                    // rtm_tos: only for packets with this TOS (DS field); 0: any
 };
 
 struct RouteInfo {
@@ -94,6 +95,7 @@ struct RouteInfo {
   uint8_t scope = 0;
   uint8_t protocol = 0;
   uint8_t type = 0;                    // RTN_*
+  uint8_t tos = 0;                     // rtm_tos: the TOS (DS field) the route is for; 0: any
   std::optional<IpAddress> prefsrc{};
   uint32_t flags = 0;                  // RTNH_F_* (onlink)
   std::optional<uint8_t> pref{};       // IPv6 router preference (ICMPV6_ROUTER_PREF_*), RTA_PREF
