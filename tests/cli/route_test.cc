@@ -84,6 +84,30 @@ TEST(IpRouteGrammar, Nhid) {
               "Error: argument \"" + std::string(id) + "\" is wrong: \"id\" value is invalid\n");
 }
 
+TEST(IpRouteGrammar, ShowSelectors) {
+  auto exact = ok({"route", "show", "10.50.0.0/16"});
+  ASSERT_TRUE(exact.route_match && exact.route_match->root && exact.route_match->match);
+  EXPECT_EQ(exact.route_match->root->bits, 16);
+  EXPECT_TRUE(exact.route_match->root->length_given);
+  auto root = ok({"route", "show", "to", "root", "10.0.0.0/8", "via", "inet", "10.9.0.2", "t", "main"});
+  EXPECT_TRUE(root.route_match->root && !root.route_match->match);
+  EXPECT_EQ(root.route_match->via->bits, 32);
+  EXPECT_FALSE(root.route_match->via->length_given);
+  auto host = ok({"route", "show", "match", "10.1.2.3", "metric", "7", "pro", "static", "ds", "0x10"});
+  EXPECT_TRUE(!host.route_match->root && host.route_match->match);
+  EXPECT_EQ(host.route_match->metric, 7u);
+  EXPECT_EQ(host.route_match->tos, 0x10);
+  EXPECT_EQ(host.protocol, RTPROT_STATIC);
+  // default is 0/0, all and any no prefix at all (ip's get_prefix).
+  EXPECT_TRUE(ok({"route", "show", "default"}).route_match->match->length_given);
+  EXPECT_FALSE(ok({"route", "show", "all"}).route_match->match->length_given);
+  EXPECT_EQ(ok({"route", "show", "all"}).route_match->match->family, AF_UNSPEC);
+  EXPECT_FALSE(ok({"route", "show", "dev", "d0"}).route_match) << "no selector of its own: none kept";
+  EXPECT_EQ(error_of({"route", "show", "10.0.0.0/33"}).message,
+            "Error: any valid prefix is expected rather than \"10.0.0.0/33\".");
+  EXPECT_EQ(error_of({"route", "show", "vrf", "blue"}).message, "brisk route show and flush do not select by \"vrf\"");
+}
+
 // The same route commands in ip's namespace and brisk's; then shows compared.
 class IpRouteParity : public cli_test::CliNetnsTest {
  protected:
@@ -191,6 +215,64 @@ TEST_F(IpRouteParity, ThroughNexthopObjects) {
   }
   EXPECT_NE(brisk_run({"-d", "route", "show"}, ns()).out.find("\tnh_info id 3 group 1/2,4 "),
             std::string::npos);
+}
+
+// Every address, metric and tos selector of route show, alone and together,
+// against ip's output on the same table; and flush by them.
+TEST_F(IpRouteParity, ShowsSelectorsAsIp) {
+  for (const Words& add : std::vector<Words>{{"route", "add", "10.50.0.0/16", "via", "10.9.0.2", "metric", "7"},
+                                             {"route", "add", "10.50.1.0/24", "via", "10.9.0.3", "src", "10.9.0.1"},
+                                             {"route", "add", "10.51.0.0/16", "dev", "d0", "tos", "0x10"},
+                                             {"route", "add", "default", "via", "10.8.0.2"},
+                                             {"-6", "route", "add", "fd09::/64", "via", "fd00:9::2"}})
+    for (int n : {ns(), ip_ns_.get()}) ASSERT_EQ(ip_run(add, n).code, 0) << ::testing::PrintToString(add);
+  both({"route", "add", "10.52.0.0/16", "dev", "d0", "dsfield", "0x8"});
+  both({"route", "add", "10.52.0.0/16", "dev", "d0", "tos", "0x10"});  // another key: a tos is part of it
+  both({"route", "add", "10.52.0.0/16", "dev", "d0", "tos", "0x10"});  // fails: exists
+  expect_same_tables();
+  for (const Words& selectors : std::vector<Words>{{"10.50.0.0/16"},
+                                                   {"root", "10.50.0.0/16"},
+                                                   {"match", "10.50.1.7"},
+                                                   {"exact", "10.50.1.0/24"},
+                                                   {"to", "match", "10.50.1.7"},
+                                                   {"10.50.0.1"},
+                                                   {"default"},
+                                                   {"all"},
+                                                   {"any"},
+                                                   {"via", "10.9.0.2"},
+                                                   {"via", "10.9.0.0/24"},
+                                                   {"via", "inet", "10.9.0.3"},
+                                                   {"src", "10.9.0.1"},
+                                                   {"metric", "7"},
+                                                   {"tos", "0x10"},
+                                                   {"root", "10.0.0.0/8", "metric", "7"},
+                                                   {"match", "10.50.1.1", "via", "10.9.0.3"},
+                                                   {"fd09::/64"},
+                                                   {"mark", "0"},
+                                                   {"iif", "d0"},
+                                                   {"iif", "nosuch"},
+                                                   {"table", "all", "default"}}) {
+    for (const char* family : {"-4", "-6"}) {
+      Words show{family, "route", "show"};
+      show.insert(show.end(), selectors.begin(), selectors.end());
+      cli_test::expect_same_output(show, ns());
+      show.insert(show.begin(), "-j");
+      cli_test::expect_same_output(show, ns());
+    }
+    Words show{"route", "show"};
+    show.insert(show.end(), selectors.begin(), selectors.end());
+    cli_test::expect_same_output(show, ns());
+  }
+  for (const Words& missing : std::vector<Words>{{"route", "show", "iif", "nosuch"}, {"route", "show", "dev", "nosuch"},
+                                                 {"-6", "route", "show", "10.50.0.0/16"}}) {
+    auto theirs = ip_run(missing, ns()), ours = brisk_run(missing, ns());
+    EXPECT_EQ(ours.err, theirs.err) << ::testing::PrintToString(missing);
+    EXPECT_EQ(ours.code, theirs.code) << ::testing::PrintToString(missing);
+  }
+  both({"route", "flush", "root", "10.50.0.0/16", "via", "10.9.0.2"});
+  both({"route", "flush", "tos", "0x10"});
+  expect_same_tables();
+  EXPECT_EQ(ip_run({"route", "show", "10.50.0.0/16"}, ns()).out, "") << "flushed";
 }
 
 TEST_F(IpRouteParity, FlushWithShowsSelectors) {

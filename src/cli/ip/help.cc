@@ -63,10 +63,14 @@ FLAG := [ - ] { permanent | dynamic | secondary | primary | tentative | deprecat
       return R"(Usage: brisk route { add | del | replace | change | prepend | append } ROUTE
        brisk route show [ SELECTOR ]
        brisk route flush SELECTOR
-SELECTOR := [ dev DEV ] [ table { TABLE_ID | all } ] [ proto RTPROTO ] [ scope SCOPE ] [ type TYPE ]
        brisk route get [ to ] ADDRESS [ from ADDRESS ] [ iif DEV ] [ oif DEV ] [ mark NUMBER ]
+SELECTOR := [ [ to ] [ root | match | exact ] PREFIX ] [ dev DEV ] [ iif DEV ]
+            [ table { TABLE_ID | all } ] [ proto RTPROTO ] [ scope SCOPE ] [ type TYPE ]
+            [ via [ inet | inet6 ] PREFIX ] [ src PREFIX ] [ metric NUMBER ]
+            [ tos TOS ] [ mark NUMBER ]
 ROUTE := [ TYPE ] { PREFIX | default } [ via ADDRESS ] [ dev DEV ] [ metric NUMBER ]
          [ table TABLE_ID ] [ scope SCOPE ] [ proto RTPROTO ] [ src ADDRESS ] [ onlink ]
+         [ tos TOS ] [ nhid ID ]
          [ pref { low | medium | high } ] [ METRIC [ lock ] VALUE ]...
          [ nexthop NH ]...
 NH := [ via ADDRESS ] [ dev DEV ] [ weight NUMBER ] [ onlink ]

@@ -7,7 +7,9 @@
 
 #include <sys/socket.h>
 
+#include <array>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <span>
@@ -118,6 +120,27 @@ struct MonitorSpec {
   std::string dev{};   // dev DEVICE: only its links, addresses, routes (by oif) and neighbours
 };
 
+// route show/flush selectors beyond dev, table, proto, scope and type,
+// with ip's semantics (iproute.c's filter_nlmsg).
+struct RouteMatch {
+  // A selector's prefix as ip's get_prefix() reads it: "default" has the
+  // command's family (maybe none) and a length given; "all"/"any" neither.
+  struct Prefix {
+    int family = AF_UNSPEC;
+    std::array<uint8_t, 16> bytes{};
+    int bits = 0;
+    bool length_given = false;
+  };
+  std::optional<Prefix> root{};     // [to] root P: routes within P
+  std::optional<Prefix> match{};    // [to] match P: routes that cover P (exact P: both)
+  std::optional<Prefix> via{};      // via [inet|inet6] P: the gateway within P
+  std::optional<Prefix> prefsrc{};  // src P: the preferred source within P
+  std::optional<uint32_t> metric{}; // metric|priority|preference N
+  std::optional<uint32_t> mark{};   // mark N
+  std::optional<uint8_t> tos{};     // tos|dsfield TOS
+  std::string iif{};                // iif DEV
+};
+
 // What `rule restore` reads. ip reads a batch file as its stdin (freopen),
 // so a restore in a batch reads the batch's text after its own line.
 struct RestoreInput {
@@ -163,6 +186,7 @@ struct IpCommand {
   std::optional<uint8_t> protocol{};          // route/neigh show proto PROTO (RTPROT_*)
   std::optional<uint8_t> route_scope{};       // route show scope SCOPE
   std::optional<uint8_t> route_type{};        // route show type TYPE (RTN_*)
+  std::shared_ptr<const RouteMatch> route_match{};  // route show/flush's other selectors; null: none
   bool rule_from_filter = false;              // rule show/flush from PREFIX (rule.from; empty: all)
   bool rule_to_filter = false;                // rule show/flush to PREFIX (rule.to)
   std::optional<uint8_t> rule_tos_filter{};   // rule show/flush tos TOS (0 selects too)

@@ -27,6 +27,10 @@ struct RouteView {
   bool dev_fixed = false;       // a dev filter: no "dev"
   bool protocol_fixed = false;  // a proto filter: no "proto"
   bool scope_fixed = false;     // a scope filter: no "scope"
+  bool tos_fixed = false;       // a tos filter: no "tos"
+  bool via_fixed = false;       // a via filter naming one host: no "via"
+  bool prefsrc_fixed = false;   // a src filter naming one host: no "src"
+  bool metric_fixed = false;    // a metric filter: no "metric"
   // -d: the nexthop objects by id, for the nh_info of a route naming one; null: none shown.
   const std::map<uint32_t, netlink::NexthopEntry>* nexthops = nullptr;
 };

@@ -8,6 +8,7 @@
 #include "cli/ip/object_print.h"
 #include "cli/ip/objects.h"
 #include "cli/ip/print_util.h"
+#include "cli/ip/route_match.h"
 #include "cli/ip/route_metrics.h"
 
 namespace brisk::ipcli {
@@ -83,6 +84,11 @@ Parsed<IpCommand> parse_route_change(Cursor& c, IpCommand&& cmd, Verb verb, int 
       TRY_SET(spec.src, c.address(key, family));
     } else if (is(key, "onlink")) {
       spec.onlink = true;
+    } else if (key == "tos" || matches(key, "dsfield")) {
+      TRY_SET(spec.tos, c.read(key, [](const std::string& text) -> Parsed<uint8_t> {
+        if (auto tos = dsfield_number(text)) return *tos;
+        return invarg("\"tos\" value is invalid\n", text);
+      }));
     } else if (key == "nhid") {
       TRY_SET(spec.nhid, c.read(key, [](const std::string& text) -> Parsed<uint32_t> {
         if (auto id = number<uint32_t>("nhid", text)) return *id;
@@ -129,28 +135,69 @@ Parsed<uint8_t> route_type(const std::string& text) {
   return invarg("node type value is invalid\n", text);
 }
 
+// The selectors in ip's order, so an abbreviation means what it means to ip.
 Parsed<IpCommand> parse_route_show(Cursor& c, IpCommand&& cmd) {
   cmd.verb = Verb::route_show;
+  RouteMatch m;
+  bool any = false;  // a RouteMatch selector was given
+  const int family = cmd.family;
   while (!c.done()) {
     std::string key = c.next(), v;
-    if (is(key, "dev") || is(key, "oif")) {
-      TRY_SET(cmd.route().dev, c.device(key));
-    } else if (is(key, "table")) {
+    if (matches(key, "table")) {
       TRY_SET(cmd.route().table, c.read(key, [](const std::string& text) -> Parsed<uint32_t> {
         if (auto table = table_number(text)) return *table;
         if (text == "all") return RT_TABLE_UNSPEC;  // as ip: every table, and both families unless -4/-6
         return invarg("table id value is invalid\n", text);
       }));
-    } else if (is(key, "proto") || is(key, "protocol")) {
+    } else if (matches(key, "vrf") || matches(key, "cached") || matches(key, "cloned") || matches(key, "realms") ||
+               matches(key, "from")) {
+      return usage("brisk route show and flush do not select by \"" + key + "\"");
+    } else if (key == "tos" || matches(key, "dsfield")) {
+      TRY_SET(m.tos, c.read(key, [](const std::string& text) -> Parsed<uint8_t> {
+        if (auto tos = dsfield_number(text)) return *tos;
+        return invarg("TOS value is invalid\n", text);
+      }));
+    } else if (matches(key, "protocol")) {
       TRY_SET(cmd.protocol, c.read(key, protocol_selector));
-    } else if (is(key, "scope")) {
+    } else if (matches(key, "scope")) {
       TRY_SET(cmd.route_scope, c.scope(key));
-    } else if (is(key, "type")) {
+    } else if (matches(key, "type")) {
       TRY_SET(cmd.route_type, c.read(key, route_type));
+    } else if (key == "dev" || key == "oif") {
+      TRY_SET(cmd.route().dev, c.device(key));
+    } else if (key == "iif") {
+      TRY_SET(m.iif, c.device(key));
+    } else if (key == "mark") {
+      TRY_SET(m.mark, c.read(key, [](const std::string& text) -> Parsed<uint32_t> {
+        if (auto mark = number<uint32_t>("mark", text)) return *mark;
+        return invarg("invalid mark value", text);
+      }));
+    } else if (matches(key, "metric") || matches(key, "priority") || key == "preference") {
+      TRY_SET(m.metric, c.read(key, [](const std::string& text) -> Parsed<uint32_t> {
+        if (auto metric = number<uint32_t>("metric", text)) return *metric;
+        return invarg("\"metric\" value is invalid\n", text);
+      }));
+    } else if (key == "via") {
+      TRY_SET(v, c.value(key));
+      int via_family = v == "inet" ? AF_INET : v == "inet6" ? AF_INET6 : AF_UNSPEC;
+      if (via_family != AF_UNSPEC) TRY_SET(v, c.value(key));
+      TRY_SET(m.via, match_prefix(v, via_family != AF_UNSPEC ? via_family : family));
+    } else if (key == "src") {
+      TRY_SET(v, c.value(key));
+      TRY_SET(m.prefsrc, match_prefix(v, family));
     } else {
-      return garbage("dev", key);
+      // [to] [root|match|exact] PREFIX, exact unless said.
+      if (matches(key, "to")) TRY_SET(key, c.value(key));
+      bool root = matches(key, "root"), match = !root && matches(key, "match");
+      if (root || match || matches(key, "exact")) TRY_SET(key, c.value(key));
+      RouteMatch::Prefix p;
+      TRY_SET(p, match_prefix(key, family));
+      if (!match) m.root = p;
+      if (!root) m.match = p;
     }
+    any |= m.root || m.match || m.via || m.prefsrc || m.tos || m.mark || m.metric || !m.iif.empty();
   }
+  if (any) cmd.route_match = std::make_shared<const RouteMatch>(std::move(m));
   return cmd;
 }
 
@@ -280,9 +327,20 @@ NlResult<std::vector<netlink::RouteInfo>> selected_routes(netlink::Connection& c
   int family = cmd.family != AF_UNSPEC ? cmd.family : every_table ? AF_UNSPEC : AF_INET;
   netlink::RouteFilter filter{.family = family, .table = cmd.route().table, .dev = cmd.route().dev};
   auto routes = BRISK_TRY(netlink::list_routes(c, filter));
-  std::erase_if(routes, [&cmd](const netlink::RouteInfo& r) {
+  int iif = 0;
+  if (cmd.route_match && !cmd.route_match->iif.empty()) {
+    auto index = netlink::resolve_link(c, cmd.route_match->iif);
+    if (!index) {
+      index.error().op = "route list";
+      if (index.error().code == ENODEV) index.error().detail = "iif '" + cmd.route_match->iif + "' does not exist";
+      return std::move(index).error();
+    }
+    iif = *index;
+  }
+  std::erase_if(routes, [&cmd, iif](const netlink::RouteInfo& r) {
     return (cmd.protocol && r.protocol != *cmd.protocol) ||
-           (cmd.route_scope && r.scope != *cmd.route_scope) || (cmd.route_type && r.type != *cmd.route_type);
+           (cmd.route_scope && r.scope != *cmd.route_scope) || (cmd.route_type && r.type != *cmd.route_type) ||
+           (cmd.route_match && !route_selected(*cmd.route_match, r, iif));
   });
   return routes;
 }
@@ -300,7 +358,8 @@ NlResult<void> flush_routes(Runner& runner, const IpCommand& cmd) {
                         .metric = r.metric,
                         .table = r.table,
                         .protocol = r.protocol,
-                        .type = static_cast<netlink::RouteType>(r.type)});
+                        .type = static_cast<netlink::RouteType>(r.type),
+                        .tos = r.tos});
   }
   for (auto& result : batch.flush()) {
     // A route that went with another (an IPv6 one with its address) is fine.
@@ -322,7 +381,8 @@ std::string route_record(const netlink::RouteInfo& r, const RouteView& view, Jso
     j["nhid"] = *r.nhid;
     t += " nhid " + std::to_string(*r.nhid);
   }
-  if (r.gateway) field(j, t, "gateway", "via", r.gateway->to_string());
+  if (r.tos && !view.tos_fixed) field(j, t, "tos", "tos", dsfield_name(r.tos));
+  if (r.gateway && !view.via_fixed) field(j, t, "gateway", "via", r.gateway->to_string());
   if (r.oif && !view.dev_fixed) field(j, t, "dev", "dev", name_of(r.oif, view.all));
   if (view.every_table && (r.table != RT_TABLE_MAIN || view.globals.details))
     field(j, t, "table", "table", table_name(r.table));
@@ -331,9 +391,9 @@ std::string route_record(const netlink::RouteInfo& r, const RouteView& view, Jso
     field(j, t, "protocol", "proto", protocol_name(r.protocol));
   if ((r.scope != RT_SCOPE_UNIVERSE || view.globals.details) && !view.scope_fixed)
     field(j, t, "scope", "scope", scope_name(r.scope));
-  if (r.prefsrc) field(j, t, "prefsrc", "src", r.prefsrc->to_string());
+  if (r.prefsrc && !view.prefsrc_fixed) field(j, t, "prefsrc", "src", r.prefsrc->to_string());
   // The kernel sends an IPv6 route's metric always, an IPv4 route's only when set; ip prints what it got.
-  if (r.metric || r.dst.address.family == AF_INET6) {
+  if ((r.metric || r.dst.address.family == AF_INET6) && !view.metric_fixed) {
     j["metric"] = r.metric;
     t += " metric " + std::to_string(r.metric);
   }
@@ -393,6 +453,7 @@ NlResult<void> show_routes(Runner& runner, const IpCommand& cmd) {
   const Globals& g = runner.globals();
   auto all = BRISK_TRY(runner.links_by_index(false));
   // "dev" and "table" are printed only where the filter leaves them open.
+  const RouteMatch* match = cmd.route_match.get();
   // -d: each route's nexthop object too, as ip's cache fetches them.
   std::map<uint32_t, netlink::NexthopEntry> nexthops;
   if (g.details)
@@ -400,7 +461,12 @@ NlResult<void> show_routes(Runner& runner, const IpCommand& cmd) {
       for (auto& nh : *listed) nexthops.emplace(nh.id, std::move(nh));
   RouteView view{.globals = g, .all = all, .every_table = cmd.route().table == RT_TABLE_UNSPEC,
                  .dev_fixed = !cmd.route().dev.empty(), .protocol_fixed = cmd.protocol.has_value(),
-                 .scope_fixed = cmd.route_scope.has_value(), .nexthops = &nexthops};
+                 .scope_fixed = cmd.route_scope.has_value(),
+                 .tos_fixed = match && match->tos,
+                 .via_fixed = match && names_host(match->via),
+                 .prefsrc_fixed = match && names_host(match->prefsrc),
+                 .metric_fixed = match && match->metric,
+                 .nexthops = &nexthops};
   for (const auto& r : BRISK_TRY(selected_routes(*c, cmd))) {
     Json j;
     std::string t = route_record(r, view, j);

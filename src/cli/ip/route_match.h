@@ -1,0 +1,23 @@
+// cli/ip/route_match.h: route show/flush's address, metric, mark and tos
+// selectors (RouteMatch), read and applied as ip 6.1's iproute.c does.
+#pragma once
+
+#include <string>
+
+#include "brisk/netlink/route.h"
+#include "cli/ip/ip.h"
+#include "cli/ip/parse_util.h"
+
+namespace brisk::ipcli {
+
+// `text` as ip's get_prefix(text, family) reads it: an address (its
+// host length, none given), ADDR/LEN, "default", "all" or "any".
+Parsed<RouteMatch::Prefix> match_prefix(const std::string& text, int family);
+
+// Whether a via or src selector names one host, which ip then leaves off the line.
+bool names_host(const std::optional<RouteMatch::Prefix>& p);
+
+// Whether the route passes every selector; `iif` is the iif DEV's index (0: none named).
+bool route_selected(const RouteMatch& m, const netlink::RouteInfo& r, int iif);
+
+}  // namespace brisk::ipcli
