@@ -56,7 +56,7 @@ nlohmann::json to_json(const IpBenchReport& report) {
       if (k != kFloor && measured(row, kFloor)) m["over_floor"] = row.methods[k].seconds / row.methods[kFloor].seconds;
       methods.push_back(m);
     }
-    nlohmann::json phase = {{"phase", row.phase}, {"ops", row.ops}, {"rounds", row.rounds},
+    nlohmann::json phase = {{"phase", row.phase}, {"ops", row.ops}, {"rounds", row.rounds}, {"repeats", row.repeats},
                             {"target", row.target}, {"methods", methods}};
     if (row.verified) phase["verified"] = *row.verified;
     phases.push_back(phase);
@@ -69,6 +69,7 @@ nlohmann::json to_json(const IpBenchReport& report) {
           {"single_n", report.single_n},
           {"version_n", report.version_n},
           {"settle_ms", report.settle_ms},
+          {"repeats", report.repeats},
           {"floor_window", report.floor_window},
           {"failures", report.failures},
           {"phases", phases},

@@ -18,6 +18,7 @@ struct IpBenchRow {
   std::string phase{};                 // "veth add", "route add", "delete", ...
   int ops = 0;                         // operations per method
   int rounds = 1;                      // runs per method the ops were split into
+  int repeats = 1;                     // timed runs per method of all the ops; seconds are their median
   std::vector<IpMethodTime> methods{}; // ip first: every ratio is ip's time over the method's
   std::string target{};                // what the phase should show
   std::optional<bool> verified{};      // every method reached the same, expected end state; unset: not checked
@@ -36,6 +37,7 @@ struct IpBenchReport {
   int single_n = 0;      // one-process-per-op runs per method
   int version_n = 0;     // `-V` runs per method
   int settle_ms = 0;     // pause before each timed run
+  int repeats = 1;       // timed runs per method of addr, route and rule add
   int floor_window = 0;  // the floor's requests per send()
   std::vector<IpBenchRow> rows{};
   std::vector<IpOverLookupFloor> over_lookup_floor{};

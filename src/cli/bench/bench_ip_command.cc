@@ -9,6 +9,9 @@
 //   addr add      N addresses           target >= 3x
 //   route add     N routes, one per device (bench/ip_route_rule.h)
 //   rule add      N rules
+//                 (addr, route and rule add run --repeats times per method,
+//                 undone untimed by ip in between; each method's median is
+//                 kept, so one slow run on a shared machine moves no ratio)
 //   delete        N pairs               target >= 50x
 //   one process   `link set dev X up`, one process each, M times
 //   start-up      `-V`, M times
@@ -45,6 +48,7 @@
 #include "bench/ip_route_rule.h"
 #include "bench/link_raw.h"
 #include "bench/net_helpers.h"
+#include "bench/spawn_bench.h"
 #include "brisk/fd.h"
 #include "brisk/spawn.h"
 #include "cli/bench/commands.h"
@@ -58,6 +62,7 @@ struct IpBenchConfig {
   int single_n = 1000;  // one-process-per-op runs per method
   int version_n = 300;  // `-V` runs per method
   int settle_ms = 1500; // pause before each timed run, for the kernel's deferred work
+  int repeats = 3;      // timed runs per method of addr, route and rule add; the median is kept
   bool json = false;    // print the report as JSON on stdout (the table goes to stderr)
   std::string out{};    // also write the JSON to DIR/ip.json; empty: nowhere
 };
@@ -120,6 +125,11 @@ bench::IpBenchReport run_ip_bench(const IpBenchConfig& config) {
   std::string route = write("route", 0, config.n, [&](int i) { return bench::route_line(i, name('a', i)); });
   std::string rule = write("rule", 0, config.n, [&](int i) { return bench::rule_line(i); });
   std::string del = write("del", 0, config.n, [&](int i) { return "link del " + name('a', i); });
+  // What undoes a repeated phase between its timed runs.
+  auto undo_of = [](std::string line) { return line.replace(line.find(" add "), 5, " del "); };
+  std::string addr_undo = write("addr-undo", 0, config.n, [&](int i) { return "addr del " + address(i) + "/32 dev " + name('a', i); });
+  std::string route_undo = write("route-undo", 0, config.n, [&](int i) { return undo_of(bench::route_line(i, name('a', i))); });
+  std::string rule_undo = write("rule-undo", 0, config.n, [&](int i) { return undo_of(bench::rule_line(i)); });
 
   std::string self = bench::brisk_cli();
   std::vector<Method> methods;
@@ -141,18 +151,20 @@ bench::IpBenchReport run_ip_bench(const IpBenchConfig& config) {
   Method& brisk = methods[1];
   std::FILE* table = config.json ? stderr : stdout;
   std::fprintf(table, "brisk bench ip: %d veth pairs, the same batch files, one namespace per method; "
-               "floor: raw rtnetlink, %d requests per send\n", config.n, kFloorWindow);
+               "floor: raw rtnetlink, %d requests per send; addr, route and rule add: median of %d runs\n",
+               config.n, kFloorWindow, config.repeats);
   std::fputs(bench::format_header().c_str(), table);
   bench::IpBenchReport report{.n = config.n, .single_n = config.single_n, .version_n = config.version_n,
-                              .settle_ms = config.settle_ms, .floor_window = kFloorWindow};
+                              .settle_ms = config.settle_ms, .repeats = config.repeats,
+                              .floor_window = kFloorWindow};
   int& failures = report.failures;
   // Seconds per method: ip, brisk, brisk -force and the floor in batches
   // (a negative figure: not measured), ip and brisk alone elsewhere.
   auto row = [&](const char* phase, int count, const std::vector<double>& t, const char* target,
-                 int rounds = 1, std::optional<bool> verified = std::nullopt) {
+                 int rounds = 1, std::optional<bool> verified = std::nullopt, int repeats = 1) {
     if (count == 0) return;
-    bench::IpBenchRow r{
-        .phase = phase, .ops = count, .rounds = rounds, .target = target, .verified = verified};
+    bench::IpBenchRow r{.phase = phase, .ops = count, .rounds = rounds, .repeats = repeats, .target = target,
+                        .verified = verified};
     const char* names[] = {"ip", "brisk", "brisk -force", "floor"};
     for (std::size_t k = 0; k < t.size() && k < std::size(names); ++k) r.methods.push_back({names[k], t[k]});
     std::fputs(bench::format_row(r).c_str(), table);
@@ -197,6 +209,23 @@ bench::IpBenchReport run_ip_bench(const IpBenchConfig& config) {
     }
     ++turn;
   };
+  // config.repeats runs of each method (see `runs`), `undo` run untimed by
+  // ip in every namespace between them; t gets each method's median.
+  auto repeated = [&](const std::string& file, const std::function<int()>& floor_run, const std::string& undo,
+                      std::vector<double>& t) {
+    std::vector<std::vector<double>> samples(t.size());
+    for (int rep = 0; rep < config.repeats; ++rep) {
+      std::vector<double> once(t.size(), 0);
+      runs(file, floor_run, once);
+      for (std::size_t k = 0; k < t.size(); ++k) samples[k].push_back(once[k]);
+      if (rep + 1 == config.repeats) break;
+      std::vector<int> all{floor_ns.get()};
+      for (const auto& m : methods) all.push_back(m.ns.get());
+      for (int ns : all)
+        if (!timed({"ip", "-batch", undo}, ns).second) ++failures, std::fprintf(stderr, "undo %s failed\n", undo.c_str());
+    }
+    for (std::size_t k = 0; k < t.size(); ++k) t[k] = bench::median(samples[k]);
+  };
   auto floor_over = [&](int from, int to, auto op) {
     return [&floor, from, to, op] {
       for (int i = from; i < to; ++i) op(i);
@@ -225,13 +254,14 @@ bench::IpBenchReport run_ip_bench(const IpBenchConfig& config) {
   std::vector<int> ifindex(static_cast<std::size_t>(config.n));
   for (int i = 0; i < config.n; ++i) ifindex[static_cast<std::size_t>(i)] = floor.ifindex(name('a', i));
   t.assign(4, 0);
-  runs(addr, floor_over(0, config.n, [&](int i) { floor.addr_add(ifindex[static_cast<std::size_t>(i)], nth_address(i)); }), t);
-  row("addr add", config.n, t, ">= 3x; <= 1.25x floor");
+  repeated(addr, floor_over(0, config.n, [&](int i) { floor.addr_add(ifindex[static_cast<std::size_t>(i)], nth_address(i)); }),
+           addr_undo, t);
+  row("addr add", config.n, t, ">= 3x; <= 1.25x floor", 1, std::nullopt, config.repeats);
   t.assign(4, 0);
-  runs(route, floor_over(0, config.n, [&](int i) {
-         bench::route_floor(floor, i, ifindex[static_cast<std::size_t>(i)]);
-       }), t);
-  row("route add", config.n, t, "<= 1.25x floor", 1, all_hold_n("routes", bench::count_bench_routes));
+  repeated(route, floor_over(0, config.n, [&](int i) {
+             bench::route_floor(floor, i, ifindex[static_cast<std::size_t>(i)]);
+           }), route_undo, t);
+  row("route add", config.n, t, "<= 1.25x floor", 1, all_hold_n("routes", bench::count_bench_routes), config.repeats);
   // What naming the device costs: one SIOCGIFINDEX per line, which the addr
   // and route floors (their indices resolved untimed above) leave out and a
   // tool handed `dev NAME` cannot; floor + this is that grammar's floor.
@@ -250,8 +280,8 @@ bench::IpBenchReport run_ip_bench(const IpBenchConfig& config) {
   }
   std::fputs(bench::format_over_lookup_floor(report.over_lookup_floor).c_str(), table);
   t.assign(4, 0);
-  runs(rule, floor_over(0, config.n, [&](int i) { bench::rule_floor(floor, i); }), t);
-  row("rule add", config.n, t, "<= 1.25x floor", 1, all_hold_n("rules", bench::count_bench_rules));
+  repeated(rule, floor_over(0, config.n, [&](int i) { bench::rule_floor(floor, i); }), rule_undo, t);
+  row("rule add", config.n, t, "<= 1.25x floor", 1, all_hold_n("rules", bench::count_bench_rules), config.repeats);
 
   // One process per operation, alternating in chunks.
   std::this_thread::sleep_for(std::chrono::milliseconds(config.settle_ms));
@@ -297,6 +327,8 @@ void add_bench_ip(CLI::App& bench) {
       ->check(CLI::NonNegativeNumber);
   ip->add_option("--settle-ms", config->settle_ms, "pause before each timed batch, for the kernel's deferred work")
       ->capture_default_str()->check(CLI::NonNegativeNumber);
+  ip->add_option("--repeats", config->repeats, "timed runs per method of addr, route and rule add (the median is kept)")
+      ->capture_default_str()->check(CLI::PositiveNumber);
   ip->add_flag("--json", config->json, "Print the report as JSON (the table goes to stderr)");
   ip->add_option("--out", config->out, "Also write ip.json into this directory");
   ip->callback([config] {

@@ -1,0 +1,42 @@
+// brisk bench ip's report: the table row and the JSON carry how many runs a
+// phase's figures are the median of, and the ratios come from those figures.
+#include "bench/ip_report.h"
+
+#include <gtest/gtest.h>
+
+namespace brisk::bench {
+namespace {
+
+IpBenchReport sample() {
+  IpBenchRow route{.phase = "route add",
+                   .ops = 1000,
+                   .repeats = 3,
+                   .methods = {{"ip", 0.050}, {"brisk", 0.016}, {"brisk -force", 0.014}, {"floor", 0.008}},
+                   .target = "<= 1.25x floor",
+                   .verified = true};
+  return {.n = 1000, .repeats = 3, .rows = {route}};
+}
+
+TEST(IpBenchReport, JsonCarriesRepeatsAndRatios) {
+  auto json = to_json(sample());
+  EXPECT_EQ(json["repeats"], 3);
+  const auto& phase = json["phases"][0];
+  EXPECT_EQ(phase["repeats"], 3);
+  EXPECT_EQ(phase["verified"], true);
+  const auto& brisk = phase["methods"][1];
+  EXPECT_EQ(brisk["method"], "brisk");
+  EXPECT_DOUBLE_EQ(brisk["us_per_op"].get<double>(), 16.0);
+  EXPECT_DOUBLE_EQ(brisk["over_floor"].get<double>(), 2.0);
+  EXPECT_DOUBLE_EQ(brisk["ip_over_method"].get<double>(), 0.050 / 0.016);
+  EXPECT_FALSE(phase["methods"][3].contains("over_floor")) << "the floor is not set against itself";
+}
+
+TEST(IpBenchReport, RowShowsMicrosecondsAndRatios) {
+  std::string row = format_row(sample().rows[0]);
+  EXPECT_NE(row.find("16.0"), std::string::npos) << row;
+  EXPECT_NE(row.find("2.00x"), std::string::npos) << row;
+  EXPECT_NE(row.find("end state ok"), std::string::npos) << row;
+}
+
+}  // namespace
+}  // namespace brisk::bench
