@@ -273,6 +273,8 @@ Op route_op(RouteSpec spec, int kind, RouteMerge merge) {
 
 }  // namespace detail
 
+NlResult<RouteInfo> route_from_message(const nlmsghdr& message) { return detail::parse_route(message); }
+
 NlResult<void> add_route(Connection& conn, const RouteSpec& spec) {
   return detail::run_one(conn, detail::route_op(spec, RTM_NEWROUTE));
 }

@@ -124,6 +124,9 @@ struct RouteFilter {
   std::string dev{};               // only routes out of this device (filtered by the kernel); empty: all
 };
 
+// The route one RTM_NEWROUTE message carries: a dump's, or one saved by `ip route save`.
+BRISK_EXPORT NlResult<RouteInfo> route_from_message(const nlmsghdr& message);
+
 BRISK_EXPORT NlResult<void> add_route(Connection& conn, const RouteSpec& spec);  // put_route(.., exclusive)
 // Adds `spec` meeting routes with its key as `merge` says.
 BRISK_EXPORT NlResult<void> put_route(Connection& conn, const RouteSpec& spec, RouteMerge merge);
