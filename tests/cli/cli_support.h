@@ -3,12 +3,14 @@
 #pragma once
 
 #include <fcntl.h>
+#include <linux/netlink.h>
 #include <sched.h>
 #include <unistd.h>
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstring>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -165,6 +167,39 @@ inline std::string sorted_lines(const std::vector<std::string>& args, int ns) {
   std::string all;
   for (const auto& line : lines) all += line + "\n";
   return all;
+}
+
+// The messages of a saved stream (ip rule/route save), each with its
+// sequence number and port id zeroed: those are the saving socket's, the
+// rest is the kernel's object.
+inline std::vector<std::string> saved_messages(const std::string& stream) {
+  std::vector<std::string> out;
+  if (stream.size() < 4) return out;
+  for (std::size_t at = 4; at + sizeof(nlmsghdr) <= stream.size();) {
+    nlmsghdr h;
+    std::memcpy(&h, stream.data() + at, sizeof h);
+    if (h.nlmsg_len < sizeof h || at + h.nlmsg_len > stream.size()) break;
+    h.nlmsg_seq = 0;
+    h.nlmsg_pid = 0;
+    std::string m = stream.substr(at, h.nlmsg_len);
+    std::memcpy(m.data(), &h, sizeof h);
+    out.push_back(m);
+    at += NLMSG_ALIGN(h.nlmsg_len);
+  }
+  return out;
+}
+
+// brisk's saved stream beside ip's: it succeeded quietly, starts with
+// `magic` and holds the kernel's same messages.
+inline void expect_same_stream(const Run& ours, const Run& theirs, uint32_t magic, const std::string& what) {
+  ASSERT_EQ(ours.code, 0) << what << ours.err;
+  EXPECT_EQ(ours.err, "") << what;
+  ASSERT_GE(ours.out.size(), 4u) << what;
+  uint32_t found;
+  std::memcpy(&found, ours.out.data(), 4);
+  EXPECT_EQ(found, magic) << what;
+  EXPECT_EQ(saved_messages(ours.out), saved_messages(theirs.out)) << what << ": the kernel's same messages";
+  EXPECT_EQ(ours.out.size(), theirs.out.size()) << what;
 }
 
 // A unique name for a named namespace, deleted (with its /etc/netns dir) even when a test fails.

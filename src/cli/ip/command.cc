@@ -30,6 +30,9 @@ bool IpCommand::mutates() const {
     case Verb::route_show:
     case Verb::route_flush:
     case Verb::route_get:
+    case Verb::route_save:
+    case Verb::route_restore:
+    case Verb::route_showdump:
     case Verb::rule_show:
     case Verb::rule_flush:
     case Verb::rule_save:

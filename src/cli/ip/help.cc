@@ -60,10 +60,12 @@ FLAG := [ - ] { permanent | dynamic | secondary | primary | tentative | deprecat
                 optimistic | autojoin | stable-privacy }
 )";
     case Object::route:
-      return R"(Usage: brisk route { add | del | replace | change | prepend | append } ROUTE
+      return R"(Usage: brisk route { add | del | replace | change | chg | prepend | append } ROUTE
        brisk route show [ SELECTOR ]
        brisk route flush SELECTOR
        brisk route get [ to ] ADDRESS [ from ADDRESS ] [ iif DEV ] [ oif DEV ] [ mark NUMBER ]
+       brisk route save [ SELECTOR ] > FILE   (ip's format)
+       brisk route { restore | showdump } < FILE
 SELECTOR := [ [ to ] [ root | match | exact ] PREFIX ] [ dev DEV ] [ iif DEV ]
             [ table { TABLE_ID | all } ] [ proto RTPROTO ] [ scope SCOPE ] [ type TYPE ]
             [ via [ inet | inet6 ] PREFIX ] [ src PREFIX ] [ metric NUMBER ]

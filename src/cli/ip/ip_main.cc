@@ -87,9 +87,11 @@ int ip_main(int argc, char** argv) {
         continue;
       }
       cmd->line = line.line;
-      if (cmd->verb == Verb::rule_restore)
-        cmd->restore_input() = {.from_batch = true, .text = text->substr(line.end)};
+      bool reads_on = cmd->verb == Verb::rule_restore || cmd->verb == Verb::route_restore ||
+                      cmd->verb == Verb::route_showdump;
+      if (reads_on) cmd->restore_input() = {.from_batch = true, .text = text->substr(line.end)};
       cmds.push_back(std::move(*cmd));
+      if (reads_on) break;  // the rest is its input (ip's stdin), no line of the batch
     }
     if (!errors.empty()) return refuse_batch(errors, source);
   } else {

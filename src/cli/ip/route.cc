@@ -1,6 +1,7 @@
 // ip route: add, replace, delete, show and get.
 #include <linux/icmpv6.h>
 #include <linux/rtnetlink.h>
+#include <unistd.h>
 
 #include <map>
 
@@ -248,7 +249,7 @@ Parsed<IpCommand> parse_route(Cursor& c, IpCommand&& cmd, int family) {
   std::string verb = c.next();
   if (matches(verb, "add")) return parse_route_change(c, std::move(cmd), Verb::route_add, family);
   if (matches(verb, "replace")) return parse_route_change(c, std::move(cmd), Verb::route_replace, family);
-  if (matches(verb, "change")) return parse_route_change(c, std::move(cmd), Verb::route_change, family);
+  if (matches(verb, "change") || verb == "chg") return parse_route_change(c, std::move(cmd), Verb::route_change, family);
   if (matches(verb, "prepend")) return parse_route_change(c, std::move(cmd), Verb::route_prepend, family);
   if (matches(verb, "append")) return parse_route_change(c, std::move(cmd), Verb::route_append, family);
   if (matches(verb, "flush")) {
@@ -260,6 +261,17 @@ Parsed<IpCommand> parse_route(Cursor& c, IpCommand&& cmd, int family) {
   if (matches(verb, "delete")) return parse_route_change(c, std::move(cmd), Verb::route_del, family);
   if (matches(verb, "list") || matches(verb, "show") || matches(verb, "lst")) return parse_route_show(c, std::move(cmd));
   if (matches(verb, "get")) return parse_route_get(c, std::move(cmd));
+  if (matches(verb, "save")) {
+    auto save = parse_route_show(c, std::move(cmd));
+    if (!save) return save;
+    if (::isatty(STDOUT_FILENO)) return refused("Not sending a binary stream to stdout");
+    save->verb = Verb::route_save;
+    return save;
+  }
+  if (matches(verb, "restore") || matches(verb, "showdump")) {  // as ip, any words after them are ignored
+    cmd.verb = matches(verb, "restore") ? Verb::route_restore : Verb::route_showdump;
+    return cmd;
+  }
   return unknown_command(verb, "route");
 }
 
@@ -318,16 +330,11 @@ std::vector<std::string> route_flags(uint32_t bits) {
   return flags;
 }
 
-namespace {
-
-// The routes route show and flush select. Like ip: IPv4 unless -6, but both
-// families for every table.
-NlResult<std::vector<netlink::RouteInfo>> selected_routes(netlink::Connection& c, const IpCommand& cmd) {
+NlResult<RouteSelection> route_selection(netlink::Connection& c, const IpCommand& cmd) {
   bool every_table = cmd.route().table == RT_TABLE_UNSPEC;
-  int family = cmd.family != AF_UNSPEC ? cmd.family : every_table ? AF_UNSPEC : AF_INET;
-  netlink::RouteFilter filter{.family = family, .table = cmd.route().table, .dev = cmd.route().dev};
-  auto routes = BRISK_TRY(netlink::list_routes(c, filter));
-  int iif = 0;
+  RouteSelection s{.filter = {.family = cmd.family != AF_UNSPEC ? cmd.family : every_table ? AF_UNSPEC : AF_INET,
+                              .table = cmd.route().table,
+                              .dev = cmd.route().dev}};
   if (cmd.route_match && !cmd.route_match->iif.empty()) {
     auto index = netlink::resolve_link(c, cmd.route_match->iif);
     if (!index) {
@@ -335,13 +342,25 @@ NlResult<std::vector<netlink::RouteInfo>> selected_routes(netlink::Connection& c
       if (index.error().code == ENODEV) index.error().detail = "iif '" + cmd.route_match->iif + "' does not exist";
       return std::move(index).error();
     }
-    iif = *index;
+    s.iif = *index;
   }
-  std::erase_if(routes, [&cmd, iif](const netlink::RouteInfo& r) {
-    return (cmd.protocol && r.protocol != *cmd.protocol) ||
-           (cmd.route_scope && r.scope != *cmd.route_scope) || (cmd.route_type && r.type != *cmd.route_type) ||
-           (cmd.route_match && !route_selected(*cmd.route_match, r, iif));
-  });
+  return s;
+}
+
+bool RouteSelection::keeps(const IpCommand& cmd, const netlink::RouteInfo& r) const {
+  return (!cmd.protocol || r.protocol == *cmd.protocol) && (!cmd.route_scope || r.scope == *cmd.route_scope) &&
+         (!cmd.route_type || r.type == *cmd.route_type) &&
+         (!cmd.route_match || route_selected(*cmd.route_match, r, iif));
+}
+
+namespace {
+
+// The routes route show and flush select. Like ip: IPv4 unless -6, but both
+// families for every table.
+NlResult<std::vector<netlink::RouteInfo>> selected_routes(netlink::Connection& c, const IpCommand& cmd) {
+  auto selection = BRISK_TRY(route_selection(c, cmd));
+  auto routes = BRISK_TRY(netlink::list_routes(c, selection.filter));
+  std::erase_if(routes, [&](const netlink::RouteInfo& r) { return !selection.keeps(cmd, r); });
   return routes;
 }
 

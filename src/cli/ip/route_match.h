@@ -17,6 +17,15 @@ Parsed<RouteMatch::Prefix> match_prefix(const std::string& text, int family);
 // Whether a via or src selector names one host, which ip then leaves off the line.
 bool names_host(const std::optional<RouteMatch::Prefix>& p);
 
+// What route show, flush and save dump (IPv4 unless -6, both families for
+// every table, as ip) and which of the dump's routes they keep.
+struct RouteSelection {
+  netlink::RouteFilter filter{};
+  int iif = 0;  // iif DEV's index; 0: none named
+  bool keeps(const IpCommand& cmd, const netlink::RouteInfo& r) const;
+};
+netlink::NlResult<RouteSelection> route_selection(netlink::Connection& c, const IpCommand& cmd);
+
 // Whether the route passes every selector; `iif` is the iif DEV's index (0: none named).
 bool route_selected(const RouteMatch& m, const netlink::RouteInfo& r, int iif);
 

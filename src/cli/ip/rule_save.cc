@@ -15,6 +15,7 @@
 
 #include "cli/ip/objects.h"
 #include "cli/ip/runner.h"
+#include "cli/ip/saved_stream.h"
 
 namespace brisk::ipcli {
 namespace {
@@ -23,24 +24,6 @@ using netlink::NetlinkError;
 using netlink::NlResult;
 
 constexpr uint32_t kRuleDumpMagic = 0x71706986;  // ip's rule_dump_magic
-constexpr std::size_t kLargestMessage = 16384;   // ip's rtnl_from_file() buffer
-
-// A stream ip's restore would refuse, with ip's words for why.
-NetlinkError bad_stream(std::string text) {
-  return NetlinkError{.code = EINVAL, .op = kRuleRestore, .detail = std::move(text)};
-}
-
-NlResult<std::string> read_all(int fd) {
-  std::string data;
-  char chunk[65536];
-  for (;;) {
-    ssize_t n = ::read(fd, chunk, sizeof chunk);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) return bad_stream(std::string("rtnl_from_file: fread: ") + std::strerror(errno));
-    if (n == 0) return data;
-    data.append(chunk, static_cast<std::size_t>(n));
-  }
-}
 
 }  // namespace
 
@@ -75,40 +58,19 @@ NlResult<void> save_rules(Runner& r, const IpCommand& cmd) {
 }
 
 NlResult<void> restore_rules(Runner& r, const IpCommand& cmd) {
-  std::string from_stdin;
-  if (!cmd.restore_input().from_batch) {
-    if (::isatty(STDIN_FILENO)) return bad_stream("Can't restore rule dump from a terminal");
-    from_stdin = BRISK_TRY(read_all(STDIN_FILENO));
-  }
-  std::string_view data = cmd.restore_input().from_batch ? std::string_view(cmd.restore_input().text) : from_stdin;
-  uint32_t magic = 0;
-  std::memcpy(&magic, data.data(), std::min(data.size(), sizeof magic));
-  if (data.size() < sizeof magic || magic != kRuleDumpMagic) {
-    char text[64];
-    std::snprintf(text, sizeof text, "Magic mismatch (%d elems, %x magic)",
-                  data.size() >= sizeof magic ? 1 : 0, magic);
-    return bad_stream(text);
-  }
-  auto c = BRISK_TRY(r.conn());
-  std::size_t at = sizeof magic;
-  while (at < data.size()) {
-    if (data.size() - at < sizeof(nlmsghdr)) return bad_stream("rtnl-from_file: truncated message");
-    nlmsghdr header;
-    std::memcpy(&header, data.data() + at, sizeof header);
-    if (header.nlmsg_len < sizeof(nlmsghdr) || header.nlmsg_len > kLargestMessage)
-      return bad_stream("!!!malformed message: len=" + std::to_string(int(header.nlmsg_len)) + " @" +
-                        std::to_string(at + sizeof header));
-    std::size_t length = header.nlmsg_len, padded = NLMSG_ALIGN(length);
-    if (data.size() - at < padded) return bad_stream("rtnl-from_file: truncated message");
-    auto message = netlink::Message::from_bytes({data.data() + at, length});
+  std::string storage;
+  std::string_view data =
+      BRISK_TRY(restore_input(cmd, kRuleRestore, "Can't restore rule dump from a terminal", storage));
+  return each_saved_message(data, kRuleDumpMagic, kRuleRestore, [&](const nlmsghdr& saved) -> NlResult<void> {
+    auto c = BRISK_TRY(r.conn());
+    auto message = netlink::Message::from_bytes({reinterpret_cast<const char*>(&saved), saved.nlmsg_len});
     message.add_flags(NLM_F_REQUEST | NLM_F_CREATE | NLM_F_ACK);
     // As ip: a rule that is there already is no failure (without
     // NLM_F_EXCL the kernel adds most rules again anyway).
     auto done = c->execute({.message = std::move(message), .op = kRuleRestore});
     if (!done && done.error().code != EEXIST) return done;
-    at += padded;
-  }
-  return {};
+    return {};
+  });
 }
 
 }  // namespace brisk::ipcli

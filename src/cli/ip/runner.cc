@@ -305,6 +305,21 @@ int Runner::run(std::vector<IpCommand>& cmds) {
       print_error_line(e.kernel || e.op != std::string_view(kRuleRestore) ? runtime_message(e) : e.detail);
       return kArgumentExit;
     }
+    if (cmds[i].verb == Verb::route_restore || cmds[i].verb == Verb::route_showdump) {
+      // ip returns from these (-1 for a bad start of the stream, -2 past it);
+      // in a batch they read the rest of it, so the batch ends here.
+      bool restore = cmds[i].verb == Verb::route_restore;
+      auto done = restore ? restore_routes(*this, cmds[i]) : show_saved_routes(*this, cmds[i]);
+      dump_json();
+      flush_out();
+      if (done) return status;
+      const NetlinkError& e = done.error();
+      bool ours = !e.kernel && (e.op == std::string_view(kRouteRestore) || e.op == std::string_view(kRouteShowdump));
+      report(cmds[i], ours ? e.detail : runtime_message(e));
+      if (!source_.empty()) return 1;
+      bool at_start = ours && (e.detail.starts_with("Magic mismatch") || e.detail.starts_with("Can't restore"));
+      return at_start ? 1 : 2;  // ip's do_cmd negates the -1 or -2
+    }
     warn(cmds[i]);
     NlResult<void> result = run_one(cmds[i]);
     bool parses_devices = cmds[i].verb == Verb::monitor || cmds[i].verb == Verb::link_show ||
@@ -413,6 +428,7 @@ NlResult<void> Runner::run_one(const IpCommand& cmd) {
     case Verb::rule_show: return show_rules(*this, cmd);
     case Verb::rule_flush: return flush_rules(*this, cmd);
     case Verb::rule_save: return save_rules(*this, cmd);
+    case Verb::route_save: return save_routes(*this, cmd);
     case Verb::neigh_show: return show_neighbours(*this, cmd);
     case Verb::neigh_flush: return flush_neighbours(*this, cmd);
     case Verb::neigh_get: return get_neighbour(*this, cmd);

@@ -89,6 +89,14 @@ netlink::NlResult<void> save_rules(Runner& r, const IpCommand& cmd);
 // that are not the kernel's carry ip's text in their detail.
 netlink::NlResult<void> restore_rules(Runner& r, const IpCommand& cmd);
 inline constexpr const char* kRuleRestore = "rule restore";
+// ip route save [SELECTOR]: the routes show would print, after ip's magic word.
+netlink::NlResult<void> save_routes(Runner& r, const IpCommand& cmd);
+// ip route restore and showdump: a saved stream (stdin, or a batch's text
+// after the line) added back in ip's order, or printed as show prints it.
+netlink::NlResult<void> restore_routes(Runner& r, const IpCommand& cmd);
+netlink::NlResult<void> show_saved_routes(Runner& r, const IpCommand& cmd);
+inline constexpr const char* kRouteRestore = "route restore";
+inline constexpr const char* kRouteShowdump = "route showdump";
 // One rule as ip rule show prints it ("Deleted " first for a removal).
 void print_rule(Runner& r, const netlink::RuleInfo& rule, bool deleted);
 netlink::NlResult<void> show_neighbours(Runner& r, const IpCommand& cmd);
