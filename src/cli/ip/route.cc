@@ -330,20 +330,28 @@ std::vector<std::string> route_flags(uint32_t bits) {
   return flags;
 }
 
+namespace {
+
+// A device a selector names: its index, or ip's "Cannot find device" error.
+NlResult<int> selector_device(netlink::Connection& c, const std::string& name, const char* role) {
+  if (name.empty()) return 0;
+  auto index = netlink::resolve_link(c, name);
+  if (!index) {
+    index.error().op = "route list";
+    if (index.error().code == ENODEV) index.error().detail = std::string(role) + " '" + name + "' does not exist";
+  }
+  return index;
+}
+
+}  // namespace
+
 NlResult<RouteSelection> route_selection(netlink::Connection& c, const IpCommand& cmd) {
   bool every_table = cmd.route().table == RT_TABLE_UNSPEC;
   RouteSelection s{.filter = {.family = cmd.family != AF_UNSPEC ? cmd.family : every_table ? AF_UNSPEC : AF_INET,
                               .table = cmd.route().table,
                               .dev = cmd.route().dev}};
-  if (cmd.route_match && !cmd.route_match->iif.empty()) {
-    auto index = netlink::resolve_link(c, cmd.route_match->iif);
-    if (!index) {
-      index.error().op = "route list";
-      if (index.error().code == ENODEV) index.error().detail = "iif '" + cmd.route_match->iif + "' does not exist";
-      return std::move(index).error();
-    }
-    s.iif = *index;
-  }
+  s.oif = BRISK_TRY(selector_device(c, cmd.route().dev, "dev"));
+  if (cmd.route_match) s.iif = BRISK_TRY(selector_device(c, cmd.route_match->iif, "iif"));
   return s;
 }
 

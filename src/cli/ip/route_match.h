@@ -21,6 +21,7 @@ bool names_host(const std::optional<RouteMatch::Prefix>& p);
 // every table, as ip) and which of the dump's routes they keep.
 struct RouteSelection {
   netlink::RouteFilter filter{};
+  int oif = 0;  // dev DEV's index; 0: none named
   int iif = 0;  // iif DEV's index; 0: none named
   bool keeps(const IpCommand& cmd, const netlink::RouteInfo& r) const;
 };

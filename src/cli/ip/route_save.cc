@@ -38,17 +38,6 @@ int restore_pass(const netlink::RouteInfo& r) {
 NlResult<void> save_routes(Runner& r, const IpCommand& cmd) {
   auto c = BRISK_TRY(r.conn());
   auto selection = BRISK_TRY(route_selection(*c, cmd));
-  int oif = 0;
-  if (!selection.filter.dev.empty()) {
-    auto index = netlink::resolve_link(*c, selection.filter.dev);
-    if (!index) {
-      index.error().op = "route list";
-      if (index.error().code == ENODEV)
-        index.error().detail = "dev '" + selection.filter.dev + "' does not exist";
-      return std::move(index).error();
-    }
-    oif = *index;
-  }
   netlink::Message m(RTM_GETROUTE, NLM_F_REQUEST);
   m.put_header<rtmsg>().rtm_family = static_cast<uint8_t>(selection.filter.family);
   std::string stream(reinterpret_cast<const char*>(&kRouteDumpMagic), sizeof kRouteDumpMagic);
@@ -58,7 +47,7 @@ NlResult<void> save_routes(Runner& r, const IpCommand& cmd) {
         if (message.nlmsg_type != RTM_NEWROUTE) return {};
         auto route = BRISK_TRY(netlink::route_from_message(message));
         bool table = selection.filter.table == RT_TABLE_UNSPEC || route.table == selection.filter.table;
-        if (table && (!oif || route.oif == oif) && !route.cloned && selection.keeps(cmd, route))
+        if (table && (!selection.oif || route.oif == selection.oif) && !route.cloned && selection.keeps(cmd, route))
           stream.append(reinterpret_cast<const char*>(&message), message.nlmsg_len);
         return {};
       },

@@ -317,8 +317,7 @@ int Runner::run(std::vector<IpCommand>& cmds) {
       bool ours = !e.kernel && (e.op == std::string_view(kRouteRestore) || e.op == std::string_view(kRouteShowdump));
       report(cmds[i], ours ? e.detail : runtime_message(e));
       if (!source_.empty()) return 1;
-      bool at_start = ours && (e.detail.starts_with("Magic mismatch") || e.detail.starts_with("Can't restore"));
-      return at_start ? 1 : 2;  // ip's do_cmd negates the -1 or -2
+      return ours && e.code == EINVAL ? 1 : 2;  // ip's do_cmd negates the -1 (at the start) or -2
     }
     warn(cmds[i]);
     NlResult<void> result = run_one(cmds[i]);

@@ -30,14 +30,14 @@ NlResult<std::string> read_all(int fd, const char* op) {
 
 }  // namespace
 
-NetlinkError bad_stream(const char* op, std::string text) {
-  return NetlinkError{.code = EINVAL, .op = op, .detail = std::move(text)};
+NetlinkError bad_stream(const char* op, std::string text, bool at_start) {
+  return NetlinkError{.code = at_start ? EINVAL : EBADMSG, .op = op, .detail = std::move(text)};
 }
 
 NlResult<std::string_view> restore_input(const IpCommand& cmd, const char* op, const char* terminal_text,
                                          std::string& storage) {
   if (cmd.restore_input().from_batch) return std::string_view(cmd.restore_input().text);
-  if (::isatty(STDIN_FILENO)) return bad_stream(op, terminal_text);
+  if (::isatty(STDIN_FILENO)) return bad_stream(op, terminal_text, true);
   storage = BRISK_TRY(read_all(STDIN_FILENO, op));
   return std::string_view(storage);
 }
@@ -50,7 +50,7 @@ NlResult<void> each_saved_message(std::string_view data, uint32_t magic, const c
     char text[64];
     std::snprintf(text, sizeof text, "Magic mismatch (%d elems, %x magic)",
                   data.size() >= sizeof found ? 1 : 0, found);
-    return bad_stream(op, text);
+    return bad_stream(op, text, true);
   }
   std::vector<char> message;  // copied out, so that it is aligned
   std::size_t at = sizeof found;

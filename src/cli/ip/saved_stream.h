@@ -15,8 +15,10 @@
 
 namespace brisk::ipcli {
 
-// An error whose detail is ip's text for a stream it refused (op names the verb).
-netlink::NetlinkError bad_stream(const char* op, std::string text);
+// An error whose detail is ip's text for a stream it refused (op names the
+// verb): EINVAL when refused before its first message (a terminal, no
+// magic word), EBADMSG past it; ip's restores end -1 and -2 for these.
+netlink::NetlinkError bad_stream(const char* op, std::string text, bool at_start = false);
 
 // What a restore reads: the batch's text after its line (ip reads a batch
 // from its stdin), or all of stdin, which must not be a terminal; `storage`
