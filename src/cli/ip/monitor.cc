@@ -40,7 +40,7 @@ bool every_object(const MonitorSpec& spec) {
 }
 
 // The groups ip joins for the objects, -4/-6 narrowing the per-family ones;
-// without RTNLGRP_STATS, which goes apart (stats_group).
+// without RTNLGRP_STATS, which run_monitor joins apart.
 std::vector<unsigned> groups_of(const MonitorSpec& spec, int family) {
   bool all = every_object(spec);
   bool v4 = family == AF_UNSPEC || family == AF_INET, v6 = family == AF_UNSPEC || family == AF_INET6;
@@ -353,8 +353,8 @@ NlResult<void> run_monitor(Runner& r, const IpCommand& cmd) {
   auto* conn = BRISK_TRY(r.conn());  // in -n's namespace from here on
   // As ip: stats named is a group to join, stats as part of all one to try.
   std::vector<unsigned> groups = groups_of(cmd.monitor(), g.family), optional;
-  (cmd.monitor().stats ? groups : optional).push_back(RTNLGRP_STATS);
-  if (!cmd.monitor().stats && !every_object(cmd.monitor())) optional.clear();
+  if (cmd.monitor().stats) groups.push_back(RTNLGRP_STATS);
+  else if (every_object(cmd.monitor())) optional.push_back(RTNLGRP_STATS);
   auto mon = netlink::Monitor::open({.groups = std::move(groups),
                                      .optional_groups = std::move(optional),
                                      .netns_fd = conn->netns_fd(),
