@@ -7,13 +7,22 @@
 // itself is `running` until, in stop mode, the first failure is known; it is
 // then `stopped`, and every op still queued is cancelled. What was applied
 // past that failure in the same window is undone, newest first.
+//
+// A long batch over a transport that allows it overlaps the two halves of
+// the work: one window is in transit, executed on a send thread (the
+// kernel does its part inside that thread's sendmsg), while this thread
+// resolves names and builds the next. At most one window is in transit;
+// the next goes out once it has landed, and not at all if stop mode met a
+// failure in it.
 #include <algorithm>
 #include <optional>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "netlink/op.h"
+#include "netlink/send_thread.h"
 
 namespace brisk::netlink::detail {
 namespace {
@@ -28,7 +37,8 @@ class BatchRun {
         stop_mode_(options.stop_at_first_error),
         // Deletes cannot be undone, so a stopping batch sends them one at a time.
         coalesce_(options.coalesce_deletes && !options.stop_at_first_error),
-        coalesce_min_(std::max<std::size_t>(options.coalesce_min, 2)) {}
+        coalesce_min_(std::max<std::size_t>(options.coalesce_min, 2)),
+        overlap_(conn.transport().concurrent_lookups() && ops.size() >= 2 * kOverlapWindow) {}
 
   std::vector<NlResult<void>> run() {
     for (std::size_t i = 0; i < ops_.size(); ++i) i = step(i);
@@ -62,7 +72,7 @@ class BatchRun {
       run_local(i);
       return i;
     }
-    if (!op.needs.empty() && in_flight_changes_names_) drain();
+    if (!op.needs.empty() && (in_flight_changes_names_ || transit_changes_names_)) drain();
     bool resolved = resolve_needs(i);
     if (phase_ == Phase::stopped) return cancel(i, "not attempted"), i;  // found by a drain in resolve_needs
     if (!resolved) {
@@ -71,8 +81,21 @@ class BatchRun {
       return i;
     }
     if (!send(i)) return i;
-    if (in_flight_.size() >= window_ || alone) drain();
+    if (alone) {
+      drain();
+    } else if (in_flight_.size() >= current_window()) {
+      if (overlap_) ship();
+      else drain();
+    }
     return i;
+  }
+
+  // Overlapped, the first window is small, so the kernel starts early.
+  static constexpr std::size_t kFirstWindow = 32;
+  static constexpr std::size_t kOverlapWindow = 256;
+  std::size_t current_window() const {
+    if (!overlap_) return window_;
+    return std::min(window_, shipped_ ? kOverlapWindow : kFirstWindow);
   }
 
   NetlinkError cancelled(std::size_t i, const char* what) const {
@@ -116,8 +139,12 @@ class BatchRun {
   bool resolve_needs(std::size_t i) {
     Op& op = ops_[i];
     for (const auto& need : op.needs) {
-      auto index = resolve_link(conn_, need.name);
-      if (!index && index.error().code == ENODEV && !in_flight_.empty()) {
+      // While a window is in transit only the cache and the transport's
+      // lookup may be used; a name that needs a GETLINK waits for it.
+      auto local = resolve_link_without_socket(conn_, need.name);
+      if (!local) land();
+      NlResult<int> index = local ? std::move(*local) : resolve_link(conn_, need.name);
+      if (!index && index.error().code == ENODEV && (!in_flight_.empty() || in_transit_)) {
         drain();
         index = resolve_link(conn_, need.name);
       }
@@ -156,23 +183,74 @@ class BatchRun {
     return true;
   }
 
-  // Sends the window and waits for every answer: in flight → done.
+  // Sends the window and waits for every answer (and for the one in
+  // transit first): in flight → done.
   void drain() {
+    land();
     if (in_flight_.empty()) return;
     conn_.execute(in_flight_);
-    for (std::size_t k = 0; k < in_flight_.size(); ++k) {
-      auto& result = results_[owner_[k]];
-      if (result && !in_flight_[k].result) result = std::move(in_flight_[k].result);
-    }
-    std::vector<std::size_t> window_ops;  // each op once, in order
-    for (std::size_t k = 0; k < owner_.size(); ++k) {
-      if (k + 1 != owner_.size() && owner_[k + 1] == owner_[k]) continue;
-      finish(owner_[k]);
-      window_ops.push_back(owner_[k]);
-    }
+    settle(in_flight_, owner_);
     in_flight_.clear();
     owner_.clear();
     in_flight_changes_names_ = false;
+  }
+
+  // Overlap: the window in flight goes to the send thread, once the one
+  // before it has landed; meanwhile this thread prepares the next.
+  void ship() {
+    land();
+    if (in_flight_.empty()) return;  // cancelled: stop mode met a failure
+    // A reply handler runs on the thread that receives: such a window is
+    // sent from here.
+    for (const auto& r : in_flight_)
+      if (r.on_reply) return drain();
+    transit_ = std::exchange(in_flight_, {});
+    transit_owner_ = std::exchange(owner_, {});
+    transit_changes_names_ = std::exchange(in_flight_changes_names_, false);
+    in_flight_.reserve(kOverlapWindow);
+    owner_.reserve(kOverlapWindow);
+    ++shipped_;
+    if (!sender_) sender_.emplace();
+    in_transit_ = true;
+    if (!sender_->start([this] { conn_.execute_unchecked(transit_); })) {
+      conn_.execute_unchecked(transit_);  // no thread to be had: sent from here
+      sender_->wait();
+    }
+  }
+
+  // Waits for the window in transit and settles it here: its lost replies
+  // re-checked, its ops finished. Should stop mode meet a failure there,
+  // what was built for the next window is never sent.
+  void land() {
+    if (!in_transit_) return;
+    sender_->wait();
+    in_transit_ = false;
+    conn_.recheck_lost(transit_);
+    settle(transit_, transit_owner_);
+    transit_.clear();
+    transit_owner_.clear();
+    transit_changes_names_ = false;
+    if (phase_ != Phase::stopped) return;
+    for (std::size_t k = 0; k < owner_.size(); ++k)
+      if (k + 1 == owner_.size() || owner_[k + 1] != owner_[k]) cancel(owner_[k], "not attempted");
+    in_flight_.clear();
+    owner_.clear();
+    in_flight_changes_names_ = false;
+  }
+
+  // An executed window's answers become its ops' results; in stop mode the
+  // first failure stops the run and what was applied after it is undone.
+  void settle(std::vector<Request>& window, const std::vector<std::size_t>& owner) {
+    for (std::size_t k = 0; k < window.size(); ++k) {
+      auto& result = results_[owner[k]];
+      if (result && !window[k].result) result = std::move(window[k].result);
+    }
+    std::vector<std::size_t> window_ops;  // each op once, in order
+    for (std::size_t k = 0; k < owner.size(); ++k) {
+      if (k + 1 != owner.size() && owner[k + 1] == owner[k]) continue;
+      finish(owner[k]);
+      window_ops.push_back(owner[k]);
+    }
     if (!stop_mode_) return;
     for (std::size_t i : window_ops) {
       if (results_[i]) continue;
@@ -236,6 +314,14 @@ class BatchRun {
   std::vector<Request> in_flight_;
   std::vector<std::size_t> owner_;  // op index of each in-flight request
   bool in_flight_changes_names_ = false;  // resolve nothing before those are done
+  const bool overlap_;              // windows go out from the send thread
+  std::size_t shipped_ = 0;         // windows handed to it so far
+  std::optional<SendThread> sender_;
+  // The window the send thread executes, while in_transit_.
+  std::vector<Request> transit_;
+  std::vector<std::size_t> transit_owner_;
+  bool transit_changes_names_ = false;
+  bool in_transit_ = false;
 };
 
 }  // namespace

@@ -169,7 +169,16 @@ std::optional<int> Connection::cached_ifindex(const std::string& name) const {
 
 NlResult<std::size_t> Connection::receive(bool wait) { return transport_->receive(buffer_, wait); }
 
-void Connection::execute(std::span<Request> requests) {
+void Connection::execute(std::span<Request> requests) { windows(requests, true); }
+
+void Connection::execute_unchecked(std::span<Request> requests) { windows(requests, false); }
+
+void Connection::recheck_lost(std::span<Request> requests) {
+  for (auto& r : requests)
+    if (r.reply_lost) settle_lost(r);
+}
+
+void Connection::windows(std::span<Request> requests, bool recheck) {
   const std::size_t budget = window_bytes(), most = std::max<std::size_t>(options_.max_window, 1);
   std::size_t i = 0;
   while (i < requests.size()) {
@@ -182,7 +191,7 @@ void Connection::execute(std::span<Request> requests) {
       used += need;
       ++count;
     }
-    execute_window(requests.subspan(i, count));
+    execute_window(requests.subspan(i, count), recheck);
     i += count;
   }
 }
@@ -192,7 +201,7 @@ NlResult<void> Connection::execute(Request request) {
   return std::move(request.result);
 }
 
-void Connection::execute_window(std::span<Request> window) {
+void Connection::execute_window(std::span<Request> window, bool recheck) {
   // Stamp and send, many requests per sendmsg.
   PendingReplies pending(window.size());
   std::vector<iovec> iov;
@@ -278,27 +287,31 @@ void Connection::execute_window(std::span<Request> window) {
       return true;
     });
   }
-  // Lost replies: look at the objects themselves.
+  // Lost replies: look at the objects themselves (or leave that to recheck_lost()).
   pending.for_each_open([&](std::size_t k) {
     Request& r = window[k];
-    ++stats_.rechecks;
-    NetlinkError lost_error{.code = ENOBUFS, .op = r.op, .object = r.object,
+    r.result = NetlinkError{.code = ENOBUFS, .op = r.op, .object = r.object,
                             .detail = "reply lost (receive buffer overrun)"};
-    if (!r.recheck) {
-      r.result = lost_error;
-      return;
-    }
-    auto state = r.recheck(*this);
-    if (!state) {
-      lost_error.detail += "; re-check failed: " + state.error().message();
-      r.result = lost_error;
-    } else if (!*state) {
-      lost_error.detail += "; re-check found the change not in place";
-      r.result = lost_error;
-    } else {
-      r.result = {};
-    }
+    r.reply_lost = true;
+    if (recheck) settle_lost(r);
   });
+}
+
+void Connection::settle_lost(Request& r) {
+  r.reply_lost = false;
+  ++stats_.rechecks;
+  if (!r.recheck) return;  // it stays failed: ENOBUFS
+  NetlinkError lost_error = r.result.error();
+  auto state = r.recheck(*this);
+  if (!state) {
+    lost_error.detail += "; re-check failed: " + state.error().message();
+    r.result = lost_error;
+  } else if (!*state) {
+    lost_error.detail += "; re-check found the change not in place";
+    r.result = lost_error;
+  } else {
+    r.result = {};
+  }
 }
 
 NlResult<void> Connection::dump(Message request, const char* op, const std::string& object,

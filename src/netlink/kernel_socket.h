@@ -22,6 +22,7 @@ class KernelSocket final : public Transport {
   int receive_buffer() const override { return receive_buffer_; }
   int send_buffer() const override { return send_buffer_; }
   int fd() const override { return fd_.get(); }
+  bool concurrent_lookups() const override { return true; }  // an ioctl beside a sendmsg
 
  private:
   explicit KernelSocket(UniqueFd fd) : fd_(std::move(fd)) {}

@@ -211,22 +211,28 @@ NlResult<LinkInfo> get_link(Connection& conn, int ifindex, const LinkRead& read)
 // connection's namespace: a hash lookup that builds no reply (~1 us here,
 // where a GETLINK costs ~6 us for the kernel's whole link message). GETLINK
 // stays the fallback should a seccomp or LSM policy refuse the ioctl.
-NlResult<int> resolve_link(Connection& conn, const std::string& name) {
+namespace detail {
+
+std::optional<NlResult<int>> resolve_link_without_socket(Connection& conn, const std::string& name) {
   if (auto index = conn.cached_ifindex(name)) return *index;
   if (auto valid = validate_link_ref(name, "link get"); !valid) return std::move(valid).error();
-  ++conn.stats().link_lookups;
   // SIOCGIFINDEX takes IFNAMSIZ bytes: a longer altname needs the GETLINK.
-  if (name.size() >= IFNAMSIZ) {
-    auto link = get_link(conn, name);
-    if (!link) return std::move(link).error();
-    return link->ifindex;
-  }
+  if (name.size() >= IFNAMSIZ) return std::nullopt;
+  ++conn.stats().link_lookups;
   auto index = conn.transport().interface_index(name);
   if (index) {
     conn.remember_ifindex(name, *index);
     return *index;
   }
   if (index.error().code == ENODEV) return NetlinkError{.code = ENODEV, .op = "link get", .object = name};
+  return std::nullopt;
+}
+
+}  // namespace detail
+
+NlResult<int> resolve_link(Connection& conn, const std::string& name) {
+  if (auto local = detail::resolve_link_without_socket(conn, name)) return std::move(*local);
+  if (name.size() >= IFNAMSIZ) ++conn.stats().link_lookups;
   auto link = get_link(conn, name);
   if (!link) return std::move(link).error();
   return link->ifindex;

@@ -99,6 +99,11 @@ std::vector<NlResult<void>> bulk_delete(Connection& conn, const std::vector<std:
 // Runs a single op.
 NlResult<void> run_one(Connection& conn, Op op);
 
+// resolve_link() without a request on the connection's socket: the cache,
+// or the transport's lookup. Nothing when the name needs a GETLINK (an
+// altname too long for SIOCGIFINDEX, or a lookup that failed otherwise).
+std::optional<NlResult<int>> resolve_link_without_socket(Connection& conn, const std::string& name);
+
 // The cached ifindex for a name that run_ops resolved (0 if absent).
 int cached(Connection& conn, const std::string& name);
 

@@ -481,5 +481,102 @@ TEST(BatchLogic, AGetCompletesOnItsReply) {
   EXPECT_EQ(link->name, "x0");
 }
 
+// A batch long enough to overlap (a window in transit on the send thread
+// while the next is built): the i-th of `count` addresses, 1-based.
+std::string wide(int i) { return "10.0." + std::to_string(i / 256) + "." + std::to_string(i % 256); }
+constexpr int kLong = 600;
+
+struct Overlapped {
+  explicit Overlapped(AddressKernel& kernel) : f(std::ref(kernel)) { f.fake->concurrent = true; }
+  std::vector<NlResult<void>> add(BatchOptions options) {
+    Batch batch(*f.conn, options);
+    for (int i = 1; i <= kLong; ++i) batch.add_address({.dev = "d0", .prefix = wide(i) + "/24"});
+    return batch.flush();
+  }
+  Fixture f;
+};
+
+// Stop mode: what the kernel applied after the failure is undone, and no
+// window goes out after the one that failed, though the next was built.
+TEST(BatchLogic, OverlappedStopModeSendsNothingAfterTheWindowThatFailed) {
+  AddressKernel kernel;
+  const int failing = 100;
+  kernel.refuse = {wide(failing)};
+  Overlapped run(kernel);
+  auto results = run.add({.stop_at_first_error = true});
+  ASSERT_EQ(results.size(), static_cast<std::size_t>(kLong));
+  for (int i = 1; i < failing; ++i) EXPECT_TRUE(results[i - 1]) << i << ": " << results[i - 1].error().message();
+  ASSERT_FALSE(results[failing - 1]);
+  EXPECT_EQ(results[failing - 1].error().code, EINVAL);
+  auto sent = run.f.seen(RTM_NEWADDR);
+  ASSERT_GT(sent.size(), static_cast<std::size_t>(failing)) << "the failing window held later adds";
+  EXPECT_LT(sent.size(), static_cast<std::size_t>(kLong)) << "windows went out after the failure";
+  for (int i = failing + 1; i <= kLong; ++i) {
+    const auto& r = results[i - 1];
+    ASSERT_FALSE(r) << i;
+    EXPECT_EQ(r.error().code, ECANCELED) << i;
+    bool was_sent = static_cast<std::size_t>(i) <= sent.size();
+    EXPECT_NE(r.error().detail.find(was_sent ? "not applied" : "not attempted"), std::string::npos)
+        << i << ": " << r.error().detail;
+  }
+  std::vector<std::string> undone;
+  for (int i = static_cast<int>(sent.size()); i > failing; --i) undone.push_back(wide(i));
+  EXPECT_EQ(run.f.seen(RTM_DELADDR), undone);
+  std::set<std::string> kept;
+  for (int i = 1; i < failing; ++i) kept.insert(wide(i));
+  EXPECT_EQ(kernel.present, kept);
+}
+
+// Without stop mode every op is attempted, over several windows, and each
+// failure stays on its own op.
+TEST(BatchLogic, OverlappedWithoutStopModeAttemptsEveryOp) {
+  AddressKernel kernel;
+  kernel.refuse = {wide(30), wide(450)};
+  Overlapped run(kernel);
+  auto results = run.add({});
+  for (int i = 1; i <= kLong; ++i) {
+    bool refused = i == 30 || i == 450;
+    EXPECT_EQ(static_cast<bool>(results[i - 1]), !refused) << i;
+  }
+  EXPECT_EQ(kernel.present.size(), static_cast<std::size_t>(kLong - 2));
+  EXPECT_EQ(run.f.seen(RTM_NEWADDR).size(), static_cast<std::size_t>(kLong));
+  EXPECT_GE(run.f.fake->sends, 3u) << "one window: nothing overlapped";
+}
+
+// A reply lost in a window sent from the send thread is re-checked once it
+// has landed (the re-check's dump runs on the caller's thread).
+TEST(BatchLogic, OverlappedLostAcksAreRecheckedAfterTheyLand) {
+  AddressKernel kernel;
+  kernel.lose = {wide(300)};
+  kernel.lose_unapplied = {wide(301)};
+  Overlapped run(kernel);
+  auto results = run.add({});
+  EXPECT_TRUE(results[299]) << results[299].error().message();
+  ASSERT_FALSE(results[300]);
+  EXPECT_EQ(results[300].error().code, ENOBUFS);
+  EXPECT_NE(results[300].error().detail.find("re-check found the change not in place"), std::string::npos)
+      << results[300].error().detail;
+  EXPECT_EQ(run.f.conn->stats().rechecks, 2u);
+  EXPECT_EQ(kernel.present.size(), static_cast<std::size_t>(kLong - 1));
+}
+
+// A device missing from the start: its op fails before it is sent, in its
+// place; the ops around it, sent from both threads, are unaffected.
+TEST(BatchLogic, OverlappedMissingDeviceFailsOnlyItsOp) {
+  AddressKernel kernel;
+  Overlapped run(kernel);
+  Batch batch(*run.f.conn);
+  for (int i = 1; i <= kLong; ++i) batch.add_address({.dev = i == 400 ? "nosuch" : "d0", .prefix = wide(i) + "/24"});
+  auto results = batch.flush();
+  for (int i = 1; i <= kLong; ++i) {
+    if (i != 400) {
+      EXPECT_TRUE(results[i - 1]) << i << ": " << results[i - 1].error().message();
+    }
+  }
+  ASSERT_FALSE(results[399]);
+  EXPECT_EQ(results[399].error().code, ENODEV);
+  EXPECT_EQ(kernel.present.size(), static_cast<std::size_t>(kLong - 1));
+}
+
 }  // namespace
 }  // namespace brisk::netlink

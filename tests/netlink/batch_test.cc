@@ -316,6 +316,32 @@ TEST_F(BatchTest, StopModePipelinesAddsAndUndoesThoseSentPastTheFailure) {
   EXPECT_FALSE(conn().cached_ifindex("c0")) << "the undone device is still in the name cache";
 }
 
+// A batch long enough that one window is in transit on the send thread
+// while the next is built: the kernel applies exactly what came before the
+// failure, whatever window it fell in.
+TEST_F(BatchTest, OverlappedWindowsStopAtTheFailureAndUndoTheRest) {
+  make_pairs(1);
+  const int count = 700, failing = 420;
+  Batch batch(conn(), {.stop_at_first_error = true});
+  auto address = [](int i) { return "10.1." + std::to_string(i / 256) + "." + std::to_string(i % 256); };
+  for (int i = 0; i < count; ++i)
+    batch.add_address({.dev = "a0", .prefix = address(i == failing ? 7 : i) + "/32"});  // 7 again: EEXIST
+  auto results = batch.flush();
+  for (int i = 0; i < failing; ++i) ASSERT_TRUE(results[i]) << i << ": " << results[i].error().message();
+  ASSERT_FALSE(results[failing]);
+  EXPECT_EQ(results[failing].error().code, EEXIST);
+  for (int i = failing + 1; i < count; ++i) {
+    ASSERT_FALSE(results[i]) << i;
+    EXPECT_EQ(results[i].error().code, ECANCELED) << i;
+  }
+  std::set<std::string> held, wanted;
+  auto shown = ip_json(ns(), {"-4", "addr", "show", "dev", "a0"});
+  ASSERT_TRUE(shown.is_array() && shown.size() == 1) << shown.dump().substr(0, 200);
+  for (auto& a : shown[0]["addr_info"]) held.insert(a["local"]);
+  for (int i = 0; i < failing; ++i) wanted.insert(address(i));
+  EXPECT_EQ(held, wanted);
+}
+
 // What has no undo (here: sets) goes alone, and nothing is sent past the failure.
 TEST_F(BatchTest, StopModeSendsWhatCannotBeUndoneAlone) {
   make_pairs(1);

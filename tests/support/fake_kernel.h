@@ -56,6 +56,7 @@ class FakeKernel final : public netlink::Transport {
   netlink::NlResult<int> interface_index(const std::string& name) override;
   int receive_buffer() const override { return receive_buffer_; }
   int send_buffer() const override { return send_buffer_; }
+  bool concurrent_lookups() const override { return concurrent; }
 
   // Bytes a queued datagram is charged, as an skb's truesize is: its size
   // and a fixed overhead.
@@ -67,6 +68,9 @@ class FakeKernel final : public netlink::Transport {
   std::size_t most_queued = 0;         // high-water mark of the queue, in charged bytes
   std::size_t dropped = 0;             // datagrams dropped for want of room, or lost by the script
   int fail_next_send = 0;              // an errno: the next send() takes nothing and fails with it
+  // Let a long batch look names up (in `devices`, which the script must
+  // then leave alone) while send() runs on its send thread.
+  bool concurrent = false;
 
  private:
   Script script_;

@@ -81,6 +81,9 @@ struct Request {
   std::function<NlResult<bool>(Connection&)> recheck{};
   NlResult<void> result{};        // filled in by execute()
   std::vector<UniqueFd> fds{};    // descriptors the message names (IFLA_NET_NS_FD), open until sent
+  // Set by execute_unchecked() when the reply was lost and the re-check is
+  // left to recheck_lost().
+  bool reply_lost = false;
 };
 
 struct ConnectionStats {
@@ -122,6 +125,15 @@ class BRISK_EXPORT Connection {
   void execute(std::span<Request> requests);
   // One request on its own.
   NlResult<void> execute(Request request);
+  // execute() for a sender on a helper thread: it touches neither the name
+  // cache nor anything a request's callbacks might, so the owning thread
+  // may use cached_ifindex()/remember_ifindex() and transport lookups
+  // meanwhile. Requests with on_reply are not allowed (it runs here). A
+  // request whose reply was lost is left failed with reply_lost set;
+  // recheck_lost(), on the owning thread afterwards, settles it as
+  // execute() would have.
+  void execute_unchecked(std::span<Request> requests);
+  void recheck_lost(std::span<Request> requests);
   // A dump: on_message sees every object; on_restart is called before a
   // restart after NLM_F_DUMP_INTR, so partial results can be dropped.
   NlResult<void> dump(Message request, const char* op, const std::string& object,
@@ -152,7 +164,10 @@ class BRISK_EXPORT Connection {
   static NlResult<Connection> finish_open(UniqueFd socket, int netns_fd, const ConnectionOptions& options);
   // Receive-buffer bytes one window's replies may take.
   std::size_t window_bytes() const;
-  void execute_window(std::span<Request> window);
+  void execute_window(std::span<Request> window, bool recheck);
+  void windows(std::span<Request> requests, bool recheck);
+  // A request whose reply was lost: is what it asked for in place?
+  void settle_lost(Request& request);
   // Stamps the next sequence number (skipping 0) into `message`.
   void stamp(Message& message);
   // Reads one datagram into buffer_; returns its length, 0 for "nothing" when !wait.

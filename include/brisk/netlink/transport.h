@@ -44,6 +44,12 @@ class BRISK_EXPORT Transport {
   // The socket, for calls that name it (RTM_GETNSID of our own socket);
   // -1 for a transport without one.
   virtual int fd() const { return -1; }
+  // Whether interface_index() may run on one thread while send() and
+  // receive() run on another. A batch then looks names up for its next
+  // window while the kernel works through the current one. The kernel
+  // socket can (an ioctl beside a sendmsg); a fake that shares its state
+  // between the calls cannot, and keeps the default.
+  virtual bool concurrent_lookups() const { return false; }
 };
 
 }  // namespace brisk::netlink
