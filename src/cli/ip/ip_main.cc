@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "cli/ip/batch_file.h"
+#include "cli/ip/batch_parse.h"
 #include "cli/ip/runner.h"
 
 namespace brisk::ipcli {
@@ -61,37 +62,34 @@ int ip_main(int argc, char** argv) {
       std::fprintf(stderr, "%s\n", format_error(text.error().message).c_str());
       return 1;
     }
-    auto lines = split_batch(*text);
-    if (!lines) return usage_exit(lines.error(), source);
+    auto parsed = parse_batch(*text, g);
+    if (!parsed) return usage_exit(parsed.error(), source);
     // Every line is parsed before anything is sent, and a syntax error
     // anywhere refuses the whole file: nothing of it is applied. (ip, which
     // parses as it goes, has applied the lines before it by then.) The
     // errors are reported as ip meets them: a line ip's parser fails gets
     // "Command failed" and -force reads on; one it exits on ends the report.
     // A line whose refusal is the kernel's in ip fails in its place instead.
-    cmds.reserve(lines->size());  // an IpCommand is large: growing would move them all, again and again
+    cmds = std::move(parsed->cmds);
     std::vector<UsageError> errors;
-    for (const auto& line : *lines) {
-      auto cmd = parse_command(line.args, g);
-      if (!cmd) {
-        UsageError error = std::move(cmd).error();
-        error.line = line.line;
-        if (error.kernel_refusal) {
-          IpCommand failed{.verb = Verb::unparsed, .line = line.line};
-          failed.parse_error = std::move(error);
-          cmds.push_back(std::move(failed));
+    for (std::size_t k = 0; k < cmds.size(); ++k) {
+      if (auto& error = parsed->errors[k]) {
+        if (error->kernel_refusal) {
+          cmds[k] = IpCommand{.verb = Verb::unparsed, .line = error->line};
+          cmds[k].parse_error = std::move(*error);
           continue;
         }
-        errors.push_back(std::move(error));
+        errors.push_back(std::move(*error));
         if (!errors.back().line_failure || !g.force) break;  // ip reads no further
         continue;
       }
-      cmd->line = line.line;
-      bool reads_on = cmd->verb == Verb::rule_restore || cmd->verb == Verb::route_restore ||
-                      cmd->verb == Verb::route_showdump;
-      if (reads_on) cmd->restore_input() = {.from_batch = true, .text = text->substr(line.end)};
-      cmds.push_back(std::move(*cmd));
-      if (reads_on) break;  // the rest is its input (ip's stdin), no line of the batch
+      bool reads_on = cmds[k].verb == Verb::rule_restore || cmds[k].verb == Verb::route_restore ||
+                      cmds[k].verb == Verb::route_showdump;
+      if (!reads_on) continue;
+      // The rest is its input (ip's stdin), no line of the batch.
+      cmds[k].restore_input() = {.from_batch = true, .text = text->substr(parsed->ends[k])};
+      cmds.resize(k + 1);
+      break;
     }
     if (!errors.empty()) return refuse_batch(errors, source);
   } else {

@@ -1,0 +1,31 @@
+// cli/ip/batch_parse.h: a batch file's lines split and parsed, a long one
+// on two threads.
+//
+// Every line is parsed before anything is sent (a syntax error anywhere
+// refuses the whole file), so parsing is all a batch does before the
+// kernel sees its first request. A long file is cut in two at a line
+// boundary, and each half is split and parsed on its own thread: a line's
+// parse depends on nothing but its words and the global options.
+#pragma once
+
+#include <optional>
+#include <string_view>
+#include <vector>
+
+#include "cli/ip/ip.h"
+
+namespace brisk::ipcli {
+
+struct ParsedBatch {
+  // One per line with words, in order, numbered (IpCommand::line); where
+  // the line did not parse, a default command beside its error.
+  std::vector<IpCommand> cmds;
+  std::vector<std::optional<UsageError>> errors;  // the line's parse error, numbered
+  std::vector<std::size_t> ends;                  // BatchLine::end of each line
+};
+
+// split_batch(), then parse_command() for each line. The error is
+// split_batch's (the first in the file), when it fails.
+Parsed<ParsedBatch> parse_batch(std::string_view text, const Globals& globals);
+
+}  // namespace brisk::ipcli

@@ -1,0 +1,100 @@
+// parse_batch: a long batch split and parsed on two threads must give what
+// one thread gives (split_batch, then parse_command per line), wherever the
+// cut falls: line numbers, text offsets, errors and their lines.
+#include "cli/ip/batch_parse.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+namespace brisk::ipcli {
+namespace {
+
+// The serial reference for `text`.
+struct Serial {
+  std::vector<int> lines;
+  std::vector<Verb> verbs;
+  std::vector<std::size_t> ends;
+  std::vector<std::string> errors;  // "" where the line parsed
+};
+
+Serial serially(const std::string& text, const Globals& g) {
+  Serial s;
+  auto lines = split_batch(text);
+  EXPECT_TRUE(lines);
+  for (const auto& line : *lines) {
+    auto cmd = parse_command(line.args, g);
+    s.lines.push_back(line.line);
+    s.verbs.push_back(cmd ? cmd->verb : Verb::unparsed);
+    s.ends.push_back(line.end);
+    s.errors.push_back(cmd ? "" : cmd.error().message);
+  }
+  return s;
+}
+
+void expect_same_as_serial(const std::string& text) {
+  Globals g;
+  Serial want = serially(text, g);
+  auto got = parse_batch(text, g);
+  ASSERT_TRUE(got) << got.error().message;
+  ASSERT_EQ(got->cmds.size(), want.lines.size());
+  ASSERT_EQ(got->errors.size(), want.lines.size());
+  for (std::size_t k = 0; k < want.lines.size(); ++k) {
+    EXPECT_EQ(got->ends[k], want.ends[k]) << k;
+    if (want.errors[k].empty()) {
+      ASSERT_FALSE(got->errors[k]) << k << ": " << got->errors[k]->message;
+      EXPECT_EQ(got->cmds[k].verb, want.verbs[k]) << k;
+      EXPECT_EQ(got->cmds[k].line, want.lines[k]) << k;
+    } else {
+      ASSERT_TRUE(got->errors[k]) << k;
+      EXPECT_EQ(got->errors[k]->message, want.errors[k]) << k;
+      EXPECT_EQ(got->errors[k]->line, want.lines[k]) << k;
+    }
+  }
+}
+
+// Long enough to be cut (over 64 KiB), with `odd` lines (comments, blanks,
+// continuations, bad lines) every `every` lines, the middle included.
+std::string long_batch(const std::string& odd, int every) {
+  std::string text;
+  for (int i = 0; text.size() < 160 * 1024; ++i) {
+    text += "addr add 10.0." + std::to_string(i / 256 % 256) + "." + std::to_string(i % 256) + "/32 dev v" +
+            std::to_string(i) + "\n";
+    if (i % every == 0) text += odd;
+  }
+  return text;
+}
+
+TEST(IpBatchParse, LongBatchesParseAsOneThreadParsesThem) {
+  expect_same_as_serial(long_batch("", 1));
+  expect_same_as_serial(long_batch("\n# a comment\n   \n", 7));
+  // Continuations everywhere: the cut must fall where no line goes on.
+  expect_same_as_serial(long_batch("route add 10.9.0.0/16 \\\n via 10.0.0.1 \\\n dev v0\n", 1));
+  expect_same_as_serial(long_batch("addr add nonsense dev v0\nlink set\n", 97));
+}
+
+TEST(IpBatchParse, ShortBatchesAndEdges) {
+  expect_same_as_serial("");
+  expect_same_as_serial("link show\n");
+  expect_same_as_serial("link show");
+  expect_same_as_serial(long_batch("", 1) + "link show");  // the last line without its newline
+}
+
+TEST(IpBatchParse, SplitErrorsAreNumberedInTheWholeFile) {
+  std::string text = long_batch("", 1);
+  int lines = static_cast<int>(std::count(text.begin(), text.end(), '\n'));
+  auto quote = parse_batch(text + "link set v0 alias \"oops\n", Globals{});
+  ASSERT_FALSE(quote);
+  EXPECT_EQ(quote.error().line, lines + 1);
+  auto dangling = parse_batch(text + "link show \\\n", Globals{});
+  ASSERT_FALSE(dangling);
+  EXPECT_EQ(dangling.error().line, lines + 1);
+  // In the first half too, before a later one.
+  auto early = parse_batch("link set v0 alias 'oops\n" + text + "link set v1 alias \"x\n", Globals{});
+  ASSERT_FALSE(early);
+  EXPECT_EQ(early.error().line, 1);
+}
+
+}  // namespace
+}  // namespace brisk::ipcli
