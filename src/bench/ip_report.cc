@@ -61,9 +61,11 @@ nlohmann::json to_json(const IpBenchReport& report) {
     if (row.verified) phase["verified"] = *row.verified;
     phases.push_back(phase);
   }
-  nlohmann::json with_lookup = nlohmann::json::array();
-  for (const auto& o : report.over_lookup_floor)
-    with_lookup.push_back({{"phase", o.phase}, {"method", o.method}, {"ratio", o.ratio}});
+  auto ratios = [](const std::vector<IpOverLookupFloor>& over) {
+    nlohmann::json out = nlohmann::json::array();
+    for (const auto& o : over) out.push_back({{"phase", o.phase}, {"method", o.method}, {"ratio", o.ratio}});
+    return out;
+  };
   return {{"bench", "ip"},
           {"n", report.n},
           {"single_n", report.single_n},
@@ -73,14 +75,27 @@ nlohmann::json to_json(const IpBenchReport& report) {
           {"floor_window", report.floor_window},
           {"failures", report.failures},
           {"phases", phases},
-          {"over_floor_with_lookup", with_lookup}};
+          {"over_floor_with_lookup", ratios(report.over_lookup_floor)},
+          {"over_floor_with_parse", ratios(report.over_parse_floor)}};
 }
 
-std::string format_over_lookup_floor(const std::vector<IpOverLookupFloor>& over) {
-  std::string line = "over floor + name lookup (the floor of a line naming its device):";
+namespace {
+
+std::string ratio_line(std::string line, const std::vector<IpOverLookupFloor>& over) {
   for (const auto& o : over) line += fmt::format(" {} {} {:.2f}x;", o.phase, o.method, o.ratio);
   if (!over.empty()) line.pop_back();
   return line + "\n";
+}
+
+}  // namespace
+
+std::string format_over_lookup_floor(const std::vector<IpOverLookupFloor>& over) {
+  return ratio_line("over floor + name lookup (the floor of a line naming its device):", over);
+}
+
+std::string format_over_parse_floor(const std::vector<IpOverLookupFloor>& over) {
+  return ratio_line("over floor + parse only (what brisk does before its first request, then the kernel's work):",
+                    over);
 }
 
 }  // namespace brisk::bench

@@ -41,6 +41,10 @@ struct IpBenchReport {
   int floor_window = 0;  // the floor's requests per send()
   std::vector<IpBenchRow> rows{};
   std::vector<IpOverLookupFloor> over_lookup_floor{};
+  // A brisk method's time over the floor's plus brisk's "parse only" run
+  // of the same file (the process, reading and parsing every line, which
+  // a brisk batch does before it sends anything).
+  std::vector<IpOverLookupFloor> over_parse_floor{};
   int failures = 0;      // runs (or floor requests) that failed
 };
 
@@ -50,5 +54,6 @@ std::string format_row(const IpBenchRow& row);
 nlohmann::json to_json(const IpBenchReport& report);
 // The figures of `over`, one line for the table.
 std::string format_over_lookup_floor(const std::vector<IpOverLookupFloor>& over);
+std::string format_over_parse_floor(const std::vector<IpOverLookupFloor>& over);
 
 }  // namespace brisk::bench

@@ -38,5 +38,23 @@ TEST(IpBenchReport, RowShowsMicrosecondsAndRatios) {
   EXPECT_NE(row.find("end state ok"), std::string::npos) << row;
 }
 
+// The floors with brisk's own unavoidable work added: both lists reach the
+// JSON and the table's summary lines, each ratio in its place.
+TEST(IpBenchReport, RatiosOverTheFloorsWithLookupAndParse) {
+  auto report = sample();
+  report.over_lookup_floor = {{.phase = "route add", .method = "brisk", .ratio = 1.5}};
+  report.over_parse_floor = {{.phase = "route add", .method = "brisk", .ratio = 1.25},
+                             {.phase = "route add", .method = "brisk -force", .ratio = 1.125}};
+  auto json = to_json(report);
+  ASSERT_EQ(json["over_floor_with_parse"].size(), 2u);
+  EXPECT_EQ(json["over_floor_with_parse"][1]["method"], "brisk -force");
+  EXPECT_DOUBLE_EQ(json["over_floor_with_parse"][1]["ratio"].get<double>(), 1.125);
+  EXPECT_DOUBLE_EQ(json["over_floor_with_lookup"][0]["ratio"].get<double>(), 1.5);
+  std::string line = format_over_parse_floor(report.over_parse_floor);
+  EXPECT_NE(line.find("route add brisk 1.25x; route add brisk -force 1.12x"), std::string::npos) << line;
+  EXPECT_EQ(line.back(), '\n');
+  EXPECT_EQ(format_over_lookup_floor(report.over_lookup_floor).find("parse"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace brisk::bench

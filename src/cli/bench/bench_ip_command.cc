@@ -9,6 +9,11 @@
 //   addr add      N addresses           target >= 3x
 //   route add     N routes, one per device (bench/ip_route_rule.h)
 //   rule add      N rules
+//   ... parse     brisk refusing each of those three files for a bad last
+//                 line: the process, reading and parsing every line, which
+//                 a brisk batch does before it sends anything (a syntax
+//                 error anywhere refuses the file); brisk's time over floor
+//                 + this is printed after the rule rows
 //                 (addr, route and rule add run --repeats times per method,
 //                 undone untimed by ip in between; each method's median is
 //                 kept, so one slow run on a shared machine moves no ratio)
@@ -130,6 +135,14 @@ bench::IpBenchReport run_ip_bench(const IpBenchConfig& config) {
   std::string addr_undo = write("addr-undo", 0, config.n, [&](int i) { return "addr del " + address(i) + "/32 dev " + name('a', i); });
   std::string route_undo = write("route-undo", 0, config.n, [&](int i) { return undo_of(bench::route_line(i, name('a', i))); });
   std::string rule_undo = write("rule-undo", 0, config.n, [&](int i) { return undo_of(bench::rule_line(i)); });
+  // The same files with a syntax error for a last line, which brisk refuses
+  // whole: what it pays before its first request (below).
+  auto refused = [&](const std::string& file) {
+    std::ifstream in(file);
+    std::ofstream out(file + "-refused");
+    out << in.rdbuf() << "route add not-a-prefix\n";
+    return file + "-refused";
+  };
 
   std::string self = bench::brisk_cli();
   std::vector<Method> methods;
@@ -226,6 +239,31 @@ bench::IpBenchReport run_ip_bench(const IpBenchConfig& config) {
     }
     for (std::size_t k = 0; k < t.size(); ++k) t[k] = bench::median(samples[k]);
   };
+  // brisk's time to start, read `file` and parse every line: a batch with
+  // a syntax error anywhere is refused before anything is sent, so this is
+  // what a brisk batch does before its first request. Median of
+  // config.repeats runs refusing the file (its last line is bad); nothing
+  // reaches the kernel.
+  auto parse_only = [&](const std::string& file) {
+    std::vector<double> samples;
+    for (int rep = 0; rep < config.repeats; ++rep) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(config.settle_ms));
+      auto [s, ok] = timed({brisk.program, "-batch", refused(file)}, brisk.ns.get());
+      if (ok) ++failures, std::fprintf(stderr, "brisk -batch %s-refused was not refused\n", file.c_str());
+      samples.push_back(s);
+    }
+    return bench::median(samples);
+  };
+  // The row of that, and brisk's methods over floor + it for `phase`.
+  auto parse_row = [&](const char* phase, const char* row_name, const std::string& file) {
+    double parse = parse_only(file);
+    row(row_name, config.n, {-1, parse, -1, -1}, "report: brisk refusing the file for a bad last line (start, read, parse)",
+        1, std::nullopt, config.repeats);
+    const auto& r = *std::find_if(report.rows.begin(), report.rows.end(), [&](const auto& x) { return x.phase == phase; });
+    for (std::size_t k = 1; k <= 2; ++k)
+      report.over_parse_floor.push_back(
+          {.phase = phase, .method = r.methods[k].method, .ratio = r.methods[k].seconds / (r.methods[3].seconds + parse)});
+  };
   auto floor_over = [&](int from, int to, auto op) {
     return [&floor, from, to, op] {
       for (int i = from; i < to; ++i) op(i);
@@ -257,11 +295,13 @@ bench::IpBenchReport run_ip_bench(const IpBenchConfig& config) {
   repeated(addr, floor_over(0, config.n, [&](int i) { floor.addr_add(ifindex[static_cast<std::size_t>(i)], nth_address(i)); }),
            addr_undo, t);
   row("addr add", config.n, t, ">= 3x; <= 1.25x floor", 1, std::nullopt, config.repeats);
+  parse_row("addr add", "addr parse", addr);
   t.assign(4, 0);
   repeated(route, floor_over(0, config.n, [&](int i) {
              bench::route_floor(floor, i, ifindex[static_cast<std::size_t>(i)]);
            }), route_undo, t);
   row("route add", config.n, t, "<= 1.25x floor", 1, all_hold_n("routes", bench::count_bench_routes), config.repeats);
+  parse_row("route add", "route parse", route);
   // What naming the device costs: one SIOCGIFINDEX per line, which the addr
   // and route floors (their indices resolved untimed above) leave out and a
   // tool handed `dev NAME` cannot; floor + this is that grammar's floor.
@@ -282,6 +322,8 @@ bench::IpBenchReport run_ip_bench(const IpBenchConfig& config) {
   t.assign(4, 0);
   repeated(rule, floor_over(0, config.n, [&](int i) { bench::rule_floor(floor, i); }), rule_undo, t);
   row("rule add", config.n, t, "<= 1.25x floor", 1, all_hold_n("rules", bench::count_bench_rules), config.repeats);
+  parse_row("rule add", "rule parse", rule);
+  std::fputs(bench::format_over_parse_floor(report.over_parse_floor).c_str(), table);
 
   // One process per operation, alternating in chunks.
   std::this_thread::sleep_for(std::chrono::milliseconds(config.settle_ms));
