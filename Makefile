@@ -62,12 +62,13 @@ asan: deps $(ASAN_BUILD)/build.ninja
 
 # The concurrency tests under ThreadSanitizer (GCC's libtsan, which g++
 # brings): many threads spawning, signals during spawns, run_all, pipelines,
-# pipelined netlink batches and sockets made on a helper thread in a netns.
+# pipelined netlink batches (a send thread beside the caller), sockets made on
+# a helper thread in a netns, and a batch file parsed on two threads.
 # No suppressions. Everything of spawn, command and netlink also passes with
 # TSAN_TESTS='^(spawn|command|netlink)\.' except the tests of the glibc
 # vfork() fallback: TSan turns vfork() into fork(), so a child that shares
 # our memory, which those tests check, cannot exist under TSan.
-TSAN_TESTS ?= ^(spawn\.SpawnConcurrency|spawn\.SpawnSignals|command\.RunAll|command\.Leaks|command\.Pipeline|netlink\.BatchTest|netlink\.BatchLogic|netlink\.Netns)\.
+TSAN_TESTS ?= ^(spawn\.SpawnConcurrency|spawn\.SpawnSignals|command\.RunAll|command\.Leaks|command\.Pipeline|netlink\.BatchTest|netlink\.BatchLogic|netlink\.Netns|cli\.IpBatchParse)\.
 
 $(TSAN_BUILD)/build.ninja: | deps
 	cmake -S . -B $(TSAN_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Debug -DBRISK_BUILD_BENCH=OFF \
