@@ -316,12 +316,14 @@ class BatchRun {
   bool in_flight_changes_names_ = false;  // resolve nothing before those are done
   const bool overlap_;              // windows go out from the send thread
   std::size_t shipped_ = 0;         // windows handed to it so far
-  std::optional<SendThread> sender_;
   // The window the send thread executes, while in_transit_.
   std::vector<Request> transit_;
   std::vector<std::size_t> transit_owner_;
   bool transit_changes_names_ = false;
   bool in_transit_ = false;
+  // Last, so that it is destroyed first: should the run unwind with a
+  // window in transit, its thread is joined before the window goes.
+  std::optional<SendThread> sender_;
 };
 
 }  // namespace
