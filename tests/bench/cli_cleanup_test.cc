@@ -222,7 +222,8 @@ TEST_F(BenchCli, IpJsonHasEveryPhaseAndMethod) {
       {"veth add", batch},  {"set up", batch},   {"addr add", batch},
       {"route add", batch}, {"rule add", batch}, {"one process", {"ip", "brisk"}},
       {"-V start-up", {"ip", "brisk"}}, {"delete", {"ip", "brisk", "brisk -force"}},
-      {"name lookup", {"floor"}}, {"set up alone", {"floor"}}};
+      {"name lookup", {"floor"}}, {"set up alone", {"floor"}},
+      {"addr parse", {"brisk"}}, {"route parse", {"brisk"}}, {"rule parse", {"brisk"}}};
   std::map<std::string, Methods> seen;
   for (const auto& phase : printed["phases"]) {
     std::string name = phase["phase"];
@@ -231,7 +232,8 @@ TEST_F(BenchCli, IpJsonHasEveryPhaseAndMethod) {
     for (const auto& m : phase["methods"]) {
       seen[name].insert(m["method"].get<std::string>());
       for (const char* figure : {"seconds", "us_per_op", "ip_over_method"}) {
-        if ((name == "name lookup" || name == "set up alone") && std::string(figure) == "ip_over_method") {
+        bool alone = name == "name lookup" || name == "set up alone" || name.ends_with(" parse");
+        if (alone && std::string(figure) == "ip_over_method") {
           EXPECT_FALSE(m.contains(figure));  // ip has no such phase of its own
           continue;
         }
@@ -259,6 +261,14 @@ TEST_F(BenchCli, IpJsonHasEveryPhaseAndMethod) {
   const std::set<std::pair<std::string, std::string>> expected_lookup{
       {"addr add", "brisk"}, {"addr add", "brisk -force"}, {"route add", "brisk"}, {"route add", "brisk -force"}};
   EXPECT_EQ(with_lookup, expected_lookup);
+  std::set<std::pair<std::string, std::string>> with_parse;
+  for (const auto& o : printed["over_floor_with_parse"]) {
+    with_parse.insert({o["phase"].get<std::string>(), o["method"].get<std::string>()});
+    EXPECT_GT(o["ratio"].get<double>(), 0) << o.dump();
+  }
+  auto expected_parse = expected_lookup;
+  expected_parse.insert({{"rule add", "brisk"}, {"rule add", "brisk -force"}});
+  EXPECT_EQ(with_parse, expected_parse);
 }
 
 // `brisk bench cni` refuses each bad setting with a message before it makes
