@@ -143,7 +143,7 @@ class BatchRun {
       // lookup may be used; a name that needs a GETLINK waits for it.
       auto local = resolve_link_without_socket(conn_, need.name);
       if (!local) land();
-      NlResult<int> index = local ? std::move(*local) : resolve_link(conn_, need.name);
+      NlResult<int> index = local ? std::move(*local) : resolve_link_by_getlink(conn_, need.name);
       if (!index && index.error().code == ENODEV && (!in_flight_.empty() || in_transit_)) {
         drain();
         index = resolve_link(conn_, need.name);
@@ -212,10 +212,8 @@ class BatchRun {
     ++shipped_;
     if (!sender_) sender_.emplace();
     in_transit_ = true;
-    if (!sender_->start([this] { conn_.execute_unchecked(transit_); })) {
-      conn_.execute_unchecked(transit_);  // no thread to be had: sent from here
-      sender_->wait();
-    }
+    if (!sender_->start([this] { conn_.execute_unchecked(transit_); }))
+      conn_.execute_unchecked(transit_);  // no thread to be had: sent from here, landed as usual
   }
 
   // Waits for the window in transit and settles it here: its lost replies

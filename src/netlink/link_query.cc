@@ -216,9 +216,9 @@ namespace detail {
 std::optional<NlResult<int>> resolve_link_without_socket(Connection& conn, const std::string& name) {
   if (auto index = conn.cached_ifindex(name)) return *index;
   if (auto valid = validate_link_ref(name, "link get"); !valid) return std::move(valid).error();
+  ++conn.stats().link_lookups;
   // SIOCGIFINDEX takes IFNAMSIZ bytes: a longer altname needs the GETLINK.
   if (name.size() >= IFNAMSIZ) return std::nullopt;
-  ++conn.stats().link_lookups;
   auto index = conn.transport().interface_index(name);
   if (index) {
     conn.remember_ifindex(name, *index);
@@ -228,14 +228,17 @@ std::optional<NlResult<int>> resolve_link_without_socket(Connection& conn, const
   return std::nullopt;
 }
 
+NlResult<int> resolve_link_by_getlink(Connection& conn, const std::string& name) {
+  auto link = get_link(conn, name);
+  if (!link) return std::move(link).error();
+  return link->ifindex;
+}
+
 }  // namespace detail
 
 NlResult<int> resolve_link(Connection& conn, const std::string& name) {
   if (auto local = detail::resolve_link_without_socket(conn, name)) return std::move(*local);
-  if (name.size() >= IFNAMSIZ) ++conn.stats().link_lookups;
-  auto link = get_link(conn, name);
-  if (!link) return std::move(link).error();
-  return link->ifindex;
+  return detail::resolve_link_by_getlink(conn, name);
 }
 
 NlResult<std::vector<LinkInfo>> list_links(Connection& conn, const LinkFilter& filter) {

@@ -103,6 +103,8 @@ NlResult<void> run_one(Connection& conn, Op op);
 // or the transport's lookup. Nothing when the name needs a GETLINK (an
 // altname too long for SIOCGIFINDEX, or a lookup that failed otherwise).
 std::optional<NlResult<int>> resolve_link_without_socket(Connection& conn, const std::string& name);
+// The rest of resolve_link() when that gave nothing: one RTM_GETLINK.
+NlResult<int> resolve_link_by_getlink(Connection& conn, const std::string& name);
 
 // The cached ifindex for a name that run_ops resolved (0 if absent).
 int cached(Connection& conn, const std::string& name);

@@ -135,14 +135,6 @@ bench::IpBenchReport run_ip_bench(const IpBenchConfig& config) {
   std::string addr_undo = write("addr-undo", 0, config.n, [&](int i) { return "addr del " + address(i) + "/32 dev " + name('a', i); });
   std::string route_undo = write("route-undo", 0, config.n, [&](int i) { return undo_of(bench::route_line(i, name('a', i))); });
   std::string rule_undo = write("rule-undo", 0, config.n, [&](int i) { return undo_of(bench::rule_line(i)); });
-  // The same files with a syntax error for a last line, which brisk refuses
-  // whole: what it pays before its first request (below).
-  auto refused = [&](const std::string& file) {
-    std::ifstream in(file);
-    std::ofstream out(file + "-refused");
-    out << in.rdbuf() << "route add not-a-prefix\n";
-    return file + "-refused";
-  };
 
   std::string self = bench::brisk_cli();
   std::vector<Method> methods;
@@ -245,10 +237,16 @@ bench::IpBenchReport run_ip_bench(const IpBenchConfig& config) {
   // config.repeats runs refusing the file (its last line is bad); nothing
   // reaches the kernel.
   auto parse_only = [&](const std::string& file) {
+    std::string refused = file + "-refused";
+    {
+      std::ifstream in(file);
+      std::ofstream out(refused);
+      out << in.rdbuf() << "route add not-a-prefix\n";
+    }
     std::vector<double> samples;
     for (int rep = 0; rep < config.repeats; ++rep) {
       std::this_thread::sleep_for(std::chrono::milliseconds(config.settle_ms));
-      auto [s, ok] = timed({brisk.program, "-batch", refused(file)}, brisk.ns.get());
+      auto [s, ok] = timed({brisk.program, "-batch", refused}, brisk.ns.get());
       if (ok) ++failures, std::fprintf(stderr, "brisk -batch %s-refused was not refused\n", file.c_str());
       samples.push_back(s);
     }

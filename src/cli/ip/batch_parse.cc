@@ -83,13 +83,12 @@ Parsed<ParsedBatch> parse_batch(std::string_view text, const Globals& globals) {
   if (second.joinable()) second.join();
   if (head.split_error) return fail(std::move(*head.split_error));
   if (tail.split_error) return fail(std::move(*tail.split_error));
-  // Close the gaps: after the head's lines, and after the tail's.
+  // Close the gaps: after the tail's lines, then after the head's.
   auto close = [&](auto& v) {
-    v.resize(head_room + tail.count);
+    v.erase(v.begin() + static_cast<std::ptrdiff_t>(head_room + tail.count), v.end());
     v.erase(v.begin() + static_cast<std::ptrdiff_t>(head.count),
             v.begin() + static_cast<std::ptrdiff_t>(head_room));
   };
-  if (!cut) head_room = head.count;  // no tail: nothing between
   close(out.cmds);
   close(out.errors);
   close(out.ends);
