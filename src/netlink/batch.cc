@@ -165,8 +165,11 @@ std::size_t Batch::delete_fdb(FdbSpec spec) { return push(detail::fdb_op(std::mo
 std::size_t Batch::add_rule(RuleSpec spec) { return push(detail::rule_op(std::move(spec), RTM_NEWRULE)); }
 std::size_t Batch::delete_rule(RuleSpec spec) { return push(detail::rule_op(std::move(spec), RTM_DELRULE)); }
 
-std::vector<NlResult<void>> Batch::flush() {
-  auto results = detail::run_ops(conn_, ops_, options_);
+std::vector<NlResult<void>> Batch::flush() { return flush({}); }
+
+std::vector<NlResult<void>> Batch::flush(const std::function<bool()>& more, std::size_t expected) {
+  // ops_ itself is run, so that what `more` queues lands where the run reads.
+  auto results = detail::run_ops(conn_, ops_, options_, more, expected);
   ops_.clear();
   return results;
 }

@@ -14,7 +14,12 @@
 // resolves names and builds the next. At most one window is in transit;
 // the next goes out once it has landed, and not at all if stop mode met a
 // failure in it.
+//
+// A fed run (Batch::flush with `more`) asks for more ops whenever it has
+// taken up every op it holds, so the caller's thread makes ops while the
+// send thread waits on the kernel.
 #include <algorithm>
+#include <functional>
 #include <optional>
 #include <span>
 #include <string>
@@ -29,19 +34,22 @@ namespace {
 
 class BatchRun {
  public:
-  BatchRun(Connection& conn, std::vector<Op>& ops, const BatchOptions& options)
+  BatchRun(Connection& conn, std::vector<Op>& ops, const BatchOptions& options, const std::function<bool()>& more,
+           std::size_t expected)
       : conn_(conn),
         ops_(ops),
+        more_(more),
         results_(ops.size()),
         window_(conn.window_requests(kAckBudget)),
         stop_mode_(options.stop_at_first_error),
         // Deletes cannot be undone, so a stopping batch sends them one at a time.
         coalesce_(options.coalesce_deletes && !options.stop_at_first_error),
         coalesce_min_(std::max<std::size_t>(options.coalesce_min, 2)),
-        overlap_(conn.transport().concurrent_lookups() && ops.size() >= 2 * kOverlapWindow) {}
+        overlap_(conn.transport().concurrent_lookups() &&
+                 std::max(ops.size(), expected) >= 2 * kOverlapWindow) {}
 
   std::vector<NlResult<void>> run() {
-    for (std::size_t i = 0; i < ops_.size(); ++i) i = step(i);
+    for (std::size_t i = 0; have(i); ++i) i = step(i);
     drain();
     return std::move(results_);
   }
@@ -52,18 +60,28 @@ class BatchRun {
     stopped,  // stop mode: an op failed, and ended the batch
   };
 
+  // Whether op i exists: asks the feed for more while it is past the end.
+  // That may move ops_, so no reference into it is held across a call.
+  bool have(std::size_t i) {
+    while (i >= ops_.size() && more_ && !fed_dry_) {
+      if (!more_()) fed_dry_ = true;
+      results_.resize(ops_.size());
+    }
+    return i < ops_.size();
+  }
+
   // Takes op i through its transitions; returns the last op index it consumed.
   std::size_t step(std::size_t i) {
-    Op& op = ops_[i];
     if (phase_ == Phase::stopped) return cancel(i, "not attempted"), i;
-    if (op.rejected) {
-      results_[i] = *op.rejected;
+    if (ops_[i].rejected) {
+      results_[i] = *ops_[i].rejected;
       failed_unsent(i);
       return i;
     }
-    if (coalesce_ && !op.delete_name.empty()) {
+    if (coalesce_ && !ops_[i].delete_name.empty()) {
       if (auto end = coalesced_deletes(i)) return *end - 1;
     }
+    Op& op = ops_[i];  // after the lookahead above, which may have fed more
     // What cannot be undone goes alone once everything before it is known.
     const bool alone = stop_mode_ && !op.undo;
     if (op.local || alone) drain();
@@ -116,7 +134,7 @@ class BatchRun {
   // delete. Returns the end of the run, or nothing when it is too short.
   std::optional<std::size_t> coalesced_deletes(std::size_t i) {
     std::size_t end = i;
-    while (end < ops_.size() && !ops_[end].delete_name.empty() && !ops_[end].rejected) ++end;
+    while (have(end) && !ops_[end].delete_name.empty() && !ops_[end].rejected) ++end;
     if (end - i < coalesce_min_) return std::nullopt;
     drain();
     std::vector<std::string> names;
@@ -303,6 +321,8 @@ class BatchRun {
 
   Connection& conn_;
   std::vector<Op>& ops_;
+  const std::function<bool()>& more_;  // the feed; empty: ops_ is all there is
+  bool fed_dry_ = false;               // the feed said it has no more
   std::vector<NlResult<void>> results_;
   const std::size_t window_;       // requests per window
   const bool stop_mode_;           // options.stop_at_first_error
@@ -326,8 +346,9 @@ class BatchRun {
 
 }  // namespace
 
-std::vector<NlResult<void>> run_ops(Connection& conn, std::vector<Op>& ops, const BatchOptions& options) {
-  return BatchRun(conn, ops, options).run();
+std::vector<NlResult<void>> run_ops(Connection& conn, std::vector<Op>& ops, const BatchOptions& options,
+                                    const std::function<bool()>& more, std::size_t expected) {
+  return BatchRun(conn, ops, options, more, expected).run();
 }
 
 }  // namespace brisk::netlink::detail

@@ -91,8 +91,12 @@ struct BatchAccess {
   static const BatchOptions& options(const Batch& batch) { return batch.options_; }
 };
 
-// Runs ops in order, pipelined; results by position.
-std::vector<NlResult<void>> run_ops(Connection& conn, std::vector<Op>& ops, const BatchOptions& options);
+// Runs ops in order, pipelined; results by position. With `more`, ops
+// grows while they run: it is called whenever every op in it has been
+// taken up, until it returns false (Batch::flush's feed); `expected` is
+// how many there will be in all, if known.
+std::vector<NlResult<void>> run_ops(Connection& conn, std::vector<Op>& ops, const BatchOptions& options,
+                                    const std::function<bool()>& more = {}, std::size_t expected = 0);
 // Deletes the named links with one group delete; results by position.
 std::vector<NlResult<void>> bulk_delete(Connection& conn, const std::vector<std::string>& names);
 

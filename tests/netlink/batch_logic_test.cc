@@ -578,5 +578,96 @@ TEST(BatchLogic, OverlappedMissingDeviceFailsOnlyItsOp) {
   EXPECT_EQ(kernel.present.size(), static_cast<std::size_t>(kLong - 1));
 }
 
+// A fed batch (Batch::flush with a feed): the ops the feed queues run in
+// its order, and it is asked for more while earlier windows are with the
+// kernel, not once up front for everything.
+TEST(BatchLogic, AFedBatchQueuesWhileTheKernelWorks) {
+  AddressKernel kernel;
+  kernel.refuse = {wide(250)};
+  Overlapped run(kernel);
+  Batch batch(*run.f.conn);
+  int next = 1;
+  std::vector<std::size_t> seen_at_feed;  // requests the kernel had seen, at each call
+  auto results = batch.flush(
+      [&] {
+        seen_at_feed.push_back(run.f.fake->requests.size());
+        if (next > kLong) return false;
+        EXPECT_EQ(batch.add_address({.dev = "d0", .prefix = wide(next) + "/24"}), static_cast<std::size_t>(next - 1));
+        ++next;
+        return true;
+      },
+      kLong);
+  ASSERT_EQ(results.size(), static_cast<std::size_t>(kLong));
+  for (int i = 1; i <= kLong; ++i) EXPECT_EQ(static_cast<bool>(results[i - 1]), i != 250) << i;
+  std::vector<std::string> in_order;
+  for (int i = 1; i <= kLong; ++i) in_order.push_back(wide(i));
+  EXPECT_EQ(run.f.seen(RTM_NEWADDR), in_order);
+  ASSERT_EQ(seen_at_feed.size(), static_cast<std::size_t>(kLong + 1)) << "the feed is asked once per op, and once more";
+  EXPECT_EQ(seen_at_feed.front(), 0u);
+  EXPECT_GT(seen_at_feed[kLong / 2], 0u) << "every op was made before the first window went out";
+  EXPECT_EQ(batch.size(), 0u);
+}
+
+// Stop mode, fed: the run stops at the failure as an unfed one does, and
+// what the feed queues after it is cancelled, never sent.
+TEST(BatchLogic, AFedBatchInStopModeCancelsWhatIsQueuedAfterTheFailure) {
+  AddressKernel kernel;
+  kernel.refuse = {wide(100)};
+  Overlapped run(kernel);
+  Batch batch(*run.f.conn, {.stop_at_first_error = true});
+  int next = 1;
+  auto results = batch.flush(
+      [&] {
+        if (next > kLong) return false;
+        batch.add_address({.dev = "d0", .prefix = wide(next++) + "/24"});
+        return true;
+      },
+      kLong);
+  ASSERT_EQ(results.size(), static_cast<std::size_t>(kLong));
+  for (int i = 1; i < 100; ++i) EXPECT_TRUE(results[i - 1]) << i;
+  EXPECT_EQ(results[99].error().code, EINVAL);
+  for (int i = 101; i <= kLong; ++i) EXPECT_EQ(results[i - 1].error().code, ECANCELED) << i;
+  EXPECT_LT(run.f.seen(RTM_NEWADDR).size(), static_cast<std::size_t>(kLong));
+  EXPECT_EQ(kernel.present.size(), 99u);
+}
+
+// Deletes the feed queues one by one still coalesce: the lookahead for a
+// run of deletes asks the feed too.
+TEST(BatchLogic, AFedRunOfDeletesIsOneGroupDelete) {
+  LinkKernel kernel;
+  Fixture f(std::ref(kernel));
+  Batch batch(*f.conn);
+  std::vector<std::string> names{"a0", "a1", "a2", "a3"};
+  std::size_t next = 0;
+  auto results = batch.flush([&] {
+    if (next == names.size()) return false;
+    batch.delete_link(names[next++]);
+    return true;
+  });
+  ASSERT_EQ(results.size(), 4u);
+  for (const auto& r : results) EXPECT_TRUE(r) << r.error().message();
+  EXPECT_EQ(kernel.log, (std::vector<std::string>{"dump", "move 10 away", "move 11 away", "move 12 away",
+                                                  "move 13 away", "group delete"}));
+  EXPECT_TRUE(kernel.devs.empty());
+}
+
+// A feed that queues nothing on a call (a line that became no op) is asked
+// again; one that has nothing at all leaves an empty result.
+TEST(BatchLogic, AFeedMayQueueNothingOnACall) {
+  AddressKernel kernel;
+  Fixture f(std::ref(kernel));
+  Batch batch(*f.conn);
+  int calls = 0;
+  auto results = batch.flush([&] {
+    ++calls;
+    if (calls == 2) batch.add_address({.dev = "d0", .prefix = nth(1) + "/24"});
+    return calls < 4;
+  });
+  ASSERT_EQ(results.size(), 1u);
+  EXPECT_TRUE(results[0]);
+  EXPECT_EQ(calls, 4);
+  EXPECT_TRUE(Batch(*f.conn).flush([] { return false; }).empty());
+}
+
 }  // namespace
 }  // namespace brisk::netlink

@@ -20,6 +20,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <span>
 #include <string>
@@ -106,6 +107,14 @@ class BRISK_EXPORT Batch {
   void reserve(std::size_t count);
   // Runs every queued operation and empties the batch.
   std::vector<NlResult<void>> flush();
+  // flush(), with the batch fed while it runs: each time every operation
+  // queued so far has been taken up, `more` is called (on this thread) to
+  // queue further ones on this batch, and returns false once it has none.
+  // A front end that turns its input into operations one by one does so
+  // while the kernel works on the windows already sent. `expected`: how
+  // many operations there will be in all (0: not known), by which a long
+  // batch is overlapped from its start.
+  std::vector<NlResult<void>> flush(const std::function<bool()>& more, std::size_t expected = 0);
 
  private:
   friend struct detail::BatchAccess;

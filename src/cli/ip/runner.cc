@@ -248,7 +248,12 @@ int Runner::run(std::vector<IpCommand>& cmds) {
       batch.reserve(end - i);
       std::vector<std::optional<std::size_t>> slot(end - i);
       std::vector<std::optional<NetlinkError>> prep_error(end - i);
-      for (std::size_t k = i; k < end; ++k) {
+      // The lines are queued as the batch asks for them, so that making the
+      // ops of later lines overlaps the kernel's work on earlier ones.
+      std::size_t next = i;
+      auto more = [&] {
+        if (next >= end) return false;
+        std::size_t k = next++;
         warn(cmds[k]);
         auto idx = queue(batch, cmds[k]);
         if (idx) {
@@ -257,8 +262,9 @@ int Runner::run(std::vector<IpCommand>& cmds) {
           prep_error[k - i] = std::move(idx).error();
           if (stop_mode) end = k + 1;  // nothing after it may be applied
         }
-      }
-      auto results = batch.flush();
+        return true;
+      };
+      auto results = batch.flush(more, end - i);
       held_fds_.clear();
       bool failed = false;
       for (std::size_t k = i; k < end; ++k) {
