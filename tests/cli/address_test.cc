@@ -54,19 +54,19 @@ TEST(IpAddrGrammar, Ipv6Flags) {
 
 TEST(IpAddrGrammar, Selectors) {
   auto d = ok({"addr", "show", "dynamic"});
-  EXPECT_EQ(d.addr_flag_mask, uint32_t(IFA_F_PERMANENT));
-  EXPECT_EQ(d.addr_flags, 0u);
+  EXPECT_EQ(d.filter().addr_flag_mask, uint32_t(IFA_F_PERMANENT));
+  EXPECT_EQ(d.filter().addr_flags, 0u);
   auto p = ok({"addr", "show", "dev", "d0", "permanent", "primary"});
-  EXPECT_EQ(p.addr_flag_mask, uint32_t(IFA_F_PERMANENT | IFA_F_SECONDARY));
-  EXPECT_EQ(p.addr_flags, uint32_t(IFA_F_PERMANENT));
-  EXPECT_EQ(p.dev, "d0");
+  EXPECT_EQ(p.filter().addr_flag_mask, uint32_t(IFA_F_PERMANENT | IFA_F_SECONDARY));
+  EXPECT_EQ(p.filter().addr_flags, uint32_t(IFA_F_PERMANENT));
+  EXPECT_EQ(p.filter().dev, "d0");
   auto s = ok({"addr", "flush", "dev", "d0", "secondary", "-tentative"});
-  EXPECT_EQ(s.addr_flags, uint32_t(IFA_F_SECONDARY));
-  EXPECT_EQ(s.addr_flag_mask, uint32_t(IFA_F_SECONDARY | IFA_F_TENTATIVE));
+  EXPECT_EQ(s.filter().addr_flags, uint32_t(IFA_F_SECONDARY));
+  EXPECT_EQ(s.filter().addr_flag_mask, uint32_t(IFA_F_SECONDARY | IFA_F_TENTATIVE));
   auto l = ok({"addr", "show", "label", "d0:*", "up"});
-  EXPECT_EQ(l.label_pattern, "d0:*");
-  EXPECT_TRUE(l.up_only);
-  EXPECT_TRUE(l.dev.empty());
+  EXPECT_EQ(l.filter().label_pattern, "d0:*");
+  EXPECT_TRUE(l.filter().up_only);
+  EXPECT_TRUE(l.filter().dev.empty());
   EXPECT_NE(error_of({"addr", "show", "label"}).message.find("not complete"), std::string::npos);
 }
 

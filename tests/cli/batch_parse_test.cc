@@ -96,5 +96,29 @@ TEST(IpBatchParse, SplitErrorsAreNumberedInTheWholeFile) {
   EXPECT_EQ(early.error().line, 1);
 }
 
+// A batch holds a command per line: the changes it is made of keep no
+// show/flush selectors (they are boxed, made only by the lines that select).
+TEST(IpBatchParse, ChangesCarryNoShowSelectors) {
+  Globals g;
+  for (const char* line : {"addr add 10.0.0.1/24 brd + dev v0", "addr del 10.0.0.1/24 dev v0",
+                           "route add 10.1.0.0/16 via 10.0.0.2 dev v0 proto static metric 10",
+                           "route replace default dev v0 table 100", "rule add from 10.0.0.0/8 table 100 pref 10",
+                           "link set v0 up mtu 1400", "link add v0 type veth peer name v1", "link del v0",
+                           "neigh add 10.0.0.9 lladdr 02:00:00:00:00:01 dev v0 nud permanent",
+                           "fdb add 02:00:00:00:00:02 dev v0 master"}) {
+    auto lines = split_batch(line);
+    ASSERT_TRUE(lines && lines->size() == 1u) << line;
+    auto cmd = parse_command((*lines)[0].args, g);
+    ASSERT_TRUE(cmd) << line << ": " << cmd.error().message;
+    EXPECT_FALSE(cmd->filters.held()) << line;
+  }
+  for (const char* line : {"addr show dev v0", "route flush proto static", "neigh show nud reachable"}) {
+    auto lines = split_batch(line);
+    auto cmd = parse_command((*lines)[0].args, g);
+    ASSERT_TRUE(cmd) << line;
+    EXPECT_TRUE(cmd->filters.held()) << line;
+  }
+}
+
 }  // namespace
 }  // namespace brisk::ipcli

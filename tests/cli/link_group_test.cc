@@ -12,8 +12,8 @@ namespace {
 TEST(IpLinkGroup, NamesAndNumbers) {
   EXPECT_EQ(ok({"link", "set", "v0", "group", "default"}).link_set().group, 0u);
   EXPECT_EQ(ok({"link", "set", "v0", "group", "7"}).link_set().group, 7u);
-  EXPECT_EQ(ok({"link", "show", "group", "7"}).show_group, 7u);
-  EXPECT_EQ(ok({"addr", "show", "group", "default"}).show_group, 0u);
+  EXPECT_EQ(ok({"link", "show", "group", "7"}).filter().show_group, 7u);
+  EXPECT_EQ(ok({"addr", "show", "group", "default"}).filter().show_group, 0u);
   EXPECT_EQ(ok({"link", "del", "group", "default"}).verb, Verb::link_del_group);
   auto bad = error_of({"link", "show", "group", "nosuch"});
   EXPECT_EQ(bad.message, "Error: argument \"nosuch\" is wrong: Invalid \"group\" value\n");

@@ -60,12 +60,12 @@ TEST(IpLinkProperty, AltnamesNameDevicesEverywhere) {
   // Longer than a device name: ip leaves the lookup to the kernel.
   EXPECT_EQ(ok({"link", "set", kLong, "up"}).link_set().name, kLong);
   EXPECT_EQ(ok({"link", "set", "dev", kLong, "mtu", "1400"}).link_set().name, kLong);
-  EXPECT_EQ(ok({"link", "show", kLong}).dev, kLong);
+  EXPECT_EQ(ok({"link", "show", kLong}).filter().dev, kLong);
   EXPECT_EQ(ok({"link", "del", kLong}).name, kLong);
   EXPECT_EQ(ok({"addr", "add", "10.0.0.1/24", "dev", kLong}).addr().dev, kLong);
-  EXPECT_EQ(ok({"addr", "show", "dev", kLong}).dev, kLong);
+  EXPECT_EQ(ok({"addr", "show", "dev", kLong}).filter().dev, kLong);
   EXPECT_EQ(ok({"route", "add", "10.1.0.0/24", "dev", kLong}).route().dev, kLong);
-  EXPECT_EQ(ok({"neigh", "show", "dev", kLong}).dev, kLong);
+  EXPECT_EQ(ok({"neigh", "show", "dev", kLong}).filter().dev, kLong);
   EXPECT_EQ(*ok({"link", "set", "v0", "master", kLong}).link_set().master, kLong);
   EXPECT_EQ(error_of({"link", "set", "dev", "a/b", "up"}).message,
             "Error: argument \"a/b\" is wrong: \"dev\" not a valid ifname");

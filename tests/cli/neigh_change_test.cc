@@ -68,14 +68,14 @@ TEST(IpNeighChangeGrammar, FlagsAndStates) {
 TEST(IpNeighChangeGrammar, ShowAndFlushSelectors) {
   auto s = ok({"neigh", "show", "proxy", "dev", "v0"});
   EXPECT_EQ(s.verb, Verb::neigh_show);
-  EXPECT_TRUE(s.neigh_proxy);
-  EXPECT_EQ(s.dev, "v0");
+  EXPECT_TRUE(s.filter().neigh_proxy);
+  EXPECT_EQ(s.filter().dev, "v0");
   auto f = ok({"neigh", "flush", "proxy"});
   EXPECT_EQ(f.verb, Verb::neigh_flush);
-  EXPECT_TRUE(f.neigh_proxy);
-  EXPECT_EQ(ok({"neigh", "show", "nud", "none"}).nud, 0x100u);
-  EXPECT_EQ(ok({"neigh", "show", "nud", "incomplete", "nud", "0x20"}).nud, uint32_t(NUD_INCOMPLETE | NUD_FAILED));
-  EXPECT_EQ(ok({"neigh", "show", "nud", "all"}).nud, ~0u);
+  EXPECT_TRUE(f.filter().neigh_proxy);
+  EXPECT_EQ(ok({"neigh", "show", "nud", "none"}).filter().nud, 0x100u);
+  EXPECT_EQ(ok({"neigh", "show", "nud", "incomplete", "nud", "0x20"}).filter().nud, uint32_t(NUD_INCOMPLETE | NUD_FAILED));
+  EXPECT_EQ(ok({"neigh", "show", "nud", "all"}).filter().nud, ~0u);
   EXPECT_EQ(error_of({"neigh", "show", "nud", "odd"}).message, "Error: argument \"odd\" is wrong: nud state is bad");
 }
 

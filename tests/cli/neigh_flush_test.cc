@@ -18,10 +18,10 @@ TEST(IpNeighGrammar, Flush) {
   auto f = ok({"neigh", "flush", "dev", "d0", "nud", "stale", "to", "10.9.0.0/24"});
   EXPECT_EQ(f.verb, Verb::neigh_flush);
   EXPECT_FALSE(f.mutates());
-  EXPECT_EQ(f.dev, "d0");
-  ASSERT_TRUE(f.to);
-  EXPECT_EQ(f.to->to_string(), "10.9.0.0/24");
-  EXPECT_EQ(ok({"neigh", "show", "10.9.0.2"}).to->to_string(), "10.9.0.2/32");
+  EXPECT_EQ(f.filter().dev, "d0");
+  ASSERT_TRUE(f.filter().to);
+  EXPECT_EQ(f.filter().to->to_string(), "10.9.0.0/24");
+  EXPECT_EQ(ok({"neigh", "show", "10.9.0.2"}).filter().to->to_string(), "10.9.0.2/32");
   auto bare = error_of({"neigh", "flush"});
   EXPECT_EQ(bare.message, "Flush requires arguments.");
   EXPECT_EQ(bare.exit_code, 1);

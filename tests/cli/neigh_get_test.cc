@@ -63,14 +63,14 @@ TEST(IpNeighGetGrammar, GetForms) {
 
 TEST(IpNeighGetGrammar, ShowSelectors) {
   auto m = ok({"neigh", "show", "master", "br0", "unused", "proto", "dhcp"});
-  EXPECT_EQ(m.master, "br0");
-  EXPECT_TRUE(m.neigh_unused);
-  EXPECT_EQ(m.protocol, RTPROT_DHCP);
-  EXPECT_EQ(ok({"neigh", "show", "vrf", "blue"}).vrf, "blue");
-  EXPECT_TRUE(ok({"neigh", "flush", "nomaster"}).no_master);
-  EXPECT_EQ(ok({"neigh", "show", "p", "42"}).protocol, 42) << "protocol may be cut short";
-  EXPECT_FALSE(ok({"neigh", "show", "protocol", "all"}).protocol) << "all: any protocol";
-  EXPECT_TRUE(ok({"neigh", "show", "proxy"}).neigh_proxy) << "proxy, whole, before protocol";
+  EXPECT_EQ(m.filter().master, "br0");
+  EXPECT_TRUE(m.filter().neigh_unused);
+  EXPECT_EQ(m.filter().protocol, RTPROT_DHCP);
+  EXPECT_EQ(ok({"neigh", "show", "vrf", "blue"}).filter().vrf, "blue");
+  EXPECT_TRUE(ok({"neigh", "flush", "nomaster"}).filter().no_master);
+  EXPECT_EQ(ok({"neigh", "show", "p", "42"}).filter().protocol, 42) << "protocol may be cut short";
+  EXPECT_FALSE(ok({"neigh", "show", "protocol", "all"}).filter().protocol) << "all: any protocol";
+  EXPECT_TRUE(ok({"neigh", "show", "proxy"}).filter().neigh_proxy) << "proxy, whole, before protocol";
   auto bogus = error_of({"neigh", "show", "proto", "bogus"});
   EXPECT_EQ(bogus.message, "Error: argument \"bogus\" is wrong: invalid \"protocol\"\n");
   EXPECT_EQ(bogus.exit_code, 255);
@@ -80,11 +80,11 @@ TEST(IpNeighGetGrammar, ShowSelectors) {
 
   // Any other word is a prefix, as ip's get_prefix() reads it.
   auto to = ok({"neigh", "show", "10.9.0.0/24"});
-  ASSERT_TRUE(to.to);
-  EXPECT_EQ(to.to->to_string(), "10.9.0.0/24");
+  ASSERT_TRUE(to.filter().to);
+  EXPECT_EQ(to.filter().to->to_string(), "10.9.0.0/24");
   EXPECT_EQ(to.family, AF_INET) << "the prefix's family becomes the command's";
-  EXPECT_FALSE(ok({"neigh", "show", "to", "default"}).to);
-  EXPECT_FALSE(ok({"neigh", "show", "all"}).to);
+  EXPECT_FALSE(ok({"neigh", "show", "to", "default"}).filter().to);
+  EXPECT_FALSE(ok({"neigh", "show", "all"}).filter().to);
   auto garbage = error_of({"neigh", "show", "garbage"});
   EXPECT_EQ(garbage.message, "Error: any valid prefix is expected rather than \"garbage\".");
   EXPECT_EQ(garbage.exit_code, 1);

@@ -62,18 +62,18 @@ TEST(IpGlobals, RepeatedStatsBriefAndOneline) {
 TEST(IpAddr, ShowScopeAndTo) {
   auto cmd = parse_command(Words{"addr", "show", "dev", "v0", "scope", "link", "to", "10.1.0.0/16"}, Globals{});
   ASSERT_TRUE(cmd) << cmd.error().message;
-  EXPECT_EQ(cmd->scope, uint8_t(RT_SCOPE_LINK));
-  ASSERT_TRUE(cmd->to.has_value());
-  EXPECT_EQ(cmd->to->length, 16);
+  EXPECT_EQ(cmd->filter().scope, uint8_t(RT_SCOPE_LINK));
+  ASSERT_TRUE(cmd->filter().to.has_value());
+  EXPECT_EQ(cmd->filter().to->length, 16);
   EXPECT_EQ(cmd->family, AF_INET);
-  EXPECT_EQ(parse_command(Words{"a", "s", "scope", "200"}, Globals{})->scope, uint8_t(200));
+  EXPECT_EQ(parse_command(Words{"a", "s", "scope", "200"}, Globals{})->filter().scope, uint8_t(200));
   EXPECT_FALSE(parse_command(Words{"addr", "show", "scope", "bogus"}, Globals{}));
   EXPECT_FALSE(parse_command(Words{"addr", "show", "to", "10.0.0.300"}, Globals{}));
   EXPECT_FALSE(parse_command(Words{"addr", "show", "to", "2001:db8::/32"}, Globals{.family = AF_INET}));
   auto flush = parse_command(Words{"addr", "flush", "dev", "v0", "scope", "global"}, Globals{});
   ASSERT_TRUE(flush) << flush.error().message;
   EXPECT_EQ(flush->verb, Verb::addr_flush);
-  EXPECT_EQ(flush->scope, uint8_t(RT_SCOPE_UNIVERSE));
+  EXPECT_EQ(flush->filter().scope, uint8_t(RT_SCOPE_UNIVERSE));
 }
 
 TEST(IpLink, SetFlagsOnOff) {
@@ -245,11 +245,11 @@ TEST(IpLink, DeleteAndShow) {
   EXPECT_NE(error_of({"link", "del", "a", "b"}).find("garbage"), std::string::npos);
   EXPECT_NE(error_of({"link", "del", "group", "x"}).find("group"), std::string::npos);
   auto s = ok({"link", "show", "dev", "v0", "up"});
-  EXPECT_EQ(s.dev, "v0");
-  EXPECT_TRUE(s.up_only);
+  EXPECT_EQ(s.filter().dev, "v0");
+  EXPECT_TRUE(s.filter().up_only);
   auto m = ok({"link", "list", "master", "br0", "type", "veth"});
-  EXPECT_EQ(m.master, "br0");
-  EXPECT_EQ(m.kind, "veth");
+  EXPECT_EQ(m.filter().master, "br0");
+  EXPECT_EQ(m.filter().kind, "veth");
   EXPECT_NE(error_of({"link", "show", "a", "b"}).find("garbage"), std::string::npos);
 }
 
@@ -288,8 +288,8 @@ TEST(IpAddr, Errors) {
 
 TEST(IpAddr, ShowAndFlush) {
   EXPECT_EQ(ok({"addr"}).verb, Verb::addr_show);
-  EXPECT_EQ(ok({"addr", "show", "dev", "v0"}).dev, "v0");
-  EXPECT_EQ(ok({"addr", "list", "v0"}).dev, "v0");
+  EXPECT_EQ(ok({"addr", "show", "dev", "v0"}).filter().dev, "v0");
+  EXPECT_EQ(ok({"addr", "list", "v0"}).filter().dev, "v0");
   auto f = ok({"addr", "flush", "dev", "v0"}, Globals{.family = AF_INET});
   EXPECT_EQ(f.verb, Verb::addr_flush);
   EXPECT_EQ(f.family, AF_INET);
@@ -382,7 +382,7 @@ TEST(IpNeigh, Forms) {
   EXPECT_EQ(ok({"neigh", "replace", "10.0.0.2", "lladdr", "02:00:00:00:00:03", "dev", "v0"}).verb,
             Verb::neigh_replace);
   EXPECT_EQ(ok({"neigh", "del", "10.0.0.2", "dev", "v0"}).verb, Verb::neigh_del);
-  EXPECT_EQ(ok({"neigh", "show", "dev", "v0"}).dev, "v0");
+  EXPECT_EQ(ok({"neigh", "show", "dev", "v0"}).filter().dev, "v0");
   // No lladdr is the kernel's to refuse, as with ip.
   EXPECT_TRUE(ok({"neigh", "add", "10.0.0.2", "dev", "v0"}).neigh().lladdr.empty());
   EXPECT_EQ(error_of({"neigh", "add", "10.0.0.2", "lladdr", "02:00:00:00:00:02"}),
@@ -425,7 +425,7 @@ TEST(IpFdb, Forms) {
   EXPECT_FALSE(s.fdb().master);
   EXPECT_EQ(s.fdb().dst, "192.0.2.1");
   EXPECT_EQ(ok({"fdb", "del", "02:00:00:00:00:09", "dev", "v1", "master"}).verb, Verb::fdb_del);
-  EXPECT_EQ(ok({"fdb", "show", "br", "br0"}).master, "br0");
+  EXPECT_EQ(ok({"fdb", "show", "br", "br0"}).filter().master, "br0");
   EXPECT_NE(error_of({"fdb", "show"}).find("br"), std::string::npos);
   EXPECT_NE(error_of({"fdb", "add", "dev", "v1"}).find("lladdr"), std::string::npos);
   EXPECT_NE(error_of({"fdb", "add", "02:00:00:00:00:09"}).find("dev"), std::string::npos);

@@ -23,7 +23,7 @@ TEST(IpRouteGrammar, MergeVerbs) {
   EXPECT_EQ(ok({"r", "app", "10.0.0.0/8", "dev", "v0"}).verb, Verb::route_append);
   auto flush = ok({"route", "flush", "dev", "v0", "proto", "dhcp"});
   EXPECT_EQ(flush.verb, Verb::route_flush);
-  EXPECT_EQ(flush.protocol, RTPROT_DHCP);
+  EXPECT_EQ(flush.filter().protocol, RTPROT_DHCP);
   EXPECT_FALSE(flush.mutates());  // run on its own, as addr flush
   auto bare = error_of({"route", "flush"});
   EXPECT_EQ(bare.message, "\"ip route flush\" requires arguments.");
@@ -86,23 +86,23 @@ TEST(IpRouteGrammar, Nhid) {
 
 TEST(IpRouteGrammar, ShowSelectors) {
   auto exact = ok({"route", "show", "10.50.0.0/16"});
-  ASSERT_TRUE(exact.route_match && exact.route_match->root && exact.route_match->match);
-  EXPECT_EQ(exact.route_match->root->bits, 16);
-  EXPECT_TRUE(exact.route_match->root->length_given);
+  ASSERT_TRUE(exact.filter().route_match && exact.filter().route_match->root && exact.filter().route_match->match);
+  EXPECT_EQ(exact.filter().route_match->root->bits, 16);
+  EXPECT_TRUE(exact.filter().route_match->root->length_given);
   auto root = ok({"route", "show", "to", "root", "10.0.0.0/8", "via", "inet", "10.9.0.2", "t", "main"});
-  EXPECT_TRUE(root.route_match->root && !root.route_match->match);
-  EXPECT_EQ(root.route_match->via->bits, 32);
-  EXPECT_FALSE(root.route_match->via->length_given);
+  EXPECT_TRUE(root.filter().route_match->root && !root.filter().route_match->match);
+  EXPECT_EQ(root.filter().route_match->via->bits, 32);
+  EXPECT_FALSE(root.filter().route_match->via->length_given);
   auto host = ok({"route", "show", "match", "10.1.2.3", "metric", "7", "pro", "static", "ds", "0x10"});
-  EXPECT_TRUE(!host.route_match->root && host.route_match->match);
-  EXPECT_EQ(host.route_match->metric, 7u);
-  EXPECT_EQ(host.route_match->tos, 0x10);
-  EXPECT_EQ(host.protocol, RTPROT_STATIC);
+  EXPECT_TRUE(!host.filter().route_match->root && host.filter().route_match->match);
+  EXPECT_EQ(host.filter().route_match->metric, 7u);
+  EXPECT_EQ(host.filter().route_match->tos, 0x10);
+  EXPECT_EQ(host.filter().protocol, RTPROT_STATIC);
   // default is 0/0, all and any no prefix at all (ip's get_prefix).
-  EXPECT_TRUE(ok({"route", "show", "default"}).route_match->match->length_given);
-  EXPECT_FALSE(ok({"route", "show", "all"}).route_match->match->length_given);
-  EXPECT_EQ(ok({"route", "show", "all"}).route_match->match->family, AF_UNSPEC);
-  EXPECT_FALSE(ok({"route", "show", "dev", "d0"}).route_match) << "no selector of its own: none kept";
+  EXPECT_TRUE(ok({"route", "show", "default"}).filter().route_match->match->length_given);
+  EXPECT_FALSE(ok({"route", "show", "all"}).filter().route_match->match->length_given);
+  EXPECT_EQ(ok({"route", "show", "all"}).filter().route_match->match->family, AF_UNSPEC);
+  EXPECT_FALSE(ok({"route", "show", "dev", "d0"}).filter().route_match) << "no selector of its own: none kept";
   EXPECT_EQ(error_of({"route", "show", "10.0.0.0/33"}).message,
             "Error: any valid prefix is expected rather than \"10.0.0.0/33\".");
   EXPECT_EQ(error_of({"route", "show", "vrf", "blue"}).message, "brisk route show and flush do not select by \"vrf\"");

@@ -83,11 +83,11 @@ TEST(IpRuleGrammar, Selectors) {
   EXPECT_FALSE(s.mutates());
   EXPECT_EQ(s.rule().priority, 5u);
   EXPECT_TRUE(s.rule().invert);
-  EXPECT_TRUE(s.rule_from_filter);
+  EXPECT_TRUE(s.filter().rule_from_filter);
   EXPECT_EQ(s.rule().from, "10.0.0.0/8");
-  EXPECT_TRUE(s.rule_to_filter);
+  EXPECT_TRUE(s.filter().rule_to_filter);
   EXPECT_EQ(s.rule().to, "10.2.0.0/16");  // a bare prefix is the destination
-  EXPECT_EQ(s.rule_tos_filter, 0);
+  EXPECT_EQ(s.filter().rule_tos_filter, 0);
   EXPECT_EQ(s.rule().table, uint32_t(RT_TABLE_MAIN));
   EXPECT_EQ(s.rule().protocol, RTPROT_STATIC);
   EXPECT_FALSE(ok({"rule", "flush", "protocol", "all"}).rule().protocol);

@@ -15,19 +15,19 @@ using cli_test::ip_run;
 TEST(IpShowSelectors, Grammar) {
   for (const char* object : {"link", "addr"}) {
     auto m = ok({object, "show", "master", "br0", "nomaster", "type", "veth"});
-    EXPECT_EQ(m.master, "br0");
-    EXPECT_TRUE(m.no_master);
-    EXPECT_EQ(m.kind, "veth");
-    EXPECT_TRUE(m.slave_kind.empty());
+    EXPECT_EQ(m.filter().master, "br0");
+    EXPECT_TRUE(m.filter().no_master);
+    EXPECT_EQ(m.filter().kind, "veth");
+    EXPECT_TRUE(m.filter().slave_kind.empty());
     auto port = ok({object, "show", "type", "bridge_slave"});
-    EXPECT_EQ(port.slave_kind, "bridge");
-    EXPECT_TRUE(port.kind.empty());
-    EXPECT_EQ(ok({object, "show", "vrf", "blue"}).vrf, "blue");
+    EXPECT_EQ(port.filter().slave_kind, "bridge");
+    EXPECT_TRUE(port.filter().kind.empty());
+    EXPECT_EQ(ok({object, "show", "vrf", "blue"}).filter().vrf, "blue");
     EXPECT_NE(error_of({object, "show", "master"}).message.find("not complete"), std::string::npos) << object;
   }
   // A selector is enough for a flush, as for ip.
   EXPECT_EQ(ok({"addr", "flush", "master", "br0"}).verb, Verb::addr_flush);
-  EXPECT_EQ(ok({"addr", "flush", "type", "bridge_slave"}).slave_kind, "bridge");
+  EXPECT_EQ(ok({"addr", "flush", "type", "bridge_slave"}).filter().slave_kind, "bridge");
 }
 
 // A bridge with two ports (one a veth end with an address, one whose peer

@@ -16,7 +16,7 @@ TEST(IpValues, RouteProtocolsByAnyNameOrNumber) {
   EXPECT_EQ(ok({"route", "add", "10.0.0.0/8", "dev", "v0", "proto", "dhcp"}).route().protocol, RTPROT_DHCP);
   EXPECT_EQ(ok({"route", "add", "10.0.0.0/8", "dev", "v0", "proto", "bird"}).route().protocol, RTPROT_BIRD);
   EXPECT_EQ(ok({"route", "add", "10.0.0.0/8", "dev", "v0", "protocol", "99"}).route().protocol, 99);
-  EXPECT_EQ(ok({"route", "show", "proto", "dhcp"}).protocol, RTPROT_DHCP);
+  EXPECT_EQ(ok({"route", "show", "proto", "dhcp"}).filter().protocol, RTPROT_DHCP);
   auto bad = error_of({"route", "add", "10.0.0.0/8", "dev", "v0", "proto", "nosuch"});
   EXPECT_EQ(format_error(bad.message, bad.exact), "Error: argument \"nosuch\" is wrong: \"protocol\" value is invalid\n");
   EXPECT_EQ(bad.exit_code, 255);

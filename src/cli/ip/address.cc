@@ -118,9 +118,9 @@ bool address_flag_filter(std::string_view word, IpCommand& cmd) {
       {"autojoin", IFA_F_MCAUTOJOIN},   {"stable-privacy", IFA_F_STABLE_PRIVACY}};
   for (auto [name, bit] : kFlags) {
     if (word != name) continue;
-    if (wanted) cmd.addr_flags |= bit;
-    else cmd.addr_flags &= ~bit;
-    cmd.addr_flag_mask |= bit;
+    if (wanted) cmd.filter().addr_flags |= bit;
+    else cmd.filter().addr_flags &= ~bit;
+    cmd.filter().addr_flag_mask |= bit;
     return true;
   }
   return false;
@@ -134,11 +134,11 @@ Parsed<IpCommand> parse_addr_show(Cursor& c, IpCommand&& cmd, Verb verb) {
     TRY_SET(selector, link_selector(key, c, cmd));
     if (selector) continue;
     if (is(key, "up")) {
-      cmd.up_only = true;
+      cmd.filter().up_only = true;
     } else if (is(key, "dev")) {
-      TRY_SET(cmd.dev, c.sole_device(key, cmd.dev));
+      TRY_SET(cmd.filter().dev, c.sole_device(key, cmd.filter().dev));
     } else if (is(key, "scope")) {
-      TRY_SET(cmd.scope, c.scope(key));
+      TRY_SET(cmd.filter().scope, c.scope(key));
     } else if (is(key, "to")) {
       TRY_SET(v, c.value(key));
       auto prefix = netlink::IpPrefix::parse(v);
@@ -146,24 +146,24 @@ Parsed<IpCommand> parse_addr_show(Cursor& c, IpCommand&& cmd, Verb verb) {
       if (cmd.family != AF_UNSPEC && cmd.family != prefix->address.family)
         return usage(std::string(cmd.family == AF_INET ? "inet" : "inet6") + " prefix is expected rather than \"" + v +
                      "\"");
-      cmd.to = *prefix;
+      cmd.filter().to = *prefix;
       cmd.family = prefix->address.family;  // as ip: "to 10.0.0.0/8" implies -4
     } else if (is(key, "group")) {
-      TRY_SET(cmd.show_group, c.read(key, group_value));
+      TRY_SET(cmd.filter().show_group, c.read(key, group_value));
     } else if (address_flag_filter(key, cmd)) {
       continue;
     } else if (is(key, "label")) {
-      TRY_SET(cmd.label_pattern, c.value(key));
-    } else if (cmd.dev.empty()) {
-      TRY_SET(cmd.dev, device_name("dev", key));
+      TRY_SET(cmd.filter().label_pattern, c.value(key));
+    } else if (cmd.filter().dev.empty()) {
+      TRY_SET(cmd.filter().dev, device_name("dev", key));
     } else {
       return garbage("dev", key);
     }
   }
   // As ip, a flush needs some selector; a device is the usual one.
-  bool selects = !cmd.dev.empty() || cmd.scope || cmd.to || cmd.addr_flag_mask || !cmd.label_pattern.empty() ||
-                 !cmd.master.empty() || !cmd.vrf.empty() || cmd.no_master || !cmd.kind.empty() ||
-                 !cmd.slave_kind.empty();
+  bool selects = !cmd.filter().dev.empty() || cmd.filter().scope || cmd.filter().to || cmd.filter().addr_flag_mask || !cmd.filter().label_pattern.empty() ||
+                 !cmd.filter().master.empty() || !cmd.filter().vrf.empty() || cmd.filter().no_master || !cmd.filter().kind.empty() ||
+                 !cmd.filter().slave_kind.empty();
   if (verb == Verb::addr_flush && !selects) return usage("flush requires arguments: \"dev\" is required");
   return cmd;
 }
@@ -200,7 +200,7 @@ std::string lifetime_text(uint32_t seconds) {
 }
 
 // Whether addr show/flush's scope filter keeps `a`.
-bool in_scope(const netlink::AddressInfo& a, const IpCommand& cmd) { return !cmd.scope || a.scope == *cmd.scope; }
+bool in_scope(const netlink::AddressInfo& a, const IpCommand& cmd) { return !cmd.filter().scope || a.scope == *cmd.filter().scope; }
 
 // The link-level selectors of show and flush (master, vrf, nomaster,
 // type KIND[_slave]): the named master resolved once, then a test per link.
@@ -209,9 +209,9 @@ struct LinkSelectors {
   std::set<int> of_slave_kind{};           // for type KIND_slave: the ports of such a master
   bool keeps(const netlink::LinkInfo& l, const IpCommand& cmd) const {
     if (master && l.master != master) return false;
-    if (cmd.no_master && l.master) return false;
-    if (!cmd.kind.empty() && l.kind != cmd.kind) return false;
-    return cmd.slave_kind.empty() || of_slave_kind.count(l.ifindex);
+    if (cmd.filter().no_master && l.master) return false;
+    if (!cmd.filter().kind.empty() && l.kind != cmd.filter().kind) return false;
+    return cmd.filter().slave_kind.empty() || of_slave_kind.count(l.ifindex);
   }
 };
 
@@ -219,17 +219,17 @@ netlink::NlResult<LinkSelectors> link_selectors(const IpCommand& cmd, const Link
   LinkSelectors s;
   s.master = BRISK_TRY(selected_master(cmd, all));
   for (const auto& [index, l] : all)
-    if (!cmd.slave_kind.empty() && l.details && l.details->slave_kind == cmd.slave_kind) s.of_slave_kind.insert(index);
+    if (!cmd.filter().slave_kind.empty() && l.details && l.details->slave_kind == cmd.filter().slave_kind) s.of_slave_kind.insert(index);
   return s;
 }
 
 // Whether its to, flag and label filters keep `a` on `device`; the label
 // of an address without one (IPv6) is its device's name, as ip reads it.
 bool selected(const netlink::AddressInfo& a, const std::string& device, const IpCommand& cmd) {
-  if (cmd.to && !within(a.prefix.address, *cmd.to)) return false;
-  if ((a.flags ^ cmd.addr_flags) & cmd.addr_flag_mask) return false;
-  return cmd.label_pattern.empty() ||
-         ::fnmatch(cmd.label_pattern.c_str(), (a.label.empty() ? device : a.label).c_str(), 0) == 0;
+  if (cmd.filter().to && !within(a.prefix.address, *cmd.filter().to)) return false;
+  if ((a.flags ^ cmd.filter().addr_flags) & cmd.filter().addr_flag_mask) return false;
+  return cmd.filter().label_pattern.empty() ||
+         ::fnmatch(cmd.filter().label_pattern.c_str(), (a.label.empty() ? device : a.label).c_str(), 0) == 0;
 }
 
 }  // namespace
@@ -279,10 +279,10 @@ NlResult<void> show_links(Runner& r, const IpCommand& cmd) {
   bool addr = cmd.verb == Verb::addr_show;
   // One device: it and the links it names, and its addresses alone.
   // A port's master kind is in the details (IFLA_INFO_SLAVE_KIND).
-  bool details = g.details || !cmd.slave_kind.empty();
-  bool one = !cmd.dev.empty() && !details;
-  auto all = BRISK_TRY(one ? r.links_around(cmd.dev, g.stats) : r.links_by_index(g.stats, details));
-  if (one && all.empty()) return device_missing(cmd.dev);
+  bool details = g.details || !cmd.filter().slave_kind.empty();
+  bool one = !cmd.filter().dev.empty() && !details;
+  auto all = BRISK_TRY(one ? r.links_around(cmd.filter().dev, g.stats) : r.links_by_index(g.stats, details));
+  if (one && all.empty()) return device_missing(cmd.filter().dev);
   auto selectors = BRISK_TRY(link_selectors(cmd, one ? BRISK_TRY(r.links_by_index(false)) : all));
   if (!g.details)
     for (auto& [index, l] : all) l.details.reset();  // read for type KIND_slave alone: not printed
@@ -293,7 +293,7 @@ NlResult<void> show_links(Runner& r, const IpCommand& cmd) {
   std::map<int, std::vector<netlink::AddressInfo>> shown;
   std::set<int> filtered_out;  // links that had addresses, none of them kept
   if (addr) {
-    netlink::AddressFilter filter{.dev = one ? cmd.dev : std::string(), .family = cmd.family};
+    netlink::AddressFilter filter{.dev = one ? cmd.filter().dev : std::string(), .family = cmd.family};
     for (auto& a : BRISK_TRY(netlink::list_addresses(*c, filter))) {
       bool kept = in_scope(a, cmd) && selected(a, name_of(a.ifindex, all), cmd);
       if (!kept) filtered_out.insert(a.ifindex);
@@ -305,15 +305,15 @@ NlResult<void> show_links(Runner& r, const IpCommand& cmd) {
   // `ip -6 addr` without a device reads links through the kernel's IPv6
   // link dump, which carries no qdisc, master or group; ip prints none of them.
   LinkView view{.globals = g, .all = all, .runner = &r, .for_addr = addr,
-                .inet6_dump = addr && g.family == AF_INET6 && cmd.dev.empty(),  // -6 itself, not "to"
+                .inet6_dump = addr && g.family == AF_INET6 && cmd.filter().dev.empty(),  // -6 itself, not "to"
                 .family = cmd.family};
   // ip prints no link part (header, JSON link keys, brief columns) under a label filter.
-  bool link_part = cmd.label_pattern.empty();
-  bool found = cmd.dev.empty();
+  bool link_part = cmd.filter().label_pattern.empty();
+  bool found = cmd.filter().dev.empty();
   for (const auto& [index, l] : all) {
-    if (!cmd.dev.empty() && !named(l, cmd.dev)) continue;
+    if (!cmd.filter().dev.empty() && !named(l, cmd.filter().dev)) continue;
     found = true;
-    if ((cmd.up_only && !(l.flags & IFF_UP)) || (cmd.show_group && l.group != *cmd.show_group)) {
+    if ((cmd.filter().up_only && !(l.flags & IFF_UP)) || (cmd.filter().show_group && l.group != *cmd.filter().show_group)) {
       if (g.json) r.emit(Json::object());  // as ip -j: an empty record for each link "up" or "group" leaves out
       continue;
     }
@@ -358,15 +358,15 @@ NlResult<void> show_links(Runner& r, const IpCommand& cmd) {
     if (g.json) r.emit(std::move(j));
     else r.out() += text;
   }
-  if (!found) return device_missing(cmd.dev);
+  if (!found) return device_missing(cmd.filter().dev);
   return {};
 }
 
 NlResult<void> flush_addresses(Runner& r, const IpCommand& cmd) {
   auto c = BRISK_TRY(r.conn());
-  auto all = BRISK_TRY(r.links_by_index(false, !cmd.slave_kind.empty()));
+  auto all = BRISK_TRY(r.links_by_index(false, !cmd.filter().slave_kind.empty()));
   auto selectors = BRISK_TRY(link_selectors(cmd, all));
-  return netlink::flush_addresses(*c, cmd.dev, cmd.family, [&](const netlink::AddressInfo& a) {
+  return netlink::flush_addresses(*c, cmd.filter().dev, cmd.family, [&](const netlink::AddressInfo& a) {
     auto link = all.find(a.ifindex);
     return link != all.end() && selectors.keeps(link->second, cmd) && in_scope(a, cmd) &&
            selected(a, name_of(a.ifindex, all), cmd);

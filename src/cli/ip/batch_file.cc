@@ -32,19 +32,13 @@ std::size_t words_at_most(std::string_view line) {
 
 }  // namespace
 
-Parsed<std::vector<BatchLine>> split_batch(std::string_view text) {
-  std::vector<BatchLine> lines;
-  // Sized once: a batch is often thousands of lines.
-  lines.reserve(static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n')) + 1);
-  int number = 0;
-  std::string pending;
-  const std::size_t size = text.size();
-  while (!text.empty()) {
-    std::size_t nl = text.find('\n');
-    std::string_view raw = text.substr(0, nl);
+Parsed<bool> BatchSplitter::next(BatchLine& line) {
+  while (!text_.empty()) {
+    std::size_t nl = text_.find('\n');
+    std::string_view raw = text_.substr(0, nl);
     bool had_newline = nl != std::string_view::npos;
-    text = had_newline ? text.substr(nl + 1) : std::string_view{};
-    ++number;
+    text_ = had_newline ? text_.substr(nl + 1) : std::string_view{};
+    ++number_;
     // ip cuts at the first '#' (even inside quotes), then looks for "\\\n".
     std::string_view body = raw;
     bool comment = false;
@@ -54,14 +48,16 @@ Parsed<std::vector<BatchLine>> split_batch(std::string_view text) {
     }
     bool continues = !comment && had_newline && !body.empty() && body.back() == '\\';
     if (continues) body.remove_suffix(1);
-    pending.append(body);
+    if (continues || !pending_.empty()) pending_.append(body);
     if (continues) {
-      if (text.empty()) return fail(UsageError{"missing continuation line", number});
+      if (text_.empty()) return fail(done(UsageError{"missing continuation line", number_}));
       continue;
     }
     // makeargs: blanks separate words; a word starting with a quote runs to the next same quote.
-    BatchLine line{.line = number, .end = size - text.size()};
-    std::string_view cp = pending;
+    std::string_view cp = pending_.empty() ? body : std::string_view(pending_);
+    line.line = number_;
+    line.end = size_ - text_.size();
+    line.args.clear();
     line.args.reserve(words_at_most(cp));
     std::size_t at = 0;
     while (true) {
@@ -69,7 +65,7 @@ Parsed<std::vector<BatchLine>> split_batch(std::string_view text) {
       if (at == cp.size()) break;
       if (cp[at] == '\'' || cp[at] == '"') {
         std::size_t end = cp.find(cp[at], at + 1);
-        if (end == std::string_view::npos) return fail(UsageError{"unterminated quoted string", number});
+        if (end == std::string_view::npos) return fail(done(UsageError{"unterminated quoted string", number_}));
         line.args.emplace_back(cp.substr(at + 1, end - at - 1));
         at = end + 1;
       } else {
@@ -80,10 +76,30 @@ Parsed<std::vector<BatchLine>> split_batch(std::string_view text) {
         at = end + 1;
       }
     }
-    pending.clear();
-    if (!line.args.empty()) lines.push_back(std::move(line));
+    pending_.clear();
+    if (!line.args.empty()) return true;
   }
-  return lines;
+  return false;
+}
+
+UsageError BatchSplitter::done(UsageError error) {
+  text_ = {};
+  return error;
+}
+
+Parsed<std::vector<BatchLine>> split_batch(std::string_view text) {
+  std::vector<BatchLine> lines;
+  // Sized once: a batch is often thousands of lines.
+  lines.reserve(static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n')) + 1);
+  BatchSplitter splitter(text);
+  BatchLine line;
+  for (;;) {
+    auto more = splitter.next(line);
+    if (!more) return fail(std::move(more).error());
+    if (!*more) return lines;
+    lines.push_back(std::move(line));
+    line = {};
+  }
 }
 
 std::string format_error(std::string_view message, bool exact) {

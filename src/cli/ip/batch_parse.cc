@@ -1,6 +1,7 @@
 #include "cli/ip/batch_parse.h"
 
 #include <algorithm>
+#include <iterator>
 #include <system_error>
 #include <thread>
 
@@ -20,37 +21,47 @@ std::size_t cut_point(std::string_view text) {
   return 0;
 }
 
-// One part of the batch, `offset` bytes and `lines_before` newlines into it.
+// One part of the batch, `offset` bytes and `lines_before` newlines into it,
+// and its lines once parsed.
 struct Part {
   std::string_view text;
   std::size_t offset = 0;
   int lines_before = 0;
   std::optional<UsageError> split_error{};
-  std::size_t count = 0;  // lines with words
+  ParsedBatch parsed{};
 };
 
-// Splits `part` and parses its lines into out from `first`; the caller has
-// made room for every newline of the part, and one more.
-void split_and_parse(Part& part, const Globals& globals, ParsedBatch& out, std::size_t first) {
-  auto lines = split_batch(part.text);
-  if (!lines) {
-    part.split_error = std::move(lines).error();
-    part.split_error->line += part.lines_before;
-    return;
-  }
-  part.count = lines->size();
-  for (std::size_t k = 0; k < lines->size(); ++k) {
-    const BatchLine& line = (*lines)[k];
+// Splits `part` a line at a time and parses each line as it comes, into
+// part.parsed with room for `room` lines. The vectors are only reserved,
+// never filled ahead: a parsed line is ~1 KB, and the first touch of a page
+// is what a long batch's parse mostly costs.
+void split_and_parse(Part& part, const Globals& globals, std::size_t room) {
+  ParsedBatch& out = part.parsed;
+  out.cmds.reserve(room);
+  out.errors.reserve(room);
+  out.ends.reserve(room);
+  BatchSplitter splitter(part.text);
+  BatchLine line;
+  for (;;) {
+    auto more = splitter.next(line);
+    if (!more) {
+      part.split_error = std::move(more).error();
+      part.split_error->line += part.lines_before;
+      return;
+    }
+    if (!*more) return;
     int number = line.line + part.lines_before;
     auto cmd = parse_command(line.args, globals);
     if (cmd) {
-      out.cmds[first + k] = std::move(*cmd);
-      out.cmds[first + k].line = number;
+      out.cmds.push_back(std::move(*cmd));
+      out.cmds.back().line = number;
+      out.errors.emplace_back();
     } else {
-      out.errors[first + k] = std::move(cmd).error();
-      out.errors[first + k]->line = number;
+      out.cmds.emplace_back();
+      out.errors.push_back(std::move(cmd).error());
+      out.errors.back()->line = number;
     }
-    out.ends[first + k] = line.end + part.offset;
+    out.ends.push_back(line.end + part.offset);
   }
 }
 
@@ -60,38 +71,33 @@ Parsed<ParsedBatch> parse_batch(std::string_view text, const Globals& globals) {
   std::size_t cut = text.size() >= kParallelBytes ? cut_point(text) : 0;
   Part head{.text = text.substr(0, cut ? cut : text.size())};
   Part tail{.text = cut ? text.substr(cut) : std::string_view{}, .offset = cut};
-  // Room for a line per newline (blank and comment lines leave a gap).
+  // At most a line per newline, and one more.
   auto newlines = [](std::string_view t) {
     return static_cast<std::size_t>(std::count(t.begin(), t.end(), '\n'));
   };
-  std::size_t head_room = newlines(head.text) + 1;
-  tail.lines_before = static_cast<int>(head_room - 1);
-  std::size_t room = head_room + (cut ? newlines(tail.text) + 1 : 0);
-  ParsedBatch out;
-  out.cmds.resize(room);
-  out.errors.resize(room);
-  out.ends.resize(room);
+  std::size_t head_newlines = newlines(head.text);
+  tail.lines_before = static_cast<int>(head_newlines);
+  std::size_t tail_room = cut ? newlines(tail.text) + 1 : 0;
   std::thread second;
   if (cut) {
     try {
-      second = std::thread([&] { split_and_parse(tail, globals, out, head_room); });
+      second = std::thread([&] { split_and_parse(tail, globals, tail_room); });
     } catch (const std::system_error&) {
-      split_and_parse(tail, globals, out, head_room);  // no thread to be had
+      split_and_parse(tail, globals, tail_room);  // no thread to be had
     }
   }
-  split_and_parse(head, globals, out, 0);
+  // The head's vectors take the tail's lines after it, so room for both.
+  split_and_parse(head, globals, head_newlines + 1 + tail_room);
   if (second.joinable()) second.join();
   if (head.split_error) return fail(std::move(*head.split_error));
   if (tail.split_error) return fail(std::move(*tail.split_error));
-  // Close the gaps: after the tail's lines, then after the head's.
-  auto close = [&](auto& v) {
-    v.erase(v.begin() + static_cast<std::ptrdiff_t>(head_room + tail.count), v.end());
-    v.erase(v.begin() + static_cast<std::ptrdiff_t>(head.count),
-            v.begin() + static_cast<std::ptrdiff_t>(head_room));
+  ParsedBatch out = std::move(head.parsed);
+  auto append = [](auto& to, auto& from) {
+    to.insert(to.end(), std::make_move_iterator(from.begin()), std::make_move_iterator(from.end()));
   };
-  close(out.cmds);
-  close(out.errors);
-  close(out.ends);
+  append(out.cmds, tail.parsed.cmds);
+  append(out.errors, tail.parsed.errors);
+  append(out.ends, tail.parsed.ends);
   return out;
 }
 

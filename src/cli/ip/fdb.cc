@@ -58,9 +58,9 @@ Parsed<IpCommand> parse_fdb(Cursor& c, IpCommand&& cmd) {
     while (!c.done()) {
       std::string key = c.next(), v;
       if (key != "br" && key != "brport" && key != "dev") return garbage("br", key);
-      TRY_SET(cmd.master, c.device(key));
+      TRY_SET(cmd.filter().master, c.device(key));
     }
-    if (cmd.master.empty()) return usage("\"brisk fdb show\" needs \"br BRIDGE\"");
+    if (cmd.filter().master.empty()) return usage("\"brisk fdb show\" needs \"br BRIDGE\"");
     return cmd;
   }
   return unknown_command(verb, "fdb");
@@ -71,7 +71,7 @@ NlResult<void> show_fdb(Runner& r, const IpCommand& cmd) {
   r.use_json();
   const Globals& g = r.globals();
   auto all = BRISK_TRY(r.links_by_index(false));
-  for (const auto& f : BRISK_TRY(netlink::list_fdb(*c, cmd.master))) {
+  for (const auto& f : BRISK_TRY(netlink::list_fdb(*c, cmd.filter().master))) {
     Json j;
     j["mac"] = f.lladdr.to_string();
     j["ifname"] = name_of(f.ifindex, all);

@@ -154,21 +154,11 @@ struct RestoreInput {
 // The engine's spec (a route, an address, ...) a verb works on is held in
 // one variant: a batch keeps every parsed line until it runs, and one
 // member per kind made each line 2.4 kB of memory to touch and move.
-struct IpCommand {
-  using Spec = std::variant<std::monostate, netlink::LinkAdd, netlink::LinkSet, netlink::AltnameChange,
-                            netlink::AddressSpec, netlink::RouteSpec, netlink::RouteQuery, netlink::RuleSpec,
-                            netlink::NeighbourSpec, netlink::FdbSpec, netlink::TunOptions, MonitorSpec,
-                            RestoreInput>;
-
-  Verb verb = Verb::link_show;
-  int line = 0;  // batch line; 0 for a command line
-  Spec spec{};   // the verb's spec; see the accessors below
-  std::string peer_netns{};      // veth peer created in this named namespace
-  std::string set_netns{};       // `link set ... netns NAME|PID`
-  std::string name{};            // link del, netns add/del/exec, tuntap add/del
-  uint32_t group = 0;            // link del group
-  // show/flush filters
-  std::string dev{};
+// A show's or a flush's selectors. Only those commands have any, and a
+// batch holds a command per line, so a command keeps them boxed
+// (IpCommand::filter()).
+struct ShowFilter {
+  std::string dev{};                          // show/flush dev DEV
   std::string master{};                       // link/addr/neigh show master DEV
   bool no_master = false;                     // link/addr/neigh show nomaster
   std::string vrf{};                          // link/addr/neigh show vrf NAME: a master that must be a VRF
@@ -191,12 +181,59 @@ struct IpCommand {
   bool rule_from_filter = false;              // rule show/flush from PREFIX (rule.from; empty: all)
   bool rule_to_filter = false;                // rule show/flush to PREFIX (rule.to)
   std::optional<uint8_t> rule_tos_filter{};   // rule show/flush tos TOS (0 selects too)
+};
+
+// A T on the heap, made on first write, copied with its owner: keeps a
+// large and mostly absent part of an aggregate out of its size.
+template <class T>
+class Boxed {
+ public:
+  Boxed() = default;
+  Boxed(const Boxed& other) : held_(other.held_ ? std::make_unique<T>(*other.held_) : nullptr) {}
+  Boxed(Boxed&&) noexcept = default;
+  Boxed& operator=(const Boxed& other) {
+    if (this != &other) held_ = other.held_ ? std::make_unique<T>(*other.held_) : nullptr;
+    return *this;
+  }
+  Boxed& operator=(Boxed&&) noexcept = default;
+  ~Boxed() = default;
+  T& get() {
+    if (!held_) held_ = std::make_unique<T>();
+    return *held_;
+  }
+  const T& get() const {
+    static const T empty{};
+    return held_ ? *held_ : empty;
+  }
+  bool held() const { return held_ != nullptr; }
+
+ private:
+  std::unique_ptr<T> held_;
+};
+
+struct IpCommand {
+  using Spec = std::variant<std::monostate, netlink::LinkAdd, netlink::LinkSet, netlink::AltnameChange,
+                            netlink::AddressSpec, netlink::RouteSpec, netlink::RouteQuery, netlink::RuleSpec,
+                            netlink::NeighbourSpec, netlink::FdbSpec, netlink::TunOptions, MonitorSpec,
+                            RestoreInput>;
+
+  Verb verb = Verb::link_show;
+  int line = 0;  // batch line; 0 for a command line
+  Spec spec{};   // the verb's spec; see the accessors below
+  std::string peer_netns{};      // veth peer created in this named namespace
+  std::string set_netns{};       // `link set ... netns NAME|PID`
+  std::string name{};            // link del, netns add/del/exec, tuntap add/del
+  uint32_t group = 0;            // link del group
+  Boxed<ShowFilter> filters{};  // show/flush selectors: filter()
   std::string warning{};                      // what ip prints to stderr as it reads the line
   int family = AF_UNSPEC;
   std::vector<std::string> exec_argv{};
   std::optional<UsageError> parse_error{};    // unparsed: why
 
   bool mutates() const;  // changes kernel state through the netlink engine
+
+  ShowFilter& filter() { return filters.get(); }  // made on first use
+  const ShowFilter& filter() const { return filters.get(); }
 
   // The spec as kind T: made (empty) on first use by the parser; read as an
   // empty T when the command holds another kind (a show without selectors).
@@ -251,6 +288,22 @@ struct BatchLine {
 // numbered by its last line), words are split on blanks, and a word that
 // starts with ' or " runs to the matching quote.
 Parsed<std::vector<BatchLine>> split_batch(std::string_view text);
+
+// split_batch() a line at a time, so that a long batch needs the words of
+// one line at once: next() fills `line` (reusing its storage) and says
+// whether there was one left. After an error, the splitter is done.
+class BatchSplitter {
+ public:
+  explicit BatchSplitter(std::string_view text) : text_(text), size_(text.size()) {}
+  Parsed<bool> next(BatchLine& line);
+
+ private:
+  UsageError done(UsageError error);  // ends the splitting with `error`
+  std::string_view text_;  // what is left to split
+  std::size_t size_;       // of the whole text, for BatchLine::end
+  int number_ = 0;         // lines read so far
+  std::string pending_;    // a line joined by continuations
+};
 
 // "Error: <message>." for an error; with `exact`, the message itself (ip's
 // whole text, which may end in its own newline).

@@ -543,19 +543,19 @@ Parsed<IpCommand> parse_link_del(Cursor& c, IpCommand&& cmd) {
 
 Parsed<bool> link_selector(const std::string& key, Cursor& c, IpCommand& cmd) {
   if (is(key, "master")) {
-    TRY_SET(cmd.master, c.device(key));
+    TRY_SET(cmd.filter().master, c.device(key));
   } else if (is(key, "vrf")) {
-    TRY_SET(cmd.vrf, c.device(key));
+    TRY_SET(cmd.filter().vrf, c.device(key));
   } else if (is(key, "nomaster")) {
-    cmd.no_master = true;
+    cmd.filter().no_master = true;
   } else if (is(key, "type")) {
     std::string kind;
     TRY_SET(kind, c.value(key));
     constexpr std::string_view suffix = "_slave";
     if (kind.size() >= suffix.size() && std::string_view(kind).ends_with(suffix))
-      cmd.slave_kind = kind.substr(0, kind.size() - suffix.size());
+      cmd.filter().slave_kind = kind.substr(0, kind.size() - suffix.size());
     else
-      cmd.kind = std::move(kind);
+      cmd.filter().kind = std::move(kind);
   } else {
     return false;
   }
@@ -572,13 +572,13 @@ Parsed<IpCommand> parse_link_show(Cursor& c, IpCommand&& cmd) {
     TRY_SET(selector, link_selector(key, c, cmd));
     if (selector) continue;
     if (is(key, "up")) {
-      cmd.up_only = true;
+      cmd.filter().up_only = true;
     } else if (is(key, "dev")) {
-      TRY_SET(cmd.dev, c.sole_device(key, cmd.dev));
+      TRY_SET(cmd.filter().dev, c.sole_device(key, cmd.filter().dev));
     } else if (is(key, "group")) {
-      TRY_SET(cmd.show_group, c.read(key, group_value));
-    } else if (cmd.dev.empty()) {
-      TRY_SET(cmd.dev, device_name("dev", key));
+      TRY_SET(cmd.filter().show_group, c.read(key, group_value));
+    } else if (cmd.filter().dev.empty()) {
+      TRY_SET(cmd.filter().dev, device_name("dev", key));
     } else {
       return garbage("dev", key);
     }

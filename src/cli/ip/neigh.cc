@@ -107,30 +107,30 @@ Parsed<IpCommand> parse_neigh_show(Cursor& c, IpCommand&& cmd) {
     std::string key = c.next(), v;
     if (is(key, "dev")) {
       TRY_SET(v, c.value(key));
-      if (!cmd.dev.empty()) return duplicate("dev", v);
-      TRY_SET(cmd.dev, device_name(key, v));
+      if (!cmd.filter().dev.empty()) return duplicate("dev", v);
+      TRY_SET(cmd.filter().dev, device_name(key, v));
     } else if (is(key, "master")) {
-      TRY_SET(cmd.master, c.device(key));
+      TRY_SET(cmd.filter().master, c.device(key));
     } else if (is(key, "vrf")) {
-      TRY_SET(cmd.vrf, c.device(key));
+      TRY_SET(cmd.filter().vrf, c.device(key));
     } else if (is(key, "nomaster")) {
-      cmd.no_master = true;
+      cmd.filter().no_master = true;
     } else if (is(key, "unused")) {
-      cmd.neigh_unused = true;
+      cmd.filter().neigh_unused = true;
     } else if (is(key, "nud")) {
       TRY_SET(v, c.value(key));
       uint32_t state = 0;
       TRY_SET(state, nud_filter(v));
-      cmd.nud = cmd.nud.value_or(0) | state;  // several nud arguments add up
+      cmd.filter().nud = cmd.filter().nud.value_or(0) | state;  // several nud arguments add up
     } else if (is(key, "proxy")) {
-      cmd.neigh_proxy = true;
+      cmd.filter().neigh_proxy = true;
     } else if (matches(key, "protocol")) {
-      TRY_SET(cmd.protocol, c.read(key, protocol_selector));
+      TRY_SET(cmd.filter().protocol, c.read(key, protocol_selector));
     } else {
       if (is(key, "to")) TRY_SET(key, c.value(key));
       std::optional<netlink::IpPrefix> prefix;
       TRY_SET(prefix, show_prefix(key, cmd.family));
-      cmd.to = prefix;
+      cmd.filter().to = prefix;
       if (prefix && cmd.family == AF_UNSPEC) cmd.family = prefix->address.family;  // as ip
     }
   }
@@ -191,8 +191,8 @@ namespace {
 // What a show or flush asks the kernel for: the device and master filters
 // go into the dump request, the rest is tested per entry (`selected`).
 NlResult<netlink::NeighbourFilter> dump_filter(const IpCommand& cmd, const Links& all) {
-  netlink::NeighbourFilter filter{.dev = cmd.dev, .family = cmd.family, .proxy = cmd.neigh_proxy,
-                                  .no_master = cmd.no_master};
+  netlink::NeighbourFilter filter{.dev = cmd.filter().dev, .family = cmd.family, .proxy = cmd.filter().neigh_proxy,
+                                  .no_master = cmd.filter().no_master};
   if (int master = BRISK_TRY(selected_master(cmd, all))) filter.master = name_of(master, all);
   return filter;
 }
@@ -203,8 +203,8 @@ NlResult<netlink::NeighbourFilter> dump_filter(const IpCommand& cmd, const Links
 bool selected(const netlink::NeighbourInfo& n, const IpCommand& cmd, uint32_t wanted) {
   bool state = (n.state & wanted) || (n.flags & (NTF_PROXY | NTF_EXT_LEARNED)) ||
                (n.state == 0 && (wanted & 0x100));
-  return state && (!cmd.to || within(n.address, *cmd.to)) && (!cmd.protocol || n.protocol == *cmd.protocol) &&
-         (!cmd.neigh_unused || n.refcnt == 0);
+  return state && (!cmd.filter().to || within(n.address, *cmd.filter().to)) && (!cmd.filter().protocol || n.protocol == *cmd.filter().protocol) &&
+         (!cmd.filter().neigh_unused || n.refcnt == 0);
 }
 
 }  // namespace
@@ -214,7 +214,7 @@ NlResult<void> flush_neighbours(Runner& r, const IpCommand& cmd) {
   auto all = BRISK_TRY(r.links_by_index(false));
   // As ip: by default every state but permanent and noarp; "nud all" is
   // every state but noarp.
-  uint32_t wanted = cmd.nud.value_or(~uint32_t(NUD_PERMANENT | NUD_NOARP) & ~0x100u);
+  uint32_t wanted = cmd.filter().nud.value_or(~uint32_t(NUD_PERMANENT | NUD_NOARP) & ~0x100u);
   if (wanted == ~0u) wanted &= ~uint32_t(NUD_NOARP);
   netlink::Batch batch(*c);
   for (const auto& n : BRISK_TRY(netlink::list_neighbours(*c, BRISK_TRY(dump_filter(cmd, all))))) {
@@ -286,9 +286,9 @@ NlResult<void> show_neighbours(Runner& r, const IpCommand& cmd) {
   r.use_json();
   auto all = BRISK_TRY(r.links_by_index(false));
   // As ip: by default every state but NOARP and none.
-  uint32_t wanted = cmd.nud.value_or(~uint32_t(NUD_NOARP) & ~0x100u);
+  uint32_t wanted = cmd.filter().nud.value_or(~uint32_t(NUD_NOARP) & ~0x100u);
   for (const auto& n : BRISK_TRY(netlink::list_neighbours(*c, BRISK_TRY(dump_filter(cmd, all)))))
-    if (selected(n, cmd, wanted)) print_neighbour(r, n, all, cmd.dev.empty() && n.ifindex);
+    if (selected(n, cmd, wanted)) print_neighbour(r, n, all, cmd.filter().dev.empty() && n.ifindex);
   return {};
 }
 

@@ -55,7 +55,7 @@ bool named(const netlink::LinkInfo& l, const std::string& name) {
 
 netlink::NlResult<int> selected_master(const IpCommand& cmd, const Links& all) {
   int master = 0;
-  for (const auto& selector : {std::pair<const char*, const std::string&>{"master", cmd.master}, {"vrf", cmd.vrf}}) {
+  for (const auto& selector : {std::pair<const char*, const std::string&>{"master", cmd.filter().master}, {"vrf", cmd.filter().vrf}}) {
     // Plain names, not a structured binding: clang before 16 cannot capture one.
     const char* role = selector.first;
     const std::string& name = selector.second;

@@ -159,11 +159,11 @@ Parsed<IpCommand> parse_route_show(Cursor& c, IpCommand&& cmd) {
         return invarg("TOS value is invalid\n", text);
       }));
     } else if (matches(key, "protocol")) {
-      TRY_SET(cmd.protocol, c.read(key, protocol_selector));
+      TRY_SET(cmd.filter().protocol, c.read(key, protocol_selector));
     } else if (matches(key, "scope")) {
-      TRY_SET(cmd.route_scope, c.scope(key));
+      TRY_SET(cmd.filter().route_scope, c.scope(key));
     } else if (matches(key, "type")) {
-      TRY_SET(cmd.route_type, c.read(key, route_type));
+      TRY_SET(cmd.filter().route_type, c.read(key, route_type));
     } else if (key == "dev" || key == "oif") {
       TRY_SET(cmd.route().dev, c.device(key));
     } else if (key == "iif") {
@@ -198,7 +198,7 @@ Parsed<IpCommand> parse_route_show(Cursor& c, IpCommand&& cmd) {
     }
     any |= m.root || m.match || m.via || m.prefsrc || m.tos || m.mark || m.metric || !m.iif.empty();
   }
-  if (any) cmd.route_match = std::make_shared<const RouteMatch>(std::move(m));
+  if (any) cmd.filter().route_match = std::make_shared<const RouteMatch>(std::move(m));
   return cmd;
 }
 
@@ -351,14 +351,14 @@ NlResult<RouteSelection> route_selection(netlink::Connection& c, const IpCommand
                               .table = cmd.route().table,
                               .dev = cmd.route().dev}};
   s.oif = BRISK_TRY(selector_device(c, cmd.route().dev, "dev"));
-  if (cmd.route_match) s.iif = BRISK_TRY(selector_device(c, cmd.route_match->iif, "iif"));
+  if (cmd.filter().route_match) s.iif = BRISK_TRY(selector_device(c, cmd.filter().route_match->iif, "iif"));
   return s;
 }
 
 bool RouteSelection::keeps(const IpCommand& cmd, const netlink::RouteInfo& r) const {
-  return (!cmd.protocol || r.protocol == *cmd.protocol) && (!cmd.route_scope || r.scope == *cmd.route_scope) &&
-         (!cmd.route_type || r.type == *cmd.route_type) &&
-         (!cmd.route_match || route_selected(*cmd.route_match, r, iif));
+  return (!cmd.filter().protocol || r.protocol == *cmd.filter().protocol) && (!cmd.filter().route_scope || r.scope == *cmd.filter().route_scope) &&
+         (!cmd.filter().route_type || r.type == *cmd.filter().route_type) &&
+         (!cmd.filter().route_match || route_selected(*cmd.filter().route_match, r, iif));
 }
 
 namespace {
@@ -480,15 +480,15 @@ NlResult<void> show_routes(Runner& runner, const IpCommand& cmd) {
   const Globals& g = runner.globals();
   auto all = BRISK_TRY(runner.links_by_index(false));
   // "dev" and "table" are printed only where the filter leaves them open.
-  const RouteMatch* match = cmd.route_match.get();
+  const RouteMatch* match = cmd.filter().route_match.get();
   // -d: each route's nexthop object too, as ip's cache fetches them.
   std::map<uint32_t, netlink::NexthopEntry> nexthops;
   if (g.details)
     if (auto listed = netlink::list_nexthops(*c))
       for (auto& nh : *listed) nexthops.emplace(nh.id, std::move(nh));
   RouteView view{.globals = g, .all = all, .every_table = cmd.route().table == RT_TABLE_UNSPEC,
-                 .dev_fixed = !cmd.route().dev.empty(), .protocol_fixed = cmd.protocol.has_value(),
-                 .scope_fixed = cmd.route_scope.has_value(),
+                 .dev_fixed = !cmd.route().dev.empty(), .protocol_fixed = cmd.filter().protocol.has_value(),
+                 .scope_fixed = cmd.filter().route_scope.has_value(),
                  .tos_fixed = match && match->tos,
                  .via_fixed = match && names_host(match->via),
                  .prefsrc_fixed = match && names_host(match->prefsrc),

@@ -246,7 +246,7 @@ Parsed<IpCommand> parse_rule_show(Cursor& c, IpCommand&& cmd, Verb verb, int fam
       TRY_SET(v, c.value(key));
       auto tos = dsfield_number(v);
       if (!tos) return invarg("TOS value is invalid\n", v);
-      cmd.rule_tos_filter = *tos;
+      cmd.filter().rule_tos_filter = *tos;
     } else if (is(key, "fwmark")) {
       TRY_SET(v, c.value(key));
       if (auto read = read_fwmark(v, f); !read) return read.error();
@@ -269,7 +269,7 @@ Parsed<IpCommand> parse_rule_show(Cursor& c, IpCommand&& cmd, Verb verb, int fam
     } else if (matches(key, "from") || matches(key, "src")) {
       TRY_SET(v, c.value(key));
       TRY_SET(f.from, rule_prefix(v, af));
-      cmd.rule_from_filter = true;
+      cmd.filter().rule_from_filter = true;
     } else if (matches(key, "protocol")) {
       TRY_SET(v, c.value(key));
       if (v == "all" && !protocol_number(v)) {
@@ -294,7 +294,7 @@ Parsed<IpCommand> parse_rule_show(Cursor& c, IpCommand&& cmd, Verb verb, int fam
       // Any other word is the destination, "to" or "dst" optional.
       if (matches(key, "dst") || matches(key, "to")) TRY_SET(key, c.value(key));
       TRY_SET(f.to, rule_prefix(key, af));
-      cmd.rule_to_filter = true;
+      cmd.filter().rule_to_filter = true;
     }
   }
   return cmd;
@@ -315,9 +315,9 @@ bool selected(const RuleInfo& rule, const IpCommand& cmd, bool flush) {
   if (rule.family != f.family) return false;
   if (f.priority && rule.priority != *f.priority) return false;
   if (f.invert && !(rule.flags & FIB_RULE_INVERT)) return false;
-  if (cmd.rule_from_filter && !prefix_selects(f.from, rule.src, rule.src_len, rule.family)) return false;
-  if (cmd.rule_to_filter && !prefix_selects(f.to, rule.dst, rule.dst_len, rule.family)) return false;
-  if (cmd.rule_tos_filter && rule.tos != *cmd.rule_tos_filter) return false;
+  if (cmd.filter().rule_from_filter && !prefix_selects(f.from, rule.src, rule.src_len, rule.family)) return false;
+  if (cmd.filter().rule_to_filter && !prefix_selects(f.to, rule.dst, rule.dst_len, rule.family)) return false;
+  if (cmd.filter().rule_tos_filter && rule.tos != *cmd.filter().rule_tos_filter) return false;
   // As ip: a zero mark or mask selects nothing.
   if (f.fwmark.value_or(0) && rule.fwmark.value_or(0) != *f.fwmark) return false;
   if (f.fwmask.value_or(0) && rule.fwmask.value_or(0) != *f.fwmask) return false;
