@@ -169,7 +169,7 @@ std::vector<NlResult<void>> Batch::flush() { return flush({}); }
 
 std::vector<NlResult<void>> Batch::flush(const std::function<bool()>& more, std::size_t expected) {
   // ops_ itself is run, so that what `more` queues lands where the run reads.
-  auto results = detail::run_ops(conn_, ops_, options_, more, expected);
+  auto results = detail::run_ops(conn_, ops_, options_, {.more = more, .expected = expected, .release_settled = true});
   ops_.clear();
   return results;
 }

@@ -34,11 +34,11 @@ namespace {
 
 class BatchRun {
  public:
-  BatchRun(Connection& conn, std::vector<Op>& ops, const BatchOptions& options, const std::function<bool()>& more,
-           std::size_t expected)
+  BatchRun(Connection& conn, std::vector<Op>& ops, const BatchOptions& options, const RunMode& mode)
       : conn_(conn),
         ops_(ops),
-        more_(more),
+        more_(mode.more),
+        release_(mode.release_settled),
         results_(ops.size()),
         window_(conn.window_requests(kAckBudget)),
         stop_mode_(options.stop_at_first_error),
@@ -46,7 +46,7 @@ class BatchRun {
         coalesce_(options.coalesce_deletes && !options.stop_at_first_error),
         coalesce_min_(std::max<std::size_t>(options.coalesce_min, 2)),
         overlap_(conn.transport().concurrent_lookups() &&
-                 std::max(ops.size(), expected) >= 2 * kOverlapWindow) {}
+                 std::max(ops.size(), mode.expected) >= 2 * kOverlapWindow) {}
 
   std::vector<NlResult<void>> run() {
     for (std::size_t i = 0; have(i); ++i) i = step(i);
@@ -267,13 +267,18 @@ class BatchRun {
       finish(owner[k]);
       window_ops.push_back(owner[k]);
     }
-    if (!stop_mode_) return;
-    for (std::size_t i : window_ops) {
-      if (results_[i]) continue;
-      stop();
-      undo_after(i, window_ops);
-      break;
+    if (stop_mode_) {
+      for (std::size_t i : window_ops) {
+        if (results_[i]) continue;
+        stop();
+        undo_after(i, window_ops);
+        break;
+      }
     }
+    // Their results are final: what the ops hold (specs, closures, state)
+    // goes back to the allocator for the ops still to be made.
+    if (release_)
+      for (std::size_t i : window_ops) ops_[i] = Op{};
   }
 
   // Stop mode: op i failed before it was sent. Earlier ops still in flight
@@ -323,6 +328,7 @@ class BatchRun {
   std::vector<Op>& ops_;
   const std::function<bool()>& more_;  // the feed; empty: ops_ is all there is
   bool fed_dry_ = false;               // the feed said it has no more
+  const bool release_;                 // reset each op once it is settled
   std::vector<NlResult<void>> results_;
   const std::size_t window_;       // requests per window
   const bool stop_mode_;           // options.stop_at_first_error
@@ -347,8 +353,8 @@ class BatchRun {
 }  // namespace
 
 std::vector<NlResult<void>> run_ops(Connection& conn, std::vector<Op>& ops, const BatchOptions& options,
-                                    const std::function<bool()>& more, std::size_t expected) {
-  return BatchRun(conn, ops, options, more, expected).run();
+                                    const RunMode& mode) {
+  return BatchRun(conn, ops, options, mode).run();
 }
 
 }  // namespace brisk::netlink::detail

@@ -286,7 +286,7 @@ NlResult<void> validate_kind_change(const LinkKind& kind, const std::string& nam
 
 Op failed_op(const char* op, std::string object, NetlinkError error) {
   Op failed{.op = op, .object = std::move(object)};
-  failed.rejected = std::move(error);
+  failed.rejected = std::make_unique<const NetlinkError>(std::move(error));
   return failed;
 }
 

@@ -46,8 +46,9 @@ struct Op {
   // its first error pipeline the op anyway.
   std::function<Op()> undo{};
   // Refused before sending (bad input): this is the op's result, and it
-  // costs the pipeline nothing.
-  std::optional<NetlinkError> rejected{};
+  // costs the pipeline nothing. Boxed: an error is 128 bytes, and a batch
+  // holds an op per line that is almost never refused.
+  std::unique_ptr<const NetlinkError> rejected{};
   // What the closures above (and the recheck of the requests they build)
   // point into, kept alive as long as the op. They capture a plain pointer:
   // std::function stores only trivially copyable callables without
@@ -91,12 +92,22 @@ struct BatchAccess {
   static const BatchOptions& options(const Batch& batch) { return batch.options_; }
 };
 
-// Runs ops in order, pipelined; results by position. With `more`, ops
-// grows while they run: it is called whenever every op in it has been
-// taken up, until it returns false (Batch::flush's feed); `expected` is
-// how many there will be in all, if known.
+// How run_ops takes its ops, beyond the batch's options.
+struct RunMode {
+  // Called whenever every op in `ops` has been taken up, to queue more,
+  // until it returns false (Batch::flush's feed). Empty: ops is all.
+  std::function<bool()> more{};
+  // How many ops there will be in all, if known (0: ops.size()).
+  std::size_t expected = 0;
+  // Each op is reset once its result is settled, so that a long run
+  // reuses the memory of its settled ops for later ones. Off for a caller
+  // that still needs the ops afterwards (setup_netns_many's undo).
+  bool release_settled = false;
+};
+
+// Runs ops in order, pipelined; results by position.
 std::vector<NlResult<void>> run_ops(Connection& conn, std::vector<Op>& ops, const BatchOptions& options,
-                                    const std::function<bool()>& more = {}, std::size_t expected = 0);
+                                    const RunMode& mode = {});
 // Deletes the named links with one group delete; results by position.
 std::vector<NlResult<void>> bulk_delete(Connection& conn, const std::vector<std::string>& names);
 

@@ -166,8 +166,8 @@ Op rule_op(RuleSpec spec, int kind) {
   if (spec.priority) object = std::to_string(*spec.priority) + ": " + object;
   Op result{.op = op, .object = object};
   auto reject = [&](std::string detail) {
-    result.rejected = invalid_argument(op, object, std::move(detail));
-    return result;
+    result.rejected = std::make_unique<const NetlinkError>(invalid_argument(op, object, std::move(detail)));
+    return std::move(result);
   };
   auto from = spec_prefix(spec.from), to = spec_prefix(spec.to);
   if (!from.ok) return reject("malformed source prefix '" + spec.from + "'");

@@ -19,6 +19,7 @@
 #include "brisk/netlink/batch.h"
 #include "brisk/netlink/connection.h"
 #include "brisk/netlink/link.h"
+#include "netlink/op.h"
 #include "support/fake_kernel.h"
 
 namespace brisk::netlink {
@@ -667,6 +668,58 @@ TEST(BatchLogic, AFeedMayQueueNothingOnACall) {
   EXPECT_TRUE(results[0]);
   EXPECT_EQ(calls, 4);
   EXPECT_TRUE(Batch(*f.conn).flush([] { return false; }).empty());
+}
+
+// An add op for wide(i) whose state, once the op lets it go, counts itself
+// in `released`.
+detail::Op counted_add(int i, int& released) {
+  struct Held {
+    std::shared_ptr<const void> inner;
+    int* released = nullptr;
+    ~Held() { ++*released; }
+  };
+  auto op = detail::address_op({.dev = "d0", .prefix = wide(i) + "/24"}, detail::AddressWrite::add);
+  auto held = std::make_shared<Held>();
+  held->inner = std::move(op.state);
+  held->released = &released;
+  op.state = std::move(held);
+  return op;
+}
+
+// A flushed batch lets go of each op once its result is settled, so a long
+// run reuses that memory for the ops it makes later; a caller that keeps
+// its ops (for an undo of its own) has them whole at the end.
+TEST(BatchLogic, SettledOpsAreReleasedDuringTheRunWhenAsked) {
+  for (bool release : {true, false}) {
+    AddressKernel kernel;
+    Overlapped run(kernel);
+    std::vector<detail::Op> ops;
+    int released = 0, next = 1, released_when_fed_dry = -1;
+    detail::RunMode mode{.more =
+                             [&] {
+                               if (next > kLong) {
+                                 released_when_fed_dry = released;
+                                 return false;
+                               }
+                               ops.push_back(counted_add(next++, released));
+                               return true;
+                             },
+                         .expected = kLong,
+                         .release_settled = release};
+    auto results = detail::run_ops(*run.f.conn, ops, {}, mode);
+    ASSERT_EQ(results.size(), static_cast<std::size_t>(kLong));
+    for (const auto& r : results) EXPECT_TRUE(r) << r.error().message();
+    if (release) {
+      EXPECT_GT(released_when_fed_dry, 0) << "no op was let go before the last was made";
+      EXPECT_EQ(released, kLong);
+    } else {
+      EXPECT_EQ(released, 0);
+      ASSERT_EQ(ops.size(), static_cast<std::size_t>(kLong));
+      EXPECT_TRUE(ops[0].undo) << "an op kept whole still has its undo";
+    }
+    ops.clear();
+    EXPECT_EQ(released, kLong);
+  }
 }
 
 }  // namespace

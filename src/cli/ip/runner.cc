@@ -247,7 +247,7 @@ int Runner::run(std::vector<IpCommand>& cmds) {
       netlink::Batch batch(**c, {.stop_at_first_error = stop_mode});
       batch.reserve(end - i);
       std::vector<std::optional<std::size_t>> slot(end - i);
-      std::vector<std::optional<NetlinkError>> prep_error(end - i);
+      std::vector<NetlinkError> prep_errors;  // of the lines that could not be queued, in order
       // The lines are queued as the batch asks for them, so that making the
       // ops of later lines overlaps the kernel's work on earlier ones.
       std::size_t next = i;
@@ -259,7 +259,7 @@ int Runner::run(std::vector<IpCommand>& cmds) {
         if (idx) {
           slot[k - i] = *idx;
         } else {
-          prep_error[k - i] = std::move(idx).error();
+          prep_errors.push_back(std::move(idx).error());
           if (stop_mode) end = k + 1;  // nothing after it may be applied
         }
         return true;
@@ -267,8 +267,10 @@ int Runner::run(std::vector<IpCommand>& cmds) {
       auto results = batch.flush(more, end - i);
       held_fds_.clear();
       bool failed = false;
+      std::size_t next_prep = 0;
       for (std::size_t k = i; k < end; ++k) {
-        const NetlinkError* error = prep_error[k - i] ? &*prep_error[k - i] : nullptr;
+        // A line without a slot has the next of the errors, which are in line order.
+        const NetlinkError* error = slot[k - i] ? nullptr : &prep_errors[next_prep++];
         if (!error && !results[*slot[k - i]]) error = &results[*slot[k - i]].error();
         if (!error || (failed && stop_mode && error->code == ECANCELED)) continue;
         if (auto text = argument_error(*error)) {
