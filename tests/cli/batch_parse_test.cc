@@ -3,7 +3,13 @@
 // cut falls: line numbers, text offsets, errors and their lines.
 #include "cli/ip/batch_parse.h"
 
+#include <unistd.h>
+
+#include "cli/ip/batch_file.h"
+
 #include <gtest/gtest.h>
+
+#include <fstream>
 
 #include <string>
 #include <vector>
@@ -118,6 +124,27 @@ TEST(IpBatchParse, ChangesCarryNoShowSelectors) {
     ASSERT_TRUE(cmd) << line;
     EXPECT_TRUE(cmd->filters.held()) << line;
   }
+}
+
+// read_batch sizes its string by the file's size where there is one, and
+// reads on where there is none (/proc, a pipe): the text is the same.
+TEST(IpBatchParse, ReadBatchReadsWholeFilesOfEitherKind) {
+  std::string path = "/tmp/brisk-read-batch-" + std::to_string(::getpid());
+  std::string text = long_batch("# comment\n", 5);
+  std::ofstream(path) << text;
+  auto got = read_batch(path);
+  ::unlink(path.c_str());
+  ASSERT_TRUE(got) << got.error().message;
+  EXPECT_EQ(*got, text);
+  std::ifstream status("/proc/self/status");
+  std::string want((std::istreambuf_iterator<char>(status)), std::istreambuf_iterator<char>());
+  auto proc = read_batch("/proc/self/status");  // size 0 in stat, and longer than that
+  ASSERT_TRUE(proc);
+  EXPECT_EQ(proc->substr(0, 5), want.substr(0, 5));
+  EXPECT_GT(proc->size(), 100u);
+  auto missing = read_batch(path);
+  ASSERT_FALSE(missing);
+  EXPECT_NE(missing.error().message.find("cannot open file"), std::string::npos) << missing.error().message;
 }
 
 }  // namespace

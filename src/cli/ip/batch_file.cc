@@ -1,6 +1,7 @@
 // ip -batch files: read whole, then split into numbered lines of words as
 // ip's getcmdline and makeargs do.
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -114,10 +115,17 @@ Parsed<std::string> read_batch(const std::string& file) {
   int fd = file == "-" ? STDIN_FILENO : ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0)
     return fail(UsageError{"cannot open file \"" + file + "\" for reading: " + std::strerror(errno)});
+  // Read straight into the string, sized once for a regular file: growing
+  // it by copies would touch every page of a long batch two or three times.
   std::string text;
-  char buffer[65536];
+  struct stat st{};
+  std::size_t chunk = 65536;
+  if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0)
+    chunk = static_cast<std::size_t>(st.st_size) + 1;  // +1: the read that sees the end
+  std::size_t used = 0;
   for (;;) {
-    ssize_t n = ::read(fd, buffer, sizeof buffer);
+    if (text.size() - used < chunk) text.resize(used + chunk);
+    ssize_t n = ::read(fd, text.data() + used, text.size() - used);
     if (n < 0 && errno == EINTR) continue;
     if (n < 0) {
       int err = errno;
@@ -125,8 +133,9 @@ Parsed<std::string> read_batch(const std::string& file) {
       return fail(UsageError{"cannot read \"" + file + "\": " + std::strerror(err)});
     }
     if (n == 0) break;
-    text.append(buffer, static_cast<std::size_t>(n));
+    used += static_cast<std::size_t>(n);
   }
+  text.resize(used);
   if (fd != STDIN_FILENO) ::close(fd);
   return text;
 }
