@@ -58,6 +58,7 @@ netlink::NlResult<void> FakeKernel::send(std::span<const iovec> parts) {
   for (auto* nlh = reinterpret_cast<const nlmsghdr*>(sent.data()); NLMSG_OK(nlh, left); nlh = NLMSG_NEXT(nlh, left)) {
     const char* start = reinterpret_cast<const char*>(nlh);
     requests.emplace_back(start, start + nlh->nlmsg_len);
+    received.store(requests.size(), std::memory_order_release);
     Answer answer = script_(*nlh);
     for (auto& d : answer.datagrams) {
       if (answer.lose || queued_ + charge(d) > static_cast<std::size_t>(receive_buffer_)) {

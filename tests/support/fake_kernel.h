@@ -13,6 +13,7 @@
 
 #include <linux/netlink.h>
 
+#include <atomic>
 #include <cstdint>
 #include <deque>
 #include <functional>
@@ -64,6 +65,7 @@ class FakeKernel final : public netlink::Transport {
 
   std::map<std::string, int> devices;  // what interface_index finds
   std::vector<Datagram> requests;      // every request received, in order
+  std::atomic<std::size_t> received{0};  // requests.size(), readable while send() runs on another thread
   std::size_t sends = 0;               // send() calls
   std::size_t most_queued = 0;         // high-water mark of the queue, in charged bytes
   std::size_t dropped = 0;             // datagrams dropped for want of room, or lost by the script
