@@ -31,11 +31,14 @@ class PendingReplies {
     seqs_.reserve(capacity);
     requests_.reserve(capacity);
     open_.reserve(capacity);
+    quiet_.reserve(capacity);
   }
-  void add(uint32_t seq, std::size_t request) {
+  // `quiet`: a change sent without NLM_F_ACK, answered only if it fails.
+  void add(uint32_t seq, std::size_t request, bool quiet) {
     seqs_.push_back(seq);
     requests_.push_back(request);
     open_.push_back(true);
+    quiet_.push_back(quiet);
     ++open_count_;
   }
   bool empty() const { return open_count_ == 0; }
@@ -51,6 +54,11 @@ class PendingReplies {
   void close(std::size_t place) {
     if (open_[place]) open_[place] = false, --open_count_;
   }
+  // The quiet changes still open succeeded: the window's fence was answered.
+  void close_quiet() {
+    for (std::size_t place = 0; place < seqs_.size(); ++place)
+      if (quiet_[place]) close(place);
+  }
   // fn(window index) for each request still open, in the order sent.
   template <class Fn>
   void for_each_open(Fn&& fn) const {
@@ -62,6 +70,7 @@ class PendingReplies {
   std::vector<uint32_t> seqs_;
   std::vector<std::size_t> requests_;  // index in the window
   std::vector<bool> open_;
+  std::vector<bool> quiet_;
   std::size_t open_count_ = 0;
 };
 
@@ -202,12 +211,21 @@ NlResult<void> Connection::execute(Request request) {
 }
 
 void Connection::execute_window(std::span<Request> window, bool recheck) {
-  // Stamp and send, many requests per sendmsg.
+  // Stamp and send, many requests per sendmsg. A quiet change asks for no
+  // ACK: only its failure is answered. The window's fence, a NLMSG_NOOP that
+  // asks for one, goes last; the kernel answers a socket's requests in the
+  // order sent, so once the fence's ACK is in, a quiet change still without
+  // an answer succeeded.
+  auto quiet = [&](const Request& r) { return !options_.ack_every_change && r.ack && !r.on_reply; };
   PendingReplies pending(window.size());
   std::vector<iovec> iov;
   std::size_t chunk_bytes = 0;
+  constexpr std::size_t kFence = SIZE_MAX;  // the fence's place in `chunk`
   std::vector<std::size_t> chunk;  // indexes in the current sendmsg
   std::size_t send_limit = static_cast<std::size_t>(std::max(transport_->send_buffer() - 32, 4096));
+  std::optional<Message> fence;
+  bool fence_open = false;   // sent, and its ACK not yet in
+  bool fence_unsent = false;  // its sendmsg failed: what is queued is all there is
   auto flush = [&]() {
     if (iov.empty()) return;
     ++stats_.sendmsg_calls;
@@ -215,41 +233,62 @@ void Connection::execute_window(std::span<Request> window, bool recheck) {
     if (!sent) {
       // Nothing of this datagram reached the kernel: its requests all fail.
       for (std::size_t k : chunk) {
+        if (k == kFence) {
+          fence_open = false;
+          fence_unsent = true;
+          continue;
+        }
         NetlinkError e = sent.error();
         e.object = window[k].object;
         window[k].result = e;
         if (auto place = pending.find(window[k].message.seq())) pending.close(*place);
       }
     }
-    stats_.requests += chunk.size();
+    stats_.requests += chunk.size() - static_cast<std::size_t>(!chunk.empty() && chunk.back() == kFence);
     iov.clear();
     chunk.clear();
     chunk_bytes = 0;
   };
+  auto put = [&](std::span<const char> bytes, std::size_t k) {
+    if (chunk_bytes + bytes.size() > send_limit || iov.size() >= IOV_MAX) flush();
+    iov.push_back({const_cast<char*>(bytes.data()), bytes.size()});
+    chunk.push_back(k);
+    chunk_bytes += bytes.size();
+  };
+  std::size_t quiet_count = 0;
   for (std::size_t k = 0; k < window.size(); ++k) {
     Request& r = window[k];
     if (r.message.overflowed()) {
       r.result = NetlinkError{.code = EMSGSIZE, .op = r.op, .object = r.object, .detail = "request does not fit its buffer"};
       continue;
     }
-    r.message.add_flags(r.ack ? NLM_F_REQUEST | NLM_F_ACK : NLM_F_REQUEST);
+    if (quiet(r)) {
+      r.message.header()->nlmsg_flags &= static_cast<uint16_t>(~NLM_F_ACK);
+      r.message.add_flags(NLM_F_REQUEST);
+      ++quiet_count;
+    } else {
+      r.message.add_flags(r.ack ? NLM_F_REQUEST | NLM_F_ACK : NLM_F_REQUEST);
+    }
     stamp(r.message);
     r.result = {};
-    auto bytes = r.message.bytes();
-    if (chunk_bytes + bytes.size() > send_limit || iov.size() >= IOV_MAX) flush();
-    pending.add(r.message.seq(), k);
-    iov.push_back({const_cast<char*>(bytes.data()), bytes.size()});
-    chunk.push_back(k);
-    chunk_bytes += bytes.size();
+    pending.add(r.message.seq(), k, quiet(r));
+    put(r.message.bytes(), k);
+  }
+  if (quiet_count > 0) {
+    fence.emplace(NLMSG_NOOP, NLM_F_REQUEST | NLM_F_ACK, NLMSG_HDRLEN);
+    stamp(*fence);
+    ++stats_.fences;
+    fence_open = true;
+    put(fence->bytes(), kFence);
   }
   flush();
 
-  // Collect replies until every request has its ACK or error. rtnetlink
-  // handles a sendmsg synchronously, so once ENOBUFS is seen, whatever is
-  // not already queued was dropped.
+  // Collect replies until every request has its answer. rtnetlink handles a
+  // sendmsg synchronously, so once ENOBUFS is seen, whatever is not already
+  // queued was dropped.
   bool lost = false;
   while (!pending.empty()) {
-    auto n = receive(!lost);
+    auto n = receive(!lost && !fence_unsent);
     if (!n) {
       if (n.error().code == ENOBUFS) {
         ++stats_.enobufs;
@@ -264,10 +303,21 @@ void Connection::execute_window(std::span<Request> window, bool recheck) {
       return;
     }
     if (*n == 0) {
-      if (lost) break;  // drained: the rest lost their replies
+      // Drained. Without a fence, what the kernel queued within sendmsg is
+      // every answer there will be: a quiet change without one succeeded,
+      // unless an overrun may have dropped it.
+      if (fence_unsent && !lost) pending.close_quiet();
+      if (lost || fence_unsent) break;  // the rest lost their replies
       continue;
     }
     detail::for_each_message({buffer_.data(), *n}, [&](const nlmsghdr& nlh) {
+      if (fence_open && nlh.nlmsg_seq == fence->seq()) {
+        if (nlh.nlmsg_type != NLMSG_ERROR) return true;
+        fence_open = false;
+        // After an overrun, silence no longer means success.
+        if (!lost) pending.close_quiet();
+        return true;
+      }
       auto place = pending.find(nlh.nlmsg_seq);
       if (!place) return true;  // a stale reply from an earlier, lossy window
       Request& r = window[pending.request(*place)];

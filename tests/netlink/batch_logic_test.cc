@@ -110,6 +110,10 @@ struct AddressKernel {
   }
 };
 
+// Each change ACKed, for the tests of what an ACK-per-request window does
+// with lost, forged and overrun replies.
+const ConnectionOptions kAckEach{.ack_every_change = true};
+
 // A connection over a fake kernel running `kernel`, with device d0 = 2.
 struct Fixture {
   explicit Fixture(FakeKernel::Script script, ConnectionOptions options = {}, int receive_buffer = 1 << 20) {
@@ -228,7 +232,7 @@ TEST(BatchLogic, LostAcksAreRecheckedWithBothOutcomes) {
   AddressKernel kernel;
   kernel.lose = {nth(2)};
   kernel.lose_unapplied = {nth(4)};
-  Fixture f(std::ref(kernel));
+  Fixture f(std::ref(kernel), kAckEach);
   auto results = add_addresses(*f.conn, 5, {});
   EXPECT_TRUE(results[0] && results[2] && results[4]);
   EXPECT_TRUE(results[1]) << results[1].error().message();
@@ -245,10 +249,12 @@ TEST(BatchLogic, LostAcksAreRecheckedWithBothOutcomes) {
 TEST(BatchLogic, ARecheckThatFailsFailsTheRequest) {
   AddressKernel kernel;
   kernel.lose = {nth(1)};
-  Fixture f([&](const nlmsghdr& m) -> FakeKernel::Answer {
-    if (m.nlmsg_type == RTM_GETADDR) return {.datagrams = {test::ack(m, EPERM)}};
-    return kernel(m);
-  });
+  Fixture f(
+      [&](const nlmsghdr& m) -> FakeKernel::Answer {
+        if (m.nlmsg_type == RTM_GETADDR) return {.datagrams = {test::ack(m, EPERM)}};
+        return kernel(m);
+      },
+      kAckEach);
   auto results = add_addresses(*f.conn, 1, {});
   ASSERT_FALSE(results[0]);
   EXPECT_EQ(results[0].error().code, ENOBUFS);
@@ -378,12 +384,23 @@ TEST(BatchLogic, WindowsFitTheReceiveBuffer) {
   }
   {
     AddressKernel kernel;
-    Fixture f(std::ref(kernel), {.unbounded_window = true}, kBuffer);
+    Fixture f(std::ref(kernel), {.unbounded_window = true, .ack_every_change = true}, kBuffer);
     auto results = add_addresses(*f.conn, 250, {});
     for (auto& r : results) ASSERT_TRUE(r) << r.error().message();  // every add was applied: the re-checks say so
     EXPECT_GT(f.conn->stats().enobufs, 0u);
     EXPECT_GT(f.fake->dropped, 0u);
     EXPECT_EQ(f.conn->stats().rechecks, f.fake->dropped);
+  }
+  {
+    // Quiet changes: only the fence is answered, so the same window fits.
+    AddressKernel kernel;
+    Fixture f(std::ref(kernel), {.unbounded_window = true}, kBuffer);
+    auto results = add_addresses(*f.conn, 250, {});
+    for (auto& r : results) ASSERT_TRUE(r) << r.error().message();
+    EXPECT_EQ(f.conn->stats().enobufs, 0u);
+    EXPECT_EQ(f.fake->dropped, 0u);
+    EXPECT_EQ(f.fake->fences, 1u);
+    EXPECT_LE(f.fake->most_queued, FakeKernel::charge(Datagram(NLMSG_HDRLEN + NLMSG_ALIGN(sizeof(nlmsgerr)))));
   }
 }
 
@@ -452,7 +469,7 @@ TEST(BatchLogic, ForgedAndTruncatedRepliesAreNotTakenForAnswers) {
       case 3: return {.datagrams = {runs_past, test::ack(m, EEXIST)}};  // the next datagram completes it
       default: return {.datagrams = {wild}};
     }
-  });
+  }, kAckEach);
   auto results = add_addresses(*f.conn, 4, {});
   EXPECT_TRUE(results[0]) << results[0].error().message();
   ASSERT_FALSE(results[1]);
@@ -462,6 +479,56 @@ TEST(BatchLogic, ForgedAndTruncatedRepliesAreNotTakenForAnswers) {
   EXPECT_EQ(results[2].error().code, EEXIST);
   ASSERT_FALSE(results[3]);
   EXPECT_EQ(results[3].error().code, EBADMSG);
+}
+
+// By default a change asks for no ACK: a success is silent, a failure is
+// answered, and one NLMSG_NOOP asking for an ACK ends the window.
+TEST(BatchLogic, QuietChangesAreEndedByOneFence) {
+  AddressKernel kernel;
+  kernel.refuse = {nth(3)};
+  Fixture f(std::ref(kernel));
+  auto results = add_addresses(*f.conn, 5, {});
+  for (int i : {0, 1, 3, 4}) EXPECT_TRUE(results[i]) << i << ": " << results[i].error().message();
+  ASSERT_FALSE(results[2]);
+  EXPECT_EQ(results[2].error().code, EINVAL);
+  ASSERT_EQ(f.fake->requests.size(), 5u);
+  for (const auto& d : f.fake->requests) EXPECT_FALSE(header_of(d).nlmsg_flags & NLM_F_ACK);
+  EXPECT_EQ(f.fake->fences, 1u);
+  EXPECT_EQ(f.fake->sends, 1u);
+  EXPECT_EQ(f.conn->stats().fences, 1u);
+  EXPECT_EQ(f.conn->stats().requests, 5u);
+  EXPECT_EQ(kernel.present.size(), 4u);
+}
+
+// An overrun may have dropped a quiet change's failure, so after ENOBUFS no
+// silence counts as success: every change without an answer is re-checked.
+TEST(BatchLogic, AnOverrunMakesEveryUnansweredQuietChangeARecheck) {
+  AddressKernel kernel;
+  Fixture f([&](const nlmsghdr& m) -> FakeKernel::Answer {
+    if (m.nlmsg_type == RTM_NEWADDR && AddressKernel::address_of(m) == nth(2))
+      return {.datagrams = {test::ack(m, EINVAL)}, .lose = true};  // refused, and the refusal lost
+    return kernel(m);
+  });
+  auto results = add_addresses(*f.conn, 4, {});
+  for (int i : {0, 2, 3}) EXPECT_TRUE(results[i]) << i << ": " << results[i].error().message();
+  ASSERT_FALSE(results[1]);
+  EXPECT_EQ(results[1].error().code, ENOBUFS);
+  EXPECT_NE(results[1].error().detail.find("re-check found the change not in place"), std::string::npos)
+      << results[1].error().detail;
+  EXPECT_EQ(f.conn->stats().enobufs, 1u);
+  EXPECT_EQ(f.conn->stats().rechecks, 4u);
+}
+
+// A GET keeps its reply, and a request built with NLM_F_ACK keeps it when
+// ACKs are asked for every change.
+TEST(BatchLogic, EveryChangeIsAckedWhenAskedAndNoFenceIsSent) {
+  AddressKernel kernel;
+  Fixture f(std::ref(kernel), kAckEach);
+  auto results = add_addresses(*f.conn, 3, {});
+  for (auto& r : results) EXPECT_TRUE(r) << r.error().message();
+  for (const auto& d : f.fake->requests) EXPECT_TRUE(header_of(d).nlmsg_flags & NLM_F_ACK);
+  EXPECT_EQ(f.fake->fences, 0u);
+  EXPECT_EQ(f.conn->stats().fences, 0u);
 }
 
 // A single-object GET completes on its one reply: no ACK is asked for, and
@@ -488,7 +555,9 @@ std::string wide(int i) { return "10.0." + std::to_string(i / 256) + "." + std::
 constexpr int kLong = 600;
 
 struct Overlapped {
-  explicit Overlapped(AddressKernel& kernel) : f(std::ref(kernel)) { f.fake->concurrent = true; }
+  explicit Overlapped(AddressKernel& kernel, ConnectionOptions options = {}) : f(std::ref(kernel), options) {
+    f.fake->concurrent = true;
+  }
   std::vector<NlResult<void>> add(BatchOptions options) {
     Batch batch(*f.conn, options);
     for (int i = 1; i <= kLong; ++i) batch.add_address({.dev = "d0", .prefix = wide(i) + "/24"});
@@ -550,7 +619,7 @@ TEST(BatchLogic, OverlappedLostAcksAreRecheckedAfterTheyLand) {
   AddressKernel kernel;
   kernel.lose = {wide(300)};
   kernel.lose_unapplied = {wide(301)};
-  Overlapped run(kernel);
+  Overlapped run(kernel, kAckEach);
   auto results = run.add({});
   EXPECT_TRUE(results[299]) << results[299].error().message();
   ASSERT_FALSE(results[300]);

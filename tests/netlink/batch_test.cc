@@ -142,7 +142,9 @@ TEST_F(BatchTest, LostFdbAcksAreRecheckedNeverAssumed) {
     std::snprintf(text, sizeof text, "02:00:00:00:%02x:%02x", (i >> 8) & 0xff, i & 0xff);
     return std::string(text);
   };
-  auto small = Connection::open_in(ns(), {.receive_buffer = 1, .max_window = 100000, .unbounded_window = true});
+  // Every change ACKed, so that the ACKs overrun the one-byte buffer.
+  auto small = Connection::open_in(
+      ns(), {.receive_buffer = 1, .max_window = 100000, .unbounded_window = true, .ack_every_change = true});
   ASSERT_TRUE(small) << small.error().message();
   const int n = 300;
   Batch adds(*small);

@@ -40,6 +40,19 @@ Datagram join(const std::vector<Datagram>& messages) {
   return d;
 }
 
+namespace {
+
+bool is_success_ack(const Datagram& d) {
+  if (d.size() < NLMSG_HDRLEN + sizeof(nlmsgerr)) return false;
+  nlmsghdr h;
+  nlmsgerr e;
+  std::memcpy(&h, d.data(), sizeof h);
+  std::memcpy(&e, d.data() + NLMSG_HDRLEN, sizeof e);
+  return h.nlmsg_type == NLMSG_ERROR && e.error == 0;
+}
+
+}  // namespace
+
 netlink::NlResult<void> FakeKernel::send(std::span<const iovec> parts) {
   ++sends;
   if (fail_next_send) {
@@ -57,9 +70,19 @@ netlink::NlResult<void> FakeKernel::send(std::span<const iovec> parts) {
   int left = static_cast<int>(sent.size());
   for (auto* nlh = reinterpret_cast<const nlmsghdr*>(sent.data()); NLMSG_OK(nlh, left); nlh = NLMSG_NEXT(nlh, left)) {
     const char* start = reinterpret_cast<const char*>(nlh);
-    requests.emplace_back(start, start + nlh->nlmsg_len);
-    received.store(requests.size(), std::memory_order_release);
-    Answer answer = script_(*nlh);
+    Answer answer;
+    if (nlh->nlmsg_type < NLMSG_MIN_TYPE) {
+      // A control message (a window's NLMSG_NOOP fence): the kernel ACKs it
+      // if asked and hands it to no family, so neither does the fake.
+      ++fences;
+      if (nlh->nlmsg_flags & NLM_F_ACK) answer.datagrams.push_back(ack(*nlh));
+    } else {
+      requests.emplace_back(start, start + nlh->nlmsg_len);
+      received.store(requests.size(), std::memory_order_release);
+      answer = script_(*nlh);
+      // As the kernel's netlink_rcv_skb: a success is ACKed only if asked.
+      if (!(nlh->nlmsg_flags & NLM_F_ACK)) std::erase_if(answer.datagrams, is_success_ack);
+    }
     for (auto& d : answer.datagrams) {
       if (answer.lose || queued_ + charge(d) > static_cast<std::size_t>(receive_buffer_)) {
         ++dropped;

@@ -8,7 +8,9 @@
 // Like rtnetlink, the fake handles every request of a datagram inside
 // send(), queueing its answers; and like a socket's receive buffer, its
 // queue is bounded: an answer that does not fit is dropped, and the next
-// receive reports ENOBUFS once.
+// receive reports ENOBUFS once. As the kernel does, it ACKs a success only
+// when the request asks for it (NLM_F_ACK), and ACKs a control message
+// (NLMSG_NOOP) itself without showing it to the script.
 #pragma once
 
 #include <linux/netlink.h>
@@ -64,7 +66,8 @@ class FakeKernel final : public netlink::Transport {
   static std::size_t charge(const Datagram& d) { return d.size() + 576; }
 
   std::map<std::string, int> devices;  // what interface_index finds
-  std::vector<Datagram> requests;      // every request received, in order
+  std::vector<Datagram> requests;      // every request received, in order (control messages aside)
+  std::size_t fences = 0;              // control messages (NLMSG_NOOP) received, and ACKed if asked
   std::atomic<std::size_t> received{0};  // requests.size(), readable while send() runs on another thread
   std::size_t sends = 0;               // send() calls
   std::size_t most_queued = 0;         // high-water mark of the queue, in charged bytes
