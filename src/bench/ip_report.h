@@ -45,6 +45,9 @@ struct IpBenchReport {
   // of the same file (the process, reading and parsing every line, which
   // a brisk batch does before it sends anything).
   std::vector<IpOverLookupFloor> over_parse_floor{};
+  // A brisk method's time over the floor's when the floor, like brisk's
+  // engine, asks for no ACK of a success (one NLMSG_NOOP fence per send).
+  std::vector<IpOverLookupFloor> over_quiet_floor{};
   int failures = 0;      // runs (or floor requests) that failed
 };
 
@@ -55,5 +58,6 @@ nlohmann::json to_json(const IpBenchReport& report);
 // The figures of `over`, one line for the table.
 std::string format_over_lookup_floor(const std::vector<IpOverLookupFloor>& over);
 std::string format_over_parse_floor(const std::vector<IpOverLookupFloor>& over);
+std::string format_over_quiet_floor(const std::vector<IpOverLookupFloor>& over);
 
 }  // namespace brisk::bench

@@ -39,7 +39,8 @@ void RawNetlink::start(uint16_t type, uint16_t flags) {
   auto* h = header();
   h->nlmsg_len = NLMSG_HDRLEN;
   h->nlmsg_type = type;
-  h->nlmsg_flags = static_cast<uint16_t>(NLM_F_REQUEST | NLM_F_ACK | flags);
+  bool ack = !(quiet_ && window_ > 0);
+  h->nlmsg_flags = static_cast<uint16_t>(NLM_F_REQUEST | (ack ? NLM_F_ACK : 0) | flags);
   h->nlmsg_seq = ++seq_;
 }
 
@@ -98,20 +99,33 @@ int RawNetlink::flush() {
 
 // One send() for the window (NETLINK_CAP_ACK keeps each ACK at 36 bytes),
 // then every ACK, in any order.
+// Quiet, one NOOP fence goes last and only its ACK is waited for.
 int RawNetlink::send_queue() {
   int expected = std::exchange(queued_, 0);
   std::string out = std::exchange(queue_, {});
+  uint32_t fence = 0;
+  if (quiet_) {
+    nlmsghdr noop{.nlmsg_len = NLMSG_HDRLEN, .nlmsg_type = NLMSG_NOOP,
+                  .nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK, .nlmsg_seq = fence = ++seq_, .nlmsg_pid = 0};
+    out.append(reinterpret_cast<const char*>(&noop), sizeof noop);
+  }
   if (::send(fd_.get(), out.data(), out.size(), 0) < 0) return expected;
   int failed = 0;
   char reply[8192];
-  while (expected > 0) {
+  bool waiting = true;
+  while (waiting) {
     ssize_t n = ::recv(fd_.get(), reply, sizeof reply, 0);
-    if (n < 0) return failed + expected;
+    if (n < 0) return failed + (quiet_ ? 1 : expected);
     for (auto* h = reinterpret_cast<nlmsghdr*>(reply); NLMSG_OK(h, n); h = NLMSG_NEXT(h, n)) {
       if (h->nlmsg_type != NLMSG_ERROR) continue;
+      if (quiet_ && h->nlmsg_seq == fence) {
+        waiting = false;
+        continue;
+      }
       --expected;
       if (static_cast<nlmsgerr*>(NLMSG_DATA(h))->error) ++failed;
     }
+    if (!quiet_ && expected <= 0) waiting = false;
   }
   return failed;
 }

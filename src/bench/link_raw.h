@@ -65,6 +65,10 @@ class RawNetlink {
   // From now on the calls above queue their request and return 0; every
   // `window` requests go out in one send() and their ACKs are read.
   void pipeline(int window);
+  // Pipelined requests ask for no ACK: only a failure is answered, and a
+  // NLMSG_NOOP asking for an ACK ends each send (what brisk's engine sends
+  // unless told to ACK every change).
+  void quiet(bool on) { quiet_ = on; }
   // Sends what is queued, reads the ACKs; returns how many requests failed
   // since the last flush.
   int flush();
@@ -88,6 +92,7 @@ class RawNetlink {
   std::string queue_;     // requests not sent yet
   int queued_ = 0;
   int failures_ = 0;      // failed requests since the last flush()
+  bool quiet_ = false;    // see quiet()
 };
 
 // The floor of `netns add`: the mount point, unshare(CLONE_NEWNET) and the

@@ -223,6 +223,7 @@ TEST_F(BenchCli, IpJsonHasEveryPhaseAndMethod) {
       {"route add", batch}, {"rule add", batch}, {"one process", {"ip", "brisk"}},
       {"-V start-up", {"ip", "brisk"}}, {"delete", {"ip", "brisk", "brisk -force"}},
       {"name lookup", {"floor"}}, {"set up alone", {"floor"}},
+      {"addr, no ACKs", {"floor"}}, {"route, no ACKs", {"floor"}}, {"rule, no ACKs", {"floor"}},
       {"addr parse", {"brisk"}}, {"route parse", {"brisk"}}, {"rule parse", {"brisk"}}};
   std::map<std::string, Methods> seen;
   for (const auto& phase : printed["phases"]) {
@@ -232,7 +233,8 @@ TEST_F(BenchCli, IpJsonHasEveryPhaseAndMethod) {
     for (const auto& m : phase["methods"]) {
       seen[name].insert(m["method"].get<std::string>());
       for (const char* figure : {"seconds", "us_per_op", "ip_over_method"}) {
-        bool alone = name == "name lookup" || name == "set up alone" || name.ends_with(" parse");
+        bool alone = name == "name lookup" || name == "set up alone" || name.ends_with(" parse") ||
+                     name.ends_with(", no ACKs");
         if (alone && std::string(figure) == "ip_over_method") {
           EXPECT_FALSE(m.contains(figure));  // ip has no such phase of its own
           continue;
@@ -269,6 +271,12 @@ TEST_F(BenchCli, IpJsonHasEveryPhaseAndMethod) {
   auto expected_parse = expected_lookup;
   expected_parse.insert({{"rule add", "brisk"}, {"rule add", "brisk -force"}});
   EXPECT_EQ(with_parse, expected_parse);
+  std::set<std::pair<std::string, std::string>> without_acks;
+  for (const auto& o : printed["over_floor_without_acks"]) {
+    without_acks.insert({o["phase"].get<std::string>(), o["method"].get<std::string>()});
+    EXPECT_GT(o["ratio"].get<double>(), 0) << o.dump();
+  }
+  EXPECT_EQ(without_acks, expected_parse);
 }
 
 // `brisk bench cni` refuses each bad setting with a message before it makes

@@ -56,5 +56,18 @@ TEST(IpBenchReport, RatiosOverTheFloorsWithLookupAndParse) {
   EXPECT_EQ(format_over_lookup_floor(report.over_lookup_floor).find("parse"), std::string::npos);
 }
 
+TEST(IpBenchReport, RatiosOverTheFloorWithoutAcks) {
+  auto report = sample();
+  report.over_quiet_floor = {{.phase = "rule add", .method = "brisk -force", .ratio = 1.375}};
+  auto json = to_json(report);
+  ASSERT_EQ(json["over_floor_without_acks"].size(), 1u);
+  EXPECT_EQ(json["over_floor_without_acks"][0]["phase"], "rule add");
+  EXPECT_DOUBLE_EQ(json["over_floor_without_acks"][0]["ratio"].get<double>(), 1.375);
+  EXPECT_TRUE(json["over_floor_with_parse"].empty());
+  std::string line = format_over_quiet_floor(report.over_quiet_floor);
+  EXPECT_NE(line.find("without ACKs"), std::string::npos) << line;
+  EXPECT_NE(line.find("rule add brisk -force 1.38x"), std::string::npos) << line;
+}
+
 }  // namespace
 }  // namespace brisk::bench
