@@ -519,6 +519,40 @@ TEST(BatchLogic, AnOverrunMakesEveryUnansweredQuietChangeARecheck) {
   EXPECT_EQ(f.conn->stats().rechecks, 4u);
 }
 
+// The fence's datagram fails to send: its changes fail with the send's
+// error, and the earlier datagrams' changes are settled by what the kernel
+// queued while taking them (rtnetlink answers within sendmsg), a refusal
+// there included, without waiting for an ACK that will never come.
+TEST(BatchLogic, AFenceThatIsNotSentLeavesTheEarlierSendsSettled) {
+  AddressKernel kernel;
+  kernel.refuse = {nth(5)};
+  auto owned = std::make_unique<FakeKernel>(std::ref(kernel), 1 << 20, 4096);
+  FakeKernel* fake = owned.get();
+  fake->devices = {{"d0", 2}};
+  auto conn = Connection::over(std::move(owned));
+  Batch batch(conn);
+  const int n = 200;
+  for (int i = 1; i <= n; ++i) batch.add_address({.dev = "d0", .prefix = nth(i) + "/24"});
+  fake->fail_send_number = 2;  // the window's last datagram, which holds the fence
+  auto results = batch.flush();
+  ASSERT_EQ(fake->sends, 2u) << "the window was expected to take two datagrams";
+  std::size_t taken = fake->requests.size();
+  ASSERT_GT(taken, 50u);
+  ASSERT_LT(taken, static_cast<std::size_t>(n));
+  EXPECT_EQ(fake->fences, 0u);
+  for (std::size_t i = 0; i < taken; ++i) {
+    if (i == 4) continue;
+    EXPECT_TRUE(results[i]) << i << ": " << results[i].error().message();
+  }
+  ASSERT_FALSE(results[4]);
+  EXPECT_EQ(results[4].error().code, EINVAL);
+  for (std::size_t i = taken; i < static_cast<std::size_t>(n); ++i) {
+    ASSERT_FALSE(results[i]) << i;
+    EXPECT_EQ(results[i].error().code, EIO) << i;
+  }
+  EXPECT_EQ(conn.stats().rechecks, 0u);
+}
+
 // A GET keeps its reply, and a request built with NLM_F_ACK keeps it when
 // ACKs are asked for every change.
 TEST(BatchLogic, EveryChangeIsAckedWhenAskedAndNoFenceIsSent) {

@@ -60,6 +60,7 @@ netlink::NlResult<void> FakeKernel::send(std::span<const iovec> parts) {
     fail_next_send = 0;
     return netlink::NetlinkError{.code = code, .op = "sendmsg"};
   }
+  if (fail_send_number == sends) return netlink::NetlinkError{.code = fail_send_errno, .op = "sendmsg"};
   Datagram sent;
   for (const auto& part : parts) {
     const char* p = static_cast<const char*>(part.iov_base);

@@ -16,6 +16,7 @@
 #include <linux/netlink.h>
 
 #include <atomic>
+#include <cerrno>
 #include <cstdint>
 #include <deque>
 #include <functional>
@@ -73,6 +74,8 @@ class FakeKernel final : public netlink::Transport {
   std::size_t most_queued = 0;         // high-water mark of the queue, in charged bytes
   std::size_t dropped = 0;             // datagrams dropped for want of room, or lost by the script
   int fail_next_send = 0;              // an errno: the next send() takes nothing and fails with it
+  std::size_t fail_send_number = 0;    // with fail_send_errno: the send() of this number (1 = the first) fails so
+  int fail_send_errno = EIO;
   // Let a long batch look names up (in `devices`, which the script must
   // then leave alone) while send() runs on its send thread.
   bool concurrent = false;
