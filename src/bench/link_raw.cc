@@ -98,8 +98,8 @@ int RawNetlink::flush() {
 }
 
 // One send() for the window (NETLINK_CAP_ACK keeps each ACK at 36 bytes),
-// then every ACK, in any order.
-// Quiet, one NOOP fence goes last and only its ACK is waited for.
+// then every ACK, in any order; when quiet, a NOOP fence goes last and only
+// its ACK is waited for.
 int RawNetlink::send_queue() {
   int expected = std::exchange(queued_, 0);
   std::string out = std::exchange(queue_, {});

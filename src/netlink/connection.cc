@@ -262,7 +262,8 @@ void Connection::execute_window(std::span<Request> window, bool recheck) {
       r.result = NetlinkError{.code = EMSGSIZE, .op = r.op, .object = r.object, .detail = "request does not fit its buffer"};
       continue;
     }
-    if (quiet(r)) {
+    const bool is_quiet = quiet(r);
+    if (is_quiet) {
       r.message.header()->nlmsg_flags &= static_cast<uint16_t>(~NLM_F_ACK);
       r.message.add_flags(NLM_F_REQUEST);
       ++quiet_count;
@@ -271,7 +272,7 @@ void Connection::execute_window(std::span<Request> window, bool recheck) {
     }
     stamp(r.message);
     r.result = {};
-    pending.add(r.message.seq(), k, quiet(r));
+    pending.add(r.message.seq(), k, is_quiet);
     put(r.message.bytes(), k);
   }
   if (quiet_count > 0) {
