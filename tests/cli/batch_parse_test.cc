@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "cli/ip/batch_file.h"
+#include "cli/ip/batch_rules.h"
 
 #include <gtest/gtest.h>
 
@@ -124,6 +125,50 @@ TEST(IpBatchParse, ChangesCarryNoShowSelectors) {
     ASSERT_TRUE(cmd) << line;
     EXPECT_TRUE(cmd->filters.held()) << line;
   }
+}
+
+// A plain change keeps only its text, and parse_again gives back the words
+// and the command the validating parse saw, wherever the line sits: after
+// comments and blank lines, over continuations, or past the two-thread cut.
+// Every other line is held whole.
+TEST(IpBatchParse, PlainChangesKeepTheirTextAndParseAgainAsBefore) {
+  Globals g;
+  std::string text = "# head\n\n" +
+                     long_batch("# c\n\nroute add 10.9.0.0/16 \\\n via 10.0.0.1 \\\n dev v0\n"
+                                "link del v3\nlink set v1 master br0\nlink show dev v2\n"
+                                "neigh add 10.0.0.9 lladdr 02:00:00:00:00:01 dev v0\n",
+                                5);
+  auto lines = split_batch(text);
+  ASSERT_TRUE(lines);
+  auto got = parse_batch(text, g);
+  ASSERT_TRUE(got) << got.error().message;
+  ASSERT_EQ(got->cmds.size(), lines->size());
+  std::size_t plain = 0, held = 0;
+  BatchLine scratch;
+  for (std::size_t k = 0; k < lines->size(); ++k) {
+    const BatchLine& want = (*lines)[k];
+    auto cmd = parse_command(want.args, g);
+    ASSERT_TRUE(cmd) << k << ": " << cmd.error().message;
+    const BatchCommand& kept = got->cmds[k];
+    EXPECT_EQ(kept.held == nullptr, is_plain_change(*cmd)) << k;
+    EXPECT_EQ(kept.mutates(), cmd->mutates()) << k;
+    auto again = parse_again(kept, g, scratch);
+    ASSERT_TRUE(again) << k << ": " << again.error().message;
+    EXPECT_EQ(again->verb, cmd->verb) << k;
+    EXPECT_EQ(again->line, want.line) << k;
+    if (kept.held) {
+      ++held;
+      continue;
+    }
+    ++plain;
+    EXPECT_EQ(scratch.args, want.args) << k;
+  }
+  EXPECT_GT(plain, 1000u);
+  EXPECT_GT(held, 300u);  // link del, master, show and neigh lines
+  // A line that did not parse is no change to run.
+  auto bad = parse_batch("addr add nonsense dev v0\n", g);
+  ASSERT_TRUE(bad);
+  EXPECT_FALSE(bad->cmds[0].mutates());
 }
 
 // read_batch sizes its string by the file's size where there is one, and

@@ -1,5 +1,7 @@
 #include "cli/ip/batch_parse.h"
 
+#include "cli/ip/batch_rules.h"
+
 #include <algorithm>
 #include <iterator>
 #include <system_error>
@@ -32,9 +34,10 @@ struct Part {
 };
 
 // Splits `part` a line at a time and parses each line as it comes, into
-// part.parsed with room for `room` lines. The vectors are only reserved,
-// never filled ahead: a parsed line is ~1 KB, and the first touch of a page
-// is what a long batch's parse mostly costs.
+// part.parsed with room for `room` lines. A plain change keeps its text,
+// not its command (BatchCommand), and the vectors are only reserved, never
+// filled ahead: the first touch of a page is what a long batch's parse
+// mostly cost.
 void split_and_parse(Part& part, const Globals& globals, std::size_t room) {
   ParsedBatch& out = part.parsed;
   out.cmds.reserve(room);
@@ -42,6 +45,7 @@ void split_and_parse(Part& part, const Globals& globals, std::size_t room) {
   out.ends.reserve(room);
   BatchSplitter splitter(part.text);
   BatchLine line;
+  std::size_t begin = 0;  // where the line's text starts: the end of the one before
   for (;;) {
     auto more = splitter.next(line);
     if (!more) {
@@ -52,12 +56,19 @@ void split_and_parse(Part& part, const Globals& globals, std::size_t room) {
     if (!*more) return;
     int number = line.line + part.lines_before;
     auto cmd = parse_command(line.args, globals);
+    std::string_view text = part.text.substr(begin, line.end - begin);
+    begin = line.end;
     if (cmd) {
-      out.cmds.push_back(std::move(*cmd));
-      out.cmds.back().line = number;
+      BatchCommand& kept = out.cmds.emplace_back(BatchCommand{.verb = cmd->verb, .line = number});
+      if (is_plain_change(*cmd)) {
+        kept.text = text;
+      } else {
+        cmd->line = number;
+        kept.held = std::make_unique<IpCommand>(std::move(*cmd));
+      }
       out.errors.emplace_back();
     } else {
-      out.cmds.emplace_back();
+      out.cmds.push_back(BatchCommand{.line = number});
       out.errors.push_back(std::move(cmd).error());
       out.errors.back()->line = number;
     }
@@ -99,6 +110,17 @@ Parsed<ParsedBatch> parse_batch(std::string_view text, const Globals& globals) {
   append(out.errors, tail.parsed.errors);
   append(out.ends, tail.parsed.ends);
   return out;
+}
+
+Parsed<IpCommand> parse_again(const BatchCommand& cmd, const Globals& globals, BatchLine& scratch) {
+  if (cmd.held) return *cmd.held;
+  BatchSplitter splitter(cmd.text);
+  auto more = splitter.next(scratch);
+  if (!more) return fail(std::move(more).error());
+  if (!*more) return fail(UsageError{.message = "no command on the line", .line = cmd.line});
+  auto again = parse_command(scratch.args, globals);
+  if (again) again->line = cmd.line;
+  return again;
 }
 
 }  // namespace brisk::ipcli

@@ -17,9 +17,10 @@
 namespace brisk::ipcli {
 
 struct ParsedBatch {
-  // One per line with words, in order, numbered (IpCommand::line); where
-  // the line did not parse, a default command beside its error.
-  std::vector<IpCommand> cmds;
+  // One per line with words, in order, numbered; where the line did not
+  // parse, an unparsed one (verb unparsed, nothing held) beside its error.
+  // A plain change's text is a view of the batch's.
+  std::vector<BatchCommand> cmds;
   std::vector<std::optional<UsageError>> errors;  // the line's parse error, numbered
   std::vector<std::size_t> ends;                  // BatchLine::end of each line
 };
@@ -27,5 +28,10 @@ struct ParsedBatch {
 // split_batch(), then parse_command() for each line. The error is
 // split_batch's (the first in the file), when it fails.
 Parsed<ParsedBatch> parse_batch(std::string_view text, const Globals& globals);
+
+// A batch command whole: the held one, or a plain change parsed again from
+// its text (split into `scratch`, whose storage is reused line to line).
+// The parse is the one that validated the line, so it succeeds again.
+Parsed<IpCommand> parse_again(const BatchCommand& cmd, const Globals& globals, BatchLine& scratch);
 
 }  // namespace brisk::ipcli

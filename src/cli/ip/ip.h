@@ -274,6 +274,22 @@ struct IpCommand {
   const RestoreInput& restore_input() const { return as<RestoreInput>(); }
 };
 
+// A command as a batch holds it until it runs. A batch is mostly plain
+// changes (is_plain_change), by the thousand: such a line keeps only its
+// verb and its text, and is parsed again when it is queued, while the
+// kernel works on the lines before it. Validating a long file then touches
+// no memory per line: a parsed command is ~750 bytes, and the first touch
+// of those pages cost the parse more than the parsing did.
+struct BatchCommand {
+  Verb verb = Verb::unparsed;
+  int line = 0;                       // batch line; 0 for a command line
+  std::string_view text{};            // a plain change's text: its line(s), and what precedes them since the last
+  std::unique_ptr<IpCommand> held{};  // every other command, whole; null for a plain change
+
+  // What is not held is a plain change, or a line that did not parse.
+  bool mutates() const { return held ? held->mutates() : verb != Verb::unparsed; }
+};
+
 // Parses one command: args[0] is the object ("link", "a", ...).
 Parsed<IpCommand> parse_command(std::span<const std::string> args, const Globals& globals);
 

@@ -53,11 +53,12 @@ int ip_main(int argc, char** argv) {
     std::printf("brisk ip utility, brisk-%s\n", BRISK_VERSION_STRING);
     return 0;
   }
-  std::vector<IpCommand> cmds;
+  std::vector<BatchCommand> cmds;
   std::string source;
+  Parsed<std::string> text{std::string()};  // the batch's, which its plain changes are views of
   if (g.batch) {
     source = *g.batch;
-    auto text = read_batch(source);
+    text = read_batch(source);
     if (!text) {
       std::fprintf(stderr, "%s\n", format_error(text.error().message).c_str());
       return 1;
@@ -75,8 +76,8 @@ int ip_main(int argc, char** argv) {
     for (std::size_t k = 0; k < cmds.size(); ++k) {
       if (auto& error = parsed->errors[k]) {
         if (error->kernel_refusal) {
-          cmds[k] = IpCommand{.verb = Verb::unparsed, .line = error->line};
-          cmds[k].parse_error = std::move(*error);
+          cmds[k].held = std::make_unique<IpCommand>(IpCommand{.verb = Verb::unparsed, .line = error->line});
+          cmds[k].held->parse_error = std::move(*error);
           continue;
         }
         errors.push_back(std::move(*error));
@@ -87,7 +88,7 @@ int ip_main(int argc, char** argv) {
                       cmds[k].verb == Verb::route_showdump;
       if (!reads_on) continue;
       // The rest is its input (ip's stdin), no line of the batch.
-      cmds[k].restore_input() = {.from_batch = true, .text = text->substr(parsed->ends[k])};
+      cmds[k].held->restore_input() = {.from_batch = true, .text = text->substr(parsed->ends[k])};
       cmds.resize(k + 1);
       break;
     }
@@ -108,7 +109,8 @@ int ip_main(int argc, char** argv) {
       std::fprintf(stderr, "exec of \"%s\" failed: %s\n", exec_argv[0], std::strerror(errno));
       return 1;
     }
-    cmds.push_back(std::move(*cmd));
+    Verb verb = cmd->verb;
+    cmds.push_back(BatchCommand{.verb = verb, .held = std::make_unique<IpCommand>(std::move(*cmd))});
   }
   Runner runner(g, source, /*own_process=*/true);
   int status = runner.run(cmds);

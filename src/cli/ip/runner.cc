@@ -9,6 +9,8 @@
 #include <cstring>
 
 #include "brisk/netlink/netns.h"
+#include "cli/ip/batch_parse.h"
+#include "cli/ip/batch_rules.h"
 #include "cli/ip/json_layout.h"
 #include "cli/ip/print_util.h"
 #include "cli/ip/runner.h"
@@ -37,36 +39,6 @@ void warn(const IpCommand& cmd) {
 
 // ip's status for an argument error (exit(-1)).
 constexpr int kArgumentExit = 255;
-
-// The underlay a vxlan's options name (`dev DEV`), which ip looks up as it parses.
-bool names_vxlan_dev(const netlink::LinkKind& kind) {
-  auto* v = std::get_if<netlink::VxlanOptions>(&kind);
-  return v && !v->dev.empty();
-}
-
-// Whether the command names a device ip looks up while parsing the line: a
-// master (link add|set ... master DEV), a vxlan's dev or a multipath route's
-// nexthop dev.
-bool names_device_ip_parses(const IpCommand& cmd) {
-  bool route = cmd.verb == Verb::route_add || cmd.verb == Verb::route_replace || cmd.verb == Verb::route_change ||
-               cmd.verb == Verb::route_prepend || cmd.verb == Verb::route_append || cmd.verb == Verb::route_del;
-  return (cmd.verb == Verb::link_set && cmd.link_set().master && !cmd.link_set().master->empty()) ||
-         (cmd.verb == Verb::link_set && cmd.link_set().kind && names_vxlan_dev(*cmd.link_set().kind)) ||
-         (cmd.verb == Verb::link_add && !cmd.link_add().common.master.empty()) ||
-         (cmd.verb == Verb::link_add && names_vxlan_dev(cmd.link_add().kind)) ||
-         (route && !cmd.route().nexthops.empty());
-}
-
-// Whether ip exits, batch or not, when the kernel refuses the command: ip
-// neigh's add, del, replace and change exit(2) on a failed rtnl_talk.
-bool exits_on_kernel_refusal(const IpCommand& cmd) {
-  return cmd.verb == Verb::neigh_add || cmd.verb == Verb::neigh_del || cmd.verb == Verb::neigh_replace ||
-         cmd.verb == Verb::neigh_change;
-}
-
-// Lines that may end even a -force batch: each goes out alone, after what
-// comes before it.
-bool may_end_batch(const IpCommand& cmd) { return names_device_ip_parses(cmd) || exits_on_kernel_refusal(cmd); }
 
 // ip's text when `e` is the engine's "ROLE 'DEV' does not exist" for such a
 // device: an argument error, which ends ip's batch.
@@ -163,11 +135,11 @@ NlResult<Connection*> Runner::conn() {
   return &*conn_;
 }
 
-void Runner::report(const IpCommand& cmd, const std::string& message) {
+void Runner::report(int line, const std::string& message) {
   write_out(out_);
   out_.clear();
   print_error_line(message);
-  if (!source_.empty()) print_error_line("Command failed " + source_ + ":" + std::to_string(cmd.line));
+  if (!source_.empty()) print_error_line("Command failed " + source_ + ":" + std::to_string(line));
 }
 
 NlResult<std::size_t> Runner::queue(netlink::Batch& batch, IpCommand& cmd) {
@@ -214,14 +186,14 @@ NlResult<std::size_t> Runner::queue(netlink::Batch& batch, IpCommand& cmd) {
   return netlink::invalid_argument("queue", "", "not a mutating command");
 }
 
-int Runner::run(std::vector<IpCommand>& cmds) {
+int Runner::run(std::vector<BatchCommand>& cmds) {
   int status = 0;
   std::size_t i = 0;
   while (i < cmds.size()) {
     if (cmds[i].mutates()) {
       auto c = conn();
       if (!c) {
-        report(cmds[i], runtime_message(c.error()));
+        report(cmds[i].line, runtime_message(c.error()));
         return 1;
       }
       // With -force every line is attempted, so a whole run of changes goes
@@ -236,8 +208,9 @@ int Runner::run(std::vector<IpCommand>& cmds) {
         // A device that ip would not find while parsing, or the kernel refusing
         // an ip neigh line, ends even a -force batch (below): such a line goes
         // out alone, after what comes before it.
-        if (!may_end_batch(cmds[i]))
-          while (end < cmds.size() && cmds[end].mutates() && !may_end_batch(cmds[end])) ++end;
+        auto ends = [](const BatchCommand& c) { return c.held && may_end_batch(*c.held); };  // plain: never
+        if (!ends(cmds[i]))
+          while (end < cmds.size() && cmds[end].mutates() && !ends(cmds[end])) ++end;
       } else if (cmds[i].verb == Verb::link_del) {
         end = i + safe_delete_prefix(cmds, i);
       } else {
@@ -249,13 +222,23 @@ int Runner::run(std::vector<IpCommand>& cmds) {
       std::vector<std::optional<std::size_t>> slot(end - i);
       std::vector<NetlinkError> prep_errors;  // of the lines that could not be queued, in order
       // The lines are queued as the batch asks for them, so that making the
-      // ops of later lines overlaps the kernel's work on earlier ones.
+      // ops of later lines (a plain change is parsed again here) overlaps
+      // the kernel's work on earlier ones.
       std::size_t next = i;
+      BatchLine words;  // a plain change's, reused line to line
       auto more = [&] {
         if (next >= end) return false;
         std::size_t k = next++;
-        warn(cmds[k]);
-        auto idx = queue(batch, cmds[k]);
+        auto idx = [&]() -> NlResult<std::size_t> {
+          if (cmds[k].held) {
+            warn(*cmds[k].held);
+            return queue(batch, *cmds[k].held);
+          }
+          auto again = parse_again(cmds[k], g_, words);
+          if (!again) return netlink::invalid_argument("parse", "", again.error().message);
+          warn(*again);
+          return queue(batch, *again);
+        }();
         if (idx) {
           slot[k - i] = *idx;
         } else {
@@ -280,12 +263,12 @@ int Runner::run(std::vector<IpCommand>& cmds) {
           print_error_line(*text);
           return kArgumentExit;
         }
-        if (error->kernel && !missing_device(*error) && exits_on_kernel_refusal(cmds[k])) {
+        if (error->kernel && !missing_device(*error) && exits_on_kernel_refusal(cmds[k].verb)) {
           flush_out();
           print_error_line(runtime_message(*error));
           return 2;
         }
-        report(cmds[k], runtime_message(*error));
+        report(cmds[k].line, runtime_message(*error));
         if (!failed) status = failure_status(*error);
         failed = true;
       }
@@ -293,45 +276,46 @@ int Runner::run(std::vector<IpCommand>& cmds) {
       i = end;
       continue;
     }
-    if (cmds[i].verb == Verb::unparsed) {  // a line ip sends and the kernel refuses: a failed line
-      const UsageError& e = *cmds[i].parse_error;
+    const IpCommand& cmd = *cmds[i].held;  // what is not a change is held whole
+    if (cmd.verb == Verb::unparsed) {  // a line ip sends and the kernel refuses: a failed line
+      const UsageError& e = *cmd.parse_error;
       flush_out();
       print_error_line(format_error(e.message, e.exact));
-      if (!source_.empty()) print_error_line("Command failed " + source_ + ":" + std::to_string(cmds[i].line));
+      if (!source_.empty()) print_error_line("Command failed " + source_ + ":" + std::to_string(cmd.line));
       status = 1;
       if (!g_.force) return status;
       ++i;
       continue;
     }
-    if (cmds[i].verb == Verb::rule_restore) {
+    if (cmd.verb == Verb::rule_restore) {
       // ip's restore ends the process when it is done, batch or not:
       // exit(0), or exit(-1) at the first message that fails.
       flush_out();
-      auto restored = restore_rules(*this, cmds[i]);
+      auto restored = restore_rules(*this, cmd);
       if (restored) return 0;
       const NetlinkError& e = restored.error();
       print_error_line(e.kernel || e.op != std::string_view(kRuleRestore) ? runtime_message(e) : e.detail);
       return kArgumentExit;
     }
-    if (cmds[i].verb == Verb::route_restore || cmds[i].verb == Verb::route_showdump) {
+    if (cmd.verb == Verb::route_restore || cmd.verb == Verb::route_showdump) {
       // ip returns from these (-1 for a bad start of the stream, -2 past it);
       // in a batch they read the rest of it, so the batch ends here.
-      bool restore = cmds[i].verb == Verb::route_restore;
-      auto done = restore ? restore_routes(*this, cmds[i]) : show_saved_routes(*this, cmds[i]);
+      bool restore = cmd.verb == Verb::route_restore;
+      auto done = restore ? restore_routes(*this, cmd) : show_saved_routes(*this, cmd);
       dump_json();
       flush_out();
       if (done) return status;
       const NetlinkError& e = done.error();
       bool ours = !e.kernel && (e.op == std::string_view(kRouteRestore) || e.op == std::string_view(kRouteShowdump));
-      report(cmds[i], ours ? e.detail : runtime_message(e));
+      report(cmd.line, ours ? e.detail : runtime_message(e));
       if (!source_.empty()) return 1;
       return ours && e.code == EINVAL ? 1 : 2;  // ip's do_cmd negates the -1 (at the start) or -2
     }
-    warn(cmds[i]);
-    NlResult<void> result = run_one(cmds[i]);
-    bool parses_devices = cmds[i].verb == Verb::monitor || cmds[i].verb == Verb::link_show ||
-                          cmds[i].verb == Verb::addr_show || cmds[i].verb == Verb::addr_flush ||
-                          cmds[i].verb == Verb::neigh_show || cmds[i].verb == Verb::neigh_flush;
+    warn(cmd);
+    NlResult<void> result = run_one(cmd);
+    bool parses_devices = cmd.verb == Verb::monitor || cmd.verb == Verb::link_show ||
+                          cmd.verb == Verb::addr_show || cmd.verb == Verb::addr_flush ||
+                          cmd.verb == Verb::neigh_show || cmd.verb == Verb::neigh_flush;
     if (!result && parses_devices) {
       if (auto text = argument_error(result.error())) {  // monitor dev DEV, show master|vrf DEV: missing
         flush_out();
@@ -340,8 +324,8 @@ int Runner::run(std::vector<IpCommand>& cmds) {
       }
     }
     if (!result) {
-      bool tuntap = cmds[i].verb == Verb::tuntap_add || cmds[i].verb == Verb::tuntap_del;
-      report(cmds[i], tuntap ? tuntap_message(result.error()) : runtime_message(result.error()));
+      bool tuntap = cmd.verb == Verb::tuntap_add || cmd.verb == Verb::tuntap_del;
+      report(cmd.line, tuntap ? tuntap_message(result.error()) : runtime_message(result.error()));
       status = failure_status(result.error());
       if (!g_.force) return status;
     }
@@ -361,10 +345,10 @@ int Runner::run(std::vector<IpCommand>& cmds) {
 // deletes gains 50x. Should the kernel disagree anyway (a concurrent
 // change), the real results are reported and the batch stops at the first
 // failure as usual.
-std::size_t Runner::safe_delete_prefix(const std::vector<IpCommand>& cmds, std::size_t first) {
+std::size_t Runner::safe_delete_prefix(const std::vector<BatchCommand>& cmds, std::size_t first) {
   std::vector<std::string> names;
   while (first + names.size() < cmds.size() && cmds[first + names.size()].verb == Verb::link_del)
-    names.push_back(cmds[first + names.size()].name);
+    names.push_back(cmds[first + names.size()].held->name);
   if (names.size() < 2) return 1;
   auto c = conn();
   if (!c) return 1;

@@ -26,7 +26,7 @@ class Runner {
       : g_(std::move(globals)), source_(std::move(source)), own_process_(own_process) {}
 
   // Runs every command; returns the exit code.
-  int run(std::vector<IpCommand>& cmds);
+  int run(std::vector<BatchCommand>& cmds);
   // Appends the JSON array a show collected to the output.
   void dump_json();
   std::string& out() { return out_; }
@@ -57,10 +57,10 @@ class Runner {
   // Queues a mutating command; a preparation failure is returned instead.
   // Moves the command's spec into the batch: a command is queued once.
   netlink::NlResult<std::size_t> queue(netlink::Batch& batch, IpCommand& cmd);
-  void report(const IpCommand& cmd, const std::string& message);
+  void report(int line, const std::string& message);  // line: the batch line, 0 outside one
   // ip's exit status for a command that failed with `e`.
   int failure_status(const netlink::NetlinkError& e) const;
-  std::size_t safe_delete_prefix(const std::vector<IpCommand>& cmds, std::size_t first);
+  std::size_t safe_delete_prefix(const std::vector<BatchCommand>& cmds, std::size_t first);
 
   Globals g_;
   std::string source_;  // batch file name for "Command failed FILE:LINE"; empty outside a batch

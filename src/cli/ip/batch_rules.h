@@ -1,0 +1,28 @@
+// cli/ip/batch_rules.h: which lines ip -batch treats apart, by what its
+// parser and its error paths do with them.
+#pragma once
+
+#include "cli/ip/ip.h"
+
+namespace brisk::ipcli {
+
+// Whether the command names a device ip looks up while parsing the line: a
+// master (link add|set ... master DEV), a vxlan's dev or a multipath route's
+// nexthop dev.
+bool names_device_ip_parses(const IpCommand& cmd);
+
+// Whether ip exits, batch or not, when the kernel refuses the command: ip
+// neigh's add, del, replace and change exit(2) on a failed rtnl_talk.
+bool exits_on_kernel_refusal(Verb verb);
+
+// Lines that may end even a -force batch: each goes out alone, after what
+// comes before it.
+bool may_end_batch(const IpCommand& cmd);
+
+// A change the runner needs nothing of but its verb until it is queued:
+// neither a link delete (whose names a run of deletes is planned from) nor
+// a line that may end the batch. A batch keeps only the text of these
+// (BatchCommand).
+bool is_plain_change(const IpCommand& cmd);
+
+}  // namespace brisk::ipcli
