@@ -77,7 +77,9 @@ nlohmann::json to_json(const IpBenchReport& report) {
           {"phases", phases},
           {"over_floor_with_lookup", ratios(report.over_lookup_floor)},
           {"over_floor_with_parse", ratios(report.over_parse_floor)},
-          {"over_floor_without_acks", ratios(report.over_quiet_floor)}};
+          {"over_floor_without_acks", ratios(report.over_quiet_floor)},
+          {"over_floor_one_request_per_answer", ratios(report.over_alone_floor)},
+          {"floor_with_lookup_over_floor", ratios(report.lookup_floor_over_floor)}};
 }
 
 namespace {
@@ -101,6 +103,17 @@ std::string format_over_parse_floor(const std::vector<IpOverLookupFloor>& over) 
 
 std::string format_over_quiet_floor(const std::vector<IpOverLookupFloor>& over) {
   return ratio_line("over the floor without ACKs (only failures answered, as brisk sends):", over);
+}
+
+std::string format_lookup_floor_over_floor(const std::vector<IpOverLookupFloor>& over) {
+  std::string line = "the floor of a line naming its device, over the floor (the least any tool could reach):";
+  for (const auto& o : over) line += fmt::format(" {} {:.2f}x;", o.phase, o.ratio);
+  if (!over.empty()) line.pop_back();
+  return line + "\n";
+}
+
+std::string format_over_alone_floor(const std::vector<IpOverLookupFloor>& over) {
+  return ratio_line("over set up alone (one request per answer, as a batch without -force sends it):", over);
 }
 
 }  // namespace brisk::bench

@@ -48,6 +48,14 @@ struct IpBenchReport {
   // A brisk method's time over the floor's when the floor, like brisk's
   // engine, asks for no ACK of a success (one NLMSG_NOOP fence per send).
   std::vector<IpOverLookupFloor> over_quiet_floor{};
+  // A brisk method's time over the floor's sending one request per answer
+  // ("set up alone"): the floor of a change that cannot be undone, which a
+  // batch without -force must send that way.
+  std::vector<IpOverLookupFloor> over_alone_floor{};
+  // The floor's time plus the name lookups', over the floor's alone (method
+  // "floor + name lookup"): the least a tool handed `dev NAME` lines could
+  // reach, as a ratio of the floor, beside the 1.25x the phases aim at.
+  std::vector<IpOverLookupFloor> lookup_floor_over_floor{};
   int failures = 0;      // runs (or floor requests) that failed
 };
 
@@ -59,5 +67,7 @@ nlohmann::json to_json(const IpBenchReport& report);
 std::string format_over_lookup_floor(const std::vector<IpOverLookupFloor>& over);
 std::string format_over_parse_floor(const std::vector<IpOverLookupFloor>& over);
 std::string format_over_quiet_floor(const std::vector<IpOverLookupFloor>& over);
+std::string format_over_alone_floor(const std::vector<IpOverLookupFloor>& over);
+std::string format_lookup_floor_over_floor(const std::vector<IpOverLookupFloor>& over);
 
 }  // namespace brisk::bench

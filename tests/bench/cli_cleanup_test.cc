@@ -191,10 +191,19 @@ TEST_F(BenchCli, IpPrintsEveryPhaseWithTheFloorBesideTheBatches) {
   std::string summary = run.out.substr(with_lookup, run.out.find('\n', with_lookup) - with_lookup);
   for (const char* figure : {"addr add brisk ", "addr add brisk -force ", "route add brisk ", "route add brisk -force "})
     EXPECT_NE(summary.find(figure), std::string::npos) << summary;
-  // Set up one request per send, the floor of stop mode: the floor's column alone.
+  // Set up one request per send, the floor of stop mode: the floor's column
+  // alone, and brisk without -force set against it.
   ASSERT_GE(rows["set up alone"].size(), 5u);
   EXPECT_EQ(rows["set up alone"][1], "-");
-  EXPECT_GT(std::stod(rows["set up alone"][4]), 0);
+  double alone = std::stod(rows["set up alone"][4]);
+  EXPECT_GT(alone, 0);
+  auto over_alone = run.out.find("over set up alone");
+  ASSERT_NE(over_alone, std::string::npos) << run.out;
+  std::string alone_line = run.out.substr(over_alone, run.out.find('\n', over_alone) - over_alone);
+  auto figure = alone_line.find("set up brisk ");
+  ASSERT_NE(figure, std::string::npos) << alone_line;
+  double brisk_up = std::stod(rows["set up"][2]);
+  EXPECT_NEAR(std::stod(alone_line.substr(figure + 13)), brisk_up / alone, 0.01 + 0.1 * brisk_up / alone) << alone_line;
   // The lookups a line naming its device costs: the floor's column alone.
   ASSERT_GE(rows["name lookup"].size(), 5u);
   EXPECT_EQ(rows["name lookup"][1], "-");
@@ -246,6 +255,10 @@ TEST_F(BenchCli, IpJsonHasEveryPhaseAndMethod) {
     if (name == "route add" || name == "rule add") {
       EXPECT_EQ(phase["verified"], true) << name;
     }
+    // The batch phases that are undone and run again give a median.
+    if (name == "set up" || name == "set up alone" || name == "addr add" || name == "route add" || name == "rule add") {
+      EXPECT_EQ(phase["repeats"], printed["repeats"]) << name;
+    }
     // Every brisk figure of a phase the floor ran in is set against it.
     const std::set<std::string> floored_phases{"veth add", "set up", "addr add", "route add", "rule add"};
     bool floored = floored_phases.count(name) != 0;
@@ -277,6 +290,17 @@ TEST_F(BenchCli, IpJsonHasEveryPhaseAndMethod) {
     EXPECT_GT(o["ratio"].get<double>(), 0) << o.dump();
   }
   EXPECT_EQ(without_acks, expected_parse);
+  ASSERT_EQ(printed["over_floor_one_request_per_answer"].size(), 1u);
+  EXPECT_EQ(printed["over_floor_one_request_per_answer"][0]["phase"], "set up");
+  EXPECT_EQ(printed["over_floor_one_request_per_answer"][0]["method"], "brisk");
+  EXPECT_GT(printed["over_floor_one_request_per_answer"][0]["ratio"].get<double>(), 0);
+  // The least a line naming its device could cost, over the floor: above 1.
+  std::set<std::string> ceilings;
+  for (const auto& o : printed["floor_with_lookup_over_floor"]) {
+    ceilings.insert(o["phase"].get<std::string>());
+    EXPECT_GT(o["ratio"].get<double>(), 1.0) << o.dump();
+  }
+  EXPECT_EQ(ceilings, (std::set<std::string>{"addr add", "route add"}));
 }
 
 // `brisk bench cni` refuses each bad setting with a message before it makes

@@ -69,5 +69,33 @@ TEST(IpBenchReport, RatiosOverTheFloorWithoutAcks) {
   EXPECT_NE(line.find("rule add brisk -force 1.38x"), std::string::npos) << line;
 }
 
+// Set up without -force goes a request per answer: brisk's time over that
+// floor reaches the JSON and its own summary line.
+TEST(IpBenchReport, RatioOverTheFloorOfOneRequestPerAnswer) {
+  auto report = sample();
+  report.over_alone_floor = {{.phase = "set up", .method = "brisk", .ratio = 1.0625}};
+  auto json = to_json(report);
+  ASSERT_EQ(json["over_floor_one_request_per_answer"].size(), 1u);
+  EXPECT_EQ(json["over_floor_one_request_per_answer"][0]["phase"], "set up");
+  EXPECT_DOUBLE_EQ(json["over_floor_one_request_per_answer"][0]["ratio"].get<double>(), 1.0625);
+  std::string line = format_over_alone_floor(report.over_alone_floor);
+  EXPECT_NE(line.find("set up alone"), std::string::npos) << line;
+  EXPECT_NE(line.find("set up brisk 1.06x"), std::string::npos) << line;
+}
+
+// The floor of a line naming its device, as a ratio of the floor: in the
+// JSON under its method, and on its own line without one.
+TEST(IpBenchReport, FloorWithLookupOverTheFloor) {
+  auto report = sample();
+  report.lookup_floor_over_floor = {{.phase = "addr add", .method = "floor + name lookup", .ratio = 1.21875},
+                                    {.phase = "route add", .method = "floor + name lookup", .ratio = 1.28125}};
+  auto json = to_json(report);
+  ASSERT_EQ(json["floor_with_lookup_over_floor"].size(), 2u);
+  EXPECT_EQ(json["floor_with_lookup_over_floor"][1]["method"], "floor + name lookup");
+  EXPECT_DOUBLE_EQ(json["floor_with_lookup_over_floor"][1]["ratio"].get<double>(), 1.28125);
+  std::string line = format_lookup_floor_over_floor(report.lookup_floor_over_floor);
+  EXPECT_NE(line.find(": addr add 1.22x; route add 1.28x\n"), std::string::npos) << line;
+}
+
 }  // namespace
 }  // namespace brisk::bench

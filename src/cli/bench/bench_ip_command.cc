@@ -5,7 +5,9 @@
 //   veth add      N pairs               target >= 1.8x
 //   set up        N links               target >= 3x
 //   set up alone  the floor only, one request per send and ACK: without
-//                 -force brisk must send a change it cannot undo that way
+//                 -force brisk must send a change it cannot undo that way,
+//                 so brisk's time is set against it too; it takes its turn
+//                 among the methods, in a namespace of its own
 //   addr add      N addresses           target >= 3x
 //   route add     N routes, one per device (bench/ip_route_rule.h)
 //   rule add      N rules
@@ -14,9 +16,10 @@
 //                 a brisk batch does before it sends anything (a syntax
 //                 error anywhere refuses the file); brisk's time over floor
 //                 + this is printed after the rule rows
-//                 (addr, route and rule add run --repeats times per method,
-//                 undone untimed by ip in between; each method's median is
-//                 kept, so one slow run on a shared machine moves no ratio)
+//                 (set up, addr, route and rule add run --repeats times per
+//                 method, undone untimed by ip in between; each method's
+//                 median is kept, so one slow run on a shared machine moves
+//                 no ratio)
 //   delete        N pairs               target >= 50x
 //   one process   `link set dev X up`, one process each, M times
 //   start-up      `-V`, M times
@@ -67,7 +70,7 @@ struct IpBenchConfig {
   int single_n = 1000;  // one-process-per-op runs per method
   int version_n = 300;  // `-V` runs per method
   int settle_ms = 1500; // pause before each timed run, for the kernel's deferred work
-  int repeats = 3;      // timed runs per method of addr, route and rule add; the median is kept
+  int repeats = 3;      // timed runs per method of set up, addr, route and rule add; the median is kept
   bool json = false;    // print the report as JSON on stdout (the table goes to stderr)
   std::string out{};    // also write the JSON to DIR/ip.json; empty: nowhere
 };
@@ -126,6 +129,7 @@ bench::IpBenchReport run_ip_bench(const IpBenchConfig& config) {
       return "link add " + name('a', i) + " type veth peer name " + name('b', i);
     }));
   std::string up = write("up", 0, config.n, [&](int i) { return "link set " + name('a', i) + " up"; });
+  std::string up_undo = write("up-undo", 0, config.n, [&](int i) { return "link set " + name('a', i) + " down"; });
   std::string addr = write("addr", 0, config.n, [&](int i) { return "addr add " + address(i) + "/32 dev " + name('a', i); });
   std::string route = write("route", 0, config.n, [&](int i) { return bench::route_line(i, name('a', i)); });
   std::string rule = write("rule", 0, config.n, [&](int i) { return bench::rule_line(i); });
@@ -156,7 +160,7 @@ bench::IpBenchReport run_ip_bench(const IpBenchConfig& config) {
   Method& brisk = methods[1];
   std::FILE* table = config.json ? stderr : stdout;
   std::fprintf(table, "brisk bench ip: %d veth pairs, the same batch files, one namespace per method; "
-               "floor: raw rtnetlink, %d requests per send; addr, route and rule add: median of %d runs\n",
+               "floor: raw rtnetlink, %d requests per send; set up, addr, route and rule add: median of %d runs\n",
                config.n, kFloorWindow, config.repeats);
   std::fputs(bench::format_header().c_str(), table);
   bench::IpBenchReport report{.n = config.n, .single_n = config.single_n, .version_n = config.version_n,
@@ -188,19 +192,21 @@ bench::IpBenchReport run_ip_bench(const IpBenchConfig& config) {
     return same;
   };
   int turn = 0;  // rotates which method goes first
-  // One run of each method, in turn: `file` for the processes, `floor_run`
-  // (failed requests) for the floor when given; adds each method's seconds to t.
-  auto runs = [&](const std::string& file, const std::function<int()>& floor_run, std::vector<double>& t) {
-    std::size_t count = floor_run ? 4 : 3;
+  // Floors run in this process; each returns how many of its requests failed.
+  using Floors = std::vector<std::function<int()>>;
+  // One run of each method, in turn: `file` for the processes, then each of
+  // `floors`; adds each one's seconds to t (the methods', then the floors').
+  auto runs = [&](const std::string& file, const Floors& floors, std::vector<double>& t) {
+    std::size_t count = methods.size() + floors.size();
     for (std::size_t j = 0; j < count; ++j) {
       std::size_t k = (j + static_cast<std::size_t>(turn)) % count;
       // Let deferred kernel work from the previous run (linkwatch runs
       // within a second of a link going up) finish before timing.
       std::this_thread::sleep_for(std::chrono::milliseconds(config.settle_ms));
-      if (k == 3) {
+      if (k >= methods.size()) {
         auto start = bench::Clock::now();
-        int failed = floor_run();
-        t[3] += bench::us_since(start) / 1e6;
+        int failed = floors[k - methods.size()]();
+        t[k] += bench::us_since(start) / 1e6;
         if (failed) ++failures, std::fprintf(stderr, "floor: %d requests failed on %s\n", failed, file.c_str());
         continue;
       }
@@ -215,17 +221,19 @@ bench::IpBenchReport run_ip_bench(const IpBenchConfig& config) {
     ++turn;
   };
   // config.repeats runs of each method (see `runs`), `undo` run untimed by
-  // ip in every namespace between them; t gets each method's median.
-  auto repeated = [&](const std::string& file, const std::function<int()>& floor_run, const std::string& undo,
-                      std::vector<double>& t) {
+  // ip in every namespace between them (the methods', the floor's and
+  // `also`); t gets each method's median.
+  auto repeated = [&](const std::string& file, const Floors& floors, const std::string& undo, std::vector<double>& t,
+                      std::vector<int> also = {}) {
     std::vector<std::vector<double>> samples(t.size());
     for (int rep = 0; rep < config.repeats; ++rep) {
       std::vector<double> once(t.size(), 0);
-      runs(file, floor_run, once);
+      runs(file, floors, once);
       for (std::size_t k = 0; k < t.size(); ++k) samples[k].push_back(once[k]);
       if (rep + 1 == config.repeats) break;
       std::vector<int> all{floor_ns.get()};
       for (const auto& m : methods) all.push_back(m.ns.get());
+      all.insert(all.end(), also.begin(), also.end());
       for (int ns : all)
         if (!timed({"ip", "-batch", undo}, ns).second) ++failures, std::fprintf(stderr, "undo %s failed\n", undo.c_str());
     }
@@ -295,26 +303,31 @@ bench::IpBenchReport run_ip_bench(const IpBenchConfig& config) {
 
   std::vector<double> t(4);
   for (int r = 0; r < kAddRounds; ++r)
-    runs(add[r], floor_over(share(r).first, share(r).second, [&](int i) { floor.veth_add(name('a', i), name('b', i)); }), t);
+    runs(add[r], {floor_over(share(r).first, share(r).second, [&](int i) { floor.veth_add(name('a', i), name('b', i)); })}, t);
   row("veth add", config.n, t, ">= 1.8x; <= 1.25x floor", kAddRounds);
   lockstep.pipeline(kFloorWindow);
   for (int i = 0; i < config.n; ++i) lockstep.veth_add(name('a', i), name('b', i));
   if (int failed = lockstep.flush()) ++failures, std::fprintf(stderr, "floor: %d veth adds failed\n", failed);
   lockstep.pipeline(0);  // each request sent alone, its ACK read before the next
-  t.assign(4, 0);
-  runs(up, floor_over(0, config.n, [&](int i) { floor.set_up(name('a', i)); }), t);
-  row("set up", config.n, t, ">= 3x; <= 1.25x floor");
-  std::this_thread::sleep_for(std::chrono::milliseconds(config.settle_ms));
-  std::vector<double> one_by_one{-1, -1, -1, 0};
-  auto lockstep_start = bench::Clock::now();
-  for (int i = 0; i < config.n; ++i)
-    if (lockstep.set_up(name('a', i)) != 0) ++failures;
-  one_by_one[3] = bench::us_since(lockstep_start) / 1e6;
-  row("set up alone", config.n, one_by_one, "report: the floor of set up without -force (brisk's column)");
+  // Set up, with the floor of one request per answer taking its turn too.
+  t.assign(5, 0);
+  auto one_by_one = [&] {
+    int failed = 0;
+    for (int i = 0; i < config.n; ++i) failed += lockstep.set_up(name('a', i)) != 0;
+    return failed;
+  };
+  repeated(up, {floor_over(0, config.n, [&](int i) { floor.set_up(name('a', i)); }), one_by_one}, up_undo, t,
+           {lockstep_ns.get()});
+  row("set up", config.n, {t[0], t[1], t[2], t[3]}, ">= 3x; <= 1.25x floor", 1, std::nullopt, config.repeats);
+  row("set up alone", config.n, {-1, -1, -1, t[4]}, "report: the floor of set up without -force (brisk's column)", 1,
+      std::nullopt, config.repeats);
+  // Without -force a set up goes a request per answer, so that is its floor.
+  report.over_alone_floor.push_back({.phase = "set up", .method = "brisk", .ratio = t[1] / t[4]});
+  std::fputs(bench::format_over_alone_floor(report.over_alone_floor).c_str(), table);
   std::vector<int> ifindex(static_cast<std::size_t>(config.n));
   for (int i = 0; i < config.n; ++i) ifindex[static_cast<std::size_t>(i)] = floor.ifindex(name('a', i));
   t.assign(4, 0);
-  repeated(addr, floor_over(0, config.n, [&](int i) { floor.addr_add(ifindex[static_cast<std::size_t>(i)], nth_address(i)); }),
+  repeated(addr, {floor_over(0, config.n, [&](int i) { floor.addr_add(ifindex[static_cast<std::size_t>(i)], nth_address(i)); })},
            addr_undo, t);
   row("addr add", config.n, t, ">= 3x; <= 1.25x floor", 1, std::nullopt, config.repeats);
   quiet_row("addr add", "addr, no ACKs", addr_undo, floor_over(0, config.n, [&](int i) {
@@ -322,9 +335,9 @@ bench::IpBenchReport run_ip_bench(const IpBenchConfig& config) {
             }));
   parse_row("addr add", "addr parse", addr);
   t.assign(4, 0);
-  repeated(route, floor_over(0, config.n, [&](int i) {
+  repeated(route, {floor_over(0, config.n, [&](int i) {
              bench::route_floor(floor, i, ifindex[static_cast<std::size_t>(i)]);
-           }), route_undo, t);
+           })}, route_undo, t);
   row("route add", config.n, t, "<= 1.25x floor", 1, all_hold_n("routes", bench::count_bench_routes), config.repeats);
   quiet_row("route add", "route, no ACKs", route_undo, floor_over(0, config.n, [&](int i) {
               bench::route_floor(floor, i, ifindex[static_cast<std::size_t>(i)]);
@@ -345,10 +358,13 @@ bench::IpBenchReport run_ip_bench(const IpBenchConfig& config) {
       report.over_lookup_floor.push_back(
           {.phase = r.phase, .method = r.methods[k].method,
            .ratio = r.methods[k].seconds / (r.methods[3].seconds + lookup[3])});
+    report.lookup_floor_over_floor.push_back(
+        {.phase = r.phase, .method = "floor + name lookup", .ratio = (r.methods[3].seconds + lookup[3]) / r.methods[3].seconds});
   }
   std::fputs(bench::format_over_lookup_floor(report.over_lookup_floor).c_str(), table);
+  std::fputs(bench::format_lookup_floor_over_floor(report.lookup_floor_over_floor).c_str(), table);
   t.assign(4, 0);
-  repeated(rule, floor_over(0, config.n, [&](int i) { bench::rule_floor(floor, i); }), rule_undo, t);
+  repeated(rule, {floor_over(0, config.n, [&](int i) { bench::rule_floor(floor, i); })}, rule_undo, t);
   row("rule add", config.n, t, "<= 1.25x floor", 1, all_hold_n("rules", bench::count_bench_rules), config.repeats);
   quiet_row("rule add", "rule, no ACKs", rule_undo, floor_over(0, config.n, [&](int i) { bench::rule_floor(floor, i); }));
   parse_row("rule add", "rule parse", rule);
@@ -381,7 +397,7 @@ bench::IpBenchReport run_ip_bench(const IpBenchConfig& config) {
   row("-V start-up", config.version_n, version, "report");
   // No floor here: every deletion waits in rcu_barrier() however it is sent.
   t.assign(3, 0);
-  runs(del, nullptr, t);
+  runs(del, {}, t);
   row("delete", config.n, t, ">= 50x");
   if (failures) std::fprintf(stderr, "brisk bench ip: %d runs failed\n", failures);
   return report;
