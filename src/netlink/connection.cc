@@ -215,8 +215,12 @@ void Connection::execute_window(std::span<Request> window, bool recheck) {
   // ACK: only its failure is answered. The window's fence, a NLMSG_NOOP that
   // asks for one, goes last; the kernel answers a socket's requests in the
   // order sent, so once the fence's ACK is in, a quiet change still without
-  // an answer succeeded.
-  auto quiet = [&](const Request& r) { return !options_.ack_every_change && r.ack && !r.on_reply; };
+  // an answer succeeded. A window of one change (each line of a batch that
+  // stops at its first failure and cannot undo it) asks for its own ACK:
+  // a fence there would only add a message to build, send and answer.
+  auto quiet = [&](const Request& r) {
+    return !options_.ack_every_change && r.ack && !r.on_reply && window.size() > 1;
+  };
   PendingReplies pending(window.size());
   std::vector<iovec> iov;
   std::size_t chunk_bytes = 0;

@@ -553,6 +553,27 @@ TEST(BatchLogic, AFenceThatIsNotSentLeavesTheEarlierSendsSettled) {
   EXPECT_EQ(conn.stats().rechecks, 0u);
 }
 
+// A window of one change asks for that change's own ACK rather than a
+// fence: one message out, one answer back, its failure still its own.
+TEST(BatchLogic, AWindowOfOneChangeIsAckedWithoutAFence) {
+  for (bool refused : {false, true}) {
+    AddressKernel kernel;
+    if (refused) kernel.refuse = {nth(1)};
+    Fixture f(std::ref(kernel));
+    auto results = add_addresses(*f.conn, 1, {});
+    ASSERT_EQ(results.size(), 1u);
+    EXPECT_EQ(static_cast<bool>(results[0]), !refused);
+    if (refused) {
+      EXPECT_EQ(results[0].error().code, EINVAL);
+    }
+    ASSERT_EQ(f.fake->requests.size(), 1u);
+    EXPECT_TRUE(header_of(f.fake->requests[0]).nlmsg_flags & NLM_F_ACK);
+    EXPECT_EQ(f.fake->fences, 0u);
+    EXPECT_EQ(f.conn->stats().fences, 0u);
+    EXPECT_EQ(f.fake->sends, 1u);
+  }
+}
+
 // A GET keeps its reply, and a request built with NLM_F_ACK keeps it when
 // ACKs are asked for every change.
 TEST(BatchLogic, EveryChangeIsAckedWhenAskedAndNoFenceIsSent) {
