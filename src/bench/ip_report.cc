@@ -84,8 +84,12 @@ nlohmann::json to_json(const IpBenchReport& report) {
 
 namespace {
 
-std::string ratio_line(std::string line, const std::vector<IpOverLookupFloor>& over) {
-  for (const auto& o : over) line += fmt::format(" {} {} {:.2f}x;", o.phase, o.method, o.ratio);
+// `line`, then each ratio as "PHASE METHOD R.RRx" (without the method where
+// every entry has the same one, named in `line`).
+std::string ratio_line(std::string line, const std::vector<IpOverLookupFloor>& over, bool with_method = true) {
+  for (const auto& o : over)
+    line += with_method ? fmt::format(" {} {} {:.2f}x;", o.phase, o.method, o.ratio)
+                        : fmt::format(" {} {:.2f}x;", o.phase, o.ratio);
   if (!over.empty()) line.pop_back();
   return line + "\n";
 }
@@ -106,10 +110,8 @@ std::string format_over_quiet_floor(const std::vector<IpOverLookupFloor>& over) 
 }
 
 std::string format_lookup_floor_over_floor(const std::vector<IpOverLookupFloor>& over) {
-  std::string line = "the floor of a line naming its device, over the floor (the least any tool could reach):";
-  for (const auto& o : over) line += fmt::format(" {} {:.2f}x;", o.phase, o.ratio);
-  if (!over.empty()) line.pop_back();
-  return line + "\n";
+  return ratio_line("the floor of a line naming its device, over the floor (the least any tool could reach):", over,
+                    false);
 }
 
 std::string format_over_alone_floor(const std::vector<IpOverLookupFloor>& over) {
