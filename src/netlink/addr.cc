@@ -25,6 +25,8 @@ constexpr auto kAddrPolicies = [] {
   p[IFA_LOCAL] = {AttrKind::binary, 16, 4};
   p[IFA_LABEL] = {AttrKind::string, 16};
   p[IFA_BROADCAST] = {AttrKind::binary, 4, 4};
+  p[IFA_ANYCAST] = {AttrKind::binary, 16, 4};
+  p[IFA_RT_PRIORITY] = {AttrKind::u32};
   p[IFA_FLAGS] = {AttrKind::u32};
   p[IFA_CACHEINFO] = {AttrKind::binary, 0, static_cast<uint16_t>(sizeof(ifa_cacheinfo))};
   return p;
@@ -43,16 +45,23 @@ NlResult<AddressInfo> parse_address(const nlmsghdr& message) {
   info.ifindex = static_cast<int>(ifa.ifa_index);
   info.scope = ifa.ifa_scope;
   info.flags = attrs->u32(IFA_FLAGS).value_or(ifa.ifa_flags);
-  auto local = attrs->bytes(IFA_LOCAL);
-  if (!local) local = attrs->bytes(IFA_ADDRESS);
+  auto local = attrs->bytes(IFA_LOCAL), address = attrs->bytes(IFA_ADDRESS);
+  if (!local) local = address;
   if (!local) return NetlinkError{.code = EBADMSG, .op = "netlink parse", .detail = "address without IFA_LOCAL/IFA_ADDRESS"};
   auto ip = IpAddress::from_bytes(*local);
   if (!ip) return std::move(ip).error();
   info.prefix = {*ip, ifa.ifa_prefixlen};
-  if (auto broadcast = attrs->bytes(IFA_BROADCAST)) {
-    auto b = IpAddress::from_bytes(*broadcast);
-    if (b) info.broadcast = *b;
-  }
+  auto optional_address = [&attrs](int type) -> std::optional<IpAddress> {
+    auto raw = attrs->bytes(type);
+    if (!raw) return std::nullopt;
+    auto a = IpAddress::from_bytes(*raw);
+    return a ? std::optional(*a) : std::nullopt;
+  };
+  // A point-to-point address names its far end in IFA_ADDRESS.
+  if (auto peer = optional_address(IFA_ADDRESS); peer && *peer != *ip) info.peer = *peer;
+  info.broadcast = optional_address(IFA_BROADCAST);
+  info.anycast = optional_address(IFA_ANYCAST);
+  if (auto metric = attrs->u32(IFA_RT_PRIORITY)) info.metric = *metric;
   info.label = std::string(attrs->string(IFA_LABEL).value_or(""));
   if (auto raw = attrs->bytes(IFA_CACHEINFO)) {
     ifa_cacheinfo cache{};
@@ -66,7 +75,23 @@ NlResult<AddressInfo> parse_address(const nlmsghdr& message) {
 namespace {
 
 const char* op_name(AddressWrite write) {
-  return write == AddressWrite::del ? "addr del" : write == AddressWrite::replace ? "addr replace" : "addr add";
+  switch (write) {
+    case AddressWrite::del: return "addr del";
+    case AddressWrite::replace: return "addr replace";
+    case AddressWrite::change: return "addr change";
+    case AddressWrite::add: break;
+  }
+  return "addr add";
+}
+
+uint16_t write_flags(AddressWrite write) {
+  switch (write) {
+    case AddressWrite::del: return 0;
+    case AddressWrite::replace: return NLM_F_CREATE | NLM_F_REPLACE;
+    case AddressWrite::change: return NLM_F_REPLACE;
+    case AddressWrite::add: break;
+  }
+  return NLM_F_CREATE | NLM_F_EXCL;
 }
 
 NlResult<std::vector<AddressInfo>> dump_addresses(Connection& conn, int ifindex, int family, const std::string& object) {
@@ -88,6 +113,22 @@ Op address_op(AddressSpec spec, AddressWrite write) {
   if (auto valid = check_dev(spec.dev, op, object); !valid) return fail(std::move(valid).error());
   auto prefix = IpPrefix::parse(spec.prefix);
   if (!prefix) return fail(invalid_argument(op, object, "malformed prefix '" + spec.prefix + "'"));
+  std::optional<IpPrefix> peer;
+  if (!spec.peer.empty()) {
+    auto p = IpPrefix::parse(spec.peer);
+    if (!p || p->address.family != prefix->address.family)
+      return fail(invalid_argument(op, object, "malformed peer '" + spec.peer + "' for this address family"));
+    peer = *p;
+  }
+  std::optional<IpAddress> anycast;
+  if (!spec.anycast.empty()) {
+    auto a = IpAddress::parse(spec.anycast);
+    if (!a || a->family != prefix->address.family)
+      return fail(invalid_argument(op, object, "malformed anycast '" + spec.anycast + "' for this address family"));
+    anycast = *a;
+  }
+  if (spec.any_length && (write != AddressWrite::del || peer))
+    return fail(invalid_argument(op, object, "any_length is for a delete without a peer"));
   std::optional<IpAddress> broadcast;
   if (!spec.broadcast.empty()) {
     auto b = IpAddress::parse(spec.broadcast);
@@ -111,13 +152,18 @@ Op address_op(AddressSpec spec, AddressWrite write) {
   // through Op::state (see route_op).
   struct State {
     AddressSpec spec;
-    IpPrefix prefix;
-    std::optional<IpAddress> broadcast;
+    IpPrefix prefix;  // the local address, with the address's own length (a peer's when there is one)
+    std::optional<IpPrefix> peer;
+    std::optional<IpAddress> broadcast, anycast;
     AddressWrite write;
     const char* op;
     std::string object;
   };
-  auto owned = std::make_shared<const State>(State{std::move(spec), *prefix, broadcast, write, op, std::move(object)});
+  // As ip: with a peer, the address's length is the peer's (unless that is 0).
+  IpPrefix local = *prefix;
+  if (peer && peer->length) local.length = peer->length;
+  auto owned = std::make_shared<const State>(
+      State{std::move(spec), local, peer, broadcast, anycast, write, op, std::move(object)});
   const State* state = owned.get();
   result.state = std::move(owned);
   // An exclusive add that succeeded made the address: deleting it is the way back.
@@ -128,8 +174,7 @@ Op address_op(AddressSpec spec, AddressWrite write) {
     const auto& broadcast = state->broadcast;
     const AddressWrite write = state->write;
     const bool del = write == AddressWrite::del;
-    uint16_t flags = del ? 0 : write == AddressWrite::replace ? NLM_F_CREATE | NLM_F_REPLACE : NLM_F_CREATE | NLM_F_EXCL;
-    Message m(del ? RTM_DELADDR : RTM_NEWADDR, flags);
+    Message m(del ? RTM_DELADDR : RTM_NEWADDR, write_flags(write));
     auto& ifa = m.put_header<ifaddrmsg>();
     ifa.ifa_family = static_cast<uint8_t>(prefix.address.family);
     ifa.ifa_prefixlen = prefix.length;
@@ -137,12 +182,16 @@ Op address_op(AddressSpec spec, AddressWrite write) {
     int ifindex = cached(conn, spec.dev);
     ifa.ifa_index = static_cast<uint32_t>(ifindex);
     m.put_bytes(IFA_LOCAL, prefix.address.data());
-    m.put_bytes(IFA_ADDRESS, prefix.address.data());
+    // Without IFA_ADDRESS the kernel deletes the local address whatever its length.
+    if (!spec.any_length) m.put_bytes(IFA_ADDRESS, (state->peer ? state->peer->address : prefix.address).data());
+    if (spec.metric) m.put_u32(IFA_RT_PRIORITY, *spec.metric);
     if (!del) {
       if (broadcast) m.put_bytes(IFA_BROADCAST, broadcast->data());
+      if (state->anycast) m.put_bytes(IFA_ANYCAST, state->anycast->data());
       if (!spec.label.empty()) m.put_string(IFA_LABEL, spec.label);
       uint32_t extra = (spec.noprefixroute ? IFA_F_NOPREFIXROUTE : 0) | (spec.nodad ? IFA_F_NODAD : 0) |
-                       (spec.home ? IFA_F_HOMEADDRESS : 0) | (spec.mngtmpaddr ? IFA_F_MANAGETEMPADDR : 0);
+                       (spec.home ? IFA_F_HOMEADDRESS : 0) | (spec.mngtmpaddr ? IFA_F_MANAGETEMPADDR : 0) |
+                       (spec.optimistic ? IFA_F_OPTIMISTIC : 0) | (spec.autojoin ? IFA_F_MCAUTOJOIN : 0);
       if (extra) m.put_u32(IFA_FLAGS, extra);
       if (spec.valid_lifetime || spec.preferred_lifetime) {
         ifa_cacheinfo lifetimes{};
@@ -159,7 +208,8 @@ Op address_op(AddressSpec spec, AddressWrite write) {
       auto now = dump_addresses(c, ifindex, prefix.address.family, state->object);
       if (!now) return std::move(now).error();
       bool present = false;
-      for (const auto& a : *now) present |= a.prefix == prefix;
+      for (const auto& a : *now)
+        present |= a.prefix.address == prefix.address && (state->spec.any_length || a.prefix.length == prefix.length);
       return del ? !present : present;
     };
     return requests;
@@ -174,6 +224,9 @@ NlResult<void> add_address(Connection& conn, const AddressSpec& spec) {
 }
 NlResult<void> replace_address(Connection& conn, const AddressSpec& spec) {
   return detail::run_one(conn, detail::address_op(spec, detail::AddressWrite::replace));
+}
+NlResult<void> change_address(Connection& conn, const AddressSpec& spec) {
+  return detail::run_one(conn, detail::address_op(spec, detail::AddressWrite::change));
 }
 NlResult<void> delete_address(Connection& conn, const AddressSpec& spec) {
   return detail::run_one(conn, detail::address_op(spec, detail::AddressWrite::del));
@@ -206,7 +259,10 @@ NlResult<void> flush_addresses(Connection& conn, const std::string& dev, int fam
   std::vector<detail::Op> ops;
   for (const auto& a : *addresses)
     if (!which || which(a))
-      ops.push_back(detail::address_op({.dev = dev.empty() ? names[a.ifindex] : dev, .prefix = a.prefix.to_string()},
+      ops.push_back(detail::address_op({.dev = dev.empty() ? names[a.ifindex] : dev,
+                                        .prefix = a.prefix.to_string(),
+                                        // the kernel matches a point-to-point address by its peer
+                                        .peer = a.peer ? IpPrefix{*a.peer, a.prefix.length}.to_string() : std::string()},
                                        detail::AddressWrite::del));
   for (auto& result : detail::run_ops(conn, ops, {.coalesce_deletes = false})) {
     // An address the kernel already removed (an IPv6 one with its prefix) is fine.

@@ -138,6 +138,9 @@ std::size_t Batch::add_address(AddressSpec spec) { return push(detail::address_o
 std::size_t Batch::replace_address(AddressSpec spec) {
   return push(detail::address_op(std::move(spec), detail::AddressWrite::replace));
 }
+std::size_t Batch::change_address(AddressSpec spec) {
+  return push(detail::address_op(std::move(spec), detail::AddressWrite::change));
+}
 std::size_t Batch::delete_address(AddressSpec spec) { return push(detail::address_op(std::move(spec), detail::AddressWrite::del)); }
 
 std::size_t Batch::add_route(RouteSpec spec) { return push(detail::route_op(std::move(spec), RTM_NEWROUTE)); }

@@ -70,7 +70,7 @@ Op link_group_delete_op(uint32_t group);
 Op link_property_op(AltnameChange change, bool add);
 // An RTM_NEWADDR that must make the address (NLM_F_EXCL) or may replace it,
 // or an RTM_DELADDR.
-enum class AddressWrite { add, replace, del };
+enum class AddressWrite { add, replace, change, del };
 Op address_op(AddressSpec spec, AddressWrite write);
 // An RTM_NEWROUTE meeting routes with its key as `merge` says, or (with
 // `kind` RTM_DELROUTE) a delete.

@@ -87,6 +87,7 @@ class BRISK_EXPORT Batch {
   std::size_t delete_altnames(AltnameChange change);
   std::size_t add_address(AddressSpec spec);
   std::size_t replace_address(AddressSpec spec);
+  std::size_t change_address(AddressSpec spec);
   std::size_t delete_address(AddressSpec spec);
   std::size_t add_route(RouteSpec spec);
   std::size_t put_route(RouteSpec spec, RouteMerge merge);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <linux/if.h>
 #include <linux/if_addr.h>
+#include <linux/rtnetlink.h>
 
 #include <fnmatch.h>
 
@@ -43,48 +44,124 @@ Parsed<uint32_t> lifetime(const std::string& key, const std::string& text) {
   return invarg(key + " value", text);  // ip's words, with no newline of their own here
 }
 
+// ip's address flags a change may name (ifa_flag_data): the read-only ones
+// only earn a warning, and the IPv6 ones one when the family is not IPv6.
+struct ChangeFlag {
+  std::string_view name;
+  bool netlink::AddressSpec::*field;  // nullptr: read-only
+  bool v6only;
+};
+constexpr ChangeFlag kChangeFlags[] = {
+    {"secondary", nullptr, false},
+    {"temporary", nullptr, false},
+    {"nodad", &netlink::AddressSpec::nodad, true},
+    {"optimistic", &netlink::AddressSpec::optimistic, true},
+    {"dadfailed", nullptr, true},
+    {"home", &netlink::AddressSpec::home, true},
+    {"deprecated", nullptr, true},
+    {"tentative", nullptr, true},
+    {"permanent", nullptr, true},
+    {"mngtmpaddr", &netlink::AddressSpec::mngtmpaddr, true},
+    {"noprefixroute", &netlink::AddressSpec::noprefixroute, false},
+    {"autojoin", &netlink::AddressSpec::autojoin, false},
+    {"stable-privacy", nullptr, true},
+};
+
+void add_warning(IpCommand& cmd, const std::string& text) { cmd.warning += (cmd.warning.empty() ? "" : "\n") + text; }
+
+int family_of(const std::string& address) { return address.find(':') != std::string::npos ? AF_INET6 : AF_INET; }
+
+bool is_multicast(const std::string& prefix) {
+  auto p = netlink::IpPrefix::parse(prefix);
+  if (!p) return false;
+  return p->address.family == AF_INET ? (p->address.bytes[0] & 0xf0) == 0xe0 : p->address.bytes[0] == 0xff;
+}
+
+// ip's ipaddr_modify(): its keywords in its order, the family fixed by the
+// first address read.
 Parsed<IpCommand> parse_addr_change(Cursor& c, IpCommand&& cmd, Verb verb, int family) {
   cmd.verb = verb;
   auto& spec = cmd.addr();
   std::string broadcast_sign;  // "+" or "-": derived from the prefix once it is known
+  bool have_broadcast = false, have_valid = false, have_preferred = false;
+  auto track = [&family](const std::string& address) {
+    if (family == AF_UNSPEC) family = family_of(address);
+  };
   while (!c.done()) {
     std::string key = c.next(), v;
-    if (is(key, "dev")) {
+    if (is(key, "peer") || is(key, "remote")) {
+      TRY_SET(v, c.value(key));
+      if (!spec.peer.empty()) return duplicate("peer", v);
+      TRY_SET(spec.peer, ip_prefix(key, v, family));
+      track(spec.peer);
+    } else if (matches(key, "broadcast") || is(key, "brd")) {
+      TRY_SET(v, c.value(key));
+      if (have_broadcast) return duplicate("broadcast", v);
+      have_broadcast = true;
+      if (v == "+" || v == "-") {
+        broadcast_sign = v;
+      } else {
+        TRY_SET(spec.broadcast, ip_address(key, v, family));
+        track(spec.broadcast);
+      }
+    } else if (is(key, "anycast")) {
+      TRY_SET(v, c.value(key));
+      if (!spec.anycast.empty()) return duplicate("anycast", v);
+      TRY_SET(spec.anycast, ip_address(key, v, family));
+      track(spec.anycast);
+    } else if (is(key, "scope")) {
+      TRY_SET(spec.scope, c.scope(key));
+    } else if (is(key, "dev")) {
       TRY_SET(spec.dev, c.device(key));
-    } else if (is(key, "local")) {
-      TRY_SET(v, c.value(key));
-      if (!spec.prefix.empty()) return garbage(key, v);
-      TRY_SET(spec.prefix, ip_prefix(key, v, family));
-    } else if (is(key, "broadcast") || is(key, "brd")) {
-      TRY_SET(v, c.value(key));
-      if (v == "+" || v == "-") broadcast_sign = v;
-      else TRY_SET(spec.broadcast, ip_address(key, v, AF_INET));
     } else if (is(key, "label")) {
       TRY_SET(v, c.value(key));
       if (v.size() > 15) return invalid("\"label\" is too long", v);
       spec.label = v;
-    } else if (is(key, "scope")) {
-      TRY_SET(spec.scope, c.scope(key));
-    } else if (is(key, "valid_lft") || is(key, "preferred_lft")) {
-      auto& target = is(key, "valid_lft") ? spec.valid_lifetime : spec.preferred_lifetime;
-      TRY_SET(target, c.read(key, [&key](const std::string& text) { return lifetime(key, text); }));
-    } else if (is(key, "noprefixroute")) {
-      spec.noprefixroute = true;
-    } else if (is(key, "nodad")) {
-      spec.nodad = true;
-    } else if (is(key, "home")) {
-      spec.home = true;
-    } else if (is(key, "mngtmpaddr")) {
-      spec.mngtmpaddr = true;
-    } else if (spec.prefix.empty()) {
-      TRY_SET(spec.prefix, ip_prefix("local", key, family));
+    } else if (matches(key, "metric") || matches(key, "priority") || matches(key, "preference")) {
+      TRY_SET(v, c.value(key));
+      auto metric = ipcli::number<uint32_t>(key, v);
+      if (!metric) return invarg("\"metric\" value is invalid\n", v);
+      spec.metric = *metric;
+    } else if (matches(key, "valid_lft") || matches(key, "preferred_lft")) {
+      bool valid = matches(key, "valid_lft");
+      bool& seen = valid ? have_valid : have_preferred;
+      if (seen) return duplicate(valid ? "valid_lft" : "preferred_lft", key);  // ip names the keyword twice
+      seen = true;
+      auto& target = valid ? spec.valid_lifetime : spec.preferred_lifetime;
+      TRY_SET(target, c.read(key, [valid](const std::string& text) {
+                return lifetime(valid ? "valid_lft" : "preferred_lft", text);
+              }));
+    } else if (auto flag = std::find_if(std::begin(kChangeFlags), std::end(kChangeFlags),
+                                        [&key](const ChangeFlag& f) { return key == f.name; });
+               flag != std::end(kChangeFlags)) {
+      if (!flag->field) add_warning(cmd, "Warning: " + key + " option is not mutable from userspace");
+      else if (flag->v6only && family != AF_INET6)
+        add_warning(cmd, "Warning: " + key + " option can be set only for IPv6 addresses");
+      else spec.*(flag->field) = true;
     } else {
-      return garbage("local", key);
+      if (is(key, "local")) TRY_SET(key, c.value(key));
+      if (matches(key, "help")) return fail(UsageError{.message = std::string(object_usage(Object::address)), .help = true});
+      if (!spec.prefix.empty()) return garbage("local", key);
+      TRY_SET(spec.prefix, ip_prefix("local", key, family));
+      track(spec.prefix);
     }
   }
   if (spec.dev.empty()) return usage("not enough information: \"dev\" argument is required");
   if (spec.prefix.empty()) return usage("not enough information: an address is required");
-  if (!broadcast_sign.empty() && verb != Verb::addr_del) TRY_SET(spec.broadcast, derived_broadcast(broadcast_sign, spec.prefix));
+  // An IPv4 delete without a prefix length matches the address at any length.
+  if (verb == Verb::addr_del && spec.peer.empty() && family_of(spec.prefix) == AF_INET &&
+      spec.prefix.find('/') == std::string::npos) {
+    spec.any_length = true;
+    add_warning(cmd, "Warning: Executing wildcard deletion to stay compatible with old scripts.\n"
+                     "         Explicitly specify the prefix length (" + spec.prefix + "/32) to avoid this warning.\n"
+                     "         This special behaviour is likely to disappear in further releases,\n"
+                     "         fix your scripts!");
+  }
+  if (!broadcast_sign.empty() && verb != Verb::addr_del)
+    TRY_SET(spec.broadcast, derived_broadcast(broadcast_sign, spec.peer.empty() ? spec.prefix : spec.peer));
+  // ip's default_scope(): a loopback address is host-scoped.
+  if (!spec.scope && verb != Verb::addr_del && family_of(spec.prefix) == AF_INET && spec.prefix.starts_with("127."))
+    spec.scope = RT_SCOPE_HOST;
   // ip's own checks, made before it sends anything.
   if (spec.valid_lifetime || spec.preferred_lifetime) {
     uint32_t valid = spec.valid_lifetime.value_or(netlink::AddressInfo::kForever);
@@ -92,6 +169,7 @@ Parsed<IpCommand> parse_addr_change(Cursor& c, IpCommand&& cmd, Verb verb, int f
     if (spec.preferred_lifetime.value_or(netlink::AddressInfo::kForever) > valid)
       return refused("preferred_lft is greater than valid_lft");
   }
+  if (spec.autojoin && !is_multicast(spec.prefix)) return refused("autojoin needs multicast address");
   return cmd;
 }
 
@@ -234,18 +312,35 @@ bool selected(const netlink::AddressInfo& a, const std::string& device, const Ip
 
 }  // namespace
 
+// What ip prints of an address first, brief or not: "LOCAL[ peer PEER]/LEN
+// [metric M ]", and those JSON keys into `ai`.
+std::string address_head(const netlink::AddressInfo& a, Json& ai) {
+  std::string text = a.prefix.address.to_string();
+  ai["local"] = text;
+  if (a.peer) {
+    ai["address"] = a.peer->to_string();
+    text += " peer " + a.peer->to_string();
+  }
+  ai["prefixlen"] = a.prefix.length;
+  text += "/" + std::to_string(a.prefix.length) + " ";
+  if (a.metric) {
+    ai["metric"] = *a.metric;
+    text += "metric " + std::to_string(*a.metric) + " ";
+  }
+  return text;
+}
+
 // One address as ip prints it: its JSON keys into `ai`, its two text lines returned.
 std::string address_record(const netlink::AddressInfo& a, Json& ai) {
   bool v4 = a.prefix.address.family == AF_INET;
   ai["family"] = v4 ? "inet" : "inet6";
-  ai["local"] = a.prefix.address.to_string();
-  ai["prefixlen"] = a.prefix.length;
+  std::string line = std::string("    ") + (v4 ? "inet " : "inet6 ") + address_head(a, ai);
   if (a.broadcast) ai["broadcast"] = a.broadcast->to_string();
+  if (a.anycast) ai["anycast"] = a.anycast->to_string();
   ai["scope"] = scope_name(a.scope);
-  std::string line = std::string("    ") + (v4 ? "inet " : "inet6 ") + a.prefix.address.to_string() + "/" +
-                     std::to_string(a.prefix.length);
-  if (a.broadcast) line += " brd " + a.broadcast->to_string();
-  line += " scope " + scope_name(a.scope) + " ";
+  if (a.broadcast) line += "brd " + a.broadcast->to_string() + " ";
+  if (a.anycast) line += "any " + a.anycast->to_string() + " ";
+  line += "scope " + scope_name(a.scope) + " ";
   for (const auto& flag : address_flag_names(a.flags, v4)) {
     ai[flag] = true;
     line += flag + " ";
@@ -264,6 +359,7 @@ Parsed<IpCommand> parse_address(Cursor& c, IpCommand&& cmd, int family) {
   if (c.done()) return parse_addr_show(c, std::move(cmd), Verb::addr_show);
   std::string verb = c.next();
   if (matches(verb, "add")) return parse_addr_change(c, std::move(cmd), Verb::addr_add, family);
+  if (matches(verb, "change") || verb == "chg") return parse_addr_change(c, std::move(cmd), Verb::addr_change, family);
   if (matches(verb, "replace")) return parse_addr_change(c, std::move(cmd), Verb::addr_replace, family);
   if (matches(verb, "delete")) return parse_addr_change(c, std::move(cmd), Verb::addr_del, family);
   if (matches(verb, "list") || matches(verb, "show") || matches(verb, "lst"))
@@ -327,7 +423,8 @@ NlResult<void> show_links(Runner& r, const IpCommand& cmd) {
     }
     if (g.brief) {  // under a label filter: the addresses alone
       std::string t;
-      for (const auto& a : shown[index]) t += a.prefix.address.to_string() + "/" + std::to_string(a.prefix.length) + " ";
+      Json unused;
+      for (const auto& a : shown[index]) t += address_head(a, unused);
       r.out() += t + "\n";
       continue;
     }

@@ -43,16 +43,17 @@ Names are literal: templates such as veth%d are refused.
       return text;
     }
     case Object::address:
-      return R"(Usage: brisk address { add | replace | del } IFADDR dev DEV
-                       [ label LABEL ] [ { broadcast | brd } { ADDR | + | - } ] [ scope SCOPE ]
-                       [ valid_lft LFT ] [ preferred_lft LFT ]
-                       [ noprefixroute ] [ nodad ] [ home ] [ mngtmpaddr ]
+      return R"(Usage: brisk address { add | change | replace | del } IFADDR dev DEV
+                       [ label LABEL ] [ { broadcast | brd } { ADDR | + | - } ] [ anycast ADDR ]
+                       [ scope SCOPE ] [ metric METRIC ] [ valid_lft LFT ] [ preferred_lft LFT ]
+                       [ noprefixroute ] [ nodad ] [ optimistic ] [ home ] [ mngtmpaddr ] [ autojoin ]
        brisk address show [ [ dev ] DEV ] [ scope SCOPE ] [ to PREFIX ] [ FLAG... ]
                           [ label PATTERN ] [ up ] [ LINK_SELECTOR ]
        brisk address flush [ [ dev ] DEV ] [ scope SCOPE ] [ to PREFIX ] [ FLAG... ]
                           [ label PATTERN ] [ LINK_SELECTOR ]
 LINK_SELECTOR := [ master DEV | vrf NAME | nomaster ] [ type TYPE | type KIND_slave ]
-IFADDR := PREFIX (10.0.0.1/24, fd00::1/64)
+IFADDR := PREFIX | ADDR peer PREFIX (10.0.0.1/24, fd00::1/64, 10.8.0.1 peer 10.8.0.2)
+          (an IPv4 ADDR deleted without /LEN matches it at any length, as ip's wildcard deletion)
 SCOPE := { host | link | global | NUMBER }
 LFT := { forever | SECONDS }
 FLAG := [ - ] { permanent | dynamic | secondary | primary | tentative | deprecated |

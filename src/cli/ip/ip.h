@@ -92,7 +92,7 @@ bool is_ip_invocation(std::string_view arg);
 
 enum class Verb {
   link_add, link_set, link_del, link_del_group, link_show, link_prop_add, link_prop_del,
-  addr_add, addr_del, addr_replace, addr_show, addr_flush,
+  addr_add, addr_del, addr_replace, addr_change, addr_show, addr_flush,
   route_add, route_del, route_replace, route_change, route_prepend, route_append, route_show, route_flush, route_get,
   route_save, route_restore, route_showdump,
   rule_add, rule_del, rule_show, rule_flush, rule_save, rule_restore,

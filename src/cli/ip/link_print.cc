@@ -10,6 +10,7 @@
 
 #include "cli/ip/link_details.h"
 #include "cli/ip/names.h"
+#include "cli/ip/object_print.h"
 #include "cli/ip/print_util.h"
 
 namespace brisk::ipcli {
@@ -239,7 +240,11 @@ void print_brief(Runner& r, const netlink::LinkInfo& l, const Links& all,
     j["operstate"] = operstate_name(l.operstate);
     if (addrs) {
       Json infos = Json::array();
-      for (const auto& a : *addrs) infos.push_back(Json{{"local", a.prefix.address.to_string()}, {"prefixlen", a.prefix.length}});
+      for (const auto& a : *addrs) {
+        Json ai;
+        address_head(a, ai);
+        infos.push_back(std::move(ai));
+      }
       j["addr_info"] = std::move(infos);
     } else {
       if (l.address) j["address"] = l.address->to_string();
@@ -250,7 +255,8 @@ void print_brief(Runner& r, const netlink::LinkInfo& l, const Links& all,
   }
   std::string t = column(peer ? l.name + "@" + peer->name : l.name, 16) + " " + column(operstate_name(l.operstate), 14) + " ";
   if (addrs) {
-    for (const auto& a : *addrs) t += a.prefix.address.to_string() + "/" + std::to_string(a.prefix.length) + " ";
+    Json unused;
+    for (const auto& a : *addrs) t += address_head(a, unused);
   } else {
     if (l.address) t += l.address->to_string() + " ";
     t += "<" + join(link_flags(l.flags, peer && peer->down), ",") + "> ";

@@ -32,11 +32,6 @@ Failure<UsageError> neigh_help() {
   return fail(UsageError{.message = std::string(object_usage(Object::neigh)), .help = true});
 }
 
-// ip's duparg(): a keyword given twice.
-Failure<UsageError> duplicate(const std::string& key, const std::string& value) {
-  return fatal("Error: duplicate \"" + key + "\": \"" + value + "\" is the second value.", 255);
-}
-
 Parsed<IpCommand> parse_neigh_change(Cursor& c, IpCommand&& cmd, Verb verb, int family) {
   cmd.verb = verb;
   auto& spec = cmd.neigh();

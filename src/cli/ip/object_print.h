@@ -18,6 +18,8 @@ namespace brisk::ipcli {
 
 // An address's two lines ("    inet ...", "       valid_lft ...") under its link.
 std::string address_record(const netlink::AddressInfo& a, Json& ai);
+// Its first words, which -br prints alone: "LOCAL[ peer PEER]/LEN [metric M ]".
+std::string address_head(const netlink::AddressInfo& a, Json& ai);
 
 // What a route line leaves out because the listing fixes it.
 struct RouteView {

@@ -13,6 +13,10 @@ bool matches(std::string_view arg, std::string_view word) {
   return !arg.empty() && arg.size() <= word.size() && word.substr(0, arg.size()) == arg;
 }
 
+Failure<UsageError> duplicate(const std::string& key, const std::string& value) {
+  return fatal("Error: duplicate \"" + key + "\": \"" + value + "\" is the second value.", 255);
+}
+
 Failure<UsageError> garbage(const std::string& key, const std::string& word) {
   return usage("either \"" + key + "\" is duplicate, or \"" + word + "\" is a garbage");
 }

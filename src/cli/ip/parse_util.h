@@ -30,6 +30,9 @@ bool matches(std::string_view arg, std::string_view word);
 // ip's "either KEY is duplicate, or WORD is a garbage".
 Failure<UsageError> garbage(const std::string& key, const std::string& word);
 
+// ip's duparg(): "duplicate KEY: VALUE is the second value".
+Failure<UsageError> duplicate(const std::string& key, const std::string& value);
+
 // "argument VALUE is wrong: WHAT." in brisk's words, where ip has none.
 Failure<UsageError> invalid(const std::string& what, const std::string& value);
 // ip's invarg(): "argument VALUE is wrong: WHAT", exactly; many of ip's

@@ -166,6 +166,7 @@ NlResult<std::size_t> Runner::queue(netlink::Batch& batch, IpCommand& cmd) {
     case Verb::link_prop_del: return batch.delete_altnames(std::move(cmd.altnames()));
     case Verb::addr_add: return batch.add_address(std::move(cmd.addr()));
     case Verb::addr_replace: return batch.replace_address(std::move(cmd.addr()));
+    case Verb::addr_change: return batch.change_address(std::move(cmd.addr()));
     case Verb::addr_del: return batch.delete_address(std::move(cmd.addr()));
     case Verb::route_add: return batch.add_route(std::move(cmd.route()));
     case Verb::route_replace: return batch.replace_route(std::move(cmd.route()));
