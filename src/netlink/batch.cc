@@ -130,6 +130,12 @@ std::size_t Batch::add_link(LinkAdd spec) { return push(detail::link_add_op(std:
 std::size_t Batch::set_link(LinkSet spec) { return push(detail::link_set_op(std::move(spec))); }
 std::size_t Batch::delete_link(std::string name) { return push(detail::link_delete_op(std::move(name))); }
 std::size_t Batch::delete_link_group(uint32_t group) { return push(detail::link_group_delete_op(group)); }
+std::size_t Batch::sync_link_state(std::string name) {
+  // Local: the window before it is sent and answered first.
+  detail::Op op{.op = "link sync", .object = name};
+  op.local = [name = std::move(name)](Connection& conn) { return netlink::sync_link_state(conn, name); };
+  return push(std::move(op));
+}
 std::size_t Batch::add_altnames(AltnameChange change) { return push(detail::link_property_op(std::move(change), true)); }
 std::size_t Batch::delete_altnames(AltnameChange change) {
   return push(detail::link_property_op(std::move(change), false));

@@ -202,6 +202,12 @@ NlResult<LinkInfo> get_link(Connection& conn, const std::string& name, const Lin
   return link;
 }
 
+NlResult<void> sync_link_state(Connection& conn, const std::string& name) {
+  auto link = get_link(conn, name);
+  if (!link && link.error().code != ENODEV) return std::move(link).error();
+  return {};
+}
+
 NlResult<LinkInfo> get_link(Connection& conn, int ifindex, const LinkRead& read) {
   if (ifindex <= 0) return invalid_argument("link get", std::to_string(ifindex), "ifindex must be positive");
   return get_one(conn, {}, ifindex, read);

@@ -192,5 +192,36 @@ TEST(IpBatchParse, ReadBatchReadsWholeFilesOfEitherKind) {
   EXPECT_NE(missing.error().message.find("cannot open file"), std::string::npos) << missing.error().message;
 }
 
+// The devices ip's parser resolves by name (and so syncs), per line, and
+// those a line creates here.
+TEST(IpBatchRules, NamedAndCreatedDevices) {
+  using Names = std::vector<std::string>;
+  auto named = [](std::vector<std::string> words) {
+    auto cmd = parse_command(words, Globals{});
+    EXPECT_TRUE(cmd) << words[0];
+    return cmd ? named_devices(*cmd) : Names{};
+  };
+  EXPECT_EQ(named({"link", "set", "n1", "master", "brn"}), (Names{"n1", "brn"}));
+  EXPECT_EQ(named({"link", "set", "dev", "n0", "up"}), Names{"n0"});
+  EXPECT_EQ(named({"link", "add", "m0", "link", "n0", "type", "macvlan"}), Names{"n0"});
+  EXPECT_EQ(named({"link", "add", "v0", "master", "brn", "type", "veth", "peer", "name", "v1"}), Names{"brn"});
+  EXPECT_EQ(named({"link", "del", "n0"}), Names{});  // it goes: its state does not matter
+  EXPECT_EQ(named({"addr", "add", "10.0.0.1/24", "dev", "n0"}), Names{"n0"});
+  EXPECT_EQ(named({"route", "add", "10.1.0.0/16", "nexthop", "via", "10.0.0.2", "dev", "n0", "nexthop", "dev", "n1"}),
+            (Names{"n0", "n1"}));
+  EXPECT_EQ(named({"route", "add", "10.1.0.0/16", "via", "10.0.0.2"}), Names{});
+  EXPECT_EQ(named({"neigh", "add", "10.0.0.2", "lladdr", "02:00:00:00:00:02", "dev", "n0"}), Names{"n0"});
+  EXPECT_EQ(named({"rule", "add", "iif", "n0", "table", "5"}), Names{});  // ip sends the name itself
+  auto created = [](std::vector<std::string> words) {
+    auto cmd = parse_command(words, Globals{});
+    EXPECT_TRUE(cmd) << words[0];
+    return cmd ? created_devices(*cmd) : Names{};
+  };
+  EXPECT_EQ(created({"link", "add", "n0", "type", "veth", "peer", "name", "n1"}), (Names{"n0", "n1"}));
+  EXPECT_EQ(created({"link", "add", "n0", "type", "veth", "peer", "name", "n1", "netns", "other"}), Names{"n0"});
+  EXPECT_EQ(created({"link", "add", "brn", "type", "bridge"}), Names{"brn"});
+  EXPECT_EQ(created({"link", "set", "n0", "up"}), Names{});
+}
+
 }  // namespace
 }  // namespace brisk::ipcli

@@ -604,6 +604,38 @@ TEST(BatchLogic, AGetCompletesOnItsReply) {
   EXPECT_EQ(link->name, "x0");
 }
 
+// A link-state sync is a GETLINK that goes out once every change before
+// it is answered, alone, before any change after it; its answer is never
+// the batch's failure, not even a missing device's.
+TEST(BatchLogic, ALinkSyncGoesOutBetweenTheChangesAroundIt) {
+  for (bool stop : {false, true}) {
+    AddressKernel kernel;
+    std::vector<std::size_t> send_of;  // the send() each request came in
+    FakeKernel* fake = nullptr;
+    Fixture f([&](const nlmsghdr& m) -> FakeKernel::Answer {
+      send_of.push_back(fake->sends);
+      if (m.nlmsg_type == RTM_GETLINK) return {.datagrams = {test::ack(m, ENODEV)}};
+      return kernel(m);
+    });
+    fake = f.fake;
+    Batch batch(*f.conn, {.stop_at_first_error = stop});
+    batch.add_address({.dev = "d0", .prefix = nth(1) + "/24"});
+    batch.add_address({.dev = "d0", .prefix = nth(2) + "/24"});
+    std::size_t sync = batch.sync_link_state("gone0");
+    batch.add_address({.dev = "d0", .prefix = nth(3) + "/24"});
+    auto results = batch.flush();
+    ASSERT_EQ(results.size(), 4u);
+    for (const auto& r : results) EXPECT_TRUE(r) << r.error().message();
+    EXPECT_TRUE(results[sync]);
+    std::vector<uint16_t> types;
+    for (const auto& d : f.fake->requests) types.push_back(header_of(d).nlmsg_type);
+    ASSERT_EQ(types, (std::vector<uint16_t>{RTM_NEWADDR, RTM_NEWADDR, RTM_GETLINK, RTM_NEWADDR})) << stop;
+    // The GETLINK shares no send with a change.
+    EXPECT_NE(send_of[2], send_of[1]);
+    EXPECT_NE(send_of[2], send_of[3]);
+  }
+}
+
 // A batch long enough to overlap (a window in transit on the send thread
 // while the next is built): the i-th of `count` addresses, 1-based.
 std::string wide(int i) { return "10.0." + std::to_string(i / 256) + "." + std::to_string(i % 256); }

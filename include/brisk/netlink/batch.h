@@ -83,6 +83,8 @@ class BRISK_EXPORT Batch {
   std::size_t set_link(LinkSet spec);
   std::size_t delete_link(std::string name);
   std::size_t delete_link_group(uint32_t group);
+  // sync_link_state(): once the operations before it are done, before any after it.
+  std::size_t sync_link_state(std::string name);
   std::size_t add_altnames(AltnameChange change);
   std::size_t delete_altnames(AltnameChange change);
   std::size_t add_address(AddressSpec spec);

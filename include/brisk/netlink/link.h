@@ -285,5 +285,12 @@ BRISK_EXPORT NlResult<std::vector<LinkInfo>> list_links(Connection& conn, const 
 // The ifindex of `name`: the connection's cache, else one ioctl(SIOCGIFINDEX)
 // in its namespace (one RTM_GETLINK where the ioctl is refused). Never a dump.
 BRISK_EXPORT NlResult<int> resolve_link(Connection& conn, const std::string& name);
+// Has the kernel apply the device's pending link-watch event now: its
+// operstate (LOWERLAYERDOWN, NO-CARRIER) and the carrier's effect on its
+// routes (linkdown), which linkwatch otherwise defers by up to a second, for
+// every namespace at once. It is one RTM_GETLINK, which rtnl_getlink() syncs
+// (linkwatch_sync_dev, in recent kernels: 6.18 here) and which ip sends for
+// each device name it first resolves. A missing device is not an error.
+BRISK_EXPORT NlResult<void> sync_link_state(Connection& conn, const std::string& name);
 
 }  // namespace brisk::netlink

@@ -11,7 +11,62 @@ bool names_vxlan_dev(const netlink::LinkKind& kind) {
   return v && !v->dev.empty();
 }
 
+// The device a kind's options name: a macvlan's or vlan's lower link, a vxlan's dev.
+std::string kind_device(const netlink::LinkKind& kind) {
+  if (auto* m = std::get_if<netlink::MacvlanOptions>(&kind)) return m->link;
+  if (auto* v = std::get_if<netlink::VlanOptions>(&kind)) return v->link;
+  if (auto* x = std::get_if<netlink::VxlanOptions>(&kind)) return x->dev;
+  return {};
+}
+
 }  // namespace
+
+std::vector<std::string> named_devices(const IpCommand& cmd) {
+  std::vector<std::string> names;
+  auto add = [&names](const std::string& name) {
+    if (!name.empty()) names.push_back(name);
+  };
+  switch (cmd.verb) {
+    case Verb::link_add:
+      add(cmd.link_add().common.master);
+      add(kind_device(cmd.link_add().kind));
+      break;
+    case Verb::link_set:
+      add(cmd.link_set().name);
+      if (cmd.link_set().master) add(*cmd.link_set().master);
+      if (cmd.link_set().kind) add(kind_device(*cmd.link_set().kind));
+      break;
+    case Verb::addr_add:
+    case Verb::addr_replace:
+    case Verb::addr_change:
+    case Verb::addr_del: add(cmd.addr().dev); break;
+    case Verb::route_add:
+    case Verb::route_replace:
+    case Verb::route_change:
+    case Verb::route_prepend:
+    case Verb::route_append:
+    case Verb::route_del:
+      add(cmd.route().dev);
+      for (const auto& hop : cmd.route().nexthops) add(hop.dev);
+      break;
+    case Verb::neigh_add:
+    case Verb::neigh_replace:
+    case Verb::neigh_change:
+    case Verb::neigh_del: add(cmd.neigh().dev); break;
+    case Verb::fdb_add:
+    case Verb::fdb_del: add(cmd.fdb().dev); break;
+    default: break;
+  }
+  return names;
+}
+
+std::vector<std::string> created_devices(const IpCommand& cmd) {
+  if (cmd.verb != Verb::link_add) return {};
+  std::vector<std::string> names{cmd.link_add().name};
+  auto* veth = std::get_if<netlink::VethOptions>(&cmd.link_add().kind);
+  if (veth && cmd.peer_netns.empty() && !veth->peer.empty()) names.push_back(veth->peer);
+  return names;
+}
 
 bool names_device_ip_parses(const IpCommand& cmd) {
   bool route = cmd.verb == Verb::route_add || cmd.verb == Verb::route_replace || cmd.verb == Verb::route_change ||

@@ -2,6 +2,9 @@
 // parser and its error paths do with them.
 #pragma once
 
+#include <string>
+#include <vector>
+
 #include "cli/ip/ip.h"
 
 namespace brisk::ipcli {
@@ -10,6 +13,18 @@ namespace brisk::ipcli {
 // master (link add|set ... master DEV), a vxlan's dev or a multipath route's
 // nexthop dev.
 bool names_device_ip_parses(const IpCommand& cmd);
+
+// The existing devices a change names, which ip resolves by name as it
+// parses the line (ll_name_to_index: an RTM_GETLINK on first use, which
+// also syncs the device's link state): the device a link set, address,
+// route, neighbour or fdb line acts on, a master, a lower link, a vxlan's
+// dev and a nexthop's dev. A link delete's name is not among them: the
+// device goes, so its link state does not matter.
+std::vector<std::string> named_devices(const IpCommand& cmd);
+
+// The devices a change creates in the namespace it runs in: a link add's
+// name and its veth peer's (unless the peer is put in another namespace).
+std::vector<std::string> created_devices(const IpCommand& cmd);
 
 // Whether ip exits, batch or not, when the kernel refuses the command: ip
 // neigh's add, del, replace and change exit(2) on a failed rtnl_talk.

@@ -233,11 +233,13 @@ int Runner::run(std::vector<BatchCommand>& cmds) {
         auto idx = [&]() -> NlResult<std::size_t> {
           if (cmds[k].held) {
             warn(*cmds[k].held);
+            sync_named_devices(batch, *cmds[k].held);
             return queue(batch, *cmds[k].held);
           }
           auto again = parse_again(cmds[k], g_, words);
           if (!again) return netlink::invalid_argument("parse", "", again.error().message);
           warn(*again);
+          sync_named_devices(batch, *again);
           return queue(batch, *again);
         }();
         if (idx) {
@@ -314,6 +316,7 @@ int Runner::run(std::vector<BatchCommand>& cmds) {
     }
     warn(cmd);
     NlResult<void> result = run_one(cmd);
+    if (result && cmd.verb == Verb::tuntap_add) unsynced_.insert(cmd.name);
     bool parses_devices = cmd.verb == Verb::monitor || cmd.verb == Verb::link_show ||
                           cmd.verb == Verb::addr_show || cmd.verb == Verb::addr_flush ||
                           cmd.verb == Verb::neigh_show || cmd.verb == Verb::neigh_flush;
@@ -336,6 +339,21 @@ int Runner::run(std::vector<BatchCommand>& cmds) {
     ++i;
   }
   return status;
+}
+
+// ip resolves each device a line names with an RTM_GETLINK the first time,
+// and that has the kernel apply the device's pending link-watch event there
+// and then (its operstate, NO-CARRIER, its routes' linkdown); brisk's ioctl
+// lookup does not, and linkwatch itself may wait up to a second. So that a
+// batch leaves, and its shows print, what ip's would: a device this batch
+// created is synced where a line first names it, and a single command syncs
+// each device it names (one GETLINK beside a process start). A batch leaves
+// devices made before it to linkwatch: a GETLINK per line would double the
+// cost of an address or route line.
+void Runner::sync_named_devices(netlink::Batch& batch, const IpCommand& cmd) {
+  for (const auto& name : named_devices(cmd))
+    if (source_.empty() || unsynced_.erase(name)) batch.sync_link_state(name);
+  for (auto& name : created_devices(cmd)) unsynced_.insert(std::move(name));
 }
 
 // How many of the link deletes starting at `first` can be sent together

@@ -6,6 +6,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <unordered_set>
 #include <string>
 #include <vector>
 
@@ -61,6 +62,9 @@ class Runner {
   // ip's exit status for a command that failed with `e`.
   int failure_status(const netlink::NetlinkError& e) const;
   std::size_t safe_delete_prefix(const std::vector<BatchCommand>& cmds, std::size_t first);
+  // Queues the link-state syncs ip's name lookups would make for `cmd`,
+  // before its own op; notes the devices it creates.
+  void sync_named_devices(netlink::Batch& batch, const IpCommand& cmd);
 
   Globals g_;
   std::string source_;  // batch file name for "Command failed FILE:LINE"; empty outside a batch
@@ -68,6 +72,7 @@ class Runner {
   UniqueFd netns_fd_;
   std::optional<netlink::Connection> conn_;
   std::vector<UniqueFd> held_fds_;  // peer namespaces named in queued commands, open until flushed
+  std::unordered_set<std::string> unsynced_;  // devices this batch made that no line has named yet
   std::string out_;
   Json json_ = Json::array();
   bool json_used_ = false;
