@@ -94,8 +94,10 @@ NlResult<ParsedRoute> parse_spec(const RouteSpec& spec, const char* op, const st
       return invalid_argument(op, object, "malformed source address '" + spec.src + "'");
     parsed.src = *src;
   }
-  if (spec.type != RouteType::unicast && (parsed.via || !spec.dev.empty() || !spec.nexthops.empty()))
-    return invalid_argument(op, object, "blackhole, unreachable and prohibit routes take no gateway or device");
+  const bool goes_nowhere = spec.type == RouteType::blackhole || spec.type == RouteType::unreachable ||
+                            spec.type == RouteType::prohibit || spec.type == RouteType::throw_;
+  if (goes_nowhere && (parsed.via || !spec.dev.empty() || !spec.nexthops.empty()))
+    return invalid_argument(op, object, "blackhole, unreachable, prohibit and throw routes take no gateway or device");
   if (!spec.nexthops.empty() && (parsed.via || !spec.dev.empty()))
     return invalid_argument(op, object, "a multipath route has its gateways and devices in its nexthops");
   for (const auto& nh : spec.nexthops) {
@@ -214,15 +216,22 @@ Op route_op(RouteSpec spec, int kind, RouteMerge merge) {
     rtm.rtm_dst_len = route.dst.length;
     rtm.rtm_table = static_cast<uint8_t>(spec.table < 256 ? spec.table : static_cast<uint32_t>(RT_TABLE_UNSPEC));
     rtm.rtm_protocol = spec.protocol.value_or(del ? RTPROT_UNSPEC : RTPROT_BOOT);
-    rtm.rtm_type = static_cast<uint8_t>(spec.type);
+    // A unicast delete matches a route of any type, as ip's (RTN_UNSPEC).
+    rtm.rtm_type = del && spec.type == RouteType::unicast ? RTN_UNSPEC : static_cast<uint8_t>(spec.type);
     rtm.rtm_tos = spec.tos;
-    // `ip route`'s defaults: link scope for a directly connected IPv4 unicast
-    // route, universe otherwise; a delete matches any scope.
+    // `ip route`'s defaults, for IPv4 (IPv6 has universe alone): host scope
+    // for a local or nat route, link for broadcast, multicast and anycast,
+    // link for a directly connected unicast route; a delete matches any.
     uint8_t scope = RT_SCOPE_UNIVERSE;
-    if (del) {
+    const bool v4 = route.dst.address.family == AF_INET;
+    if (v4 && (spec.type == RouteType::local || spec.type == RouteType::nat)) {
+      scope = RT_SCOPE_HOST;
+    } else if (v4 && (spec.type == RouteType::broadcast || spec.type == RouteType::multicast ||
+                      spec.type == RouteType::anycast)) {
+      scope = RT_SCOPE_LINK;
+    } else if (v4 && del) {
       scope = RT_SCOPE_NOWHERE;
-    } else if (route.dst.address.family == AF_INET && spec.type == RouteType::unicast && !route.via &&
-               spec.nexthops.empty() && !spec.nhid) {
+    } else if (v4 && spec.type == RouteType::unicast && !route.via && spec.nexthops.empty() && !spec.nhid) {
       scope = RT_SCOPE_LINK;
     }
     rtm.rtm_scope = spec.scope.value_or(scope);
@@ -263,7 +272,8 @@ Op route_op(RouteSpec spec, int kind, RouteMerge merge) {
       bool present = false;
       for (const auto& r : *now)
         present |= r.dst.length == route.dst.length && (route.dst.length == 0 || r.dst == route.dst) &&
-                   (!spec.metric || r.metric == *spec.metric) && r.type == static_cast<uint8_t>(spec.type);
+                   (!spec.metric || r.metric == *spec.metric) &&
+                   ((del && spec.type == RouteType::unicast) || r.type == static_cast<uint8_t>(spec.type));
       return del ? !present : present;
     };
     return requests;

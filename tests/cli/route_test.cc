@@ -189,6 +189,55 @@ TEST_F(IpRouteParity, MergeVerbsMetricsAndProtocols) {
   }
 }
 
+// Every route type ip names: the local table and scope ip gives local,
+// broadcast and anycast routes, types before the destination (after "to"
+// too), and a plain delete that takes a route of any type, as ip's does.
+TEST_F(IpRouteParity, RouteTypesAsIp) {
+  both({"route", "add", "local", "10.12.0.1", "dev", "d0"});
+  both({"route", "add", "broadcast", "10.12.0.255", "dev", "d0"});
+  both({"route", "add", "to", "anycast", "10.12.1.0", "dev", "d0"});
+  both({"route", "add", "multicast", "239.1.0.0/16", "dev", "d0"});
+  both({"route", "add", "local", "10.13.0.0/16", "dev", "d0", "table", "main"});
+  both({"route", "add", "throw", "10.15.0.0/16", "table", "200"});
+  both({"route", "add", "prohibit", "10.14.0.0/16"});
+  both({"route", "add", "blackhole", "10.16.0.0/16"});
+  both({"route", "add", "unreachable", "10.17.0.0/16", "metric", "5"});
+  both({"route", "add", "local", "fd00:12::1", "dev", "d0"});
+  both({"route", "add", "unreachable", "fd00:17::/64"});
+  both({"route", "add", "throw", "10.18.0.0/16", "dev", "d0"});  // fails: the kernel refuses a device
+  both({"route", "del", "10.16.0.0/16"});                       // a blackhole, by destination alone
+  both({"route", "del", "unreachable", "10.17.0.0/16"});
+  both({"route", "del", "10.14.0.0/16", "table", "main"});
+  both({"route", "del", "local", "10.13.0.0/16", "table", "main"});
+  both({"route", "del", "broadcast", "10.12.0.255", "dev", "d0", "table", "local"});
+  expect_same_tables();
+  for (const Words& show : std::vector<Words>{{"route", "show", "table", "all"},
+                                              {"route", "show", "table", "local", "type", "local"},
+                                              {"-6", "route", "show", "table", "all", "type", "local"},
+                                              {"route", "show", "table", "200"}}) {
+    Words json = show;
+    json.insert(json.begin(), "-j");
+    cli_test::expect_same_output(show, ns());
+    cli_test::expect_same_output(json, ns());
+  }
+}
+
+TEST(IpRouteGrammar, TypesAndTheirTables) {
+  auto l = ok({"route", "add", "local", "10.0.0.1", "dev", "d0"});
+  EXPECT_EQ(l.route().type, netlink::RouteType::local);
+  EXPECT_EQ(l.route().table, uint32_t(RT_TABLE_LOCAL));
+  EXPECT_EQ(ok({"route", "add", "brd", "10.0.0.255", "dev", "d0"}).route().type, netlink::RouteType::broadcast);
+  EXPECT_EQ(ok({"route", "add", "local", "10.0.0.1", "dev", "d0", "table", "7"}).route().table, 7u);
+  auto t = ok({"route", "add", "throw", "10.0.0.0/8"});
+  EXPECT_EQ(t.route().type, netlink::RouteType::throw_);
+  EXPECT_EQ(t.route().table, uint32_t(RT_TABLE_MAIN));
+  EXPECT_EQ(ok({"route", "add", "to", "mult", "239.0.0.0/8", "dev", "d0"}).route().type, netlink::RouteType::multicast);
+  // A word starting with a digit is a destination, never a type number.
+  EXPECT_EQ(ok({"route", "add", "10.0.0.0/8", "dev", "d0"}).route().type, netlink::RouteType::unicast);
+  auto twice = error_of({"route", "add", "local", "10.0.0.1", "local", "10.0.0.2", "dev", "d0"});
+  EXPECT_EQ(twice.exit_code, 255);
+}
+
 // Routes through nexthop objects (made by ip, which brisk has no verb for):
 // the kernel's refusals alike, and show prints nhid, and -d each object's nh_info.
 TEST_F(IpRouteParity, ThroughNexthopObjects) {

@@ -25,9 +25,15 @@ namespace brisk::netlink {
 
 enum class RouteType : uint8_t {
   unicast = RTN_UNICAST,
-  blackhole = RTN_BLACKHOLE,
+  local = RTN_LOCAL,          // delivered here (the local table, host scope, as ip defaults them)
+  broadcast = RTN_BROADCAST,  // sent as link broadcast
+  anycast = RTN_ANYCAST,      // a local anycast address
+  multicast = RTN_MULTICAST,  // a multicast route
+  blackhole = RTN_BLACKHOLE,  // dropped silently
   unreachable = RTN_UNREACHABLE,
   prohibit = RTN_PROHIBIT,
+  throw_ = RTN_THROW,         // lookup goes on in the next rule's table
+  nat = RTN_NAT,              // the kernel refuses it since Linux 2.6 (kept for ip's grammar)
 };
 
 // RTA_METRICS: a route's path and TCP parameters (`ip route ... mtu 1400

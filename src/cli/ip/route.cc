@@ -57,13 +57,15 @@ Parsed<std::vector<netlink::NexthopSpec>> parse_nexthops(Cursor& c, int family) 
 Parsed<IpCommand> parse_route_change(Cursor& c, IpCommand&& cmd, Verb verb, int family) {
   cmd.verb = verb;
   auto& spec = cmd.route();
+  // ip's type word before the destination: a name (not a number: a word
+  // starting with a digit is the destination).
   auto type_of = [](const std::string& word) -> std::optional<netlink::RouteType> {
-    if (word == "unicast") return netlink::RouteType::unicast;
-    if (word == "blackhole") return netlink::RouteType::blackhole;
-    if (word == "unreachable") return netlink::RouteType::unreachable;
-    if (word == "prohibit") return netlink::RouteType::prohibit;
-    return std::nullopt;
+    if (word.empty() || (word[0] >= '0' && word[0] <= '9')) return std::nullopt;
+    auto type = rtn_type_number(word);
+    if (!type) return std::nullopt;
+    return static_cast<netlink::RouteType>(*type);
   };
+  bool table_given = false;
   while (!c.done()) {
     std::string key = c.next(), v;
     if (is(key, "via")) {
@@ -73,6 +75,7 @@ Parsed<IpCommand> parse_route_change(Cursor& c, IpCommand&& cmd, Verb verb, int 
     } else if (is(key, "metric") || is(key, "priority") || is(key, "preference")) {
       TRY_SET(spec.metric, route_number<uint32_t>(c, key));
     } else if (is(key, "table")) {
+      table_given = true;
       TRY_SET(spec.table, c.read(key, [](const std::string& text) -> Parsed<uint32_t> {
         if (auto table = table_number(text)) return *table;
         return invarg("\"table\" value is invalid\n", text);
@@ -109,13 +112,12 @@ Parsed<IpCommand> parse_route_change(Cursor& c, IpCommand&& cmd, Verb verb, int 
         if (auto n = number<uint8_t>("pref", text)) return *n;
         return invarg("\"pref\" value is invalid\n", text);
       }));
-    } else if (auto type = type_of(key); type && spec.prefix.empty()) {
-      spec.type = *type;
-      TRY_SET(v, c.value(key));
-      if (v == "default") spec.prefix = v;
-      else TRY_SET(spec.prefix, ip_prefix("to", v, family));
     } else if (spec.prefix.empty()) {
       if (is(key, "to")) TRY_SET(key, c.value(key));
+      if (auto type = type_of(key)) {
+        spec.type = *type;
+        TRY_SET(key, c.value(key));
+      }
       if (is(key, "default") || is(key, "all") || is(key, "any")) spec.prefix = "default";
       else TRY_SET(spec.prefix, ip_prefix("to", key, family));
     } else {
@@ -124,6 +126,11 @@ Parsed<IpCommand> parse_route_change(Cursor& c, IpCommand&& cmd, Verb verb, int 
   }
   if (spec.prefix.empty()) return usage("not enough information: a destination is required");
   if (spec.prefix == "default" && family == AF_INET6 && spec.via.empty()) spec.prefix = "::/0";
+  // As ip: these types go to the local table unless one is named.
+  using netlink::RouteType;
+  if (!table_given && (spec.type == RouteType::local || spec.type == RouteType::broadcast ||
+                       spec.type == RouteType::nat || spec.type == RouteType::anycast))
+    spec.table = RT_TABLE_LOCAL;
   if (verb != Verb::route_del && spec.type == netlink::RouteType::unicast && spec.via.empty() && spec.dev.empty() &&
       spec.nexthops.empty() && !spec.nhid)
     return usage("not enough information: \"via\" or \"dev\" is required");
