@@ -1,6 +1,9 @@
 // Routes: add, replace, delete and a kernel-filtered list.
 #include "brisk/netlink/route.h"
 
+#include <unistd.h>
+
+#include <algorithm>
 #include <array>
 #include <cstring>
 #include <memory>
@@ -32,6 +35,8 @@ constexpr auto kRoutePolicies = [] {
   p[RTA_METRICS] = {AttrKind::nested};
   p[RTA_MULTIPATH] = {AttrKind::binary};
   p[RTA_NH_ID] = {AttrKind::u32};
+  p[RTA_FLOW] = {AttrKind::u32};
+  p[RTA_CACHEINFO] = {AttrKind::binary, 0, static_cast<uint16_t>(sizeof(rta_cacheinfo))};
   return p;
 }();
 
@@ -68,6 +73,7 @@ struct ParsedRoute {
   IpPrefix dst;
   std::optional<IpAddress> via;
   std::optional<IpAddress> src;
+  std::optional<IpPrefix> from;
   std::vector<std::optional<IpAddress>> nexthop_vias;  // by RouteSpec::nexthops
 };
 
@@ -93,6 +99,12 @@ NlResult<ParsedRoute> parse_spec(const RouteSpec& spec, const char* op, const st
     if (!src || src->family != parsed.dst.address.family)
       return invalid_argument(op, object, "malformed source address '" + spec.src + "'");
     parsed.src = *src;
+  }
+  if (!spec.from.empty()) {
+    auto from = IpPrefix::parse(spec.from);
+    if (!from || from->address.family != parsed.dst.address.family)
+      return invalid_argument(op, object, "malformed source prefix '" + spec.from + "'");
+    parsed.from = *from;
   }
   const bool goes_nowhere = spec.type == RouteType::blackhole || spec.type == RouteType::unreachable ||
                             spec.type == RouteType::prohibit || spec.type == RouteType::throw_;
@@ -138,6 +150,15 @@ NlResult<RouteInfo> parse_route(const nlmsghdr& message) {
     if (auto ip = IpAddress::from_bytes(*src)) route.prefsrc = *ip;
   if (auto src = attrs->bytes(RTA_SRC))
     if (auto ip = IpAddress::from_bytes(*src)) route.src = *ip;
+  route.src_len = rtm.rtm_src_len;
+  route.realms = attrs->u32(RTA_FLOW);
+  if (auto raw = attrs->bytes(RTA_CACHEINFO)) {
+    rta_cacheinfo cache{};
+    std::memcpy(&cache, raw->data(), sizeof cache);  // the schema guarantees the size
+    // In clock ticks (USER_HZ), as the kernel's jiffies_to_clock_t gives them.
+    static const long ticks = std::max(::sysconf(_SC_CLK_TCK), 1L);
+    if (cache.rta_expires) route.expires = static_cast<uint32_t>(cache.rta_expires / ticks);
+  }
   route.oif = static_cast<int>(attrs->u32(RTA_OIF).value_or(0));
   route.iif = static_cast<int>(attrs->u32(RTA_IIF).value_or(0));
   route.uid = attrs->u32(RTA_UID);
@@ -158,6 +179,7 @@ NlResult<RouteInfo> parse_route(const nlmsghdr& message) {
     if (type == RTAX_LOCK) route.metrics.locked = metrics->u32(type).value_or(0);
     else if (type != RTAX_CC_ALGO) route.metrics.values[type] = metrics->u32(type);
   }
+  route.metrics.congctl = std::string(metrics->string(RTAX_CC_ALGO).value_or(""));
   route.scope = rtm.rtm_scope;
   route.protocol = rtm.rtm_protocol;
   route.type = rtm.rtm_type;
@@ -247,9 +269,16 @@ Op route_op(RouteSpec spec, int kind, RouteMerge merge) {
       if (spec.metrics.locked) m.put_u32(RTAX_LOCK, spec.metrics.locked);
       for (uint16_t type = 1; type <= RTAX_MAX; ++type)
         if (spec.metrics.values[type]) m.put_u32(type, *spec.metrics.values[type]);
+      if (!spec.metrics.congctl.empty()) m.put_string(RTAX_CC_ALGO, spec.metrics.congctl);
       m.end_nest(nest);
     }
     if (!del && spec.pref) m.put_u8(RTA_PREF, *spec.pref);
+    if (spec.realms) m.put_u32(RTA_FLOW, *spec.realms);
+    if (route.from) {
+      rtm.rtm_src_len = route.from->length;
+      if (route.from->length) m.put_bytes(RTA_SRC, route.from->address.data());
+    }
+    if (!del && spec.expires) m.put_u32(RTA_EXPIRES, *spec.expires);
     if (spec.nhid) m.put_u32(RTA_NH_ID, *spec.nhid);
     if (!spec.nexthops.empty()) {
       std::vector<Nexthop> paths;
@@ -296,7 +325,7 @@ NlResult<void> put_route(Connection& conn, const RouteSpec& spec, RouteMerge mer
 }
 
 bool RouteMetrics::empty() const {
-  if (locked) return false;
+  if (locked || !congctl.empty()) return false;
   for (const auto& v : values)
     if (v) return false;
   return true;

@@ -222,6 +222,55 @@ TEST_F(IpRouteParity, RouteTypesAsIp) {
   }
 }
 
+// Realms, features, congestion control, IPv6 source prefixes and
+// lifetimes: made as ip makes them, and printed as ip prints them.
+TEST_F(IpRouteParity, RealmsFeaturesCongctlFromAndExpiresAsIp) {
+  both({"route", "add", "10.16.0.0/16", "via", "10.9.0.2", "realm", "5"});
+  both({"route", "add", "10.17.0.0/16", "via", "10.9.0.2", "realms", "3/cosmos"});
+  both({"route", "add", "10.18.0.0/16", "via", "10.9.0.2", "hoplimit", "32", "features", "ecn", "congctl", "lock",
+        "reno"});
+  both({"route", "add", "10.19.0.0/16", "dev", "e0", "congctl", "cubic", "mtu", "1400"});
+  both({"route", "add", "fd00:19::/64", "from", "fd00:20::/64", "dev", "d0"});
+  both({"route", "add", "fd00:21::/64", "from", "fd00:22::1", "via", "fd00:9::2"});
+  both({"route", "add", "fd00:18::/64", "dev", "d0", "expires", "300"});
+  both({"route", "add", "10.20.0.0/16", "from", "10.1.0.0/16", "dev", "d0"});  // fails: IPv4 has no source routes
+  both({"route", "del", "fd00:19::/64", "from", "fd00:20::/64", "dev", "d0"});
+  both({"route", "add", "fd00:19::/64", "from", "fd00:23::/64", "dev", "d0"});
+  expect_same_tables();
+  // A flush takes the source-specific routes too, deleted by their source.
+  both({"-6", "route", "flush", "dev", "d0", "proto", "boot"});
+  expect_same_tables();
+  EXPECT_EQ(ip_run({"-6", "route", "show", "from", "fd00:23::/64"}, ns()).out, "");
+  both({"route", "add", "fd00:19::/64", "from", "fd00:23::/64", "dev", "d0"});
+  for (const Words& show : std::vector<Words>{{"route", "show"}, {"-6", "route", "show"}, {"-d", "route", "show"}}) {
+    Words json = show;
+    json.insert(json.begin(), "-j");
+    cli_test::expect_same_output(show, ns());
+    cli_test::expect_same_output(json, ns());
+  }
+}
+
+TEST(IpRouteGrammar, RealmsFeaturesCongctlFromAndExpires) {
+  auto r = ok({"route", "add", "10.0.0.0/8", "dev", "d0", "realms", "3/5", "features", "ecn", "congctl", "lock", "bbr"});
+  EXPECT_EQ(r.route().realms, (3u << 16) | 5u);
+  EXPECT_EQ(r.route().metrics.values[RTAX_FEATURES], uint32_t(RTAX_FEATURE_ECN));
+  EXPECT_EQ(r.route().metrics.congctl, "bbr");
+  EXPECT_EQ(r.route().metrics.locked, 1u << RTAX_CC_ALGO);
+  EXPECT_EQ(ok({"route", "add", "10.0.0.0/8", "dev", "d0", "realm", "cosmos"}).route().realms, 0u);
+  EXPECT_EQ(ok({"route", "add", "10.0.0.0/8", "dev", "d0", "realm", "0x50003"}).route().realms, 0x50003u);  // raw
+  auto v6 = ok({"route", "add", "fd00::/64", "from", "fd01::/64", "dev", "d0", "expires", "30"});
+  EXPECT_EQ(v6.route().from, "fd01::/64");
+  EXPECT_EQ(v6.route().expires, 30u);
+  auto realm = error_of({"route", "add", "10.0.0.0/8", "dev", "d0", "realm", "nowhere"});
+  EXPECT_EQ(format_error(realm.message, realm.exact), "Error: argument \"nowhere\" is wrong: \"realm\" value is invalid\n");
+  auto features = error_of({"route", "add", "10.0.0.0/8", "dev", "d0", "features", "sack"});
+  EXPECT_EQ(format_error(features.message, features.exact),
+            "Error: argument \"sack\" is wrong: \"features\" value not valid\n");
+  auto expires = error_of({"route", "add", "fd00::/64", "dev", "d0", "expires", "-1"});
+  EXPECT_EQ(format_error(expires.message, expires.exact), "Error: argument \"-1\" is wrong: \"expires\" value is invalid\n");
+  EXPECT_EQ(expires.exit_code, 255);
+}
+
 TEST(IpRouteGrammar, TypesAndTheirTables) {
   auto l = ok({"route", "add", "local", "10.0.0.1", "dev", "d0"});
   EXPECT_EQ(l.route().type, netlink::RouteType::local);

@@ -43,6 +43,7 @@ struct BRISK_EXPORT RouteMetrics {
   // RTAX_INITCWND, RTAX_INITRWND, RTAX_QUICKACK, ...).
   std::array<std::optional<uint32_t>, RTAX_MAX + 1> values{};
   uint32_t locked = 0;  // RTAX_LOCK: bit 1 << RTAX_* for each value the kernel must keep
+  std::string congctl{};  // RTAX_CC_ALGO: the TCP congestion control ("bbr"); empty: the default
   bool empty() const;
   bool operator==(const RouteMetrics&) const = default;
 };
@@ -90,6 +91,9 @@ struct RouteSpec {
   std::vector<NexthopSpec> nexthops{};  // a multipath route (RTA_MULTIPATH), instead of via and dev
   std::optional<uint32_t> nhid{};     // RTA_NH_ID: through this nexthop object, instead of via, dev or nexthops
   uint8_t tos = 0;                    // rtm_tos: only for packets with this TOS (DS field); 0: any
+  std::optional<uint32_t> realms{};   // RTA_FLOW: (source realm << 16) | destination realm
+  std::string from{};                 // IPv6 source prefix (RTA_SRC): a source-specific route; empty: any
+  std::optional<uint32_t> expires{};  // IPv6: seconds until the kernel removes it (RTA_EXPIRES)
 };
 
 struct RouteInfo {
@@ -108,8 +112,13 @@ struct RouteInfo {
   RouteMetrics metrics{};              // RTA_METRICS, as the kernel reports them
   std::vector<NexthopInfo> nexthops{};  // RTA_MULTIPATH: a multipath route's paths
   std::optional<uint32_t> nhid{};      // RTA_NH_ID: the nexthop object it goes through (its paths above, as resolved)
+  std::optional<uint32_t> realms{};    // RTA_FLOW: (source realm << 16) | destination realm
+  std::optional<uint32_t> expires{};   // IPv6: seconds left (RTA_CACHEINFO's rta_expires), when it expires
+  // RTA_SRC: a source-specific route's source prefix (its length is
+  // src_len), or, in get_route() answers, the source the query gave.
+  std::optional<IpAddress> src{};
+  uint8_t src_len = 0;
   // Set in get_route() answers only:
-  std::optional<IpAddress> src{};      // the source the query gave (RTA_SRC)
   int iif = 0;                         // the input device the query gave
   std::optional<uint32_t> uid{};       // the uid the lookup was made for
   std::optional<uint32_t> mark{};      // the firewall mark the query gave

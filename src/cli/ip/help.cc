@@ -73,11 +73,15 @@ SELECTOR := [ [ to ] [ root | match | exact ] PREFIX ] [ dev DEV ] [ iif DEV ]
             [ tos TOS ] [ mark NUMBER ]
 ROUTE := [ TYPE ] { PREFIX | default } [ via ADDRESS ] [ dev DEV ] [ metric NUMBER ]
          [ table TABLE_ID ] [ scope SCOPE ] [ proto RTPROTO ] [ src ADDRESS ] [ onlink ]
-         [ tos TOS ] [ nhid ID ]
+         [ tos TOS ] [ nhid ID ] [ from PREFIX ] [ realms REALM ] [ expires SECONDS ]
          [ pref { low | medium | high } ] [ METRIC [ lock ] VALUE ]...
-         [ nexthop NH ]...
+         [ features ecn ] [ congctl [ lock ] NAME ] [ nexthop NH ]...
 NH := [ via ADDRESS ] [ dev DEV ] [ weight NUMBER ] [ onlink ]
-TYPE := { unicast | blackhole | unreachable | prohibit }
+TYPE := { unicast | local | broadcast | multicast | anycast | throw | unreachable |
+          prohibit | blackhole | nat }
+REALM := [ REALM_ID/ ]REALM_ID, a NAME from rt_realms or a NUMBER
+(local, broadcast, anycast and nat routes go to table local unless one is named;
+ from and expires are IPv6's)
 TABLE_ID := { main | local | default | NAME from rt_tables | NUMBER }
 SCOPE := { host | link | global | NAME from rt_scopes | NUMBER }
 RTPROTO := { kernel | boot | static | dhcp | ... | NAME from rt_protos | NUMBER }

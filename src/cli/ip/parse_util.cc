@@ -146,4 +146,15 @@ Parsed<bool> Cursor::on_off(const std::string& key) {
 }
 Parsed<uint8_t> Cursor::scope(const std::string& key) { return read(key, scope_value); }
 
+Parsed<uint32_t> realms_value(const std::string& text, const std::string& what) {
+  auto slash = text.find('/');
+  std::optional<uint32_t> src = 0, dst = 0;
+  if (slash != std::string::npos) src = realm_number(text.substr(0, slash));
+  std::string dst_text = slash == std::string::npos ? text : text.substr(slash + 1);
+  if (!dst_text.empty()) dst = realm_number(dst_text);
+  if (src && dst) return *src << 16 | *dst;
+  if (auto raw = number<uint32_t>("realms", text)) return *raw;
+  return invarg(what, text);
+}
+
 }  // namespace brisk::ipcli

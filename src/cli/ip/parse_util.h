@@ -67,6 +67,9 @@ Parsed<bool> on_off(const std::string& key, const std::string& text);
 Parsed<uint8_t> scope_value(const std::string& text);  // a scope name or number
 // A protocol to set (RTPROT_*): a name of rt_protos, or a number.
 Parsed<uint8_t> protocol_value(const std::string& text);
+// ip's get_rt_realms_or_raw(): "[SRC/]DST" by realm names or numbers, else
+// one raw number, as RTA_FLOW's (SRC << 16) | DST; `what` is ip's invarg text.
+Parsed<uint32_t> realms_value(const std::string& text, const std::string& what);
 // A show's protocol selector: likewise, or "all" for any (nullopt).
 Parsed<std::optional<uint8_t>> protocol_selector(const std::string& text);
 

@@ -88,6 +88,28 @@ Parsed<IpCommand> parse_route_change(Cursor& c, IpCommand&& cmd, Verb verb, int 
       TRY_SET(spec.src, c.address(key, family));
     } else if (is(key, "onlink")) {
       spec.onlink = true;
+    } else if (is(key, "from")) {
+      TRY_SET(spec.from, c.prefix(key, family));
+    } else if (is(key, "expires")) {
+      TRY_SET(spec.expires, c.read(key, [](const std::string& text) -> Parsed<uint32_t> {
+        if (auto seconds = number<uint32_t>("expires", text)) return *seconds;
+        return invarg("\"expires\" value is invalid\n", text);
+      }));
+    } else if (matches(key, "realms")) {
+      TRY_SET(spec.realms, c.read(key, [](const std::string& text) {
+        return realms_value(text, "\"realm\" value is invalid\n");
+      }));
+    } else if (matches(key, "features")) {
+      TRY_SET(v, c.value(key));
+      if (v != "ecn") return invarg("\"features\" value not valid\n", v);
+      spec.metrics.values[RTAX_FEATURES] = RTAX_FEATURE_ECN;
+    } else if (matches(key, "congctl")) {
+      TRY_SET(v, c.value(key));
+      if (v == "lock") {
+        spec.metrics.locked |= 1u << RTAX_CC_ALGO;
+        TRY_SET(v, c.value(key));
+      }
+      spec.metrics.congctl = v;
     } else if (key == "tos" || matches(key, "dsfield")) {
       TRY_SET(spec.tos, c.read(key, [](const std::string& text) -> Parsed<uint8_t> {
         if (auto tos = dsfield_number(text)) return *tos;
@@ -393,7 +415,9 @@ NlResult<void> flush_routes(Runner& runner, const IpCommand& cmd) {
                         .table = r.table,
                         .protocol = r.protocol,
                         .type = static_cast<netlink::RouteType>(r.type),
-                        .tos = r.tos});
+                        .tos = r.tos,
+                        // an IPv6 route is keyed by its source prefix too
+                        .from = r.src && r.src_len ? netlink::IpPrefix{*r.src, r.src_len}.to_string() : std::string()});
   }
   for (auto& result : batch.flush()) {
     // A route that went with another (an IPv6 one with its address) is fine.
@@ -411,6 +435,10 @@ std::string route_record(const netlink::RouteInfo& r, const RouteView& view, Jso
   }
   j["dst"] = dst_text(r.dst);
   t += dst_text(r.dst);
+  if (r.src) {  // a source-specific route's "from": a prefix, or a host without its length
+    bool host = r.src_len == (r.src->family == AF_INET ? 32 : 128);
+    field(j, t, "from", "from", host ? r.src->to_string() : r.src->to_string() + "/" + std::to_string(r.src_len));
+  }
   if (r.nhid) {
     j["nhid"] = *r.nhid;
     t += " nhid " + std::to_string(*r.nhid);
@@ -434,6 +462,18 @@ std::string route_record(const netlink::RouteInfo& r, const RouteView& view, Jso
   std::vector<std::string> flags = route_flags(r.flags);
   for (const auto& f : flags) t += " " + f;
   j["flags"] = flags;
+  if (r.realms) {  // "realm TO", or "realms FROM/TO"
+    uint32_t from = *r.realms >> 16, to = *r.realms & 0xffff;
+    Json flow;
+    if (from) flow["from"] = realm_name(from);
+    flow["to"] = realm_name(to);
+    j["flow"] = std::move(flow);
+    t += from ? " realms " + realm_name(from) + "/" + realm_name(to) : " realm " + realm_name(to);
+  }
+  if (r.expires) {
+    j["expires"] = *r.expires;
+    t += " expires " + std::to_string(*r.expires) + "sec";
+  }
   print_route_metrics(r.metrics, j, t);
   std::string end = " ";
   if (r.pref) {  // IPv6: ip ends the line with it, without the trailing space

@@ -59,10 +59,30 @@ Parsed<bool> read_route_metric(uint16_t type, const std::string& key, Cursor& c,
 void print_route_metrics(const netlink::RouteMetrics& metrics, Json& j, std::string& text) {
   Json values = Json::object();
   for (uint16_t type = RTAX_MTU; type <= RTAX_MAX; ++type) {
+    if (type == RTAX_CC_ALGO && !metrics.congctl.empty()) {
+      text += " congctl";
+      if (metrics.locked & (1u << type)) text += " lock";
+      text += " " + metrics.congctl;
+      values["congestion"] = metrics.congctl;
+      continue;
+    }
     if (!metrics.values[type] || !kNames[type]) continue;
     uint32_t value = *metrics.values[type];
     text += std::string(" ") + kNames[type];
     if (metrics.locked & (1u << type)) text += " lock";
+    if (type == RTAX_FEATURES) {  // ip's print_rtax_features: ecn by name, any other bit in hex
+      if (value & RTAX_FEATURE_ECN) {
+        text += " ecn";
+        values["ecn"] = nullptr;
+      }
+      if (value & ~RTAX_FEATURE_ECN) {
+        char hex[16];
+        std::snprintf(hex, sizeof hex, "0x%x", value);
+        text += std::string(" ") + hex;
+        values["features"] = hex;
+      }
+      continue;
+    }
     if (type == RTAX_RTT || type == RTAX_RTTVAR || type == RTAX_RTO_MIN) {
       // The kernel keeps rtt in 1/8 ms and rttvar in 1/4 ms; ip prints milliseconds.
       if (type == RTAX_RTT) value /= 8;

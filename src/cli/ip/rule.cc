@@ -81,18 +81,6 @@ Parsed<netlink::PortRange> port_range(const std::string& text, const std::string
   return netlink::PortRange{start, end};
 }
 
-// get_rt_realms_or_raw(): "[SRC/]DST" by realm names or numbers, else one raw number.
-Parsed<uint32_t> realms_value(const std::string& text) {
-  auto slash = text.find('/');
-  std::optional<uint32_t> src = 0, dst = 0;
-  if (slash != std::string::npos) src = realm_number(text.substr(0, slash));
-  std::string dst_text = slash == std::string::npos ? text : text.substr(slash + 1);
-  if (!dst_text.empty()) dst = realm_number(dst_text);
-  if (src && dst) return *src << 16 | *dst;
-  if (auto raw = number<uint32_t>("realms", text)) return *raw;
-  return invarg("invalid realms\n", text);
-}
-
 Parsed<uint32_t> table_value(const std::string& text, const std::string& what) {
   if (auto table = table_number(text)) return *table;
   return invarg(what, text);
@@ -140,7 +128,7 @@ Parsed<IpCommand> parse_rule_change(Cursor& c, IpCommand&& cmd, Verb verb, int f
       if (auto read = read_fwmark(v, spec); !read) return read.error();
     } else if (matches(key, "realms")) {
       TRY_SET(v, c.value(key));
-      TRY_SET(spec.realms, realms_value(v));
+      TRY_SET(spec.realms, realms_value(v, "invalid realms\n"));
     } else if (matches(key, "protocol")) {
       TRY_SET(v, c.value(key));
       auto proto = protocol_number(v);
