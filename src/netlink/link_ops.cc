@@ -60,6 +60,48 @@ NlResult<bool> link_exists(Connection& conn, const std::string& name) {
   return std::move(link).error();
 }
 
+// The tuning's interface flags, into the header (before any attribute).
+void tuning_flags(ifinfomsg& ifi, const LinkTuning& t) {
+  if (t.dynamic) {
+    ifi.ifi_change |= IFF_DYNAMIC;
+    if (*t.dynamic) ifi.ifi_flags |= IFF_DYNAMIC;
+  }
+  if (t.trailers) {
+    ifi.ifi_change |= IFF_NOTRAILERS;
+    if (!*t.trailers) ifi.ifi_flags |= IFF_NOTRAILERS;
+  }
+}
+
+// The tuning's attributes; a malformed broadcast address is refused.
+NlResult<void> put_tuning(Message& m, const LinkTuning& t, const char* op, const std::string& name) {
+  if (!t.broadcast.empty()) {
+    auto mac = MacAddress::parse(t.broadcast);
+    if (!mac) return invalid_argument(op, name, "malformed broadcast address '" + t.broadcast + "'");
+    m.put_bytes(IFLA_BROADCAST, mac->bytes);
+  }
+  if (t.gso_max_size) m.put_u32(IFLA_GSO_MAX_SIZE, *t.gso_max_size);
+  if (t.gso_max_segs) m.put_u32(IFLA_GSO_MAX_SEGS, *t.gso_max_segs);
+  if (t.gro_max_size) m.put_u32(IFLA_GRO_MAX_SIZE, *t.gro_max_size);
+  if (t.num_tx_queues) m.put_u32(IFLA_NUM_TX_QUEUES, *t.num_tx_queues);
+  if (t.num_rx_queues) m.put_u32(IFLA_NUM_RX_QUEUES, *t.num_rx_queues);
+  if (t.carrier) m.put_u8(IFLA_CARRIER, *t.carrier);
+  if (t.protodown) m.put_u8(IFLA_PROTO_DOWN, *t.protodown);
+  if (t.addr_gen_mode) {
+    auto af = m.begin_nest(IFLA_AF_SPEC);
+    auto inet6 = m.begin_nest(AF_INET6);
+    m.put_u8(IFLA_INET6_ADDR_GEN_MODE, *t.addr_gen_mode);
+    m.end_nest(inet6);
+    m.end_nest(af);
+  }
+  if (t.xdp_off) {
+    auto xdp = m.begin_nest(IFLA_XDP);
+    m.put_u32(IFLA_XDP_FD, static_cast<uint32_t>(-1));
+    if (t.xdp_flags) m.put_u32(IFLA_XDP_FLAGS, t.xdp_flags);
+    m.end_nest(xdp);
+  }
+  return {};
+}
+
 // The common options, shared by add and by the set that follows a tun add.
 NlResult<void> put_common(Message& m, Connection& conn, const LinkCommon& c, const char* op,
                           const std::string& name) {
@@ -72,7 +114,7 @@ NlResult<void> put_common(Message& m, Connection& conn, const LinkCommon& c, con
   if (c.txqueuelen) m.put_u32(IFLA_TXQLEN, *c.txqueuelen);
   if (!c.master.empty()) m.put_u32(IFLA_MASTER, static_cast<uint32_t>(cached(conn, c.master)));
   if (c.group) m.put_u32(IFLA_GROUP, *c.group);
-  return {};
+  return put_tuning(m, c.tuning, op, name);
 }
 
 NlResult<void> check_alias(const std::string& alias, const char* op, const std::string& name) {
@@ -309,6 +351,7 @@ Op link_add_op(LinkAdd spec) {
     Message m(RTM_NEWLINK, NLM_F_CREATE | NLM_F_EXCL | NLM_F_ECHO);
     auto& ifi = m.put_header<ifinfomsg>();
     if (spec.common.up) ifi.ifi_flags = ifi.ifi_change = IFF_UP;
+    tuning_flags(ifi, spec.common.tuning);
     m.put_string(IFLA_IFNAME, spec.name);
     BRISK_TRY(put_common(m, conn, spec.common, "link add", spec.name));
     int lower = 0;
@@ -399,6 +442,7 @@ Op link_set_op(LinkSet spec) {
     flag(spec.arp ? std::optional<bool>(!*spec.arp) : std::nullopt, IFF_NOARP);
     flag(spec.multicast, IFF_MULTICAST);
     flag(spec.allmulticast, IFF_ALLMULTI);
+    tuning_flags(ifi, spec.tuning);
     if (spec.new_name.empty()) {
       put_link_ref(m, spec.name);
     } else {
@@ -426,6 +470,7 @@ Op link_set_op(LinkSet spec) {
     if (spec.alias) m.put_string(IFLA_IFALIAS, *spec.alias);
     if (spec.txqueuelen) m.put_u32(IFLA_TXQLEN, *spec.txqueuelen);
     if (spec.group) m.put_u32(IFLA_GROUP, *spec.group);
+    BRISK_TRY(put_tuning(m, spec.tuning, "link set", spec.name));
     if (spec.kind) {
       int lower = 0;  // a change names no IFLA_LINK lower device (validate_kind_change)
       auto info = m.begin_nest(IFLA_LINKINFO);

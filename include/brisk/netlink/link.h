@@ -31,6 +31,26 @@
 namespace brisk::netlink {
 
 // Options every kind of link accepts at creation.
+// Device settings `ip link add` and `set` share beyond the basics; only
+// what is set is sent.
+struct LinkTuning {
+  std::optional<uint32_t> gso_max_size{};   // IFLA_GSO_MAX_SIZE: the largest GSO packet, in bytes
+  std::optional<uint32_t> gso_max_segs{};   // IFLA_GSO_MAX_SEGS: the most segments in one
+  std::optional<uint32_t> gro_max_size{};   // IFLA_GRO_MAX_SIZE: the largest GRO packet, in bytes
+  std::optional<uint32_t> num_tx_queues{};  // IFLA_NUM_TX_QUEUES (the kernel takes it at creation)
+  std::optional<uint32_t> num_rx_queues{};  // IFLA_NUM_RX_QUEUES (likewise)
+  // IN6_ADDR_GEN_MODE_*: how the kernel makes the device's IPv6 link-local
+  // address (NONE: it makes none, as container runtimes ask of a veth).
+  std::optional<uint8_t> addr_gen_mode{};
+  std::optional<bool> carrier{};            // IFLA_CARRIER, where the driver lets it be set (dummy, tun)
+  std::optional<bool> protodown{};          // IFLA_PROTO_DOWN, where the driver supports it
+  std::optional<bool> dynamic{};            // IFF_DYNAMIC: the address may change
+  std::optional<bool> trailers{};           // false sets IFF_NOTRAILERS
+  std::string broadcast{};                  // IFLA_BROADCAST: the link-layer broadcast address; empty: unchanged
+  bool xdp_off = false;                     // detach the device's XDP program (IFLA_XDP, fd -1)
+  uint32_t xdp_flags = 0;                   // XDP_FLAGS_*_MODE of the program to detach; 0: any
+};
+
 struct LinkCommon {
   std::optional<uint32_t> mtu{};         // bytes; the kernel checks the kind's range
   std::string address{};                 // MAC "xx:xx:xx:xx:xx:xx"; empty: the kernel picks one
@@ -39,6 +59,7 @@ struct LinkCommon {
   std::string alias{};                   // ifalias text; empty: none
   std::optional<uint32_t> group{};       // device group; default group 0
   bool up = false;                       // bring the device up as it is created
+  LinkTuning tuning{};                   // the rest of what ip link add takes
 };
 
 struct VethOptions {
@@ -158,6 +179,7 @@ struct LinkSet {
   std::optional<std::string> alias{};    // new alias; "" clears it
   std::optional<uint32_t> txqueuelen{};  // new transmit queue length
   std::optional<uint32_t> group{};       // new device group
+  LinkTuning tuning{};                   // the rest of what ip link set takes
   // New options of the device's own kind (IFLA_LINKINFO), which must be its
   // kind: a BridgeOptions sends its fields that are set, a MacvlanOptions its
   // mode (`link` must be empty), an OtherKind the kind alone. Other kinds are

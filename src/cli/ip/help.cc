@@ -12,19 +12,23 @@ std::string_view object_usage(Object object) {
       static const std::string text = std::string(R"(Usage: brisk link add [ link DEV ] [ name ] NAME
                        [ mtu MTU ] [ address LLADDR ] [ txqueuelen PACKETS ]
                        [ master DEV ] [ alias NAME ] [ group GROUP ] [ up ]
-                       type TYPE [ ARGS ]
+                       [ TUNING ] type TYPE [ ARGS ]
        brisk link set { dev DEV | DEV } [ up | down ] [ mtu MTU ] [ address LLADDR ]
                        [ name NEWNAME ] [ master DEV | nomaster ] [ netns { NAME | PID } ]
                        [ alias NAME ] [ txqueuelen PACKETS ] [ group GROUP ]
                        [ promisc { on | off } ] [ arp { on | off } ]
                        [ multicast { on | off } ] [ allmulticast { on | off } ]
-                       [ type { bridge | macvlan | macvtap | vxlan } ARGS ]
+                       [ type { bridge | macvlan | macvtap | vxlan } ARGS ] [ TUNING ]
        brisk link del { dev DEV | DEV | group GROUP } [ type TYPE ]
        brisk link show [ [ dev ] DEV ] [ master DEV | vrf NAME | nomaster ] [ type TYPE | type KIND_slave ]
                        [ group GROUP ] [ up ]
        brisk link property add [ dev ] DEV [ altname NAME ... ]
        brisk link property del [ dev ] DEV [ altname NAME ... ]
 DEV := a device's name or one of its altnames
+TUNING := [ addrgenmode { eui64 | none | stable_secret | random } ] [ numtxqueues N ] [ numrxqueues N ]
+          [ gso_max_size BYTES ] [ gso_max_segs N ] [ gro_max_size BYTES ] [ broadcast LLADDR ]
+          [ { carrier | protodown | dynamic | trailers } { on | off } ]
+          [ { xdp | xdpgeneric | xdpdrv | xdpoffload } off ]
 GROUP := { default | NAME from /etc/iproute2/group | NUMBER }
 TYPE := { veth | bridge | macvlan | macvtap | vxlan | vlan }
 veth:    [ peer [ name ] NAME [ netns NAME ] [ address LLADDR ] [ mtu MTU ] ]

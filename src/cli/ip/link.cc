@@ -1,4 +1,6 @@
 // ip link: add, set, delete and show, with each kind's options.
+#include <linux/if_link.h>
+#include <strings.h>
 #include <algorithm>
 #include <climits>
 
@@ -422,6 +424,70 @@ Parsed<netlink::LinkKind> parse_kind(const std::string& type, Cursor& c, const s
   return netlink::LinkKind{netlink::OtherKind{type}};
 }
 
+// IN6_ADDR_GEN_MODE_* by ip's names (get_addr_gen_mode: any case).
+Parsed<uint8_t> addr_gen_mode(const std::string& text) {
+  static constexpr std::pair<std::string_view, uint8_t> kModes[] = {
+      {"eui64", IN6_ADDR_GEN_MODE_EUI64},
+      {"none", IN6_ADDR_GEN_MODE_NONE},
+      {"stable_secret", IN6_ADDR_GEN_MODE_STABLE_PRIVACY},
+      {"random", IN6_ADDR_GEN_MODE_RANDOM}};
+  for (auto [name, mode] : kModes)
+    if (::strcasecmp(text.c_str(), std::string(name).c_str()) == 0) return mode;
+  return invarg("Invalid address generation mode\n", text);
+}
+
+// What ip link add and set both take beyond the basics (iplink_parse):
+// true when `key` was one of them, its value read into `t`.
+Parsed<bool> parse_tuning(const std::string& key, Cursor& c, netlink::LinkTuning& t) {
+  auto unsigned_value = [&c, &key](const std::string& name) {
+    return c.read(key, [&name](const std::string& text) -> Parsed<uint32_t> {
+      if (auto n = number<uint32_t>(name, text)) return *n;
+      return invarg("Invalid \"" + name + "\" value\n", text);
+    });
+  };
+  if (matches(key, "broadcast") || is(key, "brd")) {
+    TRY_SET(t.broadcast, c.mac(key));
+  } else if (is(key, "xdp") || is(key, "xdpgeneric") || is(key, "xdpdrv") || is(key, "xdpoffload")) {
+    std::string v;
+    TRY_SET(v, c.value(key));
+    if (v != "off" && v != "none")
+      return usage("brisk loads no XDP programs: \"" + key + " off\" (or none) detaches one, not \"" + v + "\"");
+    t.xdp_off = true;
+    t.xdp_flags = is(key, "xdpgeneric") ? XDP_FLAGS_SKB_MODE
+                  : is(key, "xdpdrv")   ? XDP_FLAGS_DRV_MODE
+                  : is(key, "xdpoffload") ? XDP_FLAGS_HW_MODE
+                                          : 0u;
+  } else if (is(key, "trailers") || is(key, "carrier") || is(key, "protodown") || matches(key, "dynamic")) {
+    std::optional<bool>& flag = is(key, "trailers")    ? t.trailers
+                                : is(key, "carrier")   ? t.carrier
+                                : is(key, "protodown") ? t.protodown
+                                                       : t.dynamic;
+    TRY_SET(flag, c.read(key, [&key](const std::string& text) -> Parsed<bool> {
+      if (text == "on") return true;
+      if (text == "off") return false;
+      return refused("Error: argument of \"" + (matches(key, "dynamic") ? std::string("dynamic") : key) +
+                     "\" must be \"on\" or \"off\", not \"" + text + "\"");
+    }));
+  } else if (matches(key, "numtxqueues") || matches(key, "numrxqueues")) {
+    bool tx = matches(key, "numtxqueues");
+    auto& queues = tx ? t.num_tx_queues : t.num_rx_queues;
+    const std::string name = tx ? "numtxqueues" : "numrxqueues";
+    if (queues) return duplicate(name, c.done() ? key : c.peek());
+    TRY_SET(queues, unsigned_value(name));
+  } else if (matches(key, "addrgenmode")) {
+    TRY_SET(t.addr_gen_mode, c.read(key, addr_gen_mode));
+  } else if (is(key, "gso_max_size")) {
+    TRY_SET(t.gso_max_size, unsigned_value(key));
+  } else if (is(key, "gso_max_segs")) {
+    TRY_SET(t.gso_max_segs, unsigned_value(key));
+  } else if (is(key, "gro_max_size")) {
+    TRY_SET(t.gro_max_size, unsigned_value(key));
+  } else {
+    return false;
+  }
+  return true;
+}
+
 Parsed<IpCommand> parse_link_add(Cursor& c, IpCommand&& cmd) {
   cmd.verb = Verb::link_add;
   auto& spec = cmd.link_add();
@@ -449,6 +515,8 @@ Parsed<IpCommand> parse_link_add(Cursor& c, IpCommand&& cmd) {
       TRY_SET(spec.common.alias, c.value(key));
     } else if (is(key, "group")) {
       TRY_SET(spec.common.group, c.read(key, group_value));
+    } else if (auto tuned = parse_tuning(key, c, spec.common.tuning); !tuned || *tuned) {
+      if (!tuned) return tuned.error();
     } else if (spec.name.empty()) {
       TRY_SET(spec.name, new_device_name(key));
     } else {
@@ -503,6 +571,8 @@ Parsed<IpCommand> parse_link_set(Cursor& c, IpCommand&& cmd) {
                                   : is(key, "multicast") ? spec.multicast
                                                        : spec.allmulticast;
       TRY_SET(flag, c.on_off(key));
+    } else if (auto tuned = parse_tuning(key, c, spec.tuning); !tuned || *tuned) {
+      if (!tuned) return tuned.error();
     } else if (spec.name.empty()) {
       TRY_SET(spec.name, device_name("dev", key));
       continue;

@@ -19,13 +19,14 @@ namespace {
 std::vector<std::string> link_flags(uint32_t flags, bool mdown) {
   std::vector<std::string> out;
   if ((flags & IFF_UP) && !(flags & IFF_RUNNING)) out.emplace_back("NO-CARRIER");
+  // In ip's print_link_flags order.
   static const std::pair<uint32_t, const char*> kFlags[] = {
-      {IFF_LOOPBACK, "LOOPBACK"}, {IFF_BROADCAST, "BROADCAST"}, {IFF_POINTOPOINT, "POINTOPOINT"},
+      {IFF_LOOPBACK, "LOOPBACK"},   {IFF_BROADCAST, "BROADCAST"}, {IFF_POINTOPOINT, "POINTOPOINT"},
       {IFF_MULTICAST, "MULTICAST"}, {IFF_NOARP, "NOARP"},         {IFF_ALLMULTI, "ALLMULTI"},
-      {IFF_PROMISC, "PROMISC"},   {IFF_NOTRAILERS, "NOTRAILERS"}, {IFF_DEBUG, "DEBUG"},
-      {IFF_DYNAMIC, "DYNAMIC"},   {IFF_AUTOMEDIA, "AUTOMEDIA"},   {IFF_PORTSEL, "PORTSEL"},
-      {IFF_UP, "UP"},             {IFF_LOWER_UP, "LOWER_UP"},     {IFF_DORMANT, "DORMANT"},
-      {IFF_ECHO, "ECHO"}};
+      {IFF_PROMISC, "PROMISC"},     {IFF_MASTER, "MASTER"},       {IFF_SLAVE, "SLAVE"},
+      {IFF_DEBUG, "DEBUG"},         {IFF_DYNAMIC, "DYNAMIC"},     {IFF_AUTOMEDIA, "AUTOMEDIA"},
+      {IFF_PORTSEL, "PORTSEL"},     {IFF_NOTRAILERS, "NOTRAILERS"}, {IFF_UP, "UP"},
+      {IFF_LOWER_UP, "LOWER_UP"},   {IFF_DORMANT, "DORMANT"},     {IFF_ECHO, "ECHO"}};
   for (auto [bit, name] : kFlags)
     if (flags & bit) out.emplace_back(name);
   if (mdown) out.emplace_back("M-DOWN");
