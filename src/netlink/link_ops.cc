@@ -102,6 +102,41 @@ NlResult<void> put_tuning(Message& m, const LinkTuning& t, const char* op, const
   return {};
 }
 
+// A bridge port's options: IFLA_LINKINFO { SLAVE_KIND bridge, SLAVE_DATA }.
+void put_bridge_port(Message& m, Connection& conn, const BridgePortOptions& p) {
+  auto info = m.begin_nest(IFLA_LINKINFO);
+  m.put_string(IFLA_INFO_SLAVE_KIND, "bridge");
+  auto data = m.begin_nest(IFLA_INFO_SLAVE_DATA);
+  if (p.fdb_flush) m.put_flag(IFLA_BRPORT_FLUSH);
+  if (p.state) m.put_u8(IFLA_BRPORT_STATE, *p.state);
+  if (p.priority) m.put_u16(IFLA_BRPORT_PRIORITY, *p.priority);
+  if (p.cost) m.put_u32(IFLA_BRPORT_COST, *p.cost);
+  static constexpr std::pair<std::optional<bool> BridgePortOptions::*, uint16_t> kSwitches[] = {
+      {&BridgePortOptions::hairpin, IFLA_BRPORT_MODE},
+      {&BridgePortOptions::guard, IFLA_BRPORT_GUARD},
+      {&BridgePortOptions::root_block, IFLA_BRPORT_PROTECT},
+      {&BridgePortOptions::fast_leave, IFLA_BRPORT_FAST_LEAVE},
+      {&BridgePortOptions::learning, IFLA_BRPORT_LEARNING},
+      {&BridgePortOptions::flood, IFLA_BRPORT_UNICAST_FLOOD},
+      {&BridgePortOptions::mcast_flood, IFLA_BRPORT_MCAST_FLOOD},
+      {&BridgePortOptions::bcast_flood, IFLA_BRPORT_BCAST_FLOOD},
+      {&BridgePortOptions::mcast_to_unicast, IFLA_BRPORT_MCAST_TO_UCAST},
+      {&BridgePortOptions::proxy_arp, IFLA_BRPORT_PROXYARP},
+      {&BridgePortOptions::proxy_arp_wifi, IFLA_BRPORT_PROXYARP_WIFI},
+      {&BridgePortOptions::neigh_suppress, IFLA_BRPORT_NEIGH_SUPPRESS},
+      {&BridgePortOptions::vlan_tunnel, IFLA_BRPORT_VLAN_TUNNEL},
+      {&BridgePortOptions::isolated, IFLA_BRPORT_ISOLATED},
+      {&BridgePortOptions::locked, IFLA_BRPORT_LOCKED}};
+  for (auto [field, type] : kSwitches)
+    if (p.*field) m.put_u8(type, *(p.*field) ? 1 : 0);
+  if (p.mcast_router) m.put_u8(IFLA_BRPORT_MULTICAST_ROUTER, *p.mcast_router);
+  if (p.group_fwd_mask) m.put_u16(IFLA_BRPORT_GROUP_FWD_MASK, *p.group_fwd_mask);
+  if (p.backup_port)
+    m.put_u32(IFLA_BRPORT_BACKUP_PORT, p.backup_port->empty() ? 0u : static_cast<uint32_t>(cached(conn, *p.backup_port)));
+  m.end_nest(data);
+  m.end_nest(info);
+}
+
 // The common options, shared by add and by the set that follows a tun add.
 NlResult<void> put_common(Message& m, Connection& conn, const LinkCommon& c, const char* op,
                           const std::string& name) {
@@ -399,6 +434,8 @@ Op link_set_op(LinkSet spec) {
     if (auto valid = validate_kind_change(*spec.kind, spec.name); !valid)
       return failed_op(op, spec.name, std::move(valid).error());
   }
+  if (spec.kind && spec.bridge_port)
+    return failed_op(op, spec.name, invalid_argument(op, spec.name, "a kind's options and a bridge port's in one change"));
   if (!spec.new_name.empty()) {
     if (auto valid = validate_link_name(spec.new_name, op); !valid) {
       valid.error().detail = "new name: " + valid.error().detail;
@@ -424,6 +461,8 @@ Op link_set_op(LinkSet spec) {
   // A rename must address the device by index: IFLA_IFNAME carries the new name.
   if (!spec.new_name.empty()) result.needs.push_back({spec.name, "dev"});
   if (spec.master && !spec.master->empty()) result.needs.push_back({*spec.master, "master"});
+  if (spec.bridge_port && spec.bridge_port->backup_port && !spec.bridge_port->backup_port->empty())
+    result.needs.push_back({*spec.bridge_port->backup_port, "backup_port"});
   if (spec.kind) {
     if (auto* v = std::get_if<VxlanOptions>(&*spec.kind); v && !v->dev.empty())
       result.needs.push_back({v->dev, "vxlan dev"});
@@ -471,6 +510,7 @@ Op link_set_op(LinkSet spec) {
     if (spec.txqueuelen) m.put_u32(IFLA_TXQLEN, *spec.txqueuelen);
     if (spec.group) m.put_u32(IFLA_GROUP, *spec.group);
     BRISK_TRY(put_tuning(m, spec.tuning, "link set", spec.name));
+    if (spec.bridge_port) put_bridge_port(m, conn, *spec.bridge_port);
     if (spec.kind) {
       int lower = 0;  // a change names no IFLA_LINK lower device (validate_kind_change)
       auto info = m.begin_nest(IFLA_LINKINFO);

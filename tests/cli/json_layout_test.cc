@@ -43,5 +43,18 @@ TEST(IpPrettyJson, EmptyContainersAndScalars) {
   EXPECT_EQ(ip_pretty_json(Json::array({1, "a\"b", nullptr})), "[ 1,\"a\\\"b\",null ]");
 }
 
+// Bridge timers: ip writes "0.00" and "14.60", which a JSON double would
+// print as 0.0 and 14.6. Written bare, compact and pretty, as numbers.
+TEST(IpJsonText, RawNumbersAreWrittenBare) {
+  Json port{{"hold_timer", ip_raw_number("0.00")}, {"name", "a \"quoted\" word"}, {"gc_timer", ip_raw_number("14.60")}};
+  EXPECT_EQ(ip_json_text(Json::array({port}), false),
+            "[{\"hold_timer\":0.00,\"name\":\"a \\\"quoted\\\" word\",\"gc_timer\":14.60}]");
+  EXPECT_EQ(ip_json_text(port, true),
+            "{\n    \"hold_timer\": 0.00,\n    \"name\": \"a \\\"quoted\\\" word\",\n    \"gc_timer\": 14.60\n}");
+  auto back = Json::parse(ip_json_text(port, false));
+  EXPECT_DOUBLE_EQ(back["gc_timer"].get<double>(), 14.6);
+  EXPECT_EQ(ip_json_text(Json{{"plain", "text"}}, false), "{\"plain\":\"text\"}");
+}
+
 }  // namespace
 }  // namespace brisk::ipcli

@@ -7,6 +7,8 @@
 
 #include <gtest/gtest.h>
 
+#include "cli/ip/json_layout.h"
+
 #include <array>
 #include <cstring>
 
@@ -54,7 +56,9 @@ TEST(LinkKinds, BridgeIdsAndMasksAsIpWritesThem) {
   // ether_ntoa's unpadded bytes; timers as "%4i.%.2i"; masks as "%#llx".
   EXPECT_EQ(p.text, "vlan_protocol 802.1ad bridge_id 8000.a:0:5e:0:1:ff gc_timer  299.66 group_fwd_mask 0x4005 ");
   EXPECT_EQ(p.json["bridge_id"], "8000.a:0:5e:0:1:ff");
-  EXPECT_EQ(p.json["gc_timer"], 299.66);
+  EXPECT_EQ(ip_json_text(p.json, false),
+            "{\"vlan_protocol\":\"802.1ad\",\"bridge_id\":\"8000.a:0:5e:0:1:ff\",\"gc_timer\":299.66,"
+            "\"group_fwd_mask\":\"0x4005\"}");
   EXPECT_EQ(p.json["group_fwd_mask"], "0x4005");
 }
 

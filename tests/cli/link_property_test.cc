@@ -162,8 +162,8 @@ TEST(IpLinkSetType, BridgeErrorsAsIp) {
 
 TEST(IpLinkHelp, ListsPropertyAndSetType) {
   std::string_view text = object_usage(Object::link);
-  for (const char* word : {"property add", "property del", "altname NAME", "type { bridge | macvlan | macvtap | vxlan }",
-                           "hello_time", "mcast_snooping"})
+  for (const char* word : {"property add", "property del", "altname NAME", "type { bridge | bridge_slave | macvlan | macvtap | vxlan }",
+                           "hello_time", "mcast_snooping", "addrgenmode", "bridge_slave help"})
     EXPECT_NE(text.find(word), std::string_view::npos) << word;
 }
 

@@ -89,6 +89,33 @@ struct BridgeOptions {
   std::optional<bool> nf_call_arptables{};    // bridged ARP through arptables
 };
 
+// A bridge port's options, as `ip link set DEV type bridge_slave` sets them
+// (IFLA_INFO_SLAVE_DATA); only what is set is sent.
+struct BridgePortOptions {
+  std::optional<uint8_t> state{};            // BR_STATE_*: disabled 0, listening, learning, forwarding, blocking 4
+  std::optional<uint16_t> priority{};        // STP port priority
+  std::optional<uint32_t> cost{};            // STP path cost
+  std::optional<uint8_t> mcast_router{};     // 0 off, 1 learned (default), 2 always, 3 temporary
+  std::optional<uint16_t> group_fwd_mask{};  // link-local groups forwarded: bit N for 01:80:c2:00:00:0N
+  std::optional<std::string> backup_port{};  // the port that takes over its traffic; "" clears it
+  bool fdb_flush = false;                    // flush the port's learned FDB entries
+  std::optional<bool> hairpin{};             // IFLA_BRPORT_MODE: frames may leave where they came in
+  std::optional<bool> guard{};               // drop STP BPDUs received on it
+  std::optional<bool> root_block{};          // IFLA_BRPORT_PROTECT: never the root port
+  std::optional<bool> fast_leave{};          // leave a multicast group on the first IGMP leave
+  std::optional<bool> learning{};            // learn source MACs seen on it
+  std::optional<bool> flood{};               // IFLA_BRPORT_UNICAST_FLOOD: flood unknown unicast to it
+  std::optional<bool> mcast_flood{};         // flood unknown multicast to it
+  std::optional<bool> bcast_flood{};         // flood broadcast to it
+  std::optional<bool> mcast_to_unicast{};    // IFLA_BRPORT_MCAST_TO_UCAST
+  std::optional<bool> proxy_arp{};           // IFLA_BRPORT_PROXYARP
+  std::optional<bool> proxy_arp_wifi{};      // IFLA_BRPORT_PROXYARP_WIFI
+  std::optional<bool> neigh_suppress{};      // answer ARP/ND from the bridge's neighbour entries
+  std::optional<bool> vlan_tunnel{};         // map VLANs to tunnel ids
+  std::optional<bool> isolated{};            // no traffic to other isolated ports
+  std::optional<bool> locked{};              // only hosts with an FDB entry may send
+};
+
 enum class MacvlanMode : uint32_t { private_ = 1, vepa = 2, bridge = 4, passthru = 8, source = 16 };
 
 struct MacvlanOptions {
@@ -180,6 +207,9 @@ struct LinkSet {
   std::optional<uint32_t> txqueuelen{};  // new transmit queue length
   std::optional<uint32_t> group{};       // new device group
   LinkTuning tuning{};                   // the rest of what ip link set takes
+  // New options of the device as a bridge's port (IFLA_INFO_SLAVE_KIND
+  // bridge); instead of `kind`, as ip takes one type per line.
+  std::optional<BridgePortOptions> bridge_port{};
   // New options of the device's own kind (IFLA_LINKINFO), which must be its
   // kind: a BridgeOptions sends its fields that are set, a MacvlanOptions its
   // mode (`link` must be empty), an OtherKind the kind alone. Other kinds are

@@ -35,6 +35,8 @@ std::vector<std::string> named_devices(const IpCommand& cmd) {
       add(cmd.link_set().name);
       if (cmd.link_set().master) add(*cmd.link_set().master);
       if (cmd.link_set().kind) add(kind_device(*cmd.link_set().kind));
+      if (cmd.link_set().bridge_port && cmd.link_set().bridge_port->backup_port)
+        add(*cmd.link_set().bridge_port->backup_port);
       break;
     case Verb::addr_add:
     case Verb::addr_replace:
@@ -71,7 +73,9 @@ std::vector<std::string> created_devices(const IpCommand& cmd) {
 bool names_device_ip_parses(const IpCommand& cmd) {
   bool route = cmd.verb == Verb::route_add || cmd.verb == Verb::route_replace || cmd.verb == Verb::route_change ||
                cmd.verb == Verb::route_prepend || cmd.verb == Verb::route_append || cmd.verb == Verb::route_del;
-  return (cmd.verb == Verb::link_set && cmd.link_set().master && !cmd.link_set().master->empty()) ||
+  bool backup_port = cmd.verb == Verb::link_set && cmd.link_set().bridge_port &&
+                     cmd.link_set().bridge_port->backup_port && !cmd.link_set().bridge_port->backup_port->empty();
+  return backup_port || (cmd.verb == Verb::link_set && cmd.link_set().master && !cmd.link_set().master->empty()) ||
          (cmd.verb == Verb::link_set && cmd.link_set().kind && names_vxlan_dev(*cmd.link_set().kind)) ||
          (cmd.verb == Verb::link_add && !cmd.link_add().common.master.empty()) ||
          (cmd.verb == Verb::link_add && names_vxlan_dev(cmd.link_add().kind)) ||

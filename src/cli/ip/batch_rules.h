@@ -10,8 +10,8 @@
 namespace brisk::ipcli {
 
 // Whether the command names a device ip looks up while parsing the line: a
-// master (link add|set ... master DEV), a vxlan's dev or a multipath route's
-// nexthop dev.
+// master (link add|set ... master DEV), a vxlan's dev, a bridge port's
+// backup_port or a multipath route's nexthop dev.
 bool names_device_ip_parses(const IpCommand& cmd);
 
 // The existing devices a change names, which ip resolves by name as it

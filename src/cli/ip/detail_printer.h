@@ -5,12 +5,13 @@
 
 #include <cstdint>
 #include <cstdio>
-#include <cstdlib>
 #include <functional>
 #include <nlohmann/json.hpp>
 #include <span>
 #include <string>
 #include <string_view>
+
+#include "cli/ip/json_layout.h"
 
 namespace brisk::ipcli {
 
@@ -45,8 +46,8 @@ class DetailPrinter {
     char padded[40];
     std::snprintf(padded, sizeof padded, "%7s", value);  // ip's "%4i.%.2i"
     if (text_) append(key, padded);
-    // The number ip writes ("14.67"), read back as JSON readers will.
-    if (json_) (*json_)[key] = std::strtod(value, nullptr);
+    // The number as ip writes it: "0.00", not a double's "0.0".
+    if (json_) (*json_)[key] = ip_raw_number(value);
   }
   void text(const std::string& words) {
     if (text_) *text_ += words;

@@ -18,7 +18,7 @@ std::string_view object_usage(Object object) {
                        [ alias NAME ] [ txqueuelen PACKETS ] [ group GROUP ]
                        [ promisc { on | off } ] [ arp { on | off } ]
                        [ multicast { on | off } ] [ allmulticast { on | off } ]
-                       [ type { bridge | macvlan | macvtap | vxlan } ARGS ] [ TUNING ]
+                       [ type { bridge | bridge_slave | macvlan | macvtap | vxlan } ARGS ] [ TUNING ]
        brisk link del { dev DEV | DEV | group GROUP } [ type TYPE ]
        brisk link show [ [ dev ] DEV ] [ master DEV | vrf NAME | nomaster ] [ type TYPE | type KIND_slave ]
                        [ group GROUP ] [ up ]
@@ -42,7 +42,8 @@ vxlan:   { id VNI | external [ vnifilter ] } [ dstport PORT ] [ srcport MIN MAX 
          [ [no]udp6zerocsumrx ] [ [no]remcsumtx ] [ [no]remcsumrx ] [ gbp ] [ gpe ]
 vlan:    link DEV id VLANID [ protocol { 802.1Q | 802.1ad } ]
 Names are literal: templates such as veth%d are refused.
-`link set DEV type KIND ARGS` changes a bridge's options, a macvlan's mode or a vxlan's options (the kernel keeps its port).
+`link set DEV type KIND ARGS` changes a bridge's options, a macvlan's mode or a vxlan's options (the kernel keeps its port);
+`link set DEV type bridge_slave ARGS` a bridge port's (brisk link set DEV type bridge_slave help).
 )") + std::string(bridge_usage()) + "\n";
       return text;
     }

@@ -60,7 +60,29 @@ class Layout {
   char separator_ = '\0';
 };
 
+// How dump() writes a string that starts with the marker byte 0x01.
+constexpr std::string_view kRawOpen = "\"\\u0001";
+
 }  // namespace
+
+nlohmann::ordered_json ip_raw_number(const std::string& text) { return "\x01" + text; }
+
+std::string ip_json_text(const nlohmann::ordered_json& value, bool pretty) {
+  std::string text = pretty ? ip_pretty_json(value) : value.dump();
+  std::size_t at = text.find(kRawOpen);
+  if (at == std::string::npos) return text;
+  std::string out;
+  out.reserve(text.size());
+  std::size_t from = 0;
+  for (; at != std::string::npos; at = text.find(kRawOpen, from)) {
+    out.append(text, from, at - from);
+    std::size_t start = at + kRawOpen.size(), end = text.find('"', start);
+    out.append(text, start, end - start);  // digits and a point: nothing escaped
+    from = end + 1;
+  }
+  out.append(text, from);
+  return out;
+}
 
 std::string ip_pretty_json(const nlohmann::ordered_json& value) {
   Layout layout;

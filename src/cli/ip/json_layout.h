@@ -12,4 +12,11 @@ namespace brisk::ipcli {
 // on the array's line ("[ {"). No trailing newline.
 std::string ip_pretty_json(const nlohmann::ordered_json& value);
 
+// A number ip writes in a fixed format ("0.00", where a JSON double would
+// print "0.0"): held as marked text, and written bare by ip_json_text.
+nlohmann::ordered_json ip_raw_number(const std::string& text);
+
+// The JSON as ip writes it: compact, or in -p's layout; raw numbers bare.
+std::string ip_json_text(const nlohmann::ordered_json& value, bool pretty);
+
 }  // namespace brisk::ipcli

@@ -424,6 +424,93 @@ Parsed<netlink::LinkKind> parse_kind(const std::string& type, Cursor& c, const s
   return netlink::LinkKind{netlink::OtherKind{type}};
 }
 
+// ip 6.1's bridge_slave usage (print_explain), printed after an unknown option.
+constexpr std::string_view kBridgeSlaveUsage =
+    "Usage: ... bridge_slave [ fdb_flush ]\n"
+    "\t\t\t[ state STATE ]\n"
+    "\t\t\t[ priority PRIO ]\n"
+    "\t\t\t[ cost COST ]\n"
+    "\t\t\t[ guard {on | off} ]\n"
+    "\t\t\t[ hairpin {on | off} ]\n"
+    "\t\t\t[ fastleave {on | off} ]\n"
+    "\t\t\t[ root_block {on | off} ]\n"
+    "\t\t\t[ learning {on | off} ]\n"
+    "\t\t\t[ flood {on | off} ]\n"
+    "\t\t\t[ proxy_arp {on | off} ]\n"
+    "\t\t\t[ proxy_arp_wifi {on | off} ]\n"
+    "\t\t\t[ mcast_router MULTICAST_ROUTER ]\n"
+    "\t\t\t[ mcast_fast_leave {on | off} ]\n"
+    "\t\t\t[ mcast_flood {on | off} ]\n"
+    "\t\t\t[ bcast_flood {on | off} ]\n"
+    "\t\t\t[ mcast_to_unicast {on | off} ]\n"
+    "\t\t\t[ group_fwd_mask MASK ]\n"
+    "\t\t\t[ neigh_suppress {on | off} ]\n"
+    "\t\t\t[ vlan_tunnel {on | off} ]\n"
+    "\t\t\t[ isolated {on | off} ]\n"
+    "\t\t\t[ locked {on | off} ]\n"
+    "\t\t\t[ backup_port DEVICE ] [ nobackup_port ]\n";
+
+// ip's bridge_slave_parse_opt(): a port's options, its keywords matched in
+// its order (so "p" is priority), to the end of the line.
+Parsed<netlink::BridgePortOptions> parse_bridge_port(Cursor& c) {
+  using P = netlink::BridgePortOptions;
+  static constexpr std::pair<std::string_view, std::optional<bool> P::*> kSwitches[] = {
+      {"hairpin", &P::hairpin},         {"guard", &P::guard},
+      {"root_block", &P::root_block},   {"fastleave", &P::fast_leave},
+      {"learning", &P::learning},       {"flood", &P::flood},
+      {"mcast_flood", &P::mcast_flood}, {"bcast_flood", &P::bcast_flood},
+      {"mcast_to_unicast", &P::mcast_to_unicast}, {"proxy_arp", &P::proxy_arp},
+      {"proxy_arp_wifi", &P::proxy_arp_wifi},     {"mcast_router", nullptr},
+      {"mcast_fast_leave", &P::fast_leave},       {"neigh_suppress", &P::neigh_suppress},
+      {"group_fwd_mask", nullptr},      {"vlan_tunnel", &P::vlan_tunnel},
+      {"isolated", &P::isolated},       {"locked", &P::locked}};
+  P port;
+  auto value = [&c](const std::string& key, const std::string& what, auto max) -> Parsed<decltype(max)> {
+    return c.read(key, [&what](const std::string& text) -> Parsed<decltype(max)> {
+      if (auto n = number<decltype(max)>("", text)) return *n;
+      return invarg(what, text);
+    });
+  };
+  while (!c.done()) {
+    std::string key = c.next();
+    if (matches(key, "fdb_flush")) {
+      port.fdb_flush = true;
+    } else if (matches(key, "state")) {
+      TRY_SET(port.state, value(key, "state is invalid", uint8_t{}));
+    } else if (matches(key, "priority")) {
+      TRY_SET(port.priority, value(key, "priority is invalid", uint16_t{}));
+    } else if (matches(key, "cost")) {
+      TRY_SET(port.cost, value(key, "cost is invalid", uint32_t{}));
+    } else if (auto sw = std::find_if(std::begin(kSwitches), std::end(kSwitches),
+                                      [&key](const auto& s) { return matches(key, s.first); });
+               sw != std::end(kSwitches)) {
+      if (sw->first == "mcast_router") {
+        TRY_SET(port.mcast_router, value(key, "invalid mcast_router", uint8_t{}));
+      } else if (sw->first == "group_fwd_mask") {
+        TRY_SET(port.group_fwd_mask, value(key, "invalid group_fwd_mask", uint16_t{}));
+      } else {
+        // ip's parser exits(1) on a bad value here, batch or not.
+        const std::string name(sw->first);
+        TRY_SET(port.*(sw->second), c.read(key, [&name](const std::string& text) -> Parsed<bool> {
+          auto on = one_of_off_on(name, text);
+          if (!on) return fatal(on.error().message, 1);
+          return *on;
+        }));
+      }
+    } else if (matches(key, "backup_port")) {
+      TRY_SET(port.backup_port, c.device(key));
+    } else if (matches(key, "nobackup_port")) {
+      port.backup_port = std::string();
+    } else if (matches(key, "help")) {
+      return fail(UsageError{.message = std::string(kBridgeSlaveUsage), .exact = true, .exit_code = 1});
+    } else {
+      return fail(UsageError{.message = "bridge_slave: unknown option \"" + key + "\"?\n" + std::string(kBridgeSlaveUsage),
+                             .exact = true, .exit_code = 1});
+    }
+  }
+  return port;
+}
+
 // IN6_ADDR_GEN_MODE_* by ip's names (get_addr_gen_mode: any case).
 Parsed<uint8_t> addr_gen_mode(const std::string& text) {
   static constexpr std::pair<std::string_view, uint8_t> kModes[] = {
@@ -457,16 +544,17 @@ Parsed<bool> parse_tuning(const std::string& key, Cursor& c, netlink::LinkTuning
                   : is(key, "xdpdrv")   ? XDP_FLAGS_DRV_MODE
                   : is(key, "xdpoffload") ? XDP_FLAGS_HW_MODE
                                           : 0u;
-  } else if (is(key, "trailers") || is(key, "carrier") || is(key, "protodown") || matches(key, "dynamic")) {
-    std::optional<bool>& flag = is(key, "trailers")    ? t.trailers
-                                : is(key, "carrier")   ? t.carrier
-                                : is(key, "protodown") ? t.protodown
-                                                       : t.dynamic;
-    TRY_SET(flag, c.read(key, [&key](const std::string& text) -> Parsed<bool> {
+  } else if (is(key, "carrier") || is(key, "protodown")) {
+    std::optional<bool>& target = is(key, "carrier") ? t.carrier : t.protodown;
+    TRY_SET(target, c.read(key, [&key](const std::string& text) { return one_of_off_on(key, text); }));
+  } else if (is(key, "trailers") || matches(key, "dynamic")) {
+    // iplink.c's own on_off(): the exact words, and its other text.
+    const std::string name = is(key, "trailers") ? "trailers" : "dynamic";
+    std::optional<bool>& target = is(key, "trailers") ? t.trailers : t.dynamic;
+    TRY_SET(target, c.read(key, [&name](const std::string& text) -> Parsed<bool> {
       if (text == "on") return true;
       if (text == "off") return false;
-      return refused("Error: argument of \"" + (matches(key, "dynamic") ? std::string("dynamic") : key) +
-                     "\" must be \"on\" or \"off\", not \"" + text + "\"");
+      return refused("Error: argument of \"" + name + "\" must be \"on\" or \"off\", not \"" + text + "\"");
     }));
   } else if (matches(key, "numtxqueues") || matches(key, "numrxqueues")) {
     bool tx = matches(key, "numtxqueues");
@@ -564,7 +652,8 @@ Parsed<IpCommand> parse_link_set(Cursor& c, IpCommand&& cmd) {
     } else if (is(key, "type")) {
       // As ip: the kind's options run to the end of the line.
       TRY_SET(v, c.value(key));
-      TRY_SET(spec.kind, parse_kind_change(v, c, cmd));
+      if (v == "bridge_slave") TRY_SET(spec.bridge_port, parse_bridge_port(c));
+      else TRY_SET(spec.kind, parse_kind_change(v, c, cmd));
     } else if (is(key, "promisc") || is(key, "arp") || is(key, "multicast") || is(key, "allmulticast")) {
       std::optional<bool>& flag = is(key, "promisc")     ? spec.promisc
                                   : is(key, "arp")       ? spec.arp

@@ -2,6 +2,8 @@
 // flags, with ip's error texts.
 #include "cli/ip/parse_util.h"
 
+#include <cerrno>
+
 #include "brisk/netlink/address.h"
 #include "cli/ip/names.h"
 
@@ -90,6 +92,13 @@ Parsed<bool> on_off(const std::string& key, const std::string& text) {
   if (text == "1" || text == "on") return true;
   if (text == "0" || text == "off") return false;
   return refused("Error: argument of \"" + key + "\" must be \"on\" or \"off\", not \"" + text + "\"");
+}
+
+Parsed<bool> one_of_off_on(const std::string& key, const std::string& text) {
+  if (matches(text, "off")) return false;
+  if (matches(text, "on")) return true;
+  // ip's parser returns -EINVAL, which a single command exits with.
+  return refused("Error: argument of \"" + key + "\" must be one of \"off\", \"on\", not \"" + text + "\"", EINVAL);
 }
 
 Parsed<uint8_t> scope_value(const std::string& text) {

@@ -64,6 +64,10 @@ Parsed<std::string> mac(const std::string& key, const std::string& text);
 Parsed<std::string> ip_address(const std::string& key, const std::string& text, int family);
 Parsed<std::string> ip_prefix(const std::string& key, const std::string& text, int family);
 Parsed<bool> on_off(const std::string& key, const std::string& text);
+// ip's parse_on_off(): "off" or "on", each by any prefix ("o" is off); a
+// failed line with its "must be one of" text otherwise (status 22, EINVAL,
+// for a single command; 1 in a batch).
+Parsed<bool> one_of_off_on(const std::string& key, const std::string& text);
 Parsed<uint8_t> scope_value(const std::string& text);  // a scope name or number
 // A protocol to set (RTPROT_*): a name of rt_protos, or a number.
 Parsed<uint8_t> protocol_value(const std::string& text);

@@ -46,7 +46,7 @@ std::optional<std::string> argument_error(const NetlinkError& e) {
   constexpr std::string_view suffix = "' does not exist";
   std::string_view detail = e.detail;
   if (e.code != ENODEV || !detail.ends_with(suffix)) return std::nullopt;
-  for (std::string_view prefix : {"master '", "nexthop dev '", "monitor dev '", "vxlan dev '", "vrf '"}) {
+  for (std::string_view prefix : {"master '", "backup_port '", "nexthop dev '", "monitor dev '", "vxlan dev '", "vrf '"}) {
     if (!detail.starts_with(prefix)) continue;
     std::string dev(detail.substr(prefix.size(), detail.size() - prefix.size() - suffix.size()));
     if (prefix == "vrf '") return "Error: argument \"" + dev + "\" is wrong: Not a valid VRF name\n";
@@ -95,7 +95,7 @@ std::string runtime_message(const NetlinkError& e) {
 
 void Runner::dump_json() {
   if (!g_.json || !json_used_) return;
-  out_ += (g_.pretty ? ip_pretty_json(json_) : json_.dump()) + "\n";
+  out_ += ip_json_text(json_, g_.pretty) + "\n";
   json_ = Json::array();
   json_used_ = false;
 }
