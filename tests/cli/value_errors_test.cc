@@ -32,6 +32,20 @@ TEST(IpValues, RouteTablesByNameOrNumber) {
   EXPECT_NE(error_of({"route", "show", "table", "nosuch"}).message.find("table id"), std::string::npos);
 }
 
+TEST(IpValues, LinkLayerAddressesAsIpReadsThem) {
+  // Each byte as sscanf's %x reads it, written back in full.
+  EXPECT_EQ(ok({"neigh", "add", "10.0.0.9", "lladdr", "2:0:0:0:0:1", "dev", "d0"}).neigh().lladdr, "02:00:00:00:00:01");
+  EXPECT_EQ(ok({"neigh", "add", "10.0.0.9", "lladdr", "0x2:0:0:0:0:AB", "dev", "d0"}).neigh().lladdr,
+            "02:00:00:00:00:ab");
+  EXPECT_EQ(ok({"link", "set", "d0", "address", "2:0:0:0:0:a"}).link_set().address, "02:00:00:00:00:0a");
+  auto bad = error_of({"neigh", "add", "10.0.0.9", "lladdr", "02:zz:00:00:00:01", "dev", "d0"});
+  EXPECT_EQ(bad.message, "\"zz\" is invalid lladdr.");
+  EXPECT_TRUE(bad.line_failure);  // a failed line: -force reads on
+  auto length = error_of({"link", "set", "d0", "address", "02:00:00:00:00"});
+  EXPECT_EQ(length.message, "Invalid address length 5 - must be 6 bytes");
+  EXPECT_TRUE(length.line_failure);
+}
+
 TEST(IpValues, NetnsPidIsCheckedByTheParser) {
   auto by_pid = ok({"link", "set", "lo", "netns", "1"});
   EXPECT_EQ(by_pid.link_set().netns_pid, 1);
@@ -64,6 +78,16 @@ TEST_F(IpValueErrors, SameTextAndStatusAsIp) {
            {"route", "show", "proto", "nosuch"},
            {"route", "show", "table", "nosuch"},
            {"route", "show", "type", "nosuch"},
+           // link-layer addresses as ll_addr_a2n reads them
+           {"neigh", "add", "10.0.0.10", "lladdr", "zz:00:00:00:00:20", "dev", "lo"},
+           {"neigh", "add", "10.0.0.11", "lladdr", "02:00:00:00:00:300", "dev", "lo"},
+           {"link", "set", "lo", "address", "02:00:00:00:00"},
+           {"link", "set", "lo", "address", "gg:00:00:00:00:01"},
+           {"link", "set", "lo", "carrier", "maybe"},
+           {"link", "set", "lo", "addrgenmode", "bogus"},
+           {"addr", "add", "10.8.0.1", "peer", "fd00::2", "dev", "lo"},
+           {"addr", "add", "10.8.0.1/24", "dev", "lo", "metric", "x"},
+           {"route", "add", "10.1.0.0/16", "dev", "lo", "realm", "nowhere"},
        }) {
     auto theirs = cli_test::ip_run(args, ns());
     auto ours = cli_test::brisk_run(args, ns());

@@ -361,7 +361,7 @@ Parsed<netlink::LinkKind> parse_kind(const std::string& type, Cursor& c, const s
           TRY_SET(veth.peer, link_name(key, veth.peer));
         } else if (is(key, "address")) {
           TRY_SET(veth.peer_address, c.value(key));
-          TRY_SET(veth.peer_address, mac(key, veth.peer_address));
+          TRY_SET(veth.peer_address, ll_address(veth.peer_address));
         } else if (is(key, "mtu")) {
           std::string v;
           TRY_SET(veth.peer_mtu, c.number<uint32_t>(key));
@@ -511,6 +511,16 @@ Parsed<netlink::BridgePortOptions> parse_bridge_port(Cursor& c) {
   return port;
 }
 
+// `link set DEV address LLADDR`: ip checks the length against the device's
+// own (an RTM_GETLINK), a failed line when they differ; brisk's devices have
+// 6-byte addresses.
+Parsed<std::string> set_ll_address(const std::string& text) {
+  auto address = ll_address(text);
+  if (address || address.error().line_failure) return address;
+  std::size_t bytes = text.find('.') != std::string::npos ? 4 : std::count(text.begin(), text.end(), ':') + 1;
+  return refused("Invalid address length " + std::to_string(bytes) + " - must be 6 bytes");
+}
+
 // IN6_ADDR_GEN_MODE_* by ip's names (get_addr_gen_mode: any case).
 Parsed<uint8_t> addr_gen_mode(const std::string& text) {
   static constexpr std::pair<std::string_view, uint8_t> kModes[] = {
@@ -533,7 +543,7 @@ Parsed<bool> parse_tuning(const std::string& key, Cursor& c, netlink::LinkTuning
     });
   };
   if (matches(key, "broadcast") || is(key, "brd")) {
-    TRY_SET(t.broadcast, c.mac(key));
+    TRY_SET(t.broadcast, c.ll_address(key));
   } else if (is(key, "xdp") || is(key, "xdpgeneric") || is(key, "xdpdrv") || is(key, "xdpoffload")) {
     std::string v;
     TRY_SET(v, c.value(key));
@@ -594,7 +604,7 @@ Parsed<IpCommand> parse_link_add(Cursor& c, IpCommand&& cmd) {
     } else if (is(key, "mtu")) {
       TRY_SET(spec.common.mtu, c.number<uint32_t>(key));
     } else if (is(key, "address")) {
-      TRY_SET(spec.common.address, c.mac(key));
+      TRY_SET(spec.common.address, c.ll_address(key));
     } else if (is(key, "txqueuelen") || is(key, "txqlen") || is(key, "qlen")) {
       TRY_SET(spec.common.txqueuelen, c.number<uint32_t>("txqueuelen"));  // ip names it so, whichever word was used
     } else if (is(key, "master")) {
@@ -635,7 +645,7 @@ Parsed<IpCommand> parse_link_set(Cursor& c, IpCommand&& cmd) {
     } else if (is(key, "mtu")) {
       TRY_SET(spec.mtu, c.number<uint32_t>(key));
     } else if (is(key, "address")) {
-      TRY_SET(spec.address, c.mac(key));
+      TRY_SET(spec.address, c.read(key, set_ll_address));
     } else if (is(key, "master")) {
       TRY_SET(spec.master, c.device(key));
     } else if (is(key, "nomaster")) {

@@ -42,7 +42,7 @@ Parsed<IpCommand> parse_neigh_change(Cursor& c, IpCommand&& cmd, Verb verb, int 
       TRY_SET(v, c.value(key));
       if (have_lladdr) return duplicate("lladdr", v);
       have_lladdr = true;
-      if (v != "null") TRY_SET(spec.lladdr, mac("lladdr", v));  // "null": none, as ip
+      if (v != "null") TRY_SET(spec.lladdr, ll_address(v));  // "null": none, as ip
     } else if (is(key, "nud")) {
       TRY_SET(v, c.value(key));
       auto state = nud_state(v);

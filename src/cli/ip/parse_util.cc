@@ -3,6 +3,8 @@
 #include "cli/ip/parse_util.h"
 
 #include <cerrno>
+#include <cstdio>
+#include <vector>
 
 #include "brisk/netlink/address.h"
 #include "cli/ip/names.h"
@@ -59,6 +61,27 @@ Parsed<std::string> device_name(const std::string& key, const std::string& text)
 Parsed<std::string> mac(const std::string& key, const std::string& text) {
   if (!netlink::MacAddress::parse(text)) return invalid("invalid \"" + key + "\" address", text);
   return text;
+}
+
+Parsed<std::string> ll_address(const std::string& text) {
+  std::vector<unsigned> bytes;
+  std::string_view rest = text;
+  while (true) {
+    auto colon = rest.find(':');
+    std::string part(rest.substr(0, colon));
+    unsigned byte = 0;
+    // sscanf's %x, as ip reads each part: "0x1f", " 2" and "2zz" pass.
+    if (std::sscanf(part.c_str(), "%x", &byte) != 1 || byte > 255) return refused("\"" + part + "\" is invalid lladdr.");
+    bytes.push_back(byte);
+    if (colon == std::string_view::npos) break;
+    rest.remove_prefix(colon + 1);
+  }
+  if (text.find('.') != std::string::npos || bytes.size() != 6)
+    return invalid("brisk takes a 6-byte link-layer address", text);
+  char canonical[18];
+  std::snprintf(canonical, sizeof canonical, "%02x:%02x:%02x:%02x:%02x:%02x", bytes[0], bytes[1], bytes[2], bytes[3],
+                bytes[4], bytes[5]);
+  return std::string(canonical);
 }
 
 namespace {
@@ -141,6 +164,7 @@ Parsed<std::string> Cursor::sole_device(const std::string& key, const std::strin
     return ipcli::device_name(key, text);
   });
 }
+Parsed<std::string> Cursor::ll_address(const std::string& key) { return read(key, ipcli::ll_address); }
 Parsed<std::string> Cursor::mac(const std::string& key) {
   return read(key, [&key](const std::string& text) { return ipcli::mac(key, text); });
 }

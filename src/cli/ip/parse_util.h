@@ -61,6 +61,10 @@ Parsed<std::string> link_name(const std::string& key, const std::string& text);
 // ip's check_altifname: no '/' or whitespace); the kernel looks it up.
 Parsed<std::string> device_name(const std::string& key, const std::string& text);
 Parsed<std::string> mac(const std::string& key, const std::string& text);
+// ip's ll_addr_a2n(): hex bytes split by ':', each as sscanf's %x reads it
+// ("2:0:0:0:0:1"), written back as "02:00:00:00:00:01"; a bad byte is ip's
+// failed line ("\"zz\" is invalid lladdr."). brisk takes 6-byte addresses.
+Parsed<std::string> ll_address(const std::string& text);
 Parsed<std::string> ip_address(const std::string& key, const std::string& text, int family);
 Parsed<std::string> ip_prefix(const std::string& key, const std::string& text, int family);
 Parsed<bool> on_off(const std::string& key, const std::string& text);
@@ -115,6 +119,7 @@ class Cursor {
   Parsed<std::string> device(const std::string& key);
   Parsed<std::string> sole_device(const std::string& key, const std::string& already);
   Parsed<std::string> mac(const std::string& key);
+  Parsed<std::string> ll_address(const std::string& key);
   Parsed<std::string> address(const std::string& key, int family);
   Parsed<std::string> prefix(const std::string& key, int family);
   Parsed<bool> on_off(const std::string& key);

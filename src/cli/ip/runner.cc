@@ -351,9 +351,14 @@ int Runner::run(std::vector<BatchCommand>& cmds) {
 // devices made before it to linkwatch: a GETLINK per line would double the
 // cost of an address or route line.
 void Runner::sync_named_devices(netlink::Batch& batch, const IpCommand& cmd) {
-  for (const auto& name : named_devices(cmd))
-    if (source_.empty() || unsynced_.erase(name)) batch.sync_link_state(name);
-  for (auto& name : created_devices(cmd)) unsynced_.insert(std::move(name));
+  // A batch that has created nothing yet (a long run of address or route
+  // lines) pays nothing per line here.
+  if (source_.empty() || !unsynced_.empty()) {
+    for (const auto& name : named_devices(cmd))
+      if (source_.empty() || unsynced_.erase(name)) batch.sync_link_state(name);
+  }
+  if (cmd.verb == Verb::link_add)
+    for (auto& name : created_devices(cmd)) unsynced_.insert(std::move(name));
 }
 
 // How many of the link deletes starting at `first` can be sent together
