@@ -239,7 +239,7 @@ Op route_op(RouteSpec spec, int kind, RouteMerge merge) {
     rtm.rtm_table = static_cast<uint8_t>(spec.table < 256 ? spec.table : static_cast<uint32_t>(RT_TABLE_UNSPEC));
     rtm.rtm_protocol = spec.protocol.value_or(del ? RTPROT_UNSPEC : RTPROT_BOOT);
     // A unicast delete matches a route of any type, as ip's (RTN_UNSPEC).
-    rtm.rtm_type = del && spec.type == RouteType::unicast ? RTN_UNSPEC : static_cast<uint8_t>(spec.type);
+    rtm.rtm_type = del && spec.type == RouteType::unicast ? uint8_t{RTN_UNSPEC} : static_cast<uint8_t>(spec.type);
     rtm.rtm_tos = spec.tos;
     // `ip route`'s defaults, for IPv4 (IPv6 has universe alone): host scope
     // for a local or nat route, link for broadcast, multicast and anycast,
