@@ -467,7 +467,14 @@ Op link_set_op(LinkSet spec) {
     if (auto* v = std::get_if<VxlanOptions>(&*spec.kind); v && !v->dev.empty())
       result.needs.push_back({v->dev, "vxlan dev"});
   }
-  result.build = [spec](Connection& conn) -> NlResult<std::vector<Request>> {
+  // One copy of the spec, shared by the closures through Op::state (see
+  // route_op): a set is the commonest line of a batch, and copying the spec
+  // into each closure cost more than the request.
+  auto owned = std::make_shared<const LinkSet>(std::move(spec));
+  const LinkSet* shared = owned.get();
+  result.state = std::move(owned);
+  result.build = [shared](Connection& conn) -> NlResult<std::vector<Request>> {
+    const LinkSet& spec = *shared;
     Message m(RTM_NEWLINK, 0);
     auto& ifi = m.put_header<ifinfomsg>();
     // Each flag asked for goes in ifi_change, and in ifi_flags when it is to be set.
@@ -520,7 +527,8 @@ Op link_set_op(LinkSet spec) {
     std::vector<Request> requests;
     requests.push_back({.message = std::move(m), .op = "link set", .object = spec.name});
     if (named) requests.back().fds.push_back(std::move(named));
-    requests.back().recheck = [spec](Connection& c) -> NlResult<bool> {
+    requests.back().recheck = [shared](Connection& c) -> NlResult<bool> {
+      const LinkSet& spec = *shared;
       bool moved = spec.netns_fd >= 0 || spec.netns_pid || !spec.netns_name.empty();
       const std::string& now = spec.new_name.empty() ? spec.name : spec.new_name;
       if (moved) {
@@ -539,7 +547,8 @@ Op link_set_op(LinkSet spec) {
     };
     return requests;
   };
-  result.after = [spec](Connection& conn, const NlResult<void>& outcome) {
+  result.after = [shared](Connection& conn, const NlResult<void>& outcome) {
+    const LinkSet& spec = *shared;
     // A move takes every name of the device (its altnames too) away.
     if (outcome && (spec.netns_fd >= 0 || spec.netns_pid || !spec.netns_name.empty())) {
       conn.forget_all_names();
