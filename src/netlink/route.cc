@@ -1,6 +1,7 @@
 // Routes: add, replace, delete and a kernel-filtered list.
 #include "brisk/netlink/route.h"
 
+#include <arpa/inet.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -361,19 +362,18 @@ NlResult<RouteInfo> get_route(Connection& conn, const RouteQuery& query) {
   const char* op = "route get";
   auto to = IpAddress::parse(query.to);
   if (!to) return invalid_argument(op, query.to, "malformed destination '" + query.to + "'");
-  std::optional<IpAddress> from;
+  std::optional<IpPrefix> from;
   if (!query.from.empty()) {
-    auto parsed = IpAddress::parse(query.from);
-    if (!parsed || parsed->family != to->family)
+    auto parsed = IpPrefix::parse(query.from);
+    if (!parsed || parsed->address.family != to->family)
       return invalid_argument(op, query.to, "malformed source address '" + query.from + "'");
     from = *parsed;
   }
-  // The kernel answers an input-route query only with a source to route from.
-  if (!query.iif.empty() && !from) return invalid_argument(op, query.to, "iif needs from");
   auto device = [&](const std::string& name) -> NlResult<uint32_t> {
     auto index = resolve_link(conn, name);
     if (!index) {
       index.error().op = op;
+      if (index.error().code == ENODEV) index.error().detail = "dev '" + name + "' does not exist";
       return std::move(index).error();
     }
     return static_cast<uint32_t>(*index);
@@ -381,17 +381,31 @@ NlResult<RouteInfo> get_route(Connection& conn, const RouteQuery& query) {
   Message m(RTM_GETROUTE, NLM_F_REQUEST);
   auto& rtm = m.put_header<rtmsg>();
   rtm.rtm_family = static_cast<uint8_t>(to->family);
-  rtm.rtm_flags = RTM_F_LOOKUP_TABLE;  // report the table the answer came from, as ip asks
+  // As ip: an IPv4 answer reports the table it came from (IPv6 always does,
+  // and refuses the flag under strict checking).
+  if (to->family == AF_INET) rtm.rtm_flags |= RTM_F_LOOKUP_TABLE;
+  if (query.notify) rtm.rtm_flags |= RTM_F_NOTIFY;  // which IPv6 refuses, as it does for ip
+  if (query.fib_match) rtm.rtm_flags |= RTM_F_FIB_MATCH;
+  rtm.rtm_tos = query.tos;
   const auto full = static_cast<uint8_t>(to->family == AF_INET ? 32 : 128);
   rtm.rtm_dst_len = full;
   m.put_bytes(RTA_DST, to->data());
   if (from) {
-    rtm.rtm_src_len = full;
-    m.put_bytes(RTA_SRC, from->data());
+    rtm.rtm_src_len = from->length;  // the kernel takes only a host's
+    m.put_bytes(RTA_SRC, from->address.data());
   }
   if (!query.iif.empty()) m.put_u32(RTA_IIF, BRISK_TRY(device(query.iif)));
   if (!query.oif.empty()) m.put_u32(RTA_OIF, BRISK_TRY(device(query.oif)));
   if (query.mark) m.put_u32(RTA_MARK, *query.mark);
+  if (query.uid) m.put_u32(RTA_UID, *query.uid);
+  if (query.ip_proto) m.put_u8(RTA_IP_PROTO, *query.ip_proto);
+  if (query.sport) m.put_u16(RTA_SPORT, htons(*query.sport));
+  if (query.dport) m.put_u16(RTA_DPORT, htons(*query.dport));
+  if (!query.as.empty()) {
+    auto as = IpAddress::parse(query.as);
+    if (!as || as->family != to->family) return invalid_argument(op, query.to, "malformed 'as' address '" + query.as + "'");
+    m.put_bytes(RTA_NEWDST, as->data());
+  }
 
   std::optional<RouteInfo> found;
   Request r{.message = std::move(m), .op = op, .object = query.to, .reply_budget = kGetBudget, .ack = false};

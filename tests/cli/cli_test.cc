@@ -251,6 +251,55 @@ TEST_F(CliTest, RouteShowFiltersMatchIp) {
   }
 }
 
+// route get in every form ip takes, as ip prints it: IPv4's cloned answer
+// with its cache flags, IPv6's (which is no clone: proto, metric, pref),
+// fibmatch's FIB entry, -d, and the lookup keys (tos, uid, mark, L4 ports).
+TEST_F(CliTest, RouteGetMatchesIp) {
+  ASSERT_EQ(ip_run({"link", "set", "lo", "up"}, ns()).code, 0);
+  ASSERT_EQ(ip_run({"link", "add", "v0", "type", "veth", "peer", "name", "v1"}, ns()).code, 0);
+  ASSERT_EQ(ip_run({"link", "set", "v0", "up"}, ns()).code, 0);
+  ASSERT_EQ(ip_run({"link", "set", "v1", "up"}, ns()).code, 0);
+  ASSERT_EQ(ip_run({"addr", "add", "10.0.0.1/24", "dev", "v0"}, ns()).code, 0);
+  ASSERT_EQ(ip_run({"-6", "addr", "add", "2001:db8::1/64", "dev", "v0", "nodad"}, ns()).code, 0);
+  ASSERT_EQ(ip_run({"route", "add", "10.9.0.0/16", "via", "10.0.0.2", "proto", "static", "metric", "5"}, ns()).code, 0);
+  ASSERT_EQ(ip_run({"-6", "route", "add", "2001:db8:5::/48", "via", "2001:db8::2", "metric", "7"}, ns()).code, 0);
+  for (std::vector<std::string> query :
+       {std::vector<std::string>{"10.0.0.1"}, {"127.0.0.1"}, {"10.0.0.255"}, {"10.9.1.1"}, {"::1"}, {"2001:db8::1"},
+        {"2001:db8::9"}, {"2001:db8:5::9"}, {"2001:db8:5::9", "from", "2001:db8::1"}, {"fibmatch", "10.9.1.1"},
+        {"fibmatch", "2001:db8:5::9"}, {"fibmatch", "10.0.0.1"}, {"10.9.1.1", "from", "10.0.0.1"},
+        {"10.9.1.1", "tos", "0x10"}, {"10.9.1.1", "uid", "1000"}, {"10.9.1.1", "mark", "100"},
+        {"10.9.1.1", "ipproto", "tcp", "sport", "80", "dport", "443"}, {"10.9.1.1", "oif", "v0"},
+        {"10.9.1.1", "connected"}}) {
+    for (std::vector<std::string> options : {std::vector<std::string>{}, {"-j"}, {"-d"}}) {
+      std::vector<std::string> args = options;
+      args.insert(args.end(), {"route", "get"});
+      args.insert(args.end(), query.begin(), query.end());
+      if (options == std::vector<std::string>{"-j"} && query.back() == "connected") continue;  // ip's JSON there is not JSON
+      expect_same_as_ip(args, ns());
+    }
+  }
+  // A prefix: ip's warning, then the address's answer.
+  auto ours = brisk_run({"route", "get", "to", "10.9.1.1/24"}, ns()), theirs = ip_run({"route", "get", "to", "10.9.1.1/24"}, ns());
+  EXPECT_EQ(ours.err, theirs.err);
+  EXPECT_EQ(ours.out, theirs.out);
+  // The kernel's refusals and ip's own, with their texts and statuses.
+  for (std::vector<std::string> query :
+       {std::vector<std::string>{"2001:db9::1"}, {"10.9.1.1", "from", "10.0.0.9", "iif", "v1"},
+        {"10.9.1.1", "from", "10.0.0.0/24"}, {"10.9.1.1", "as", "10.1.1.1"},
+        {"2001:db8:5::9", "notify"}, {"10.9.1.1", "iif", "v1"}, {"10.9.1.1", "vrf", "v0"}, {"10.9.1.1", "vrf", "nosuch"},
+        {"10.9.1.1", "oif", "nosuch"}, {"10.9.1.1", "sport", "x"}, {"fibmatch"}}) {
+    std::vector<std::string> args{"route", "get"};
+    args.insert(args.end(), query.begin(), query.end());
+    auto mine = brisk_run(args, ns()), ip = ip_run(args, ns());
+    std::string shown;
+    for (const auto& a : query) shown += a + " ";
+    EXPECT_NE(ip.code, 0) << shown;
+    EXPECT_EQ(mine.code, ip.code) << shown;
+    EXPECT_EQ(mine.err, ip.err) << shown;
+    EXPECT_EQ(mine.out, ip.out) << shown;
+  }
+}
+
 // addr show's address filters: scope, and to PREFIX (whose family becomes
 // the command's, as -4/-6 would); links left without an address go.
 TEST_F(CliTest, AddrShowFiltersMatchIp) {

@@ -122,15 +122,26 @@ struct RouteInfo {
   int iif = 0;                         // the input device the query gave
   std::optional<uint32_t> uid{};       // the uid the lookup was made for
   std::optional<uint32_t> mark{};      // the firewall mark the query gave
-  bool cloned = false;                 // RTM_F_CLONED: a cache entry (as every get_route answer is)
+  bool cloned = false;                 // RTM_F_CLONED: a cache entry (an IPv4 get_route answer without fib_match)
 };
 
 struct RouteQuery {
   std::string to{};                // destination address (required)
-  std::string from{};              // source address; empty: the kernel picks one
-  std::string iif{};               // as if the packet arrived on this device (needs from)
+  std::string from{};              // source address; empty: the kernel picks one. (A prefix, as ip
+                                   // passes one, goes out with its length, which the kernel refuses.)
+  std::string iif{};               // as if the packet arrived on this device (the kernel wants from too)
   std::string oif{};               // force this output device
   std::optional<uint32_t> mark{};  // firewall mark
+  uint8_t tos = 0;                 // the packet's TOS (DS field)
+  std::optional<uint32_t> uid{};   // the socket owner a uid-range rule would match
+  std::optional<uint8_t> ip_proto{};  // the L4 protocol, for rules that match on it
+  std::optional<uint16_t> sport{};    // and its ports (host order)
+  std::optional<uint16_t> dport{};
+  // RTA_NEWDST, as `ip route get … as ADDR` sends it; the kernel refuses
+  // it for IPv4 and IPv6 lookups, and brisk passes on that refusal.
+  std::string as{};
+  bool fib_match = false;  // answer with the FIB entry that matched, not the route built from it
+  bool notify = false;     // RTM_F_NOTIFY (IPv4; the kernel refuses it for IPv6)
 };
 
 struct RouteFilter {

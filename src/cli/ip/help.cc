@@ -69,7 +69,10 @@ FLAG := [ - ] { permanent | dynamic | secondary | primary | tentative | deprecat
       return R"(Usage: brisk route { add | del | replace | change | chg | prepend | append } ROUTE
        brisk route show [ SELECTOR ]
        brisk route flush SELECTOR
-       brisk route get [ to ] ADDRESS [ from ADDRESS ] [ iif DEV ] [ oif DEV ] [ mark NUMBER ]
+       brisk route get [ fibmatch ] [ connected ] [ notify ] [ to ] ADDRESS
+                       [ from ADDRESS iif DEV ] [ oif DEV ] [ tos TOS ] [ mark NUMBER ]
+                       [ vrf NAME ] [ uid NUMBER ] [ ipproto PROTOCOL ]
+                       [ sport NUMBER ] [ dport NUMBER ] [ as [ to ] ADDRESS ]
        brisk route save [ SELECTOR ] > FILE   (ip's format)
        brisk route { restore | showdump } < FILE
 SELECTOR := [ [ to ] [ root | match | exact ] PREFIX ] [ dev DEV ] [ iif DEV ]

@@ -104,6 +104,13 @@ enum class Verb {
   monitor,
 };
 
+// `route get`: the lookup, and what ip does around it.
+struct RouteGet {
+  netlink::RouteQuery query{};
+  bool connected = false;  // `connected`: print the answer, then ask again and print that too
+  std::string vrf{};       // `vrf NAME`: must be a VRF device (query.oif names it)
+};
+
 // `monitor`'s objects; none named means all of them.
 struct MonitorSpec {
   bool link = false;
@@ -213,7 +220,7 @@ class Boxed {
 
 struct IpCommand {
   using Spec = std::variant<std::monostate, netlink::LinkAdd, netlink::LinkSet, netlink::AltnameChange,
-                            netlink::AddressSpec, netlink::RouteSpec, netlink::RouteQuery, netlink::RuleSpec,
+                            netlink::AddressSpec, netlink::RouteSpec, RouteGet, netlink::RuleSpec,
                             netlink::NeighbourSpec, netlink::FdbSpec, netlink::TunOptions, MonitorSpec,
                             RestoreInput>;
 
@@ -258,8 +265,10 @@ struct IpCommand {
   const netlink::AddressSpec& addr() const { return as<netlink::AddressSpec>(); }
   netlink::RouteSpec& route() { return as<netlink::RouteSpec>(); }  // route changes; route show's selectors
   const netlink::RouteSpec& route() const { return as<netlink::RouteSpec>(); }
-  netlink::RouteQuery& route_query() { return as<netlink::RouteQuery>(); }
-  const netlink::RouteQuery& route_query() const { return as<netlink::RouteQuery>(); }
+  RouteGet& route_get() { return as<RouteGet>(); }
+  const RouteGet& route_get() const { return as<RouteGet>(); }
+  netlink::RouteQuery& route_query() { return route_get().query; }
+  const netlink::RouteQuery& route_query() const { return route_get().query; }
   netlink::RuleSpec& rule() { return as<netlink::RuleSpec>(); }  // rule add/del; rule show/flush's selector
   const netlink::RuleSpec& rule() const { return as<netlink::RuleSpec>(); }
   netlink::NeighbourSpec& neigh() { return as<netlink::NeighbourSpec>(); }

@@ -1,6 +1,7 @@
 #include "cli/ip/names.h"
 
 #include <dirent.h>
+#include <netdb.h>
 #include <linux/neighbour.h>
 #include <linux/rtnetlink.h>
 
@@ -234,6 +235,27 @@ std::vector<std::string> nud_names(uint16_t state) {
   }
   if (out.empty()) out.emplace_back("NONE");
   return out;
+}
+
+// inet_proto_a2n(): a number, else a name from /etc/protocols.
+std::optional<uint8_t> ip_proto_number(const std::string& text) {
+  uint32_t value = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (!text.empty() && ec == std::errc{} && end == text.data() + text.size() && value <= 255)
+    return static_cast<uint8_t>(value);
+  protoent entry{}, *found = nullptr;
+  char buffer[1024];
+  if (::getprotobyname_r(text.c_str(), &entry, buffer, sizeof buffer, &found) == 0 && found)
+    return static_cast<uint8_t>(found->p_proto);
+  return std::nullopt;
+}
+
+// inet_proto_n2a(): the protocol's name, else "ipproto-N".
+std::string ip_proto_name(uint8_t proto) {
+  protoent entry{}, *found = nullptr;
+  char buffer[1024];
+  if (::getprotobynumber_r(proto, &entry, buffer, sizeof buffer, &found) == 0 && found) return found->p_name;
+  return "ipproto-" + std::to_string(proto);
 }
 
 }  // namespace brisk::ipcli

@@ -68,5 +68,9 @@ std::string realm_name(uint32_t realm);
 std::optional<uint32_t> realm_number(std::string_view);
 // ip's words for a neighbour's state bits, upper case ("REACHABLE"), or "NONE".
 std::vector<std::string> nud_names(uint16_t state);
+// An IP protocol by number, else by its /etc/protocols name (ip's inet_proto_a2n);
+// printed by name, else "ipproto-N" (inet_proto_n2a).
+std::optional<uint8_t> ip_proto_number(const std::string& text);
+std::string ip_proto_name(uint8_t proto);
 
 }  // namespace brisk::ipcli

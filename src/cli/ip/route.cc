@@ -1,8 +1,10 @@
 // ip route: add, replace, delete, show and get.
 #include <linux/icmpv6.h>
+#include <linux/in_route.h>
 #include <linux/rtnetlink.h>
 #include <unistd.h>
 
+#include <cstdio>
 #include <map>
 
 #include "cli/ip/names.h"
@@ -235,30 +237,83 @@ Parsed<IpCommand> parse_route_show(Cursor& c, IpCommand&& cmd) {
 Parsed<IpCommand> parse_route_get(Cursor& c, IpCommand&& cmd) {
   cmd.verb = Verb::route_get;
   auto& q = cmd.route_query();
+  int family = cmd.family;  // as ip: -4/-6, else the first address's
+  auto learn = [&family](const std::string& text) {
+    if (family == AF_UNSPEC) family = netlink::IpPrefix::parse(text)->address.family;
+  };
+  bool to_given = false;
+  // In ip's order of tests: "tos" exactly, the rest as abbreviations.
   while (!c.done()) {
     std::string key = c.next(), v;
-    if (is(key, "to") || is(key, "from")) {
+    if (is(key, "tos") || matches(key, "dsfield")) {
+      TRY_SET(q.tos, c.read(key, [](const std::string& text) -> Parsed<uint8_t> {
+        if (auto tos = dsfield_number(text)) return *tos;
+        return invarg("TOS value is invalid\n", text);
+      }));
+    } else if (matches(key, "from")) {
       TRY_SET(v, c.value(key));
-      (is(key, "to") ? q.to : q.from) = v;
-    } else if (is(key, "iif") || is(key, "oif") || is(key, "dev")) {
+      if (matches(v, "help")) return fail(UsageError{.message = std::string(object_usage(Object::route)), .help = true});
+      TRY_SET(q.from, ip_prefix(key, v, family));
+      learn(v);
+    } else if (matches(key, "iif")) {
       TRY_SET(v, c.value(key));
-      std::string& device = is(key, "iif") ? q.iif : q.oif;
-      TRY_SET(device, device_name(key, v));
-    } else if (is(key, "mark")) {
+      TRY_SET(q.iif, device_name(key, v));
+    } else if (matches(key, "mark")) {
       TRY_SET(v, c.value(key));
-      uint32_t mark = 0;
-      TRY_SET(mark, number<uint32_t>(key, v));
-      q.mark = mark;
-    } else if (q.to.empty()) {
-      q.to = key;
+      auto mark = number<uint32_t>(key, v);
+      if (!mark) return invarg("invalid mark value", v);
+      q.mark = *mark;
+    } else if (matches(key, "oif") || is(key, "dev")) {
+      TRY_SET(v, c.value(key));
+      TRY_SET(q.oif, device_name(key, v));
+    } else if (matches(key, "notify")) {
+      q.notify = true;
+    } else if (matches(key, "connected")) {
+      cmd.route_get().connected = true;
+    } else if (matches(key, "vrf")) {
+      // A VRF is its master device: the lookup goes out of it (ip checks the kind when it runs).
+      TRY_SET(v, c.value(key));
+      TRY_SET(q.oif, device_name(key, v));
+      cmd.route_get().vrf = v;
+    } else if (matches(key, "uid")) {
+      TRY_SET(v, c.value(key));
+      auto uid = number<uint32_t>(key, v);
+      if (!uid) return invarg("invalid UID\n", v);
+      q.uid = *uid;
+    } else if (matches(key, "fibmatch")) {
+      q.fib_match = true;
+    } else if (is(key, "as")) {
+      TRY_SET(v, c.value(key));
+      if (is(v, "to")) TRY_SET(v, c.value(v));
+      TRY_SET(q.as, ip_address(key, v, family));
+      learn(v);
+    } else if (matches(key, "sport") || matches(key, "dport")) {
+      TRY_SET(v, c.value(key));
+      bool source = matches(key, "sport");
+      auto port = number<uint16_t>(key, v);
+      if (!port) return invarg(source ? "invalid sport\n" : "invalid dport\n", v);
+      (source ? q.sport : q.dport) = *port;
+    } else if (matches(key, "ipproto")) {
+      TRY_SET(v, c.value(key));
+      auto proto = ip_proto_number(v);
+      if (!proto) return invarg("Invalid \"ipproto\" value\n", v);
+      q.ip_proto = *proto;
     } else {
-      return garbage("to", key);
+      if (is(key, "to")) TRY_SET(key, c.value(key));
+      if (matches(key, "help")) return fail(UsageError{.message = std::string(object_usage(Object::route)), .help = true});
+      TRY_SET(v, ip_prefix("to", key, family));
+      learn(v);
+      auto prefix = *netlink::IpPrefix::parse(v);
+      unsigned host = prefix.address.family == AF_INET ? 32 : 128;
+      // ip looks up the address whatever the length, and says so.
+      if (prefix.length != host)
+        cmd.warning = "Warning: /" + std::to_string(prefix.length) + " as prefix is invalid, only /" +
+                      std::to_string(host) + " (or none) is supported.";
+      q.to = prefix.address.to_string();
+      to_given = true;
     }
   }
-  if (q.to.empty()) return usage("need at least a destination address");
-  if (!netlink::IpAddress::parse(q.to)) return usage("invalid \"to\" address \"" + q.to + "\"");
-  if (!q.from.empty() && !netlink::IpAddress::parse(q.from))
-    return usage("invalid \"from\" address \"" + q.from + "\"");
+  if (!to_given) return fatal("need at least a destination address", 1);
   return cmd;
 }
 
@@ -308,42 +363,33 @@ NlResult<void> get_route(Runner& runner, const IpCommand& cmd) {
   auto c = BRISK_TRY(runner.conn());
   runner.use_json();
   const Globals& g = runner.globals();
-  auto r = BRISK_TRY(netlink::get_route(*c, cmd.route_query()));
+  const RouteGet& get = cmd.route_get();
+  if (!get.vrf.empty()) {  // ip's name_is_vrf(): a device of kind vrf
+    auto vrf = netlink::get_link(*c, get.vrf);
+    if (!vrf || vrf->kind != "vrf")
+      return netlink::NetlinkError{.code = ENODEV, .op = "route get", .object = get.vrf,
+                          .detail = "get vrf '" + get.vrf + "' does not exist"};
+  }
   auto all = BRISK_TRY(runner.links_by_index(false));
-  // Laid out as ip prints a cloned route: the answer, then its cache line.
-  Json j;
-  std::string t;
-  if (r.type != RTN_UNICAST) {
-    j["type"] = rtn_type_name(r.type);
-    t += rtn_type_name(r.type) + " ";
+  // As ip prints any route (print_route), with every table open: "table"
+  // for all but main, and main too under -d.
+  const RouteView view{.globals = g, .all = all};
+  auto print = [&](const netlink::RouteInfo& r) {
+    Json j;
+    std::string t = route_record(r, view, j);
+    if (g.json) runner.emit(std::move(j));
+    else runner.out() += t;
+  };
+  auto r = BRISK_TRY(netlink::get_route(*c, get.query));
+  if (get.connected && get.query.from.empty()) {
+    // ip prints the answer, then asks the same again and prints that too
+    // (its rewrite of the answer into a second query goes unused).
+    print(r);
+    if (!r.prefsrc && !r.src) return netlink::NetlinkError{.code = EINVAL, .op = "route get", .object = get.query.to,
+                                                  .detail = "Failed to connect the route"};
+    r = BRISK_TRY(netlink::get_route(*c, get.query));
   }
-  j["dst"] = r.dst.address.to_string();
-  t += r.dst.address.to_string();
-  if (r.src) field(j, t, "from", "from", r.src->to_string());
-  if (r.gateway) field(j, t, "gateway", "via", r.gateway->to_string());
-  if (r.oif) field(j, t, "dev", "dev", name_of(r.oif, all));
-  if (r.table != RT_TABLE_MAIN && r.table != RT_TABLE_LOCAL) field(j, t, "table", "table", table_name(r.table));
-  if (r.prefsrc) field(j, t, "prefsrc", "src", r.prefsrc->to_string());
-  j["flags"] = Json::array();
-  if (r.mark) {
-    j["mark"] = *r.mark;
-    t += " mark " + std::to_string(*r.mark);
-  }
-  if (r.iif) field(j, t, "iif", "iif", name_of(r.iif, all));
-  if (r.uid) {
-    j["uid"] = *r.uid;
-    t += " uid " + std::to_string(*r.uid);
-  }
-  // The routing-cache flags ip prints after "cache" (RTCF_*, the upper bits of rtm_flags).
-  std::vector<std::string> cache;
-  if (r.flags & 0x80000000u) cache.emplace_back("local");       // RTCF_LOCAL
-  if (r.flags & 0x10000000u) cache.emplace_back("broadcast");   // RTCF_BROADCAST
-  if (r.flags & 0x20000000u) cache.emplace_back("multicast");   // RTCF_MULTICAST
-  j["cache"] = cache;
-  t += " \n    cache ";
-  if (!cache.empty()) t += "<" + join(cache, ",") + "> ";
-  if (g.json) runner.emit(std::move(j));
-  else runner.out() += t + "\n";
+  print(r);
   return {};
 }
 
@@ -426,6 +472,43 @@ NlResult<void> flush_routes(Runner& runner, const IpCommand& cmd) {
   return {};
 }
 
+namespace {
+
+std::string hex(uint32_t value) {
+  char text[16];
+  std::snprintf(text, sizeof text, "%x", value);
+  return text;
+}
+
+// A cloned IPv4 route's routing-cache flags (RTCF_*, rtm_flags' upper half),
+// as ip's print_cache_flags() writes them: "\n    cache <local,brd> ".
+void cache_flags(uint32_t flags, Json& j, std::string& t) {
+  static constexpr std::pair<uint32_t, const char*> kNames[] = {
+      {RTCF_LOCAL, "local"},           {RTCF_REJECT, "reject"},       {RTCF_MULTICAST, "mc"},
+      {RTCF_BROADCAST, "brd"},         {RTCF_DNAT, "dst-nat"},        {RTCF_SNAT, "src-nat"},
+      {RTCF_MASQ, "masq"},             {RTCF_DIRECTDST, "dst-direct"}, {RTCF_DIRECTSRC, "src-direct"},
+      {RTCF_REDIRECTED, "redirected"}, {RTCF_DOREDIRECT, "redirect"}, {RTCF_FAST, "fastroute"},
+      {RTCF_NOTIFY, "notify"},         {RTCF_TPROXY, "proxy"}};
+  flags &= ~0xffffu;
+  Json names = Json::array();
+  t += " \n    cache";
+  std::string listed;
+  for (auto [bit, name] : kNames) {
+    if (!(flags & bit)) continue;
+    flags &= ~bit;
+    names.push_back(name);
+    listed += std::string(name) + (flags ? "," : "> ");
+  }
+  if (flags) listed += hex(flags) + ">";  // bits ip has no name for: in hex, closing the list
+  if (!listed.empty()) {
+    t += " <" + listed;
+    if (t.back() == ' ') t.pop_back();  // the line's end adds it back
+  }
+  j["cache"] = std::move(names);
+}
+
+}  // namespace
+
 std::string route_record(const netlink::RouteInfo& r, const RouteView& view, Json& j) {
   std::string t;
   // -d spells out what ip leaves implicit otherwise: unicast, proto boot, scope global.
@@ -448,10 +531,12 @@ std::string route_record(const netlink::RouteInfo& r, const RouteView& view, Jso
   if (r.oif && !view.dev_fixed) field(j, t, "dev", "dev", name_of(r.oif, view.all));
   if (view.every_table && (r.table != RT_TABLE_MAIN || view.globals.details))
     field(j, t, "table", "table", table_name(r.table));
-  // A protocol or scope the filter fixes is not printed, as in ip.
-  if ((r.protocol != RTPROT_BOOT || view.globals.details) && !view.protocol_fixed)
+  // A protocol or scope the filter fixes is not printed, as in ip; nor
+  // those of a route built for a lookup (a get's cloned answer).
+  const bool cloned = r.flags & RTM_F_CLONED;
+  if ((r.protocol != RTPROT_BOOT || view.globals.details) && !view.protocol_fixed && !cloned)
     field(j, t, "protocol", "proto", protocol_name(r.protocol));
-  if ((r.scope != RT_SCOPE_UNIVERSE || view.globals.details) && !view.scope_fixed)
+  if ((r.scope != RT_SCOPE_UNIVERSE || view.globals.details) && !view.scope_fixed && !cloned)
     field(j, t, "scope", "scope", scope_name(r.scope));
   if (r.prefsrc && !view.prefsrc_fixed) field(j, t, "prefsrc", "src", r.prefsrc->to_string());
   // The kernel sends an IPv6 route's metric always, an IPv4 route's only when set; ip prints what it got.
@@ -462,6 +547,10 @@ std::string route_record(const netlink::RouteInfo& r, const RouteView& view, Jso
   std::vector<std::string> flags = route_flags(r.flags);
   for (const auto& f : flags) t += " " + f;
   j["flags"] = flags;
+  if (r.mark && *r.mark) {  // ip: in hex from 16 up
+    j["mark"] = *r.mark;
+    t += " mark " + (*r.mark >= 16 ? "0x" + hex(*r.mark) : std::to_string(*r.mark));
+  }
   if (r.realms) {  // "realm TO", or "realms FROM/TO"
     uint32_t from = *r.realms >> 16, to = *r.realms & 0xffff;
     Json flow;
@@ -470,11 +559,17 @@ std::string route_record(const netlink::RouteInfo& r, const RouteView& view, Jso
     j["flow"] = std::move(flow);
     t += from ? " realms " + realm_name(from) + "/" + realm_name(to) : " realm " + realm_name(to);
   }
+  if (r.uid) {
+    j["uid"] = *r.uid;
+    t += " uid " + std::to_string(*r.uid);
+  }
+  if (cloned && r.dst.address.family == AF_INET) cache_flags(r.flags, j, t);
   if (r.expires) {
     j["expires"] = *r.expires;
     t += " expires " + std::to_string(*r.expires) + "sec";
   }
   print_route_metrics(r.metrics, j, t);
+  if (r.iif) field(j, t, "iif", "iif", name_of(r.iif, view.all));
   std::string end = " ";
   if (r.pref) {  // IPv6: ip ends the line with it, without the trailing space
     static const std::map<uint8_t, const char*> kPrefs{{ICMPV6_ROUTER_PREF_LOW, "low"},

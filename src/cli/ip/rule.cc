@@ -44,27 +44,6 @@ Parsed<std::string> rule_ifname(const std::string& key, const std::string& text)
   return text;
 }
 
-// inet_proto_a2n(): a number, else a name from /etc/protocols.
-std::optional<uint8_t> ip_proto_number(const std::string& text) {
-  uint32_t value = 0;
-  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (!text.empty() && ec == std::errc{} && end == text.data() + text.size() && value <= 255)
-    return static_cast<uint8_t>(value);
-  protoent entry{}, *found = nullptr;
-  char buffer[1024];
-  if (::getprotobyname_r(text.c_str(), &entry, buffer, sizeof buffer, &found) == 0 && found)
-    return static_cast<uint8_t>(found->p_proto);
-  return std::nullopt;
-}
-
-// inet_proto_n2a(): the protocol's name, else "ipproto-N".
-std::string ip_proto_name(uint8_t proto) {
-  protoent entry{}, *found = nullptr;
-  char buffer[1024];
-  if (::getprotobynumber_r(proto, &entry, buffer, sizeof buffer, &found) == 0 && found) return found->p_name;
-  return "ipproto-" + std::to_string(proto);
-}
-
 // "START-END" as ip's sscanf("%u-%u") reads it.
 Parsed<netlink::UidRange> uid_range(const std::string& text) {
   unsigned start = 0, end = 0;

@@ -46,9 +46,11 @@ std::optional<std::string> argument_error(const NetlinkError& e) {
   constexpr std::string_view suffix = "' does not exist";
   std::string_view detail = e.detail;
   if (e.code != ENODEV || !detail.ends_with(suffix)) return std::nullopt;
-  for (std::string_view prefix : {"master '", "backup_port '", "nexthop dev '", "monitor dev '", "vxlan dev '", "vrf '"}) {
+  for (std::string_view prefix :
+       {"master '", "backup_port '", "nexthop dev '", "monitor dev '", "vxlan dev '", "vrf '", "get vrf '"}) {
     if (!detail.starts_with(prefix)) continue;
     std::string dev(detail.substr(prefix.size(), detail.size() - prefix.size() - suffix.size()));
+    if (prefix == "get vrf '") return "Error: argument \"" + dev + "\" is wrong: Invalid VRF\n";
     if (prefix == "vrf '") return "Error: argument \"" + dev + "\" is wrong: Not a valid VRF name\n";
     if (prefix == "nexthop dev '") return "Cannot find device \"" + dev + "\"\nError: cannot parse nexthop";
     if (prefix == "vxlan dev '") return "Cannot find device \"" + dev + "\"";
@@ -319,7 +321,8 @@ int Runner::run(std::vector<BatchCommand>& cmds) {
     if (result && cmd.verb == Verb::tuntap_add) unsynced_.insert(cmd.name);
     bool parses_devices = cmd.verb == Verb::monitor || cmd.verb == Verb::link_show ||
                           cmd.verb == Verb::addr_show || cmd.verb == Verb::addr_flush ||
-                          cmd.verb == Verb::neigh_show || cmd.verb == Verb::neigh_flush;
+                          cmd.verb == Verb::neigh_show || cmd.verb == Verb::neigh_flush ||
+                          cmd.verb == Verb::route_get;
     if (!result && parses_devices) {
       if (auto text = argument_error(result.error())) {  // monitor dev DEV, show master|vrf DEV: missing
         flush_out();
