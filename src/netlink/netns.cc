@@ -155,13 +155,13 @@ NlResult<void> delete_netns(const std::string& name) {
   return {};
 }
 
-NlResult<std::vector<std::string>> list_netns() {
+NlResult<std::vector<std::string>> list_netns(NetnsOrder order) {
   auto names = sys::list_dir(kNetnsDir);
   if (!names) {
     if (names.error().code == ENOENT) return std::vector<std::string>{};
     return failed(names.error(), "netns list", kNetnsDir);
   }
-  std::sort(names->begin(), names->end());
+  if (order == NetnsOrder::sorted) std::sort(names->begin(), names->end());
   return std::move(*names);
 }
 

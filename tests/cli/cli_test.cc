@@ -444,6 +444,9 @@ TEST_F(CliTest, NamedNamespaces) {
   for (const auto& n : list) seen = seen || n["name"] == a.name();
   EXPECT_TRUE(seen) << list;
   EXPECT_NE(brisk_run({"netns"}).out.find(a.name() + "\n"), std::string::npos);
+  // In ip's order, the directory's (newest first), not sorted: b comes before a.
+  expect_same_as_ip({"-n", a.name(), "netns", "list"}, -1);
+  expect_same_as_ip({"-j", "-n", a.name(), "netns", "list"}, -1);
   // -n applies to every line of a batch.
   brisk::test::TempDir dir;
   write_file(dir.path() + "/b", "link add y0 type bridge\nlink set y0 up mtu 1400\n");

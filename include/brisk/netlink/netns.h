@@ -48,8 +48,13 @@ BRISK_EXPORT std::vector<NlResult<void>> create_netns_each(std::span<const std::
                                                            const NetnsCreateOptions& options = {});
 // Like `ip netns delete`: detaches the bind mount and removes the file.
 BRISK_EXPORT NlResult<void> delete_netns(const std::string& name);
+// How list_netns() orders the names.
+enum class NetnsOrder {
+  sorted,     // by name
+  directory,  // as readdir() returns them, which `ip netns list` prints (newest first on tmpfs)
+};
 // The names under /run/netns (empty when the directory does not exist).
-BRISK_EXPORT NlResult<std::vector<std::string>> list_netns();
+BRISK_EXPORT NlResult<std::vector<std::string>> list_netns(NetnsOrder order = NetnsOrder::sorted);
 
 // Each checks that what it opened is a network namespace.
 BRISK_EXPORT NlResult<UniqueFd> open_netns(const std::string& name);

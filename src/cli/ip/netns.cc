@@ -77,7 +77,7 @@ NlResult<void> run_netns(Runner& r, const IpCommand& cmd) {
       // Like ip: "(id: N)" for a namespace that has an id here.
       std::map<std::string, int> ids;
       for (const auto& [id, name] : r.netns_by_id()) ids.emplace(name, id);
-      for (const auto& name : BRISK_TRY(netlink::list_netns())) {
+      for (const auto& name : BRISK_TRY(netlink::list_netns(netlink::NetnsOrder::directory))) {
         auto id = ids.find(name);
         if (g.json) {
           Json j{{"name", name}};
