@@ -1,6 +1,7 @@
 // Changing links: the add, set and delete requests, built at flush time.
 #include <arpa/inet.h>
 #include <linux/if.h>
+#include <linux/if_bridge.h>
 #include <linux/if_link.h>
 #include <linux/rtnetlink.h>
 #include <linux/veth.h>
@@ -174,10 +175,15 @@ struct KindWriter {
   NlResult<void> operator()(const VethOptions& v) {
     m.put_string(IFLA_INFO_KIND, "veth");
     auto data = m.begin_nest(IFLA_INFO_DATA);
+    // Without a peer (no name, nothing else of it) the kernel makes one named vethN, as for ip.
+    if (v.peer.empty() && v.peer_netns_fd < 0 && !v.peer_mtu && v.peer_address.empty()) {
+      m.end_nest(data);
+      return {};
+    }
     auto peer = m.begin_nest(VETH_INFO_PEER);
     ifinfomsg ifi{};
     m.put_raw(&ifi, sizeof ifi);
-    m.put_string(IFLA_IFNAME, v.peer);
+    if (!v.peer.empty()) m.put_string(IFLA_IFNAME, v.peer);
     // Created in place in its namespace: no unregister/register of a move.
     if (v.peer_netns_fd >= 0) m.put_u32(IFLA_NET_NS_FD, static_cast<uint32_t>(v.peer_netns_fd));
     if (v.peer_mtu) m.put_u32(IFLA_MTU, *v.peer_mtu);
@@ -209,13 +215,67 @@ struct KindWriter {
     flag(IFLA_BR_NF_CALL_IPTABLES, b.nf_call_iptables);
     flag(IFLA_BR_NF_CALL_IP6TABLES, b.nf_call_ip6tables);
     flag(IFLA_BR_NF_CALL_ARPTABLES, b.nf_call_arptables);
+    if (b.group_fwd_mask) m.put_u16(IFLA_BR_GROUP_FWD_MASK, *b.group_fwd_mask);
+    if (b.group_address) {
+      auto group = MacAddress::parse(*b.group_address);
+      if (!group) return invalid_argument(op, name, "malformed group_address '" + *b.group_address + "'");
+      m.put_bytes(IFLA_BR_GROUP_ADDR, group->bytes);
+    }
+    if (b.fdb_flush) m.put_flag(IFLA_BR_FDB_FLUSH);
+    if (b.vlan_protocol) m.put_u16(IFLA_BR_VLAN_PROTOCOL, htons(*b.vlan_protocol));
+    flag(IFLA_BR_VLAN_STATS_ENABLED, b.vlan_stats_enabled);
+    flag(IFLA_BR_VLAN_STATS_PER_PORT, b.vlan_stats_per_port);
+    if (b.mcast_router) m.put_u8(IFLA_BR_MCAST_ROUTER, *b.mcast_router);
+    flag(IFLA_BR_MCAST_QUERY_USE_IFADDR, b.mcast_query_use_ifaddr);
+    if (b.mcast_hash_elasticity) m.put_u32(IFLA_BR_MCAST_HASH_ELASTICITY, *b.mcast_hash_elasticity);
+    if (b.mcast_hash_max) m.put_u32(IFLA_BR_MCAST_HASH_MAX, *b.mcast_hash_max);
+    if (b.mcast_last_member_count) m.put_u32(IFLA_BR_MCAST_LAST_MEMBER_CNT, *b.mcast_last_member_count);
+    if (b.mcast_startup_query_count) m.put_u32(IFLA_BR_MCAST_STARTUP_QUERY_CNT, *b.mcast_startup_query_count);
+    for (auto [type, value] : {std::pair{IFLA_BR_MCAST_LAST_MEMBER_INTVL, &b.mcast_last_member_interval},
+                               {IFLA_BR_MCAST_MEMBERSHIP_INTVL, &b.mcast_membership_interval},
+                               {IFLA_BR_MCAST_QUERIER_INTVL, &b.mcast_querier_interval},
+                               {IFLA_BR_MCAST_QUERY_INTVL, &b.mcast_query_interval},
+                               {IFLA_BR_MCAST_QUERY_RESPONSE_INTVL, &b.mcast_query_response_interval},
+                               {IFLA_BR_MCAST_STARTUP_QUERY_INTVL, &b.mcast_startup_query_interval}})
+      if (*value) m.put_u64(static_cast<uint16_t>(type), **value);
+    flag(IFLA_BR_MCAST_STATS_ENABLED, b.mcast_stats_enabled);
+    if (b.mcast_igmp_version) m.put_u8(IFLA_BR_MCAST_IGMP_VERSION, *b.mcast_igmp_version);
+    if (b.mcast_mld_version) m.put_u8(IFLA_BR_MCAST_MLD_VERSION, *b.mcast_mld_version);
+    // Two options ride in one attribute: a mask of those given, and their values.
+    br_boolopt_multi bools{};
+    for (auto [bit, value] : {std::pair{BR_BOOLOPT_NO_LL_LEARN, &b.no_linklocal_learn},
+                              {BR_BOOLOPT_MCAST_VLAN_SNOOPING, &b.mcast_vlan_snooping}}) {
+      if (!*value) continue;
+      bools.optmask |= 1u << bit;
+      if (**value) bools.optval |= 1u << bit;
+    }
+    if (bools.optmask) m.put_bytes(IFLA_BR_MULTI_BOOLOPT, {reinterpret_cast<const uint8_t*>(&bools), sizeof bools});
     m.end_nest(data);
     return {};
   }
   NlResult<void> operator()(const MacvlanOptions& v) {
     m.put_string(IFLA_INFO_KIND, v.tap ? "macvtap" : "macvlan");
     auto data = m.begin_nest(IFLA_INFO_DATA);
-    m.put_u32(IFLA_MACVLAN_MODE, static_cast<uint32_t>(v.mode));
+    if (v.mode) m.put_u32(IFLA_MACVLAN_MODE, static_cast<uint32_t>(*v.mode));
+    if (v.flags) m.put_u16(IFLA_MACVLAN_FLAGS, *v.flags);
+    if (v.bcqueuelen) m.put_u32(IFLA_MACVLAN_BC_QUEUE_LEN, *v.bcqueuelen);
+    if (v.macaddr) {
+      m.put_u32(IFLA_MACVLAN_MACADDR_MODE, static_cast<uint32_t>(*v.macaddr));
+      std::vector<MacAddress> macs;
+      for (const auto& text : v.macaddrs) {
+        auto mac = MacAddress::parse(text);
+        if (!mac) return invalid_argument(op, name, "malformed macaddr '" + text + "'");
+        macs.push_back(*mac);
+      }
+      bool one = *v.macaddr == MacvlanMacaddr::add || *v.macaddr == MacvlanMacaddr::del;
+      if (one && macs.size() != 1) return invalid_argument(op, name, "macaddr add and del take one address");
+      if (one) m.put_bytes(IFLA_MACVLAN_MACADDR, macs[0].bytes);
+      if (*v.macaddr == MacvlanMacaddr::set) {
+        auto list = m.begin_nest(IFLA_MACVLAN_MACADDR_DATA);
+        for (const auto& mac : macs) m.put_bytes(IFLA_MACVLAN_MACADDR, mac.bytes);
+        m.end_nest(list);
+      }
+    }
     m.end_nest(data);
     lower = cached(conn, v.link);
     return {};
@@ -301,11 +361,12 @@ NlResult<void> validate_add(const LinkAdd& spec) {
   BRISK_TRY(check_alias(spec.common.alias, op, spec.name));
   if (!spec.common.master.empty()) BRISK_TRY(validate_link_ref(spec.common.master, op));
   if (auto* v = std::get_if<VethOptions>(&spec.kind)) {
-    if (v->peer.empty()) return invalid_argument(op, spec.name, "veth needs a peer name");
-    auto peer = validate_link_name(v->peer, op);
-    if (!peer) {
-      peer.error().detail = "peer: " + peer.error().detail;
-      return peer;
+    if (!v->peer.empty()) {  // empty: the kernel names it
+      auto peer = validate_link_name(v->peer, op);
+      if (!peer) {
+        peer.error().detail = "peer: " + peer.error().detail;
+        return peer;
+      }
     }
     if (v->peer == spec.name && v->peer_netns_fd < 0) return invalid_argument(op, spec.name, "peer has the same name", EEXIST);
   }
@@ -429,7 +490,17 @@ Op link_add_op(LinkAdd spec) {
 
 Op link_set_op(LinkSet spec) {
   const char* op = "link set";
-  if (auto valid = validate_link_ref(spec.name, op); !valid) return failed_op(op, spec.name, std::move(valid).error());
+  // No device, a group: the change goes to every device in it (ip's `link set group N ...`).
+  const bool by_group = spec.name.empty() && spec.group;
+  if (by_group) {
+    if (!spec.new_name.empty() || spec.netns_fd >= 0 || spec.netns_pid || !spec.netns_name.empty() || spec.kind ||
+        spec.bridge_port)
+      return failed_op(op, "group " + std::to_string(*spec.group),
+                       invalid_argument(op, "group " + std::to_string(*spec.group),
+                                        "a group change cannot rename, move or change a kind"));
+  } else if (auto valid = validate_link_ref(spec.name, op); !valid) {
+    return failed_op(op, spec.name, std::move(valid).error());
+  }
   if (spec.kind) {
     if (auto valid = validate_kind_change(*spec.kind, spec.name); !valid)
       return failed_op(op, spec.name, std::move(valid).error());
@@ -455,7 +526,7 @@ Op link_set_op(LinkSet spec) {
   }
   if (!spec.address.empty() && !MacAddress::parse(spec.address))
     return failed_op(op, spec.name, invalid_argument(op, spec.name, "malformed MAC address '" + spec.address + "'"));
-  Op result{.op = op, .object = spec.name};
+  Op result{.op = op, .object = by_group ? "group " + std::to_string(*spec.group) : spec.name};
   result.changes_names =
       !spec.new_name.empty() || spec.netns_fd >= 0 || spec.netns_pid.has_value() || !spec.netns_name.empty();
   // A rename must address the device by index: IFLA_IFNAME carries the new name.
@@ -489,7 +560,9 @@ Op link_set_op(LinkSet spec) {
     flag(spec.multicast, IFF_MULTICAST);
     flag(spec.allmulticast, IFF_ALLMULTI);
     tuning_flags(ifi, spec.tuning);
-    if (spec.new_name.empty()) {
+    if (spec.name.empty()) {
+      // A group change: no device named, IFLA_GROUP (below) picks them.
+    } else if (spec.new_name.empty()) {
       put_link_ref(m, spec.name);
     } else {
       ifi.ifi_index = cached(conn, spec.name);
@@ -527,6 +600,7 @@ Op link_set_op(LinkSet spec) {
     std::vector<Request> requests;
     requests.push_back({.message = std::move(m), .op = "link set", .object = spec.name});
     if (named) requests.back().fds.push_back(std::move(named));
+    if (spec.name.empty()) return requests;  // a group change: nothing one read could confirm
     requests.back().recheck = [shared](Connection& c) -> NlResult<bool> {
       const LinkSet& spec = *shared;
       bool moved = spec.netns_fd >= 0 || spec.netns_pid || !spec.netns_name.empty();

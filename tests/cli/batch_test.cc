@@ -36,9 +36,17 @@ json normalized_state(int ns) {
       n["kind"] = l["linkinfo"].value("info_kind", "");
       if (l["linkinfo"].contains("info_slave_kind")) n["slave_kind"] = l["linkinfo"]["info_slave_kind"];
       // The kind options `link set DEV type KIND` changes (no timers).
-      if (n["kind"] == "bridge" || n["kind"] == "macvlan")
+      if (n["kind"] == "bridge" || n["kind"] == "macvlan" || n["kind"] == "macvtap")
         n["options"] = pick(l["linkinfo"].value("info_data", json::object()),
-                            {"stp_state", "forward_delay", "hello_time", "max_age", "priority", "mcast_snooping", "mode"});
+                            {"stp_state", "forward_delay", "hello_time", "max_age", "ageing_time", "priority",
+                             "mcast_snooping", "group_fwd_mask", "group_addr", "no_linklocal_learn", "mcast_router",
+                             "mcast_query_use_ifaddr", "mcast_querier", "mcast_hash_elasticity", "mcast_hash_max",
+                             "mcast_last_member_cnt", "mcast_startup_query_cnt", "mcast_last_member_intvl",
+                             "mcast_membership_intvl", "mcast_querier_intvl", "mcast_query_intvl",
+                             "mcast_query_response_intvl", "mcast_startup_query_intvl", "mcast_stats_enabled",
+                             "mcast_igmp_version", "mcast_mld_version", "nf_call_iptables", "nf_call_ip6tables",
+                             "nf_call_arptables", "mode", "nopromisc", "nodst", "bcqueuelen", "macaddr_count",
+                             "macaddr_data"});
     }
     links.push_back(n);
   }
@@ -133,6 +141,29 @@ const Case kCorpus[] = {
      "link add mv0 link v1 type macvlan mode bridge\n"
      "link set mv0 type macvlan mode private\n"
      "route add 10.1.0.0/24 dev a-long-altname-for-the-bridge\n"},
+    {"kind_options_as_ip_sends_them",
+     "link add up0 type veth peer name up1\n"
+     "link add tp0 type veth\n"  // no peer: the kernel names it
+     "link add link up0 name mvl0 type macvlan\n"  // no mode: the kernel's (vepa)
+     "link add link up0 name mvt0 type macvtap mode bridge bcqueuelen 50\n"
+     "link add link up1 name mvp0 type macvlan mode passthru nopromisc\n"
+     "link add link up0 name mvs0 type macvlan mode source macaddr set 02:00:00:00:00:01 02:00:00:00:00:02\n"
+     "link set mvs0 type macvlan macaddr add 02:00:00:00:00:03\n"
+     "link set mvs0 type macvlan macaddr del 02:00:00:00:00:01\n"
+     "link add link up0 name mvn0 type macvlan mode bridge flag nodst\n"
+     "link add brx type bridge stp_state 1 forward_delay 500 hello_time 300 max_age 2500 ageing_time 30000\n"
+     "link add bry type bridge group_fwd_mask 0x8 mcast_router 2 mcast_query_use_ifaddr 1 mcast_hash_max 1024 "
+     "mcast_igmp_version 3 mcast_mld_version 2 mcast_stats_enabled 1 no_linklocal_learn 1 "
+     "group_address 01:80:c2:00:00:03\n"
+     "link add brz type bridge mcast_last_member_int 200 mcast_membership_interval 30000 mcast_querier_int 30000 "
+     "mcast_query_interval 15000 mcast_query_response_interval 2000 mcast_startup_query_interval 3000 "
+     "mcast_last_member_count 3 mcast_startup_query_count 3 mcast_hash_el 8 nf_call_iptables 1\n"
+     "link set bry type bridge mcast_router 0 fdb_flush\n"
+     "link add brv type bridge vlan_protocol 802.1ad\n"  // without the kernel's VLAN filtering: refused, for both
+     "link set dev up1 group 7\n"
+     "link set dev mvl0 group 7\n"
+     "link set group 7 mtu 1300\n"
+     "link set group 7 up\n"},
     {"address_grammar",
      "link add a0 type veth peer name a1\n"
      "link add br0 type bridge\n"

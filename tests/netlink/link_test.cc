@@ -310,16 +310,18 @@ TEST_F(Link, RefusesBadNamesBeforeSendingAnything) {
   EXPECT_EQ(ip_link_names(ns()), std::vector<std::string>{"lo"});
 }
 
-TEST_F(Link, VethNeedsAPeerName) {
-  auto added = add_link(conn(), {.name = "solo0", .kind = VethOptions{}});
-  ASSERT_FALSE(added);
-  EXPECT_EQ(added.error().code, EINVAL);
-  EXPECT_EQ(added.error().object, "solo0");
-  EXPECT_NE(added.error().message().find("peer"), std::string::npos);
+// A veth without a peer name gets one from the kernel (vethN), as with ip;
+// a peer name that cannot be one is refused before anything is sent.
+TEST_F(Link, VethPeerNamedByTheKernelOrValid) {
   auto long_peer = add_link(conn(), {.name = "solo0", .kind = VethOptions{.peer = "a-very-long-peer-name"}});
   ASSERT_FALSE(long_peer);
+  EXPECT_EQ(long_peer.error().code, ENAMETOOLONG);
   EXPECT_NE(long_peer.error().message().find("peer"), std::string::npos);
   EXPECT_EQ(ip_link_names(ns()), std::vector<std::string>{"lo"});
+  ASSERT_TRUE(add_link(conn(), {.name = "solo0", .kind = VethOptions{}}));
+  auto names = ip_link_names(ns());
+  std::sort(names.begin(), names.end());
+  EXPECT_EQ(names, (std::vector<std::string>{"lo", "solo0", "veth0"}));
 }
 
 TEST_F(Link, MtuOutOfRangeFailsAndSetCarriesTheKernelsExtAck) {

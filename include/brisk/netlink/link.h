@@ -63,7 +63,7 @@ struct LinkCommon {
 };
 
 struct VethOptions {
-  std::string peer{};                 // the other end's name; required (no templates)
+  std::string peer{};                 // the other end's name; empty: the kernel names it vethN (a scan of every name)
   int peer_netns_fd = -1;             // create the peer directly in this namespace (fd not owned); -1: here
   std::optional<uint32_t> peer_mtu{}; // the peer's MTU; default the kernel's
   std::string peer_address{};         // the peer's MAC; empty: the kernel picks one
@@ -87,6 +87,30 @@ struct BridgeOptions {
   std::optional<bool> nf_call_iptables{};     // bridged IPv4 through iptables
   std::optional<bool> nf_call_ip6tables{};    // bridged IPv6 through ip6tables
   std::optional<bool> nf_call_arptables{};    // bridged ARP through arptables
+  std::optional<uint16_t> group_fwd_mask{};   // link-local groups forwarded: bit N for 01:80:c2:00:00:0N
+  std::optional<std::string> group_address{};  // the STP group address, a MAC (01:80:c2:00:00:0X)
+  std::optional<bool> no_linklocal_learn{};   // learn no source from link-local frames (a multi-boolopt)
+  bool fdb_flush = false;                     // flush the bridge's learned FDB entries (a change)
+  std::optional<uint16_t> vlan_protocol{};    // ETH_P_8021Q or ETH_P_8021AD, host order
+  std::optional<bool> vlan_stats_enabled{};   // per-VLAN counters
+  std::optional<bool> vlan_stats_per_port{};  // those counters kept per port
+  std::optional<uint8_t> mcast_router{};      // 0 off, 1 learned (default), 2 always
+  std::optional<bool> mcast_vlan_snooping{};  // snooping per VLAN (a multi-boolopt)
+  std::optional<bool> mcast_query_use_ifaddr{};  // queries from the bridge's own IP address
+  std::optional<uint32_t> mcast_hash_elasticity{};
+  std::optional<uint32_t> mcast_hash_max{};       // the multicast database's size
+  std::optional<uint32_t> mcast_last_member_count{};
+  std::optional<uint32_t> mcast_startup_query_count{};
+  // Multicast timers, in centiseconds as ip takes them.
+  std::optional<uint64_t> mcast_last_member_interval{};
+  std::optional<uint64_t> mcast_membership_interval{};
+  std::optional<uint64_t> mcast_querier_interval{};
+  std::optional<uint64_t> mcast_query_interval{};
+  std::optional<uint64_t> mcast_query_response_interval{};
+  std::optional<uint64_t> mcast_startup_query_interval{};
+  std::optional<bool> mcast_stats_enabled{};  // multicast counters
+  std::optional<uint8_t> mcast_igmp_version{};  // 2 or 3
+  std::optional<uint8_t> mcast_mld_version{};   // 1 or 2
 };
 
 // A bridge port's options, as `ip link set DEV type bridge_slave` sets them
@@ -118,10 +142,19 @@ struct BridgePortOptions {
 
 enum class MacvlanMode : uint32_t { private_ = 1, vepa = 2, bridge = 4, passthru = 8, source = 16 };
 
+// What `macaddr` does to a source-mode macvlan's list of allowed senders.
+enum class MacvlanMacaddr : uint32_t { add = 0, del = 1, flush = 2, set = 3 };
+
 struct MacvlanOptions {
-  std::string link{};                      // the lower device; required
-  MacvlanMode mode = MacvlanMode::bridge;  // how sibling devices reach each other
-  bool tap = false;                        // macvtap instead of macvlan
+  std::string link{};                  // the lower device; required to create
+  std::optional<MacvlanMode> mode{};   // how siblings reach each other; empty: the kernel's (vepa), as ip
+  bool tap = false;                    // macvtap instead of macvlan
+  std::optional<uint16_t> flags{};     // MACVLAN_FLAG_NOPROMISC (passthru only), MACVLAN_FLAG_NODST
+  std::optional<uint32_t> bcqueuelen{};  // the broadcast/multicast receive queue's length
+  // Source mode: the change to its sender list, and the MACs it names (one
+  // for add and del, any number for set, none for flush).
+  std::optional<MacvlanMacaddr> macaddr{};
+  std::vector<std::string> macaddrs{};
 };
 
 struct VxlanOptions {
@@ -190,7 +223,7 @@ struct LinkAdd {
 
 // Changes to one device; only the fields that are set are sent.
 struct LinkSet {
-  std::string name{};                    // the device to change
+  std::string name{};                    // the device to change; empty with `group`: every device in that group
   std::optional<bool> up{};              // up or down
   std::optional<bool> promisc{};         // IFF_PROMISC: receive every frame (counted, as ip does)
   std::optional<bool> arp{};             // false sets IFF_NOARP
@@ -205,7 +238,7 @@ struct LinkSet {
   std::string netns_name{};              // move into this named namespace (/run/netns/<name>)
   std::optional<std::string> alias{};    // new alias; "" clears it
   std::optional<uint32_t> txqueuelen{};  // new transmit queue length
-  std::optional<uint32_t> group{};       // new device group
+  std::optional<uint32_t> group{};       // new device group; with no name: the group whose devices all change
   LinkTuning tuning{};                   // the rest of what ip link set takes
   // New options of the device as a bridge's port (IFLA_INFO_SLAVE_KIND
   // bridge); instead of `kind`, as ip takes one type per line.

@@ -34,74 +34,234 @@ Parsed<std::optional<pid_t>> netns_pid(const std::string& text) {
 Parsed<netlink::LinkKind> parse_kind(const std::string& type, Cursor& c, const std::string& lower, IpCommand& cmd,
                                      bool change = false);
 
-// The bridge options brisk sends, as ip reads them: numbers (get_u32, get_u16,
-// get_u8), a bad one "invalid KEY"; a flag is on when not 0, as the kernel takes it.
-constexpr std::string_view kBridgeOptions[] = {
-    "stp_state", "forward_delay", "hello_time", "max_age", "ageing_time", "priority", "vlan_filtering",
-    "vlan_default_pvid", "mcast_snooping", "mcast_querier", "nf_call_iptables", "nf_call_ip6tables",
-    "nf_call_arptables"};
-
-bool bridge_option(const std::string& key) {
-  return std::find(std::begin(kBridgeOptions), std::end(kBridgeOptions), key) != std::end(kBridgeOptions);
-}
-
 // ip's reply to an option its bridge parser lacks: its text and usage, status 1.
 Failure<UsageError> bridge_unknown(const std::string& key) {
   return fail(UsageError{.message = "bridge: unknown command \"" + key + "\"?\n" + std::string(bridge_usage()),
                          .exact = true, .exit_code = 1});
 }
 
-Parsed<netlink::BridgeOptions> set_bridge_option(netlink::BridgeOptions br, const std::string& key,
-                                                 const std::string& v) {
-  auto bad = [&] { return invarg("invalid " + key, v); };
-  auto u32 = [&](std::optional<uint32_t>& field) -> Parsed<netlink::BridgeOptions> {
-    auto n = number<uint32_t>(key, v);
-    if (!n) return bad();
-    field = *n;
-    return br;
-  };
-  auto flag = [&](std::optional<bool>& field, uint64_t max) -> Parsed<netlink::BridgeOptions> {
-    auto n = number<uint32_t>(key, v, static_cast<uint32_t>(max));
-    if (!n) return bad();
-    field = *n != 0;
-    return br;
-  };
-  auto u16 = [&](std::optional<uint16_t>& field) -> Parsed<netlink::BridgeOptions> {
-    auto n = number<uint16_t>(key, v);
-    if (!n) return bad();
-    field = *n;
-    return br;
-  };
-  if (is(key, "stp_state")) return flag(br.stp, UINT32_MAX);
-  if (is(key, "forward_delay")) return u32(br.forward_delay);
-  if (is(key, "hello_time")) return u32(br.hello_time);
-  if (is(key, "max_age")) return u32(br.max_age);
-  if (is(key, "ageing_time")) return u32(br.ageing_time);
-  if (is(key, "priority")) return u16(br.priority);
-  if (is(key, "vlan_filtering")) return flag(br.vlan_filtering, UINT8_MAX);
-  if (is(key, "vlan_default_pvid")) return u16(br.vlan_default_pvid);
-  if (is(key, "mcast_snooping")) return flag(br.mcast_snooping, UINT8_MAX);
-  if (is(key, "mcast_querier")) return flag(br.mcast_querier, UINT8_MAX);
-  if (is(key, "nf_call_iptables")) return flag(br.nf_call_iptables, UINT8_MAX);
-  if (is(key, "nf_call_ip6tables")) return flag(br.nf_call_ip6tables, UINT8_MAX);
-  return flag(br.nf_call_arptables, UINT8_MAX);
+// One bridge option: how ip finds its keyword (most by abbreviation, two
+// only whole), and where its value goes.
+struct BridgeOption {
+  const char* key;
+  bool whole_word;
+  // Reads the value after the keyword into the options; a bad one is ip's "invalid KEY".
+  Parsed<bool> (*read)(netlink::BridgeOptions&, Cursor&, const std::string& key);
+};
+
+template <class T>
+Parsed<T> bridge_number(Cursor& c, const std::string& key, const char* name) {
+  std::string v;
+  TRY_SET(v, c.value(key));
+  auto n = number<T>(key, v);
+  if (!n) return invarg(std::string("invalid ") + name, v);
+  return *n;
 }
 
-// ip's words for a bad macvlan option (`what`), then brisk's macvlan usage; status 1 as ip.
-Failure<UsageError> macvlan_refused(const std::string& what) {
-  return fail(UsageError{.message = what + "\nUsage: ... macvlan mode { private | vepa | bridge | passthru | source }",
-                         .exact = true, .exit_code = 1});
+// The field an option sets, by pointer to member, read as ip reads it: a
+// number of the field's width (get_u8/u16/u32/u64), or for a flag one of
+// `Width` (its value on when not 0, as the kernel takes it).
+template <auto Field, const char* Name, class Width>
+Parsed<bool> bridge_field(netlink::BridgeOptions& br, Cursor& c, const std::string& key) {
+  using Stored = typename std::remove_reference_t<decltype(br.*Field)>::value_type;
+  Width n{};
+  TRY_SET(n, bridge_number<Width>(c, key, Name));
+  if constexpr (std::is_same_v<Stored, bool>) br.*Field = n != 0;
+  else br.*Field = n;
+  return true;
+}
+
+// KEY sets FIELD, read as a WIDTH; ip matches KEY abbreviated unless WHOLE.
+#define BRISK_BRIDGE_OPTION_AS(key, field, width, whole)                                  \
+  BridgeOption {                                                                          \
+    #key, whole, [](netlink::BridgeOptions& br, Cursor& c, const std::string& word) {     \
+      static constexpr char kName[] = #key;                                               \
+      return bridge_field<&netlink::BridgeOptions::field, kName, width>(br, c, word);     \
+    }                                                                                     \
+  }
+#define BRISK_BRIDGE_OPTION(name, width) BRISK_BRIDGE_OPTION_AS(name, name, width, false)
+
+// In ip 6.1's order (bridge_parse_opt), which decides what an abbreviation means.
+const BridgeOption kBridgeOptions[] = {
+    BRISK_BRIDGE_OPTION(forward_delay, uint32_t),
+    BRISK_BRIDGE_OPTION(hello_time, uint32_t),
+    BRISK_BRIDGE_OPTION(max_age, uint32_t),
+    BRISK_BRIDGE_OPTION(ageing_time, uint32_t),
+    BRISK_BRIDGE_OPTION_AS(stp_state, stp, uint32_t, false),
+    BRISK_BRIDGE_OPTION(priority, uint16_t),
+    BRISK_BRIDGE_OPTION(vlan_filtering, uint8_t),
+    {"vlan_protocol", false,
+     [](netlink::BridgeOptions& br, Cursor& c, const std::string& key) -> Parsed<bool> {
+       std::string v;
+       TRY_SET(v, c.value(key));
+       // ll_proto_a2n: a name (any case), else a number.
+       auto lower = v;
+       for (auto& ch : lower) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+       if (lower == "802.1q") br.vlan_protocol = 0x8100;
+       else if (lower == "802.1ad") br.vlan_protocol = 0x88a8;
+       else if (auto n = number<uint16_t>(key, v)) br.vlan_protocol = *n;
+       else return invarg("invalid vlan_protocol", v);
+       return true;
+     }},
+    BRISK_BRIDGE_OPTION(group_fwd_mask, uint16_t),
+    {"group_address", false,
+     [](netlink::BridgeOptions& br, Cursor& c, const std::string& key) -> Parsed<bool> {
+       TRY_SET(br.group_address, c.ll_address(key));
+       return true;
+     }},
+    BRISK_BRIDGE_OPTION_AS(no_linklocal_learn, no_linklocal_learn, uint8_t, true),
+    {"fdb_flush", false,
+     [](netlink::BridgeOptions& br, Cursor&, const std::string&) -> Parsed<bool> {
+       br.fdb_flush = true;
+       return true;
+     }},
+    BRISK_BRIDGE_OPTION(vlan_default_pvid, uint16_t),
+    BRISK_BRIDGE_OPTION(vlan_stats_enabled, uint8_t),
+    BRISK_BRIDGE_OPTION(vlan_stats_per_port, uint8_t),
+    BRISK_BRIDGE_OPTION(mcast_router, uint8_t),
+    BRISK_BRIDGE_OPTION(mcast_snooping, uint8_t),
+    BRISK_BRIDGE_OPTION_AS(mcast_vlan_snooping, mcast_vlan_snooping, uint8_t, true),
+    BRISK_BRIDGE_OPTION(mcast_query_use_ifaddr, uint8_t),
+    BRISK_BRIDGE_OPTION(mcast_querier, uint8_t),
+    BRISK_BRIDGE_OPTION(mcast_hash_elasticity, uint32_t),
+    BRISK_BRIDGE_OPTION(mcast_hash_max, uint32_t),
+    BRISK_BRIDGE_OPTION(mcast_last_member_count, uint32_t),
+    BRISK_BRIDGE_OPTION(mcast_startup_query_count, uint32_t),
+    BRISK_BRIDGE_OPTION(mcast_last_member_interval, uint64_t),
+    BRISK_BRIDGE_OPTION(mcast_membership_interval, uint64_t),
+    BRISK_BRIDGE_OPTION(mcast_querier_interval, uint64_t),
+    BRISK_BRIDGE_OPTION(mcast_query_interval, uint64_t),
+    BRISK_BRIDGE_OPTION(mcast_query_response_interval, uint64_t),
+    BRISK_BRIDGE_OPTION(mcast_startup_query_interval, uint64_t),
+    BRISK_BRIDGE_OPTION(mcast_stats_enabled, uint8_t),
+    BRISK_BRIDGE_OPTION(mcast_igmp_version, uint8_t),
+    BRISK_BRIDGE_OPTION(mcast_mld_version, uint8_t),
+    BRISK_BRIDGE_OPTION(nf_call_iptables, uint8_t),
+    BRISK_BRIDGE_OPTION(nf_call_ip6tables, uint8_t),
+    BRISK_BRIDGE_OPTION(nf_call_arptables, uint8_t),
+};
+#undef BRISK_BRIDGE_OPTION
+#undef BRISK_BRIDGE_OPTION_AS
+
+// The bridge options from here to the end of the line (a `link add` or a
+// `link set ... type bridge`).
+Parsed<netlink::BridgeOptions> parse_bridge_options(Cursor& c) {
+  netlink::BridgeOptions br;
+  while (!c.done()) {
+    std::string key = c.next();
+    const BridgeOption* found = nullptr;
+    for (const auto& option : kBridgeOptions) {
+      if (option.whole_word ? is(key, option.key) : matches(key, option.key)) {
+        found = &option;
+        break;
+      }
+    }
+    if (!found) {
+      if (matches(key, "help")) return fail(UsageError{.message = std::string(bridge_usage()), .help = true});
+      return bridge_unknown(key);
+    }
+    auto read = found->read(br, c, key);
+    if (!read) return std::move(read).error();
+  }
+  return br;
+}
+
+// ip's macvlan usage, for macvlan or macvtap (its print_explain).
+std::string macvlan_usage(const std::string& type) {
+  return "Usage: ... " + type +
+         " mode MODE [flag MODE_FLAG] MODE_OPTS [bcqueuelen BC_QUEUE_LEN]\n"
+         "\n"
+         "MODE: private | vepa | bridge | passthru | source\n"
+         "MODE_FLAG: null | nopromisc | nodst\n"
+         "MODE_OPTS: for mode \"source\":\n"
+         "\tmacaddr { { add | del } <macaddr> | set [ <macaddr> [ <macaddr>  ... ] ] | flush }\n"
+         "BC_QUEUE_LEN: Length of the rx queue for broadcast/multicast: [0-4294967295]";
+}
+
+// A bad macvlan option: ip's line (when there is one), then (when `usage`) its usage; status 1 as ip.
+Failure<UsageError> macvlan_refused(const std::string& what, const std::string& type, bool usage = true) {
+  std::string text = what;
+  if (usage) text += (text.empty() ? "" : "\n") + macvlan_usage(type);
+  return fail(UsageError{.message = text, .exact = true, .exit_code = 1});
 }
 
 // macvlan's `mode MODE`.
-Parsed<netlink::MacvlanMode> macvlan_mode(const std::string& v) {
+Parsed<netlink::MacvlanMode> macvlan_mode(const std::string& v, const std::string& type) {
   if (v == "private") return netlink::MacvlanMode::private_;
   if (v == "vepa") return netlink::MacvlanMode::vepa;
   if (v == "bridge") return netlink::MacvlanMode::bridge;
   if (v == "passthru") return netlink::MacvlanMode::passthru;
   if (v == "source") return netlink::MacvlanMode::source;
   return macvlan_refused("Error: argument of \"mode\" must be \"private\", \"vepa\", \"bridge\", \"passthru\" or "
-                         "\"source\", not \"" + v + "\"");
+                         "\"source\", not \"" + v + "\"", type, false);
+}
+
+// The macvlan (macvtap) options, as ip 6.1's macvlan_parse_opt reads them.
+Parsed<netlink::MacvlanOptions> parse_macvlan(Cursor& c, netlink::MacvlanOptions mv, const std::string& type) {
+  bool has_flags = false;
+  uint16_t flags = 0;
+  while (!c.done()) {
+    std::string key = c.next(), v;
+    if (matches(key, "mode")) {
+      TRY_SET(v, c.value(key));
+      TRY_SET(mv.mode, macvlan_mode(v, type));
+    } else if (matches(key, "flag")) {
+      TRY_SET(v, c.value(key));
+      if (v == "nopromisc") flags |= MACVLAN_FLAG_NOPROMISC;
+      else if (v == "nodst") flags |= MACVLAN_FLAG_NODST;
+      else if (v != "null")
+        return macvlan_refused("Error: argument of \"flag\" must be \"nopromisc\", \"nodst\" or \"null\", not \"" + v +
+                                   "\"",
+                               type, false);
+      has_flags = true;
+    } else if (matches(key, "macaddr")) {
+      TRY_SET(v, c.value(key));
+      using M = netlink::MacvlanMacaddr;
+      if (v == "add") mv.macaddr = M::add;
+      else if (v == "del") mv.macaddr = M::del;
+      else if (v == "set") mv.macaddr = M::set;
+      else if (v == "flush") mv.macaddr = M::flush;
+      else return macvlan_refused("", type);
+      mv.macaddrs.clear();
+      if (*mv.macaddr == M::add || *mv.macaddr == M::del) {
+        std::string mac;
+        TRY_SET(mac, c.ll_address(v));
+        mv.macaddrs.push_back(mac);
+      } else if (*mv.macaddr == M::set) {
+        // As many as follow that read as addresses.
+        while (!c.done()) {
+          auto mac = ll_address(c.peek());
+          if (!mac) break;
+          mv.macaddrs.push_back(*mac);
+          c.next();
+        }
+      }
+    } else if (matches(key, "nopromisc")) {
+      flags |= MACVLAN_FLAG_NOPROMISC;
+      has_flags = true;
+    } else if (matches(key, "nodst")) {
+      flags |= MACVLAN_FLAG_NODST;
+      has_flags = true;
+    } else if (matches(key, "bcqueuelen")) {
+      TRY_SET(v, c.value(key));
+      auto n = number<uint32_t>(key, v);
+      if (!n)
+        return macvlan_refused("Error: argument of \"bcqueuelen\" must be a positive integer [0-4294967295], not \"" +
+                                   v + "\"",
+                               type, false);
+      mv.bcqueuelen = *n;
+    } else if (matches(key, "help")) {
+      return macvlan_refused("", type);
+    } else {
+      return macvlan_refused(type + ": unknown option \"" + key + "\"?", type);
+    }
+  }
+  if (has_flags) {
+    if ((flags & MACVLAN_FLAG_NOPROMISC) && mv.mode != netlink::MacvlanMode::passthru)
+      return macvlan_refused(type + ": nopromisc flag only valid in passthru mode", type);
+    mv.flags = flags;
+  }
+  return mv;
 }
 
 // ip's reply to options its vxlan parser cannot take together: the text, status 1.
@@ -374,29 +534,18 @@ Parsed<netlink::LinkKind> parse_kind(const std::string& type, Cursor& c, const s
         }
       }
     }
-    if (veth.peer.empty()) return usage("veth needs a peer name (\"peer name NAME\"); brisk does not use name templates");
     return netlink::LinkKind{veth};
   }
   if (type == "bridge") {
     netlink::BridgeOptions br;
-    while (!c.done()) {
-      std::string key = c.next(), v;
-      if (!bridge_option(key)) return bridge_unknown(key);
-      TRY_SET(v, c.value(key));
-      TRY_SET(br, set_bridge_option(std::move(br), key, v));
-    }
-    return netlink::LinkKind{br};
+    TRY_SET(br, parse_bridge_options(c));
+    return netlink::LinkKind{std::move(br)};
   }
   if (type == "macvlan" || type == "macvtap") {
     netlink::MacvlanOptions mv{.link = lower, .tap = type == "macvtap"};
     if (lower.empty() && !change) return usage("\"link\" is required for " + type);
-    while (!c.done()) {
-      std::string key = c.next(), v;
-      if (key != "mode") return macvlan_refused(type + ": unknown option \"" + key + "\"?");
-      TRY_SET(v, c.value(key));
-      TRY_SET(mv.mode, macvlan_mode(v));
-    }
-    return netlink::LinkKind{mv};
+    TRY_SET(mv, parse_macvlan(c, std::move(mv), type));
+    return netlink::LinkKind{std::move(mv)};
   }
   if (type == "vlan") {
     netlink::VlanOptions vl{.link = lower};
@@ -680,7 +829,8 @@ Parsed<IpCommand> parse_link_set(Cursor& c, IpCommand&& cmd) {
     }
     changed = true;
   }
-  if (spec.name.empty()) return usage("not enough information: \"dev\" argument is required");
+  // Without a device, `group N` names the devices to change (ip's group set).
+  if (spec.name.empty() && !spec.group) return usage("not enough information: \"dev\" argument is required");
   if (!changed) return usage("nothing to change on \"" + spec.name + "\"");
   return cmd;
 }

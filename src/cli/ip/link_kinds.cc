@@ -294,11 +294,12 @@ void print_macvlan(const Attributes& a, DetailPrinter& out) {
     out.field("mode", "mode", std::string(name));
   }
   auto flags = a.u16(IFLA_MACVLAN_FLAGS).value_or(0);
-  if (mode == MACVLAN_MODE_PASSTHRU && (flags & MACVLAN_FLAG_NOPROMISC)) {
+  // Printed whatever the mode, as ip 6.1 does (the kernel keeps nodst in any).
+  if (flags & MACVLAN_FLAG_NOPROMISC) {
     out.json("nopromisc", true);
     out.text("nopromisc ");
   }
-  if (mode == MACVLAN_MODE_SOURCE && (flags & MACVLAN_FLAG_NODST)) {
+  if (flags & MACVLAN_FLAG_NODST) {
     out.json("nodst", true);
     out.text("nodst ");
   }
