@@ -280,6 +280,7 @@ Op route_op(RouteSpec spec, int kind, RouteMerge merge) {
       if (route.from->length) m.put_bytes(RTA_SRC, route.from->address.data());
     }
     if (!del && spec.expires) m.put_u32(RTA_EXPIRES, *spec.expires);
+    if (!del && spec.ttl_propagate) m.put_u8(RTA_TTL_PROPAGATE, *spec.ttl_propagate ? 1 : 0);
     if (spec.nhid) m.put_u32(RTA_NH_ID, *spec.nhid);
     if (!spec.nexthops.empty()) {
       std::vector<Nexthop> paths;

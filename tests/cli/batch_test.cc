@@ -114,13 +114,14 @@ const Case kCorpus[] = {
      "link set r1 up\n"
      "addr add 10.9.0.1/24 dev r0\n"
      "route add 10.20.0.0/16 via 10.9.0.2 mtu 1400 advmss 1360 initcwnd 10 rtt 100ms quickack 1\n"
+     "route add 10.27.0.0/16 via inet 10.9.0.2 rttvar 20ms rto_min 5ms rtt 1.5ms ttl-propagate enabled\n"
      "route add 10.21.0.0/16 dev r0 proto dhcp mtu lock 1300\n"
      "route add 10.24.0.0/16 via 10.50.0.1 dev r0 onlink proto bird\n"
      "route append 10.22.0.0/16 via 10.9.0.2\n"
      "route append 10.22.0.0/16 via 10.9.0.3\n"
      "route prepend 10.22.0.0/16 via 10.9.0.4\n"
      "route change 10.22.0.0/16 via 10.9.0.5\n"
-     "route change 10.23.0.0/16 via 10.9.0.5\n"  // fails mid-file: nothing to change (line 12)
+     "route change 10.23.0.0/16 via 10.9.0.5\n"  // fails mid-file: nothing to change (line 13)
      "route add 10.25.0.0/16 dev r0 table 100 proto 99\n"
      "route flush proto dhcp\n"
      "route add 10.26.0.0/16 dev r0\n"

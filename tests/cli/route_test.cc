@@ -44,6 +44,27 @@ TEST(IpRouteGrammar, Metrics) {
   EXPECT_EQ(m.values[RTAX_QUICKACK], 1u);
   EXPECT_EQ(ok({"route", "add", "10.0.0.0/8", "dev", "v0", "rtt", "2s"}).route().metrics.values[RTAX_RTT], 16000u);
   EXPECT_EQ(ok({"route", "add", "10.0.0.0/8", "dev", "v0", "rtt", "3"}).route().metrics.values[RTAX_RTT], 3u);
+  // As ip's get_time_rtt and its callers: rttvar in 1/4 ms, rto_min in ms and
+  // always locked, a decimal rounded up, the unit in any case.
+  auto metric = [](const Words& words, int type) {
+    Words all{"route", "add", "10.0.0.0/8", "dev", "v0"};
+    all.insert(all.end(), words.begin(), words.end());
+    return ok(all).route().metrics.values[type];
+  };
+  EXPECT_EQ(metric({"rttvar", "20ms"}, RTAX_RTTVAR), 80u);
+  EXPECT_EQ(metric({"rttvar", "20"}, RTAX_RTTVAR), 20u);
+  EXPECT_EQ(metric({"rto_min", "5ms"}, RTAX_RTO_MIN), 5u);
+  EXPECT_EQ(metric({"rto_min", "1s"}, RTAX_RTO_MIN), 1000u);
+  EXPECT_EQ(ok({"route", "add", "10.0.0.0/8", "dev", "v0", "rto_min", "5ms"}).route().metrics.locked,
+            1u << RTAX_RTO_MIN);
+  EXPECT_EQ(metric({"rtt", "1.5ms"}, RTAX_RTT), 16u);
+  EXPECT_EQ(metric({"rtt", "2MS"}, RTAX_RTT), 16u);
+  EXPECT_EQ(metric({"rtt", "0x10"}, RTAX_RTT), 16u);
+  EXPECT_EQ(ok({"route", "add", "10.0.0.0/8", "dev", "v0", "ttl-propagate", "dis"}).route().ttl_propagate, false);
+  EXPECT_EQ(error_of({"route", "add", "10.0.0.0/8", "dev", "v0", "ttl-propagate", "x"}).message,
+            "Error: argument \"x\" is wrong: \"ttl-propagate\" value is invalid\n");
+  EXPECT_EQ(ok({"route", "add", "10.0.0.0/8", "via", "inet", "10.9.0.2"}).route().via, "10.9.0.2");
+  EXPECT_EQ(ok({"route", "add", "fd00::/8", "via", "inet6", "fd00::2"}).route().via, "fd00::2");
   EXPECT_EQ(ok({"route", "add", "fd00::/64", "dev", "v0", "pref", "high"}).route().pref, ICMPV6_ROUTER_PREF_HIGH);
   EXPECT_TRUE(ok({"route", "add", "10.0.0.0/8", "via", "10.9.0.2", "dev", "v0", "onlink"}).route().onlink);
   auto quick = error_of({"route", "add", "10.0.0.0/8", "dev", "v0", "quickack", "2"});

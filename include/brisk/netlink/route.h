@@ -94,6 +94,7 @@ struct RouteSpec {
   std::optional<uint32_t> realms{};   // RTA_FLOW: (source realm << 16) | destination realm
   std::string from{};                 // IPv6 source prefix (RTA_SRC): a source-specific route; empty: any
   std::optional<uint32_t> expires{};  // IPv6: seconds until the kernel removes it (RTA_EXPIRES)
+  std::optional<bool> ttl_propagate{};  // RTA_TTL_PROPAGATE, as ip sends it (MPLS routes use it; IP ones ignore it)
 };
 
 struct RouteInfo {

@@ -28,6 +28,17 @@ Parsed<T> route_number(Cursor& c, const std::string& key) {
   });
 }
 
+// `via [ inet | inet6 ] ADDRESS`, as ip reads it: a family word before the
+// address names its family. (brisk takes a gateway of the route's own family.)
+Parsed<std::string> via_address(Cursor& c, const std::string& key, int family) {
+  std::string v;
+  TRY_SET(v, c.value(key));
+  int named = v == "inet" ? AF_INET : v == "inet6" ? AF_INET6 : AF_UNSPEC;
+  if (named == AF_UNSPEC) return ip_address(key, v, family);
+  TRY_SET(v, c.value(key));
+  return ip_address(key, v, named);
+}
+
 // ip's parse_nexthops(): every word after the first "nexthop" belongs to
 // the paths: "nexthop [via ADDR] [dev DEV] [weight N] [onlink]...".
 Parsed<std::vector<netlink::NexthopSpec>> parse_nexthops(Cursor& c, int family) {
@@ -38,7 +49,7 @@ Parsed<std::vector<netlink::NexthopSpec>> parse_nexthops(Cursor& c, int family) 
     if (is(key, "nexthop")) {
       paths.emplace_back();
     } else if (is(key, "via")) {
-      TRY_SET(nh.via, c.address(key, family));
+      TRY_SET(nh.via, via_address(c, key, family));
     } else if (is(key, "dev")) {
       TRY_SET(nh.dev, c.device(key));
     } else if (is(key, "weight")) {
@@ -71,7 +82,7 @@ Parsed<IpCommand> parse_route_change(Cursor& c, IpCommand&& cmd, Verb verb, int 
   while (!c.done()) {
     std::string key = c.next(), v;
     if (is(key, "via")) {
-      TRY_SET(spec.via, c.address(key, family));
+      TRY_SET(spec.via, via_address(c, key, family));
     } else if (is(key, "dev") || is(key, "oif")) {
       TRY_SET(spec.dev, c.device(key));
     } else if (is(key, "metric") || is(key, "priority") || is(key, "preference")) {
@@ -92,6 +103,12 @@ Parsed<IpCommand> parse_route_change(Cursor& c, IpCommand&& cmd, Verb verb, int 
       spec.onlink = true;
     } else if (is(key, "from")) {
       TRY_SET(spec.from, c.prefix(key, family));
+    } else if (is(key, "ttl-propagate")) {
+      TRY_SET(spec.ttl_propagate, c.read(key, [](const std::string& text) -> Parsed<bool> {
+        if (matches(text, "enabled")) return true;
+        if (matches(text, "disabled")) return false;
+        return invarg("\"ttl-propagate\" value is invalid\n", text);
+      }));
     } else if (is(key, "expires")) {
       TRY_SET(spec.expires, c.read(key, [](const std::string& text) -> Parsed<uint32_t> {
         if (auto seconds = number<uint32_t>("expires", text)) return *seconds;

@@ -2,7 +2,12 @@
 
 #include <linux/rtnetlink.h>
 
+#include <strings.h>
+
+#include <cerrno>
+#include <climits>
 #include <cstdio>
+#include <cstdlib>
 
 namespace brisk::ipcli {
 namespace {
@@ -13,20 +18,37 @@ constexpr const char* kNames[RTAX_MAX + 1] = {
     "cwnd",     "advmss",   "reordering", "hoplimit", "initcwnd", "features", "rto_min",
     "initrwnd", "quickack", "congctl",   "fastopen_no_cookie"};
 
-// ip's get_time_rtt(): a bare number goes to the kernel as is; with a unit
-// (s, sec, secs, ms, msec, msecs) it is milliseconds, sent as 1/8 ms.
-std::optional<uint32_t> rtt_value(const std::string& text) {
-  std::size_t digits = text.find_first_not_of("0123456789");
-  if (digits == 0) return std::nullopt;
-  auto value = number<uint32_t>("rtt", text.substr(0, digits));
-  if (!value) return std::nullopt;
-  if (digits == std::string::npos) return *value;
-  std::string unit = text.substr(digits);
-  uint64_t ms = *value;
-  if (unit == "s" || unit == "sec" || unit == "secs") ms *= 1000;
-  else if (unit != "ms" && unit != "msec" && unit != "msecs") return std::nullopt;
-  if (ms * 8 > UINT32_MAX) return std::nullopt;
-  return static_cast<uint32_t>(ms * 8);
+// ip's get_time_rtt(): milliseconds, a decimal rounded up, with an
+// optional unit (s, sec, secs, ms, msec, msecs, any case); `raw` says there
+// was none, and the caller then sends the number as it is.
+struct RttTime {
+  uint32_t ms = 0;
+  bool raw = true;
+};
+std::optional<RttTime> rtt_time(const std::string& text) {
+  const char* begin = text.c_str();
+  char* end = nullptr;
+  double t = 0;
+  errno = 0;
+  if (text.find('.') != std::string::npos) {
+    t = std::strtod(begin, &end);
+    if (t < 0.0) return std::nullopt;
+  } else {
+    unsigned long n = std::strtoul(begin, &end, 0);
+    if (n == ULONG_MAX && errno == ERANGE) return std::nullopt;
+    t = static_cast<double>(n);
+  }
+  if (end == begin || errno == ERANGE) return std::nullopt;
+  RttTime out;
+  if (*end) {
+    out.raw = false;
+    if (!strcasecmp(end, "s") || !strcasecmp(end, "sec") || !strcasecmp(end, "secs")) t *= 1000;
+    else if (strcasecmp(end, "ms") && strcasecmp(end, "msec") && strcasecmp(end, "msecs")) return std::nullopt;
+  }
+  if (t > UINT32_MAX) return std::nullopt;
+  out.ms = static_cast<uint32_t>(t);
+  if (out.ms < t) ++out.ms;  // ip's ceil()
+  return out;
 }
 
 }  // namespace
@@ -46,7 +68,13 @@ Parsed<bool> read_route_metric(uint16_t type, const std::string& key, Cursor& c,
   TRY_SET(text, c.value(key));
   std::optional<uint32_t> value;
   if (type == RTAX_RTT || type == RTAX_RTTVAR || type == RTAX_RTO_MIN) {
-    value = rtt_value(text);
+    // The kernel keeps rtt in 1/8 ms and rttvar in 1/4 ms (a bare number
+    // goes as it is); rto_min in ms, and ip always locks it.
+    if (auto time = rtt_time(text)) {
+      uint64_t scale = time->raw || type == RTAX_RTO_MIN ? 1 : type == RTAX_RTT ? 8 : 4;
+      if (uint64_t scaled = uint64_t{time->ms} * scale; scaled <= UINT32_MAX) value = static_cast<uint32_t>(scaled);
+    }
+    if (type == RTAX_RTO_MIN) metrics.locked |= 1u << type;
   } else if (auto n = number<uint32_t>(key, text)) {
     value = *n;
   }
