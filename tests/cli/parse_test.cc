@@ -43,6 +43,27 @@ TEST(IpGlobals, OptionsBeforeTheObject) {
 }
 
 // -s counts (-s -s adds the error counters); -br, -b and -o as ip reads them.
+// -f|-family NAME, as ip's read_family() reads it ("ip -f inet addr show eth0" is an everyday form).
+TEST(IpGlobals, FamilyByName) {
+  auto family = [](std::vector<std::string> words) {
+    words.insert(words.begin(), "brisk");
+    words.insert(words.end(), {"addr", "show"});
+    auto inv = parse_globals(words);
+    EXPECT_TRUE(inv) << (inv ? "" : inv.error().message);
+    return inv ? inv->globals.family : -1;
+  };
+  EXPECT_EQ(family({"-f", "inet"}), AF_INET);
+  EXPECT_EQ(family({"-family", "inet6"}), AF_INET6);
+  EXPECT_EQ(family({"-fam", "inet", "-force"}), AF_INET);  // -force stays -force
+  auto bad = parse_globals(Words{"brisk", "-f", "foo", "addr"});
+  ASSERT_FALSE(bad);
+  EXPECT_EQ(bad.error().message, "Error: argument \"foo\" is wrong: invalid protocol family");
+  auto link = parse_globals(Words{"brisk", "-f", "link", "addr"});
+  ASSERT_FALSE(link);
+  EXPECT_NE(link.error().message.find("inet or inet6"), std::string::npos);
+  EXPECT_FALSE(parse_globals(Words{"brisk", "-f"}));
+}
+
 TEST(IpGlobals, RepeatedStatsBriefAndOneline) {
   auto inv = parse_globals(Words{"brisk", "-s", "-stat", "-br", "-o", "link"});
   ASSERT_TRUE(inv) << inv.error().message;

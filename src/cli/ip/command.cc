@@ -88,7 +88,7 @@ namespace {
 
 // ip's global options, by the prefixes ip's matches() accepts.
 enum class GlobalOption {
-  netns, json, pretty, batch, force, details, stats, brief, oneline, timestamp, tshort, v4, v6, version, none
+  netns, json, pretty, batch, force, details, stats, brief, oneline, timestamp, tshort, v4, v6, family, version, none
 };
 
 GlobalOption global_of(std::string_view arg) {
@@ -106,6 +106,7 @@ GlobalOption global_of(std::string_view arg) {
   if (matches(word, "timestamp")) return GlobalOption::timestamp;  // "-t" is -timestamp, as in ip
   if (matches(word, "tshort")) return GlobalOption::tshort;
   if (word == "force") return GlobalOption::force;
+  if (matches(word, "family")) return GlobalOption::family;  // "-f" too: ip tests -force whole, first
   if (matches(word, "details")) return GlobalOption::details;
   if (matches(word, "stats") || matches(word, "statistics")) return GlobalOption::stats;
   if (word == "V" || matches(word, "Version")) return GlobalOption::version;
@@ -149,6 +150,17 @@ Parsed<Invocation> parse_globals(std::span<const std::string> argv) {
       case GlobalOption::tshort: inv.globals.timestamp = Timestamp::short_prefix; break;
       case GlobalOption::v4: inv.globals.family = AF_INET; break;
       case GlobalOption::v6: inv.globals.family = AF_INET6; break;
+      case GlobalOption::family: {
+        // ip's read_family(); brisk's objects are IPv4 and IPv6 ones.
+        if (++i >= argv.size()) return usage("option \"" + opt + "\" needs a family");
+        const std::string& name = argv[i];
+        if (name == "inet") inv.globals.family = AF_INET;
+        else if (name == "inet6") inv.globals.family = AF_INET6;
+        else if (name == "link" || name == "mpls" || name == "bridge" || name == "ipx")
+          return usage("family \"" + name + "\" is not one brisk shows; it takes -family inet or inet6");
+        else return invarg("invalid protocol family", name);
+        break;
+      }
       case GlobalOption::version: inv.globals.version = true; break;
       case GlobalOption::none:
         return usage("option \"" + opt + "\" is unknown, try \"brisk help\"");

@@ -202,7 +202,7 @@ std::string_view general_usage() {
 OBJECT := { link | address | route | rule | neigh | netns | fdb | tuntap | monitor }
 OPTIONS := { -V[ersion] | -n[etns] NAME | -j[son] | -p[retty] | -d[etails] |
              -s[tatistics] | -br[ief] | -o[neline] | -t[imestamp] | -ts[hort] |
-             -4 | -6 | -force }
+             -4 | -6 | -f[amily] { inet | inet6 } | -force }
 )";
 }
 
