@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "netlink/dump_collect.h"
+#include "netlink/op.h"
 #include "netlink/reply_parsers.h"
 
 namespace brisk::netlink {
@@ -45,9 +46,107 @@ Message nexthop_request(uint16_t flags) {
   return m;
 }
 
+const char* write_name(NexthopWrite write) {
+  switch (write) {
+    case NexthopWrite::add: return "nexthop add";
+    case NexthopWrite::replace: return "nexthop replace";
+    case NexthopWrite::del: return "nexthop del";
+  }
+  return "nexthop";
+}
+
+std::string id_object(const NexthopObjectSpec& spec) {
+  return spec.id ? "id " + std::to_string(*spec.id) : std::string("new nexthop");
+}
+
 }  // namespace
 
 namespace detail {
+
+Op nexthop_op(NexthopObjectSpec spec, NexthopWrite write) {
+  const char* op = write_name(write);
+  std::string object = id_object(spec);
+  std::optional<IpAddress> via;
+  if (!spec.via.empty()) {
+    auto parsed = IpAddress::parse(spec.via);
+    if (!parsed) return failed_op(op, object, invalid_argument(op, object, "malformed gateway '" + spec.via + "'"));
+    via = *parsed;
+    if (spec.family != AF_UNSPEC && via->family != spec.family)
+      return failed_op(op, object, invalid_argument(op, object, "gateway '" + spec.via + "' is not of the nexthop's family"));
+  }
+  for (const auto& member : spec.group)
+    if (member.weight < 1 || member.weight > 256)
+      return failed_op(op, object, invalid_argument(op, object, "group weight " + std::to_string(member.weight) +
+                                                                    " is outside 1..256"));
+  Op result{.op = op, .object = object};
+  if (!spec.dev.empty()) {
+    if (auto valid = check_dev(spec.dev, op, object); !valid) return failed_op(op, object, std::move(valid).error());
+    result.needs.push_back({spec.dev, "dev"});
+  }
+  // An add that named its id made that object, so deleting the id undoes it.
+  if (write == NexthopWrite::add && spec.id && *spec.id)
+    result.undo = [id = *spec.id] { return nexthop_op({.id = id}, NexthopWrite::del); };
+  struct State {
+    NexthopObjectSpec spec;
+    std::optional<IpAddress> via;
+    NexthopWrite write;
+    const char* op;
+    std::string object;
+  };
+  auto owned = std::make_shared<const State>(State{std::move(spec), via, write, op, object});
+  const State* state = owned.get();
+  result.state = std::move(owned);
+  result.build = [state](Connection& conn) -> NlResult<std::vector<Request>> {
+    const NexthopObjectSpec& spec = state->spec;
+    bool del = state->write == NexthopWrite::del;
+    uint16_t flags = del ? 0 : NLM_F_CREATE | (state->write == NexthopWrite::add ? NLM_F_EXCL : NLM_F_REPLACE);
+    Message m(del ? RTM_DELNEXTHOP : RTM_NEWNEXTHOP, flags);
+    auto& nhm = m.put_header<nhmsg>();
+    nhm.nh_family = static_cast<uint8_t>(spec.family);
+    nhm.nh_protocol = spec.protocol;
+    if (spec.onlink) nhm.nh_flags |= RTNH_F_ONLINK;
+    if (spec.id) m.put_u32(NHA_ID, *spec.id);
+    if (!spec.dev.empty()) m.put_u32(NHA_OIF, static_cast<uint32_t>(cached(conn, spec.dev)));
+    if (state->via) m.put_bytes(NHA_GATEWAY, state->via->data());
+    if (spec.blackhole) m.put_flag(NHA_BLACKHOLE);
+    if (spec.fdb) m.put_flag(NHA_FDB);
+    if (!spec.group.empty()) {
+      // nexthop_grp's weight is one less than the weight ip reads and prints.
+      std::vector<nexthop_grp> members;
+      for (const auto& member : spec.group) {
+        nexthop_grp g{};
+        g.id = member.id;
+        g.weight = static_cast<uint8_t>(member.weight - 1);
+        members.push_back(g);
+      }
+      m.put_bytes(NHA_GROUP, std::span(reinterpret_cast<const uint8_t*>(members.data()),
+                                       members.size() * sizeof(nexthop_grp)));
+    }
+    if (spec.group_type) {
+      m.put_u16(NHA_GROUP_TYPE, *spec.group_type);
+      if (*spec.group_type == NEXTHOP_GRP_TYPE_RES) {
+        auto nest = m.begin_nest(NHA_RES_GROUP);
+        if (spec.buckets) m.put_u16(NHA_RES_GROUP_BUCKETS, *spec.buckets);
+        if (spec.idle_timer) m.put_u32(NHA_RES_GROUP_IDLE_TIMER, *spec.idle_timer);
+        if (spec.unbalanced_timer) m.put_u32(NHA_RES_GROUP_UNBALANCED_TIMER, *spec.unbalanced_timer);
+        m.end_nest(nest);
+      }
+    }
+    std::vector<Request> requests;
+    requests.push_back({.message = std::move(m), .op = state->op, .object = state->object});
+    // After ENOBUFS: is the id there (add, replace) or gone (delete)? An
+    // add without an id cannot be told from another's, so it has no recheck.
+    if (spec.id && *spec.id)
+      requests.back().recheck = [state](Connection& c) -> NlResult<bool> {
+        auto now = get_nexthop(c, *state->spec.id);
+        bool present = static_cast<bool>(now);
+        if (!now && now.error().code != ENOENT) return std::move(now).error();
+        return state->write == NexthopWrite::del ? !present : present;
+      };
+    return requests;
+  };
+  return result;
+}
 
 NlResult<NexthopEntry> parse_nexthop(const nlmsghdr& message) {
   if (message.nlmsg_len < NLMSG_HDRLEN + sizeof(nhmsg)) return bad_nexthop("shorter than its header");
@@ -92,8 +191,24 @@ NlResult<NexthopEntry> parse_nexthop(const nlmsghdr& message) {
 
 }  // namespace detail
 
-NlResult<std::vector<NexthopEntry>> list_nexthops(Connection& conn) {
-  return detail::dump_collect<NexthopEntry>(conn, nexthop_request(NLM_F_REQUEST), "nexthop list", "",
+NlResult<void> add_nexthop(Connection& conn, const NexthopObjectSpec& spec) {
+  return detail::run_one(conn, detail::nexthop_op(spec, NexthopWrite::add));
+}
+NlResult<void> replace_nexthop(Connection& conn, const NexthopObjectSpec& spec) {
+  return detail::run_one(conn, detail::nexthop_op(spec, NexthopWrite::replace));
+}
+NlResult<void> delete_nexthop(Connection& conn, uint32_t id) {
+  return detail::run_one(conn, detail::nexthop_op({.id = id}, NexthopWrite::del));
+}
+
+NlResult<std::vector<NexthopEntry>> list_nexthops(Connection& conn, const NexthopFilter& filter) {
+  Message m(RTM_GETNEXTHOP, NLM_F_REQUEST);
+  m.put_header<nhmsg>().nh_family = static_cast<uint8_t>(filter.family);
+  if (filter.oif) m.put_u32(NHA_OIF, static_cast<uint32_t>(filter.oif));
+  if (filter.groups) m.put_flag(NHA_GROUPS);
+  if (filter.master) m.put_u32(NHA_MASTER, static_cast<uint32_t>(filter.master));
+  if (filter.fdb) m.put_flag(NHA_FDB);
+  return detail::dump_collect<NexthopEntry>(conn, std::move(m), "nexthop list", "",
                                             RTM_NEWNEXTHOP, detail::parse_nexthop,
                                             [](const NexthopEntry&) { return true; });
 }

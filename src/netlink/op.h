@@ -16,6 +16,7 @@
 #include "brisk/netlink/connection.h"
 #include "brisk/netlink/link.h"
 #include "brisk/netlink/neighbour.h"
+#include "brisk/netlink/nexthop.h"
 #include "brisk/netlink/route.h"
 #include "brisk/netlink/rule.h"
 
@@ -81,6 +82,7 @@ enum class NeighWrite { add, replace, change, del };
 Op neighbour_op(NeighbourSpec spec, NeighWrite write);
 Op fdb_op(FdbSpec spec, int kind);  // RTM_NEWNEIGH or RTM_DELNEIGH
 Op rule_op(RuleSpec spec, int kind);  // RTM_NEWRULE (exclusive) or RTM_DELRULE
+Op nexthop_op(NexthopObjectSpec spec, NexthopWrite write);
 // Whether the kernel would take `spec` to name `rule` (every field it sets
 // is equal); `add` applies an add's defaults (action, main table).
 bool rule_matches(const RuleInfo& rule, const RuleSpec& spec, bool add);

@@ -1,10 +1,12 @@
-// Nexthop objects read back (made by ip, the oracle), and routes through
-// them added and listed with their nhid.
+// Nexthop objects read back (made by ip, the oracle), made, replaced and
+// deleted by brisk (read back by ip), in a batch that stops at its first
+// error, and routes through them added and listed with their nhid.
 #include "brisk/netlink/nexthop.h"
 
 #include <gtest/gtest.h>
 #include <linux/rtnetlink.h>
 
+#include "brisk/netlink/batch.h"
 #include "brisk/netlink/link.h"
 #include "brisk/netlink/route.h"
 #include "netns_fixture.h"
@@ -83,6 +85,69 @@ TEST_F(Nexthops, RoutesThroughThem) {
   }
   EXPECT_TRUE(found);
   EXPECT_EQ(test::ip_json(ns(), {"route", "show", "10.40.0.0/16"})[0]["nhid"], 10);
+}
+
+TEST_F(Nexthops, MadeReplacedAndDeleted) {
+  ASSERT_TRUE(add_nexthop(conn(), {.id = 20, .family = AF_INET, .via = "10.9.0.4", .dev = "d0", .protocol = 99}));
+  ASSERT_TRUE(add_nexthop(conn(), {.id = 21, .group = {{.id = 20, .weight = 256}, {.id = 3}},
+                                   .group_type = NEXTHOP_GRP_TYPE_RES, .buckets = 8, .idle_timer = 300}));
+  auto twice = add_nexthop(conn(), {.id = 20, .family = AF_INET, .dev = "d0"});
+  ASSERT_FALSE(twice);
+  EXPECT_EQ(twice.error().code, EEXIST);
+  auto gw = test::ip_json(ns(), {"nexthop", "get", "id", "20"})[0];
+  EXPECT_EQ(gw["gateway"], "10.9.0.4");
+  EXPECT_EQ(gw["dev"], "d0");
+  EXPECT_EQ(gw["protocol"], "openr");
+  auto group = test::ip_json(ns(), {"nexthop", "get", "id", "21"})[0];
+  EXPECT_EQ(group["group"][0]["weight"], 256) << "the kernel's weight 255, one less";
+  EXPECT_EQ(group["type"], "resilient");
+  EXPECT_EQ(group["resilient_args"]["buckets"], 8);
+  EXPECT_EQ(group["resilient_args"]["idle_timer"], 3) << "300 ticks";
+
+  auto replaced = replace_nexthop(conn(), {.id = 20, .family = AF_INET, .via = "10.9.0.6", .dev = "d0"});
+  ASSERT_TRUE(replaced) << replaced.error().message();
+  EXPECT_EQ(get_nexthop(conn(), 20)->gateway->to_string(), "10.9.0.6") << "changed in place, in its group";
+  ASSERT_TRUE(replace_nexthop(conn(), {.id = 23, .family = AF_INET, .blackhole = true}));
+  EXPECT_TRUE(get_nexthop(conn(), 23)->blackhole) << "replace makes one too";
+  auto bad_family = add_nexthop(conn(), {.id = 22, .family = AF_INET6, .via = "10.9.0.4", .dev = "d0"});
+  ASSERT_FALSE(bad_family);
+  EXPECT_FALSE(bad_family.error().kernel) << "refused before sending";
+  auto missing = add_nexthop(conn(), {.id = 22, .family = AF_INET, .dev = "nope0"});
+  ASSERT_FALSE(missing);
+  EXPECT_EQ(missing.error().code, ENODEV);
+
+  ASSERT_TRUE(delete_nexthop(conn(), 21));
+  EXPECT_EQ(get_nexthop(conn(), 21).error().code, ENOENT);
+  EXPECT_EQ(delete_nexthop(conn(), 21).error().code, ENOENT);
+}
+
+TEST_F(Nexthops, DumpFilteredByTheKernel) {
+  auto groups = list_nexthops(conn(), {.groups = true});
+  ASSERT_TRUE(groups) << groups.error().message();
+  ASSERT_EQ(groups->size(), 2u);
+  EXPECT_EQ((*groups)[0].id, 10u);
+  auto through = list_nexthops(conn(), {.oif = *resolve_link(conn(), "d0")});
+  ASSERT_TRUE(through);
+  EXPECT_EQ(through->size(), 2u) << "ids 1 and 3";
+  EXPECT_TRUE(list_nexthops(conn(), {.family = AF_INET6})->empty());
+}
+
+// Stopping at the first error undoes the adds sent after it, as ip -batch
+// without -force leaves nothing after a failed line.
+TEST_F(Nexthops, StoppedBatchUndoesLaterAdds) {
+  Batch batch(conn(), {.stop_at_first_error = true});
+  batch.put_nexthop({.id = 30, .family = AF_INET, .via = "10.9.0.5", .dev = "d0"}, NexthopWrite::add);
+  batch.put_nexthop({.id = 1, .family = AF_INET, .dev = "d0"}, NexthopWrite::add);  // EEXIST
+  batch.put_nexthop({.id = 31, .blackhole = true}, NexthopWrite::add);
+  auto results = batch.flush();
+  ASSERT_EQ(results.size(), 3u);
+  EXPECT_TRUE(results[0]);
+  ASSERT_FALSE(results[1]);
+  EXPECT_EQ(results[1].error().code, EEXIST);
+  ASSERT_FALSE(results[2]);
+  EXPECT_EQ(results[2].error().code, ECANCELED);
+  EXPECT_TRUE(get_nexthop(conn(), 30));
+  EXPECT_EQ(get_nexthop(conn(), 31).error().code, ENOENT);
 }
 
 }  // namespace

@@ -2,15 +2,19 @@
 // blackholes and groups that routes name by id (RouteSpec::nhid) instead of
 // carrying their own paths; routing daemons such as FRR keep theirs so.
 //
+//   add_nexthop(conn, {.id = 1, .via = "10.0.0.1", .dev = "eth0"}).value();
+//   add_nexthop(conn, {.id = 10, .group = {{.id = 1}, {.id = 2, .weight = 3}}}).value();
 //   for (const auto& nh : list_nexthops(conn).value()) ...
 //   auto group = get_nexthop(conn, 10).value();
 #pragma once
 
 #include <linux/nexthop.h>
+#include <linux/rtnetlink.h>
 #include <sys/socket.h>
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "brisk/export.h"
@@ -54,8 +58,51 @@ struct NexthopEntry {
   bool encap = false;  // carries a lightweight-tunnel encapsulation (NHA_ENCAP), which brisk does not read
 };
 
+// A nexthop object to make, replace or delete (RTM_NEWNEXTHOP or
+// RTM_DELNEXTHOP), field for field what `ip nexthop add` sends. The kernel
+// checks the combination: a group takes no gateway or device, a
+// blackhole no gateway, device or fdb, and a delete nothing but the id.
+struct NexthopObjectSpec {
+  std::optional<uint32_t> id{};  // NHA_ID; none (or 0) on an add: the kernel picks one
+  int family = AF_UNSPEC;        // nhmsg's family: AF_INET or AF_INET6 for a gateway or device, AF_UNSPEC for a group
+  std::string via{};             // the gateway (NHA_GATEWAY), of `family` when that is set
+  std::string dev{};             // the output device (NHA_OIF), by name
+  bool onlink = false;           // the gateway is reachable on `dev` without a route to it (RTNH_F_ONLINK)
+  bool blackhole = false;        // drops what is routed through it (NHA_BLACKHOLE)
+  bool fdb = false;              // for a bridge's fdb (vxlan), not for routes (NHA_FDB)
+  std::vector<NexthopGroupMember> group{};  // a group's members, weights 1..256 (NHA_GROUP)
+  std::optional<uint16_t> group_type{};     // NEXTHOP_GRP_TYPE_* (NHA_GROUP_TYPE); none: the kernel's mpath
+  // A resilient group's table (NHA_RES_GROUP, sent with group_type
+  // resilient); times in clock ticks (USER_HZ), none: the kernel's default.
+  std::optional<uint16_t> buckets{};
+  std::optional<uint32_t> idle_timer{};
+  std::optional<uint32_t> unbalanced_timer{};
+  uint8_t protocol = RTPROT_UNSPEC;  // RTPROT_* recorded as its maker (nh_protocol)
+};
+
+// How a nexthop request meets an object with the same id.
+enum class NexthopWrite {
+  add,      // NLM_F_CREATE|NLM_F_EXCL: EEXIST if there is one
+  replace,  // NLM_F_CREATE|NLM_F_REPLACE: made or changed in place (routes through it follow)
+  del,      // RTM_DELNEXTHOP: routes through it go too
+};
+
+BRISK_EXPORT NlResult<void> add_nexthop(Connection& conn, const NexthopObjectSpec& spec);
+BRISK_EXPORT NlResult<void> replace_nexthop(Connection& conn, const NexthopObjectSpec& spec);
+// Deletes nexthop `id`; a group left without members goes with it.
+BRISK_EXPORT NlResult<void> delete_nexthop(Connection& conn, uint32_t id);
+
+// Which nexthops a dump returns; the kernel filters (as `ip nexthop show`'s selectors ask it).
+struct NexthopFilter {
+  int family = AF_UNSPEC;  // AF_INET or AF_INET6: only that family's (groups are neither)
+  int oif = 0;             // only those through this device (NHA_OIF)
+  int master = 0;          // only those through a port of this master, a VRF (NHA_MASTER)
+  bool groups = false;     // only groups (NHA_GROUPS)
+  bool fdb = false;        // only fdb nexthops (NHA_FDB)
+};
+
 // Every nexthop object in the connection's namespace, in the kernel's order (by id).
-BRISK_EXPORT NlResult<std::vector<NexthopEntry>> list_nexthops(Connection& conn);
+BRISK_EXPORT NlResult<std::vector<NexthopEntry>> list_nexthops(Connection& conn, const NexthopFilter& filter = {});
 // One by id; ENOENT when there is none.
 BRISK_EXPORT NlResult<NexthopEntry> get_nexthop(Connection& conn, uint32_t id);
 
