@@ -107,6 +107,18 @@ inline void expect_same_output(const std::vector<std::string>& args, int ns) {
   ADD_FAILURE() << "ip's output kept changing for " << ::testing::PrintToString(args);
 }
 
+// `-batch FILE` (after -force when `force`) by brisk in `brisk_ns` and by
+// ip in `ip_ns`: the same status, stderr and stdout.
+inline void expect_same_batch(const std::string& file, bool force, int brisk_ns, int ip_ns) {
+  std::vector<std::string> args = force ? std::vector<std::string>{"-force", "-batch", file}
+                                        : std::vector<std::string>{"-batch", file};
+  auto theirs = ip_run(args, ip_ns);
+  auto ours = brisk_run(args, brisk_ns);
+  EXPECT_EQ(ours.code, theirs.code) << "force " << force;
+  EXPECT_EQ(ours.err, theirs.err) << "force " << force;
+  EXPECT_EQ(ours.out, theirs.out) << "force " << force;
+}
+
 // A fresh namespace per test; skips when namespaces cannot be made.
 class CliNetnsTest : public ::testing::Test {
  protected:

@@ -179,12 +179,7 @@ TEST_F(IpNeighChangeGolden, BatchStopsOrGoesOnAsIpDoes) {
     UniqueFd ip_ns = cli_test::twin_netns(
         brisk_ns.get(), {{"link", "add", "d0", "type", "veth", "peer", "name", "d1"}, {"link", "set", "d0", "up"}});
     ASSERT_TRUE(ip_ns.valid());
-    Words args = force ? Words{"-force", "-batch", file} : Words{"-batch", file};
-    auto theirs = ip_run(args, ip_ns.get());
-    auto ours = brisk_run(args, brisk_ns.get());
-    EXPECT_EQ(ours.code, theirs.code) << "force " << force;
-    EXPECT_EQ(ours.err, theirs.err) << "force " << force;
-    EXPECT_EQ(ours.out, theirs.out) << "force " << force;
+    cli_test::expect_same_batch(file, force, brisk_ns.get(), ip_ns.get());
     expect_same_tables(brisk_ns.get(), ip_ns.get(), force ? "-force" : "no -force");
   }
 }

@@ -57,6 +57,9 @@ std::vector<std::string> named_devices(const IpCommand& cmd) {
     case Verb::neigh_del: add(cmd.neigh().dev); break;
     case Verb::fdb_add:
     case Verb::fdb_del: add(cmd.fdb().dev); break;
+    case Verb::nexthop_add:
+    case Verb::nexthop_replace:
+    case Verb::nexthop_del: add(cmd.nexthop().dev); break;
     default: break;
   }
   return names;
@@ -75,7 +78,8 @@ bool names_device_ip_parses(const IpCommand& cmd) {
                cmd.verb == Verb::route_prepend || cmd.verb == Verb::route_append || cmd.verb == Verb::route_del;
   bool backup_port = cmd.verb == Verb::link_set && cmd.link_set().bridge_port &&
                      cmd.link_set().bridge_port->backup_port && !cmd.link_set().bridge_port->backup_port->empty();
-  return backup_port || (cmd.verb == Verb::link_set && cmd.link_set().master && !cmd.link_set().master->empty()) ||
+  bool nexthop = cmd.verb == Verb::nexthop_add || cmd.verb == Verb::nexthop_replace || cmd.verb == Verb::nexthop_del;
+  return backup_port || (nexthop && !cmd.nexthop().dev.empty()) || (cmd.verb == Verb::link_set && cmd.link_set().master && !cmd.link_set().master->empty()) ||
          (cmd.verb == Verb::link_set && cmd.link_set().kind && names_vxlan_dev(*cmd.link_set().kind)) ||
          (cmd.verb == Verb::link_add && !cmd.link_add().common.master.empty()) ||
          (cmd.verb == Verb::link_add && names_vxlan_dev(cmd.link_add().kind)) ||

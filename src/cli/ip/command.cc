@@ -14,6 +14,8 @@ std::optional<Object> object_of(std::string_view word) {
   if (matches(word, "link")) return Object::link;
   if (matches(word, "netns")) return Object::netns;
   if (word == "fdb") return Object::fdb;
+  // ip's table has neigh ("n", "ne") and netns before nexthop ("nex"...).
+  if (word.size() > 2 && matches(word, "nexthop")) return Object::nexthop;
   // ip's "t", "tu" and "tun" are its tunnel object, which brisk lacks.
   if ((word.size() >= 4 && matches(word, "tuntap")) || (word.size() >= 2 && matches(word, "tap"))) return Object::tuntap;
   // "m" is ip's maddress, which comes first in its table.
@@ -52,6 +54,8 @@ bool IpCommand::mutates() const {
     case Verb::tuntap_add:
     case Verb::tuntap_del:
     case Verb::tuntap_show:
+    case Verb::nexthop_show:
+    case Verb::nexthop_flush:
       return false;
     default:
       return true;
@@ -80,6 +84,7 @@ Parsed<IpCommand> parse_command(std::span<const std::string> args, const Globals
     case Object::fdb: return parse_fdb(c, std::move(cmd));
     case Object::tuntap: return parse_tuntap(c, std::move(cmd));
     case Object::monitor: return parse_monitor(c, std::move(cmd));
+    case Object::nexthop: return parse_nexthop(c, std::move(cmd), globals.family);
   }
   return usage("object \"" + args[0] + "\" is unknown");
 }

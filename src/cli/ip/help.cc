@@ -157,6 +157,21 @@ Where: USER  := { STRING | NUMBER }
        GROUP := { STRING | NUMBER }
 brisk tap is the same object. Without a name add lets the kernel pick tunN or tapN.
 )";
+    case Object::nexthop:
+      return R"(Usage: brisk nexthop { list | flush } [ protocol ID ] SELECTOR
+       brisk nexthop { add | replace } id ID NH [ protocol ID ]
+       brisk nexthop { get | del } id ID
+SELECTOR := [ id ID ] [ dev DEV ] [ vrf NAME ] [ master DEV ]
+            [ groups ] [ fdb ]
+NH := { blackhole | [ via [ inet | inet6 ] ADDRESS ] [ dev DEV ] [ onlink ] |
+        group GROUP [ fdb ] [ type TYPE [ TYPE_ARGS ] ] }
+GROUP := [ <id[,weight]>/<id[,weight]>/... ]
+TYPE := { mpath | resilient }
+TYPE_ARGS := [ RESILIENT_ARGS ]
+RESILIENT_ARGS := [ buckets BUCKETS ] [ idle_timer IDLE ]
+                  [ unbalanced_timer UNBALANCED ]
+Routes name a nexthop by id: brisk route add PREFIX nhid ID.
+)";
     case Object::monitor:
       return R"(Usage: brisk monitor [ all | OBJECTS ] [ label ] [ dev DEVICE ]
 OBJECTS := { link | address | route | mroute | prefix | neigh | netconf |
@@ -199,7 +214,7 @@ std::string_view general_usage() {
        brisk run --batch FILE [ -j N ]
        brisk bench { spawn | link | containers | ip }  (brisk bench --help)
        brisk demo
-OBJECT := { link | address | route | rule | neigh | netns | fdb | tuntap | monitor }
+OBJECT := { link | address | route | rule | neigh | netns | fdb | tuntap | monitor | nexthop }
 OPTIONS := { -V[ersion] | -n[etns] NAME | -j[son] | -p[retty] | -d[etails] |
              -s[tatistics] | -br[ief] | -o[neline] | -t[imestamp] | -ts[hort] |
              -4 | -6 | -f[amily] { inet | inet6 } | -force }

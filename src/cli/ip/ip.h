@@ -21,6 +21,7 @@
 #include "brisk/netlink/addr.h"
 #include "brisk/netlink/link.h"
 #include "brisk/netlink/neighbour.h"
+#include "brisk/netlink/nexthop.h"
 #include "brisk/netlink/route.h"
 #include "brisk/netlink/rule.h"
 #include "brisk/result.h"
@@ -77,7 +78,7 @@ struct Invocation {
 };
 Parsed<Invocation> parse_globals(std::span<const std::string> argv);
 
-enum class Object { link, address, route, rule, neigh, netns, fdb, tuntap, monitor };
+enum class Object { link, address, route, rule, neigh, netns, fdb, tuntap, monitor, nexthop };
 
 // `brisk OBJECT help` and `brisk help`: the grammar brisk accepts (help.cc).
 std::string_view object_usage(Object object);
@@ -100,6 +101,7 @@ enum class Verb {
   netns_add, netns_del, netns_list, netns_exec,
   fdb_add, fdb_del, fdb_show,
   tuntap_add, tuntap_del, tuntap_show,
+  nexthop_add, nexthop_replace, nexthop_del, nexthop_show, nexthop_flush,
   unparsed,  // a batch line ip sends and the kernel refuses (UsageError::kernel_refusal): it fails in its place
   monitor,
 };
@@ -188,6 +190,9 @@ struct ShowFilter {
   bool rule_from_filter = false;              // rule show/flush from PREFIX (rule.from; empty: all)
   bool rule_to_filter = false;                // rule show/flush to PREFIX (rule.to)
   std::optional<uint8_t> rule_tos_filter{};   // rule show/flush tos TOS (0 selects too)
+  bool nexthop_groups = false;                // nexthop show/flush groups: only groups (the kernel's filter)
+  bool nexthop_fdb = false;                   // nexthop show/flush fdb: only fdb nexthops (likewise)
+  std::optional<uint32_t> nexthop_protocol{}; // nexthop show/flush protocol NUMBER (compared with nh_protocol)
 };
 
 // A T on the heap, made on first write, copied with its owner: keeps a
@@ -222,7 +227,7 @@ struct IpCommand {
   using Spec = std::variant<std::monostate, netlink::LinkAdd, netlink::LinkSet, netlink::AltnameChange,
                             netlink::AddressSpec, netlink::RouteSpec, RouteGet, netlink::RuleSpec,
                             netlink::NeighbourSpec, netlink::FdbSpec, netlink::TunOptions, MonitorSpec,
-                            RestoreInput>;
+                            RestoreInput, netlink::NexthopObjectSpec>;
 
   Verb verb = Verb::link_show;
   int line = 0;  // batch line; 0 for a command line
@@ -279,6 +284,9 @@ struct IpCommand {
   const netlink::TunOptions& tun() const { return as<netlink::TunOptions>(); }
   MonitorSpec& monitor() { return as<MonitorSpec>(); }
   const MonitorSpec& monitor() const { return as<MonitorSpec>(); }
+  // nexthop add|replace|del; show|flush's `id` (one object, by get or delete).
+  netlink::NexthopObjectSpec& nexthop() { return as<netlink::NexthopObjectSpec>(); }
+  const netlink::NexthopObjectSpec& nexthop() const { return as<netlink::NexthopObjectSpec>(); }
   RestoreInput& restore_input() { return as<RestoreInput>(); }  // rule restore
   const RestoreInput& restore_input() const { return as<RestoreInput>(); }
 };

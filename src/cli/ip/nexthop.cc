@@ -1,5 +1,8 @@
-// Nexthop objects as ip 6.1's ipnexthop.c prints them: each `monitor`
-// event, and the nh_info a route through one shows under -d.
+// ip nexthop, as ip 6.1's ipnexthop.c reads and prints it: add, replace
+// and del (one request each, queued in a batch like any change), show and
+// get (a dump the kernel filters, or one object), flush (a dump, then a
+// delete per object); and the line of each object, which `monitor` and a
+// route's -d nh_info print too.
 #include <linux/nexthop.h>
 #include <linux/rtnetlink.h>
 
@@ -8,10 +11,216 @@
 
 #include "cli/ip/names.h"
 #include "cli/ip/object_print.h"
+#include "cli/ip/objects.h"
 #include "cli/ip/print_util.h"
+#include "cli/ip/runner.h"
 
 namespace brisk::ipcli {
 namespace {
+
+using netlink::NetlinkError;
+using netlink::NexthopObjectSpec;
+using netlink::NlResult;
+
+Failure<UsageError> nexthop_usage() {
+  return fail(UsageError{.message = std::string(object_usage(Object::nexthop)), .help = true});
+}
+
+// ip's get_unsigned(.., 0): strtoul's bases, at most 2^32-1.
+Parsed<uint32_t> u32_value(const std::string& text, const std::string& what) {
+  auto value = unsigned_any_base(text);
+  if (!value || *value > UINT32_MAX) return invarg(what, text);
+  return static_cast<uint32_t>(*value);
+}
+
+Parsed<uint32_t> id_value(const std::string& text) { return u32_value(text, "invalid id value"); }
+
+// ip's add_nh_group_attr(): "ID[,WEIGHT]/ID[,WEIGHT]...". It cuts the word
+// at each separator as it goes, so its complaint about an id names the
+// word only up to the first '/' or ','.
+Parsed<std::vector<netlink::NexthopGroupMember>> group_value(const std::string& text) {
+  std::string shown = text.substr(0, text.find_first_of("/,"));
+  auto invalid_group = [&] { return invarg("\"group\" value is invalid\n", shown); };
+  std::vector<netlink::NexthopGroupMember> members;
+  if (text.empty()) return invalid_group();
+  std::size_t at = 0;
+  for (;;) {
+    std::size_t slash = text.find('/', at);
+    std::string member = text.substr(at, slash == std::string::npos ? std::string::npos : slash - at);
+    std::size_t comma = member.find(',');
+    auto id = unsigned_any_base(member.substr(0, comma));
+    if (!id || *id > UINT32_MAX) return invalid_group();
+    netlink::NexthopGroupMember m{.id = static_cast<uint32_t>(*id)};
+    if (comma != std::string::npos) {
+      std::string weight = member.substr(comma + 1);
+      auto w = unsigned_any_base(weight);
+      if (!w || *w == 0 || *w > 256) return invarg("\"weight\" is invalid\n", weight);
+      m.weight = static_cast<uint16_t>(*w);
+    }
+    members.push_back(m);
+    if (slash == std::string::npos) return members;
+    at = slash + 1;
+  }
+}
+
+// `type mpath|resilient [buckets N] [idle_timer S] [unbalanced_timer S]`:
+// the resilient arguments end at the first other word, which the caller reads.
+Parsed<bool> group_type(Cursor& c, const std::string& key, NexthopObjectSpec& spec) {
+  std::string name;
+  TRY_SET(name, c.value(key));
+  if (name == "mpath") {
+    spec.group_type = NEXTHOP_GRP_TYPE_MPATH;
+    return true;
+  }
+  if (name != "resilient") return invarg("\"type\" value is invalid\n", name);
+  spec.group_type = NEXTHOP_GRP_TYPE_RES;
+  // Seconds, sent in clock ticks (USER_HZ, 100 a second) as ip sends them.
+  auto seconds = [](const std::string& text, const std::string& what) -> Parsed<uint32_t> {
+    auto value = unsigned_any_base(text);
+    if (!value || *value >= UINT32_MAX / 100) return invarg(what, text);
+    return static_cast<uint32_t>(*value * 100);
+  };
+  while (!c.done()) {
+    const std::string& word = c.peek();
+    if (is(word, "buckets")) {
+      c.next();
+      TRY_SET(spec.buckets, c.read(word, [](const std::string& text) -> Parsed<uint16_t> {
+        auto value = unsigned_any_base(text);
+        if (!value || *value > UINT16_MAX) return invarg("invalid buckets value", text);
+        return static_cast<uint16_t>(*value);
+      }));
+    } else if (is(word, "idle_timer")) {
+      c.next();
+      TRY_SET(spec.idle_timer, c.read(word, [&](const std::string& t) { return seconds(t, "invalid idle timer value"); }));
+    } else if (is(word, "unbalanced_timer")) {
+      c.next();
+      TRY_SET(spec.unbalanced_timer,
+              c.read(word, [&](const std::string& t) { return seconds(t, "invalid unbalanced timer value"); }));
+    } else {
+      break;
+    }
+  }
+  return true;
+}
+
+// ipnh_modify(): add, replace and del read the same words (the kernel
+// refuses what a delete may not carry). The family is the -4/-6 one until
+// a device or blackhole makes it inet, or a gateway its own.
+Parsed<IpCommand> parse_nexthop_change(Cursor& c, IpCommand&& cmd, Verb verb, int family) {
+  cmd.verb = verb;
+  NexthopObjectSpec& spec = cmd.nexthop();
+  spec.family = family;
+  while (!c.done()) {
+    std::string key = c.next();
+    if (is(key, "id")) {
+      TRY_SET(spec.id, c.read(key, id_value));
+    } else if (is(key, "dev")) {
+      TRY_SET(spec.dev, c.device(key));
+      if (spec.family == AF_UNSPEC) spec.family = AF_INET;
+    } else if (is(key, "via")) {
+      std::string v;
+      TRY_SET(v, c.value(key));
+      int named = v == "inet" ? AF_INET : v == "inet6" ? AF_INET6 : AF_UNSPEC;
+      if (named != AF_UNSPEC) TRY_SET(v, c.value(key));
+      TRY_SET(spec.via, ip_address(key, v, named != AF_UNSPEC ? named : spec.family));
+      int got = netlink::IpAddress::parse(v)->family;
+      if (spec.family == AF_UNSPEC) spec.family = got;
+      else if (spec.family != got) return invarg("address family mismatch\n", v);
+    } else if (is(key, "blackhole")) {
+      spec.blackhole = true;
+      if (spec.family == AF_UNSPEC) spec.family = AF_INET;
+    } else if (is(key, "fdb")) {
+      spec.fdb = true;
+    } else if (is(key, "onlink")) {
+      spec.onlink = true;
+    } else if (is(key, "group")) {
+      TRY_SET(spec.group, c.read(key, group_value));
+    } else if (is(key, "type")) {
+      if (auto typed = group_type(c, key, spec); !typed) return typed.error();
+    } else if (matches(key, "protocol")) {
+      TRY_SET(spec.protocol, c.read(key, protocol_value));
+    } else if (is(key, "encap")) {
+      return usage("brisk sends no lightweight tunnel encapsulation (\"encap\"), of a nexthop or a route");
+    } else if (is(key, "help")) {
+      return nexthop_usage();
+    } else {
+      return invarg("", key);
+    }
+  }
+  return std::move(cmd);
+}
+
+// ipnh_list_flush(): the selectors; `id N` ends them, and the command is
+// then a get (show) or a delete (flush) of that one object.
+Parsed<IpCommand> parse_nexthop_show(Cursor& c, IpCommand&& cmd, Verb verb, int family) {
+  cmd.verb = verb;
+  cmd.family = family;
+  ShowFilter& f = cmd.filter();
+  while (!c.done()) {
+    std::string key = c.next();
+    if (matches(key, "dev")) {
+      TRY_SET(f.dev, c.device(key));
+    } else if (matches(key, "groups")) {
+      f.nexthop_groups = true;
+    } else if (matches(key, "master")) {
+      TRY_SET(f.master, c.device(key));
+    } else if (matches(key, "vrf")) {
+      TRY_SET(f.vrf, c.device(key));
+    } else if (is(key, "id")) {
+      TRY_SET(cmd.nexthop().id, c.read(key, id_value));
+      return std::move(cmd);
+    } else if (matches(key, "protocol")) {
+      TRY_SET(f.nexthop_protocol, c.read(key, [](const std::string& t) { return u32_value(t, "invalid protocol value"); }));
+    } else if (matches(key, "fdb")) {
+      f.nexthop_fdb = true;
+    } else if (matches(key, "help")) {
+      return nexthop_usage();
+    } else {
+      return invarg("", key);
+    }
+  }
+  return std::move(cmd);
+}
+
+// ipnh_get(): `get id N`, and nothing else.
+Parsed<IpCommand> parse_nexthop_get(Cursor& c, IpCommand&& cmd) {
+  cmd.verb = Verb::nexthop_show;
+  while (!c.done()) {
+    std::string key = c.next();
+    if (!is(key, "id")) return nexthop_usage();
+    TRY_SET(cmd.nexthop().id, c.read(key, id_value));
+  }
+  if (!cmd.nexthop().id.value_or(0)) return nexthop_usage();
+  return std::move(cmd);
+}
+
+// The selectors' devices by index, as ip looks them up before its dump: a
+// missing one (or a vrf that is not one) is its argument error.
+NlResult<netlink::NexthopFilter> dump_filter(netlink::Connection& c, const IpCommand& cmd, bool groups) {
+  const ShowFilter& f = cmd.filter();
+  netlink::NexthopFilter filter{.family = cmd.family, .groups = groups, .fdb = f.nexthop_fdb};
+  const char* op = cmd.verb == Verb::nexthop_flush ? "nexthop flush" : "nexthop show";
+  auto index_of = [&](const std::string& name, const char* role) -> NlResult<int> {
+    auto index = netlink::resolve_link(c, name);
+    if (!index && index.error().code == ENODEV)
+      return NetlinkError{.code = ENODEV, .op = op, .detail = std::string(role) + " '" + name + "' does not exist"};
+    return index;
+  };
+  if (!f.dev.empty()) filter.oif = BRISK_TRY(index_of(f.dev, "dev"));
+  if (!f.master.empty()) filter.master = BRISK_TRY(index_of(f.master, "master"));
+  if (!f.vrf.empty()) {
+    auto link = netlink::get_link(c, f.vrf);
+    if (!link || link->kind != "vrf")
+      return NetlinkError{.code = ENODEV, .op = op, .detail = "vrf '" + f.vrf + "' does not exist"};
+    filter.master = link->ifindex;
+  }
+  return filter;
+}
+
+bool protocol_selected(const IpCommand& cmd, const netlink::NexthopEntry& nh) {
+  const auto& want = cmd.filter().nexthop_protocol;
+  return !want.value_or(0) || *want == nh.protocol;
+}
 
 // ip's print_tv of a time in clock ticks, which it takes as 100 per second:
 // "%g" seconds in text, a whole number in JSON when it is one.
@@ -96,6 +305,69 @@ std::string nexthop_record(const netlink::NexthopEntry& nh, const NexthopView& v
     t += "fdb";  // as ip: no space after it
   }
   return t + "\n";
+}
+
+}  // namespace brisk::ipcli
+
+namespace brisk::ipcli {
+
+Parsed<IpCommand> parse_nexthop(Cursor& c, IpCommand&& cmd, int family) {
+  if (c.done()) return parse_nexthop_show(c, std::move(cmd), Verb::nexthop_show, family);
+  std::string verb = c.next();
+  if (matches(verb, "add")) return parse_nexthop_change(c, std::move(cmd), Verb::nexthop_add, family);
+  if (matches(verb, "replace")) return parse_nexthop_change(c, std::move(cmd), Verb::nexthop_replace, family);
+  if (matches(verb, "delete")) return parse_nexthop_change(c, std::move(cmd), Verb::nexthop_del, family);
+  if (matches(verb, "list") || matches(verb, "show") || matches(verb, "lst"))
+    return parse_nexthop_show(c, std::move(cmd), Verb::nexthop_show, family);
+  if (matches(verb, "get")) return parse_nexthop_get(c, std::move(cmd));
+  if (matches(verb, "flush")) return parse_nexthop_show(c, std::move(cmd), Verb::nexthop_flush, family);
+  if (matches(verb, "help")) return nexthop_usage();
+  return unknown_command(verb, "nexthop");
+}
+
+NlResult<void> show_nexthops(Runner& r, const IpCommand& cmd) {
+  auto c = BRISK_TRY(r.conn());
+  r.use_json();
+  std::vector<netlink::NexthopEntry> found;
+  if (cmd.nexthop().id) {
+    found.push_back(BRISK_TRY(netlink::get_nexthop(*c, *cmd.nexthop().id)));
+  } else {
+    auto filter = BRISK_TRY(dump_filter(*c, cmd, cmd.filter().nexthop_groups));
+    for (auto& nh : BRISK_TRY(netlink::list_nexthops(*c, filter)))
+      if (protocol_selected(cmd, nh)) found.push_back(std::move(nh));
+  }
+  if (found.empty()) return {};
+  const Links& all = BRISK_TRY(r.links_by_index(false));
+  for (const auto& nh : found) {
+    Json j;
+    std::string t = nexthop_record(nh, {.all = all, .details = r.globals().details}, j);
+    if (r.globals().json) r.emit(std::move(j));
+    else r.out() += t;
+  }
+  return {};
+}
+
+NlResult<void> flush_nexthops(Runner& r, const IpCommand& cmd) {
+  auto c = BRISK_TRY(r.conn());
+  if (cmd.nexthop().id) return netlink::delete_nexthop(*c, *cmd.nexthop().id);  // quietly, as ip
+  const ShowFilter& f = cmd.filter();
+  // Flushing everything (no selector at all) takes the groups first, as ip
+  // does: a member deleted before its group would change the group.
+  bool all = f.dev.empty() && f.master.empty() && f.vrf.empty() && !f.nexthop_groups && !f.nexthop_fdb &&
+             !f.nexthop_protocol;
+  int flushed = 0;
+  for (bool groups : all ? std::vector<bool>{true, false} : std::vector<bool>{f.nexthop_groups}) {
+    auto filter = BRISK_TRY(dump_filter(*c, cmd, groups));
+    netlink::Batch batch(*c);
+    for (const auto& nh : BRISK_TRY(netlink::list_nexthops(*c, filter)))
+      if (protocol_selected(cmd, nh) && nh.id) batch.put_nexthop({.id = nh.id}, netlink::NexthopWrite::del);
+    for (auto& result : batch.flush()) {
+      if (result) ++flushed;
+      else r.error_line(runtime_message(result.error()));  // ip says so and goes on
+    }
+  }
+  r.out() += flushed ? "Flushed " + std::to_string(flushed) + " nexthops\n" : std::string("Nothing to flush\n");
+  return {};
 }
 
 }  // namespace brisk::ipcli

@@ -46,6 +46,14 @@ std::optional<std::string> argument_error(const NetlinkError& e) {
   constexpr std::string_view suffix = "' does not exist";
   std::string_view detail = e.detail;
   if (e.code != ENODEV || !detail.ends_with(suffix)) return std::nullopt;
+  // ip nexthop looks its devices up as it parses, with words of its own.
+  if (std::string_view(e.op).starts_with("nexthop ")) {
+    for (std::string_view prefix : {"dev '", "master '", "vrf '"}) {
+      if (!detail.starts_with(prefix)) continue;
+      std::string dev(detail.substr(prefix.size(), detail.size() - prefix.size() - suffix.size()));
+      return "Error: argument \"" + dev + "\" is wrong: " + (prefix == "vrf '" ? "Invalid VRF\n" : "Device does not exist\n");
+    }
+  }
   for (std::string_view prefix :
        {"master '", "backup_port '", "nexthop dev '", "monitor dev '", "vxlan dev '", "vrf '", "get vrf '"}) {
     if (!detail.starts_with(prefix)) continue;
@@ -100,6 +108,11 @@ void Runner::dump_json() {
   out_ += ip_json_text(json_, g_.pretty) + "\n";
   json_ = Json::array();
   json_used_ = false;
+}
+
+void Runner::error_line(const std::string& text) {
+  flush_out();
+  print_error_line(text);
 }
 
 void Runner::flush_out() {
@@ -184,6 +197,9 @@ NlResult<std::size_t> Runner::queue(netlink::Batch& batch, IpCommand& cmd) {
     case Verb::neigh_del: return batch.delete_neighbour(std::move(cmd.neigh()));
     case Verb::fdb_add: return batch.add_fdb(std::move(cmd.fdb()));
     case Verb::fdb_del: return batch.delete_fdb(std::move(cmd.fdb()));
+    case Verb::nexthop_add: return batch.put_nexthop(std::move(cmd.nexthop()), netlink::NexthopWrite::add);
+    case Verb::nexthop_replace: return batch.put_nexthop(std::move(cmd.nexthop()), netlink::NexthopWrite::replace);
+    case Verb::nexthop_del: return batch.put_nexthop(std::move(cmd.nexthop()), netlink::NexthopWrite::del);
     default: break;
   }
   return netlink::invalid_argument("queue", "", "not a mutating command");
@@ -322,7 +338,8 @@ int Runner::run(std::vector<BatchCommand>& cmds) {
     bool parses_devices = cmd.verb == Verb::monitor || cmd.verb == Verb::link_show ||
                           cmd.verb == Verb::addr_show || cmd.verb == Verb::addr_flush ||
                           cmd.verb == Verb::neigh_show || cmd.verb == Verb::neigh_flush ||
-                          cmd.verb == Verb::route_get;
+                          cmd.verb == Verb::route_get || cmd.verb == Verb::nexthop_show ||
+                          cmd.verb == Verb::nexthop_flush;
     if (!result && parses_devices) {
       if (auto text = argument_error(result.error())) {  // monitor dev DEV, show master|vrf DEV: missing
         flush_out();
@@ -333,7 +350,8 @@ int Runner::run(std::vector<BatchCommand>& cmds) {
     if (!result) {
       bool tuntap = cmd.verb == Verb::tuntap_add || cmd.verb == Verb::tuntap_del;
       report(cmd.line, tuntap ? tuntap_message(result.error()) : runtime_message(result.error()));
-      status = failure_status(result.error());
+      // ip's flush of one id returns the -1 of its delete.
+      status = cmd.verb == Verb::nexthop_flush ? 1 : failure_status(result.error());
       if (!g_.force) return status;
     }
     dump_json();
@@ -451,6 +469,8 @@ NlResult<void> Runner::run_one(const IpCommand& cmd) {
     case Verb::neigh_flush: return flush_neighbours(*this, cmd);
     case Verb::neigh_get: return get_neighbour(*this, cmd);
     case Verb::fdb_show: return show_fdb(*this, cmd);
+    case Verb::nexthop_show: return show_nexthops(*this, cmd);
+    case Verb::nexthop_flush: return flush_nexthops(*this, cmd);
     case Verb::tuntap_add:
     case Verb::tuntap_del: return run_tuntap(*this, cmd);
     case Verb::tuntap_show: return show_tuntaps(*this, cmd);

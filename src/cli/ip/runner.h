@@ -42,6 +42,9 @@ class Runner {
   void use_json() { json_used_ = true; }
   // Writes what is buffered to stdout (before a child writes there too).
   void flush_out();
+  // A line on stderr after what stdout has so far, as a command that
+  // reports a failure and goes on (ip nexthop flush) prints it.
+  void error_line(const std::string& text);
   netlink::NlResult<Links> links_by_index(bool stats, bool details = false);
   // `dev` and the links its record names (master, parent or peer here), as
   // ip reads them for a show of one device: a GETLINK each, not a dump of
@@ -108,6 +111,10 @@ netlink::NlResult<void> show_neighbours(Runner& r, const IpCommand& cmd);
 netlink::NlResult<void> flush_neighbours(Runner& r, const IpCommand& cmd);
 netlink::NlResult<void> get_neighbour(Runner& r, const IpCommand& cmd);
 netlink::NlResult<void> show_fdb(Runner& r, const IpCommand& cmd);
+netlink::NlResult<void> show_nexthops(Runner& r, const IpCommand& cmd);  // show, list and get
+// One delete per nexthop the selectors pick (groups first when none is
+// given), each failure on stderr; then "Flushed N nexthops".
+netlink::NlResult<void> flush_nexthops(Runner& r, const IpCommand& cmd);
 netlink::NlResult<void> run_netns(Runner& r, const IpCommand& cmd);
 netlink::NlResult<void> run_tuntap(Runner& r, const IpCommand& cmd);  // tuntap add and del
 netlink::NlResult<void> show_tuntaps(Runner& r, const IpCommand& cmd);
