@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "brisk/netlink/addr.h"
+#include "brisk/netlink/addrlabel.h"
 #include "brisk/netlink/batch.h"
 #include "brisk/netlink/connection.h"
 #include "brisk/netlink/link.h"
@@ -83,6 +84,7 @@ Op neighbour_op(NeighbourSpec spec, NeighWrite write);
 Op fdb_op(FdbSpec spec, int kind);  // RTM_NEWNEIGH or RTM_DELNEIGH
 Op rule_op(RuleSpec spec, int kind);  // RTM_NEWRULE (exclusive) or RTM_DELRULE
 Op nexthop_op(NexthopObjectSpec spec, NexthopWrite write);
+Op addrlabel_op(AddrLabelSpec spec, bool add);  // RTM_NEWADDRLABEL (exclusive) or RTM_DELADDRLABEL
 // Whether the kernel would take `spec` to name `rule` (every field it sets
 // is equal); `add` applies an add's defaults (action, main table).
 bool rule_matches(const RuleInfo& rule, const RuleSpec& spec, bool add);

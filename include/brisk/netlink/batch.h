@@ -28,6 +28,7 @@
 
 #include "brisk/export.h"
 #include "brisk/netlink/addr.h"
+#include "brisk/netlink/addrlabel.h"
 #include "brisk/netlink/connection.h"
 #include "brisk/netlink/link.h"
 #include "brisk/netlink/neighbour.h"
@@ -49,7 +50,7 @@ struct BatchOptions {
   std::size_t coalesce_min = 4;
   // Stop at the first failed operation, as `ip -batch` without -force does:
   // nothing after it stays applied. Exclusive adds (links, addresses,
-  // routes, neighbours, fdb entries, rules with a priority, nexthops with an id) are still
+  // routes, neighbours, fdb entries, rules with a priority, nexthops with an id, address labels) are still
   // pipelined: should one fail, the kernel has already applied the ones
   // sent after it, and those are undone, newest first. Everything else (set, replace, delete, tun/tap)
   // is sent alone once the operations before it have succeeded; so are
@@ -105,6 +106,8 @@ class BRISK_EXPORT Batch {
   std::size_t add_rule(RuleSpec spec);
   std::size_t delete_rule(RuleSpec spec);
   std::size_t put_nexthop(NexthopObjectSpec spec, NexthopWrite write);
+  std::size_t add_addrlabel(AddrLabelSpec spec);
+  std::size_t delete_addrlabel(AddrLabelSpec spec);
 
   std::size_t size() const;
   // Makes room for `count` operations in all, as std::vector::reserve:

@@ -1,0 +1,47 @@
+// brisk/netlink/addrlabel.h: the kernel's IPv6 address label table (RFC
+// 6724's policy table, `ip addrlabel`), by which source and destination
+// addresses are paired: a prefix, optionally on one device, and its label.
+//
+//   add_addrlabel(conn, {.prefix = "2001:db8::/32", .label = 99}).value();
+//   for (const auto& l : list_addrlabels(conn).value()) ...
+#pragma once
+
+#include <sys/socket.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "brisk/export.h"
+#include "brisk/netlink/address.h"
+#include "brisk/netlink/connection.h"
+#include "brisk/netlink/error.h"
+
+namespace brisk::netlink {
+
+// A label to add or delete (RTM_NEWADDRLABEL, RTM_DELADDRLABEL). Sent as
+// given: the kernel keeps IPv6 prefixes only, and refuses anything else.
+struct AddrLabelSpec {
+  int family = AF_INET6;  // ifal_family
+  std::string prefix{};   // IFAL_ADDRESS and ifal_prefixlen
+  std::string dev{};      // ifal_index: the label holds on this device only; empty: on any
+  uint32_t label = 0;     // IFAL_LABEL; 0xffffffff is reserved
+};
+
+// A label as the kernel reports it (RTM_NEWADDRLABEL).
+struct AddrLabelInfo {
+  int family = AF_INET6;
+  IpPrefix prefix{};
+  int ifindex = 0;  // 0: any device
+  uint32_t label = 0;
+};
+
+// Adds a label; EEXIST when the prefix (on that device) has one.
+BRISK_EXPORT NlResult<void> add_addrlabel(Connection& conn, const AddrLabelSpec& spec);
+// Deletes the label of the prefix on the device (the label given is not
+// compared); ESRCH when there is none.
+BRISK_EXPORT NlResult<void> delete_addrlabel(Connection& conn, const AddrLabelSpec& spec);
+// The table of `family` (the kernel has IPv6's alone), most specific first.
+BRISK_EXPORT NlResult<std::vector<AddrLabelInfo>> list_addrlabels(Connection& conn, int family = AF_INET6);
+
+}  // namespace brisk::netlink
