@@ -60,6 +60,8 @@ std::vector<std::string> named_devices(const IpCommand& cmd) {
     case Verb::nexthop_add:
     case Verb::nexthop_replace:
     case Verb::nexthop_del: add(cmd.nexthop().dev); break;
+    case Verb::addrlabel_add:
+    case Verb::addrlabel_del: add(cmd.addrlabel().dev); break;
     default: break;
   }
   return names;
@@ -79,7 +81,8 @@ bool names_device_ip_parses(const IpCommand& cmd) {
   bool backup_port = cmd.verb == Verb::link_set && cmd.link_set().bridge_port &&
                      cmd.link_set().bridge_port->backup_port && !cmd.link_set().bridge_port->backup_port->empty();
   bool nexthop = cmd.verb == Verb::nexthop_add || cmd.verb == Verb::nexthop_replace || cmd.verb == Verb::nexthop_del;
-  return backup_port || (nexthop && !cmd.nexthop().dev.empty()) || (cmd.verb == Verb::link_set && cmd.link_set().master && !cmd.link_set().master->empty()) ||
+  bool addrlabel = cmd.verb == Verb::addrlabel_add || cmd.verb == Verb::addrlabel_del;
+  return backup_port || (nexthop && !cmd.nexthop().dev.empty()) || (addrlabel && !cmd.addrlabel().dev.empty()) || (cmd.verb == Verb::link_set && cmd.link_set().master && !cmd.link_set().master->empty()) ||
          (cmd.verb == Verb::link_set && cmd.link_set().kind && names_vxlan_dev(*cmd.link_set().kind)) ||
          (cmd.verb == Verb::link_add && !cmd.link_add().common.master.empty()) ||
          (cmd.verb == Verb::link_add && names_vxlan_dev(cmd.link_add().kind)) ||

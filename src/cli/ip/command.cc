@@ -8,6 +8,7 @@ namespace {
 std::optional<Object> object_of(std::string_view word) {
   // In ip's table order, so an abbreviation picks what ip picks ("n" is neigh).
   if (matches(word, "address")) return Object::address;
+  if (matches(word, "addrlabel")) return Object::addrlabel;
   if (matches(word, "route")) return Object::route;
   if (matches(word, "rule")) return Object::rule;
   if (matches(word, "neighbor") || matches(word, "neighbour")) return Object::neigh;
@@ -56,6 +57,8 @@ bool IpCommand::mutates() const {
     case Verb::tuntap_show:
     case Verb::nexthop_show:
     case Verb::nexthop_flush:
+    case Verb::addrlabel_show:
+    case Verb::addrlabel_flush:
       return false;
     default:
       return true;
@@ -85,6 +88,7 @@ Parsed<IpCommand> parse_command(std::span<const std::string> args, const Globals
     case Object::tuntap: return parse_tuntap(c, std::move(cmd));
     case Object::monitor: return parse_monitor(c, std::move(cmd));
     case Object::nexthop: return parse_nexthop(c, std::move(cmd), globals.family);
+    case Object::addrlabel: return parse_addrlabel(c, std::move(cmd), globals.family);
   }
   return usage("object \"" + args[0] + "\" is unknown");
 }

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "brisk/netlink/addr.h"
+#include "brisk/netlink/addrlabel.h"
 #include "brisk/netlink/link.h"
 #include "brisk/netlink/neighbour.h"
 #include "brisk/netlink/nexthop.h"
@@ -78,7 +79,7 @@ struct Invocation {
 };
 Parsed<Invocation> parse_globals(std::span<const std::string> argv);
 
-enum class Object { link, address, route, rule, neigh, netns, fdb, tuntap, monitor, nexthop };
+enum class Object { link, address, route, rule, neigh, netns, fdb, tuntap, monitor, nexthop, addrlabel };
 
 // `brisk OBJECT help` and `brisk help`: the grammar brisk accepts (help.cc).
 std::string_view object_usage(Object object);
@@ -102,6 +103,7 @@ enum class Verb {
   fdb_add, fdb_del, fdb_show,
   tuntap_add, tuntap_del, tuntap_show,
   nexthop_add, nexthop_replace, nexthop_del, nexthop_show, nexthop_flush,
+  addrlabel_add, addrlabel_del, addrlabel_show, addrlabel_flush,
   unparsed,  // a batch line ip sends and the kernel refuses (UsageError::kernel_refusal): it fails in its place
   monitor,
 };
@@ -227,7 +229,7 @@ struct IpCommand {
   using Spec = std::variant<std::monostate, netlink::LinkAdd, netlink::LinkSet, netlink::AltnameChange,
                             netlink::AddressSpec, netlink::RouteSpec, RouteGet, netlink::RuleSpec,
                             netlink::NeighbourSpec, netlink::FdbSpec, netlink::TunOptions, MonitorSpec,
-                            RestoreInput, netlink::NexthopObjectSpec>;
+                            RestoreInput, netlink::NexthopObjectSpec, netlink::AddrLabelSpec>;
 
   Verb verb = Verb::link_show;
   int line = 0;  // batch line; 0 for a command line
@@ -287,6 +289,8 @@ struct IpCommand {
   // nexthop add|replace|del; show|flush's `id` (one object, by get or delete).
   netlink::NexthopObjectSpec& nexthop() { return as<netlink::NexthopObjectSpec>(); }
   const netlink::NexthopObjectSpec& nexthop() const { return as<netlink::NexthopObjectSpec>(); }
+  netlink::AddrLabelSpec& addrlabel() { return as<netlink::AddrLabelSpec>(); }  // addrlabel add|del
+  const netlink::AddrLabelSpec& addrlabel() const { return as<netlink::AddrLabelSpec>(); }
   RestoreInput& restore_input() { return as<RestoreInput>(); }  // rule restore
   const RestoreInput& restore_input() const { return as<RestoreInput>(); }
 };

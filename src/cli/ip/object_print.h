@@ -50,6 +50,9 @@ struct NexthopView {
 // A nexthop object's line as ip nexthop prints it.
 std::string nexthop_record(const netlink::NexthopEntry& nh, const NexthopView& view, Json& j);
 
+// An address label's line as ip addrlabel prints it.
+std::string addrlabel_record(const netlink::AddrLabelInfo& l, const Links& all, Json& j);
+
 // A neighbour line; with_dev: " dev NAME" (no dev filter).
 std::string neigh_record(const netlink::NeighbourInfo& n, const Links& all, bool with_dev, Json& j);
 

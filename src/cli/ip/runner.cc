@@ -46,7 +46,10 @@ std::optional<std::string> argument_error(const NetlinkError& e) {
   constexpr std::string_view suffix = "' does not exist";
   std::string_view detail = e.detail;
   if (e.code != ENODEV || !detail.ends_with(suffix)) return std::nullopt;
-  // ip nexthop looks its devices up as it parses, with words of its own.
+  // ip nexthop and addrlabel look their devices up as they parse, with words of their own.
+  if (std::string_view(e.op).starts_with("addrlabel ") && detail.starts_with("dev '"))
+    return "Error: argument \"" + std::string(detail.substr(5, detail.size() - 5 - suffix.size())) +
+           "\" is wrong: dev is invalid\n";
   if (std::string_view(e.op).starts_with("nexthop ")) {
     for (std::string_view prefix : {"dev '", "master '", "vrf '"}) {
       if (!detail.starts_with(prefix)) continue;
@@ -93,8 +96,14 @@ std::string runtime_message(const NetlinkError& e) {
   if (e.code == ENODEV && e.op == std::string_view(kDeviceShow)) return "Device \"" + e.object + "\" does not exist.";
   if (!e.ext_ack.empty()) return format_error(e.ext_ack);
   if (auto dev = missing_device(e)) return "Cannot find device \"" + *dev + "\"";
-  // The kernel's errno without a text of its own, as ip prints it.
-  if (e.kernel) return std::string("RTNETLINK answers: ") + std::strerror(e.code);
+  // The kernel's errno without a text of its own, as ip prints it; ip
+  // addrlabel says too that its dump ended.
+  if (e.kernel) {
+    std::string text = std::string("RTNETLINK answers: ") + std::strerror(e.code);
+    if (e.op == std::string_view("addrlabel list")) text += "\nDump terminated";
+    if (e.op == std::string_view(kAddrlabelFlush)) text += "\nFlush terminated";
+    return text;
+  }
   std::string text = e.op;
   if (!e.object.empty()) text += " " + e.object;
   text += ": ";
@@ -200,6 +209,8 @@ NlResult<std::size_t> Runner::queue(netlink::Batch& batch, IpCommand& cmd) {
     case Verb::nexthop_add: return batch.put_nexthop(std::move(cmd.nexthop()), netlink::NexthopWrite::add);
     case Verb::nexthop_replace: return batch.put_nexthop(std::move(cmd.nexthop()), netlink::NexthopWrite::replace);
     case Verb::nexthop_del: return batch.put_nexthop(std::move(cmd.nexthop()), netlink::NexthopWrite::del);
+    case Verb::addrlabel_add: return batch.add_addrlabel(std::move(cmd.addrlabel()));
+    case Verb::addrlabel_del: return batch.delete_addrlabel(std::move(cmd.addrlabel()));
     default: break;
   }
   return netlink::invalid_argument("queue", "", "not a mutating command");
@@ -350,8 +361,11 @@ int Runner::run(std::vector<BatchCommand>& cmds) {
     if (!result) {
       bool tuntap = cmd.verb == Verb::tuntap_add || cmd.verb == Verb::tuntap_del;
       report(cmd.line, tuntap ? tuntap_message(result.error()) : runtime_message(result.error()));
-      // ip's flush of one id returns the -1 of its delete.
-      status = cmd.verb == Verb::nexthop_flush ? 1 : failure_status(result.error());
+      // ip's nexthop flush of one id returns the -1 of its delete, its
+      // addrlabel flush -1 and its addrlabel list 1 (which do_cmd negates).
+      if (cmd.verb == Verb::nexthop_flush || cmd.verb == Verb::addrlabel_flush) status = 1;
+      else if (cmd.verb == Verb::addrlabel_show) status = kArgumentExit;
+      else status = failure_status(result.error());
       if (!g_.force) return status;
     }
     dump_json();
@@ -471,6 +485,8 @@ NlResult<void> Runner::run_one(const IpCommand& cmd) {
     case Verb::fdb_show: return show_fdb(*this, cmd);
     case Verb::nexthop_show: return show_nexthops(*this, cmd);
     case Verb::nexthop_flush: return flush_nexthops(*this, cmd);
+    case Verb::addrlabel_show: return show_addrlabels(*this, cmd);
+    case Verb::addrlabel_flush: return flush_addrlabels(*this, cmd);
     case Verb::tuntap_add:
     case Verb::tuntap_del: return run_tuntap(*this, cmd);
     case Verb::tuntap_show: return show_tuntaps(*this, cmd);

@@ -115,6 +115,10 @@ netlink::NlResult<void> show_nexthops(Runner& r, const IpCommand& cmd);  // show
 // One delete per nexthop the selectors pick (groups first when none is
 // given), each failure on stderr; then "Flushed N nexthops".
 netlink::NlResult<void> flush_nexthops(Runner& r, const IpCommand& cmd);
+netlink::NlResult<void> show_addrlabels(Runner& r, const IpCommand& cmd);
+// A delete per label of the family's table, the first failure ending it.
+netlink::NlResult<void> flush_addrlabels(Runner& r, const IpCommand& cmd);
+inline constexpr const char* kAddrlabelFlush = "addrlabel flush";  // the op of its failure
 netlink::NlResult<void> run_netns(Runner& r, const IpCommand& cmd);
 netlink::NlResult<void> run_tuntap(Runner& r, const IpCommand& cmd);  // tuntap add and del
 netlink::NlResult<void> show_tuntaps(Runner& r, const IpCommand& cmd);
