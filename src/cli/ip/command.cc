@@ -9,6 +9,7 @@ std::optional<Object> object_of(std::string_view word) {
   // In ip's table order, so an abbreviation picks what ip picks ("n" is neigh).
   if (matches(word, "address")) return Object::address;
   if (matches(word, "addrlabel")) return Object::addrlabel;
+  if (matches(word, "maddress")) return Object::maddr;
   if (matches(word, "route")) return Object::route;
   if (matches(word, "rule")) return Object::rule;
   if (matches(word, "neighbor") || matches(word, "neighbour")) return Object::neigh;
@@ -19,7 +20,7 @@ std::optional<Object> object_of(std::string_view word) {
   if (word.size() > 2 && matches(word, "nexthop")) return Object::nexthop;
   // ip's "t", "tu" and "tun" are its tunnel object, which brisk lacks.
   if ((word.size() >= 4 && matches(word, "tuntap")) || (word.size() >= 2 && matches(word, "tap"))) return Object::tuntap;
-  // "m" is ip's maddress, which comes first in its table.
+  // "m" is maddress, which comes first in ip's table.
   if (word.size() > 1 && matches(word, "monitor")) return Object::monitor;
   return std::nullopt;
 }
@@ -59,6 +60,10 @@ bool IpCommand::mutates() const {
     case Verb::nexthop_flush:
     case Verb::addrlabel_show:
     case Verb::addrlabel_flush:
+    // ioctls, after which ip exits: run alone, and the batch ends there.
+    case Verb::maddr_add:
+    case Verb::maddr_del:
+    case Verb::maddr_show:
       return false;
     default:
       return true;
@@ -89,6 +94,7 @@ Parsed<IpCommand> parse_command(std::span<const std::string> args, const Globals
     case Object::monitor: return parse_monitor(c, std::move(cmd));
     case Object::nexthop: return parse_nexthop(c, std::move(cmd), globals.family);
     case Object::addrlabel: return parse_addrlabel(c, std::move(cmd), globals.family);
+    case Object::maddr: return parse_maddr(c, std::move(cmd), globals.family);
   }
   return usage("object \"" + args[0] + "\" is unknown");
 }

@@ -172,6 +172,11 @@ RESILIENT_ARGS := [ buckets BUCKETS ] [ idle_timer IDLE ]
                   [ unbalanced_timer UNBALANCED ]
 Routes name a nexthop by id: brisk route add PREFIX nhid ID.
 )";
+    case Object::maddr:
+      return R"(Usage: brisk maddr [ add | del ] MULTIADDR dev STRING
+       brisk maddr show [ dev STRING ]
+add and del end a batch, as they end ip: the lines after them are not run.
+)";
     case Object::addrlabel:
       return R"(Usage: brisk addrlabel { add | del } prefix PREFIX [ dev DEV ] [ label LABEL ]
        brisk addrlabel [ list | flush | help ]
@@ -219,8 +224,8 @@ std::string_view general_usage() {
        brisk run --batch FILE [ -j N ]
        brisk bench { spawn | link | containers | ip }  (brisk bench --help)
        brisk demo
-OBJECT := { link | address | addrlabel | route | rule | neigh | netns | fdb | tuntap |
-           monitor | nexthop }
+OBJECT := { link | address | addrlabel | maddress | route | rule | neigh | netns | fdb |
+           tuntap | monitor | nexthop }
 OPTIONS := { -V[ersion] | -n[etns] NAME | -j[son] | -p[retty] | -d[etails] |
              -s[tatistics] | -br[ief] | -o[neline] | -t[imestamp] | -ts[hort] |
              -4 | -6 | -f[amily] { inet | inet6 } | -force }

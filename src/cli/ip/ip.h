@@ -79,7 +79,7 @@ struct Invocation {
 };
 Parsed<Invocation> parse_globals(std::span<const std::string> argv);
 
-enum class Object { link, address, route, rule, neigh, netns, fdb, tuntap, monitor, nexthop, addrlabel };
+enum class Object { link, address, route, rule, neigh, netns, fdb, tuntap, monitor, nexthop, addrlabel, maddr };
 
 // `brisk OBJECT help` and `brisk help`: the grammar brisk accepts (help.cc).
 std::string_view object_usage(Object object);
@@ -104,6 +104,7 @@ enum class Verb {
   tuntap_add, tuntap_del, tuntap_show,
   nexthop_add, nexthop_replace, nexthop_del, nexthop_show, nexthop_flush,
   addrlabel_add, addrlabel_del, addrlabel_show, addrlabel_flush,
+  maddr_add, maddr_del, maddr_show,
   unparsed,  // a batch line ip sends and the kernel refuses (UsageError::kernel_refusal): it fails in its place
   monitor,
 };
@@ -113,6 +114,12 @@ struct RouteGet {
   netlink::RouteQuery query{};
   bool connected = false;  // `connected`: print the answer, then ask again and print that too
   std::string vrf{};       // `vrf NAME`: must be a VRF device (query.oif names it)
+};
+
+// `maddr add|del`: a link-layer multicast address of a device.
+struct MaddrChange {
+  std::string dev{};
+  std::vector<uint8_t> address{};  // 6 bytes; zeros when none was named, as ip sends then
 };
 
 // `monitor`'s objects; none named means all of them.
@@ -229,7 +236,7 @@ struct IpCommand {
   using Spec = std::variant<std::monostate, netlink::LinkAdd, netlink::LinkSet, netlink::AltnameChange,
                             netlink::AddressSpec, netlink::RouteSpec, RouteGet, netlink::RuleSpec,
                             netlink::NeighbourSpec, netlink::FdbSpec, netlink::TunOptions, MonitorSpec,
-                            RestoreInput, netlink::NexthopObjectSpec, netlink::AddrLabelSpec>;
+                            RestoreInput, netlink::NexthopObjectSpec, netlink::AddrLabelSpec, MaddrChange>;
 
   Verb verb = Verb::link_show;
   int line = 0;  // batch line; 0 for a command line
@@ -291,6 +298,8 @@ struct IpCommand {
   const netlink::NexthopObjectSpec& nexthop() const { return as<netlink::NexthopObjectSpec>(); }
   netlink::AddrLabelSpec& addrlabel() { return as<netlink::AddrLabelSpec>(); }  // addrlabel add|del
   const netlink::AddrLabelSpec& addrlabel() const { return as<netlink::AddrLabelSpec>(); }
+  MaddrChange& maddr() { return as<MaddrChange>(); }  // maddr add|del
+  const MaddrChange& maddr() const { return as<MaddrChange>(); }
   RestoreInput& restore_input() { return as<RestoreInput>(); }  // rule restore
   const RestoreInput& restore_input() const { return as<RestoreInput>(); }
 };

@@ -1,7 +1,7 @@
 // cli/ip/objects.h: each ip object's parser, one file per object as
 // iproute2 splits ip/ (link.cc, address.cc, route.cc, neigh.cc, fdb.cc,
 // rule.cc, netns.cc, tuntap.cc, monitor.cc, nexthop.cc,
-// addrlabel.cc). A parser gets the words after the object and the command with
+// addrlabel.cc, maddr.cc). A parser gets the words after the object and the command with
 // its family already set.
 #pragma once
 
@@ -27,6 +27,7 @@ Parsed<IpCommand> parse_tuntap(Cursor& c, IpCommand&& cmd);
 Parsed<IpCommand> parse_monitor(Cursor& c, IpCommand&& cmd);
 Parsed<IpCommand> parse_nexthop(Cursor& c, IpCommand&& cmd, int family);
 Parsed<IpCommand> parse_addrlabel(Cursor& c, IpCommand&& cmd, int family);
+Parsed<IpCommand> parse_maddr(Cursor& c, IpCommand&& cmd, int family);
 
 // A device group's name (/etc/iproute2/group) or number, as ip reads it.
 Parsed<uint32_t> group_value(const std::string& text);

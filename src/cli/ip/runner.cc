@@ -343,6 +343,16 @@ int Runner::run(std::vector<BatchCommand>& cmds) {
       if (!source_.empty()) return 1;
       return ours && e.code == EINVAL ? 1 : 2;  // ip's do_cmd negates the -1 (at the start) or -2
     }
+    if (cmd.verb == Verb::maddr_add || cmd.verb == Verb::maddr_del) {
+      // ip exits after the ioctl, 0 or 1, whatever follows in a batch.
+      flush_out();
+      auto changed = run_one(cmd);
+      if (changed) return 0;
+      const NetlinkError& e = changed.error();
+      // The ioctl's refusal, as ip's perror("ioctl"); brisk's own check otherwise.
+      print_error_line(e.detail.empty() ? std::string("ioctl: ") + std::strerror(e.code) : runtime_message(e));
+      return 1;
+    }
     warn(cmd);
     NlResult<void> result = run_one(cmd);
     if (result && cmd.verb == Verb::tuntap_add) unsynced_.insert(cmd.name);
@@ -487,6 +497,9 @@ NlResult<void> Runner::run_one(const IpCommand& cmd) {
     case Verb::nexthop_flush: return flush_nexthops(*this, cmd);
     case Verb::addrlabel_show: return show_addrlabels(*this, cmd);
     case Verb::addrlabel_flush: return flush_addrlabels(*this, cmd);
+    case Verb::maddr_add:
+    case Verb::maddr_del: return change_maddr(*this, cmd);
+    case Verb::maddr_show: return show_maddrs(*this, cmd);
     case Verb::tuntap_add:
     case Verb::tuntap_del: return run_tuntap(*this, cmd);
     case Verb::tuntap_show: return show_tuntaps(*this, cmd);

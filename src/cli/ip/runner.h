@@ -118,6 +118,9 @@ netlink::NlResult<void> flush_nexthops(Runner& r, const IpCommand& cmd);
 netlink::NlResult<void> show_addrlabels(Runner& r, const IpCommand& cmd);
 // A delete per label of the family's table, the first failure ending it.
 netlink::NlResult<void> flush_addrlabels(Runner& r, const IpCommand& cmd);
+// maddr add|del (an ioctl) and show (the namespace's /proc/net lists).
+netlink::NlResult<void> change_maddr(Runner& r, const IpCommand& cmd);
+netlink::NlResult<void> show_maddrs(Runner& r, const IpCommand& cmd);
 inline constexpr const char* kAddrlabelFlush = "addrlabel flush";  // the op of its failure
 netlink::NlResult<void> run_netns(Runner& r, const IpCommand& cmd);
 netlink::NlResult<void> run_tuntap(Runner& r, const IpCommand& cmd);  // tuntap add and del
