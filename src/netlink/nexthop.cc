@@ -36,6 +36,39 @@ constexpr auto kResilientPolicies = [] {
   return p;
 }();
 
+constexpr auto kBucketPolicies = [] {
+  std::array<AttrPolicy, NHA_MAX + 1> p{};
+  p[NHA_ID] = {AttrKind::u32};
+  p[NHA_RES_BUCKET] = {AttrKind::nested};
+  return p;
+}();
+
+constexpr auto kBucketNestPolicies = [] {
+  std::array<AttrPolicy, NHA_RES_BUCKET_MAX + 1> p{};
+  p[NHA_RES_BUCKET_INDEX] = {AttrKind::u16};
+  p[NHA_RES_BUCKET_IDLE_TIME] = {AttrKind::u64};
+  p[NHA_RES_BUCKET_NH_ID] = {AttrKind::u32};
+  return p;
+}();
+
+NlResult<NexthopBucket> parse_bucket(const nlmsghdr& message) {
+  if (message.nlmsg_len < NLMSG_HDRLEN + sizeof(nhmsg))
+    return NetlinkError{.code = EBADMSG, .op = "netlink parse", .detail = "RTM_NEWNEXTHOPBUCKET: shorter than its header"};
+  nhmsg header;
+  std::memcpy(&header, reinterpret_cast<const char*>(&message) + NLMSG_HDRLEN, sizeof header);
+  auto attrs = Attributes::parse_message(message, sizeof(nhmsg), Schema{kBucketPolicies});
+  if (!attrs) return std::move(attrs).error();
+  NexthopBucket bucket{.id = attrs->u32(NHA_ID).value_or(0), .flags = header.nh_flags};
+  if (attrs->has(NHA_RES_BUCKET)) {
+    auto nest = attrs->nested(NHA_RES_BUCKET, Schema{kBucketNestPolicies});
+    if (!nest) return std::move(nest).error();
+    bucket.index = nest->u16(NHA_RES_BUCKET_INDEX).value_or(0);
+    bucket.idle_time = nest->u64(NHA_RES_BUCKET_IDLE_TIME).value_or(0);
+    bucket.nhid = nest->u32(NHA_RES_BUCKET_NH_ID).value_or(0);
+  }
+  return bucket;
+}
+
 NetlinkError bad_nexthop(const std::string& why) {
   return NetlinkError{.code = EBADMSG, .op = "netlink parse", .detail = "RTM_NEWNEXTHOP: " + why};
 }
@@ -211,6 +244,45 @@ NlResult<std::vector<NexthopEntry>> list_nexthops(Connection& conn, const Nextho
   return detail::dump_collect<NexthopEntry>(conn, std::move(m), "nexthop list", "",
                                             RTM_NEWNEXTHOP, detail::parse_nexthop,
                                             [](const NexthopEntry&) { return true; });
+}
+
+NlResult<std::vector<NexthopBucket>> list_nexthop_buckets(Connection& conn, const NexthopBucketFilter& filter) {
+  Message m(RTM_GETNEXTHOPBUCKET, NLM_F_REQUEST);
+  m.put_header<nhmsg>().nh_family = static_cast<uint8_t>(filter.family);
+  if (filter.oif) m.put_u32(NHA_OIF, static_cast<uint32_t>(filter.oif));
+  if (filter.master) m.put_u32(NHA_MASTER, static_cast<uint32_t>(filter.master));
+  if (filter.id) m.put_u32(NHA_ID, filter.id);
+  if (filter.nhid) {
+    auto nest = m.begin_nest(NHA_RES_BUCKET);
+    m.put_u32(NHA_RES_BUCKET_NH_ID, filter.nhid);
+    m.end_nest(nest);
+  }
+  return detail::dump_collect<NexthopBucket>(conn, std::move(m), "nexthop bucket list", "", RTM_NEWNEXTHOPBUCKET,
+                                             parse_bucket, [](const NexthopBucket&) { return true; });
+}
+
+NlResult<NexthopBucket> get_nexthop_bucket(Connection& conn, uint32_t id, uint16_t index) {
+  Message m(RTM_GETNEXTHOPBUCKET, NLM_F_REQUEST);
+  m.put_header<nhmsg>();
+  m.put_u32(NHA_ID, id);
+  auto nest = m.begin_nest(NHA_RES_BUCKET);
+  m.put_u16(NHA_RES_BUCKET_INDEX, index);
+  m.end_nest(nest);
+  std::string object = "id " + std::to_string(id) + " index " + std::to_string(index);
+  std::optional<NexthopBucket> found;
+  Request r{.message = std::move(m), .op = "nexthop bucket get", .object = object, .reply_budget = kGetBudget,
+            .ack = false};
+  r.on_reply = [&found](const nlmsghdr& reply) -> NlResult<void> {
+    if (reply.nlmsg_type != RTM_NEWNEXTHOPBUCKET) return {};
+    auto bucket = parse_bucket(reply);
+    if (!bucket) return std::move(bucket).error();
+    found = *bucket;
+    return {};
+  };
+  auto done = conn.execute(std::move(r));
+  if (!done) return std::move(done).error();
+  if (!found) return NetlinkError{.code = ENOENT, .op = "nexthop bucket get", .object = object, .detail = "no reply"};
+  return *found;
 }
 
 NlResult<NexthopEntry> get_nexthop(Connection& conn, uint32_t id) {

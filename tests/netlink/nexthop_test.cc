@@ -132,6 +132,28 @@ TEST_F(Nexthops, DumpFilteredByTheKernel) {
   EXPECT_TRUE(list_nexthops(conn(), {.family = AF_INET6})->empty());
 }
 
+TEST_F(Nexthops, ResilientBuckets) {
+  auto all = list_nexthop_buckets(conn());
+  ASSERT_TRUE(all) << all.error().message();
+  ASSERT_EQ(all->size(), 16u) << "group 11's table";
+  int to_one = 0;
+  for (const auto& b : *all) {
+    EXPECT_EQ(b.id, 11u);
+    to_one += b.nhid == 1;
+  }
+  EXPECT_EQ(to_one, 8) << "two members of weight 1 share the buckets";
+  auto only = list_nexthop_buckets(conn(), {.nhid = 3});
+  ASSERT_TRUE(only);
+  EXPECT_EQ(only->size(), 8u);
+  auto one = get_nexthop_bucket(conn(), 11, 15);
+  ASSERT_TRUE(one) << one.error().message();
+  EXPECT_EQ(one->index, 15);
+  auto past = get_nexthop_bucket(conn(), 11, 16);
+  ASSERT_FALSE(past);
+  EXPECT_EQ(past.error().code, ENOENT);
+  EXPECT_EQ(past.error().ext_ack, "Bucket index out of bounds");
+}
+
 // Stopping at the first error undoes the adds sent after it, as ip -batch
 // without -force leaves nothing after a failed line.
 TEST_F(Nexthops, StoppedBatchUndoesLaterAdds) {

@@ -101,6 +101,29 @@ struct NexthopFilter {
   bool fdb = false;        // only fdb nexthops (NHA_FDB)
 };
 
+// One bucket of a resilient group's table (RTM_NEWNEXTHOPBUCKET).
+struct NexthopBucket {
+  uint32_t id = 0;         // the group's id
+  uint32_t flags = 0;      // RTNH_F_* of the bucket's nexthop
+  uint16_t index = 0;      // the bucket's place in the table
+  uint64_t idle_time = 0;  // clock ticks since a packet last hashed to it
+  uint32_t nhid = 0;       // the member nexthop it sends to
+};
+
+// Which buckets a dump returns (`ip nexthop bucket list`'s selectors).
+struct NexthopBucketFilter {
+  int family = AF_UNSPEC;
+  int oif = 0;        // buckets whose nexthop goes through this device
+  int master = 0;     // ... through a port of this master
+  uint32_t id = 0;    // the buckets of this group; 0: of every resilient group
+  uint32_t nhid = 0;  // the buckets sending to this nexthop; 0: any
+};
+
+BRISK_EXPORT NlResult<std::vector<NexthopBucket>> list_nexthop_buckets(Connection& conn,
+                                                                        const NexthopBucketFilter& filter = {});
+// Bucket `index` of group `id`; past its table the kernel's ENOENT ("Bucket index out of bounds").
+BRISK_EXPORT NlResult<NexthopBucket> get_nexthop_bucket(Connection& conn, uint32_t id, uint16_t index);
+
 // Every nexthop object in the connection's namespace, in the kernel's order (by id).
 BRISK_EXPORT NlResult<std::vector<NexthopEntry>> list_nexthops(Connection& conn, const NexthopFilter& filter = {});
 // One by id; ENOENT when there is none.
