@@ -5,6 +5,8 @@
 #include <linux/nexthop.h>
 #include <linux/rtnetlink.h>
 
+#include <regex>
+
 #include "cli_support.h"
 #include "parse_support.h"
 
@@ -135,6 +137,25 @@ TEST(IpNexthopGrammar, SelectorsAndId) {
   EXPECT_EQ(ok({"nexthop", "show"}, v6).family, AF_INET6);
 }
 
+TEST(IpNexthopGrammar, Buckets) {
+  auto all = ok({"nexthop", "bucket"});
+  EXPECT_EQ(all.verb, Verb::nexthop_bucket_show);
+  EXPECT_FALSE(all.mutates());
+  auto list = ok({"nexthop", "b", "lst", "id", "11", "nhid", "2", "d", "v0"});
+  EXPECT_EQ(list.nexthop().id, 11u);
+  EXPECT_EQ(list.filter().nexthop_bucket_nhid, 2u);
+  EXPECT_EQ(list.filter().dev, "v0");
+  auto get = ok({"nexthop", "bucket", "get", "id", "11", "index", "0x3"});
+  EXPECT_EQ(get.filter().nexthop_bucket_index, 3);
+  EXPECT_EQ(error_of({"nexthop", "bucket", "get", "id", "11", "index", "70000"}).message,
+            "Error: argument \"70000\" is wrong: invalid bucket index value");
+  for (const Words& help : {Words{"nexthop", "bucket", "get", "id", "11"}, Words{"nexthop", "bucket", "get", "index", "1"},
+                            Words{"nexthop", "bucket", "help"}})
+    EXPECT_TRUE(error_of(help).help) << ::testing::PrintToString(help);
+  EXPECT_EQ(error_of({"nexthop", "bucket", "show", "bogus"}).message, "Error: argument \"bogus\" is wrong: ");
+  EXPECT_EQ(error_of({"nexthop", "bucket", "foo"}).message, "Command \"foo\" is unknown, try \"brisk nexthop help\".");
+}
+
 // Twin namespaces with gateways of both families, a blackhole, groups of
 // both types, fdb nexthops and a route through a group.
 class IpNexthopGolden : public cli_test::TwinNetnsTest {
@@ -191,6 +212,28 @@ TEST_F(IpNexthopGolden, ShowsAsIp) {
                                               {"nexthop", "show", "vrf", "v0"},  // not a VRF
                                               {"-d", "route", "show"}})
     same(args);
+}
+
+// A bucket's idle time moves between two reads, so it is left out of the comparison.
+TEST_F(IpNexthopGolden, BucketsAsIp) {
+  const std::regex idle(R"((idle_time"?:? ?)[0-9.e+-]+)");
+  auto steady = [&](std::string text) { return std::regex_replace(text, idle, "$1T"); };
+  for (const Words& args : std::vector<Words>{{"nexthop", "bucket"},
+                                              {"nexthop", "bucket", "show", "id", "11"},
+                                              {"nexthop", "bucket", "lst", "nhid", "4"},
+                                              {"nexthop", "bucket", "show", "dev", "v0"},
+                                              {"nexthop", "bucket", "show", "dev", "nosuch"},
+                                              {"-j", "nexthop", "bucket"},
+                                              {"-j", "-p", "nexthop", "bucket", "get", "id", "11", "index", "1"},
+                                              {"nexthop", "bucket", "get", "id", "11", "index", "31"},
+                                              {"nexthop", "bucket", "get", "id", "11", "index", "32"},  // ERANGE
+                                              {"nexthop", "bucket", "get", "id", "77", "index", "0"}}) {
+    auto theirs = ip_run(args, ip_ns());
+    auto ours = brisk_run(args, ns());
+    EXPECT_EQ(ours.code, theirs.code) << ::testing::PrintToString(args);
+    EXPECT_EQ(ours.err, theirs.err) << ::testing::PrintToString(args);
+    EXPECT_EQ(steady(ours.out), steady(theirs.out)) << ::testing::PrintToString(args);
+  }
 }
 
 TEST_F(IpNexthopGolden, ChangesLeaveIpsState) {

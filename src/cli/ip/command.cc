@@ -58,6 +58,7 @@ bool IpCommand::mutates() const {
     case Verb::tuntap_show:
     case Verb::nexthop_show:
     case Verb::nexthop_flush:
+    case Verb::nexthop_bucket_show:
     case Verb::addrlabel_show:
     case Verb::addrlabel_flush:
     // ioctls, after which ip exits: run alone, and the batch ends there.

@@ -161,8 +161,11 @@ brisk tap is the same object. Without a name add lets the kernel pick tunN or ta
       return R"(Usage: brisk nexthop { list | flush } [ protocol ID ] SELECTOR
        brisk nexthop { add | replace } id ID NH [ protocol ID ]
        brisk nexthop { get | del } id ID
+       brisk nexthop bucket list BUCKET_SELECTOR
+       brisk nexthop bucket get id ID index INDEX
 SELECTOR := [ id ID ] [ dev DEV ] [ vrf NAME ] [ master DEV ]
             [ groups ] [ fdb ]
+BUCKET_SELECTOR := SELECTOR | [ nhid ID ]
 NH := { blackhole | [ via [ inet | inet6 ] ADDRESS ] [ dev DEV ] [ onlink ] |
         group GROUP [ fdb ] [ type TYPE [ TYPE_ARGS ] ] }
 GROUP := [ <id[,weight]>/<id[,weight]>/... ]

@@ -102,7 +102,7 @@ enum class Verb {
   netns_add, netns_del, netns_list, netns_exec,
   fdb_add, fdb_del, fdb_show,
   tuntap_add, tuntap_del, tuntap_show,
-  nexthop_add, nexthop_replace, nexthop_del, nexthop_show, nexthop_flush,
+  nexthop_add, nexthop_replace, nexthop_del, nexthop_show, nexthop_flush, nexthop_bucket_show,
   addrlabel_add, addrlabel_del, addrlabel_show, addrlabel_flush,
   maddr_add, maddr_del, maddr_show,
   unparsed,  // a batch line ip sends and the kernel refuses (UsageError::kernel_refusal): it fails in its place
@@ -202,6 +202,8 @@ struct ShowFilter {
   bool nexthop_groups = false;                // nexthop show/flush groups: only groups (the kernel's filter)
   bool nexthop_fdb = false;                   // nexthop show/flush fdb: only fdb nexthops (likewise)
   std::optional<uint32_t> nexthop_protocol{}; // nexthop show/flush protocol NUMBER (compared with nh_protocol)
+  uint32_t nexthop_bucket_nhid = 0;           // nexthop bucket list nhid ID: the buckets sending to it
+  std::optional<uint16_t> nexthop_bucket_index{};  // nexthop bucket get id ID index N: that one bucket
 };
 
 // A T on the heap, made on first write, copied with its owner: keeps a

@@ -150,6 +150,17 @@ Parsed<IpCommand> parse_nexthop_change(Cursor& c, IpCommand&& cmd, Verb verb, in
   return std::move(cmd);
 }
 
+// `dev DEV`, `master DEV` or `vrf NAME`, each by any prefix as ip reads
+// them; true when `key` was one of them (its value read).
+Parsed<bool> device_selector(const std::string& key, Cursor& c, ShowFilter& f) {
+  std::string* target = matches(key, "dev") ? &f.dev : matches(key, "master") ? &f.master
+                        : matches(key, "vrf")                     ? &f.vrf
+                                                                  : nullptr;
+  if (!target) return false;
+  TRY_SET(*target, c.device(key));
+  return true;
+}
+
 // ipnh_list_flush(): the selectors; `id N` ends them, and the command is
 // then a get (show) or a delete (flush) of that one object.
 Parsed<IpCommand> parse_nexthop_show(Cursor& c, IpCommand&& cmd, Verb verb, int family) {
@@ -158,14 +169,12 @@ Parsed<IpCommand> parse_nexthop_show(Cursor& c, IpCommand&& cmd, Verb verb, int 
   ShowFilter& f = cmd.filter();
   while (!c.done()) {
     std::string key = c.next();
-    if (matches(key, "dev")) {
-      TRY_SET(f.dev, c.device(key));
+    auto device = device_selector(key, c, f);
+    if (!device) return device.error();
+    if (*device) {
+      continue;
     } else if (matches(key, "groups")) {
       f.nexthop_groups = true;
-    } else if (matches(key, "master")) {
-      TRY_SET(f.master, c.device(key));
-    } else if (matches(key, "vrf")) {
-      TRY_SET(f.vrf, c.device(key));
     } else if (is(key, "id")) {
       TRY_SET(cmd.nexthop().id, c.read(key, id_value));
       return std::move(cmd);
@@ -192,6 +201,60 @@ Parsed<IpCommand> parse_nexthop_get(Cursor& c, IpCommand&& cmd) {
   }
   if (!cmd.nexthop().id.value_or(0)) return nexthop_usage();
   return std::move(cmd);
+}
+
+// ipnh_bucket_list(): dev, master, vrf, id and nhid.
+Parsed<IpCommand> parse_bucket_list(Cursor& c, IpCommand&& cmd) {
+  cmd.verb = Verb::nexthop_bucket_show;
+  ShowFilter& f = cmd.filter();
+  while (!c.done()) {
+    std::string key = c.next();
+    auto device = device_selector(key, c, f);
+    if (!device) return device.error();
+    if (*device) {
+      continue;
+    } else if (is(key, "id")) {
+      TRY_SET(cmd.nexthop().id, c.read(key, id_value));
+    } else if (is(key, "nhid")) {
+      TRY_SET(f.nexthop_bucket_nhid, c.read(key, id_value));
+    } else if (matches(key, "help")) {
+      return nexthop_usage();
+    } else {
+      return invarg("", key);
+    }
+  }
+  return std::move(cmd);
+}
+
+// ipnh_bucket_get(): `id ID index N`, both, and nothing else.
+Parsed<IpCommand> parse_bucket_get(Cursor& c, IpCommand&& cmd) {
+  cmd.verb = Verb::nexthop_bucket_show;
+  while (!c.done()) {
+    std::string key = c.next();
+    if (is(key, "id")) {
+      TRY_SET(cmd.nexthop().id, c.read(key, id_value));
+    } else if (is(key, "index")) {
+      TRY_SET(cmd.filter().nexthop_bucket_index, c.read(key, [](const std::string& text) -> Parsed<uint16_t> {
+        auto value = unsigned_any_base(text);
+        if (!value || *value > UINT16_MAX) return invarg("invalid bucket index value", text);
+        return static_cast<uint16_t>(*value);
+      }));
+    } else {
+      return nexthop_usage();
+    }
+  }
+  if (!cmd.nexthop().id.value_or(0) || !cmd.filter().nexthop_bucket_index) return nexthop_usage();
+  return std::move(cmd);
+}
+
+// do_ipnh_bucket(): list (the default) or get.
+Parsed<IpCommand> parse_bucket(Cursor& c, IpCommand&& cmd) {
+  if (c.done()) return parse_bucket_list(c, std::move(cmd));
+  std::string verb = c.next();
+  if (matches(verb, "list") || matches(verb, "show") || matches(verb, "lst")) return parse_bucket_list(c, std::move(cmd));
+  if (matches(verb, "get")) return parse_bucket_get(c, std::move(cmd));
+  if (matches(verb, "help")) return nexthop_usage();
+  return unknown_command(verb, "nexthop");
 }
 
 // The selectors' devices by index, as ip looks them up before its dump: a
@@ -321,6 +384,7 @@ Parsed<IpCommand> parse_nexthop(Cursor& c, IpCommand&& cmd, int family) {
     return parse_nexthop_show(c, std::move(cmd), Verb::nexthop_show, family);
   if (matches(verb, "get")) return parse_nexthop_get(c, std::move(cmd));
   if (matches(verb, "flush")) return parse_nexthop_show(c, std::move(cmd), Verb::nexthop_flush, family);
+  if (matches(verb, "bucket")) return parse_bucket(c, std::move(cmd));
   if (matches(verb, "help")) return nexthop_usage();
   return unknown_command(verb, "nexthop");
 }
@@ -343,6 +407,39 @@ NlResult<void> show_nexthops(Runner& r, const IpCommand& cmd) {
     std::string t = nexthop_record(nh, {.all = all, .details = r.globals().details}, j);
     if (r.globals().json) r.emit(std::move(j));
     else r.out() += t;
+  }
+  return {};
+}
+
+NlResult<void> show_nexthop_buckets(Runner& r, const IpCommand& cmd) {
+  auto c = BRISK_TRY(r.conn());
+  r.use_json();
+  std::vector<netlink::NexthopBucket> found;
+  if (cmd.filter().nexthop_bucket_index) {
+    found.push_back(BRISK_TRY(netlink::get_nexthop_bucket(*c, *cmd.nexthop().id, *cmd.filter().nexthop_bucket_index)));
+  } else {
+    auto devices = BRISK_TRY(dump_filter(*c, cmd, false));
+    found = BRISK_TRY(netlink::list_nexthop_buckets(*c, {.family = devices.family,
+                                                          .oif = devices.oif,
+                                                          .master = devices.master,
+                                                          .id = cmd.nexthop().id.value_or(0),
+                                                          .nhid = cmd.filter().nexthop_bucket_nhid}));
+  }
+  for (const auto& b : found) {
+    Json j;
+    j["id"] = b.id;
+    std::string t = "id " + std::to_string(b.id) + " index " + std::to_string(b.index) + " ";
+    Json bucket;
+    bucket["index"] = b.index;
+    ticks(bucket, t, "idle_time", b.idle_time);
+    bucket["nhid"] = b.nhid;
+    t += "nhid " + std::to_string(b.nhid) + " ";
+    j["bucket"] = std::move(bucket);
+    std::vector<std::string> flags = route_flags(b.flags);
+    for (const auto& flag : flags) t += flag + " ";
+    j["flags"] = flags;
+    if (r.globals().json) r.emit(std::move(j));
+    else r.out() += t + "\n";
   }
   return {};
 }

@@ -360,7 +360,7 @@ int Runner::run(std::vector<BatchCommand>& cmds) {
                           cmd.verb == Verb::addr_show || cmd.verb == Verb::addr_flush ||
                           cmd.verb == Verb::neigh_show || cmd.verb == Verb::neigh_flush ||
                           cmd.verb == Verb::route_get || cmd.verb == Verb::nexthop_show ||
-                          cmd.verb == Verb::nexthop_flush;
+                          cmd.verb == Verb::nexthop_flush || cmd.verb == Verb::nexthop_bucket_show;
     if (!result && parses_devices) {
       if (auto text = argument_error(result.error())) {  // monitor dev DEV, show master|vrf DEV: missing
         flush_out();
@@ -495,6 +495,7 @@ NlResult<void> Runner::run_one(const IpCommand& cmd) {
     case Verb::fdb_show: return show_fdb(*this, cmd);
     case Verb::nexthop_show: return show_nexthops(*this, cmd);
     case Verb::nexthop_flush: return flush_nexthops(*this, cmd);
+    case Verb::nexthop_bucket_show: return show_nexthop_buckets(*this, cmd);
     case Verb::addrlabel_show: return show_addrlabels(*this, cmd);
     case Verb::addrlabel_flush: return flush_addrlabels(*this, cmd);
     case Verb::maddr_add:

@@ -112,6 +112,7 @@ netlink::NlResult<void> flush_neighbours(Runner& r, const IpCommand& cmd);
 netlink::NlResult<void> get_neighbour(Runner& r, const IpCommand& cmd);
 netlink::NlResult<void> show_fdb(Runner& r, const IpCommand& cmd);
 netlink::NlResult<void> show_nexthops(Runner& r, const IpCommand& cmd);  // show, list and get
+netlink::NlResult<void> show_nexthop_buckets(Runner& r, const IpCommand& cmd);  // bucket list and get
 // One delete per nexthop the selectors pick (groups first when none is
 // given), each failure on stderr; then "Flushed N nexthops".
 netlink::NlResult<void> flush_nexthops(Runner& r, const IpCommand& cmd);
