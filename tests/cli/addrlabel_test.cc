@@ -123,7 +123,22 @@ TEST(IpAddrlabelBatch, AsIpWithAndWithoutForce) {
     cli_test::expect_same_batch(file, force, brisk_ns.get(), ip_ns.get());
     EXPECT_EQ(ip_run({"addrlabel"}, brisk_ns.get()).out, ip_run({"addrlabel"}, ip_ns.get()).out) << force;
   }
-  // A device missing while ip parses the line ends even a -force batch.
+  // A failed list fails its line: the batch's status is 1, as ip's, not the
+  // 255 of the same list on a command line.
+  cli_test::write_file(file, "addrlabel\naddrlabel\n");
+  for (bool force : {false, true}) {
+    UniqueFd brisk_ns = brisk::test::make_netns();
+    UniqueFd ip_ns = brisk::test::make_netns();
+    for (const Words& args : {Words{"-4", "-batch", file}, Words{"-4", "-force", "-batch", file}}) {
+      if ((args.size() == 4) != force) continue;
+      auto theirs = ip_run(args, ip_ns.get());
+      auto ours = cli_test::brisk_run(args, brisk_ns.get());
+      EXPECT_EQ(theirs.code, 1);
+      EXPECT_EQ(ours.code, theirs.code) << force;
+      EXPECT_EQ(ours.err, theirs.err) << force;
+    }
+  }
+    // A device missing while ip parses the line ends even a -force batch.
   cli_test::write_file(file,
                        "addrlabel add prefix 2001:db8::/32 label 9\n"
                        "addrlabel add prefix 2001:db9::/32 dev nosuch label 7\n"

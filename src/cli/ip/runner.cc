@@ -86,10 +86,16 @@ std::optional<std::string> missing_device(const NetlinkError& e) {
 
 }  // namespace
 
-int Runner::failure_status(const NetlinkError& e) const {
+int Runner::failure_status(const NetlinkError& e, Verb verb) const {
+  // A failed batch line makes the batch 1, whatever failed.
+  if (!source_.empty()) return 1;
+  // Commands whose own return ip's do_cmd negates: nexthop flush of one id
+  // and addrlabel flush return -1, addrlabel list 1.
+  if (verb == Verb::nexthop_flush || verb == Verb::addrlabel_flush) return 1;
+  if (verb == Verb::addrlabel_show) return kArgumentExit;
   // ip's do_cmd negates the -2 of a failed rtnl_talk; a device it could not
-  // find is its parser's exit(1), and a failed batch line makes the batch 1.
-  return source_.empty() && e.kernel && !missing_device(e) ? 2 : 1;
+  // find is its parser's exit(1).
+  return e.kernel && !missing_device(e) ? 2 : 1;
 }
 
 std::string runtime_message(const NetlinkError& e) {
@@ -371,11 +377,7 @@ int Runner::run(std::vector<BatchCommand>& cmds) {
     if (!result) {
       bool tuntap = cmd.verb == Verb::tuntap_add || cmd.verb == Verb::tuntap_del;
       report(cmd.line, tuntap ? tuntap_message(result.error()) : runtime_message(result.error()));
-      // ip's nexthop flush of one id returns the -1 of its delete, its
-      // addrlabel flush -1 and its addrlabel list 1 (which do_cmd negates).
-      if (cmd.verb == Verb::nexthop_flush || cmd.verb == Verb::addrlabel_flush) status = 1;
-      else if (cmd.verb == Verb::addrlabel_show) status = kArgumentExit;
-      else status = failure_status(result.error());
+      status = failure_status(result.error(), cmd.verb);
       if (!g_.force) return status;
     }
     dump_json();

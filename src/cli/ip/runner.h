@@ -63,7 +63,8 @@ class Runner {
   netlink::NlResult<std::size_t> queue(netlink::Batch& batch, IpCommand& cmd);
   void report(int line, const std::string& message);  // line: the batch line, 0 outside one
   // ip's exit status for a command that failed with `e`.
-  int failure_status(const netlink::NetlinkError& e) const;
+  // `verb`: the command's, for those whose status is their own return value.
+  int failure_status(const netlink::NetlinkError& e, Verb verb = Verb::unparsed) const;
   std::size_t safe_delete_prefix(const std::vector<BatchCommand>& cmds, std::size_t first);
   // Queues the link-state syncs ip's name lookups would make for `cmd`,
   // before its own op; notes the devices it creates.
