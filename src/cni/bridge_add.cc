@@ -72,7 +72,7 @@ BridgeState ensure_bridge(Connection& host, const BridgeConfig& c) {
     fail(ErrorCode::internal, fmt::format("failed to create bridge \"{}\": could not add \"{}\": {}", c.bridge,
                                           c.bridge, added.error().message()));
   if (c.promisc_mode)
-    checked(netlink::set_link(host, {.name = c.bridge, .promisc = true}),
+    checked(netlink::set_link(host, {.name = c.bridge, .tuning = {.promisc = true}}),
             fmt::format("could not set promiscuous mode on \"{}\"", c.bridge));
   auto link = netlink::get_link(host, c.bridge);
   if (!link) fail(ErrorCode::internal, fmt::format("failed to create bridge \"{}\": could not lookup \"{}\": {}",
@@ -100,7 +100,7 @@ Veth make_veth(Connection& pod, int host_ns, const Environment& env, const Bridg
     netlink::LinkAdd add{.name = env.ifname, .kind = veth};
     if (c.mtu > 0) {
       add.common.mtu = static_cast<uint32_t>(c.mtu);
-      std::get<netlink::VethOptions>(add.kind).peer_mtu = static_cast<uint32_t>(c.mtu);
+      std::get<netlink::VethOptions>(add.kind).peer_common.mtu = static_cast<uint32_t>(c.mtu);
     }
     add.common.address = c.mac;
     auto made = netlink::add_link(pod, add);

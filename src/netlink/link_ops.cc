@@ -63,14 +63,19 @@ NlResult<bool> link_exists(Connection& conn, const std::string& name) {
 
 // The tuning's interface flags, into the header (before any attribute).
 void tuning_flags(ifinfomsg& ifi, const LinkTuning& t) {
-  if (t.dynamic) {
-    ifi.ifi_change |= IFF_DYNAMIC;
-    if (*t.dynamic) ifi.ifi_flags |= IFF_DYNAMIC;
-  }
-  if (t.trailers) {
-    ifi.ifi_change |= IFF_NOTRAILERS;
-    if (!*t.trailers) ifi.ifi_flags |= IFF_NOTRAILERS;
-  }
+  // Each flag asked for goes in ifi_change, and in ifi_flags when it is to be set.
+  auto flag = [&ifi](const std::optional<bool>& set, unsigned bit) {
+    if (!set) return;
+    ifi.ifi_change |= bit;
+    if (*set) ifi.ifi_flags |= bit;
+  };
+  auto negated = [](const std::optional<bool>& on) { return on ? std::optional<bool>(!*on) : std::nullopt; };
+  flag(t.dynamic, IFF_DYNAMIC);
+  flag(negated(t.trailers), IFF_NOTRAILERS);
+  flag(t.promisc, IFF_PROMISC);
+  flag(negated(t.arp), IFF_NOARP);
+  flag(t.multicast, IFF_MULTICAST);
+  flag(t.allmulticast, IFF_ALLMULTI);
 }
 
 // The tuning's attributes; a malformed broadcast address is refused.
@@ -87,6 +92,17 @@ NlResult<void> put_tuning(Message& m, const LinkTuning& t, const char* op, const
   if (t.num_rx_queues) m.put_u32(IFLA_NUM_RX_QUEUES, *t.num_rx_queues);
   if (t.carrier) m.put_u8(IFLA_CARRIER, *t.carrier);
   if (t.protodown) m.put_u8(IFLA_PROTO_DOWN, *t.protodown);
+  if (t.protodown_reason) {
+    auto [bit, on] = *t.protodown_reason;
+    if (bit > 31) return invalid_argument(op, name, "protodown reason above 31", ERANGE);
+    auto reason = m.begin_nest(IFLA_PROTO_DOWN_REASON | NLA_F_NESTED);
+    m.put_u32(IFLA_PROTO_DOWN_REASON_MASK, 1u << bit);
+    m.put_u32(IFLA_PROTO_DOWN_REASON_VALUE, on ? 1u << bit : 0u);
+    m.end_nest(reason);
+  }
+  if (t.operstate) m.put_u8(IFLA_OPERSTATE, *t.operstate);
+  if (t.link_mode) m.put_u8(IFLA_LINKMODE, *t.link_mode);
+  if (t.link_netnsid) m.put_u32(IFLA_LINK_NETNSID, static_cast<uint32_t>(*t.link_netnsid));
   if (t.addr_gen_mode) {
     auto af = m.begin_nest(IFLA_AF_SPEC);
     auto inet6 = m.begin_nest(AF_INET6);
@@ -176,21 +192,22 @@ struct KindWriter {
     m.put_string(IFLA_INFO_KIND, "veth");
     auto data = m.begin_nest(IFLA_INFO_DATA);
     // Without a peer (no name, nothing else of it) the kernel makes one named vethN, as for ip.
-    if (v.peer.empty() && v.peer_netns_fd < 0 && !v.peer_mtu && v.peer_address.empty()) {
+    if (v.peer.empty() && v.peer_netns_fd < 0 && v.peer_common == LinkCommon{}) {
       m.end_nest(data);
       return {};
     }
     auto peer = m.begin_nest(VETH_INFO_PEER);
     ifinfomsg ifi{};
+    ifi.ifi_index = v.peer_common.index;
+    if (v.peer_common.up) ifi.ifi_flags = ifi.ifi_change = IFF_UP;
+    tuning_flags(ifi, v.peer_common.tuning);
     m.put_raw(&ifi, sizeof ifi);
     if (!v.peer.empty()) m.put_string(IFLA_IFNAME, v.peer);
     // Created in place in its namespace: no unregister/register of a move.
     if (v.peer_netns_fd >= 0) m.put_u32(IFLA_NET_NS_FD, static_cast<uint32_t>(v.peer_netns_fd));
-    if (v.peer_mtu) m.put_u32(IFLA_MTU, *v.peer_mtu);
-    if (!v.peer_address.empty()) {
-      auto mac = MacAddress::parse(v.peer_address);
-      if (!mac) return invalid_argument(op, name, "malformed peer MAC address '" + v.peer_address + "'");
-      m.put_bytes(IFLA_ADDRESS, mac->bytes);
+    if (auto settings = put_common(m, conn, v.peer_common, op, name); !settings) {
+      settings.error().detail = "peer: " + settings.error().detail;
+      return settings;
     }
     m.end_nest(peer);
     m.end_nest(data);
@@ -369,6 +386,9 @@ NlResult<void> validate_add(const LinkAdd& spec) {
       }
     }
     if (v->peer == spec.name && v->peer_netns_fd < 0) return invalid_argument(op, spec.name, "peer has the same name", EEXIST);
+    // The kernel would ignore both without a word.
+    if (!v->peer_common.master.empty() || !v->peer_common.alias.empty())
+      return invalid_argument(op, spec.name, "a veth peer takes its master and alias once it exists (set_link)");
   }
   if (auto* v = std::get_if<MacvlanOptions>(&spec.kind); v && v->link.empty())
     return invalid_argument(op, spec.name, "macvlan needs a lower device (link)");
@@ -447,6 +467,7 @@ Op link_add_op(LinkAdd spec) {
     Message m(RTM_NEWLINK, NLM_F_CREATE | NLM_F_EXCL | NLM_F_ECHO);
     auto& ifi = m.put_header<ifinfomsg>();
     if (spec.common.up) ifi.ifi_flags = ifi.ifi_change = IFF_UP;
+    ifi.ifi_index = spec.common.index;
     tuning_flags(ifi, spec.common.tuning);
     m.put_string(IFLA_IFNAME, spec.name);
     BRISK_TRY(put_common(m, conn, spec.common, "link add", spec.name));
@@ -526,9 +547,11 @@ Op link_set_op(LinkSet spec) {
   }
   if (!spec.address.empty() && !MacAddress::parse(spec.address))
     return failed_op(op, spec.name, invalid_argument(op, spec.name, "malformed MAC address '" + spec.address + "'"));
+  const bool moves = spec.netns_fd >= 0 || spec.netns_pid.has_value() || !spec.netns_name.empty();
+  if (spec.new_index && !moves)
+    return failed_op(op, spec.name, invalid_argument(op, spec.name, "a new ifindex is given only with a move to a namespace"));
   Op result{.op = op, .object = by_group ? "group " + std::to_string(*spec.group) : spec.name};
-  result.changes_names =
-      !spec.new_name.empty() || spec.netns_fd >= 0 || spec.netns_pid.has_value() || !spec.netns_name.empty();
+  result.changes_names = !spec.new_name.empty() || moves;
   // A rename must address the device by index: IFLA_IFNAME carries the new name.
   if (!spec.new_name.empty()) result.needs.push_back({spec.name, "dev"});
   if (spec.master && !spec.master->empty()) result.needs.push_back({*spec.master, "master"});
@@ -548,17 +571,10 @@ Op link_set_op(LinkSet spec) {
     const LinkSet& spec = *shared;
     Message m(RTM_NEWLINK, 0);
     auto& ifi = m.put_header<ifinfomsg>();
-    // Each flag asked for goes in ifi_change, and in ifi_flags when it is to be set.
-    auto flag = [&ifi](const std::optional<bool>& set, unsigned bit) {
-      if (!set) return;
-      ifi.ifi_change |= bit;
-      if (*set) ifi.ifi_flags |= bit;
-    };
-    flag(spec.up, IFF_UP);
-    flag(spec.promisc, IFF_PROMISC);
-    flag(spec.arp ? std::optional<bool>(!*spec.arp) : std::nullopt, IFF_NOARP);
-    flag(spec.multicast, IFF_MULTICAST);
-    flag(spec.allmulticast, IFF_ALLMULTI);
+    if (spec.up) {
+      ifi.ifi_change |= IFF_UP;
+      if (*spec.up) ifi.ifi_flags |= IFF_UP;
+    }
     tuning_flags(ifi, spec.tuning);
     if (spec.name.empty()) {
       // A group change: no device named, IFLA_GROUP (below) picks them.
@@ -573,6 +589,7 @@ Op link_set_op(LinkSet spec) {
     if (spec.master) m.put_u32(IFLA_MASTER, spec.master->empty() ? 0u : static_cast<uint32_t>(cached(conn, *spec.master)));
     if (spec.netns_fd >= 0) m.put_u32(IFLA_NET_NS_FD, static_cast<uint32_t>(spec.netns_fd));
     if (spec.netns_pid) m.put_u32(IFLA_NET_NS_PID, static_cast<uint32_t>(*spec.netns_pid));
+    if (spec.new_index) m.put_u32(IFLA_NEW_IFINDEX, static_cast<uint32_t>(spec.new_index));
     UniqueFd named;
     if (!spec.netns_name.empty()) {
       auto fd = open_netns(spec.netns_name);

@@ -142,10 +142,13 @@ Op tun_add_op(LinkAdd spec) {
       return e;
     }
     const LinkCommon& c = spec.common;
-    bool configure = c.mtu || !c.address.empty() || c.txqueuelen || !c.master.empty() || !c.alias.empty() ||
-                     c.group || c.up;
-    if (!configure) return {};
-    LinkSet set{.name = spec.name, .mtu = c.mtu, .address = c.address, .txqueuelen = c.txqueuelen, .group = c.group};
+    if (c == LinkCommon{}) return {};
+    LinkSet set{.name = spec.name,
+                .mtu = c.mtu,
+                .address = c.address,
+                .txqueuelen = c.txqueuelen,
+                .group = c.group,
+                .tuning = c.tuning};
     if (c.up) set.up = true;
     if (!c.master.empty()) set.master = c.master;
     if (!c.alias.empty()) set.alias = c.alias;

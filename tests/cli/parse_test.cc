@@ -98,15 +98,17 @@ TEST(IpAddr, ShowScopeAndTo) {
 }
 
 TEST(IpLink, SetFlagsOnOff) {
-  auto cmd = parse_command(Words{"link", "set", "v0", "promisc", "on", "arp", "off", "multicast", "0", "allmulticast", "1"},
+  auto cmd = parse_command(Words{"link", "set", "v0", "promisc", "on", "arp", "off", "multicast", "off", "allmulticast", "on"},
                            Globals{});
   ASSERT_TRUE(cmd) << cmd.error().message;
-  EXPECT_EQ(cmd->link_set().promisc, true);
-  EXPECT_EQ(cmd->link_set().arp, false);
-  EXPECT_EQ(cmd->link_set().multicast, false);
-  EXPECT_EQ(cmd->link_set().allmulticast, true);
+  EXPECT_EQ(cmd->link_set().tuning.promisc, true);
+  EXPECT_EQ(cmd->link_set().tuning.arp, false);
+  EXPECT_EQ(cmd->link_set().tuning.multicast, false);
+  EXPECT_EQ(cmd->link_set().tuning.allmulticast, true);
   EXPECT_FALSE(parse_command(Words{"link", "set", "v0", "promisc"}, Globals{}));
   EXPECT_FALSE(parse_command(Words{"link", "set", "v0", "arp", "maybe"}, Globals{}));
+  // iplink.c compares the words "on" and "off" exactly, unlike the kinds' options.
+  EXPECT_FALSE(parse_command(Words{"link", "set", "v0", "multicast", "0"}, Globals{}));
 }
 
 TEST(IpGlobals, LongFormsAndBatch) {
@@ -173,13 +175,14 @@ TEST(IpLink, AddVeth) {
   EXPECT_TRUE(c.link_add().common.up);
   auto& veth = std::get<netlink::VethOptions>(c.link_add().kind);
   EXPECT_EQ(veth.peer, "v1");
-  EXPECT_EQ(veth.peer_mtu, 1300u);
-  // "name NAME", "dev NAME", a bare peer name, and the peer's netns.
-  auto d = ok({"link", "add", "name", "a", "type", "veth", "peer", "b", "netns", "blue"});
-  EXPECT_EQ(d.link_add().name, "a");
-  EXPECT_EQ(std::get<netlink::VethOptions>(d.link_add().kind).peer, "b");
+  EXPECT_EQ(veth.peer_common.mtu, 1300u);
+  // "name NAME", "dev NAME", a bare peer name, and the peer's netns. (As in
+  // ip, a bare "a" or "b" would be the keyword it abbreviates: address, broadcast.)
+  auto d = ok({"link", "add", "name", "va", "type", "veth", "peer", "vb", "netns", "blue"});
+  EXPECT_EQ(d.link_add().name, "va");
+  EXPECT_EQ(std::get<netlink::VethOptions>(d.link_add().kind).peer, "vb");
   EXPECT_EQ(d.peer_netns, "blue");
-  EXPECT_EQ(ok({"link", "add", "dev", "a", "type", "veth", "peer", "name", "b"}).link_add().name, "a");
+  EXPECT_EQ(ok({"link", "add", "dev", "va", "type", "veth", "peer", "name", "vb"}).link_add().name, "va");
 }
 
 TEST(IpLink, AddOtherKinds) {

@@ -29,7 +29,7 @@ TEST_F(Link, AFreshNamespaceHoldsOnlyLoopback) {
 
 TEST_F(Link, VethWithCommonOptionsReadsBackThroughIp) {
   auto added = add_link(conn(), {.name = "va0",
-                                 .kind = VethOptions{.peer = "vb0", .peer_mtu = 1400, .peer_address = "02:00:00:00:00:02"},
+                                 .kind = VethOptions{.peer = "vb0", .peer_common = {.mtu = 1400, .address = "02:00:00:00:00:02"}},
                                  .common = {.mtu = 9000,
                                             .address = "02:00:00:00:00:01",
                                             .txqueuelen = 77,
@@ -431,14 +431,14 @@ namespace {
 // The flags `ip link set` toggles: each asked-for bit changes, the others stay.
 TEST_F(Link, SetTogglesPromiscArpMulticastAndAllmulticast) {
   ASSERT_TRUE(add_link(conn(), {.name = "f0", .kind = VethOptions{.peer = "f1"}}));
-  ASSERT_TRUE(set_link(conn(), {.name = "f0", .promisc = true, .arp = false, .allmulticast = true}));
+  ASSERT_TRUE(set_link(conn(), {.name = "f0", .tuning = {.promisc = true, .arp = false, .allmulticast = true}}));
   auto on = get_link(conn(), "f0");
   ASSERT_TRUE(on) << on.error().message();
   EXPECT_TRUE(on->flags & IFF_PROMISC);
   EXPECT_TRUE(on->flags & IFF_NOARP);
   EXPECT_TRUE(on->flags & IFF_ALLMULTI);
   EXPECT_TRUE(on->flags & IFF_MULTICAST) << "not asked for: unchanged";
-  ASSERT_TRUE(set_link(conn(), {.name = "f0", .promisc = false, .arp = true, .multicast = false, .allmulticast = false}));
+  ASSERT_TRUE(set_link(conn(), {.name = "f0", .tuning = {.promisc = false, .arp = true, .multicast = false, .allmulticast = false}}));
   auto off = get_link(conn(), "f0");
   ASSERT_TRUE(off) << off.error().message();
   EXPECT_FALSE(off->flags & (IFF_PROMISC | IFF_NOARP | IFF_ALLMULTI | IFF_MULTICAST)) << std::hex << off->flags;

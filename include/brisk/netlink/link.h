@@ -46,9 +46,20 @@ struct LinkTuning {
   std::optional<bool> protodown{};          // IFLA_PROTO_DOWN, where the driver supports it
   std::optional<bool> dynamic{};            // IFF_DYNAMIC: the address may change
   std::optional<bool> trailers{};           // false sets IFF_NOTRAILERS
+  std::optional<bool> promisc{};            // IFF_PROMISC: receive every frame (counted, as ip does)
+  std::optional<bool> arp{};                // false sets IFF_NOARP
+  std::optional<bool> multicast{};          // IFF_MULTICAST
+  std::optional<bool> allmulticast{};       // IFF_ALLMULTI: receive every multicast frame
+  std::optional<uint8_t> operstate{};       // IFLA_OPERSTATE: IF_OPER_* (RFC 2863), as `state UP|DORMANT|...`
+  std::optional<uint8_t> link_mode{};       // IFLA_LINKMODE: IF_LINK_MODE_DEFAULT, _DORMANT or _TESTING
+  std::optional<int32_t> link_netnsid{};    // IFLA_LINK_NETNSID: the id, here, of the lower device's namespace
+  // IFLA_PROTO_DOWN_REASON: one reason bit (0..31) turned on or off.
+  std::optional<std::pair<uint8_t, bool>> protodown_reason{};
   std::string broadcast{};                  // IFLA_BROADCAST: the link-layer broadcast address; empty: unchanged
   bool xdp_off = false;                     // detach the device's XDP program (IFLA_XDP, fd -1)
   uint32_t xdp_flags = 0;                   // XDP_FLAGS_*_MODE of the program to detach; 0: any
+
+  bool operator==(const LinkTuning&) const = default;
 };
 
 struct LinkCommon {
@@ -59,16 +70,21 @@ struct LinkCommon {
   std::string alias{};                   // ifalias text; empty: none
   std::optional<uint32_t> group{};       // device group; default group 0
   bool up = false;                       // bring the device up as it is created
+  int32_t index = 0;                     // the new device's ifindex; 0: the kernel picks one
   LinkTuning tuning{};                   // the rest of what ip link add takes
+
+  bool operator==(const LinkCommon&) const = default;
 };
 
 struct VethOptions {
   std::string peer{};                 // the other end's name; empty: the kernel names it vethN (a scan of every name)
   int peer_netns_fd = -1;             // create the peer directly in this namespace (fd not owned); -1: here
-  std::optional<uint32_t> peer_mtu{}; // the peer's MTU; default the kernel's
-  std::string peer_address{};         // the peer's MAC; empty: the kernel picks one
-  // No peer "up": the kernel refuses to open a veth end before both exist
-  // (ENOTCONN); bring the peer up afterwards from its own namespace.
+  // The peer's own settings, sent as the device's are (mtu, address,
+  // txqueuelen, group, index, tuning). Its master and alias are refused:
+  // the kernel ignores both on a peer, so set them once it exists. Its `up`
+  // goes to the kernel, which refuses to open a veth end before both exist
+  // (ENOTCONN): bring the peer up afterwards from its own namespace.
+  LinkCommon peer_common{};
 };
 
 // Each field set is sent; at creation the rest take the kernel's defaults,
@@ -225,10 +241,6 @@ struct LinkAdd {
 struct LinkSet {
   std::string name{};                    // the device to change; empty with `group`: every device in that group
   std::optional<bool> up{};              // up or down
-  std::optional<bool> promisc{};         // IFF_PROMISC: receive every frame (counted, as ip does)
-  std::optional<bool> arp{};             // false sets IFF_NOARP
-  std::optional<bool> multicast{};       // IFF_MULTICAST
-  std::optional<bool> allmulticast{};    // IFF_ALLMULTI: receive every multicast frame
   std::optional<uint32_t> mtu{};         // new MTU
   std::string address{};                 // new MAC; empty: unchanged
   std::string new_name{};                // rename to this; empty: unchanged
@@ -236,6 +248,7 @@ struct LinkSet {
   int netns_fd = -1;                     // move into the namespace of this fd (not owned)
   std::optional<pid_t> netns_pid{};      // move into the namespace of this process
   std::string netns_name{};              // move into this named namespace (/run/netns/<name>)
+  int32_t new_index = 0;                 // with a move: the device's ifindex there (IFLA_NEW_IFINDEX); 0: kept if free
   std::optional<std::string> alias{};    // new alias; "" clears it
   std::optional<uint32_t> txqueuelen{};  // new transmit queue length
   std::optional<uint32_t> group{};       // new device group; with no name: the group whose devices all change

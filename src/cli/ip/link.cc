@@ -1,9 +1,11 @@
 // ip link: add, set, delete and show, with each kind's options.
+#include <linux/if.h>
 #include <linux/if_link.h>
 #include <strings.h>
 #include <algorithm>
 #include <climits>
 
+#include "cli/ip/link_print.h"
 #include "cli/ip/names.h"
 #include "cli/ip/objects.h"
 
@@ -19,6 +21,80 @@ Parsed<std::string> new_device_name(const std::string& text) {
     return fail(UsageError{.message = "Error: Attribute failed policy validation.", .exact = true, .exit_code = 2,
                            .line_failure = true, .kernel_refusal = true});
   return link_name("name", text);
+}
+
+// A new device's name, as ip's iplink_parse takes it: `name X` once, and
+// `dev X` or a bare word once; given both ways, the two must agree.
+class NewLinkName {
+ public:
+  Parsed<bool> by_name(Cursor& c, const std::string& key) {
+    std::string text;
+    TRY_SET(text, c.value(key));
+    if (!name_.empty()) return duplicate("name", text);
+    TRY_SET(name_, link_name("name", text));
+    return true;
+  }
+  // `dev X` (key "dev") or a bare word X (key X).
+  Parsed<bool> by_dev(Cursor& c, const std::string& key) {
+    std::string text = key;
+    if (is(key, "dev")) TRY_SET(text, c.value(key));
+    if (!dev_.empty()) return garbage("dev", text);
+    TRY_SET(dev_, new_device_name(text));
+    return true;
+  }
+  bool empty() const { return name_.empty() && dev_.empty(); }
+  Parsed<std::string> result() const {
+    if (name_.empty()) return dev_;
+    if (dev_.empty() || dev_ == name_) return name_;
+    return fatal("both \"name\" and \"dev\" cannot be used when creating devices.", 255);
+  }
+
+ private:
+  std::string name_, dev_;
+};
+
+// What `link add` takes for the new device and, after `type veth peer`, for
+// the peer (ip's iplink_parse serves both): true when `key` was one of them.
+Parsed<bool> parse_tuning(const std::string& key, Cursor& c, netlink::LinkTuning& t);
+Parsed<bool> parse_new_link_setting(const std::string& key, Cursor& c, netlink::LinkCommon& common) {
+  // ip's duparg: a second value of a keyword taken once.
+  auto twice = [&c](const auto& field, const std::string& name) -> std::optional<Failure<UsageError>> {
+    if (field && !c.done()) return duplicate(name, c.peek());
+    return std::nullopt;
+  };
+  if (is(key, "up") || is(key, "down")) {
+    common.up = is(key, "up");
+  } else if (is(key, "mtu")) {
+    if (auto dup = twice(common.mtu, "mtu")) return *dup;
+    TRY_SET(common.mtu, c.number<uint32_t>(key));
+  } else if (matches(key, "address")) {
+    TRY_SET(common.address, c.ll_address(key));
+  } else if (matches(key, "txqueuelen") || is(key, "qlen") || matches(key, "txqlen")) {
+    if (auto dup = twice(common.txqueuelen, "txqueuelen")) return *dup;
+    TRY_SET(common.txqueuelen, c.number<uint32_t>("txqueuelen"));  // ip names it so, whichever word was used
+  } else if (matches(key, "master")) {
+    TRY_SET(common.master, c.device(key));
+  } else if (matches(key, "nomaster")) {
+    common.master.clear();
+  } else if (matches(key, "alias")) {
+    TRY_SET(common.alias, c.read(key, [](const std::string& text) -> Parsed<std::string> {
+      if (text.size() >= IFALIASZ) return invarg("alias too long\n", text);
+      return text;
+    }));
+  } else if (is(key, "group")) {
+    if (auto dup = twice(common.group, "group")) return *dup;
+    TRY_SET(common.group, c.read(key, group_value));
+  } else if (is(key, "index")) {
+    TRY_SET(common.index, c.read(key, [&common](const std::string& text) -> Parsed<int32_t> {
+      if (common.index) return duplicate("index", text);
+      int index = std::atoi(text.c_str());  // ip's own reading: a leading number, the rest ignored
+      if (index <= 0) return invarg("Invalid \"index\" value", text);
+      return index;
+    }));
+  } else {
+    return parse_tuning(key, c, common.tuning);
+  }
+  return true;
 }
 
 // `netns PID` names a process by a number that fits ip's int; anything
@@ -514,25 +590,28 @@ Parsed<netlink::LinkKind> parse_kind(const std::string& type, Cursor& c, const s
     netlink::VethOptions veth;
     if (!c.done() && c.peek() == "peer") {
       c.next();
+      NewLinkName peer;
       while (!c.done()) {
         std::string key = c.next();
+        bool ok = false;
         if (is(key, "name")) {
-          TRY_SET(veth.peer, c.value(key));
-          TRY_SET(veth.peer, link_name(key, veth.peer));
-        } else if (is(key, "address")) {
-          TRY_SET(veth.peer_address, c.value(key));
-          TRY_SET(veth.peer_address, ll_address(veth.peer_address));
-        } else if (is(key, "mtu")) {
-          std::string v;
-          TRY_SET(veth.peer_mtu, c.number<uint32_t>(key));
+          TRY_SET(ok, peer.by_name(c, key));
         } else if (is(key, "netns")) {
+          if (!cmd.peer_netns.empty()) return duplicate("netns", c.done() ? key : c.peek());
           TRY_SET(cmd.peer_netns, c.value(key));
-        } else if (veth.peer.empty()) {
-          TRY_SET(veth.peer, link_name("name", key));
+        } else if (matches(key, "type")) {
+          std::string second;
+          TRY_SET(second, c.value(key));
+          return duplicate("type", second);
         } else {
-          return garbage("name", key);
+          TRY_SET(ok, parse_new_link_setting(key, c, veth.peer_common));
+          if (!ok) TRY_SET(ok, peer.by_dev(c, key));
         }
       }
+      TRY_SET(veth.peer, peer.result());
+      // The kernel ignores a peer's master and alias, as it does for ip.
+      veth.peer_common.master.clear();
+      veth.peer_common.alias.clear();
     }
     return netlink::LinkKind{veth};
   }
@@ -706,15 +785,50 @@ Parsed<bool> parse_tuning(const std::string& key, Cursor& c, netlink::LinkTuning
   } else if (is(key, "carrier") || is(key, "protodown")) {
     std::optional<bool>& target = is(key, "carrier") ? t.carrier : t.protodown;
     TRY_SET(target, c.read(key, [&key](const std::string& text) { return one_of_off_on(key, text); }));
-  } else if (is(key, "trailers") || matches(key, "dynamic")) {
-    // iplink.c's own on_off(): the exact words, and its other text.
-    const std::string name = is(key, "trailers") ? "trailers" : "dynamic";
-    std::optional<bool>& target = is(key, "trailers") ? t.trailers : t.dynamic;
+  } else if (is(key, "trailers") || matches(key, "dynamic") || is(key, "promisc") || is(key, "arp") ||
+             is(key, "multicast") || is(key, "allmulticast")) {
+    // iplink.c's interface flags: the exact words "on" and "off" only.
+    const std::string name = matches(key, "dynamic") ? "dynamic" : key;
+    std::optional<bool>& target = name == "trailers"    ? t.trailers
+                                  : name == "dynamic"   ? t.dynamic
+                                  : name == "promisc"   ? t.promisc
+                                  : name == "arp"       ? t.arp
+                                  : name == "multicast" ? t.multicast
+                                                        : t.allmulticast;
     TRY_SET(target, c.read(key, [&name](const std::string& text) -> Parsed<bool> {
       if (text == "on") return true;
       if (text == "off") return false;
       return refused("Error: argument of \"" + name + "\" must be \"on\" or \"off\", not \"" + text + "\"");
     }));
+  } else if (is(key, "state")) {
+    TRY_SET(t.operstate, c.read(key, [](const std::string& text) -> Parsed<uint8_t> {
+      if (auto state = operstate_number(text)) return *state;
+      return invarg("Invalid operstate\n", text);
+    }));
+  } else if (is(key, "mode")) {
+    TRY_SET(t.link_mode, c.read(key, [](const std::string& text) -> Parsed<uint8_t> {
+      if (auto mode = linkmode_number(text)) return *mode;
+      return invarg("Invalid link mode\n", text);
+    }));
+  } else if (matches(key, "link-netnsid")) {
+    if (t.link_netnsid) return duplicate("link-netns/link-netnsid", c.done() ? key : c.peek());
+    TRY_SET(t.link_netnsid, c.read(key, [](const std::string& text) -> Parsed<int32_t> {
+      if (auto id = int_any_base(text)) return *id;
+      return invarg("Invalid \"link-netnsid\" value\n", text);
+    }));
+  } else if (is(key, "protodown_reason")) {
+    uint8_t bit = 0;
+    TRY_SET(bit, c.read(key, [](const std::string& text) -> Parsed<uint8_t> {
+      if (auto n = unsigned_any_base(text); n && *n < 32) return static_cast<uint8_t>(*n);
+      return invarg("invalid protodown reason\n", text);
+    }));
+    bool on = false;
+    TRY_SET(on, c.read(key, [](const std::string& text) -> Parsed<bool> {
+      if (matches(text, "on")) return true;
+      if (matches(text, "off")) return false;
+      return refused("Error: argument of \"protodown_reason\" must be \"on\" or \"off\", not \"" + text + "\"");
+    }));
+    t.protodown_reason = std::pair{bit, on};
   } else if (matches(key, "numtxqueues") || matches(key, "numrxqueues")) {
     bool tx = matches(key, "numtxqueues");
     auto& queues = tx ? t.num_tx_queues : t.num_rx_queues;
@@ -739,37 +853,26 @@ Parsed<IpCommand> parse_link_add(Cursor& c, IpCommand&& cmd) {
   cmd.verb = Verb::link_add;
   auto& spec = cmd.link_add();
   std::string lower, type;
+  NewLinkName name;
   while (!c.done()) {
-    std::string key = c.next(), v;
-    if (is(key, "up")) {
-      spec.common.up = true;
-    } else if (is(key, "type")) {
+    std::string key = c.next();
+    bool ok = false;
+    if (matches(key, "type")) {
       TRY_SET(type, c.value(key));
       break;
-    } else if (is(key, "name") || is(key, "dev")) {
-      TRY_SET(spec.name, c.sole_link_name(key, spec.name));
-    } else if (is(key, "link")) {
+    } else if (is(key, "name")) {
+      TRY_SET(ok, name.by_name(c, key));
+    } else if (matches(key, "link")) {
       TRY_SET(lower, c.device(key));
-    } else if (is(key, "mtu")) {
-      TRY_SET(spec.common.mtu, c.number<uint32_t>(key));
-    } else if (is(key, "address")) {
-      TRY_SET(spec.common.address, c.ll_address(key));
-    } else if (is(key, "txqueuelen") || is(key, "txqlen") || is(key, "qlen")) {
-      TRY_SET(spec.common.txqueuelen, c.number<uint32_t>("txqueuelen"));  // ip names it so, whichever word was used
-    } else if (is(key, "master")) {
-      TRY_SET(spec.common.master, c.device(key));
-    } else if (is(key, "alias")) {
-      TRY_SET(spec.common.alias, c.value(key));
-    } else if (is(key, "group")) {
-      TRY_SET(spec.common.group, c.read(key, group_value));
-    } else if (auto tuned = parse_tuning(key, c, spec.common.tuning); !tuned || *tuned) {
-      if (!tuned) return tuned.error();
-    } else if (spec.name.empty()) {
-      TRY_SET(spec.name, new_device_name(key));
     } else {
-      return garbage("name", key);
+      TRY_SET(ok, parse_new_link_setting(key, c, spec.common));
+      if (!ok) TRY_SET(ok, name.by_dev(c, key));
     }
   }
+  TRY_SET(spec.name, name.result());
+  // ip sends an alias with the new device, and the kernel ignores it there:
+  // checked above, then dropped, so the end state is ip's.
+  spec.common.alias.clear();
   if (type.empty()) return usage("not enough information: \"type\" argument is required");
   if (spec.name.empty()) return usage("not enough information: \"name\" argument is required");
   TRY_SET(spec.kind, parse_kind(type, c, lower, cmd));
@@ -813,12 +916,13 @@ Parsed<IpCommand> parse_link_set(Cursor& c, IpCommand&& cmd) {
       TRY_SET(v, c.value(key));
       if (v == "bridge_slave") TRY_SET(spec.bridge_port, parse_bridge_port(c));
       else TRY_SET(spec.kind, parse_kind_change(v, c, cmd));
-    } else if (is(key, "promisc") || is(key, "arp") || is(key, "multicast") || is(key, "allmulticast")) {
-      std::optional<bool>& flag = is(key, "promisc")     ? spec.promisc
-                                  : is(key, "arp")       ? spec.arp
-                                  : is(key, "multicast") ? spec.multicast
-                                                       : spec.allmulticast;
-      TRY_SET(flag, c.on_off(key));
+    } else if (is(key, "index")) {
+      TRY_SET(spec.new_index, c.read(key, [&spec](const std::string& text) -> Parsed<int32_t> {
+        if (spec.new_index) return duplicate("index", text);
+        int index = std::atoi(text.c_str());  // as ip reads it
+        if (index <= 0) return invarg("Invalid \"index\" value", text);
+        return index;
+      }));
     } else if (auto tuned = parse_tuning(key, c, spec.tuning); !tuned || *tuned) {
       if (!tuned) return tuned.error();
     } else if (spec.name.empty()) {
@@ -832,6 +936,8 @@ Parsed<IpCommand> parse_link_set(Cursor& c, IpCommand&& cmd) {
   // Without a device, `group N` names the devices to change (ip's group set).
   if (spec.name.empty() && !spec.group) return usage("not enough information: \"dev\" argument is required");
   if (!changed) return usage("nothing to change on \"" + spec.name + "\"");
+  if (spec.new_index && cmd.set_netns.empty())
+    return fatal("index can be used only when creating devices or when moving device to another netns.", 255);
   return cmd;
 }
 

@@ -1,6 +1,8 @@
 // ip's print_linkinfo: a link's header, link layer, details and counters.
 #include "cli/ip/link_print.h"
 
+#include <strings.h>
+
 #include <linux/if.h>
 #include <linux/rtnetlink.h>
 
@@ -33,21 +35,16 @@ std::vector<std::string> link_flags(uint32_t flags, bool mdown) {
   return out;
 }
 
-const char* operstate_name(uint8_t state) {
-  static const char* const kNames[] = {"UNKNOWN", "NOTPRESENT", "DOWN", "LOWERLAYERDOWN", "TESTING", "DORMANT", "UP"};
-  return state < std::size(kNames) ? kNames[state] : "UNKNOWN";
-}
+// IF_OPER_* in order (RFC 2863), as `state` prints and `link set … state` reads them.
+constexpr const char* kOperStates[] = {"UNKNOWN", "NOTPRESENT", "DOWN", "LOWERLAYERDOWN", "TESTING", "DORMANT", "UP"};
 
+const char* operstate_name(uint8_t state) { return state < std::size(kOperStates) ? kOperStates[state] : "UNKNOWN"; }
 
-const char* linkmode_name(uint8_t mode) {
-  switch (mode) {
-    case IF_LINK_MODE_DEFAULT: return "DEFAULT";
-    case IF_LINK_MODE_DORMANT: return "DORMANT";
-    case IF_LINK_MODE_TESTING: return "TESTING";
-    default: return "UNKNOWN";
-  }
-}
+// IF_LINK_MODE_*; ip reads only the first two back (`link set … mode`).
+constexpr const char* kLinkModes[] = {"DEFAULT", "DORMANT", "TESTING"};
+static_assert(IF_LINK_MODE_DEFAULT == 0 && IF_LINK_MODE_DORMANT == 1 && IF_LINK_MODE_TESTING == 2);
 
+const char* linkmode_name(uint8_t mode) { return mode < std::size(kLinkModes) ? kLinkModes[mode] : "UNKNOWN"; }
 
 const char* link_type(const netlink::LinkInfo& l) {
   if (l.flags & IFF_LOOPBACK) return "loopback";
@@ -265,5 +262,17 @@ void print_brief(Runner& r, const netlink::LinkInfo& l, const Links& all,
   r.out() += t + "\n";
 }
 
+
+std::optional<uint8_t> operstate_number(const std::string& word) {
+  for (std::size_t i = 0; i < std::size(kOperStates); ++i)
+    if (::strcasecmp(word.c_str(), kOperStates[i]) == 0) return static_cast<uint8_t>(i);
+  return std::nullopt;
+}
+
+std::optional<uint8_t> linkmode_number(const std::string& word) {
+  for (uint8_t mode : {IF_LINK_MODE_DEFAULT, IF_LINK_MODE_DORMANT})
+    if (::strcasecmp(word.c_str(), kLinkModes[mode]) == 0) return mode;
+  return std::nullopt;
+}
 
 }  // namespace brisk::ipcli

@@ -3,7 +3,9 @@
 // -s's counters, and ip -br's one line.
 #pragma once
 
+#include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -33,5 +35,10 @@ void print_brief(Runner& r, const netlink::LinkInfo& l, const Links& all,
 // ip -s's counters; -s -s (`detailed`) adds the error counters.
 Json stats_json(const netlink::LinkStats& s, bool detailed);
 std::string stats_text(const netlink::LinkStats& s, bool detailed);
+
+// The words `state` and `mode` print, read back by `link add|set … state|mode`
+// (any case, as ip): IF_OPER_* and IF_LINK_MODE_DEFAULT|DORMANT.
+std::optional<uint8_t> operstate_number(const std::string& word);
+std::optional<uint8_t> linkmode_number(const std::string& word);
 
 }  // namespace brisk::ipcli

@@ -13,6 +13,15 @@
 #include <sstream>
 
 namespace brisk::ipcli {
+std::optional<int32_t> int_any_base(std::string_view text) {
+  bool negative = !text.empty() && text[0] == '-';
+  if (negative || (!text.empty() && text[0] == '+')) text.remove_prefix(1);
+  if (text.empty() || text[0] == '-' || text[0] == '+') return std::nullopt;
+  auto magnitude = unsigned_any_base(text);
+  if (!magnitude || *magnitude > (negative ? 0x80000000ull : 0x7fffffffull)) return std::nullopt;
+  return static_cast<int32_t>(negative ? -static_cast<int64_t>(*magnitude) : static_cast<int64_t>(*magnitude));
+}
+
 namespace {
 
 constexpr const char* kConfDir = "/etc/iproute2/";

@@ -50,6 +50,8 @@ const NameTable& realms();       // rt_realms: route realms
 
 // strtoul(text, 0) that must use the whole word: decimal, 0x hex or 0 octal.
 std::optional<uint64_t> unsigned_any_base(std::string_view text);
+// ip's get_integer(…, 0): an int, signed, in the same bases.
+std::optional<int32_t> int_any_base(std::string_view text);
 
 std::string scope_name(uint8_t scope);
 std::optional<uint8_t> scope_number(std::string_view);  // also "universe", as ip
