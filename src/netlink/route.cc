@@ -287,7 +287,7 @@ Op route_op(RouteSpec spec, int kind, RouteMerge merge) {
       for (std::size_t k = 0; k < spec.nexthops.size(); ++k) {
         const auto& nh = spec.nexthops[k];
         paths.push_back({.via = route.nexthop_vias[k], .ifindex = nh.dev.empty() ? 0 : cached(conn, nh.dev),
-                         .weight = nh.weight, .onlink = nh.onlink});
+                         .weight = nh.weight, .onlink = nh.onlink, .realms = nh.realms});
       }
       m.put_bytes(RTA_MULTIPATH, encode_multipath(paths));
     }

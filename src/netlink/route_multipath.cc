@@ -12,6 +12,7 @@ namespace {
 constexpr auto kNexthopPolicies = [] {
   std::array<AttrPolicy, RTA_MAX + 1> p{};
   p[RTA_GATEWAY] = {AttrKind::binary, 16, 4};
+  p[RTA_FLOW] = {AttrKind::u32};
   return p;
 }();
 
@@ -33,6 +34,13 @@ std::vector<uint8_t> encode_multipath(const std::vector<Nexthop>& paths) {
       out.resize(at + RTA_SPACE(address.size()));
       std::memcpy(out.data() + at, &rta, sizeof rta);
       std::memcpy(out.data() + at + RTA_LENGTH(0), address.data(), address.size());
+    }
+    if (path.realms) {
+      rtattr rta{.rta_len = static_cast<unsigned short>(RTA_LENGTH(sizeof(uint32_t))), .rta_type = RTA_FLOW};
+      std::size_t at = out.size();
+      out.resize(at + RTA_SPACE(sizeof(uint32_t)));
+      std::memcpy(out.data() + at, &rta, sizeof rta);
+      std::memcpy(out.data() + at + RTA_LENGTH(0), &*path.realms, sizeof(uint32_t));
     }
     rtnh.rtnh_len = static_cast<unsigned short>(out.size() - start);
     std::memcpy(out.data() + start, &rtnh, sizeof rtnh);
@@ -57,6 +65,7 @@ NlResult<std::vector<NexthopInfo>> decode_multipath(std::span<const uint8_t> pay
       if (!address) return std::move(address).error();
       path.gateway = *address;
     }
+    path.realms = attrs->u32(RTA_FLOW);
     paths.push_back(std::move(path));
     payload = payload.subspan(std::min<std::size_t>(payload.size(), RTNH_ALIGN(rtnh.rtnh_len)));
   }

@@ -15,6 +15,7 @@ struct Nexthop {
   int ifindex = 0;
   uint16_t weight = 1;
   bool onlink = false;
+  std::optional<uint32_t> realms;
 };
 
 // RTA_MULTIPATH's payload for `paths`.

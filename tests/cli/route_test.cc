@@ -96,6 +96,57 @@ TEST(IpRouteGrammar, Multipath) {
   EXPECT_FALSE(parse_command(Words{"route", "add", "10.30.0.0/16", "nexthop", "bogus"}, Globals{}));
 }
 
+// iproute_modify tries its keywords in one order, some whole and some by
+// any prefix: the first that matches a word takes it.
+TEST(IpRouteGrammar, KeywordsAsIpFindsThem) {
+  auto metric = [](const std::string& word) {
+    return ok({"route", "add", "10.0.0.0/8", "dev", "d0", word, "1"}).route();
+  };
+  EXPECT_EQ(metric("p").metric, 1u) << "p: priority, before protocol";
+  EXPECT_EQ(metric("met").metric, 1u);
+  EXPECT_EQ(metric("pro").protocol, 1);
+  EXPECT_EQ(metric("t").table, 1u);
+  EXPECT_EQ(metric("w").metrics.values[RTAX_WINDOW], 1u);
+  EXPECT_EQ(metric("c").metrics.values[RTAX_CWND], 1u) << "c: cwnd, before congctl";
+  EXPECT_EQ(metric("i").metrics.values[RTAX_INITCWND], 1u);
+  EXPECT_EQ(metric("r").metrics.values[RTAX_REORDERING], 1u);
+  EXPECT_EQ(metric("rea").realms, 1u);
+  EXPECT_EQ(metric("s").metrics.values[RTAX_SSTHRESH], 1u);
+  EXPECT_EQ(metric("q").metrics.values[RTAX_QUICKACK], 1u);
+  EXPECT_EQ(metric("fa").metrics.values[RTAX_FASTOPEN_NO_COOKIE], 1u);
+  EXPECT_EQ(metric("d").tos, 1);
+  EXPECT_EQ(ok({"route", "add", "10.0.0.0/8", "dev", "d0", "pre", "high"}).route().pref, ICMPV6_ROUTER_PREF_HIGH);
+  // `as [to] ADDR` is read and dropped: the kernel ignores RTA_NEWDST outside MPLS.
+  auto as = ok({"route", "add", "10.0.0.0/8", "as", "to", "10.1.1.1", "dev", "d0"}).route();
+  EXPECT_EQ(as.prefix, "10.0.0.0/8");
+  struct Case {
+    Words words;
+    std::string text;
+  };
+  for (const auto& c : std::vector<Case>{
+           {{"hoplimit", "256"}, "Error: argument \"256\" is wrong: \"hoplimit\" value is invalid\n"},
+           {{"advmss", "x"}, "Error: argument \"x\" is wrong: \"mss\" value is invalid\n"},
+           {{"prio", "x"}, "Error: argument \"x\" is wrong: \"metric\" value is invalid\n"},
+           {{"win", "x"}, "Error: argument \"x\" is wrong: \"window\" value is invalid\n"},
+           {{"quickack", "lock", "1"}, "Error: argument \"lock\" is wrong: \"quickack\" value is invalid\n"},
+           {{"fastopen_no_cookie", "2"},
+            "Error: argument \"2\" is wrong: \"fastopen_no_cookie\" value should be 0 or 1\n"},
+           {{"as", "fd00::1"}, "Error: inet address is expected rather than \"fd00::1\"."},
+           {{"nexthop", "via", "10.9.0.2", "foo"}, "Error: \"nexthop\" or end of line is expected instead of \"foo\""},
+           {{"nexthop", "via", "10.9.0.2", "nexthop"}, "Error: unexpected end of line after \"nexthop\""},
+       }) {
+    Words words{"route", "add", "10.0.0.0/8"};
+    words.insert(words.end(), c.words.begin(), c.words.end());
+    auto e = error_of(words);
+    EXPECT_EQ(format_error(e.message, e.exact), c.text) << ::testing::PrintToString(words);
+  }
+  auto paths = ok({"route", "add", "10.0.0.0/8", "nexthop", "via", "10.9.0.2", "realms", "3/4", "nexthop", "dev",
+                   "d0", "rea", "7"}).route().nexthops;
+  ASSERT_EQ(paths.size(), 2u);
+  EXPECT_EQ(paths[0].realms, (3u << 16) | 4u);
+  EXPECT_EQ(paths[1].realms, 7u);
+}
+
 TEST(IpRouteGrammar, Nhid) {
   auto r = ok({"route", "add", "10.30.0.0/16", "nhid", "0x10"});
   EXPECT_EQ(r.route().nhid, 16u);
@@ -263,6 +314,11 @@ TEST_F(IpRouteParity, RealmsFeaturesCongctlFromAndExpiresAsIp) {
   expect_same_tables();
   EXPECT_EQ(ip_run({"-6", "route", "show", "from", "fd00:23::/64"}, ns()).out, "");
   both({"route", "add", "fd00:19::/64", "from", "fd00:23::/64", "dev", "d0"});
+  // A path's realms, and a dropped `as`.
+  both({"route", "add", "10.21.0.0/16", "nexthop", "via", "10.9.0.2", "realms", "3/4", "nexthop", "dev", "e0", "realm",
+        "7", "weight", "3"});
+  both({"route", "add", "10.22.0.0/16", "as", "to", "10.9.9.9", "dev", "e0"});
+  expect_same_tables();
   for (const Words& show : std::vector<Words>{{"route", "show"}, {"-6", "route", "show"}, {"-d", "route", "show"}}) {
     Words json = show;
     json.insert(json.begin(), "-j");

@@ -64,6 +64,7 @@ struct NexthopSpec {
   std::string dev{};      // output device; empty: the kernel finds one from via
   uint16_t weight = 1;    // 1..256, the path's share of the flows
   bool onlink = false;    // the gateway is on link even if no prefix says so
+  std::optional<uint32_t> realms{};  // RTA_FLOW of this path: (source realm << 16) | destination realm
 };
 
 // A path of a multipath route as the kernel reports it.
@@ -72,6 +73,7 @@ struct NexthopInfo {
   int oif = 0;            // output ifindex; 0: none
   uint16_t weight = 1;    // rtnh_hops + 1
   uint32_t flags = 0;     // RTNH_F_* (onlink, linkdown, dead)
+  std::optional<uint32_t> realms{};  // the path's RTA_FLOW
   bool operator==(const NexthopInfo&) const = default;
 };
 

@@ -28,6 +28,16 @@ Parsed<T> route_number(Cursor& c, const std::string& key) {
   });
 }
 
+// `as [to] ADDRESS`: ip sends it as RTA_NEWDST, which only MPLS routes
+// use; the kernel ignores it on IPv4 and IPv6 ones, so it is checked and
+// dropped, leaving what ip leaves.
+Parsed<std::string> new_destination(Cursor& c, const std::string& key, int family) {
+  std::string v;
+  TRY_SET(v, c.value(key));
+  if (v == "to") TRY_SET(v, c.value(key));
+  return ip_address(key, v, family);
+}
+
 // `via [ inet | inet6 ] ADDRESS`, as ip reads it: a family word before the
 // address names its family. (brisk takes a gateway of the route's own family.)
 Parsed<std::string> via_address(Cursor& c, const std::string& key, int family) {
@@ -47,6 +57,7 @@ Parsed<std::vector<netlink::NexthopSpec>> parse_nexthops(Cursor& c, int family) 
     std::string key = c.next();
     auto& nh = paths.back();
     if (is(key, "nexthop")) {
+      if (c.done()) return fatal("Error: unexpected end of line after \"nexthop\"", 255);
       paths.emplace_back();
     } else if (is(key, "via")) {
       TRY_SET(nh.via, via_address(c, key, family));
@@ -60,8 +71,14 @@ Parsed<std::vector<netlink::NexthopSpec>> parse_nexthops(Cursor& c, int family) 
       }));
     } else if (is(key, "onlink")) {
       nh.onlink = true;
+    } else if (matches(key, "realms")) {
+      TRY_SET(nh.realms, c.read(key, [](const std::string& text) {
+        return realms_value(text, "\"realm\" value is invalid\n");
+      }));
+    } else if (is(key, "as")) {
+      TRY_SET(std::ignore, new_destination(c, key, family));
     } else {
-      return usage("unknown nexthop option \"" + key + "\"");
+      return fatal("Error: \"nexthop\" or end of line is expected instead of \"" + key + "\"", 255);
     }
   }
   return paths;
@@ -79,73 +96,62 @@ Parsed<IpCommand> parse_route_change(Cursor& c, IpCommand&& cmd, Verb verb, int 
     return static_cast<netlink::RouteType>(*type);
   };
   bool table_given = false;
+  // In iproute_modify's order: where a word is a prefix of two keywords
+  // ("p": priority, not protocol), the first one tried wins.
   while (!c.done()) {
     std::string key = c.next(), v;
-    if (is(key, "via")) {
-      TRY_SET(spec.via, via_address(c, key, family));
-    } else if (is(key, "dev") || is(key, "oif")) {
-      TRY_SET(spec.dev, c.device(key));
-    } else if (is(key, "metric") || is(key, "priority") || is(key, "preference")) {
-      TRY_SET(spec.metric, route_number<uint32_t>(c, key));
-    } else if (is(key, "table")) {
-      table_given = true;
-      TRY_SET(spec.table, c.read(key, [](const std::string& text) -> Parsed<uint32_t> {
-        if (auto table = table_number(text)) return *table;
-        return invarg("\"table\" value is invalid\n", text);
-      }));
-    } else if (is(key, "scope")) {
-      TRY_SET(spec.scope, c.scope(key));
-    } else if (is(key, "proto") || is(key, "protocol")) {
-      TRY_SET(spec.protocol, c.read(key, protocol_value));
-    } else if (is(key, "src")) {
+    if (is(key, "src")) {
       TRY_SET(spec.src, c.address(key, family));
-    } else if (is(key, "onlink")) {
-      spec.onlink = true;
+    } else if (is(key, "as")) {
+      // Of the destination's family, once it is known (ip's rtm_family by then).
+      auto dst = netlink::IpPrefix::parse(spec.prefix);
+      TRY_SET(std::ignore, new_destination(c, key, dst ? dst->address.family : family));
+    } else if (is(key, "via")) {
+      TRY_SET(spec.via, via_address(c, key, family));
     } else if (is(key, "from")) {
       TRY_SET(spec.from, c.prefix(key, family));
-    } else if (is(key, "ttl-propagate")) {
-      TRY_SET(spec.ttl_propagate, c.read(key, [](const std::string& text) -> Parsed<bool> {
-        if (matches(text, "enabled")) return true;
-        if (matches(text, "disabled")) return false;
-        return invarg("\"ttl-propagate\" value is invalid\n", text);
+    } else if (is(key, "tos") || matches(key, "dsfield")) {
+      TRY_SET(spec.tos, c.read(key, [](const std::string& text) -> Parsed<uint8_t> {
+        if (auto tos = dsfield_number(text)) return *tos;
+        return invarg("\"tos\" value is invalid\n", text);
       }));
     } else if (is(key, "expires")) {
       TRY_SET(spec.expires, c.read(key, [](const std::string& text) -> Parsed<uint32_t> {
         if (auto seconds = number<uint32_t>("expires", text)) return *seconds;
         return invarg("\"expires\" value is invalid\n", text);
       }));
+    } else if (matches(key, "metric") || matches(key, "priority") || is(key, "preference")) {
+      TRY_SET(spec.metric, route_number<uint32_t>(c, "metric"));
+    } else if (is(key, "scope")) {
+      TRY_SET(spec.scope, c.scope(key));
+    } else if (uint16_t metric = route_metric_of(key)) {
+      TRY_SET(std::ignore, read_route_metric(metric, c, spec.metrics));
     } else if (matches(key, "realms")) {
       TRY_SET(spec.realms, c.read(key, [](const std::string& text) {
         return realms_value(text, "\"realm\" value is invalid\n");
       }));
-    } else if (matches(key, "features")) {
-      TRY_SET(v, c.value(key));
-      if (v != "ecn") return invarg("\"features\" value not valid\n", v);
-      spec.metrics.values[RTAX_FEATURES] = RTAX_FEATURE_ECN;
-    } else if (matches(key, "congctl")) {
-      TRY_SET(v, c.value(key));
-      if (v == "lock") {
-        spec.metrics.locked |= 1u << RTAX_CC_ALGO;
-        TRY_SET(v, c.value(key));
-      }
-      spec.metrics.congctl = v;
-    } else if (key == "tos" || matches(key, "dsfield")) {
-      TRY_SET(spec.tos, c.read(key, [](const std::string& text) -> Parsed<uint8_t> {
-        if (auto tos = dsfield_number(text)) return *tos;
-        return invarg("\"tos\" value is invalid\n", text);
-      }));
+    } else if (is(key, "onlink")) {
+      spec.onlink = true;
+    } else if (is(key, "nexthop")) {
+      // The paths' gateways are of the destination's family, once it is known.
+      auto dst = netlink::IpPrefix::parse(spec.prefix);
+      TRY_SET(spec.nexthops, parse_nexthops(c, dst ? dst->address.family : family));
     } else if (key == "nhid") {
       TRY_SET(spec.nhid, c.read(key, [](const std::string& text) -> Parsed<uint32_t> {
         if (auto id = number<uint32_t>("nhid", text)) return *id;
         return invarg("\"id\" value is invalid\n", text);
       }));
-    } else if (is(key, "nexthop")) {
-      // The paths' gateways are of the destination's family, once it is known.
-      auto dst = netlink::IpPrefix::parse(spec.prefix);
-      TRY_SET(spec.nexthops, parse_nexthops(c, dst ? dst->address.family : family));
-    } else if (uint16_t metric = route_metric_of(key)) {
-      TRY_SET(std::ignore, read_route_metric(metric, key, c, spec.metrics));
-    } else if (is(key, "pref")) {
+    } else if (matches(key, "protocol")) {
+      TRY_SET(spec.protocol, c.read(key, protocol_value));
+    } else if (matches(key, "table")) {
+      table_given = true;
+      TRY_SET(spec.table, c.read(key, [](const std::string& text) -> Parsed<uint32_t> {
+        if (auto table = table_number(text)) return *table;
+        return invarg("\"table\" value is invalid\n", text);
+      }));
+    } else if (is(key, "dev") || is(key, "oif")) {
+      TRY_SET(spec.dev, c.device(key));
+    } else if (matches(key, "pref")) {
       TRY_SET(spec.pref, c.read(key, [](const std::string& text) -> Parsed<uint8_t> {
         if (text == "low") return ICMPV6_ROUTER_PREF_LOW;
         if (text == "medium") return ICMPV6_ROUTER_PREF_MEDIUM;
@@ -153,6 +159,14 @@ Parsed<IpCommand> parse_route_change(Cursor& c, IpCommand&& cmd, Verb verb, int 
         if (auto n = number<uint8_t>("pref", text)) return *n;
         return invarg("\"pref\" value is invalid\n", text);
       }));
+    } else if (is(key, "ttl-propagate")) {
+      TRY_SET(spec.ttl_propagate, c.read(key, [](const std::string& text) -> Parsed<bool> {
+        if (matches(text, "enabled")) return true;
+        if (matches(text, "disabled")) return false;
+        return invarg("\"ttl-propagate\" value is invalid\n", text);
+      }));
+    } else if (matches(key, "fastopen_no_cookie")) {
+      TRY_SET(std::ignore, read_route_metric(RTAX_FASTOPEN_NO_COOKIE, c, spec.metrics));
     } else if (spec.prefix.empty()) {
       if (is(key, "to")) TRY_SET(key, c.value(key));
       if (auto type = type_of(key)) {
@@ -524,6 +538,17 @@ void cache_flags(uint32_t flags, Json& j, std::string& t) {
   j["cache"] = std::move(names);
 }
 
+// ip's print_rta_flow, for a route and for each of its paths: "realm TO",
+// or "realms FROM/TO".
+void print_flow(uint32_t realms, Json& j, std::string& t) {
+  uint32_t from = realms >> 16, to = realms & 0xffff;
+  Json flow;
+  if (from) flow["from"] = realm_name(from);
+  flow["to"] = realm_name(to);
+  j["flow"] = std::move(flow);
+  t += from ? " realms " + realm_name(from) + "/" + realm_name(to) : " realm " + realm_name(to);
+}
+
 }  // namespace
 
 std::string route_record(const netlink::RouteInfo& r, const RouteView& view, Json& j) {
@@ -568,14 +593,7 @@ std::string route_record(const netlink::RouteInfo& r, const RouteView& view, Jso
     j["mark"] = *r.mark;
     t += " mark " + (*r.mark >= 16 ? "0x" + hex(*r.mark) : std::to_string(*r.mark));
   }
-  if (r.realms) {  // "realm TO", or "realms FROM/TO"
-    uint32_t from = *r.realms >> 16, to = *r.realms & 0xffff;
-    Json flow;
-    if (from) flow["from"] = realm_name(from);
-    flow["to"] = realm_name(to);
-    j["flow"] = std::move(flow);
-    t += from ? " realms " + realm_name(from) + "/" + realm_name(to) : " realm " + realm_name(to);
-  }
+  if (r.realms) print_flow(*r.realms, j, t);
   if (r.uid) {
     j["uid"] = *r.uid;
     t += " uid " + std::to_string(*r.uid);
@@ -619,6 +637,7 @@ std::string route_record(const netlink::RouteInfo& r, const RouteView& view, Jso
       Json h;
       std::string line = "\tnexthop";
       if (nh.gateway) field(h, line, "gateway", "via", nh.gateway->to_string());
+      if (nh.realms) print_flow(*nh.realms, h, line);
       if (nh.oif) field(h, line, "dev", "dev", name_of(nh.oif, view.all));
       h["weight"] = nh.weight;
       line += " weight " + std::to_string(nh.weight) + " ";

@@ -53,19 +53,51 @@ std::optional<RttTime> rtt_time(const std::string& text) {
 
 }  // namespace
 
+namespace {
+
+// The metric keywords in the order iproute_modify tries them, each whole
+// (strcmp) or by any prefix (matches): the first to match wins, so "w" is
+// window and "c" cwnd. fastopen_no_cookie comes last, after route keywords.
+struct MetricWord {
+  const char* word;
+  bool whole;
+  uint16_t type;
+};
+constexpr MetricWord kMetricWords[] = {
+    {"mtu", true, RTAX_MTU},           {"hoplimit", true, RTAX_HOPLIMIT}, {"advmss", true, RTAX_ADVMSS},
+    {"reordering", false, RTAX_REORDERING}, {"rtt", true, RTAX_RTT},  {"rto_min", true, RTAX_RTO_MIN},
+    {"window", false, RTAX_WINDOW},    {"cwnd", false, RTAX_CWND},        {"initcwnd", false, RTAX_INITCWND},
+    {"initrwnd", false, RTAX_INITRWND}, {"features", false, RTAX_FEATURES}, {"quickack", false, RTAX_QUICKACK},
+    {"congctl", false, RTAX_CC_ALGO},  {"rttvar", false, RTAX_RTTVAR},    {"ssthresh", false, RTAX_SSTHRESH}};
+
+}  // namespace
+
 uint16_t route_metric_of(std::string_view key) {
-  for (uint16_t type = RTAX_MTU; type <= RTAX_MAX; ++type)
-    if (type != RTAX_CC_ALGO && type != RTAX_FEATURES && kNames[type] && key == kNames[type]) return type;
+  for (const auto& m : kMetricWords)
+    if (m.whole ? key == m.word : matches(key, m.word)) return m.type;
   return 0;
 }
 
-Parsed<bool> read_route_metric(uint16_t type, const std::string& key, Cursor& c, netlink::RouteMetrics& metrics) {
-  if (!c.done() && c.peek() == "lock") {
-    c.next();
-    metrics.locked |= 1u << type;
-  }
+Parsed<bool> read_route_metric(uint16_t type, Cursor& c, netlink::RouteMetrics& metrics) {
+  const std::string name = kNames[type];
+  // ip takes "lock" before the value of each but these (rto_min is always locked).
+  bool lockable = type != RTAX_FEATURES && type != RTAX_QUICKACK && type != RTAX_RTO_MIN &&
+                  type != RTAX_FASTOPEN_NO_COOKIE;
   std::string text;
-  TRY_SET(text, c.value(key));
+  TRY_SET(text, c.value(name));
+  if (lockable && text == "lock") {
+    metrics.locked |= 1u << type;
+    TRY_SET(text, c.value(name));
+  }
+  if (type == RTAX_CC_ALGO) {
+    metrics.congctl = text;
+    return true;
+  }
+  if (type == RTAX_FEATURES) {
+    if (text != "ecn") return invarg("\"features\" value not valid\n", text);
+    metrics.values[RTAX_FEATURES] = RTAX_FEATURE_ECN;
+    return true;
+  }
   std::optional<uint32_t> value;
   if (type == RTAX_RTT || type == RTAX_RTTVAR || type == RTAX_RTO_MIN) {
     // The kernel keeps rtt in 1/8 ms and rttvar in 1/4 ms (a bare number
@@ -75,11 +107,14 @@ Parsed<bool> read_route_metric(uint16_t type, const std::string& key, Cursor& c,
       if (uint64_t scaled = uint64_t{time->ms} * scale; scaled <= UINT32_MAX) value = static_cast<uint32_t>(scaled);
     }
     if (type == RTAX_RTO_MIN) metrics.locked |= 1u << type;
-  } else if (auto n = number<uint32_t>(key, text)) {
+  } else if (auto n = number<uint32_t>(name, text)) {
     value = *n;
   }
-  if (!value) return invarg("\"" + key + "\" value is invalid\n", text);
-  if (type == RTAX_QUICKACK && *value > 1) return invarg("\"quickack\" value should be 0 or 1\n", text);
+  // ip names advmss "mss" in its error.
+  if (!value || (type == RTAX_HOPLIMIT && *value > 255))
+    return invarg("\"" + (type == RTAX_ADVMSS ? std::string("mss") : name) + "\" value is invalid\n", text);
+  if ((type == RTAX_QUICKACK || type == RTAX_FASTOPEN_NO_COOKIE) && *value > 1)
+    return invarg("\"" + name + "\" value should be 0 or 1\n", text);
   metrics.values[type] = *value;
   return true;
 }
