@@ -142,6 +142,35 @@ std::vector<NlResult<void>> create_netns_each_on(std::span<const std::string> na
 
 }  // namespace detail
 
+NlResult<void> attach_netns(const std::string& name, pid_t pid) {
+  const char* op = "netns attach";
+  if (auto valid = validate_netns_name(name); !valid) {
+    valid.error().op = op;
+    return valid;
+  }
+  // Opened first: a process that is gone (or whose namespace is not a
+  // network one) leaves no file behind.
+  const std::string proc = "/proc/" + std::to_string(pid) + "/ns/net";
+  auto binding = [&](NetlinkError e) {
+    e.op = op;
+    e.object = name;
+    e.detail = "bind " + proc;
+    return e;
+  };
+  auto source = open_netns_pid(pid);
+  if (!source) return binding(std::move(source).error());
+  if (auto ready = prepare_dir(); !ready) return failed(ready.error(), op, name);
+  std::string path = netns_path(name);
+  auto file = sys::open(path, O_RDONLY | O_CREAT | O_EXCL, 0);
+  if (!file) return failed(file.error(), op, name);
+  auto bound = sys::mount("/proc/self/fd/" + std::to_string(source->get()), path, "none", MS_BIND);
+  if (!bound) {
+    (void)sys::unlink(path);
+    return binding(failed(bound.error(), op, name));
+  }
+  return {};
+}
+
 NlResult<void> delete_netns(const std::string& name) {
   if (auto valid = validate_netns_name(name); !valid) {
     valid.error().op = "netns delete";

@@ -42,4 +42,13 @@ NlResult<std::optional<int>> netns_id(Connection& conn, int netns_fd) {
   return id;
 }
 
+NlResult<void> set_netns_id(Connection& conn, int netns_fd, std::optional<int> id) {
+  if (id && *id < 0) return invalid_argument("netns set", "fd " + std::to_string(netns_fd), "a namespace id is >= 0");
+  Message m(RTM_NEWNSID, NLM_F_REQUEST | NLM_F_ACK, 64);
+  m.put_header<rtgenmsg>().rtgen_family = AF_UNSPEC;
+  m.put_u32(NETNSA_FD, static_cast<uint32_t>(netns_fd));
+  m.put_u32(NETNSA_NSID, static_cast<uint32_t>(id.value_or(-1)));  // -1: the kernel picks
+  return conn.execute({.message = std::move(m), .op = "netns set", .object = "fd " + std::to_string(netns_fd)});
+}
+
 }  // namespace brisk::netlink

@@ -224,5 +224,52 @@ TEST(NetnsId, NoneUntilAPeerLivesThereThenTheLinksId) {
   EXPECT_FALSE(netns_id(*conn, conn->fd()));
 }
 
+TEST(NetnsId, SetGivesTheIdAskedForOrTheKernelsAndRefusesASecond) {
+  if (!brisk::test::can_unshare_net()) GTEST_SKIP() << "needs CAP_SYS_ADMIN to create network namespaces";
+  UniqueFd here = brisk::test::make_netns(), a = brisk::test::make_netns(), b = brisk::test::make_netns();
+  auto conn = Connection::open_in(here.get());
+  ASSERT_TRUE(conn) << conn.error().message();
+  ASSERT_TRUE(set_netns_id(*conn, a.get(), 7));
+  EXPECT_EQ(*netns_id(*conn, a.get()), std::optional<int>(7));
+  ASSERT_TRUE(set_netns_id(*conn, b.get(), std::nullopt));
+  auto picked = netns_id(*conn, b.get());
+  ASSERT_TRUE(picked && picked->has_value());
+  EXPECT_NE(**picked, 7);
+  auto again = set_netns_id(*conn, a.get(), 8);
+  ASSERT_FALSE(again);
+  EXPECT_EQ(again.error().code, EEXIST);
+  EXPECT_FALSE(set_netns_id(*conn, a.get(), -2));
+}
+
+// attach_netns names a process's namespace; netns_names_of and netns_pids
+// find names and processes by the namespace's inode.
+TEST_F(Netns, AttachNamesAProcesssNamespaceFoundByNameAndPid) {
+  UniqueFd ns = brisk::test::make_netns();
+  auto child = spawn({.argv = {"sleep", "10"}, .namespaces = {{.type = CLONE_NEWNET, .fd = ns.get()}}});
+  ASSERT_TRUE(child);
+  in_private_run([&] {
+    ASSERT_TRUE(attach_netns("byname", child->pid())) << "attach";
+    auto fd = open_netns("byname");
+    ASSERT_TRUE(fd) << fd.error().message();
+    auto names = netns_names_of(ns.get());
+    ASSERT_TRUE(names) << names.error().message();
+    EXPECT_EQ(*names, std::vector<std::string>{"byname"});
+    auto pids = netns_pids(fd->get());
+    ASSERT_TRUE(pids) << pids.error().message();
+    EXPECT_EQ(*pids, std::vector<pid_t>{child->pid()});
+    auto taken = attach_netns("byname", child->pid());
+    ASSERT_FALSE(taken);
+    EXPECT_EQ(taken.error().code, EEXIST);
+    // A process that is gone leaves no file behind.
+    auto gone = attach_netns("ghost", 999999999);
+    ASSERT_FALSE(gone);
+    EXPECT_FALSE(open_netns("ghost"));
+    ASSERT_TRUE(delete_netns("byname"));
+    EXPECT_TRUE(netns_names_of(ns.get())->empty());
+  });
+  (void)child->kill();
+  (void)child->wait();
+}
+
 }  // namespace
 }  // namespace brisk::netlink

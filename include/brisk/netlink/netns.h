@@ -46,6 +46,10 @@ BRISK_EXPORT NlResult<void> create_netns(const std::string& name, const NetnsCre
 // affects only its name.
 BRISK_EXPORT std::vector<NlResult<void>> create_netns_each(std::span<const std::string> names,
                                                            const NetnsCreateOptions& options = {});
+// Like `ip netns attach NAME PID`: names the network namespace of process
+// `pid` (/run/netns/NAME, bound to /proc/PID/ns/net). EEXIST when the name
+// is taken; nothing is left behind on failure.
+BRISK_EXPORT NlResult<void> attach_netns(const std::string& name, pid_t pid);
 // Like `ip netns delete`: detaches the bind mount and removes the file.
 BRISK_EXPORT NlResult<void> delete_netns(const std::string& name);
 // How list_netns() orders the names.
@@ -55,6 +59,12 @@ enum class NetnsOrder {
 };
 // The names under /run/netns (empty when the directory does not exist).
 BRISK_EXPORT NlResult<std::vector<std::string>> list_netns(NetnsOrder order = NetnsOrder::sorted);
+
+// The names under /run/netns bound to the namespace netns_fd refers to, in
+// directory order (`ip netns identify` prints the last), and the processes
+// in it, in /proc order (`ip netns pids`). Entries that vanish are skipped.
+BRISK_EXPORT NlResult<std::vector<std::string>> netns_names_of(int netns_fd);
+BRISK_EXPORT NlResult<std::vector<pid_t>> netns_pids(int netns_fd);
 
 // Each checks that what it opened is a network namespace.
 BRISK_EXPORT NlResult<UniqueFd> open_netns(const std::string& name);
@@ -70,5 +80,9 @@ BRISK_EXPORT NlResult<void> enter_netns(int netns_fd, const std::string& name);
 // The id the namespace netns_fd refers to has in conn's namespace (what a
 // link's IFLA_LINK_NETNSID names); nullopt when none is assigned. Assigns none.
 BRISK_EXPORT NlResult<std::optional<int>> netns_id(Connection& conn, int netns_fd);
+// Gives that namespace the id `id` in conn's namespace (RTM_NEWNSID), or
+// lets the kernel pick one (nullopt), as `ip netns set NAME NSID|auto`.
+// EEXIST when it has an id already or `id` is another's.
+BRISK_EXPORT NlResult<void> set_netns_id(Connection& conn, int netns_fd, std::optional<int> id);
 
 }  // namespace brisk::netlink

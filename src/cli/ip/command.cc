@@ -50,6 +50,10 @@ bool IpCommand::mutates() const {
     case Verb::netns_del:
     case Verb::netns_list:
     case Verb::netns_exec:
+    case Verb::netns_identify:
+    case Verb::netns_pids:
+    case Verb::netns_set:
+    case Verb::netns_attach:
     case Verb::addr_flush:
     case Verb::unparsed:
     // /dev/net/tun, not rtnetlink: run one at a time, outside a batch.

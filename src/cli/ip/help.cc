@@ -11,13 +11,12 @@ std::string_view object_usage(Object object) {
     case Object::link: {
       static const std::string text = std::string(R"(Usage: brisk link add [ link DEV ] [ name ] NAME
                        [ mtu MTU ] [ address LLADDR ] [ txqueuelen PACKETS ]
-                       [ master DEV ] [ alias NAME ] [ group GROUP ] [ up ]
-                       [ TUNING ] type TYPE [ ARGS ]
+                       [ master DEV | nomaster ] [ alias NAME ] [ group GROUP ] [ up | down ]
+                       [ index IDX ] [ FLAGS ] [ TUNING ] type TYPE [ ARGS ]
        brisk link set { dev DEV | DEV } [ up | down ] [ mtu MTU ] [ address LLADDR ]
                        [ name NEWNAME ] [ master DEV | nomaster ] [ netns { NAME | PID } ]
                        [ alias NAME ] [ txqueuelen PACKETS ] [ group GROUP ]
-                       [ promisc { on | off } ] [ arp { on | off } ]
-                       [ multicast { on | off } ] [ allmulticast { on | off } ]
+                       [ FLAGS ] [ index IDX (with netns) ]
                        [ type { bridge | bridge_slave | macvlan | macvtap | vxlan } ARGS ] [ TUNING ]
        brisk link del { dev DEV | DEV | group GROUP } [ type TYPE ]
        brisk link show [ [ dev ] DEV ] [ master DEV | vrf NAME | nomaster ] [ type TYPE | type KIND_slave ]
@@ -25,13 +24,15 @@ std::string_view object_usage(Object object) {
        brisk link property add [ dev ] DEV [ altname NAME ... ]
        brisk link property del [ dev ] DEV [ altname NAME ... ]
 DEV := a device's name or one of its altnames
-TUNING := [ addrgenmode { eui64 | none | stable_secret | random } ] [ numtxqueues N ] [ numrxqueues N ]
+FLAGS := [ { promisc | arp | multicast | allmulticast } { on | off } ]
+TUNING := [ state { UP | DOWN | DORMANT | ... } ] [ mode { default | dormant } ] [ link-netnsid ID ]
+          [ protodown_reason { 0..31 } { on | off } ] [ addrgenmode { eui64 | none | stable_secret | random } ] [ numtxqueues N ] [ numrxqueues N ]
           [ gso_max_size BYTES ] [ gso_max_segs N ] [ gro_max_size BYTES ] [ broadcast LLADDR ]
           [ { carrier | protodown | dynamic | trailers } { on | off } ]
           [ { xdp | xdpgeneric | xdpdrv | xdpoffload } off ]
 GROUP := { default | NAME from /etc/iproute2/group | NUMBER }
 TYPE := { veth | bridge | macvlan | macvtap | vxlan | vlan }
-veth:    [ peer [ name ] NAME [ netns NAME ] [ address LLADDR ] [ mtu MTU ] ]
+veth:    [ peer [ name ] NAME [ netns NAME ] [ what link add takes for a device, but type ] ]
 bridge:  BRIDGE_OPTION...
 macvlan, macvtap: link DEV [ mode { private | vepa | bridge | passthru | source } ]
 vxlan:   { id VNI | external [ vnifilter ] } [ dstport PORT ] [ srcport MIN MAX ] [ local ADDR ]
@@ -84,7 +85,7 @@ ROUTE := [ TYPE ] { PREFIX | default } [ via ADDRESS ] [ dev DEV ] [ metric NUMB
          [ tos TOS ] [ nhid ID ] [ from PREFIX ] [ realms REALM ] [ expires SECONDS ]
          [ pref { low | medium | high } ] [ METRIC [ lock ] VALUE ]...
          [ features ecn ] [ congctl [ lock ] NAME ] [ nexthop NH ]...
-NH := [ via ADDRESS ] [ dev DEV ] [ weight NUMBER ] [ onlink ]
+NH := [ via ADDRESS ] [ dev DEV ] [ weight NUMBER ] [ onlink ] [ realms [ FROM/ ]TO ]
 TYPE := { unicast | local | broadcast | multicast | anycast | throw | unreachable |
           prohibit | blackhole | nat }
 REALM := [ REALM_ID/ ]REALM_ID, a NAME from rt_realms or a NUMBER
@@ -139,6 +140,10 @@ STATE := { delay | failed | incomplete | noarp | none |
        brisk netns add NAME
        brisk netns del NAME
        brisk netns exec NAME COMMAND...
+       brisk netns attach NAME PID
+       brisk netns set NAME { NSID | auto }
+       brisk netns identify [ PID ]
+       brisk netns pids NAME
 Namespaces are bind mounts under /run/netns, shared with ip netns.
 exec enters the namespace, a /sys of its own and /etc/netns/NAME files over /etc,
 then runs COMMAND with no shell.

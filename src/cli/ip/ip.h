@@ -99,7 +99,7 @@ enum class Verb {
   route_save, route_restore, route_showdump,
   rule_add, rule_del, rule_show, rule_flush, rule_save, rule_restore,
   neigh_add, neigh_del, neigh_replace, neigh_change, neigh_show, neigh_flush, neigh_get,
-  netns_add, netns_del, netns_list, netns_exec,
+  netns_add, netns_del, netns_list, netns_exec, netns_identify, netns_pids, netns_set, netns_attach,
   fdb_add, fdb_del, fdb_show,
   tuntap_add, tuntap_del, tuntap_show,
   nexthop_add, nexthop_replace, nexthop_del, nexthop_show, nexthop_flush, nexthop_bucket_show,
@@ -247,6 +247,8 @@ struct IpCommand {
   std::string set_netns{};       // `link set ... netns NAME|PID`
   std::string name{};            // link del, netns add/del/exec, tuntap add/del
   uint32_t group = 0;            // link del group
+  pid_t pid = 0;                 // netns identify (0: this process) and attach
+  std::optional<int> nsid{};     // netns set; nullopt: auto, the kernel picks
   Boxed<ShowFilter> filters{};  // show/flush selectors: filter()
   std::string warning{};                      // what ip prints to stderr as it reads the line
   int family = AF_UNSPEC;

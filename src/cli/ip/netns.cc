@@ -1,4 +1,4 @@
-// ip netns: add, delete, list and exec.
+// ip netns: add, attach, delete, list, exec, identify, pids and set.
 
 #include <cerrno>
 #include <climits>
@@ -7,6 +7,7 @@
 
 #include "brisk/netlink/netns.h"
 #include "brisk/spawn.h"
+#include "cli/ip/names.h"
 #include "cli/ip/objects.h"
 #include "cli/ip/runner.h"
 
@@ -28,6 +29,58 @@ Parsed<IpCommand> parse_netns(Cursor& c, IpCommand&& cmd) {
   std::string verb = c.next();
   if (matches(verb, "list") || matches(verb, "show") || matches(verb, "lst")) {
     if (!c.done()) return garbage("list", c.peek());
+    return cmd;
+  }
+  // As ip: the word after the verb must be a valid name, whatever the verb.
+  if (!c.done()) TRY_SET(std::ignore, netns_name(c.peek()));
+  // ip's own checks of these fail the line (status 1), not the command line.
+  auto args = [&c] {
+    std::vector<std::string> rest;
+    while (!c.done()) rest.push_back(c.next());
+    return rest;
+  };
+  if (matches(verb, "identify")) {
+    cmd.verb = Verb::netns_identify;
+    auto rest = args();
+    if (rest.size() > 1) return refused("extra arguments specified");
+    if (!rest.empty()) {
+      auto pid = rest[0].find_first_not_of("0123456789") == std::string::npos ? number<uint32_t>("pid", rest[0], INT_MAX)
+                                                                               : Parsed<uint32_t>(usage(""));
+      if (!pid) return refused("Specified string '" + rest[0] + "' is not a pid");
+      cmd.pid = static_cast<pid_t>(*pid);
+    }
+    return cmd;
+  }
+  if (matches(verb, "pids")) {
+    cmd.verb = Verb::netns_pids;
+    auto rest = args();
+    if (rest.empty()) return refused("No netns name specified");
+    if (rest.size() > 1) return refused("extra arguments specified");
+    cmd.name = rest[0];
+    return cmd;
+  }
+  if (matches(verb, "set")) {
+    cmd.verb = Verb::netns_set;
+    auto rest = args();
+    if (rest.empty()) return refused("No netns name specified");
+    if (rest.size() < 2) return refused("No nsid specified");
+    cmd.name = rest[0];
+    if (rest[1] != "auto") {
+      auto id = int_any_base(rest[1]);
+      if (!id) return invarg("Invalid \"netnsid\" value", rest[1]);
+      if (*id < 0) return invarg("\"netnsid\" value should be >= 0", rest[1]);
+      cmd.nsid = *id;
+    }
+    return cmd;
+  }
+  if (matches(verb, "attach")) {
+    cmd.verb = Verb::netns_attach;
+    auto rest = args();
+    if (rest.size() < 2) return refused("No netns name and PID specified");
+    cmd.name = rest[0];
+    auto pid = int_any_base(rest[1]);
+    if (!pid || *pid == 0) return refused("Invalid PID: " + rest[1]);
+    cmd.pid = *pid;
     return cmd;
   }
   if (matches(verb, "add")) cmd.verb = Verb::netns_add;
@@ -106,6 +159,32 @@ NlResult<void> run_netns(Runner& r, const IpCommand& cmd) {
         return NetlinkError{.code = 0, .op = "netns exec", .object = cmd.name, .detail = status->to_string()};
       return {};
     }
+    case Verb::netns_identify: {
+      // ip reads /proc/self after -n moved it: that namespace, then.
+      auto fd = cmd.pid ? netlink::open_netns_pid(cmd.pid)
+                : g.netns.empty() ? netlink::open_netns_path("/proc/self/ns/net")
+                                  : netlink::open_netns(g.netns);
+      if (!fd) return NetlinkError{.code = fd.error().code, .op = kNetnsOpen};
+      auto names = BRISK_TRY(netlink::netns_names_of(fd->get()));
+      r.out() += (names.empty() ? std::string() : names.back()) + "\n";  // ip keeps the last it reads
+      return {};
+    }
+    case Verb::netns_pids: {
+      auto fd = netlink::open_netns(cmd.name);
+      if (!fd) return NetlinkError{.code = fd.error().code, .op = kNetnsOpen};
+      for (pid_t pid : BRISK_TRY(netlink::netns_pids(fd->get()))) r.out() += std::to_string(pid) + "\n";
+      return {};
+    }
+    case Verb::netns_set: {
+      auto fd = netlink::open_netns(cmd.name);
+      if (!fd) return NetlinkError{.code = fd.error().code, .op = kNetnsOpen, .object = cmd.name};
+      auto c = BRISK_TRY(r.conn());
+      r.forget_netns_ids();
+      return netlink::set_netns_id(*c, fd->get(), cmd.nsid);
+    }
+    case Verb::netns_attach:
+      r.forget_netns_ids();
+      return netlink::attach_netns(cmd.name, cmd.pid);
     default: break;
   }
   return {};

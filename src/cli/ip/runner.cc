@@ -86,6 +86,24 @@ std::optional<std::string> missing_device(const NetlinkError& e) {
 
 }  // namespace
 
+// ip netns's words for what failed on the file system: the namespace file
+// it could not make, bind or remove, or a namespace it could not open.
+std::optional<std::string> netns_message(const NetlinkError& e) {
+  std::string_view op = e.op;
+  std::string reason = std::strerror(e.code);
+  if (op == kNetnsOpen)
+    return "Cannot open network namespace" + (e.object.empty() ? std::string() : " \"" + e.object + "\"") + ": " + reason;
+  std::string file = netns_path(e.object);
+  if ((op == "netns add" || op == "netns attach") && e.detail.starts_with("open "))
+    return "Cannot create namespace file \"" + file + "\": " + reason;
+  if (op == "netns add" && e.detail.starts_with("mount "))
+    return "Bind /proc/self/ns/net -> " + file + " failed: " + reason;
+  if (op == "netns attach" && e.detail.starts_with("bind "))
+    return "Bind " + e.detail.substr(5) + " -> " + file + " failed: " + reason;
+  if (op == "netns delete" && e.detail.starts_with("unlink ")) return "Cannot remove namespace file \"" + file + "\": " + reason;
+  return std::nullopt;
+}
+
 int Runner::failure_status(const NetlinkError& e, Verb verb) const {
   // A failed batch line makes the batch 1, whatever failed.
   if (!source_.empty()) return 1;
@@ -99,6 +117,7 @@ int Runner::failure_status(const NetlinkError& e, Verb verb) const {
 }
 
 std::string runtime_message(const NetlinkError& e) {
+  if (auto text = netns_message(e)) return *text;
   if (e.code == ENODEV && e.op == std::string_view(kDeviceShow)) return "Device \"" + e.object + "\" does not exist.";
   if (!e.ext_ack.empty()) return format_error(e.ext_ack);
   if (auto dev = missing_device(e)) return "Cannot find device \"" + *dev + "\"";
@@ -480,7 +499,11 @@ NlResult<void> Runner::run_one(const IpCommand& cmd) {
     case Verb::netns_add:
     case Verb::netns_del:
     case Verb::netns_list:
-    case Verb::netns_exec: return run_netns(*this, cmd);
+    case Verb::netns_exec:
+    case Verb::netns_identify:
+    case Verb::netns_pids:
+    case Verb::netns_set:
+    case Verb::netns_attach: return run_netns(*this, cmd);
     case Verb::addr_flush: return flush_addresses(*this, cmd);
     case Verb::link_show:
     case Verb::addr_show: return show_links(*this, cmd);
