@@ -22,6 +22,26 @@ constexpr AttrPolicy kExtAck[] = {
 
 }  // namespace
 
+NlResult<void> parse_dump_done(const nlmsghdr& done, const char* op, const std::string& object) {
+  const char* base = reinterpret_cast<const char*>(&done);
+  int32_t code = 0;
+  if (done.nlmsg_len < NLMSG_HDRLEN + sizeof code) return {};  // an old kernel's bare DONE
+  std::memcpy(&code, base + NLMSG_HDRLEN, sizeof code);
+  if (code >= 0) return {};
+  if (code < -kMaxErrno)
+    return NetlinkError{.code = EBADMSG, .op = op, .object = object,
+                        .detail = "NLMSG_DONE with error " + std::to_string(code)};
+  NetlinkError error{.code = -code, .op = op, .object = object, .kernel = true};
+  if (!(done.nlmsg_flags & NLM_F_ACK_TLVS)) return error;
+  std::size_t tlv_start = NLMSG_HDRLEN + NLMSG_ALIGN(sizeof code);
+  if (tlv_start >= done.nlmsg_len) return error;
+  auto tlvs = Attributes::parse({base + tlv_start, done.nlmsg_len - tlv_start}, kExtAck);
+  if (tlvs) {
+    if (auto text = tlvs->string(NLMSGERR_ATTR_MSG)) error.ext_ack = std::string(*text);
+  }
+  return error;
+}
+
 NlResult<void> parse_ack(const nlmsghdr& reply, std::span<const char> request, const char* op,
                          const std::string& object) {
   const char* base = reinterpret_cast<const char*>(&reply);

@@ -16,4 +16,9 @@ namespace brisk::netlink {
 NlResult<void> parse_ack(const nlmsghdr& reply, std::span<const char> request, const char* op,
                          const std::string& object);
 
+// The result an NLMSG_DONE ending a dump carries: the kernel puts a
+// negative errno there (and, with NLM_F_ACK_TLVS, its text after it) when it
+// refused the dump part way, or at its start under strict checking.
+NlResult<void> parse_dump_done(const nlmsghdr& done, const char* op, const std::string& object);
+
 }  // namespace brisk::netlink

@@ -245,7 +245,7 @@ NlResult<std::vector<AddressInfo>> list_addresses(Connection& conn, const Addres
   return detail::dump_addresses(conn, ifindex, filter.family, filter.dev);
 }
 
-NlResult<void> flush_addresses(Connection& conn, const std::string& dev, int family,
+NlResult<std::size_t> flush_addresses(Connection& conn, const std::string& dev, int family,
                                const std::function<bool(const AddressInfo&)>& which) {
   auto addresses = list_addresses(conn, {.dev = dev, .family = family});
   if (!addresses) return std::move(addresses).error();
@@ -266,9 +266,9 @@ NlResult<void> flush_addresses(Connection& conn, const std::string& dev, int fam
                                        detail::AddressWrite::del));
   for (auto& result : detail::run_ops(conn, ops, {.coalesce_deletes = false})) {
     // An address the kernel already removed (an IPv6 one with its prefix) is fine.
-    if (!result && result.error().code != EADDRNOTAVAIL) return result;
+    if (!result && result.error().code != EADDRNOTAVAIL) return std::move(result).error();
   }
-  return {};
+  return ops.size();
 }
 
 }  // namespace brisk::netlink

@@ -407,6 +407,7 @@ NlResult<void> Connection::dump(Message request, const char* op, const std::stri
         if (nlh.nlmsg_seq != request.seq()) return true;
         if (nlh.nlmsg_flags & NLM_F_DUMP_INTR) interrupted = true;
         if (nlh.nlmsg_type == NLMSG_DONE) {
+          if (auto ended = parse_dump_done(nlh, op, object); !ended && !failure) failure = std::move(ended).error();
           done = true;
           return false;
         }

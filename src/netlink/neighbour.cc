@@ -24,6 +24,7 @@ constexpr auto kNeighPolicies = [] {
   p[NDA_FLAGS_EXT] = {AttrKind::u32};
   p[NDA_PROTOCOL] = {AttrKind::u8};
   p[NDA_CACHEINFO] = {AttrKind::binary, 0, sizeof(nda_cacheinfo)};
+  p[NDA_PROBES] = {AttrKind::u32};
   return p;
 }();
 
@@ -215,7 +216,9 @@ std::optional<NeighbourInfo> neighbour_info(const ParsedNeigh& n) {
   return NeighbourInfo{.ifindex = n.header.ndm_ifindex, .address = *ip, .lladdr = mac_of(*n.attrs),
                        .state = n.header.ndm_state, .flags = n.header.ndm_flags,
                        .managed = (n.attrs->u32(NDA_FLAGS_EXT).value_or(0) & NTF_EXT_MANAGED) != 0,
-                       .protocol = n.attrs->u8(NDA_PROTOCOL).value_or(0), .refcnt = cache.ndm_refcnt};
+                       .protocol = n.attrs->u8(NDA_PROTOCOL).value_or(0), .refcnt = cache.ndm_refcnt,
+                       .used = cache.ndm_used, .confirmed = cache.ndm_confirmed, .updated = cache.ndm_updated,
+                       .probes = n.attrs->u32(NDA_PROBES)};
 }
 
 }  // namespace detail

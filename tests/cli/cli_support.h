@@ -107,6 +107,13 @@ inline void expect_same_output(const std::vector<std::string>& args, int ns) {
   ADD_FAILURE() << "ip's output kept changing for " << ::testing::PrintToString(args);
 }
 
+// ip's line making the veth pair v0/v1 with fixed MACs, so that twin
+// namespaces show the same addresses.
+inline std::vector<std::string> fixed_veth_pair() {
+  return {"link", "add", "v0", "address", "02:00:00:00:00:01", "type", "veth", "peer", "name", "v1", "address",
+          "02:00:00:00:00:02"};
+}
+
 // `-batch FILE` (after -force when `force`) by brisk in `brisk_ns` and by
 // ip in `ip_ns`: the same status, stderr and stdout.
 inline void expect_same_batch(const std::string& file, bool force, int brisk_ns, int ip_ns) {

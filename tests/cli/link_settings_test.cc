@@ -106,8 +106,7 @@ class IpLinkSettingsParity : public cli_test::TwinNetnsTest {
   void SetUp() override {
     TwinNetnsTest::SetUp();
     if (IsSkipped()) return;
-    make_twin({{"link", "add", "v0", "address", "02:00:00:00:00:01", "type", "veth", "peer", "name", "v1", "address",
-                "02:00:00:00:00:02"},
+    make_twin({cli_test::fixed_veth_pair(),
                {"link", "add", "br0", "address", "02:00:00:00:00:03", "type", "bridge"}});
   }
   // The devices as `-d -j link show` gives them, without what the kernel

@@ -76,8 +76,8 @@ BRISK_EXPORT NlResult<std::vector<AddressInfo>> list_addresses(Connection& conn,
                                                                const AddressFilter& filter = {});
 // Deletes every address of `family` on `dev` (every device when empty),
 // pipelined; with `which`, only the addresses it accepts (`ip addr flush dev
-// X scope global`).
-BRISK_EXPORT NlResult<void> flush_addresses(Connection& conn, const std::string& dev, int family = AF_UNSPEC,
+// X scope global`). Returns how many it asked the kernel to delete.
+BRISK_EXPORT NlResult<std::size_t> flush_addresses(Connection& conn, const std::string& dev, int family = AF_UNSPEC,
                                             const std::function<bool(const AddressInfo&)>& which = {});
 
 }  // namespace brisk::netlink

@@ -41,6 +41,12 @@ struct NeighbourInfo {
   bool managed = false;  // NTF_EXT_MANAGED in NDA_FLAGS_EXT
   uint8_t protocol = 0;  // NDA_PROTOCOL; 0: none given
   uint32_t refcnt = 0;   // NDA_CACHEINFO's ndm_refcnt: the entry's users (0 is ip's "unused")
+  // NDA_CACHEINFO's ages, in clock ticks (sysconf(_SC_CLK_TCK)) since the
+  // entry was last used, confirmed reachable, and changed.
+  uint32_t used = 0;
+  uint32_t confirmed = 0;
+  uint32_t updated = 0;
+  std::optional<uint32_t> probes{};  // NDA_PROBES: solicitations sent in this round
 };
 
 struct NeighbourFilter {

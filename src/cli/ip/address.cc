@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <set>
 
+#include "cli/ip/flush_rounds.h"
 #include "cli/ip/link_print.h"
 #include "cli/ip/names.h"
 #include "cli/ip/object_print.h"
@@ -463,10 +464,20 @@ NlResult<void> flush_addresses(Runner& r, const IpCommand& cmd) {
   auto c = BRISK_TRY(r.conn());
   auto all = BRISK_TRY(r.links_by_index(false, !cmd.filter().slave_kind.empty()));
   auto selectors = BRISK_TRY(link_selectors(cmd, all));
-  return netlink::flush_addresses(*c, cmd.filter().dev, cmd.family, [&](const netlink::AddressInfo& a) {
-    auto link = all.find(a.ifindex);
-    return link != all.end() && selectors.keeps(link->second, cmd) && in_scope(a, cmd) &&
-           selected(a, name_of(a.ifindex, all), cmd);
+  const Globals& g = r.globals();
+  // ip's rounds: -l N of them at most (10 unless given; 0: no limit).
+  return flush_in_rounds(r, {.counted = "addresses", .max_rounds = g.flush_loops}, [&]() {
+    return netlink::flush_addresses(*c, cmd.filter().dev, cmd.family, [&](const netlink::AddressInfo& a) {
+      auto link = all.find(a.ifindex);
+      bool flushed = link != all.end() && selectors.keeps(link->second, cmd) && in_scope(a, cmd) &&
+                     selected(a, name_of(a.ifindex, all), cmd);
+      if (flushed && g.stats > 1 && !g.json) {  // -s -s: each as ip prints it, headed by its device
+        Json ignored;
+        std::string line = address_record(a, ignored);
+        r.out() += std::to_string(a.ifindex) + ": " + link->second.name + (g.oneline ? one_line(line) : line);
+      }
+      return flushed;
+    });
   });
 }
 

@@ -108,7 +108,8 @@ namespace {
 
 // ip's global options, by the prefixes ip's matches() accepts.
 enum class GlobalOption {
-  netns, json, pretty, batch, force, details, stats, brief, oneline, timestamp, tshort, v4, v6, family, version, none
+  netns, json, pretty, batch, force, details, stats, brief, oneline, timestamp, tshort, v4, v6, family, version,
+  loops, none
 };
 
 GlobalOption global_of(std::string_view arg) {
@@ -117,6 +118,7 @@ GlobalOption global_of(std::string_view arg) {
   if (word.size() > 1 && word[0] == '-') word.remove_prefix(1);  // ip accepts --json as well
   if (word == "4") return GlobalOption::v4;
   if (word == "6") return GlobalOption::v6;
+  if (matches(word, "loops")) return GlobalOption::loops;  // first, as in ip: "-l" is -loops
   if (word == "n" || matches(word, "netns")) return GlobalOption::netns;
   if (word == "j" || matches(word, "json")) return GlobalOption::json;
   if (word == "p" || matches(word, "pretty")) return GlobalOption::pretty;
@@ -182,6 +184,10 @@ Parsed<Invocation> parse_globals(std::span<const std::string> argv) {
         break;
       }
       case GlobalOption::version: inv.globals.version = true; break;
+      case GlobalOption::loops:
+        if (++i >= argv.size()) return usage("option \"" + opt + "\" needs a number of rounds");
+        inv.globals.flush_loops = std::atoi(argv[i].c_str());  // as ip reads it
+        break;
       case GlobalOption::none:
         return usage("option \"" + opt + "\" is unknown, try \"brisk help\"");
     }

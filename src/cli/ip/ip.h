@@ -70,6 +70,7 @@ struct Globals {
   int family = AF_UNSPEC;             // -4 / -6
   std::optional<std::string> batch{}; // -batch FILE|-
   Timestamp timestamp = Timestamp::none;  // -t / -ts: monitor stamps each event
+  int flush_loops = 10;               // -l N: addr flush's rounds at most; 0: until done
 };
 
 // The global options and where the object starts in argv (argv[0] is the program).

@@ -1,6 +1,9 @@
 // ip neigh: add, replace, change, delete, show and flush, of cache and proxy entries.
 #include <linux/neighbour.h>
 
+#include <unistd.h>
+
+#include "cli/ip/flush_rounds.h"
 #include "cli/ip/names.h"
 #include "cli/ip/object_print.h"
 #include "cli/ip/objects.h"
@@ -204,6 +207,10 @@ bool selected(const netlink::NeighbourInfo& n, const IpCommand& cmd, uint32_t wa
 
 }  // namespace
 
+namespace {
+void print_neighbour(Runner& r, const netlink::NeighbourInfo& n, const Links& all, bool with_dev);
+}  // namespace
+
 NlResult<void> flush_neighbours(Runner& r, const IpCommand& cmd) {
   auto c = BRISK_TRY(r.conn());
   auto all = BRISK_TRY(r.links_by_index(false));
@@ -211,20 +218,29 @@ NlResult<void> flush_neighbours(Runner& r, const IpCommand& cmd) {
   // every state but noarp.
   uint32_t wanted = cmd.filter().nud.value_or(~uint32_t(NUD_PERMANENT | NUD_NOARP) & ~0x100u);
   if (wanted == ~0u) wanted &= ~uint32_t(NUD_NOARP);
-  netlink::Batch batch(*c);
-  for (const auto& n : BRISK_TRY(netlink::list_neighbours(*c, BRISK_TRY(dump_filter(cmd, all))))) {
-    if (!selected(n, cmd, wanted)) continue;
-    batch.delete_neighbour({.dev = n.ifindex ? name_of(n.ifindex, all) : "", .address = n.address.to_string(),
-                            .flags = uint8_t(n.flags & NTF_PROXY)});
-  }
-  for (auto& result : batch.flush()) {
-    // An entry the kernel dropped meanwhile (garbage collection) is fine.
-    if (!result && result.error().code != ENOENT) return result;
-  }
-  return {};
+  auto filter = BRISK_TRY(dump_filter(cmd, all));
+  const Globals& g = r.globals();
+  // ip's MAX_ROUNDS, and its words when they run out.
+  FlushRounds rounds{.max_rounds = 10, .out_of_rounds = "*** Flush not complete bailing out after "};
+  return flush_in_rounds(r, rounds, [&]() -> NlResult<std::size_t> {
+    netlink::Batch batch(*c);
+    std::size_t deleted = 0;
+    for (const auto& n : BRISK_TRY(netlink::list_neighbours(*c, filter))) {
+      if (!selected(n, cmd, wanted)) continue;
+      if (g.stats > 1 && !g.json) print_neighbour(r, n, all, cmd.filter().dev.empty() && n.ifindex);  // -s -s: as show
+      batch.delete_neighbour({.dev = n.ifindex ? name_of(n.ifindex, all) : "", .address = n.address.to_string(),
+                              .flags = uint8_t(n.flags & NTF_PROXY)});
+      ++deleted;
+    }
+    for (auto& result : batch.flush()) {
+      // An entry the kernel dropped meanwhile (garbage collection) is fine.
+      if (!result && result.error().code != ENOENT) return std::move(result).error();
+    }
+    return deleted;
+  });
 }
 
-std::string neigh_record(const netlink::NeighbourInfo& n, const Links& all, bool with_dev, Json& j) {
+std::string neigh_record(const netlink::NeighbourInfo& n, const Links& all, bool with_dev, Json& j, bool stats) {
   j["dst"] = n.address.to_string();
   std::string t = n.address.to_string();
   if (with_dev) {
@@ -241,6 +257,23 @@ std::string neigh_record(const netlink::NeighbourInfo& n, const Links& all, bool
     if (!(bit ? (n.flags & bit) : n.managed)) continue;
     j[name] = nullptr;
     t += std::string(" ") + name;
+  }
+  if (stats) {  // ip -s: the cache's ages in seconds, then the probes, before the state
+    static const long hz = ::sysconf(_SC_CLK_TCK);
+    t += " ";
+    if (n.refcnt) {
+      j["refcnt"] = n.refcnt;
+      t += " ref " + std::to_string(n.refcnt);
+    }
+    j["used"] = n.used / hz;
+    j["confirmed"] = n.confirmed / hz;
+    j["updated"] = n.updated / hz;
+    t += " used " + std::to_string(n.used / hz) + "/" + std::to_string(n.confirmed / hz) + "/" +
+         std::to_string(n.updated / hz);
+    if (n.probes) {
+      j["probes"] = *n.probes;
+      t += "probes " + std::to_string(*n.probes);
+    }
   }
   if (n.state) {  // a proxy entry, say, has none: ip prints no state
     j["state"] = nud_names(n.state);
@@ -269,7 +302,7 @@ void print_neighbour(Runner& r, const netlink::NeighbourInfo& n, const Links& al
     r.out() += t + (n.lladdr ? n.lladdr->to_string() : "") + "\n";
     return;
   }
-  std::string t = neigh_record(n, all, with_dev, j);
+  std::string t = neigh_record(n, all, with_dev, j, g.stats > 0);
   if (g.json) r.emit(std::move(j));
   else r.out() += t;
 }

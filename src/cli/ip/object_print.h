@@ -54,7 +54,8 @@ std::string nexthop_record(const netlink::NexthopEntry& nh, const NexthopView& v
 std::string addrlabel_record(const netlink::AddrLabelInfo& l, const Links& all, Json& j);
 
 // A neighbour line; with_dev: " dev NAME" (no dev filter).
-std::string neigh_record(const netlink::NeighbourInfo& n, const Links& all, bool with_dev, Json& j);
+// ip's neighbour line; `stats` (-s) adds the cache's ages and probes.
+std::string neigh_record(const netlink::NeighbourInfo& n, const Links& all, bool with_dev, Json& j, bool stats = false);
 
 // A rule's line as ip rule show prints it, "Deleted " first for a removal.
 std::string rule_record(const netlink::RuleInfo& rule, bool deleted, const Globals& g, Json& j);

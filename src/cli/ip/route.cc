@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <map>
 
+#include "cli/ip/flush_rounds.h"
 #include "cli/ip/names.h"
 #include "cli/ip/object_print.h"
 #include "cli/ip/objects.h"
@@ -480,27 +481,50 @@ NlResult<std::vector<netlink::RouteInfo>> selected_routes(netlink::Connection& c
 
 }  // namespace
 
+// How show (and flush -s -s) prints the routes a selection picked: what the
+// selectors fix is left out of each line, as ip leaves it.
+RouteView selection_view(const IpCommand& cmd, const Globals& g, const Links& all,
+                         const std::map<uint32_t, netlink::NexthopEntry>* nexthops) {
+  const RouteMatch* match = cmd.filter().route_match.get();
+  return {.globals = g, .all = all, .every_table = cmd.route().table == RT_TABLE_UNSPEC,
+          .dev_fixed = !cmd.route().dev.empty(), .protocol_fixed = cmd.filter().protocol.has_value(),
+          .scope_fixed = cmd.filter().route_scope.has_value(),
+          .tos_fixed = match && match->tos,
+          .via_fixed = match && names_host(match->via),
+          .prefsrc_fixed = match && names_host(match->prefsrc),
+          .metric_fixed = match && match->metric,
+          .nexthops = nexthops};
+}
+
 NlResult<void> flush_routes(Runner& runner, const IpCommand& cmd) {
   auto c = BRISK_TRY(runner.conn());
   auto all = BRISK_TRY(runner.links_by_index(false));
-  netlink::Batch batch(*c);
-  for (const auto& r : BRISK_TRY(selected_routes(*c, cmd))) {
-    batch.delete_route({.prefix = r.dst.to_string(),
-                        .via = r.gateway ? r.gateway->to_string() : std::string(),
-                        .dev = r.oif ? name_of(r.oif, all) : std::string(),
-                        .metric = r.metric,
-                        .table = r.table,
-                        .protocol = r.protocol,
-                        .type = static_cast<netlink::RouteType>(r.type),
-                        .tos = r.tos,
-                        // an IPv6 route is keyed by its source prefix too
-                        .from = r.src && r.src_len ? netlink::IpPrefix{*r.src, r.src_len}.to_string() : std::string()});
-  }
-  for (auto& result : batch.flush()) {
-    // A route that went with another (an IPv6 one with its address) is fine.
-    if (!result && result.error().code != ESRCH) return result;
-  }
-  return {};
+  const Globals& g = runner.globals();
+  return flush_in_rounds(runner, {}, [&]() -> NlResult<std::size_t> {
+    netlink::Batch batch(*c);
+    auto routes = BRISK_TRY(selected_routes(*c, cmd));
+    for (const auto& r : routes) {
+      if (g.stats > 1 && !g.json) {  // -s -s: each as route show prints it
+        Json ignored;
+        runner.out() += route_record(r, selection_view(cmd, g, all, nullptr), ignored);
+      }
+      batch.delete_route({.prefix = r.dst.to_string(),
+                          .via = r.gateway ? r.gateway->to_string() : std::string(),
+                          .dev = r.oif ? name_of(r.oif, all) : std::string(),
+                          .metric = r.metric,
+                          .table = r.table,
+                          .protocol = r.protocol,
+                          .type = static_cast<netlink::RouteType>(r.type),
+                          .tos = r.tos,
+                          // an IPv6 route is keyed by its source prefix too
+                          .from = r.src && r.src_len ? netlink::IpPrefix{*r.src, r.src_len}.to_string() : std::string()});
+    }
+    for (auto& result : batch.flush()) {
+      // A route that went with another (an IPv6 one with its address) is fine.
+      if (!result && result.error().code != ESRCH) return std::move(result).error();
+    }
+    return routes.size();
+  });
 }
 
 namespace {
@@ -658,20 +682,12 @@ NlResult<void> show_routes(Runner& runner, const IpCommand& cmd) {
   const Globals& g = runner.globals();
   auto all = BRISK_TRY(runner.links_by_index(false));
   // "dev" and "table" are printed only where the filter leaves them open.
-  const RouteMatch* match = cmd.filter().route_match.get();
   // -d: each route's nexthop object too, as ip's cache fetches them.
   std::map<uint32_t, netlink::NexthopEntry> nexthops;
   if (g.details)
     if (auto listed = netlink::list_nexthops(*c))
       for (auto& nh : *listed) nexthops.emplace(nh.id, std::move(nh));
-  RouteView view{.globals = g, .all = all, .every_table = cmd.route().table == RT_TABLE_UNSPEC,
-                 .dev_fixed = !cmd.route().dev.empty(), .protocol_fixed = cmd.filter().protocol.has_value(),
-                 .scope_fixed = cmd.filter().route_scope.has_value(),
-                 .tos_fixed = match && match->tos,
-                 .via_fixed = match && names_host(match->via),
-                 .prefsrc_fixed = match && names_host(match->prefsrc),
-                 .metric_fixed = match && match->metric,
-                 .nexthops = &nexthops};
+  RouteView view = selection_view(cmd, g, all, &nexthops);
   for (const auto& r : BRISK_TRY(selected_routes(*c, cmd))) {
     Json j;
     std::string t = route_record(r, view, j);

@@ -104,6 +104,22 @@ std::optional<std::string> netns_message(const NetlinkError& e) {
   return std::nullopt;
 }
 
+// What ip says after the kernel refused a dump (at its start or part way):
+// the show's words, or its flush's.
+std::string dump_ended(const NetlinkError& e, Verb verb) {
+  std::string_view op = e.op;
+  if (!e.kernel || (!op.ends_with(" list") && op != kAddrlabelFlush)) return "";
+  switch (verb) {
+    case Verb::route_flush:
+    case Verb::neigh_flush:
+    case Verb::addr_flush:
+    case Verb::addrlabel_flush: return "\nFlush terminated";
+    case Verb::nexthop_flush: return "\nDump terminated. Failed to flush nexthops";
+    case Verb::rule_flush: return "";
+    default: return "\nDump terminated";
+  }
+}
+
 int Runner::failure_status(const NetlinkError& e, Verb verb) const {
   // A failed batch line makes the batch 1, whatever failed.
   if (!source_.empty()) return 1;
@@ -111,24 +127,20 @@ int Runner::failure_status(const NetlinkError& e, Verb verb) const {
   // and addrlabel flush return -1, addrlabel list 1.
   if (verb == Verb::nexthop_flush || verb == Verb::addrlabel_flush) return 1;
   if (verb == Verb::addrlabel_show) return kArgumentExit;
+  if (e.op == std::string_view(kFlushIncomplete)) return kArgumentExit;  // the flush's 1, negated
   // ip's do_cmd negates the -2 of a failed rtnl_talk; a device it could not
   // find is its parser's exit(1).
   return e.kernel && !missing_device(e) ? 2 : 1;
 }
 
 std::string runtime_message(const NetlinkError& e) {
+  if (e.op == std::string_view(kFlushIncomplete)) return e.detail;
   if (auto text = netns_message(e)) return *text;
   if (e.code == ENODEV && e.op == std::string_view(kDeviceShow)) return "Device \"" + e.object + "\" does not exist.";
   if (!e.ext_ack.empty()) return format_error(e.ext_ack);
   if (auto dev = missing_device(e)) return "Cannot find device \"" + *dev + "\"";
-  // The kernel's errno without a text of its own, as ip prints it; ip
-  // addrlabel says too that its dump ended.
-  if (e.kernel) {
-    std::string text = std::string("RTNETLINK answers: ") + std::strerror(e.code);
-    if (e.op == std::string_view("addrlabel list")) text += "\nDump terminated";
-    if (e.op == std::string_view(kAddrlabelFlush)) text += "\nFlush terminated";
-    return text;
-  }
+  // The kernel's errno without a text of its own, as ip prints it.
+  if (e.kernel) return std::string("RTNETLINK answers: ") + std::strerror(e.code);
   std::string text = e.op;
   if (!e.object.empty()) text += " " + e.object;
   text += ": ";
@@ -187,7 +199,7 @@ NlResult<Connection*> Runner::conn() {
 void Runner::report(int line, const std::string& message) {
   write_out(out_);
   out_.clear();
-  print_error_line(message);
+  if (!message.empty()) print_error_line(message);
   if (!source_.empty()) print_error_line("Command failed " + source_ + ":" + std::to_string(line));
 }
 
@@ -395,7 +407,8 @@ int Runner::run(std::vector<BatchCommand>& cmds) {
     }
     if (!result) {
       bool tuntap = cmd.verb == Verb::tuntap_add || cmd.verb == Verb::tuntap_del;
-      report(cmd.line, tuntap ? tuntap_message(result.error()) : runtime_message(result.error()));
+      report(cmd.line, tuntap ? tuntap_message(result.error())
+                              : runtime_message(result.error()) + dump_ended(result.error(), cmd.verb));
       status = failure_status(result.error(), cmd.verb);
       if (!g_.force) return status;
     }

@@ -124,6 +124,7 @@ netlink::NlResult<void> flush_addrlabels(Runner& r, const IpCommand& cmd);
 netlink::NlResult<void> change_maddr(Runner& r, const IpCommand& cmd);
 netlink::NlResult<void> show_maddrs(Runner& r, const IpCommand& cmd);
 inline constexpr const char* kAddrlabelFlush = "addrlabel flush";  // the op of its failure
+inline constexpr const char* kFlushIncomplete = "flush rounds";  // ip's flush gave up; the detail is its words
 inline constexpr const char* kNetnsOpen = "netns lookup";  // a namespace ip netns could not open
 netlink::NlResult<void> run_netns(Runner& r, const IpCommand& cmd);
 netlink::NlResult<void> run_tuntap(Runner& r, const IpCommand& cmd);  // tuntap add and del
