@@ -377,6 +377,8 @@ NlResult<void> validate_add(const LinkAdd& spec) {
   BRISK_TRY(validate_link_name(spec.name, op));
   BRISK_TRY(check_alias(spec.common.alias, op, spec.name));
   if (!spec.common.master.empty()) BRISK_TRY(validate_link_ref(spec.common.master, op));
+  if (spec.netns_fd >= 0 && !spec.common.alias.empty())
+    return invalid_argument(op, spec.name, "an alias is set once the device exists, from its own namespace");
   if (auto* v = std::get_if<VethOptions>(&spec.kind)) {
     if (!v->peer.empty()) {  // empty: the kernel names it
       auto peer = validate_link_name(v->peer, op);
@@ -459,9 +461,10 @@ Op link_add_op(LinkAdd spec) {
   if (auto valid = validate_add(spec); !valid) return failed_op(op, spec.name, std::move(valid).error());
   if (std::holds_alternative<TunOptions>(spec.kind)) return tun_add_op(std::move(spec));
   Op result{.op = op, .object = spec.name, .needs = add_needs(spec)};
+  const bool here = spec.netns_fd < 0;
   // NLM_F_EXCL: the device is ours, and deleting it takes a veth peer along.
-  result.undo = [name = spec.name] { return link_delete_op(name); };
-  result.build = [spec](Connection& conn) -> NlResult<std::vector<Request>> {
+  if (here) result.undo = [name = spec.name] { return link_delete_op(name); };
+  result.build = [spec, here](Connection& conn) -> NlResult<std::vector<Request>> {
     // NLM_F_ECHO: the kernel answers with the new device, so its ifindex
     // goes into the cache and later ops on it need no RTM_GETLINK.
     Message m(RTM_NEWLINK, NLM_F_CREATE | NLM_F_EXCL | NLM_F_ECHO);
@@ -470,6 +473,7 @@ Op link_add_op(LinkAdd spec) {
     ifi.ifi_index = spec.common.index;
     tuning_flags(ifi, spec.common.tuning);
     m.put_string(IFLA_IFNAME, spec.name);
+    if (spec.netns_fd >= 0) m.put_u32(IFLA_NET_NS_FD, static_cast<uint32_t>(spec.netns_fd));
     BRISK_TRY(put_common(m, conn, spec.common, "link add", spec.name));
     int lower = 0;
     auto info = m.begin_nest(IFLA_LINKINFO);
@@ -478,13 +482,13 @@ Op link_add_op(LinkAdd spec) {
     if (lower) m.put_u32(IFLA_LINK, static_cast<uint32_t>(lower));
     std::vector<Request> requests;
     requests.push_back({.message = std::move(m), .op = "link add", .object = spec.name, .reply_budget = kGetBudget});
-    requests.back().on_reply = [&conn, name = spec.name](const nlmsghdr& reply) -> NlResult<void> {
-      if (reply.nlmsg_type != RTM_NEWLINK) return {};
+    requests.back().on_reply = [&conn, name = spec.name, here](const nlmsghdr& reply) -> NlResult<void> {
+      if (reply.nlmsg_type != RTM_NEWLINK || !here) return {};  // an index elsewhere means nothing here
       auto link = parse_link(reply);
       if (link && link->name == name) conn.remember_ifindex(name, link->ifindex);
       return {};  // the echo is a bonus: a parse problem does not fail the add
     };
-    requests.back().recheck = [name = spec.name](Connection& c) { return link_exists(c, name); };
+    if (here) requests.back().recheck = [name = spec.name](Connection& c) { return link_exists(c, name); };
     // The kernel applies an alias only to an existing device.
     if (!spec.common.alias.empty()) {
       Message alias(RTM_NEWLINK, 0);

@@ -169,5 +169,41 @@ TEST_F(IpLinkSettingsParity, BatchAsIp) {
   ::unlink(file.c_str());
 }
 
+// `link add NAME netns NS ... peer NAME netns NS2`: each end made in its
+// namespace, named or by a process; a namespace that is not there is ip's
+// argument error, which ends even a -force batch.
+TEST_F(IpLinkSettingsParity, DevicesMadeInOtherNamespaces) {
+  cli_test::NamedNetns mine, theirs, peers_mine, peers_theirs;
+  for (const auto* n : {&mine, &theirs, &peers_mine, &peers_theirs})
+    ASSERT_EQ(cli_test::ip_run({"netns", "add", n->name()}).code, 0);
+  auto line = [](const std::string& at, const std::string& peer_at) {
+    return Words{"link", "add", "n0", "netns", at, "type", "veth", "peer", "n1", "netns", peer_at};
+  };
+  auto ours = cli_test::brisk_run(line(mine.name(), peers_mine.name()), ns());
+  auto ips = cli_test::ip_run(line(theirs.name(), peers_theirs.name()), ip_ns());
+  EXPECT_EQ(ours.code, ips.code) << ours.err;
+  EXPECT_EQ(ours.err, ips.err);
+  auto names = [](const std::string& netns) {
+    std::string out;
+    for (const auto& l : cli_test::ip_json(-1, {"-n", netns, "link", "show"})) out += l["ifname"].get<std::string>() + " ";
+    return out;
+  };
+  EXPECT_EQ(names(mine.name()), "lo n0 ");
+  EXPECT_EQ(names(peers_mine.name()), "lo n1 ");
+  EXPECT_EQ(names(mine.name()), names(theirs.name()));
+  expect_same_links();  // nothing made here
+  // A peer left here, its device elsewhere; then the names ip cannot open.
+  for (const Words& args : std::vector<Words>{{"link", "add", "n2", "netns", "brisk-no-such-ns", "type", "veth"},
+                                              {"link", "add", "n2", "type", "veth", "peer", "n3", "netns", "brisk-no-such-ns"},
+                                              {"link", "set", "v1", "netns", "brisk-no-such-ns"},
+                                              {"link", "add", "n2", "netns", mine.name(), "netns", "b", "type", "veth"}})
+    same(args);
+  std::string file = "/tmp/brisk-link-netns-" + std::to_string(::getpid()) + ".batch";
+  cli_test::write_file(file, "link add n4 type veth peer n5\nlink set n4 netns brisk-no-such-ns\nlink add n6 type veth\n");
+  cli_test::expect_same_batch(file, true, ns(), ip_ns());
+  expect_same_links();
+  ::unlink(file.c_str());
+}
+
 }  // namespace
 }  // namespace brisk::ipcli

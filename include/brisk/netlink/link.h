@@ -235,6 +235,10 @@ struct LinkAdd {
   std::string name{};   // 1..15 bytes, no '/', ':', whitespace or '%' (templates are refused)
   LinkKind kind{};      // what to create, with its options
   LinkCommon common{};  // options every kind accepts
+  // Create the device directly in this namespace (fd not owned), as `ip link
+  // add NAME netns NS`; -1: the connection's. Its name and ifindex are then
+  // the other namespace's: the add is not undone or rechecked from here.
+  int netns_fd = -1;
 };
 
 // Changes to one device; only the fields that are set are sent.

@@ -69,7 +69,8 @@ std::vector<std::string> named_devices(const IpCommand& cmd) {
 
 std::vector<std::string> created_devices(const IpCommand& cmd) {
   if (cmd.verb != Verb::link_add) return {};
-  std::vector<std::string> names{cmd.link_add().name};
+  std::vector<std::string> names;
+  if (cmd.add_netns.empty()) names.push_back(cmd.link_add().name);  // else made elsewhere
   auto* veth = std::get_if<netlink::VethOptions>(&cmd.link_add().kind);
   if (veth && cmd.peer_netns.empty() && !veth->peer.empty()) names.push_back(veth->peer);
   return names;
@@ -85,6 +86,9 @@ bool names_device_ip_parses(const IpCommand& cmd) {
   return backup_port || (nexthop && !cmd.nexthop().dev.empty()) || (addrlabel && !cmd.addrlabel().dev.empty()) || (cmd.verb == Verb::link_set && cmd.link_set().master && !cmd.link_set().master->empty()) ||
          (cmd.verb == Verb::link_set && cmd.link_set().kind && names_vxlan_dev(*cmd.link_set().kind)) ||
          (cmd.verb == Verb::link_add && !cmd.link_add().common.master.empty()) ||
+         // ip opens a named namespace as it parses: a missing one is an argument error
+         (cmd.verb == Verb::link_add && (!cmd.add_netns.empty() || !cmd.peer_netns.empty())) ||
+         (cmd.verb == Verb::link_set && !cmd.set_netns.empty() && !cmd.link_set().netns_pid) ||
          (cmd.verb == Verb::link_add && names_vxlan_dev(cmd.link_add().kind)) ||
          (route && !cmd.route().nexthops.empty());
 }

@@ -244,7 +244,8 @@ struct IpCommand {
   Verb verb = Verb::link_show;
   int line = 0;  // batch line; 0 for a command line
   Spec spec{};   // the verb's spec; see the accessors below
-  std::string peer_netns{};      // veth peer created in this named namespace
+  std::string add_netns{};       // link add: the device made in this namespace (a name, or a PID)
+  std::string peer_netns{};      // veth peer created in this namespace (a name, or a PID)
   std::string set_netns{};       // `link set ... netns NAME|PID`
   std::string name{};            // link del, netns add/del/exec, tuntap add/del
   uint32_t group = 0;            // link del group

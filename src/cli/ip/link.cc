@@ -862,6 +862,9 @@ Parsed<IpCommand> parse_link_add(Cursor& c, IpCommand&& cmd) {
       break;
     } else if (is(key, "name")) {
       TRY_SET(ok, name.by_name(c, key));
+    } else if (is(key, "netns")) {
+      if (!cmd.add_netns.empty()) return duplicate("netns", c.done() ? key : c.peek());
+      TRY_SET(cmd.add_netns, c.value(key));
     } else if (matches(key, "link")) {
       TRY_SET(lower, c.device(key));
     } else {

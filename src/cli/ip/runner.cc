@@ -58,11 +58,12 @@ std::optional<std::string> argument_error(const NetlinkError& e) {
     }
   }
   for (std::string_view prefix :
-       {"master '", "backup_port '", "nexthop dev '", "monitor dev '", "vxlan dev '", "vrf '", "get vrf '"}) {
+       {"master '", "backup_port '", "nexthop dev '", "monitor dev '", "vxlan dev '", "vrf '", "get vrf '", "netns '"}) {
     if (!detail.starts_with(prefix)) continue;
     std::string dev(detail.substr(prefix.size(), detail.size() - prefix.size() - suffix.size()));
     if (prefix == "get vrf '") return "Error: argument \"" + dev + "\" is wrong: Invalid VRF\n";
     if (prefix == "vrf '") return "Error: argument \"" + dev + "\" is wrong: Not a valid VRF name\n";
+    if (prefix == "netns '") return "Error: argument \"" + dev + "\" is wrong: Invalid \"netns\" value\n";
     if (prefix == "nexthop dev '") return "Cannot find device \"" + dev + "\"\nError: cannot parse nexthop";
     if (prefix == "vxlan dev '") return "Cannot find device \"" + dev + "\"";
     return "Error: argument \"" + dev + "\" is wrong: Device does not exist\n";
@@ -203,22 +204,31 @@ void Runner::report(int line, const std::string& message) {
   if (!source_.empty()) print_error_line("Command failed " + source_ + ":" + std::to_string(line));
 }
 
+NlResult<int> Runner::held_netns(const std::string& name_or_pid, const char* op) {
+  // As ip's netns_get_fd(), then its PID reading: a name first, else a number.
+  auto fd = netlink::open_netns(name_or_pid);
+  if (!fd && !name_or_pid.empty() && name_or_pid.find_first_not_of("0123456789") == std::string::npos)
+    fd = netlink::open_netns_pid(static_cast<pid_t>(std::stol(name_or_pid)));
+  // Neither: ip's "Invalid "netns" value", an argument error (argument_error).
+  if (!fd) return NetlinkError{.code = ENODEV, .op = op, .detail = "netns '" + name_or_pid + "' does not exist"};
+  int raw = fd->get();
+  held_fds_.push_back(std::move(*fd));
+  return raw;
+}
+
 NlResult<std::size_t> Runner::queue(netlink::Batch& batch, IpCommand& cmd) {
   switch (cmd.verb) {
     case Verb::link_add: {
       netlink::LinkAdd spec = std::move(cmd.link_add());
-      if (!cmd.peer_netns.empty()) {
-        auto fd = netlink::open_netns(cmd.peer_netns);
-        if (!fd) return std::move(fd).error();
-        std::get<netlink::VethOptions>(spec.kind).peer_netns_fd = fd->get();
-        held_fds_.push_back(std::move(*fd));
-      }
+      if (!cmd.add_netns.empty()) spec.netns_fd = BRISK_TRY(held_netns(cmd.add_netns, "link add"));
+      if (!cmd.peer_netns.empty())
+        std::get<netlink::VethOptions>(spec.kind).peer_netns_fd = BRISK_TRY(held_netns(cmd.peer_netns, "link add"));
       return batch.add_link(std::move(spec));
     }
     case Verb::link_set: {
       netlink::LinkSet spec = std::move(cmd.link_set());
       // `netns NAME`; the parser has already read a PID into netns_pid.
-      if (!cmd.set_netns.empty() && !spec.netns_pid) spec.netns_name = cmd.set_netns;
+      if (!cmd.set_netns.empty() && !spec.netns_pid) spec.netns_fd = BRISK_TRY(held_netns(cmd.set_netns, "link set"));
       return batch.set_link(std::move(spec));
     }
     case Verb::link_del: return batch.delete_link(cmd.name);

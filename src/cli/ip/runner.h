@@ -61,6 +61,9 @@ class Runner {
   // Queues a mutating command; a preparation failure is returned instead.
   // Moves the command's spec into the batch: a command is queued once.
   netlink::NlResult<std::size_t> queue(netlink::Batch& batch, IpCommand& cmd);
+  // The namespace a line names (`netns NAME|PID`), opened and held until
+  // the batch is flushed; a missing one fails as ip's argument error.
+  netlink::NlResult<int> held_netns(const std::string& name_or_pid, const char* op);
   void report(int line, const std::string& message);  // line: the batch line, 0 outside one
   // ip's exit status for a command that failed with `e`.
   // `verb`: the command's, for those whose status is their own return value.
