@@ -42,7 +42,6 @@ class NewLinkName {
     TRY_SET(dev_, new_device_name(text));
     return true;
   }
-  bool empty() const { return name_.empty() && dev_.empty(); }
   Parsed<std::string> result() const {
     if (name_.empty()) return dev_;
     if (dev_.empty() || dev_ == name_) return name_;
