@@ -97,6 +97,7 @@ NlResult<LinkInfo> parse_link(const nlmsghdr& message, bool details) {
   LinkInfo link;
   link.ifindex = ifi.ifi_index;
   link.flags = ifi.ifi_flags;
+  link.type = ifi.ifi_type;
   link.name = std::string(attrs->string(IFLA_IFNAME).value_or(""));
   link.mtu = attrs->u32(IFLA_MTU).value_or(0);
   auto mac_of = [&](int type) -> std::optional<MacAddress> {

@@ -325,6 +325,7 @@ struct BRISK_EXPORT LinkInfo {
   std::string name{};                 // IFLA_IFNAME
   std::string kind{};                 // rtnetlink kind ("veth"); empty for devices without one
   uint32_t flags = 0;                 // IFF_UP, IFF_BROADCAST, ...
+  uint16_t type = 0;                  // ARPHRD_*: the link layer (ARPHRD_ETHER, ARPHRD_LOOPBACK, ...)
   uint32_t mtu = 0;                   // bytes
   std::optional<MacAddress> address{};  // absent for devices without a 6-byte address
   std::optional<MacAddress> broadcast{};  // link-layer broadcast address (IFLA_BROADCAST)

@@ -15,6 +15,7 @@
 #include "cli/ip/names.h"
 #include "cli/ip/object_print.h"
 #include "cli/ip/objects.h"
+#include "cli/ip/print_style.h"
 #include "cli/ip/print_util.h"
 
 namespace brisk::ipcli {
@@ -207,6 +208,11 @@ bool address_flag_filter(std::string_view word, IpCommand& cmd) {
 
 Parsed<IpCommand> parse_addr_show(Cursor& c, IpCommand&& cmd, Verb verb) {
   cmd.verb = verb;
+  // As ip, before it reads the selectors: a flush needs one at least, and
+  // a link (-0) has no addresses to flush.
+  if (verb == Verb::addr_flush && c.done()) return refused("Flush requires arguments.");
+  if (verb == Verb::addr_flush && cmd.family == AF_PACKET)
+    return fail(UsageError{.message = "Cannot flush link addresses.", .exact = true, .exit_code = 1, .line_failure = true});
   while (!c.done()) {
     std::string key = c.next(), v;
     bool selector = false;
@@ -239,11 +245,6 @@ Parsed<IpCommand> parse_addr_show(Cursor& c, IpCommand&& cmd, Verb verb) {
       return garbage("dev", key);
     }
   }
-  // As ip, a flush needs some selector; a device is the usual one.
-  bool selects = !cmd.filter().dev.empty() || cmd.filter().scope || cmd.filter().to || cmd.filter().addr_flag_mask || !cmd.filter().label_pattern.empty() ||
-                 !cmd.filter().master.empty() || !cmd.filter().vrf.empty() || cmd.filter().no_master || !cmd.filter().kind.empty() ||
-                 !cmd.filter().slave_kind.empty();
-  if (verb == Verb::addr_flush && !selects) return usage("flush requires arguments: \"dev\" is required");
   return cmd;
 }
 
@@ -316,11 +317,13 @@ bool selected(const netlink::AddressInfo& a, const std::string& device, const Ip
 // What ip prints of an address first, brief or not: "LOCAL[ peer PEER]/LEN
 // [metric M ]", and those JSON keys into `ai`.
 std::string address_head(const netlink::AddressInfo& a, Json& ai) {
-  std::string text = a.prefix.address.to_string();
-  ai["local"] = text;
+  Paint colour = family_paint(a.prefix.address.family);
+  std::string local = a.prefix.address.to_string();
+  ai["local"] = local;
+  std::string text = paint(colour, local);
   if (a.peer) {
     ai["address"] = a.peer->to_string();
-    text += " peer " + a.peer->to_string();
+    text += " peer " + paint(colour, a.peer->to_string());
   }
   ai["prefixlen"] = a.prefix.length;
   text += "/" + std::to_string(a.prefix.length) + " ";
@@ -339,8 +342,10 @@ std::string address_record(const netlink::AddressInfo& a, Json& ai) {
   if (a.broadcast) ai["broadcast"] = a.broadcast->to_string();
   if (a.anycast) ai["anycast"] = a.anycast->to_string();
   ai["scope"] = scope_name(a.scope);
-  if (a.broadcast) line += "brd " + a.broadcast->to_string() + " ";
-  if (a.anycast) line += "any " + a.anycast->to_string() + " ";
+  // ip paints these with the space after them.
+  Paint colour = family_paint(a.prefix.address.family);
+  if (a.broadcast) line += "brd " + paint(colour, a.broadcast->to_string() + " ");
+  if (a.anycast) line += "any " + paint(colour, a.anycast->to_string() + " ");
   line += "scope " + scope_name(a.scope) + " ";
   for (const auto& flag : address_flag_names(a.flags, v4)) {
     ai[flag] = true;
@@ -373,7 +378,9 @@ NlResult<void> show_links(Runner& r, const IpCommand& cmd) {
   auto c = BRISK_TRY(r.conn());
   r.use_json();
   const Globals& g = r.globals();
-  bool addr = cmd.verb == Verb::addr_show;
+  // -0 (-f link): the links alone, as link show prints them for addr show.
+  bool links_only = cmd.family == AF_PACKET;
+  bool addr = cmd.verb == Verb::addr_show && !links_only;
   // One device: it and the links it names, and its addresses alone.
   // A port's master kind is in the details (IFLA_INFO_SLAVE_KIND).
   bool details = g.details || !cmd.filter().slave_kind.empty();
@@ -392,6 +399,8 @@ NlResult<void> show_links(Runner& r, const IpCommand& cmd) {
   if (addr) {
     netlink::AddressFilter filter{.dev = one ? cmd.filter().dev : std::string(), .family = cmd.family};
     for (auto& a : BRISK_TRY(netlink::list_addresses(*c, filter))) {
+      // The kernel answers a family with no address dump of its own (-B, -M) with every family's.
+      if (cmd.family != AF_UNSPEC && a.prefix.address.family != cmd.family) continue;
       bool kept = in_scope(a, cmd) && selected(a, name_of(a.ifindex, all), cmd);
       if (!kept) filtered_out.insert(a.ifindex);
       if (!in_scope(a, cmd)) continue;
@@ -401,9 +410,9 @@ NlResult<void> show_links(Runner& r, const IpCommand& cmd) {
   }
   // `ip -6 addr` without a device reads links through the kernel's IPv6
   // link dump, which carries no qdisc, master or group; ip prints none of them.
-  LinkView view{.globals = g, .all = all, .runner = &r, .for_addr = addr,
+  LinkView view{.globals = g, .all = all, .runner = &r, .for_addr = cmd.verb == Verb::addr_show,
                 .inet6_dump = addr && g.family == AF_INET6 && cmd.filter().dev.empty(),  // -6 itself, not "to"
-                .family = cmd.family};
+                .family = links_only ? AF_UNSPEC : cmd.family};
   // ip prints no link part (header, JSON link keys, brief columns) under a label filter.
   bool link_part = cmd.filter().label_pattern.empty();
   bool found = cmd.filter().dev.empty();
@@ -463,6 +472,9 @@ NlResult<void> show_links(Runner& r, const IpCommand& cmd) {
 NlResult<void> flush_addresses(Runner& r, const IpCommand& cmd) {
   auto c = BRISK_TRY(r.conn());
   auto all = BRISK_TRY(r.links_by_index(false, !cmd.filter().slave_kind.empty()));
+  const std::string& dev = cmd.filter().dev;
+  if (!dev.empty() && std::none_of(all.begin(), all.end(), [&](const auto& l) { return named(l.second, dev); }))
+    return device_missing(dev);  // as ip's lookup of it, before anything is read
   auto selectors = BRISK_TRY(link_selectors(cmd, all));
   const Globals& g = r.globals();
   // ip's rounds: -l N of them at most (10 unless given; 0: no limit).

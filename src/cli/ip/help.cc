@@ -138,8 +138,8 @@ STATE := { delay | failed | incomplete | noarp | none |
     case Object::netns:
       return R"(Usage: brisk netns list
        brisk netns add NAME
-       brisk netns del NAME
-       brisk netns exec NAME COMMAND...
+       brisk [ -all ] netns del NAME
+       brisk [ -all ] netns exec NAME COMMAND...
        brisk netns attach NAME PID
        brisk netns set NAME { NSID | auto }
        brisk netns identify [ PID ]
@@ -235,8 +235,11 @@ std::string_view general_usage() {
 OBJECT := { link | address | addrlabel | maddress | route | rule | neigh | netns | fdb |
            tuntap | monitor | nexthop }
 OPTIONS := { -V[ersion] | -n[etns] NAME | -j[son] | -p[retty] | -d[etails] |
-             -s[tatistics] | -br[ief] | -o[neline] | -t[imestamp] | -ts[hort] |
-             -4 | -6 | -f[amily] { inet | inet6 } | -force }
+             -s[tatistics] | -h[uman-readable] | -iec | -br[ief] | -o[neline] |
+             -t[imestamp] | -ts[hort] | -N[umeric] | -a[ll] | -rc[vbuf] SIZE |
+             -c[olor][={ always | auto | never }] | -l[oops] N |
+             -4 | -6 | -0 | -M | -B | -f[amily] { inet | inet6 | link | mpls | bridge } |
+             -force | -- }
 )";
 }
 

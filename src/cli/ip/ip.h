@@ -57,6 +57,9 @@ using Parsed = Result<T, UsageError>;
 // or with a "[YYYY-MM-DDTHH:MM:SS.uuuuuu] " prefix (-ts).
 enum class Timestamp { none, long_line, short_prefix };
 
+// -color[=always|auto|never]: ip's colours, by default never.
+enum class ColorMode { never, automatic, always };
+
 struct Globals {
   std::string netns{};                // -n NAME
   bool json = false;                  // -j
@@ -67,10 +70,16 @@ struct Globals {
   bool brief = false;                 // -br: link and addr show, a line per device
   bool oneline = false;               // -o: link and addr show, a line per record
   bool version = false;               // -V
-  int family = AF_UNSPEC;             // -4 / -6
+  int family = AF_UNSPEC;             // -4 / -6 / -0 (AF_PACKET) / -M / -B, or -f NAME
   std::optional<std::string> batch{}; // -batch FILE|-
   Timestamp timestamp = Timestamp::none;  // -t / -ts: monitor stamps each event
   int flush_loops = 10;               // -l N: addr flush's rounds at most; 0: until done
+  ColorMode color = ColorMode::never; // -c[olor][=WHEN]
+  bool human = false;                 // -h: -s counters as 1.23M
+  bool iec = false;                   // -iec: -h in powers of 1024
+  bool numeric = false;               // -N: numbers, not names, for tables, protocols, scopes, ...
+  bool all = false;                   // -a: netns exec and delete in every named namespace
+  std::optional<uint32_t> rcvbuf{};   // -rc N: the netlink socket's receive buffer, in bytes
 };
 
 // The global options and where the object starts in argv (argv[0] is the program).
@@ -90,8 +99,9 @@ std::string_view bridge_usage();
 
 // True when `arg` (argv[1]) belongs to the ip grammar: an ip-style global
 // option or one of the objects brisk implements, abbreviated as ip allows,
-// or any other single-dash option but -h/-help (an unknown ip option).
-bool is_ip_invocation(std::string_view arg);
+// or any other single-dash option (an unknown ip option). Not brisk's own
+// --help, nor "-h" or "-help" when `alone` (the only argument).
+bool is_ip_invocation(std::string_view arg, bool alone = false);
 
 enum class Verb {
   link_add, link_set, link_del, link_del_group, link_show, link_prop_add, link_prop_del,
@@ -248,6 +258,7 @@ struct IpCommand {
   std::string peer_netns{};      // veth peer created in this namespace (a name, or a PID)
   std::string set_netns{};       // `link set ... netns NAME|PID`
   std::string name{};            // link del, netns add/del/exec, tuntap add/del
+  bool every_netns = false;      // netns exec/del under -all: each named namespace, no name given
   uint32_t group = 0;            // link del group
   pid_t pid = 0;                 // netns identify (0: this process) and attach
   std::optional<int> nsid{};     // netns set; nullopt: auto, the kernel picks

@@ -96,7 +96,7 @@ int ip_main(int argc, char** argv) {
   } else {
     auto cmd = parse_command(inv->args, g);
     if (!cmd) return usage_exit(cmd.error(), "");
-    if (cmd->verb == Verb::netns_exec) {
+    if (cmd->verb == Verb::netns_exec && !cmd->every_netns) {
       // Like ip: the CLI becomes the program, with no fork.
       if (auto entered = enter_netns_for_exec(cmd->name); !entered) {
         std::fprintf(stderr, "%s\n", runtime_message(entered.error()).c_str());

@@ -13,6 +13,7 @@
 #include "cli/ip/link_details.h"
 #include "cli/ip/names.h"
 #include "cli/ip/object_print.h"
+#include "cli/ip/print_style.h"
 #include "cli/ip/print_util.h"
 
 namespace brisk::ipcli {
@@ -46,10 +47,11 @@ static_assert(IF_LINK_MODE_DEFAULT == 0 && IF_LINK_MODE_DORMANT == 1 && IF_LINK_
 
 const char* linkmode_name(uint8_t mode) { return mode < std::size(kLinkModes) ? kLinkModes[mode] : "UNKNOWN"; }
 
-const char* link_type(const netlink::LinkInfo& l) {
-  if (l.flags & IFF_LOOPBACK) return "loopback";
-  if (l.address) return "ether";
-  return "none";
+std::string link_type(const netlink::LinkInfo& l) {
+  // Type 0 (ARPHRD_NETROM, which no Linux device has) is a LinkInfo made
+  // without the kernel's header: its flags and address tell.
+  if (l.type == 0) return (l.flags & IFF_LOOPBACK) ? "loopback" : l.address ? "ether" : "none";
+  return link_layer_name(l.type);
 }
 
 // The peer named after '@', and whether it is down (ip's M-DOWN).
@@ -126,16 +128,20 @@ std::string stats_text(const netlink::LinkStats& s, bool detailed) {
   const Row tx_err{0, s.tx_aborted_errors, s.tx_fifo_errors, s.tx_window_errors, s.tx_heartbeat_errors,
                    s.carrier_changes};
   std::array<std::size_t, 7> width{10, 7, 6, 7, 7, 7, 0};
+  // With -h the columns keep their headers' widths, as ip's size_columns().
+  bool human = print_style().human;
   for (const Row* row : {&rx, &tx, detailed ? &rx_err : nullptr, detailed ? &tx_err : nullptr})
-    for (std::size_t i = 0; row && i < row->size(); ++i) width[i] = std::max(width[i], std::to_string((*row)[i]).size());
+    for (std::size_t i = 0; row && !human && i < row->size(); ++i)
+      width[i] = std::max(width[i], std::to_string((*row)[i]).size());
   bool nohandler = detailed && s.rx_nohandler;
-  if (nohandler) width[6] = std::max<std::size_t>(9, std::to_string(s.rx_nohandler).size());
+  // The nohandler column is ip's compressed one (at least 10 wide).
+  if (nohandler) width[6] = std::max<std::size_t>(10, human ? 0 : std::to_string(s.rx_nohandler).size());
   auto pad = [](const std::string& text, std::size_t w) { return std::string(w - std::min(w, text.size()), ' ') + text; };
   auto table = [&](const char* title, const std::array<const char*, 6>& names, const Row& values) {
     std::string out = std::string("    ") + title + ":" + pad(names[0], width[0] - 3);
     for (std::size_t i = 1; i < names.size(); ++i) out += " " + pad(names[i], width[i]);
     out += " " + std::string(10, ' ') + "\n    ";  // ip's empty "compressed" column
-    for (std::size_t i = 0; i < values.size(); ++i) out += pad(std::to_string(values[i]), width[i]) + " ";
+    for (std::size_t i = 0; i < values.size(); ++i) out += pad(human_count(values[i]), width[i]) + " ";
     return out + "\n";
   };
   auto errors = [&](const char* title, const std::array<const char*, 5>& names, const Row& values, uint64_t extra) {
@@ -143,8 +149,8 @@ std::string stats_text(const netlink::LinkStats& s, bool detailed) {
     for (std::size_t i = 0; i < names.size(); ++i) out += " " + pad(names[i], width[i + 1]);
     if (extra) out += " " + pad("nohandler", width[6]);
     out += "\n" + std::string(width[0] + 5, ' ');
-    for (std::size_t i = 1; i < values.size(); ++i) out += pad(std::to_string(values[i]), width[i]) + " ";
-    if (extra) out += pad(std::to_string(extra), width[6]) + " ";
+    for (std::size_t i = 1; i < values.size(); ++i) out += pad(human_count(values[i]), width[i]) + " ";
+    if (extra) out += pad(human_count(extra), width[6]) + " ";
     return out + "\n";
   };
   std::string out = table("RX", {"bytes", "packets", "errors", "dropped", "missed", "mcast"}, rx);
@@ -197,22 +203,22 @@ std::string link_text(const netlink::LinkInfo& l, const LinkView& view) {
   const Links& all = view.all;
   bool for_addr = view.for_addr;
   auto peer = peer_of(l, all);
-  std::string t = std::to_string(l.ifindex) + ": " + l.name;
-  if (peer) t += "@" + peer->name;
-  t += ": <" + join(link_flags(l.flags, peer && peer->down), ",") + "> mtu " + std::to_string(l.mtu);
+  // ip paints "NAME@PEER: " with its colon and space.
+  std::string t = std::to_string(l.ifindex) + ": " + paint(Paint::ifname, (peer ? l.name + "@" + peer->name : l.name) + ": ");
+  t += "<" + join(link_flags(l.flags, peer && peer->down), ",") + "> mtu " + std::to_string(l.mtu);
   bool v6_addr = for_addr && view.inet6_dump;  // as in link_json()
   if (!l.qdisc.empty() && !v6_addr) t += " qdisc " + l.qdisc;
   if (l.master && !v6_addr) t += " master " + name_of(l.master, all);
-  t += std::string(" state ") + operstate_name(l.operstate);
+  t += " state " + paint_spaced(operstate_paint(l.operstate), operstate_name(l.operstate));
   if (!for_addr) t += std::string(" mode ") + linkmode_name(l.linkmode);
   if (!v6_addr) t += " group " + group_name(l.group);
   // ip ends each field with a space; "qlen N" alone has none.
   t += (view.queue ? " qlen " + std::to_string(l.txqueuelen) : std::string(" ")) + "\n";
   if (for_addr && view.family != AF_UNSPEC && !g.details) return v6_addr ? t : t + altnames_text(l);
-  t += std::string("    link/") + link_type(l) + " ";
-  if (l.address) t += l.address->to_string();
+  t += "    link/" + link_type(l) + " ";
+  if (l.address) t += paint(Paint::mac, l.address->to_string());
   if (v6_addr) return t + "\n";  // as in link_json()
-  if (l.broadcast) t += " brd " + l.broadcast->to_string();
+  if (l.broadcast) t += " brd " + paint(Paint::mac, l.broadcast->to_string());
   if (l.link_netnsid) {
     const std::map<int, std::string>* names = view.runner ? &view.runner->netns_by_id() : nullptr;
     auto named = names ? names->find(*l.link_netnsid) : std::map<int, std::string>::const_iterator{};
@@ -251,12 +257,14 @@ void print_brief(Runner& r, const netlink::LinkInfo& l, const Links& all,
     r.emit(std::move(j));
     return;
   }
-  std::string t = column(peer ? l.name + "@" + peer->name : l.name, 16) + " " + column(operstate_name(l.operstate), 14) + " ";
+  // ip's brief columns are painted with their padding and the space after them.
+  std::string t = paint(Paint::ifname, column(peer ? l.name + "@" + peer->name : l.name, 16) + " ") +
+                  paint(operstate_paint(l.operstate), column(operstate_name(l.operstate), 14) + " ");
   if (addrs) {
     Json unused;
     for (const auto& a : *addrs) t += address_head(a, unused);
   } else {
-    if (l.address) t += l.address->to_string() + " ";
+    if (l.address) t += paint(Paint::mac, l.address->to_string() + " ");
     t += "<" + join(link_flags(l.flags, peer && peer->down), ",") + "> ";
   }
   r.out() += t + "\n";

@@ -1,7 +1,10 @@
 #include "cli/ip/names.h"
 
+#include "cli/ip/print_style.h"
+
 #include <dirent.h>
 #include <netdb.h>
+#include <linux/if_arp.h>
 #include <linux/neighbour.h>
 #include <linux/rtnetlink.h>
 
@@ -98,6 +101,7 @@ void NameTable::add_file_text(std::string_view text) {
 }
 
 std::string NameTable::name(uint32_t number) const {
+  if (print_style().numeric) return std::to_string(number);  // -N
   auto it = names_.find(number);
   return it == names_.end() ? std::to_string(number) : it->second;
 }
@@ -210,7 +214,7 @@ const NameTable& realms() {
 
 std::string dsfield_name(uint8_t value) {
   auto it = dsfields().entries().find(value);
-  if (it != dsfields().entries().end()) return it->second;
+  if (it != dsfields().entries().end() && !print_style().numeric) return it->second;
   char text[8];
   std::snprintf(text, sizeof text, "0x%02x", value);
   return text;
@@ -263,8 +267,40 @@ std::optional<uint8_t> ip_proto_number(const std::string& text) {
 std::string ip_proto_name(uint8_t proto) {
   protoent entry{}, *found = nullptr;
   char buffer[1024];
-  if (::getprotobynumber_r(proto, &entry, buffer, sizeof buffer, &found) == 0 && found) return found->p_name;
+  if (!print_style().numeric && ::getprotobynumber_r(proto, &entry, buffer, sizeof buffer, &found) == 0 && found)
+    return found->p_name;
   return "ipproto-" + std::to_string(proto);
+}
+
+std::string link_layer_name(uint16_t type) {
+  // ip's ll_type_n2a() names (lib/ll_types.c).
+  static const std::pair<uint16_t, const char*> kNames[] = {
+      {ARPHRD_NETROM, "netrom"}, {ARPHRD_ETHER, "ether"}, {ARPHRD_EETHER, "eether"}, {ARPHRD_AX25, "ax25"},
+      {ARPHRD_PRONET, "pronet"}, {ARPHRD_CHAOS, "chaos"}, {ARPHRD_IEEE802, "ieee802"}, {ARPHRD_ARCNET, "arcnet"},
+      {ARPHRD_APPLETLK, "atalk"}, {ARPHRD_DLCI, "dlci"}, {ARPHRD_ATM, "atm"}, {ARPHRD_METRICOM, "metricom"},
+      {ARPHRD_IEEE1394, "ieee1394"}, {ARPHRD_INFINIBAND, "infiniband"}, {ARPHRD_SLIP, "slip"},
+      {ARPHRD_CSLIP, "cslip"}, {ARPHRD_SLIP6, "slip6"}, {ARPHRD_CSLIP6, "cslip6"}, {ARPHRD_RSRVD, "rsrvd"},
+      {ARPHRD_ADAPT, "adapt"}, {ARPHRD_ROSE, "rose"}, {ARPHRD_X25, "x25"}, {ARPHRD_HWX25, "hwx25"},
+      {ARPHRD_CAN, "can"}, {ARPHRD_PPP, "ppp"}, {ARPHRD_HDLC, "hdlc"}, {ARPHRD_LAPB, "lapb"},
+      {ARPHRD_DDCMP, "ddcmp"}, {ARPHRD_RAWHDLC, "rawhdlc"}, {ARPHRD_TUNNEL, "ipip"}, {ARPHRD_TUNNEL6, "tunnel6"},
+      {ARPHRD_FRAD, "frad"}, {ARPHRD_SKIP, "skip"}, {ARPHRD_LOOPBACK, "loopback"}, {ARPHRD_LOCALTLK, "ltalk"},
+      {ARPHRD_FDDI, "fddi"}, {ARPHRD_BIF, "bif"}, {ARPHRD_SIT, "sit"}, {ARPHRD_IPDDP, "ip/ddp"},
+      {ARPHRD_IPGRE, "gre"}, {ARPHRD_PIMREG, "pimreg"}, {ARPHRD_HIPPI, "hippi"}, {ARPHRD_ASH, "ash"},
+      {ARPHRD_ECONET, "econet"}, {ARPHRD_IRDA, "irda"}, {ARPHRD_FCPP, "fcpp"}, {ARPHRD_FCAL, "fcal"},
+      {ARPHRD_FCPL, "fcpl"}, {ARPHRD_FCFABRIC, "fcfb0"}, {ARPHRD_FCFABRIC + 1, "fcfb1"},
+      {ARPHRD_FCFABRIC + 2, "fcfb2"}, {ARPHRD_FCFABRIC + 3, "fcfb3"}, {ARPHRD_FCFABRIC + 4, "fcfb4"},
+      {ARPHRD_FCFABRIC + 5, "fcfb5"}, {ARPHRD_FCFABRIC + 6, "fcfb6"}, {ARPHRD_FCFABRIC + 7, "fcfb7"},
+      {ARPHRD_FCFABRIC + 8, "fcfb8"}, {ARPHRD_FCFABRIC + 9, "fcfb9"}, {ARPHRD_FCFABRIC + 10, "fcfb10"},
+      {ARPHRD_FCFABRIC + 11, "fcfb11"}, {ARPHRD_FCFABRIC + 12, "fcfb12"}, {ARPHRD_IEEE802_TR, "tr"},
+      {ARPHRD_IEEE80211, "ieee802.11"}, {ARPHRD_IEEE80211_PRISM, "ieee802.11/prism"},
+      {ARPHRD_IEEE80211_RADIOTAP, "ieee802.11/radiotap"}, {ARPHRD_IEEE802154, "ieee802.15.4"},
+      {ARPHRD_IEEE802154_MONITOR, "ieee802.15.4/monitor"}, {ARPHRD_PHONET, "phonet"},
+      {ARPHRD_PHONET_PIPE, "phonet_pipe"}, {ARPHRD_CAIF, "caif"}, {ARPHRD_IP6GRE, "gre6"},
+      {ARPHRD_NETLINK, "netlink"}, {ARPHRD_6LOWPAN, "6lowpan"}, {ARPHRD_NONE, "none"}, {ARPHRD_VOID, "void"}};
+  if (!print_style().numeric)
+    for (auto [number, name] : kNames)
+      if (number == type) return name;
+  return "[" + std::to_string(type) + "]";
 }
 
 }  // namespace brisk::ipcli

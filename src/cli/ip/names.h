@@ -74,5 +74,7 @@ std::vector<std::string> nud_names(uint16_t state);
 // printed by name, else "ipproto-N" (inet_proto_n2a).
 std::optional<uint8_t> ip_proto_number(const std::string& text);
 std::string ip_proto_name(uint8_t proto);
+// A link layer (ARPHRD_*) as ip names it ("ether", "loopback", "none"), or "[N]".
+std::string link_layer_name(uint16_t type);
 
 }  // namespace brisk::ipcli

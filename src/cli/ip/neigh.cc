@@ -7,6 +7,7 @@
 #include "cli/ip/names.h"
 #include "cli/ip/object_print.h"
 #include "cli/ip/objects.h"
+#include "cli/ip/print_style.h"
 #include "cli/ip/print_util.h"
 
 namespace brisk::ipcli {
@@ -93,6 +94,7 @@ Parsed<uint32_t> nud_filter(const std::string& text) {
 // show's `[to] PREFIX`, as ip's get_prefix(): "all", "any" and "default" are
 // every address (of the family given, if one is); anything else must parse.
 Parsed<std::optional<netlink::IpPrefix>> show_prefix(const std::string& text, int family) {
+  if (family == AF_PACKET) return ip_prefix("to", text, family).error();  // -0: ip's error, before the words
   if (text == "all" || text == "any" || text == "default") return std::optional<netlink::IpPrefix>{};
   if (auto valid = ip_prefix("to", text, family); !valid) return valid.error();
   return std::optional<netlink::IpPrefix>{*netlink::IpPrefix::parse(text)};
@@ -241,16 +243,11 @@ NlResult<void> flush_neighbours(Runner& r, const IpCommand& cmd) {
 }
 
 std::string neigh_record(const netlink::NeighbourInfo& n, const Links& all, bool with_dev, Json& j, bool stats) {
+  // ip paints each of the first three with the space after it (paint_spaced).
   j["dst"] = n.address.to_string();
-  std::string t = n.address.to_string();
-  if (with_dev) {
-    j["dev"] = name_of(n.ifindex, all);
-    t += " dev " + name_of(n.ifindex, all);
-  }
-  if (n.lladdr) {
-    j["lladdr"] = n.lladdr->to_string();
-    t += " lladdr " + n.lladdr->to_string();
-  }
+  std::string t = paint_spaced(family_paint(n.address.family), n.address.to_string());
+  if (with_dev) painted_field(j, t, "dev", "dev", Paint::ifname, name_of(n.ifindex, all));
+  if (n.lladdr) painted_field(j, t, "lladdr", "lladdr", Paint::mac, n.lladdr->to_string());
   // ip's order; managed is an extended flag, kept apart.
   for (auto [bit, name] : {std::pair{NTF_ROUTER, "router"}, {NTF_PROXY, "proxy"}, {0, "managed"},
                            {NTF_EXT_LEARNED, "extern_learn"}, {NTF_OFFLOADED, "offload"}}) {
@@ -297,9 +294,9 @@ void print_neighbour(Runner& r, const netlink::NeighbourInfo& n, const Links& al
     if (with_dev) j["dev"] = name_of(n.ifindex, all);
     if (n.lladdr) j["lladdr"] = n.lladdr->to_string();
     if (g.json) return r.emit(std::move(j));
-    std::string t = column(n.address.to_string(), 39) + " ";
-    if (with_dev) t += column(name_of(n.ifindex, all), 16) + " ";
-    r.out() += t + (n.lladdr ? n.lladdr->to_string() : "") + "\n";
+    std::string t = paint(family_paint(n.address.family), column(n.address.to_string(), 39) + " ");
+    if (with_dev) t += paint(Paint::ifname, column(name_of(n.ifindex, all), 16) + " ");
+    r.out() += t + (n.lladdr ? paint(Paint::mac, n.lladdr->to_string()) : "") + "\n";
     return;
   }
   std::string t = neigh_record(n, all, with_dev, j, g.stats > 0);

@@ -23,7 +23,7 @@ Parsed<std::string> netns_name(const std::string& text) {
 }
 
 
-Parsed<IpCommand> parse_netns(Cursor& c, IpCommand&& cmd) {
+Parsed<IpCommand> parse_netns(Cursor& c, IpCommand&& cmd, bool all) {
   cmd.verb = Verb::netns_list;
   if (c.done()) return cmd;
   std::string verb = c.next();
@@ -31,8 +31,9 @@ Parsed<IpCommand> parse_netns(Cursor& c, IpCommand&& cmd) {
     if (!c.done()) return garbage("list", c.peek());
     return cmd;
   }
-  // As ip: the word after the verb must be a valid name, whatever the verb.
-  if (!c.done()) TRY_SET(std::ignore, netns_name(c.peek()));
+  // As ip: the word after the verb must be a valid name, whatever the verb
+  // (unless -all, where exec's is the program).
+  if (!c.done() && !all) TRY_SET(std::ignore, netns_name(c.peek()));
   // ip's own checks of these fail the line (status 1), not the command line.
   auto args = [&c] {
     std::vector<std::string> rest;
@@ -87,11 +88,15 @@ Parsed<IpCommand> parse_netns(Cursor& c, IpCommand&& cmd) {
   else if (matches(verb, "delete")) cmd.verb = Verb::netns_del;
   else if (matches(verb, "exec")) cmd.verb = Verb::netns_exec;
   else return unknown_command(verb, "netns");
-  if (c.done()) return usage("no netns name specified");
-  TRY_SET(cmd.name, netns_name(c.next()));
+  // -all: exec and delete go through every named namespace (ip's netns_foreach).
+  cmd.every_netns = all && cmd.verb != Verb::netns_add;
+  if (!cmd.every_netns) {
+    if (c.done()) return refused("No netns name specified");
+    TRY_SET(cmd.name, netns_name(c.next()));
+  }
   if (cmd.verb == Verb::netns_exec) {
     while (!c.done()) cmd.exec_argv.push_back(c.next());
-    if (cmd.exec_argv.empty()) return usage("no command specified");
+    if (cmd.exec_argv.empty()) return refused("No command specified");
   } else if (!c.done()) {
     return garbage("name", c.peek());
   }
@@ -116,6 +121,40 @@ NlResult<void> enter_netns_for_exec(const std::string& name) {
   return {};
 }
 
+namespace {
+
+// Runs `argv` in the named namespace through this same binary (it enters
+// the namespace and execs, as a single `netns exec` does), for a batch line
+// or -all, where the CLI must survive the program as ip's fork does. Its
+// failure is an error with code 0 and the status as detail.
+NlResult<void> exec_in_netns(Runner& r, const std::string& name, const std::vector<std::string>& argv) {
+  r.flush_out();
+  SpawnOptions options{.argv = {"brisk", "netns", "exec", name}, .program = "/proc/self/exe", .search_path = false};
+  options.argv.insert(options.argv.end(), argv.begin(), argv.end());
+  auto child = spawn(options);
+  if (!child)
+    return NetlinkError{.code = child.error().code, .op = "netns exec", .object = name, .detail = child.error().message()};
+  auto status = child->wait();
+  if (!status) return NetlinkError{.code = status.error().code, .op = "netns exec", .object = name};
+  if (!status->success()) return NetlinkError{.code = 0, .op = "netns exec", .object = name, .detail = status->to_string()};
+  return {};
+}
+
+// -all netns delete: each named namespace; as ip, the first that cannot be
+// removed is reported and ends the walk, and the command still succeeds.
+NlResult<void> delete_every_netns(Runner& r) {
+  for (const auto& name : BRISK_TRY(netlink::list_netns(netlink::NetnsOrder::directory))) {
+    if (auto deleted = netlink::delete_netns(name); !deleted) {
+      r.error_line("Cannot remove namespace file \"" + std::string(kNetnsDir) + "/" + name +
+                   "\": " + std::strerror(deleted.error().code));
+      break;
+    }
+  }
+  return {};
+}
+
+}  // namespace
+
 NlResult<void> run_netns(Runner& r, const IpCommand& cmd) {
   const Globals& g = r.globals();
   switch (cmd.verb) {
@@ -124,6 +163,7 @@ NlResult<void> run_netns(Runner& r, const IpCommand& cmd) {
       return netlink::create_netns(cmd.name, {.on_calling_thread = r.own_process()});
     case Verb::netns_del:
       r.forget_netns_ids();
+      if (cmd.every_netns) return delete_every_netns(r);
       return netlink::delete_netns(cmd.name);
     case Verb::netns_list: {
       r.use_json();
@@ -143,20 +183,14 @@ NlResult<void> run_netns(Runner& r, const IpCommand& cmd) {
       return {};
     }
     case Verb::netns_exec: {
-      // In a batch the CLI must survive the command: run this same binary for
-      // that one line (it enters the namespace and execs, as below) and pass
-      // the exit status on, as ip -batch forks for it.
-      r.flush_out();
-      SpawnOptions options{.argv = {"brisk", "netns", "exec", cmd.name}, .program = "/proc/self/exe",
-                           .search_path = false};
-      options.argv.insert(options.argv.end(), cmd.exec_argv.begin(), cmd.exec_argv.end());
-      auto child = spawn(options);
-      if (!child) return NetlinkError{.code = child.error().code, .op = "netns exec", .object = cmd.name,
-                                      .detail = child.error().message()};
-      auto status = child->wait();
-      if (!status) return NetlinkError{.code = status.error().code, .op = "netns exec", .object = cmd.name};
-      if (!status->success())
-        return NetlinkError{.code = 0, .op = "netns exec", .object = cmd.name, .detail = status->to_string()};
+      if (!cmd.every_netns) return exec_in_netns(r, cmd.name, cmd.exec_argv);
+      // As ip -all: each namespace under a "netns: NAME" heading, whatever
+      // the program's status there.
+      for (const auto& name : BRISK_TRY(netlink::list_netns(netlink::NetnsOrder::directory))) {
+        r.out() += "\nnetns: " + name + "\n";
+        auto ran = exec_in_netns(r, name, cmd.exec_argv);
+        if (!ran && ran.error().code != 0) return ran;  // the program could not be started
+      }
       return {};
     }
     case Verb::netns_identify: {

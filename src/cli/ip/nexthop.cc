@@ -12,6 +12,7 @@
 #include "cli/ip/names.h"
 #include "cli/ip/object_print.h"
 #include "cli/ip/objects.h"
+#include "cli/ip/print_style.h"
 #include "cli/ip/print_util.h"
 #include "cli/ip/runner.h"
 
@@ -342,11 +343,11 @@ std::string nexthop_record(const netlink::NexthopEntry& nh, const NexthopView& v
   }
   if (nh.gateway) {
     j["gateway"] = nh.gateway->to_string();
-    t += "via " + nh.gateway->to_string() + " ";
+    t += "via " + paint(family_paint(nh.gateway->family), nh.gateway->to_string() + " ");  // ip's "%s " in colour
   }
   if (nh.oif) {
     j["dev"] = name_of(nh.oif, view.all);
-    t += "dev " + name_of(nh.oif, view.all) + " ";
+    t += "dev " + paint(Paint::ifname, name_of(nh.oif, view.all) + " ");
   }
   if (nh.scope != RT_SCOPE_UNIVERSE || view.details) {
     j["scope"] = scope_name(nh.scope);

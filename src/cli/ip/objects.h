@@ -21,7 +21,8 @@ Parsed<IpCommand> parse_rule(Cursor& c, IpCommand&& cmd, int family);
 Parsed<IpCommand> parse_rule_save(Cursor& c, IpCommand&& cmd);
 Parsed<IpCommand> parse_rule_restore(Cursor& c, IpCommand&& cmd);
 Parsed<IpCommand> parse_neigh(Cursor& c, IpCommand&& cmd, int family);
-Parsed<IpCommand> parse_netns(Cursor& c, IpCommand&& cmd);
+// all: -all, under which exec and delete name no namespace.
+Parsed<IpCommand> parse_netns(Cursor& c, IpCommand&& cmd, bool all);
 Parsed<IpCommand> parse_fdb(Cursor& c, IpCommand&& cmd);
 Parsed<IpCommand> parse_tuntap(Cursor& c, IpCommand&& cmd);
 Parsed<IpCommand> parse_monitor(Cursor& c, IpCommand&& cmd);

@@ -87,8 +87,16 @@ Parsed<std::string> ll_address(const std::string& text) {
 namespace {
 
 // ip's family_name_verbose().
+// ip's family_name_verbose().
 const char* family_words(int family) {
-  return family == AF_INET ? "inet" : family == AF_INET6 ? "inet6" : "any valid";
+  switch (family) {
+    case AF_INET: return "inet";
+    case AF_INET6: return "inet6";
+    case AF_PACKET: return "link";
+    case AF_MPLS: return "mpls";
+    case AF_BRIDGE: return "bridge";
+    default: return "any valid";
+  }
 }
 
 }  // namespace
@@ -104,6 +112,8 @@ Parsed<std::string> ip_address(const std::string&, const std::string& text, int 
 
 // ip's get_prefix(), likewise.
 Parsed<std::string> ip_prefix(const std::string&, const std::string& text, int family) {
+  if (family == AF_PACKET)  // -0
+    return fatal("Error: \"" + text + "\" may be inet prefix, but it is not allowed in this context.", 1);
   auto parsed = netlink::IpPrefix::parse(text);
   if (!parsed || (family != AF_UNSPEC && parsed->address.family != family))
     return fatal(std::string("Error: ") + family_words(family) + " prefix is expected rather than \"" + text + "\".",

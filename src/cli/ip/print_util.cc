@@ -35,6 +35,12 @@ void field(Json& j, std::string& t, const char* key, const char* keyword, const 
   t += std::string(" ") + keyword + " " + value;
 }
 
+void painted_field(Json& j, std::string& t, const char* key, const char* keyword, Paint paint,
+                   const std::string& value) {
+  j[key] = value;
+  t += std::string(" ") + keyword + " " + paint_spaced(paint, value);
+}
+
 bool within(const netlink::IpAddress& address, const netlink::IpPrefix& prefix) {
   if (address.family != prefix.address.family) return false;
   std::size_t bits = std::min<std::size_t>(prefix.length, address.size() * 8);

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/ip/print_style.h"
 #include "cli/ip/runner.h"
 
 namespace brisk::ipcli {
@@ -19,6 +20,10 @@ std::string one_line(std::string text);
 std::string name_of(int ifindex, const Links& all);
 // One field in both forms: the JSON key, and " keyword value" text.
 void field(Json& j, std::string& t, const char* key, const char* keyword, const std::string& value);
+// The same for ip's painted "keyword %s " fields: the value in its colour
+// with the space after it (paint_spaced).
+void painted_field(Json& j, std::string& t, const char* key, const char* keyword, Paint paint,
+                   const std::string& value);
 // Whether `address` lies in `prefix` (same family, the first length bits equal).
 bool within(const netlink::IpAddress& address, const netlink::IpPrefix& prefix);
 // "Device DEV does not exist", as ip says for a show of a missing device.

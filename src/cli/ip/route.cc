@@ -11,6 +11,7 @@
 #include "cli/ip/names.h"
 #include "cli/ip/object_print.h"
 #include "cli/ip/objects.h"
+#include "cli/ip/print_style.h"
 #include "cli/ip/print_util.h"
 #include "cli/ip/route_match.h"
 #include "cli/ip/route_metrics.h"
@@ -463,7 +464,9 @@ NlResult<RouteSelection> route_selection(netlink::Connection& c, const IpCommand
 }
 
 bool RouteSelection::keeps(const IpCommand& cmd, const netlink::RouteInfo& r) const {
-  return (!cmd.filter().protocol || r.protocol == *cmd.filter().protocol) && (!cmd.filter().route_scope || r.scope == *cmd.filter().route_scope) &&
+  // The kernel answers a family with no route dump of its own (-0, -B) with every family's.
+  return (filter.family == AF_UNSPEC || r.dst.address.family == filter.family) &&
+         (!cmd.filter().protocol || r.protocol == *cmd.filter().protocol) && (!cmd.filter().route_scope || r.scope == *cmd.filter().route_scope) &&
          (!cmd.filter().route_type || r.type == *cmd.filter().route_type) &&
          (!cmd.filter().route_match || route_selected(*cmd.filter().route_match, r, iif));
 }
@@ -582,19 +585,23 @@ std::string route_record(const netlink::RouteInfo& r, const RouteView& view, Jso
     j["type"] = rtn_type_name(r.type);
     t += rtn_type_name(r.type) + " ";
   }
+  // ip paints an address with the space after it (paint_spaced); "default" it leaves plain.
+  Paint colour = family_paint(r.dst.address.family);
   j["dst"] = dst_text(r.dst);
-  t += dst_text(r.dst);
+  t += paint_spaced(r.dst.length ? colour : Paint::none, dst_text(r.dst));
   if (r.src) {  // a source-specific route's "from": a prefix, or a host without its length
     bool host = r.src_len == (r.src->family == AF_INET ? 32 : 128);
-    field(j, t, "from", "from", host ? r.src->to_string() : r.src->to_string() + "/" + std::to_string(r.src_len));
+    std::string from = host ? r.src->to_string() : r.src->to_string() + "/" + std::to_string(r.src_len);
+    j["from"] = from;
+    t += " " + paint_spaced(colour, "from " + from);  // the keyword inside the colour, as ip has it
   }
   if (r.nhid) {
     j["nhid"] = *r.nhid;
     t += " nhid " + std::to_string(*r.nhid);
   }
   if (r.tos && !view.tos_fixed) field(j, t, "tos", "tos", dsfield_name(r.tos));
-  if (r.gateway && !view.via_fixed) field(j, t, "gateway", "via", r.gateway->to_string());
-  if (r.oif && !view.dev_fixed) field(j, t, "dev", "dev", name_of(r.oif, view.all));
+  if (r.gateway && !view.via_fixed) painted_field(j, t, "gateway", "via", family_paint(r.gateway->family), r.gateway->to_string());
+  if (r.oif && !view.dev_fixed) painted_field(j, t, "dev", "dev", Paint::ifname, name_of(r.oif, view.all));
   if (view.every_table && (r.table != RT_TABLE_MAIN || view.globals.details))
     field(j, t, "table", "table", table_name(r.table));
   // A protocol or scope the filter fixes is not printed, as in ip; nor
@@ -604,7 +611,7 @@ std::string route_record(const netlink::RouteInfo& r, const RouteView& view, Jso
     field(j, t, "protocol", "proto", protocol_name(r.protocol));
   if ((r.scope != RT_SCOPE_UNIVERSE || view.globals.details) && !view.scope_fixed && !cloned)
     field(j, t, "scope", "scope", scope_name(r.scope));
-  if (r.prefsrc && !view.prefsrc_fixed) field(j, t, "prefsrc", "src", r.prefsrc->to_string());
+  if (r.prefsrc && !view.prefsrc_fixed) painted_field(j, t, "prefsrc", "src", colour, r.prefsrc->to_string());
   // The kernel sends an IPv6 route's metric always, an IPv4 route's only when set; ip prints what it got.
   if ((r.metric || r.dst.address.family == AF_INET6) && !view.metric_fixed) {
     j["metric"] = r.metric;
@@ -628,7 +635,7 @@ std::string route_record(const netlink::RouteInfo& r, const RouteView& view, Jso
     t += " expires " + std::to_string(*r.expires) + "sec";
   }
   print_route_metrics(r.metrics, j, t);
-  if (r.iif) field(j, t, "iif", "iif", name_of(r.iif, view.all));
+  if (r.iif) painted_field(j, t, "iif", "iif", Paint::ifname, name_of(r.iif, view.all));
   std::string end = " ";
   if (r.pref) {  // IPv6: ip ends the line with it, without the trailing space
     static const std::map<uint8_t, const char*> kPrefs{{ICMPV6_ROUTER_PREF_LOW, "low"},
@@ -660,7 +667,7 @@ std::string route_record(const netlink::RouteInfo& r, const RouteView& view, Jso
     for (const auto& nh : r.nexthops) {
       Json h;
       std::string line = "\tnexthop";
-      if (nh.gateway) field(h, line, "gateway", "via", nh.gateway->to_string());
+      if (nh.gateway) painted_field(h, line, "gateway", "via", family_paint(nh.gateway->family), nh.gateway->to_string());
       if (nh.realms) print_flow(*nh.realms, h, line);
       if (nh.oif) field(h, line, "dev", "dev", name_of(nh.oif, view.all));
       h["weight"] = nh.weight;

@@ -54,6 +54,7 @@ bool address_passes(const Prefix& p, int family, const netlink::IpAddress* a) {
 
 Parsed<Prefix> match_prefix(const std::string& text, int family) {
   Prefix p{.family = family};
+  if (family == AF_PACKET) return ip_prefix("", text, family).error();  // -0: ip's error, before the words
   if (text == "default" || text == "all" || text == "any") {
     p.length_given = text == "default";  // as ip: default is 0/0, all and any no prefix at all
     return p;

@@ -9,6 +9,7 @@
 #include "cli/ip/names.h"
 #include "cli/ip/object_print.h"
 #include "cli/ip/objects.h"
+#include "cli/ip/print_style.h"
 #include "cli/ip/print_util.h"
 
 namespace brisk::ipcli {
@@ -339,7 +340,7 @@ std::string rule_record(const RuleInfo& rule, bool deleted, const Globals& g, Js
   uint8_t host_len = rule.family == AF_INET6 ? 128 : 32;
   if (rule.src) {
     j["src"] = rule.src->to_string();
-    t += "from " + rule.src->to_string();
+    t += "from " + paint(family_paint(rule.family), rule.src->to_string());
     if (rule.src_len != host_len) {
       j["srclen"] = rule.src_len;
       t += "/" + std::to_string(rule.src_len);
@@ -354,7 +355,7 @@ std::string rule_record(const RuleInfo& rule, bool deleted, const Globals& g, Js
   }
   if (rule.dst) {
     j["dst"] = rule.dst->to_string();
-    t += " to " + rule.dst->to_string();
+    t += " to " + paint(family_paint(rule.family), rule.dst->to_string());
     if (rule.dst_len != host_len) {
       j["dstlen"] = rule.dst_len;
       t += "/" + std::to_string(rule.dst_len);
@@ -375,7 +376,8 @@ std::string rule_record(const RuleInfo& rule, bool deleted, const Globals& g, Js
   }
   auto device = [&](const std::string& name, const char* key, uint32_t detached_flag, const char* detached_key) {
     if (name.empty()) return;
-    field(j, t, key, key, name);
+    j[key] = name;
+    t += std::string(" ") + key + " " + paint(Paint::ifname, name);  // no space inside, as ip's "%s"
     if (rule.flags & detached_flag) {
       j[detached_key] = nullptr;
       t += " [detached]";

@@ -15,6 +15,8 @@
 #include "cli/ip/print_util.h"
 #include "cli/ip/runner.h"
 
+#include "cli/ip/print_style.h"
+
 namespace brisk::ipcli {
 
 using netlink::Connection;
@@ -23,7 +25,8 @@ using netlink::NlResult;
 
 namespace {
 
-void write_out(const std::string& text) {
+void write_out(const std::string& buffered) {
+  std::string text = settle_painted(buffered);
   if (!text.empty()) std::fwrite(text.data(), 1, text.size(), stdout);
 }
 
@@ -128,6 +131,7 @@ int Runner::failure_status(const NetlinkError& e, Verb verb) const {
   // and addrlabel flush return -1, addrlabel list 1.
   if (verb == Verb::nexthop_flush || verb == Verb::addrlabel_flush) return 1;
   if (verb == Verb::addrlabel_show) return kArgumentExit;
+  if (verb == Verb::rule_show && e.kernel && std::string_view(e.op) == "rule list") return kArgumentExit;  // its 1, negated
   if (e.op == std::string_view(kFlushIncomplete)) return kArgumentExit;  // the flush's 1, negated
   // ip's do_cmd negates the -2 of a failed rtnl_talk; a device it could not
   // find is its parser's exit(1).
@@ -170,6 +174,9 @@ void Runner::flush_out() {
 
 NlResult<Connection*> Runner::conn() {
   if (conn_) return &*conn_;
+  netlink::ConnectionOptions options;
+  // -rc: ip's setsockopt(SO_RCVBUF), whose int takes the unsigned bits as they are.
+  if (g_.rcvbuf) options.receive_buffer = static_cast<int>(*g_.rcvbuf);
   if (!g_.netns.empty()) {
     auto fd = netlink::open_netns(g_.netns);
     if (!fd) return std::move(fd).error();
@@ -181,16 +188,16 @@ NlResult<Connection*> Runner::conn() {
     if (own_process_) {
       BRISK_TRY(netlink::enter_netns(netns_fd_.get(), g_.netns));
       netns_fd_.reset();
-      auto c = Connection::open();
+      auto c = Connection::open(options);
       if (!c) return std::move(c).error();
       conn_.emplace(std::move(*c));
       return &*conn_;
     }
-    auto c = Connection::open_in(netns_fd_.get());
+    auto c = Connection::open_in(netns_fd_.get(), options);
     if (!c) return std::move(c).error();
     conn_.emplace(std::move(*c));
   } else {
-    auto c = Connection::open();
+    auto c = Connection::open(options);
     if (!c) return std::move(c).error();
     conn_.emplace(std::move(*c));
   }
@@ -264,6 +271,7 @@ NlResult<std::size_t> Runner::queue(netlink::Batch& batch, IpCommand& cmd) {
 }
 
 int Runner::run(std::vector<BatchCommand>& cmds) {
+  set_print_style(style_of(g_));
   int status = 0;
   std::size_t i = 0;
   while (i < cmds.size()) {
