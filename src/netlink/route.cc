@@ -340,6 +340,7 @@ NlResult<std::vector<RouteInfo>> list_routes(Connection& conn, const RouteFilter
   Message m(RTM_GETROUTE, NLM_F_REQUEST);
   auto& rtm = m.put_header<rtmsg>();
   rtm.rtm_family = static_cast<uint8_t>(filter.family);
+  if (filter.cloned) rtm.rtm_flags |= RTM_F_CLONED;  // the kernel then dumps the exceptions
   if (filter.table != RT_TABLE_UNSPEC) m.put_u32(RTA_TABLE, filter.table);  // kernel-side filters under strict checking
   int oif = 0;
   if (!filter.dev.empty()) {
@@ -355,7 +356,8 @@ NlResult<std::vector<RouteInfo>> list_routes(Connection& conn, const RouteFilter
   return detail::dump_collect<RouteInfo>(
       conn, std::move(m), "route list", filter.dev, RTM_NEWROUTE, detail::parse_route, [&](const RouteInfo& route) {
         // IPv6 dumps carry cached clones and other tables unless filtered; keep ours.
-        return (filter.table == RT_TABLE_UNSPEC || route.table == filter.table) && (!oif || route.oif == oif);
+        return (filter.table == RT_TABLE_UNSPEC || route.table == filter.table) && (!oif || route.oif == oif) &&
+               route.cloned == filter.cloned;
       });
 }
 

@@ -177,7 +177,16 @@ TEST(IpRouteGrammar, ShowSelectors) {
   EXPECT_FALSE(ok({"route", "show", "dev", "d0"}).filter().route_match) << "no selector of its own: none kept";
   EXPECT_EQ(error_of({"route", "show", "10.0.0.0/33"}).message,
             "Error: any valid prefix is expected rather than \"10.0.0.0/33\".");
-  EXPECT_EQ(error_of({"route", "show", "vrf", "blue"}).message, "brisk route show and flush do not select by \"vrf\"");
+  EXPECT_EQ(ok({"route", "show", "vrf", "blue"}).filter().route_match->vrf, "blue");  // looked up when run
+  EXPECT_TRUE(ok({"route", "show", "cached"}).filter().route_match->cloned);
+  auto from = ok({"route", "show", "from", "root", "2001:db8::/32"});
+  EXPECT_TRUE(from.filter().route_match->src_root && !from.filter().route_match->src_match);
+  auto realms = ok({"route", "show", "realms", "3/"});
+  EXPECT_EQ(realms.filter().route_match->realms, 3u << 16);
+  EXPECT_EQ(realms.filter().route_match->realm_mask, 0xffff0000u);  // "3/": the source half alone
+  EXPECT_EQ(ok({"route", "show", "realms", "4"}).filter().route_match->realm_mask, 0x0000ffffu);
+  EXPECT_EQ(ok({"route", "show", "realms", "3/4"}).filter().route_match->realm_mask, 0xffffffffu);
+  EXPECT_EQ(error_of({"route", "show", "realms", "bogus/"}).message, "Error: argument \"bogus/\" is wrong: invalid realms\n");
 }
 
 // The same route commands in ip's namespace and brisk's; then shows compared.
@@ -399,7 +408,11 @@ TEST_F(IpRouteParity, ShowsSelectorsAsIp) {
                                              {"route", "add", "10.50.1.0/24", "via", "10.9.0.3", "src", "10.9.0.1"},
                                              {"route", "add", "10.51.0.0/16", "dev", "d0", "tos", "0x10"},
                                              {"route", "add", "default", "via", "10.8.0.2"},
-                                             {"-6", "route", "add", "fd09::/64", "via", "fd00:9::2"}})
+                                             {"-6", "route", "add", "fd09::/64", "via", "fd00:9::2"},
+                                             {"-6", "route", "add", "fd0a::/64", "from", "fd00:1::/48", "dev", "d0"},
+                                             {"-6", "route", "add", "fd0b::/64", "from", "fd00:1:2::/64", "dev", "d0"},
+                                             {"route", "add", "10.53.0.0/16", "dev", "d0", "realms", "3/4"},
+                                             {"route", "add", "10.54.0.0/16", "dev", "d0", "realm", "5"}})
     for (int n : {ns(), ip_ns_.get()}) ASSERT_EQ(ip_run(add, n).code, 0) << ::testing::PrintToString(add);
   both({"route", "add", "10.52.0.0/16", "dev", "d0", "dsfield", "0x8"});
   both({"route", "add", "10.52.0.0/16", "dev", "d0", "tos", "0x10"});  // another key: a tos is part of it
@@ -426,7 +439,19 @@ TEST_F(IpRouteParity, ShowsSelectorsAsIp) {
                                                    {"mark", "0"},
                                                    {"iif", "d0"},
                                                    {"iif", "nosuch"},
-                                                   {"table", "all", "default"}}) {
+                                                   {"table", "all", "default"},
+                                                   {"from", "fd00:1::/48"},
+                                                   {"from", "root", "fd00::/16"},
+                                                   {"from", "match", "fd00:1:2:3::/64"},
+                                                   {"from", "exact", "fd00:1:2::/64"},
+                                                   {"from", "10.0.0.0/8"},
+                                                   {"realms", "3/4"},
+                                                   {"realms", "4"},
+                                                   {"realms", "3/"},
+                                                   {"realms", "/4"},
+                                                   {"realms", "5"},
+                                                   {"cached"},
+                                                   {"table", "all", "cloned"}}) {
     for (const char* family : {"-4", "-6"}) {
       Words show{family, "route", "show"};
       show.insert(show.end(), selectors.begin(), selectors.end());
@@ -439,7 +464,11 @@ TEST_F(IpRouteParity, ShowsSelectorsAsIp) {
     cli_test::expect_same_output(show, ns());
   }
   for (const Words& missing : std::vector<Words>{{"route", "show", "iif", "nosuch"}, {"route", "show", "dev", "nosuch"},
-                                                 {"-6", "route", "show", "10.50.0.0/16"}}) {
+                                                 {"-6", "route", "show", "10.50.0.0/16"},
+                                                 {"route", "show", "vrf", "nosuch"},  // ip's "Invalid VRF"
+                                                 {"route", "show", "vrf", "d0"},      // a device, but no VRF
+                                                 {"route", "flush", "vrf", "d0"},
+                                                 {"route", "show", "realms", "bogus"}}) {
     auto theirs = ip_run(missing, ns()), ours = brisk_run(missing, ns());
     EXPECT_EQ(ours.err, theirs.err) << ::testing::PrintToString(missing);
     EXPECT_EQ(ours.code, theirs.code) << ::testing::PrintToString(missing);

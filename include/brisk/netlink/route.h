@@ -151,6 +151,7 @@ struct RouteFilter {
   int family = AF_INET;            // AF_INET, AF_INET6, or AF_UNSPEC for both
   uint32_t table = RT_TABLE_MAIN;  // filtered by the kernel; RT_TABLE_UNSPEC (0): every table
   std::string dev{};               // only routes out of this device (filtered by the kernel); empty: all
+  bool cloned = false;             // the cache's exceptions (RTM_F_CLONED) instead of the table's routes
 };
 
 // The route one RTM_NEWROUTE message carries: a dump's, or one saved by `ip route save`.

@@ -76,14 +76,18 @@ std::vector<std::string> created_devices(const IpCommand& cmd) {
   return names;
 }
 
+bool is_route_change(Verb verb) {
+  return verb == Verb::route_add || verb == Verb::route_replace || verb == Verb::route_change ||
+         verb == Verb::route_prepend || verb == Verb::route_append || verb == Verb::route_del;
+}
+
 bool names_device_ip_parses(const IpCommand& cmd) {
-  bool route = cmd.verb == Verb::route_add || cmd.verb == Verb::route_replace || cmd.verb == Verb::route_change ||
-               cmd.verb == Verb::route_prepend || cmd.verb == Verb::route_append || cmd.verb == Verb::route_del;
+  bool route = is_route_change(cmd.verb);
   bool backup_port = cmd.verb == Verb::link_set && cmd.link_set().bridge_port &&
                      cmd.link_set().bridge_port->backup_port && !cmd.link_set().bridge_port->backup_port->empty();
   bool nexthop = cmd.verb == Verb::nexthop_add || cmd.verb == Verb::nexthop_replace || cmd.verb == Verb::nexthop_del;
   bool addrlabel = cmd.verb == Verb::addrlabel_add || cmd.verb == Verb::addrlabel_del;
-  return backup_port || (nexthop && !cmd.nexthop().dev.empty()) || (addrlabel && !cmd.addrlabel().dev.empty()) || (cmd.verb == Verb::link_set && cmd.link_set().master && !cmd.link_set().master->empty()) ||
+  return backup_port || !cmd.vrfs.empty() || (nexthop && !cmd.nexthop().dev.empty()) || (addrlabel && !cmd.addrlabel().dev.empty()) || (cmd.verb == Verb::link_set && cmd.link_set().master && !cmd.link_set().master->empty()) ||
          (cmd.verb == Verb::link_set && cmd.link_set().kind && names_vxlan_dev(*cmd.link_set().kind)) ||
          (cmd.verb == Verb::link_add && !cmd.link_add().common.master.empty()) ||
          // ip opens a named namespace as it parses: a missing one is an argument error

@@ -11,8 +11,11 @@ namespace brisk::ipcli {
 
 // Whether the command names a device ip looks up while parsing the line: a
 // master (link add|set ... master DEV), a vxlan's dev, a bridge port's
-// backup_port or a multipath route's nexthop dev.
+// backup_port, a multipath route's nexthop dev or a `vrf NAME`.
 bool names_device_ip_parses(const IpCommand& cmd);
+
+// route add, replace, change, prepend, append and del.
+bool is_route_change(Verb verb);
 
 // The existing devices a change names, which ip resolves by name as it
 // parses the line (ll_name_to_index: an RTM_GETLINK on first use, which

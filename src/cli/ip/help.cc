@@ -11,10 +11,10 @@ std::string_view object_usage(Object object) {
     case Object::link: {
       static const std::string text = std::string(R"(Usage: brisk link add [ link DEV ] [ name ] NAME
                        [ mtu MTU ] [ address LLADDR ] [ txqueuelen PACKETS ]
-                       [ master DEV | nomaster ] [ alias NAME ] [ group GROUP ] [ up | down ]
+                       [ master DEV | vrf NAME | nomaster ] [ alias NAME ] [ group GROUP ] [ up | down ]
                        [ index IDX ] [ FLAGS ] [ TUNING ] type TYPE [ ARGS ]
        brisk link set { dev DEV | DEV } [ up | down ] [ mtu MTU ] [ address LLADDR ]
-                       [ name NEWNAME ] [ master DEV | nomaster ] [ netns { NAME | PID } ]
+                       [ name NEWNAME ] [ master DEV | vrf NAME | nomaster ] [ netns { NAME | PID } ]
                        [ alias NAME ] [ txqueuelen PACKETS ] [ group GROUP ]
                        [ FLAGS ] [ index IDX (with netns) ]
                        [ type { bridge | bridge_slave | macvlan | macvtap | vxlan } ARGS ] [ TUNING ]
@@ -79,9 +79,10 @@ FLAG := [ - ] { permanent | dynamic | secondary | primary | tentative | deprecat
 SELECTOR := [ [ to ] [ root | match | exact ] PREFIX ] [ dev DEV ] [ iif DEV ]
             [ table { TABLE_ID | all } ] [ proto RTPROTO ] [ scope SCOPE ] [ type TYPE ]
             [ via [ inet | inet6 ] PREFIX ] [ src PREFIX ] [ metric NUMBER ]
-            [ tos TOS ] [ mark NUMBER ]
+            [ tos TOS ] [ mark NUMBER ] [ from [ root | match | exact ] PREFIX ]
+            [ realms REALM ] [ vrf NAME ] [ cached | cloned ]
 ROUTE := [ TYPE ] { PREFIX | default } [ via ADDRESS ] [ dev DEV ] [ metric NUMBER ]
-         [ table TABLE_ID ] [ scope SCOPE ] [ proto RTPROTO ] [ src ADDRESS ] [ onlink ]
+         [ table TABLE_ID | vrf NAME ] [ scope SCOPE ] [ proto RTPROTO ] [ src ADDRESS ] [ onlink ]
          [ tos TOS ] [ nhid ID ] [ from PREFIX ] [ realms REALM ] [ expires SECONDS ]
          [ pref { low | medium | high } ] [ METRIC [ lock ] VALUE ]...
          [ features ecn ] [ congctl [ lock ] NAME ] [ nexthop NH ]...

@@ -169,6 +169,12 @@ struct RouteMatch {
   std::optional<uint32_t> mark{};   // mark N
   std::optional<uint8_t> tos{};     // tos|dsfield TOS
   std::string iif{};                // iif DEV
+  std::optional<Prefix> src_root{}; // from root P: source-specific routes within P
+  std::optional<Prefix> src_match{};// from match P (exact P: both)
+  uint32_t realms = 0;              // realms [FROM/]TO, compared under realm_mask
+  uint32_t realm_mask = 0;          // the realm halves given; 0: no realms selector
+  std::string vrf{};                // vrf NAME: that VRF's table, its local and broadcast routes left out
+  bool cloned = false;              // cached|cloned: the cache's exceptions instead of the table's routes
 };
 
 // What `rule restore` reads. ip reads a batch file as its stdin (freopen),
@@ -259,6 +265,7 @@ struct IpCommand {
   std::string set_netns{};       // `link set ... netns NAME|PID`
   std::string name{};            // link del, netns add/del/exec, tuntap add/del
   bool every_netns = false;      // netns exec/del under -all: each named namespace, no name given
+  std::vector<std::string> vrfs{};  // `vrf NAME`s of link add|set and route changes: VRF devices when run
   uint32_t group = 0;            // link del group
   pid_t pid = 0;                 // netns identify (0: this process) and attach
   std::optional<int> nsid{};     // netns set; nullopt: auto, the kernel picks

@@ -55,7 +55,9 @@ class NewLinkName {
 // What `link add` takes for the new device and, after `type veth peer`, for
 // the peer (ip's iplink_parse serves both): true when `key` was one of them.
 Parsed<bool> parse_tuning(const std::string& key, Cursor& c, netlink::LinkTuning& t);
-Parsed<bool> parse_new_link_setting(const std::string& key, Cursor& c, netlink::LinkCommon& common) {
+// `vrfs` takes the names `vrf NAME` gives, which must be VRF devices when run.
+Parsed<bool> parse_new_link_setting(const std::string& key, Cursor& c, netlink::LinkCommon& common,
+                                    std::vector<std::string>& vrfs) {
   // ip's duparg: a second value of a keyword taken once.
   auto twice = [&c](const auto& field, const std::string& name) -> std::optional<Failure<UsageError>> {
     if (field && !c.done()) return duplicate(name, c.peek());
@@ -73,6 +75,9 @@ Parsed<bool> parse_new_link_setting(const std::string& key, Cursor& c, netlink::
     TRY_SET(common.txqueuelen, c.number<uint32_t>("txqueuelen"));  // ip names it so, whichever word was used
   } else if (matches(key, "master")) {
     TRY_SET(common.master, c.device(key));
+  } else if (is(key, "vrf")) {  // a master that must be a VRF (Runner::check_vrfs)
+    TRY_SET(common.master, c.device(key));
+    vrfs.push_back(common.master);
   } else if (matches(key, "nomaster")) {
     common.master.clear();
   } else if (matches(key, "alias")) {
@@ -603,7 +608,7 @@ Parsed<netlink::LinkKind> parse_kind(const std::string& type, Cursor& c, const s
           TRY_SET(second, c.value(key));
           return duplicate("type", second);
         } else {
-          TRY_SET(ok, parse_new_link_setting(key, c, veth.peer_common));
+          TRY_SET(ok, parse_new_link_setting(key, c, veth.peer_common, cmd.vrfs));
           if (!ok) TRY_SET(ok, peer.by_dev(c, key));
         }
       }
@@ -867,7 +872,7 @@ Parsed<IpCommand> parse_link_add(Cursor& c, IpCommand&& cmd) {
     } else if (matches(key, "link")) {
       TRY_SET(lower, c.device(key));
     } else {
-      TRY_SET(ok, parse_new_link_setting(key, c, spec.common));
+      TRY_SET(ok, parse_new_link_setting(key, c, spec.common, cmd.vrfs));
       if (!ok) TRY_SET(ok, name.by_dev(c, key));
     }
   }
@@ -902,6 +907,9 @@ Parsed<IpCommand> parse_link_set(Cursor& c, IpCommand&& cmd) {
       TRY_SET(spec.address, c.read(key, set_ll_address));
     } else if (is(key, "master")) {
       TRY_SET(spec.master, c.device(key));
+    } else if (is(key, "vrf")) {  // a master that must be a VRF (Runner::check_vrfs)
+      TRY_SET(spec.master, c.device(key));
+      cmd.vrfs.push_back(*spec.master);
     } else if (is(key, "nomaster")) {
       spec.master = std::string{};
     } else if (is(key, "netns")) {

@@ -33,6 +33,7 @@ struct RouteView {
   bool via_fixed = false;       // a via filter naming one host: no "via"
   bool prefsrc_fixed = false;   // a src filter naming one host: no "src"
   bool metric_fixed = false;    // a metric filter: no "metric"
+  bool realms_fixed = false;    // a realms filter naming both halves: no "realm(s)"
   // -d: the nexthop objects by id, for the nh_info of a route naming one; null: none shown.
   const std::map<uint32_t, netlink::NexthopEntry>* nexthops = nullptr;
 };

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <map>
 
+#include "brisk/netlink/attributes.h"
 #include "cli/ip/flush_rounds.h"
 #include "cli/ip/names.h"
 #include "cli/ip/object_print.h"
@@ -151,6 +152,10 @@ Parsed<IpCommand> parse_route_change(Cursor& c, IpCommand&& cmd, Verb verb, int 
         if (auto table = table_number(text)) return *table;
         return invarg("\"table\" value is invalid\n", text);
       }));
+    } else if (matches(key, "vrf")) {  // its table, looked up when run (Runner::queue)
+      table_given = true;
+      cmd.vrfs.emplace_back();
+      TRY_SET(cmd.vrfs.back(), c.value(key));
     } else if (is(key, "dev") || is(key, "oif")) {
       TRY_SET(spec.dev, c.device(key));
     } else if (matches(key, "pref")) {
@@ -200,6 +205,19 @@ Parsed<uint8_t> route_type(const std::string& text) {
   return invarg("node type value is invalid\n", text);
 }
 
+// `[root|match|exact] PREFIX` after to or from, `word` its first word: exact
+// (both) unless said. root: routes within PREFIX; match: routes covering it.
+Parsed<bool> prefix_selector(Cursor& c, std::string word, int family, std::optional<RouteMatch::Prefix>& root,
+                             std::optional<RouteMatch::Prefix>& match) {
+  bool only_root = matches(word, "root"), only_match = !only_root && matches(word, "match");
+  if (only_root || only_match || matches(word, "exact")) TRY_SET(word, c.value(word));
+  RouteMatch::Prefix p;
+  TRY_SET(p, match_prefix(word, family));
+  if (!only_match) root = p;
+  if (!only_root) match = p;
+  return true;
+}
+
 // The selectors in ip's order, so an abbreviation means what it means to ip.
 Parsed<IpCommand> parse_route_show(Cursor& c, IpCommand&& cmd) {
   cmd.verb = Verb::route_show;
@@ -214,9 +232,20 @@ Parsed<IpCommand> parse_route_show(Cursor& c, IpCommand&& cmd) {
         if (text == "all") return RT_TABLE_UNSPEC;  // as ip: every table, and both families unless -4/-6
         return invarg("table id value is invalid\n", text);
       }));
-    } else if (matches(key, "vrf") || matches(key, "cached") || matches(key, "cloned") || matches(key, "realms") ||
-               matches(key, "from")) {
-      return usage("brisk route show and flush do not select by \"" + key + "\"");
+    } else if (matches(key, "vrf")) {
+      TRY_SET(m.vrf, c.value(key));  // looked up when run: ip's "Invalid VRF" if it is none
+    } else if (matches(key, "cached") || matches(key, "cloned")) {
+      m.cloned = true;
+    } else if (matches(key, "realms")) {
+      TRY_SET(v, c.value(key));
+      TRY_SET(m.realms, realms_value(v, "invalid realms\n"));
+      // ip's mask: a half the text leaves out ("/TO" or "FROM/") matches any.
+      m.realm_mask = ~0u;
+      if ((m.realms & 0xffff) == 0 && v.back() == '/') m.realm_mask &= ~0xffffu;
+      if ((m.realms & 0xffff0000u) == 0 && (v.find('/') == std::string::npos || v[0] == '/')) m.realm_mask &= ~0xffff0000u;
+    } else if (matches(key, "from")) {
+      TRY_SET(v, c.value(key));
+      TRY_SET(std::ignore, prefix_selector(c, v, family, m.src_root, m.src_match));
     } else if (key == "tos" || matches(key, "dsfield")) {
       TRY_SET(m.tos, c.read(key, [](const std::string& text) -> Parsed<uint8_t> {
         if (auto tos = dsfield_number(text)) return *tos;
@@ -251,16 +280,11 @@ Parsed<IpCommand> parse_route_show(Cursor& c, IpCommand&& cmd) {
       TRY_SET(v, c.value(key));
       TRY_SET(m.prefsrc, match_prefix(v, family));
     } else {
-      // [to] [root|match|exact] PREFIX, exact unless said.
       if (matches(key, "to")) TRY_SET(key, c.value(key));
-      bool root = matches(key, "root"), match = !root && matches(key, "match");
-      if (root || match || matches(key, "exact")) TRY_SET(key, c.value(key));
-      RouteMatch::Prefix p;
-      TRY_SET(p, match_prefix(key, family));
-      if (!match) m.root = p;
-      if (!root) m.match = p;
+      TRY_SET(std::ignore, prefix_selector(c, key, family, m.root, m.match));
     }
-    any |= m.root || m.match || m.via || m.prefsrc || m.tos || m.mark || m.metric || !m.iif.empty();
+    any |= m.root || m.match || m.via || m.prefsrc || m.tos || m.mark || m.metric || !m.iif.empty() || m.src_root ||
+           m.src_match || m.realm_mask || !m.vrf.empty() || m.cloned;
   }
   if (any) cmd.filter().route_match = std::make_shared<const RouteMatch>(std::move(m));
   return cmd;
@@ -397,12 +421,7 @@ NlResult<void> get_route(Runner& runner, const IpCommand& cmd) {
   runner.use_json();
   const Globals& g = runner.globals();
   const RouteGet& get = cmd.route_get();
-  if (!get.vrf.empty()) {  // ip's name_is_vrf(): a device of kind vrf
-    auto vrf = netlink::get_link(*c, get.vrf);
-    if (!vrf || vrf->kind != "vrf")
-      return netlink::NetlinkError{.code = ENODEV, .op = "route get", .object = get.vrf,
-                          .detail = "get vrf '" + get.vrf + "' does not exist"};
-  }
+  if (!get.vrf.empty()) BRISK_TRY(vrf_table(*c, get.vrf, "route get"));  // ip's name_is_vrf()
   auto all = BRISK_TRY(runner.links_by_index(false));
   // As ip prints any route (print_route), with every table open: "table"
   // for all but main, and main too under -d.
@@ -453,13 +472,29 @@ NlResult<int> selector_device(netlink::Connection& c, const std::string& name, c
 
 }  // namespace
 
+NlResult<uint32_t> vrf_table(netlink::Connection& c, const std::string& name, const char* op) {
+  // ip's ipvrf_get_table(): a device of kind vrf, and its IFLA_VRF_TABLE.
+  static constexpr netlink::AttrPolicy kVrf[] = {{}, {netlink::AttrKind::u32}};
+  auto vrf = netlink::get_link(c, name, {.details = true});
+  std::optional<uint32_t> table;
+  if (vrf && vrf->kind == "vrf" && vrf->details)
+    if (auto data = netlink::Attributes::parse(vrf->details->info_data, kVrf)) table = data->u32(IFLA_VRF_TABLE);
+  if (!table || !*table)
+    return netlink::NetlinkError{.code = ENODEV, .op = op, .object = name, .detail = "route vrf '" + name + "' does not exist"};
+  return *table;
+}
+
 NlResult<RouteSelection> route_selection(netlink::Connection& c, const IpCommand& cmd) {
-  bool every_table = cmd.route().table == RT_TABLE_UNSPEC;
+  const RouteMatch* m = cmd.filter().route_match.get();
+  uint32_t table = cmd.route().table;
+  if (m && !m->vrf.empty()) table = BRISK_TRY(vrf_table(c, m->vrf, "route list"));
+  bool every_table = table == RT_TABLE_UNSPEC;
   RouteSelection s{.filter = {.family = cmd.family != AF_UNSPEC ? cmd.family : every_table ? AF_UNSPEC : AF_INET,
-                              .table = cmd.route().table,
-                              .dev = cmd.route().dev}};
+                              .table = table,
+                              .dev = cmd.route().dev,
+                              .cloned = m && m->cloned}};
   s.oif = BRISK_TRY(selector_device(c, cmd.route().dev, "dev"));
-  if (cmd.filter().route_match) s.iif = BRISK_TRY(selector_device(c, cmd.filter().route_match->iif, "iif"));
+  if (m) s.iif = BRISK_TRY(selector_device(c, m->iif, "iif"));
   return s;
 }
 
@@ -496,6 +531,7 @@ RouteView selection_view(const IpCommand& cmd, const Globals& g, const Links& al
           .via_fixed = match && names_host(match->via),
           .prefsrc_fixed = match && names_host(match->prefsrc),
           .metric_fixed = match && match->metric,
+          .realms_fixed = match && match->realm_mask == ~0u,
           .nexthops = nexthops};
 }
 
@@ -624,7 +660,7 @@ std::string route_record(const netlink::RouteInfo& r, const RouteView& view, Jso
     j["mark"] = *r.mark;
     t += " mark " + (*r.mark >= 16 ? "0x" + hex(*r.mark) : std::to_string(*r.mark));
   }
-  if (r.realms) print_flow(*r.realms, j, t);
+  if (r.realms && !view.realms_fixed) print_flow(*r.realms, j, t);
   if (r.uid) {
     j["uid"] = *r.uid;
     t += " uid " + std::to_string(*r.uid);

@@ -70,11 +70,22 @@ Parsed<Prefix> match_prefix(const std::string& text, int family) {
 
 bool route_selected(const RouteMatch& m, const netlink::RouteInfo& r, int iif) {
   int family = r.dst.address.family;
-  auto dst = bytes_of(r.dst.length ? &r.dst.address : nullptr);
-  // ip copies only the prefix's bytes of the destination.
-  for (int bit = r.dst.length; bit < 128; ++bit) dst[bit / 8] &= static_cast<uint8_t>(~(0x80 >> (bit % 8)));
+  // ip copies only the prefix's bytes of the destination and the source.
+  auto prefix_bytes = [](const netlink::IpAddress* a, int length) {
+    auto bytes = bytes_of(length ? a : nullptr);
+    for (int bit = length; bit < 128; ++bit) bytes[bit / 8] &= static_cast<uint8_t>(~(0x80 >> (bit % 8)));
+    return bytes;
+  };
+  auto dst = prefix_bytes(&r.dst.address, r.dst.length);
   if (m.root && !root_passes(*m.root, family, dst, r.dst.length)) return false;
   if (m.match && !match_passes(*m.match, family, dst, r.dst.length)) return false;
+  if (m.src_root || m.src_match) {
+    auto src = prefix_bytes(r.src ? &*r.src : nullptr, r.src_len);
+    if (m.src_root && !root_passes(*m.src_root, family, src, r.src_len)) return false;
+    if (m.src_match && !match_passes(*m.src_match, family, src, r.src_len)) return false;
+  }
+  if ((r.realms.value_or(0) ^ m.realms) & m.realm_mask) return false;
+  if (!m.vrf.empty() && (r.type == RTN_LOCAL || r.type == RTN_BROADCAST)) return false;  // ip's typemask for vrf
   if (m.via && !address_passes(*m.via, family, r.gateway ? &*r.gateway : nullptr)) return false;
   if (m.prefsrc && !address_passes(*m.prefsrc, family, r.prefsrc ? &*r.prefsrc : nullptr)) return false;
   if (m.tos && r.tos != *m.tos) return false;

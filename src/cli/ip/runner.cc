@@ -13,6 +13,7 @@
 #include "cli/ip/batch_rules.h"
 #include "cli/ip/json_layout.h"
 #include "cli/ip/print_util.h"
+#include "cli/ip/route_match.h"
 #include "cli/ip/runner.h"
 
 #include "cli/ip/print_style.h"
@@ -61,10 +62,10 @@ std::optional<std::string> argument_error(const NetlinkError& e) {
     }
   }
   for (std::string_view prefix :
-       {"master '", "backup_port '", "nexthop dev '", "monitor dev '", "vxlan dev '", "vrf '", "get vrf '", "netns '"}) {
+       {"master '", "backup_port '", "nexthop dev '", "monitor dev '", "vxlan dev '", "vrf '", "route vrf '", "netns '"}) {
     if (!detail.starts_with(prefix)) continue;
     std::string dev(detail.substr(prefix.size(), detail.size() - prefix.size() - suffix.size()));
-    if (prefix == "get vrf '") return "Error: argument \"" + dev + "\" is wrong: Invalid VRF\n";
+    if (prefix == "route vrf '") return "Error: argument \"" + dev + "\" is wrong: Invalid VRF\n";
     if (prefix == "vrf '") return "Error: argument \"" + dev + "\" is wrong: Not a valid VRF name\n";
     if (prefix == "netns '") return "Error: argument \"" + dev + "\" is wrong: Invalid \"netns\" value\n";
     if (prefix == "nexthop dev '") return "Cannot find device \"" + dev + "\"\nError: cannot parse nexthop";
@@ -223,7 +224,24 @@ NlResult<int> Runner::held_netns(const std::string& name_or_pid, const char* op)
   return raw;
 }
 
+NlResult<void> Runner::check_vrfs(IpCommand& cmd) {
+  if (cmd.vrfs.empty()) return {};
+  auto* c = BRISK_TRY(conn());
+  if (is_route_change(cmd.verb)) {
+    // ip's ipvrf_get_table(): the route goes to the VRF's table.
+    cmd.route().table = BRISK_TRY(vrf_table(*c, cmd.vrfs.back(), "route add"));
+    return {};
+  }
+  for (const auto& name : cmd.vrfs) {  // ip's name_is_vrf(): a device of kind vrf
+    auto link = netlink::get_link(*c, name);
+    if (!link || link->kind != "vrf")
+      return NetlinkError{.code = ENODEV, .op = "link set", .object = name, .detail = "vrf '" + name + "' does not exist"};
+  }
+  return {};
+}
+
 NlResult<std::size_t> Runner::queue(netlink::Batch& batch, IpCommand& cmd) {
+  BRISK_TRY(check_vrfs(cmd));
   switch (cmd.verb) {
     case Verb::link_add: {
       netlink::LinkAdd spec = std::move(cmd.link_add());
@@ -414,7 +432,8 @@ int Runner::run(std::vector<BatchCommand>& cmds) {
     bool parses_devices = cmd.verb == Verb::monitor || cmd.verb == Verb::link_show ||
                           cmd.verb == Verb::addr_show || cmd.verb == Verb::addr_flush ||
                           cmd.verb == Verb::neigh_show || cmd.verb == Verb::neigh_flush ||
-                          cmd.verb == Verb::route_get || cmd.verb == Verb::nexthop_show ||
+                          cmd.verb == Verb::route_get || cmd.verb == Verb::route_show ||
+                          cmd.verb == Verb::route_flush || cmd.verb == Verb::route_save || cmd.verb == Verb::nexthop_show ||
                           cmd.verb == Verb::nexthop_flush || cmd.verb == Verb::nexthop_bucket_show;
     if (!result && parses_devices) {
       if (auto text = argument_error(result.error())) {  // monitor dev DEV, show master|vrf DEV: missing

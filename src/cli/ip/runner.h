@@ -61,6 +61,9 @@ class Runner {
   // Queues a mutating command; a preparation failure is returned instead.
   // Moves the command's spec into the batch: a command is queued once.
   netlink::NlResult<std::size_t> queue(netlink::Batch& batch, IpCommand& cmd);
+  // The line's `vrf NAME`s, as ip checks them while parsing: each a VRF
+  // device, and a route's table that VRF's; else the argument error.
+  netlink::NlResult<void> check_vrfs(IpCommand& cmd);
   // The namespace a line names (`netns NAME|PID`), opened and held until
   // the batch is flushed; a missing one fails as ip's argument error.
   netlink::NlResult<int> held_netns(const std::string& name_or_pid, const char* op);
