@@ -87,7 +87,7 @@ bool names_device_ip_parses(const IpCommand& cmd) {
                      cmd.link_set().bridge_port->backup_port && !cmd.link_set().bridge_port->backup_port->empty();
   bool nexthop = cmd.verb == Verb::nexthop_add || cmd.verb == Verb::nexthop_replace || cmd.verb == Verb::nexthop_del;
   bool addrlabel = cmd.verb == Verb::addrlabel_add || cmd.verb == Verb::addrlabel_del;
-  return backup_port || !cmd.vrfs.empty() || (nexthop && !cmd.nexthop().dev.empty()) || (addrlabel && !cmd.addrlabel().dev.empty()) || (cmd.verb == Verb::link_set && cmd.link_set().master && !cmd.link_set().master->empty()) ||
+  return backup_port || !cmd.vrfs.empty() || !cmd.link_netns.empty() || !cmd.peer_link_netns.empty() || (nexthop && !cmd.nexthop().dev.empty()) || (addrlabel && !cmd.addrlabel().dev.empty()) || (cmd.verb == Verb::link_set && cmd.link_set().master && !cmd.link_set().master->empty()) ||
          (cmd.verb == Verb::link_set && cmd.link_set().kind && names_vxlan_dev(*cmd.link_set().kind)) ||
          (cmd.verb == Verb::link_add && !cmd.link_add().common.master.empty()) ||
          // ip opens a named namespace as it parses: a missing one is an argument error

@@ -25,7 +25,7 @@ std::string_view object_usage(Object object) {
        brisk link property del [ dev ] DEV [ altname NAME ... ]
 DEV := a device's name or one of its altnames
 FLAGS := [ { promisc | arp | multicast | allmulticast } { on | off } ]
-TUNING := [ state { UP | DOWN | DORMANT | ... } ] [ mode { default | dormant } ] [ link-netnsid ID ]
+TUNING := [ state { UP | DOWN | DORMANT | ... } ] [ mode { default | dormant } ] [ link-netns NAME | link-netnsid ID ]
           [ protodown_reason { 0..31 } { on | off } ] [ addrgenmode { eui64 | none | stable_secret | random } ] [ numtxqueues N ] [ numrxqueues N ]
           [ gso_max_size BYTES ] [ gso_max_segs N ] [ gro_max_size BYTES ] [ broadcast LLADDR ]
           [ { carrier | protodown | dynamic | trailers } { on | off } ]

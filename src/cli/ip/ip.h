@@ -266,6 +266,8 @@ struct IpCommand {
   std::string name{};            // link del, netns add/del/exec, tuntap add/del
   bool every_netns = false;      // netns exec/del under -all: each named namespace, no name given
   std::vector<std::string> vrfs{};  // `vrf NAME`s of link add|set and route changes: VRF devices when run
+  std::string link_netns{};       // link add|set `link-netns NAME`: that namespace's id here, when run
+  std::string peer_link_netns{};  // the same for a veth peer
   uint32_t group = 0;            // link del group
   pid_t pid = 0;                 // netns identify (0: this process) and attach
   std::optional<int> nsid{};     // netns set; nullopt: auto, the kernel picks

@@ -54,10 +54,11 @@ class NewLinkName {
 
 // What `link add` takes for the new device and, after `type veth peer`, for
 // the peer (ip's iplink_parse serves both): true when `key` was one of them.
-Parsed<bool> parse_tuning(const std::string& key, Cursor& c, netlink::LinkTuning& t);
+// `link_netns` takes the name `link-netns NAME` gives, resolved to its id when run.
+Parsed<bool> parse_tuning(const std::string& key, Cursor& c, netlink::LinkTuning& t, std::string& link_netns);
 // `vrfs` takes the names `vrf NAME` gives, which must be VRF devices when run.
 Parsed<bool> parse_new_link_setting(const std::string& key, Cursor& c, netlink::LinkCommon& common,
-                                    std::vector<std::string>& vrfs) {
+                                    std::vector<std::string>& vrfs, std::string& link_netns) {
   // ip's duparg: a second value of a keyword taken once.
   auto twice = [&c](const auto& field, const std::string& name) -> std::optional<Failure<UsageError>> {
     if (field && !c.done()) return duplicate(name, c.peek());
@@ -96,7 +97,7 @@ Parsed<bool> parse_new_link_setting(const std::string& key, Cursor& c, netlink::
       return index;
     }));
   } else {
-    return parse_tuning(key, c, common.tuning);
+    return parse_tuning(key, c, common.tuning, link_netns);
   }
   return true;
 }
@@ -608,7 +609,7 @@ Parsed<netlink::LinkKind> parse_kind(const std::string& type, Cursor& c, const s
           TRY_SET(second, c.value(key));
           return duplicate("type", second);
         } else {
-          TRY_SET(ok, parse_new_link_setting(key, c, veth.peer_common, cmd.vrfs));
+          TRY_SET(ok, parse_new_link_setting(key, c, veth.peer_common, cmd.vrfs, cmd.peer_link_netns));
           if (!ok) TRY_SET(ok, peer.by_dev(c, key));
         }
       }
@@ -767,7 +768,7 @@ Parsed<uint8_t> addr_gen_mode(const std::string& text) {
 
 // What ip link add and set both take beyond the basics (iplink_parse):
 // true when `key` was one of them, its value read into `t`.
-Parsed<bool> parse_tuning(const std::string& key, Cursor& c, netlink::LinkTuning& t) {
+Parsed<bool> parse_tuning(const std::string& key, Cursor& c, netlink::LinkTuning& t, std::string& link_netns) {
   auto unsigned_value = [&c, &key](const std::string& name) {
     return c.read(key, [&name](const std::string& text) -> Parsed<uint32_t> {
       if (auto n = number<uint32_t>(name, text)) return *n;
@@ -814,8 +815,11 @@ Parsed<bool> parse_tuning(const std::string& key, Cursor& c, netlink::LinkTuning
       if (auto mode = linkmode_number(text)) return *mode;
       return invarg("Invalid link mode\n", text);
     }));
+  } else if (matches(key, "link-netns")) {  // its id here, looked up (and made) when run
+    if (t.link_netnsid || !link_netns.empty()) return duplicate("link-netns/link-netnsid", c.done() ? key : c.peek());
+    TRY_SET(link_netns, c.value(key));
   } else if (matches(key, "link-netnsid")) {
-    if (t.link_netnsid) return duplicate("link-netns/link-netnsid", c.done() ? key : c.peek());
+    if (t.link_netnsid || !link_netns.empty()) return duplicate("link-netns/link-netnsid", c.done() ? key : c.peek());
     TRY_SET(t.link_netnsid, c.read(key, [](const std::string& text) -> Parsed<int32_t> {
       if (auto id = int_any_base(text)) return *id;
       return invarg("Invalid \"link-netnsid\" value\n", text);
@@ -872,7 +876,7 @@ Parsed<IpCommand> parse_link_add(Cursor& c, IpCommand&& cmd) {
     } else if (matches(key, "link")) {
       TRY_SET(lower, c.device(key));
     } else {
-      TRY_SET(ok, parse_new_link_setting(key, c, spec.common, cmd.vrfs));
+      TRY_SET(ok, parse_new_link_setting(key, c, spec.common, cmd.vrfs, cmd.link_netns));
       if (!ok) TRY_SET(ok, name.by_dev(c, key));
     }
   }
@@ -933,7 +937,7 @@ Parsed<IpCommand> parse_link_set(Cursor& c, IpCommand&& cmd) {
         if (index <= 0) return invarg("Invalid \"index\" value", text);
         return index;
       }));
-    } else if (auto tuned = parse_tuning(key, c, spec.tuning); !tuned || *tuned) {
+    } else if (auto tuned = parse_tuning(key, c, spec.tuning, cmd.link_netns); !tuned || *tuned) {
       if (!tuned) return tuned.error();
     } else if (spec.name.empty()) {
       TRY_SET(spec.name, device_name("dev", key));

@@ -62,12 +62,14 @@ std::optional<std::string> argument_error(const NetlinkError& e) {
     }
   }
   for (std::string_view prefix :
-       {"master '", "backup_port '", "nexthop dev '", "monitor dev '", "vxlan dev '", "vrf '", "route vrf '", "netns '"}) {
+       {"master '", "backup_port '", "nexthop dev '", "monitor dev '", "vxlan dev '", "vrf '", "route vrf '", "netns '",
+        "link-netns '"}) {
     if (!detail.starts_with(prefix)) continue;
     std::string dev(detail.substr(prefix.size(), detail.size() - prefix.size() - suffix.size()));
     if (prefix == "route vrf '") return "Error: argument \"" + dev + "\" is wrong: Invalid VRF\n";
     if (prefix == "vrf '") return "Error: argument \"" + dev + "\" is wrong: Not a valid VRF name\n";
     if (prefix == "netns '") return "Error: argument \"" + dev + "\" is wrong: Invalid \"netns\" value\n";
+    if (prefix == "link-netns '") return "Error: argument \"" + dev + "\" is wrong: Invalid \"link-netns\" value\n";
     if (prefix == "nexthop dev '") return "Cannot find device \"" + dev + "\"\nError: cannot parse nexthop";
     if (prefix == "vxlan dev '") return "Cannot find device \"" + dev + "\"";
     return "Error: argument \"" + dev + "\" is wrong: Device does not exist\n";
@@ -240,18 +242,39 @@ NlResult<void> Runner::check_vrfs(IpCommand& cmd) {
   return {};
 }
 
+NlResult<int> Runner::link_netnsid(const std::string& name) {
+  // ip's get_netnsid_from_name(), and set_netnsid_from_name() for a
+  // namespace with no id here yet: the kernel assigns one.
+  NetlinkError invalid{.code = ENODEV, .op = "link set", .object = name, .detail = "link-netns '" + name + "' does not exist"};
+  auto* c = BRISK_TRY(conn());
+  auto fd = netlink::open_netns(name);
+  if (!fd) return invalid;
+  auto id = BRISK_TRY(netlink::netns_id(*c, fd->get()));
+  if (!id && netlink::set_netns_id(*c, fd->get(), std::nullopt)) {
+    forget_netns_ids();
+    id = BRISK_TRY(netlink::netns_id(*c, fd->get()));
+  }
+  if (!id) return invalid;
+  return *id;
+}
+
 NlResult<std::size_t> Runner::queue(netlink::Batch& batch, IpCommand& cmd) {
   BRISK_TRY(check_vrfs(cmd));
   switch (cmd.verb) {
     case Verb::link_add: {
       netlink::LinkAdd spec = std::move(cmd.link_add());
       if (!cmd.add_netns.empty()) spec.netns_fd = BRISK_TRY(held_netns(cmd.add_netns, "link add"));
-      if (!cmd.peer_netns.empty())
-        std::get<netlink::VethOptions>(spec.kind).peer_netns_fd = BRISK_TRY(held_netns(cmd.peer_netns, "link add"));
+      if (!cmd.link_netns.empty()) spec.common.tuning.link_netnsid = BRISK_TRY(link_netnsid(cmd.link_netns));
+      if (auto* veth = std::get_if<netlink::VethOptions>(&spec.kind)) {
+        if (!cmd.peer_netns.empty()) veth->peer_netns_fd = BRISK_TRY(held_netns(cmd.peer_netns, "link add"));
+        if (!cmd.peer_link_netns.empty())
+          veth->peer_common.tuning.link_netnsid = BRISK_TRY(link_netnsid(cmd.peer_link_netns));
+      }
       return batch.add_link(std::move(spec));
     }
     case Verb::link_set: {
       netlink::LinkSet spec = std::move(cmd.link_set());
+      if (!cmd.link_netns.empty()) spec.tuning.link_netnsid = BRISK_TRY(link_netnsid(cmd.link_netns));
       // `netns NAME`; the parser has already read a PID into netns_pid.
       if (!cmd.set_netns.empty() && !spec.netns_pid) spec.netns_fd = BRISK_TRY(held_netns(cmd.set_netns, "link set"));
       return batch.set_link(std::move(spec));

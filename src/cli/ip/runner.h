@@ -64,6 +64,9 @@ class Runner {
   // The line's `vrf NAME`s, as ip checks them while parsing: each a VRF
   // device, and a route's table that VRF's; else the argument error.
   netlink::NlResult<void> check_vrfs(IpCommand& cmd);
+  // `link-netns NAME`'s id here, made when it has none, as ip's; a name
+  // that opens no namespace is ip's argument error.
+  netlink::NlResult<int> link_netnsid(const std::string& name);
   // The namespace a line names (`netns NAME|PID`), opened and held until
   // the batch is flushed; a missing one fails as ip's argument error.
   netlink::NlResult<int> held_netns(const std::string& name_or_pid, const char* op);
