@@ -14,6 +14,7 @@
 #include "netlink/dump_collect.h"
 #include "netlink/op.h"
 #include "netlink/reply_parsers.h"
+#include "netlink/route_encap.h"
 #include "netlink/route_multipath.h"
 
 namespace brisk::netlink {
@@ -38,6 +39,8 @@ constexpr auto kRoutePolicies = [] {
   p[RTA_NH_ID] = {AttrKind::u32};
   p[RTA_FLOW] = {AttrKind::u32};
   p[RTA_CACHEINFO] = {AttrKind::binary, 0, static_cast<uint16_t>(sizeof(rta_cacheinfo))};
+  p[RTA_ENCAP] = {AttrKind::nested};
+  p[RTA_ENCAP_TYPE] = {AttrKind::u16};
   return p;
 }();
 
@@ -153,6 +156,9 @@ NlResult<RouteInfo> parse_route(const nlmsghdr& message) {
     if (auto ip = IpAddress::from_bytes(*src)) route.src = *ip;
   route.src_len = rtm.rtm_src_len;
   route.realms = attrs->u32(RTA_FLOW);
+  auto encap = read_route_encap(*attrs);
+  if (!encap) return std::move(encap).error();
+  route.encap = std::move(*encap);
   if (auto raw = attrs->bytes(RTA_CACHEINFO)) {
     rta_cacheinfo cache{};
     std::memcpy(&cache, raw->data(), sizeof cache);  // the schema guarantees the size
@@ -282,6 +288,7 @@ Op route_op(RouteSpec spec, int kind, RouteMerge merge) {
     if (!del && spec.expires) m.put_u32(RTA_EXPIRES, *spec.expires);
     if (!del && spec.ttl_propagate) m.put_u8(RTA_TTL_PROPAGATE, *spec.ttl_propagate ? 1 : 0);
     if (spec.nhid) m.put_u32(RTA_NH_ID, *spec.nhid);
+    if (spec.encap) put_route_encap(m, *spec.encap);
     if (!spec.nexthops.empty()) {
       std::vector<Nexthop> paths;
       for (std::size_t k = 0; k < spec.nexthops.size(); ++k) {

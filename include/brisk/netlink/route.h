@@ -7,6 +7,7 @@
 // without a gateway and universe otherwise; deletes match any scope.
 #pragma once
 
+#include <linux/lwtunnel.h>
 #include <linux/rtnetlink.h>
 #include <sys/socket.h>
 
@@ -77,6 +78,22 @@ struct NexthopInfo {
   bool operator==(const NexthopInfo&) const = default;
 };
 
+// A lightweight tunnel on a route (RTA_ENCAP_TYPE and RTA_ENCAP): the
+// route's packets leave encapsulated as this says. ip and ip6 give the
+// outer header for a metadata (collect_md) tunnel device to send; mpls
+// pushes a label stack.
+struct RouteEncap {
+  uint16_t type = LWTUNNEL_ENCAP_NONE;  // LWTUNNEL_ENCAP_IP, _IP6 or _MPLS
+  std::optional<uint64_t> id{};         // ip, ip6: the tunnel id (key), in host order
+  std::optional<IpAddress> src{};       // ip, ip6: the outer source
+  std::optional<IpAddress> dst{};       // ip, ip6: the outer destination
+  std::optional<uint8_t> ttl{};         // ip: ttl; ip6: hop limit; mpls: the labels' ttl
+  std::optional<uint8_t> tos{};         // ip: tos; ip6: traffic class
+  uint16_t flags = 0;                   // ip, ip6: TUNNEL_KEY | TUNNEL_CSUM | TUNNEL_SEQ as the kernel takes them
+  std::vector<uint32_t> labels{};       // mpls: the label stack, outermost first (each < 2^20)
+  bool operator==(const RouteEncap&) const = default;
+};
+
 struct RouteSpec {
   std::string prefix{};               // "10.0.0.0/24", "fd00::/64", or "default" (IPv4; IPv6 if via is IPv6)
   std::string via{};                  // gateway address; empty: directly connected
@@ -97,6 +114,7 @@ struct RouteSpec {
   std::string from{};                 // IPv6 source prefix (RTA_SRC): a source-specific route; empty: any
   std::optional<uint32_t> expires{};  // IPv6: seconds until the kernel removes it (RTA_EXPIRES)
   std::optional<bool> ttl_propagate{};  // RTA_TTL_PROPAGATE, as ip sends it (MPLS routes use it; IP ones ignore it)
+  std::optional<RouteEncap> encap{};  // a lightweight tunnel (RTA_ENCAP); none by default
 };
 
 struct RouteInfo {
@@ -116,6 +134,7 @@ struct RouteInfo {
   std::vector<NexthopInfo> nexthops{};  // RTA_MULTIPATH: a multipath route's paths
   std::optional<uint32_t> nhid{};      // RTA_NH_ID: the nexthop object it goes through (its paths above, as resolved)
   std::optional<uint32_t> realms{};    // RTA_FLOW: (source realm << 16) | destination realm
+  std::optional<RouteEncap> encap{};   // RTA_ENCAP: its lightweight tunnel (type 0 for a kind brisk does not read)
   std::optional<uint32_t> expires{};   // IPv6: seconds left (RTA_CACHEINFO's rta_expires), when it expires
   // RTA_SRC: a source-specific route's source prefix (its length is
   // src_len), or, in get_route() answers, the source the query gave.

@@ -85,7 +85,10 @@ ROUTE := [ TYPE ] { PREFIX | default } [ via ADDRESS ] [ dev DEV ] [ metric NUMB
          [ table TABLE_ID | vrf NAME ] [ scope SCOPE ] [ proto RTPROTO ] [ src ADDRESS ] [ onlink ]
          [ tos TOS ] [ nhid ID ] [ from PREFIX ] [ realms REALM ] [ expires SECONDS ]
          [ pref { low | medium | high } ] [ METRIC [ lock ] VALUE ]...
-         [ features ecn ] [ congctl [ lock ] NAME ] [ nexthop NH ]...
+         [ features ecn ] [ congctl [ lock ] NAME ] [ nexthop NH ]... [ encap ENCAP ]
+ENCAP := { ip [ id ID ] [ dst ADDR ] [ src ADDR ] [ tos TOS ] [ ttl TTL ] [ key ] [ csum ] [ seq ] |
+           ip6 [ id ID ] [ dst ADDR ] [ src ADDR ] [ tc TC ] [ hoplimit HOPS ] [ key ] [ csum ] [ seq ] |
+           mpls LABEL[/LABEL...] [ ttl TTL ] }
 NH := [ via ADDRESS ] [ dev DEV ] [ weight NUMBER ] [ onlink ] [ realms [ FROM/ ]TO ]
 TYPE := { unicast | local | broadcast | multicast | anycast | throw | unreachable |
           prohibit | blackhole | nat }

@@ -67,6 +67,15 @@ constexpr std::string_view kRawOpen = "\"\\u0001";
 
 nlohmann::ordered_json ip_raw_number(const std::string& text) { return "\x01" + text; }
 
+void append_member(nlohmann::ordered_json& object, const std::string& key, nlohmann::ordered_json value) {
+  if (!object.is_object() || !object.contains(key)) {
+    object[key] = std::move(value);
+    return;
+  }
+  // ordered_json's object is a vector of members; its own insert keeps keys unique.
+  object.get_ref<nlohmann::ordered_json::object_t&>().push_back({key, std::move(value)});
+}
+
 std::string ip_json_text(const nlohmann::ordered_json& value, bool pretty) {
   std::string text = pretty ? ip_pretty_json(value) : value.dump();
   std::size_t at = text.find(kRawOpen);

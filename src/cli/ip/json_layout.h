@@ -16,6 +16,10 @@ std::string ip_pretty_json(const nlohmann::ordered_json& value);
 // print "0.0"): held as marked text, and written bare by ip_json_text.
 nlohmann::ordered_json ip_raw_number(const std::string& text);
 
+// Adds `key` to `object` even when it holds one already: ip's writer does
+// not look, and prints a route's encap "dst" after the route's own.
+void append_member(nlohmann::ordered_json& object, const std::string& key, nlohmann::ordered_json value);
+
 // The JSON as ip writes it: compact, or in -p's layout; raw numbers bare.
 std::string ip_json_text(const nlohmann::ordered_json& value, bool pretty);
 

@@ -97,6 +97,7 @@ class Cursor {
  public:
   explicit Cursor(Args args) : args_(args) {}
   bool done() const { return i_ >= args_.size(); }
+  std::size_t left() const { return done() ? 0 : args_.size() - i_; }  // words not yet read
   const std::string& peek() const { return args_[i_]; }
   const std::string& next() { return args_[i_++]; }
   // The word after keyword `key`, or ip's "Command line is not complete".

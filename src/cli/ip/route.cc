@@ -14,6 +14,7 @@
 #include "cli/ip/objects.h"
 #include "cli/ip/print_style.h"
 #include "cli/ip/print_util.h"
+#include "cli/ip/route_encap.h"
 #include "cli/ip/route_match.h"
 #include "cli/ip/route_metrics.h"
 
@@ -166,6 +167,8 @@ Parsed<IpCommand> parse_route_change(Cursor& c, IpCommand&& cmd, Verb verb, int 
         if (auto n = number<uint8_t>("pref", text)) return *n;
         return invarg("\"pref\" value is invalid\n", text);
       }));
+    } else if (is(key, "encap")) {
+      TRY_SET(spec.encap, parse_route_encap(c));
     } else if (is(key, "ttl-propagate")) {
       TRY_SET(spec.ttl_propagate, c.read(key, [](const std::string& text) -> Parsed<bool> {
         if (matches(text, "enabled")) return true;
@@ -512,7 +515,13 @@ namespace {
 // families for every table.
 NlResult<std::vector<netlink::RouteInfo>> selected_routes(netlink::Connection& c, const IpCommand& cmd) {
   auto selection = BRISK_TRY(route_selection(c, cmd));
-  auto routes = BRISK_TRY(netlink::list_routes(c, selection.filter));
+  auto listed = netlink::list_routes(c, selection.filter);
+  // As ip's save_route_errhndlr, for show: the main table "does not exist"
+  // until it holds a route, which is an empty table, not a failed dump.
+  if (!listed && listed.error().code == ENOENT && listed.error().kernel && cmd.verb == Verb::route_show &&
+      selection.filter.table == RT_TABLE_MAIN)
+    return std::vector<netlink::RouteInfo>{};
+  auto routes = BRISK_TRY(std::move(listed));
   std::erase_if(routes, [&](const netlink::RouteInfo& r) { return !selection.keeps(cmd, r); });
   return routes;
 }
@@ -635,6 +644,7 @@ std::string route_record(const netlink::RouteInfo& r, const RouteView& view, Jso
     j["nhid"] = *r.nhid;
     t += " nhid " + std::to_string(*r.nhid);
   }
+  if (r.encap) t += route_encap_text(*r.encap, j);
   if (r.tos && !view.tos_fixed) field(j, t, "tos", "tos", dsfield_name(r.tos));
   if (r.gateway && !view.via_fixed) painted_field(j, t, "gateway", "via", family_paint(r.gateway->family), r.gateway->to_string());
   if (r.oif && !view.dev_fixed) painted_field(j, t, "dev", "dev", Paint::ifname, name_of(r.oif, view.all));
