@@ -9,6 +9,7 @@
 #include "netlink/dump_collect.h"
 #include "netlink/op.h"
 #include "netlink/reply_parsers.h"
+#include "netlink/route_encap.h"
 
 namespace brisk::netlink {
 namespace {
@@ -22,6 +23,7 @@ constexpr auto kNexthopPolicies = [] {
   p[NHA_OIF] = {AttrKind::u32};
   p[NHA_GATEWAY] = {AttrKind::binary, 16, 4};
   p[NHA_ENCAP] = {AttrKind::nested};
+  p[NHA_ENCAP_TYPE] = {AttrKind::u16};
   p[NHA_FDB] = {AttrKind::flag};
   p[NHA_RES_GROUP] = {AttrKind::nested};
   return p;
@@ -143,6 +145,7 @@ Op nexthop_op(NexthopObjectSpec spec, NexthopWrite write) {
     if (state->via) m.put_bytes(NHA_GATEWAY, state->via->data());
     if (spec.blackhole) m.put_flag(NHA_BLACKHOLE);
     if (spec.fdb) m.put_flag(NHA_FDB);
+    if (spec.encap) put_route_encap(m, *spec.encap, {.encap = NHA_ENCAP, .type = NHA_ENCAP_TYPE});
     if (!spec.group.empty()) {
       // nexthop_grp's weight is one less than the weight ip reads and prints.
       std::vector<nexthop_grp> members;
@@ -195,8 +198,10 @@ NlResult<NexthopEntry> parse_nexthop(const nlmsghdr& message) {
                   .oif = static_cast<int>(attrs->u32(NHA_OIF).value_or(0)),
                   .blackhole = attrs->has(NHA_BLACKHOLE),
                   .fdb = attrs->has(NHA_FDB),
-                  .group_type = attrs->u16(NHA_GROUP_TYPE).value_or(NEXTHOP_GRP_TYPE_MPATH),
-                  .encap = attrs->has(NHA_ENCAP)};
+                  .group_type = attrs->u16(NHA_GROUP_TYPE).value_or(NEXTHOP_GRP_TYPE_MPATH)};
+  auto encap = read_route_encap(*attrs, {.encap = NHA_ENCAP, .type = NHA_ENCAP_TYPE});
+  if (!encap) return std::move(encap).error();
+  nh.encap = std::move(*encap);
   if (auto gw = attrs->bytes(NHA_GATEWAY)) {
     auto address = IpAddress::from_bytes(*gw);
     if (!address) return bad_nexthop("a gateway of " + std::to_string(gw->size()) + " bytes");

@@ -42,8 +42,8 @@ constexpr auto kMplsPolicies = [] {
 
 }  // namespace
 
-void put_route_encap(Message& m, const RouteEncap& e) {
-  auto nest = m.begin_nest(RTA_ENCAP);
+void put_route_encap(Message& m, const RouteEncap& e, EncapAttrs where) {
+  auto nest = m.begin_nest(where.encap);
   if (e.type == LWTUNNEL_ENCAP_MPLS) {
     std::vector<uint8_t> stack;
     for (std::size_t i = 0; i < e.labels.size(); ++i) {
@@ -64,15 +64,15 @@ void put_route_encap(Message& m, const RouteEncap& e) {
     if (e.flags) m.put_u16(a.flags, e.flags);
   }
   m.end_nest(nest);
-  m.put_u16(RTA_ENCAP_TYPE, e.type);
+  m.put_u16(where.type, e.type);
 }
 
-NlResult<std::optional<RouteEncap>> read_route_encap(const Attributes& route) {
-  auto type = route.u16(RTA_ENCAP_TYPE);
+NlResult<std::optional<RouteEncap>> read_route_encap(const Attributes& owner, EncapAttrs where) {
+  auto type = owner.u16(where.type);
   if (!type) return std::optional<RouteEncap>{};
   RouteEncap e{.type = *type};
   if (*type == LWTUNNEL_ENCAP_MPLS) {
-    auto attrs = route.nested(RTA_ENCAP, Schema{kMplsPolicies});
+    auto attrs = owner.nested(where.encap, Schema{kMplsPolicies});
     if (!attrs) return std::move(attrs).error();
     auto stack = attrs->bytes(MPLS_IPTUNNEL_DST).value_or(std::span<const uint8_t>{});
     for (std::size_t at = 0; at + 4 <= stack.size(); at += 4) {
@@ -84,7 +84,7 @@ NlResult<std::optional<RouteEncap>> read_route_encap(const Attributes& route) {
   } else if (*type == LWTUNNEL_ENCAP_IP || *type == LWTUNNEL_ENCAP_IP6) {
     bool v6 = *type == LWTUNNEL_ENCAP_IP6;
     const IpAttrs& a = v6 ? kIp6 : kIp;
-    auto attrs = route.nested(RTA_ENCAP, v6 ? Schema{kIp6Policies} : Schema{kIpPolicies});
+    auto attrs = owner.nested(where.encap, v6 ? Schema{kIp6Policies} : Schema{kIpPolicies});
     if (!attrs) return std::move(attrs).error();
     if (auto id = attrs->u64(a.id)) e.id = be64toh(*id);
     auto address = [&](uint16_t attr) -> std::optional<IpAddress> {

@@ -9,10 +9,17 @@
 
 namespace brisk::netlink::detail {
 
-// RTA_ENCAP_TYPE and the nested RTA_ENCAP for `encap`.
-void put_route_encap(Message& m, const RouteEncap& encap);
-// The route's tunnel from its RTA_ENCAP_TYPE and RTA_ENCAP; nullopt when it
-// has none. A type brisk does not read comes back with that type alone.
-NlResult<std::optional<RouteEncap>> read_route_encap(const Attributes& route);
+// The attributes that carry it: a route's, or a nexthop object's
+// (NHA_ENCAP, NHA_ENCAP_TYPE), which the kernel reads alike.
+struct EncapAttrs {
+  uint16_t encap = RTA_ENCAP;
+  uint16_t type = RTA_ENCAP_TYPE;
+};
+
+// The type attribute and the nested encap attribute for `encap`.
+void put_route_encap(Message& m, const RouteEncap& encap, EncapAttrs attrs = {});
+// The tunnel from those attributes; nullopt when there is none. A type
+// brisk does not read comes back with that type alone.
+NlResult<std::optional<RouteEncap>> read_route_encap(const Attributes& owner, EncapAttrs attrs = {});
 
 }  // namespace brisk::netlink::detail

@@ -64,6 +64,23 @@ TEST_F(RouteEncap, ErrorsAsIp) {
   same({"route", "show", "table", "main"});
 }
 
+// A nexthop object carries an encap as a route does (NHA_ENCAP), printed in
+// the object's line and in -d's nh_info of a route through it.
+TEST_F(RouteEncap, OnNexthopObjectsAsIp) {
+  for (int n : {ns(), ip_ns()}) ASSERT_EQ(cli_test::ip_run({"link", "set", "v1", "up"}, n).code, 0);
+  for (const Words& args : std::vector<Words>{
+           {"nexthop", "add", "id", "1", "encap", "ip", "id", "5", "dst", "1.2.3.4", "dev", "v0"},
+           {"nexthop", "add", "id", "2", "encap", "ip6", "id", "7", "dst", "2001:db8::2", "tc", "3", "dev", "v0"},
+           {"nexthop", "add", "id", "3", "encap", "mpls", "100", "dev", "v0"},  // refused here
+           {"nexthop", "add", "id", "4", "encap", "ip", "dev", "v0"},
+           {"nexthop", "add", "id", "5", "encap", "ip", "id", "1", "id", "2", "dev", "v0"},
+           {"route", "add", "10.9.0.0/24", "nhid", "1"}})
+    same(args);
+  for (const Words& show : std::vector<Words>{{"nexthop"}, {"-j", "nexthop"}, {"-c", "nexthop"}, {"-d", "route"},
+                                              {"-j", "-d", "route"}})
+    same(show);
+}
+
 TEST_F(RouteEncap, InABatchAsIp) {
   brisk::test::TempDir dir;
   std::string file = dir.path() + "/encap.batch";

@@ -20,6 +20,7 @@
 #include "brisk/export.h"
 #include "brisk/netlink/address.h"
 #include "brisk/netlink/connection.h"
+#include "brisk/netlink/route.h"
 #include "brisk/netlink/error.h"
 
 namespace brisk::netlink {
@@ -55,7 +56,7 @@ struct NexthopEntry {
   std::vector<NexthopGroupMember> group{};       // a group's members; empty: not a group
   uint16_t group_type = NEXTHOP_GRP_TYPE_MPATH;  // NEXTHOP_GRP_TYPE_*
   std::optional<ResilientGroup> resilient{};     // a resilient group's table
-  bool encap = false;  // carries a lightweight-tunnel encapsulation (NHA_ENCAP), which brisk does not read
+  std::optional<RouteEncap> encap{};  // its lightweight tunnel (NHA_ENCAP); type alone for a kind brisk does not read
 };
 
 // A nexthop object to make, replace or delete (RTM_NEWNEXTHOP or
@@ -78,6 +79,7 @@ struct NexthopObjectSpec {
   std::optional<uint32_t> idle_timer{};
   std::optional<uint32_t> unbalanced_timer{};
   uint8_t protocol = RTPROT_UNSPEC;  // RTPROT_* recorded as its maker (nh_protocol)
+  std::optional<RouteEncap> encap{};  // a lightweight tunnel on its path (NHA_ENCAP), as a route's
 };
 
 // How a nexthop request meets an object with the same id.

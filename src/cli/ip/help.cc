@@ -175,7 +175,8 @@ brisk tap is the same object. Without a name add lets the kernel pick tunN or ta
 SELECTOR := [ id ID ] [ dev DEV ] [ vrf NAME ] [ master DEV ]
             [ groups ] [ fdb ]
 BUCKET_SELECTOR := SELECTOR | [ nhid ID ]
-NH := { blackhole | [ via [ inet | inet6 ] ADDRESS ] [ dev DEV ] [ onlink ] |
+NH := { blackhole | [ via [ inet | inet6 ] ADDRESS ] [ dev DEV ] [ onlink ]
+        [ encap ENCAP (as for routes: brisk route help) ] |
         group GROUP [ fdb ] [ type TYPE [ TYPE_ARGS ] ] }
 GROUP := [ <id[,weight]>/<id[,weight]>/... ]
 TYPE := { mpath | resilient }

@@ -14,6 +14,7 @@
 #include "cli/ip/objects.h"
 #include "cli/ip/print_style.h"
 #include "cli/ip/print_util.h"
+#include "cli/ip/route_encap.h"
 #include "cli/ip/runner.h"
 
 namespace brisk::ipcli {
@@ -141,7 +142,7 @@ Parsed<IpCommand> parse_nexthop_change(Cursor& c, IpCommand&& cmd, Verb verb, in
     } else if (matches(key, "protocol")) {
       TRY_SET(spec.protocol, c.read(key, protocol_value));
     } else if (is(key, "encap")) {
-      return usage("brisk sends no lightweight tunnel encapsulation (\"encap\"), of a nexthop or a route");
+      TRY_SET(spec.encap, parse_route_encap(c));
     } else if (is(key, "help")) {
       return nexthop_usage();
     } else {
@@ -341,6 +342,8 @@ std::string nexthop_record(const netlink::NexthopEntry& nh, const NexthopView& v
     ticks(args, t, "unbalanced_time", nh.resilient->unbalanced_time);
     j["resilient_args"] = std::move(args);
   }
+  // ip's " encap TYPE ..." after the group's fields, its leading space kept.
+  if (nh.encap) t += route_encap_text(*nh.encap, j).substr(1) + " ";
   if (nh.gateway) {
     j["gateway"] = nh.gateway->to_string();
     t += "via " + paint(family_paint(nh.gateway->family), nh.gateway->to_string() + " ");  // ip's "%s " in colour
