@@ -142,10 +142,16 @@ std::optional<ColorMode> color_option(std::string_view word) {
 
 // Tried in ip's order (ip.c's main), so an abbreviation means what it
 // means to ip: "-h" is -human, "-r" -resolve, "-f" -family, "-b" -batch.
+// An option without its dash, or its two: ip accepts --json as well.
+std::string_view option_word(std::string_view arg) {
+  std::string_view word = arg.substr(1);
+  if (!word.empty() && word[0] == '-') word.remove_prefix(1);
+  return word;
+}
+
 GlobalOption global_of(std::string_view arg) {
   if (arg.empty() || arg[0] != '-') return GlobalOption::none;
-  std::string_view word = arg.substr(1);
-  if (!word.empty() && word[0] == '-') word.remove_prefix(1);  // ip accepts --json as well
+  std::string_view word = option_word(arg);
   // matches() with ip's empty-word rule: "-" alone is a prefix of the first.
   auto is_prefix = [word](std::string_view of) { return word.size() <= of.size() && of.substr(0, word.size()) == word; };
   if (is_prefix("loops")) return GlobalOption::loops;
@@ -248,7 +254,7 @@ Parsed<Invocation> parse_globals(std::span<const std::string> argv) {
       case GlobalOption::iec: g.iec = true; break;
       case GlobalOption::numeric: g.numeric = true; break;
       case GlobalOption::all: g.all = true; break;
-      case GlobalOption::color: g.color = *color_option(std::string_view(opt).substr(opt[1] == '-' ? 2 : 1)); break;
+      case GlobalOption::color: g.color = *color_option(option_word(opt)); break;
       case GlobalOption::rcvbuf: {
         TRY_SET(v, value(opt, "a size"));
         auto size = unsigned_any_base(v);

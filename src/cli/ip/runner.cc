@@ -12,11 +12,10 @@
 #include "cli/ip/batch_parse.h"
 #include "cli/ip/batch_rules.h"
 #include "cli/ip/json_layout.h"
+#include "cli/ip/print_style.h"
 #include "cli/ip/print_util.h"
 #include "cli/ip/route_match.h"
 #include "cli/ip/runner.h"
-
-#include "cli/ip/print_style.h"
 
 namespace brisk::ipcli {
 
@@ -26,9 +25,14 @@ using netlink::NlResult;
 
 namespace {
 
-void write_out(const std::string& buffered) {
-  std::string text = settle_painted(buffered);
-  if (!text.empty()) std::fwrite(text.data(), 1, text.size(), stdout);
+void write_out(const std::string& text) {
+  if (text.empty()) return;
+  if (print_style().color) {  // only painted output is rewritten; the rest goes out as it is
+    std::string settled = settle_painted(text);
+    std::fwrite(settled.data(), 1, settled.size(), stdout);
+    return;
+  }
+  std::fwrite(text.data(), 1, text.size(), stdout);
 }
 
 void print_error_line(const std::string& line) {
