@@ -68,7 +68,7 @@ asan: deps $(ASAN_BUILD)/build.ninja
 # TSAN_TESTS='^(spawn|command|netlink)\.' except the tests of the glibc
 # vfork() fallback: TSan turns vfork() into fork(), so a child that shares
 # our memory, which those tests check, cannot exist under TSan.
-TSAN_TESTS ?= ^(spawn\.SpawnConcurrency|spawn\.SpawnSignals|command\.RunAll|command\.Leaks|command\.Pipeline|netlink\.BatchTest|netlink\.BatchLogic|netlink\.Netns|cli\.IpBatchParse)\.
+TSAN_TESTS ?= ^(spawn\.SpawnConcurrency|spawn\.SpawnSignals|command\.RunAll|command\.Leaks|command\.Pipeline|netlink\.BatchTest|netlink\.BatchLogic|netlink\.SendThread|netlink\.Netns|cli\.IpBatchParse)\.
 
 $(TSAN_BUILD)/build.ninja: | deps
 	cmake -S . -B $(TSAN_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Debug -DBRISK_BUILD_BENCH=OFF \

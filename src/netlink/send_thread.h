@@ -4,11 +4,18 @@
 // names and builds the next one: the kernel's work (done inside sendmsg, on
 // the sending thread) and the library's then overlap on two cores. The
 // thread is made on the first start() and ends with the object.
+//
+// Each side waits for the other by yielding the CPU for a while before it
+// sleeps. A window's handoff comes within about a millisecond, and a thread
+// woken from sleep is placed beside its waker: the kernel skips the search
+// for an idle CPU when the cache domain looks busy (SIS_UTIL), so after the
+// first sleep both threads would share one CPU, each running only while the
+// other waits, for the rest of the batch. Threads that stay runnable are
+// spread over the CPUs by the load balancer instead.
 #pragma once
 
-#include <condition_variable>
+#include <atomic>
 #include <functional>
-#include <mutex>
 #include <thread>
 
 namespace brisk::netlink::detail {
@@ -28,13 +35,12 @@ class SendThread {
   void wait();
 
  private:
+  enum State : int { idle, busy, quit };
   void loop();
+  void set(State to);
 
-  std::mutex mutex_;
-  std::condition_variable changed_;
-  std::function<void()> job_;  // handed over, not yet finished
-  bool busy_ = false;          // job_ is set and not done
-  bool quit_ = false;
+  std::atomic<int> state_{idle};  // busy: job_ is handed over and not done
+  std::function<void()> job_;     // written by start() while idle, run by the thread while busy
   std::thread thread_;
 };
 
