@@ -13,10 +13,6 @@ namespace brisk::ipcli {
 
 Failure<UsageError> usage(std::string message) { return fail(UsageError{std::move(message)}); }
 
-bool matches(std::string_view arg, std::string_view word) {
-  return !arg.empty() && arg.size() <= word.size() && word.substr(0, arg.size()) == arg;
-}
-
 Failure<UsageError> duplicate(const std::string& key, const std::string& value) {
   return fatal("Error: duplicate \"" + key + "\": \"" + value + "\" is the second value.", 255);
 }

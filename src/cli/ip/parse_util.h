@@ -24,8 +24,11 @@ Failure<UsageError> usage(std::string message);
 // operator== on a literal: each word of a batch line meets a chain of these.
 inline bool is(const std::string& word, std::string_view keyword) { return std::string_view(word) == keyword; }
 
-// ip's matches(): a non-empty prefix of the keyword.
-bool matches(std::string_view arg, std::string_view word);
+// ip's matches(): a non-empty prefix of the keyword. Inline, so that a
+// literal keyword's length is known where it is called, not measured.
+inline bool matches(std::string_view arg, std::string_view word) {
+  return !arg.empty() && arg.size() <= word.size() && word.substr(0, arg.size()) == arg;
+}
 
 // ip's "either KEY is duplicate, or WORD is a garbage".
 Failure<UsageError> garbage(const std::string& key, const std::string& word);

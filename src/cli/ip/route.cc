@@ -102,9 +102,24 @@ Parsed<IpCommand> parse_route_change(Cursor& c, IpCommand&& cmd, Verb verb, int 
   bool table_given = false;
   // In iproute_modify's order: where a word is a prefix of two keywords
   // ("p": priority, not protocol), the first one tried wins.
+  // The word that names no keyword: the destination, once.
+  auto destination = [&](std::string& key) -> Parsed<bool> {
+    if (!spec.prefix.empty()) return garbage("to", key);
+    if (is(key, "to")) TRY_SET(key, c.value(key));
+    if (auto type = type_of(key)) {
+      spec.type = *type;
+      TRY_SET(key, c.value(key));
+    }
+    if (is(key, "default") || is(key, "all") || is(key, "any")) spec.prefix = "default";
+    else TRY_SET(spec.prefix, ip_prefix("to", key, family));
+    return true;
+  };
   while (!c.done()) {
     std::string key = c.next(), v;
-    if (is(key, "src")) {
+    if (!key.empty() && key[0] >= '0' && key[0] <= '9') {
+      // No keyword starts with a digit: past the chain below at once.
+      TRY_SET(std::ignore, destination(key));
+    } else if (is(key, "src")) {
       TRY_SET(spec.src, c.address(key, family));
     } else if (is(key, "as")) {
       // Of the destination's family, once it is known (ip's rtm_family by then).
@@ -177,16 +192,8 @@ Parsed<IpCommand> parse_route_change(Cursor& c, IpCommand&& cmd, Verb verb, int 
       }));
     } else if (matches(key, "fastopen_no_cookie")) {
       TRY_SET(std::ignore, read_route_metric(RTAX_FASTOPEN_NO_COOKIE, c, spec.metrics));
-    } else if (spec.prefix.empty()) {
-      if (is(key, "to")) TRY_SET(key, c.value(key));
-      if (auto type = type_of(key)) {
-        spec.type = *type;
-        TRY_SET(key, c.value(key));
-      }
-      if (is(key, "default") || is(key, "all") || is(key, "any")) spec.prefix = "default";
-      else TRY_SET(spec.prefix, ip_prefix("to", key, family));
     } else {
-      return garbage("to", key);
+      TRY_SET(std::ignore, destination(key));
     }
   }
   if (spec.prefix.empty()) return usage("not enough information: a destination is required");

@@ -4,6 +4,7 @@
 
 #include <strings.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <climits>
 #include <cstdio>
@@ -59,7 +60,7 @@ namespace {
 // (strcmp) or by any prefix (matches): the first to match wins, so "w" is
 // window and "c" cwnd. fastopen_no_cookie comes last, after route keywords.
 struct MetricWord {
-  const char* word;
+  std::string_view word;
   bool whole;
   uint16_t type;
 };
@@ -70,9 +71,16 @@ constexpr MetricWord kMetricWords[] = {
     {"initrwnd", false, RTAX_INITRWND}, {"features", false, RTAX_FEATURES}, {"quickack", false, RTAX_QUICKACK},
     {"congctl", false, RTAX_CC_ALGO},  {"rttvar", false, RTAX_RTTVAR},    {"ssthresh", false, RTAX_SSTHRESH}};
 
+// Their first letters: most words of a route line (dev, onlink, ...) stop there.
+constexpr std::string_view kFirstLetters = "achfimqrsw";
+static_assert(std::ranges::all_of(kMetricWords, [](const MetricWord& m) {
+  return kFirstLetters.find(m.word[0]) != std::string_view::npos;
+}));
+
 }  // namespace
 
 uint16_t route_metric_of(std::string_view key) {
+  if (key.empty() || kFirstLetters.find(key[0]) == std::string_view::npos) return 0;
   for (const auto& m : kMetricWords)
     if (m.whole ? key == m.word : matches(key, m.word)) return m.type;
   return 0;
