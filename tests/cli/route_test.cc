@@ -134,6 +134,12 @@ TEST(IpRouteGrammar, KeywordsAsIpFindsThem) {
            {{"as", "fd00::1"}, "Error: inet address is expected rather than \"fd00::1\"."},
            {{"nexthop", "via", "10.9.0.2", "foo"}, "Error: \"nexthop\" or end of line is expected instead of \"foo\""},
            {{"nexthop", "via", "10.9.0.2", "nexthop"}, "Error: unexpected end of line after \"nexthop\""},
+           // A second destination, digits or not; ip reads its "to" and type first.
+           {{"10.0.0.1"}, "Error: either \"to\" is duplicate, or \"10.0.0.1\" is a garbage."},
+           {{"foo"}, "Error: either \"to\" is duplicate, or \"foo\" is a garbage."},
+           {{"to", "10.1.0.0/24"}, "Error: either \"to\" is duplicate, or \"10.1.0.0/24\" is a garbage."},
+           {{"unicast", "10.1.0.0/24"}, "Error: either \"to\" is duplicate, or \"10.1.0.0/24\" is a garbage."},
+           {{"to", "dev", "d0"}, "Error: either \"to\" is duplicate, or \"dev\" is a garbage."},
        }) {
     Words words{"route", "add", "10.0.0.0/8"};
     words.insert(words.end(), c.words.begin(), c.words.end());

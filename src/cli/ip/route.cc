@@ -102,14 +102,16 @@ Parsed<IpCommand> parse_route_change(Cursor& c, IpCommand&& cmd, Verb verb, int 
   bool table_given = false;
   // In iproute_modify's order: where a word is a prefix of two keywords
   // ("p": priority, not protocol), the first one tried wins.
-  // The word that names no keyword: the destination, once.
+  // The word that names no keyword: [to] [TYPE] the destination, once; as
+  // ip, a second one is reported after its "to" and type are read.
   auto destination = [&](std::string& key) -> Parsed<bool> {
-    if (!spec.prefix.empty()) return garbage("to", key);
     if (is(key, "to")) TRY_SET(key, c.value(key));
     if (auto type = type_of(key)) {
       spec.type = *type;
       TRY_SET(key, c.value(key));
     }
+    if (matches(key, "help")) return fail(UsageError{.message = std::string(object_usage(Object::route)), .help = true});
+    if (!spec.prefix.empty()) return garbage("to", key);
     if (is(key, "default") || is(key, "all") || is(key, "any")) spec.prefix = "default";
     else TRY_SET(spec.prefix, ip_prefix("to", key, family));
     return true;
