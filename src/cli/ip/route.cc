@@ -100,8 +100,6 @@ Parsed<IpCommand> parse_route_change(Cursor& c, IpCommand&& cmd, Verb verb, int 
     return static_cast<netlink::RouteType>(*type);
   };
   bool table_given = false;
-  // In iproute_modify's order: where a word is a prefix of two keywords
-  // ("p": priority, not protocol), the first one tried wins.
   // The word that names no keyword: [to] [TYPE] the destination, once; as
   // ip, a second one is reported after its "to" and type are read.
   auto destination = [&](std::string& key) -> Parsed<bool> {
@@ -116,6 +114,8 @@ Parsed<IpCommand> parse_route_change(Cursor& c, IpCommand&& cmd, Verb verb, int 
     else TRY_SET(spec.prefix, ip_prefix("to", key, family));
     return true;
   };
+  // In iproute_modify's order: where a word is a prefix of two keywords
+  // ("p": priority, not protocol), the first one tried wins.
   while (!c.done()) {
     std::string key = c.next(), v;
     if (!key.empty() && key[0] >= '0' && key[0] <= '9') {
