@@ -142,7 +142,7 @@ Parsed<IpCommand> parse_addr_change(Cursor& c, IpCommand&& cmd, Verb verb, int f
       else spec.*(flag->field) = true;
     } else {
       if (is(key, "local")) TRY_SET(key, c.value(key));
-      if (matches(key, "help")) return fail(UsageError{.message = std::string(object_usage(Object::address)), .help = true});
+      if (matches(key, "help")) return object_help(Object::address);
       if (!spec.prefix.empty()) return garbage("local", key);
       TRY_SET(spec.prefix, ip_prefix("local", key, family));
       track(spec.prefix);

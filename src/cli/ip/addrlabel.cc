@@ -64,7 +64,7 @@ Parsed<IpCommand> parse_addrlabel(Cursor& c, IpCommand&& cmd, int family) {
     if (!c.done()) return refused("\"brisk addrlabel flush\" does not allow extra arguments", 1);
     return std::move(cmd);
   }
-  if (matches(verb, "help")) return fail(UsageError{.message = std::string(object_usage(Object::addrlabel)), .help = true});
+  if (matches(verb, "help")) return object_help(Object::addrlabel);
   return unknown_command(verb, "addrlabel");
 }
 

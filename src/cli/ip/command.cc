@@ -88,7 +88,7 @@ Parsed<IpCommand> parse_command(std::span<const std::string> args, const Globals
     return fail(UsageError{.message = "Object \"" + args[0] + "\" is unknown, try \"brisk help\".", .exact = true,
                            .exit_code = 1, .line_failure = true});
   if (args.size() >= 2 && matches(args[1], "help"))
-    return fail(UsageError{.message = std::string(object_usage(*object)), .help = true});
+    return object_help(*object);
   IpCommand cmd;
   cmd.family = globals.family;
   Cursor c(args.subspan(1));

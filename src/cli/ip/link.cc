@@ -1027,11 +1027,11 @@ Parsed<IpCommand> parse_link_show(Cursor& c, IpCommand&& cmd) {
 
 // `link property add|del [dev] DEV [altname NAME]...`, as ip's iplink_prop.
 Parsed<IpCommand> parse_link_property(Cursor& c, IpCommand&& cmd) {
-  if (c.done()) return fail(UsageError{.message = std::string(object_usage(Object::link)), .help = true});
+  if (c.done()) return object_help(Object::link);
   std::string op = c.next();
   if (matches(op, "add")) cmd.verb = Verb::link_prop_add;
   else if (matches(op, "del")) cmd.verb = Verb::link_prop_del;
-  else if (op == "help") return fail(UsageError{.message = std::string(object_usage(Object::link)), .help = true});
+  else if (op == "help") return object_help(Object::link);
   else return fail(UsageError{.message = "Operator required", .exact = true});
   auto& change = cmd.altnames();
   while (!c.done()) {
@@ -1041,7 +1041,7 @@ Parsed<IpCommand> parse_link_property(Cursor& c, IpCommand&& cmd) {
       if (!netlink::validate_altname(v, "altname")) return invarg("not a valid altname", v);
       change.altnames.push_back(std::move(v));
     } else if (matches(key, "help")) {
-      return fail(UsageError{.message = std::string(object_usage(Object::link)), .help = true});
+      return object_help(Object::link);
     } else {
       if (is(key, "dev")) TRY_SET(key, c.value(key));
       if (!change.name.empty()) return garbage("dev", key);

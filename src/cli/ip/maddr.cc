@@ -22,10 +22,6 @@ namespace {
 
 using netlink::NlResult;
 
-Failure<UsageError> maddr_usage() {
-  return fail(UsageError{.message = std::string(object_usage(Object::maddr)), .help = true});
-}
-
 // sscanf's "%x": blanks, an optional 0x, then at least one hex digit (the rest ignored).
 std::optional<unsigned long> scan_hex(const std::string& text) {
   std::size_t at = 0;
@@ -71,7 +67,7 @@ Parsed<IpCommand> parse_maddr_change(Cursor& c, IpCommand&& cmd, Verb verb) {
       continue;
     }
     if (matches(word, "address")) TRY_SET(word, c.value(word));
-    if (matches(word, "help")) return maddr_usage();
+    if (matches(word, "help")) return object_help(Object::maddr);
     if (named && change.address[0]) return duplicate("address", word);
     std::vector<uint8_t> bytes;
     TRY_SET(bytes, lladdr_bytes(word));
@@ -91,7 +87,7 @@ Parsed<IpCommand> parse_maddr_show(Cursor& c, IpCommand&& cmd) {
   while (!c.done()) {
     std::string word = c.next();
     if (is(word, "dev")) TRY_SET(word, c.value(word));
-    else if (matches(word, "help")) return maddr_usage();
+    else if (matches(word, "help")) return object_help(Object::maddr);
     if (!dev.empty()) return garbage("dev", word);
     dev = word;
   }
@@ -183,7 +179,7 @@ Parsed<IpCommand> parse_maddr(Cursor& c, IpCommand&& cmd, int family) {
   if (matches(verb, "add")) return parse_maddr_change(c, std::move(cmd), Verb::maddr_add);
   if (matches(verb, "delete")) return parse_maddr_change(c, std::move(cmd), Verb::maddr_del);
   if (matches(verb, "list") || matches(verb, "show") || matches(verb, "lst")) return parse_maddr_show(c, std::move(cmd));
-  if (matches(verb, "help")) return maddr_usage();
+  if (matches(verb, "help")) return object_help(Object::maddr);
   return unknown_command(verb, "maddr");
 }
 

@@ -339,7 +339,7 @@ Parsed<IpCommand> parse_monitor(Cursor& c, IpCommand&& cmd) {
     else if (word == "stats") spec.stats = true;  // as ip: the whole word
     else if (word == "all") spec.label = true;  // every object, labelled
     else if (matches(word, "help"))
-      return fail(UsageError{.message = std::string(object_usage(Object::monitor)), .help = true});
+      return object_help(Object::monitor);
     else if (word == "dev") TRY_SET(spec.dev, c.link_name(word));
     else
       return fail(UsageError{.message = "Argument \"" + word + "\" is unknown, try \"brisk monitor help\".",

@@ -31,11 +31,6 @@ std::optional<uint16_t> nud_state(const std::string& text) {
   return uint16_t(*n);
 }
 
-// ip's usage(), which `help` in place of an address asks for.
-Failure<UsageError> neigh_help() {
-  return fail(UsageError{.message = std::string(object_usage(Object::neigh)), .help = true});
-}
-
 Parsed<IpCommand> parse_neigh_change(Cursor& c, IpCommand&& cmd, Verb verb, int family) {
   cmd.verb = verb;
   auto& spec = cmd.neigh();
@@ -150,14 +145,14 @@ Parsed<IpCommand> parse_neigh_get(Cursor& c, IpCommand&& cmd, int family) {
       have_dev = true;
     } else if (matches(key, "proxy")) {
       TRY_SET(v, c.value(key));
-      if (matches(v, "help")) return neigh_help();
+      if (matches(v, "help")) return object_help(Object::neigh);
       if (!spec.address.empty()) return duplicate("address", v);
       TRY_SET(spec.address, ip_address("proxy", v, family));
       spec.flags = NTF_PROXY;
       have_dev = true;  // the proxy entry for every device, without one
     } else {
       if (is(key, "to")) TRY_SET(key, c.value(key));
-      if (matches(key, "help")) return neigh_help();
+      if (matches(key, "help")) return object_help(Object::neigh);
       if (!spec.address.empty()) return garbage("to", key);
       TRY_SET(spec.address, ip_address("to", key, family));
     }

@@ -24,10 +24,6 @@ using netlink::NetlinkError;
 using netlink::NexthopObjectSpec;
 using netlink::NlResult;
 
-Failure<UsageError> nexthop_usage() {
-  return fail(UsageError{.message = std::string(object_usage(Object::nexthop)), .help = true});
-}
-
 // ip's get_unsigned(.., 0): strtoul's bases, at most 2^32-1.
 Parsed<uint32_t> u32_value(const std::string& text, const std::string& what) {
   auto value = unsigned_any_base(text);
@@ -144,7 +140,7 @@ Parsed<IpCommand> parse_nexthop_change(Cursor& c, IpCommand&& cmd, Verb verb, in
     } else if (is(key, "encap")) {
       TRY_SET(spec.encap, parse_route_encap(c));
     } else if (is(key, "help")) {
-      return nexthop_usage();
+      return object_help(Object::nexthop);
     } else {
       return invarg("", key);
     }
@@ -185,7 +181,7 @@ Parsed<IpCommand> parse_nexthop_show(Cursor& c, IpCommand&& cmd, Verb verb, int 
     } else if (matches(key, "fdb")) {
       f.nexthop_fdb = true;
     } else if (matches(key, "help")) {
-      return nexthop_usage();
+      return object_help(Object::nexthop);
     } else {
       return invarg("", key);
     }
@@ -198,10 +194,10 @@ Parsed<IpCommand> parse_nexthop_get(Cursor& c, IpCommand&& cmd) {
   cmd.verb = Verb::nexthop_show;
   while (!c.done()) {
     std::string key = c.next();
-    if (!is(key, "id")) return nexthop_usage();
+    if (!is(key, "id")) return object_help(Object::nexthop);
     TRY_SET(cmd.nexthop().id, c.read(key, id_value));
   }
-  if (!cmd.nexthop().id.value_or(0)) return nexthop_usage();
+  if (!cmd.nexthop().id.value_or(0)) return object_help(Object::nexthop);
   return std::move(cmd);
 }
 
@@ -220,7 +216,7 @@ Parsed<IpCommand> parse_bucket_list(Cursor& c, IpCommand&& cmd) {
     } else if (is(key, "nhid")) {
       TRY_SET(f.nexthop_bucket_nhid, c.read(key, id_value));
     } else if (matches(key, "help")) {
-      return nexthop_usage();
+      return object_help(Object::nexthop);
     } else {
       return invarg("", key);
     }
@@ -242,10 +238,10 @@ Parsed<IpCommand> parse_bucket_get(Cursor& c, IpCommand&& cmd) {
         return static_cast<uint16_t>(*value);
       }));
     } else {
-      return nexthop_usage();
+      return object_help(Object::nexthop);
     }
   }
-  if (!cmd.nexthop().id.value_or(0) || !cmd.filter().nexthop_bucket_index) return nexthop_usage();
+  if (!cmd.nexthop().id.value_or(0) || !cmd.filter().nexthop_bucket_index) return object_help(Object::nexthop);
   return std::move(cmd);
 }
 
@@ -255,7 +251,7 @@ Parsed<IpCommand> parse_bucket(Cursor& c, IpCommand&& cmd) {
   std::string verb = c.next();
   if (matches(verb, "list") || matches(verb, "show") || matches(verb, "lst")) return parse_bucket_list(c, std::move(cmd));
   if (matches(verb, "get")) return parse_bucket_get(c, std::move(cmd));
-  if (matches(verb, "help")) return nexthop_usage();
+  if (matches(verb, "help")) return object_help(Object::nexthop);
   return unknown_command(verb, "nexthop");
 }
 
@@ -389,7 +385,7 @@ Parsed<IpCommand> parse_nexthop(Cursor& c, IpCommand&& cmd, int family) {
   if (matches(verb, "get")) return parse_nexthop_get(c, std::move(cmd));
   if (matches(verb, "flush")) return parse_nexthop_show(c, std::move(cmd), Verb::nexthop_flush, family);
   if (matches(verb, "bucket")) return parse_bucket(c, std::move(cmd));
-  if (matches(verb, "help")) return nexthop_usage();
+  if (matches(verb, "help")) return object_help(Object::nexthop);
   return unknown_command(verb, "nexthop");
 }
 

@@ -13,6 +13,10 @@ namespace brisk::ipcli {
 
 Failure<UsageError> usage(std::string message) { return fail(UsageError{std::move(message)}); }
 
+Failure<UsageError> object_help(Object object) {
+  return fail(UsageError{.message = std::string(object_usage(object)), .help = true});
+}
+
 Failure<UsageError> duplicate(const std::string& key, const std::string& value) {
   return fatal("Error: duplicate \"" + key + "\": \"" + value + "\" is the second value.", 255);
 }

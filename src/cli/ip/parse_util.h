@@ -19,6 +19,8 @@ using Args = std::span<const std::string>;
 
 // A usage error (exit 255) with `message`.
 Failure<UsageError> usage(std::string message);
+// ip's usage() of `object`: its help text, printed as `OBJECT help` asks.
+Failure<UsageError> object_help(Object object);
 
 // word == keyword, without the strlen and compare() of std::string's
 // operator== on a literal: each word of a batch line meets a chain of these.

@@ -108,7 +108,7 @@ Parsed<IpCommand> parse_route_change(Cursor& c, IpCommand&& cmd, Verb verb, int 
       spec.type = *type;
       TRY_SET(key, c.value(key));
     }
-    if (matches(key, "help")) return fail(UsageError{.message = std::string(object_usage(Object::route)), .help = true});
+    if (matches(key, "help")) return object_help(Object::route);
     if (!spec.prefix.empty()) return garbage("to", key);
     if (is(key, "default") || is(key, "all") || is(key, "any")) spec.prefix = "default";
     else TRY_SET(spec.prefix, ip_prefix("to", key, family));
@@ -321,7 +321,7 @@ Parsed<IpCommand> parse_route_get(Cursor& c, IpCommand&& cmd) {
       }));
     } else if (matches(key, "from")) {
       TRY_SET(v, c.value(key));
-      if (matches(v, "help")) return fail(UsageError{.message = std::string(object_usage(Object::route)), .help = true});
+      if (matches(v, "help")) return object_help(Object::route);
       TRY_SET(q.from, ip_prefix(key, v, family));
       learn(v);
     } else if (matches(key, "iif")) {
@@ -369,7 +369,7 @@ Parsed<IpCommand> parse_route_get(Cursor& c, IpCommand&& cmd) {
       q.ip_proto = *proto;
     } else {
       if (is(key, "to")) TRY_SET(key, c.value(key));
-      if (matches(key, "help")) return fail(UsageError{.message = std::string(object_usage(Object::route)), .help = true});
+      if (matches(key, "help")) return object_help(Object::route);
       TRY_SET(v, ip_prefix("to", key, family));
       learn(v);
       auto prefix = *netlink::IpPrefix::parse(v);

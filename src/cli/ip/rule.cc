@@ -168,7 +168,7 @@ Parsed<IpCommand> parse_rule_change(Cursor& c, IpCommand&& cmd, Verb verb, int f
     } else {
       // The action, with an optional "type" before it.
       if (is(key, "type")) TRY_SET(key, c.value(key));
-      if (matches(key, "help")) return fail(UsageError{.message = std::string(object_usage(Object::rule)), .help = true});
+      if (matches(key, "help")) return object_help(Object::rule);
       if (matches(key, "goto")) {
         TRY_SET(v, c.value(key));
         TRY_SET(spec.goto_target, u32_or(v, "invalid target\n"));

@@ -105,7 +105,7 @@ Parsed<IpCommand> parse_tuntap_change(Cursor& c, IpCommand&& cmd, Verb verb) {
       if (matches(key, "name")) {
         TRY_SET(v, next_arg(c));
       } else if (matches(key, "help")) {
-        return fail(UsageError{.message = std::string(object_usage(Object::tuntap)), .help = true});
+        return object_help(Object::tuntap);
       } else {
         v = key;
       }
@@ -209,7 +209,7 @@ Parsed<IpCommand> parse_tuntap(Cursor& c, IpCommand&& cmd) {
   if (matches(verb, "delete")) return parse_tuntap_change(c, std::move(cmd), Verb::tuntap_del);
   // ip's show takes no filter: whatever follows is ignored.
   if (matches(verb, "show") || matches(verb, "lst") || matches(verb, "list")) return cmd;
-  if (matches(verb, "help")) return fail(UsageError{.message = std::string(object_usage(Object::tuntap)), .help = true});
+  if (matches(verb, "help")) return object_help(Object::tuntap);
   return plain("Command \"" + verb + "\" is unknown, try \"brisk tuntap help\".");
 }
 
