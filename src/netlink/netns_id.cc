@@ -17,9 +17,30 @@ namespace {
 constexpr AttrPolicy kNsidPolicies[] = {
     {},                   // NETNSA_NONE
     {AttrKind::u32},      // NETNSA_NSID (an s32: -1 when none is assigned)
+    {AttrKind::u32},      // NETNSA_PID
+    {AttrKind::u32},      // NETNSA_FD
+    {AttrKind::u32},      // NETNSA_TARGET_NSID
+    {AttrKind::u32},      // NETNSA_CURRENT_NSID (an s32 too)
 };
 
+Message nsid_request(std::optional<int> target_nsid) {
+  Message m(RTM_GETNSID, NLM_F_REQUEST, 64);
+  m.put_header<rtgenmsg>().rtgen_family = AF_UNSPEC;
+  if (target_nsid) m.put_u32(NETNSA_TARGET_NSID, static_cast<uint32_t>(*target_nsid));
+  return m;
+}
+
 }  // namespace
+
+NlResult<NetnsIdEntry> parse_netns_id(const nlmsghdr& message) {
+  auto attrs = Attributes::parse_message(message, sizeof(rtgenmsg), Schema{kNsidPolicies});
+  if (!attrs) return std::move(attrs).error();
+  auto nsid = attrs->u32(NETNSA_NSID);
+  if (!nsid) return NetlinkError{.code = EBADMSG, .op = "netns id", .detail = "a message without NETNSA_NSID"};
+  NetnsIdEntry entry{.nsid = static_cast<int32_t>(*nsid)};
+  if (auto current = attrs->u32(NETNSA_CURRENT_NSID)) entry.current_nsid = static_cast<int32_t>(*current);
+  return entry;
+}
 
 NlResult<std::optional<int>> netns_id(Connection& conn, int netns_fd) {
   Message m(RTM_GETNSID, NLM_F_REQUEST, 64);
@@ -49,6 +70,34 @@ NlResult<void> set_netns_id(Connection& conn, int netns_fd, std::optional<int> i
   m.put_u32(NETNSA_FD, static_cast<uint32_t>(netns_fd));
   m.put_u32(NETNSA_NSID, static_cast<uint32_t>(id.value_or(-1)));  // -1: the kernel picks
   return conn.execute({.message = std::move(m), .op = "netns set", .object = "fd " + std::to_string(netns_fd)});
+}
+
+NlResult<std::vector<NetnsIdEntry>> list_netns_ids(Connection& conn, std::optional<int> target_nsid) {
+  std::vector<NetnsIdEntry> entries;
+  std::string object = target_nsid ? "target-nsid " + std::to_string(*target_nsid) : std::string();
+  BRISK_TRY(conn.dump(
+      nsid_request(target_nsid), "netns id list", object,
+      [&](const nlmsghdr& message) -> NlResult<void> {
+        if (message.nlmsg_type != RTM_NEWNSID) return {};
+        entries.push_back(BRISK_TRY(parse_netns_id(message)));
+        return {};
+      },
+      [&] { entries.clear(); }));
+  return entries;
+}
+
+NlResult<NetnsIdEntry> find_netns_id(Connection& conn, int nsid, std::optional<int> target_nsid) {
+  Message m = nsid_request(target_nsid);
+  m.put_u32(NETNSA_NSID, static_cast<uint32_t>(nsid));
+  std::optional<NetnsIdEntry> found;
+  Request r{.message = std::move(m), .op = "netns id", .object = "nsid " + std::to_string(nsid), .ack = false};
+  r.on_reply = [&](const nlmsghdr& reply) -> NlResult<void> {
+    if (reply.nlmsg_type == RTM_NEWNSID) found = BRISK_TRY(parse_netns_id(reply));
+    return {};
+  };
+  BRISK_TRY(conn.execute(std::move(r)));
+  if (!found) return NetlinkError{.code = EBADMSG, .op = "netns id", .detail = "no RTM_NEWNSID reply"};
+  return *found;
 }
 
 }  // namespace brisk::netlink

@@ -241,6 +241,41 @@ TEST(NetnsId, SetGivesTheIdAskedForOrTheKernelsAndRefusesASecond) {
   EXPECT_FALSE(set_netns_id(*conn, a.get(), -2));
 }
 
+// list_netns_ids() lists the ids given here, in id order, or those the
+// target gave with each one's id here; find_netns_id() one by its id.
+TEST(NetnsId, ListsAndFindsIdsHereAndInATarget) {
+  if (!brisk::test::can_unshare_net()) GTEST_SKIP() << "needs CAP_SYS_ADMIN to create network namespaces";
+  UniqueFd here = brisk::test::make_netns(), a = brisk::test::make_netns(), b = brisk::test::make_netns();
+  auto conn = Connection::open_in(here.get());
+  auto in_a = Connection::open_in(a.get());
+  ASSERT_TRUE(conn && in_a);
+  ASSERT_TRUE(set_netns_id(*conn, a.get(), 4));
+  ASSERT_TRUE(set_netns_id(*conn, b.get(), 2));
+  ASSERT_TRUE(set_netns_id(*in_a, b.get(), 30));
+  auto listed = list_netns_ids(*conn);
+  ASSERT_TRUE(listed) << listed.error().message();
+  ASSERT_EQ(listed->size(), 2u);
+  EXPECT_EQ((*listed)[0].nsid, 2);
+  EXPECT_EQ((*listed)[1].nsid, 4);
+  EXPECT_FALSE((*listed)[0].current_nsid);
+  auto of_a = list_netns_ids(*conn, 4);  // a's list: b only (30 there, 2 here)
+  ASSERT_TRUE(of_a) << of_a.error().message();
+  ASSERT_EQ(of_a->size(), 1u);
+  EXPECT_EQ(of_a->front().nsid, 30);
+  EXPECT_EQ(of_a->front().current_nsid, std::optional<int>(2));
+  auto found = find_netns_id(*conn, 2, 4);
+  ASSERT_TRUE(found) << found.error().message();
+  EXPECT_EQ(found->nsid, 30);
+  EXPECT_EQ(found->current_nsid, std::optional<int>(2));
+  EXPECT_EQ(find_netns_id(*conn, 4)->nsid, 4);
+  auto missing = find_netns_id(*conn, 99);
+  ASSERT_FALSE(missing);
+  EXPECT_EQ(missing.error().code, ENOENT);
+  auto bad_target = list_netns_ids(*conn, 99);
+  ASSERT_FALSE(bad_target);
+  EXPECT_EQ(bad_target.error().code, EINVAL);
+}
+
 // attach_netns names a process's namespace; netns_names_of and netns_pids
 // find names and processes by the namespace's inode.
 TEST_F(Netns, AttachNamesAProcesssNamespaceFoundByNameAndPid) {
