@@ -517,6 +517,40 @@ TEST_F(IpMonitor, DevNarrowsToOneDevice) {
   EXPECT_NE(brisk_->out().find("10.8.0.0/16 via 10.9.0.2 \n"), std::string::npos) << brisk_->out();
 }
 
+// ip netns monitor: a name made and removed under /run/netns by another
+// process, printed as ip prints it; brisk ends with status 0 on SIGTERM.
+TEST_F(IpMonitor, NetnsMonitorAsIp) {
+  // ip's printf()s are never flushed to a file: line buffering, as on a terminal.
+  Listener ip({"stdbuf", "-oL", "ip", "netns", "monitor"}, ns(), dir_.path() + "/ip-netns");
+  Listener ours({BRISK_CLI_PATH, "netns", "monitor"}, ns(), dir_.path() + "/brisk-netns");
+  ASSERT_TRUE(ip.running() && ours.running());
+  // Both watch once both have seen a probe name come.
+  cli_test::NamedNetns probe;
+  auto saw = [](const Listener& l, const std::string& line) { return l.out().find(line + "\n") != std::string::npos; };
+  ASSERT_TRUE(wait_for([&] {
+    ip_run({"netns", "add", probe.name()});
+    ip_run({"netns", "del", probe.name()});
+    return saw(ip, "add " + probe.name()) && saw(ours, "add " + probe.name());
+  })) << "the monitors never watched";
+  cli_test::NamedNetns watched;
+  ASSERT_EQ(brisk_run({"netns", "add", watched.name()}).code, 0);
+  ASSERT_EQ(ip_run({"netns", "del", watched.name()}).code, 0);
+  ASSERT_TRUE(wait_for([&] { return saw(ip, "delete " + watched.name()) && saw(ours, "delete " + watched.name()); }));
+  ip.stop(SIGTERM);
+  auto status = ours.stop(SIGTERM);
+  EXPECT_TRUE(status.success()) << "brisk ended " << status.value;
+  EXPECT_EQ(ours.err(), "");
+  auto lines_of = [&](const std::string& text) {  // the watched name's lines (other tests make names too)
+    std::string kept;
+    std::istringstream in(text);
+    for (std::string line; std::getline(in, line);)
+      if (line.ends_with(" " + watched.name())) kept += line + "\n";
+    return kept;
+  };
+  EXPECT_EQ(lines_of(ours.out()), "add " + watched.name() + "\ndelete " + watched.name() + "\n");
+  EXPECT_EQ(lines_of(ours.out()), lines_of(ip.out()));
+}
+
 // `brisk monitor link | head -1`: the reader gets the first event as it
 // happens, and brisk ends when the pipe closes, as ip does.
 TEST_F(IpMonitor, PipeConsumer) {

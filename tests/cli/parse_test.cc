@@ -356,7 +356,7 @@ TEST(IpHelp, EveryObjectHasAUsageTextNamingItsCommands) {
       {"address", {"address { add", "address show", "address flush", "nodad"}},
       {"route", {"route { add", "route show", "route get"}},
       {"neigh", {"neigh { add", "neigh show"}},
-      {"netns", {"netns add", "netns del", "netns exec", "netns list"}},
+      {"netns", {"netns add", "netns del", "netns exec", "netns list", "netns monitor", "netns list-id"}},
       {"fdb", {"fdb { add", "fdb show"}}};
   for (const auto& [object, commands] : objects) {
     for (const char* word : {"help", "h"}) {
@@ -490,11 +490,37 @@ TEST(IpNetns, Forms) {
   EXPECT_EQ(e.verb, Verb::netns_exec);
   EXPECT_EQ(e.exec_argv, (Words{"ip", "-j", "link"}));
   EXPECT_NE(error_of({"netns", "add"}).find("name"), std::string::npos);
-  EXPECT_NE(error_of({"netns", "add", "../x"}).find("invalid"), std::string::npos);
-  EXPECT_NE(error_of({"netns", "add", ".."}).find("invalid"), std::string::npos);
+  EXPECT_EQ(error_of({"netns", "add", "../x"}), "Invalid netns name \"../x\"");  // ip's words, exactly
+  EXPECT_EQ(error_of({"netns", "add", ".."}), "Invalid netns name \"..\"");
   EXPECT_NE(error_of({"netns", "add", "a", "b"}).find("garbage"), std::string::npos);
   EXPECT_NE(error_of({"netns", "exec", "blue"}).find("command"), std::string::npos);
-  EXPECT_NE(error_of({"netns", "add", std::string(300, 'x')}).find("invalid"), std::string::npos);
+  EXPECT_NE(error_of({"netns", "add", std::string(300, 'x')}).find("Invalid netns name"), std::string::npos);
+}
+
+// list-id's two ids, by ip's abbreviations; list and monitor read no more words.
+TEST(IpNetns, ListIdAndMonitor) {
+  auto l = ok({"netns", "list-id", "target-nsid", "3", "nsid", "0x10"});
+  EXPECT_EQ(l.verb, Verb::netns_list_id);
+  EXPECT_EQ(l.target_nsid, 3);
+  EXPECT_EQ(l.nsid, 16);
+  EXPECT_FALSE(l.mutates());
+  auto all = ok({"netns", "list-"});
+  EXPECT_EQ(all.verb, Verb::netns_list_id);
+  EXPECT_FALSE(all.nsid || all.target_nsid);
+  EXPECT_EQ(ok({"netns", "li"}).verb, Verb::netns_list);  // list comes first
+  EXPECT_EQ(ok({"netns", "list", "x"}).verb, Verb::netns_list);
+  EXPECT_EQ(ok({"netns", "mon"}).verb, Verb::netns_monitor);
+  EXPECT_EQ(ok({"netns", "monitor", "x"}).verb, Verb::netns_monitor);
+  EXPECT_EQ(error_of({"netns", "list-id", "nsid", "x"}), "Error: argument \"x\" is wrong: \"nsid\" value is invalid");
+  EXPECT_EQ(error_of({"netns", "list-id", "nsid", "-1"}),
+            "Error: argument \"(null)\" is wrong: \"nsid\" value should be >= 0");
+  EXPECT_EQ(error_of({"netns", "list-id", "target-nsid", "-1", "nsid"}),
+            "Error: argument \"nsid\" is wrong: \"target-nsid\" value should be >= 0");
+  EXPECT_EQ(error_of({"netns", "list-id", "nsid", "1", "nsid", "2"}),
+            "Error: duplicate \"nsid\": \"nsid\" is the second value.");
+  EXPECT_NE(error_of({"netns", "list-id", "nsid"}).find("not complete"), std::string::npos);
+  EXPECT_NE(error_of({"netns", "list-id", "pid", "1"}).find("Usage: brisk netns"), std::string::npos);
+  EXPECT_EQ(error_of({"netns", "list", "a/b"}), "Invalid netns name \"a/b\"");
 }
 
 TEST(IpFdb, Forms) {

@@ -59,6 +59,8 @@ bool IpCommand::mutates() const {
     case Verb::netns_pids:
     case Verb::netns_set:
     case Verb::netns_attach:
+    case Verb::netns_list_id:
+    case Verb::netns_monitor:
     case Verb::addr_flush:
     case Verb::unparsed:
     // /dev/net/tun, not rtnetlink: run one at a time, outside a batch.

@@ -148,7 +148,12 @@ STATE := { delay | failed | incomplete | noarp | none |
        brisk netns set NAME { NSID | auto }
        brisk netns identify [ PID ]
        brisk netns pids NAME
+       brisk netns monitor
+       brisk netns list-id [ target-nsid NSID ] [ nsid NSID ]
 Namespaces are bind mounts under /run/netns, shared with ip netns.
+monitor prints "add NAME" and "delete NAME" as names come and go there, until
+SIGINT or SIGTERM. list-id shows the ids given here to other namespaces (or,
+with target-nsid, by the namespace with that id here), by their names.
 exec enters the namespace, a /sys of its own and /etc/netns/NAME files over /etc,
 then runs COMMAND with no shell.
 )";

@@ -111,6 +111,7 @@ enum class Verb {
   rule_add, rule_del, rule_show, rule_flush, rule_save, rule_restore,
   neigh_add, neigh_del, neigh_replace, neigh_change, neigh_show, neigh_flush, neigh_get,
   netns_add, netns_del, netns_list, netns_exec, netns_identify, netns_pids, netns_set, netns_attach,
+  netns_list_id, netns_monitor,
   fdb_add, fdb_del, fdb_show,
   tuntap_add, tuntap_del, tuntap_show,
   nexthop_add, nexthop_replace, nexthop_del, nexthop_show, nexthop_flush, nexthop_bucket_show,
@@ -270,7 +271,8 @@ struct IpCommand {
   std::string peer_link_netns{};  // the same for a veth peer
   uint32_t group = 0;            // link del group
   pid_t pid = 0;                 // netns identify (0: this process) and attach
-  std::optional<int> nsid{};     // netns set; nullopt: auto, the kernel picks
+  std::optional<int> nsid{};     // netns set (nullopt: auto, the kernel picks); list-id's `nsid N`
+  std::optional<int> target_nsid{};  // netns list-id `target-nsid N`: the ids that namespace gave
   Boxed<ShowFilter> filters{};  // show/flush selectors: filter()
   std::string warning{};                      // what ip prints to stderr as it reads the line
   int family = AF_UNSPEC;

@@ -5,9 +5,6 @@
 #include <linux/neighbour.h>
 #include <linux/netconf.h>
 #include <linux/rtnetlink.h>
-#include <poll.h>
-#include <signal.h>
-#include <sys/signalfd.h>
 
 #include <algorithm>
 #include <array>
@@ -24,9 +21,11 @@
 #include "brisk/netlink/netns.h"
 #include "cli/ip/link_print.h"
 #include "cli/ip/monitor_raw.h"
+#include "cli/ip/nsid_print.h"
 #include "cli/ip/object_print.h"
 #include "cli/ip/objects.h"
 #include "cli/ip/print_util.h"
+#include "cli/ip/until_stopped.h"
 
 namespace brisk::ipcli {
 namespace {
@@ -85,13 +84,6 @@ constexpr auto kNetconfPolicies = [] {
   for (int t : {NETCONFA_IFINDEX, NETCONFA_FORWARDING, NETCONFA_RP_FILTER, NETCONFA_MC_FORWARDING,
                 NETCONFA_PROXY_NEIGH, NETCONFA_IGNORE_ROUTES_WITH_LINKDOWN, NETCONFA_INPUT})
     p[t] = {netlink::AttrKind::u32};
-  return p;
-}();
-
-constexpr auto kNsidPolicies = [] {
-  std::array<netlink::AttrPolicy, NETNSA_MAX + 1> p{};
-  p[NETNSA_NSID] = {netlink::AttrKind::u32};
-  p[NETNSA_CURRENT_NSID] = {netlink::AttrKind::u32};
   return p;
 }();
 
@@ -203,7 +195,7 @@ class EventPrinter {
   }
 
   // One to start with: the named namespaces' ids, as ip's netns_map_init reads them.
-  void know_netns(std::map<int, std::string> by_id) { netns_names_ = std::move(by_id); }
+  void know_netns(NsidNames& names) { netns_names_ = &names; }
 
  private:
   // ip's print_netconf(): the family, the device (or all, default) and each
@@ -237,43 +229,12 @@ class EventPrinter {
     return t + "\n";
   }
 
-  // ip's print_nsid(): the id, and the iproute2 name of the namespace it
-  // stands for. As ip, a name is printed once from the cache (and dropped
-  // from it), or for a new id looked up again among /run/netns.
+  // ip's print_nsid(), its names from ip's cache (know_netns).
   std::string nsid_text(const MonitorEvent& e) {
-    auto a = attributes_of(e, sizeof(rtgenmsg), netlink::Schema{kNsidPolicies});
-    if (!a || !a->has(NETNSA_NSID)) return {};
-    auto nsid = static_cast<int32_t>(*a->u32(NETNSA_NSID));
-    std::string t = e.deleted ? "Deleted " : "";
-    t += nsid < 0 ? "nsid unassigned " : "nsid " + std::to_string(nsid) + " ";
-    std::optional<int32_t> current;
-    if (auto c = a->u32(NETNSA_CURRENT_NSID)) {
-      current = static_cast<int32_t>(*c);
-      t += *current < 0 ? "current-nsid unassigned " : "current-nsid " + std::to_string(*current) + " ";
-    }
-    if (auto it = netns_names_.find(current.value_or(nsid)); it != netns_names_.end()) {
-      t += "(iproute2 netns name: " + it->second + ")";
-      netns_names_.erase(it);
-    } else if (!e.deleted) {
-      if (auto name = netns_named(nsid)) {
-        t += "(iproute2 netns name: " + *name + ")";
-        netns_names_.emplace(nsid, *name);
-      }
-    }
-    return t + "\n";
-  }
-
-  // The named namespace (under /run/netns) whose id here is `nsid`.
-  std::optional<std::string> netns_named(int nsid) {
-    auto names = netlink::list_netns();
-    if (!names) return std::nullopt;
-    for (const auto& name : *names) {
-      auto fd = netlink::open_netns(name);
-      if (!fd) continue;
-      auto id = netlink::netns_id(conn_, fd->get());
-      if (id && *id && **id == nsid) return name;
-    }
-    return std::nullopt;
+    if (e.raw.size() < NLMSG_HDRLEN + sizeof(rtgenmsg)) return {};
+    auto entry = netlink::parse_netns_id(*reinterpret_cast<const nlmsghdr*>(e.raw.data()));
+    if (!entry || !netns_names_) return {};
+    return ipcli::nsid_text(*entry, e.deleted, netns_names_->name_of(*entry, e.deleted));
   }
 
   // Puts the link `index` into the cache, as ip's ll_index_to_name does on a miss.
@@ -293,7 +254,7 @@ class EventPrinter {
   const IpCommand& cmd_;
   Links all_;
   int dev_ = 0;  // dev DEVICE's ifindex; 0: every device
-  std::map<int, std::string> netns_names_;  // ip's nsid cache: named namespaces by their id here
+  NsidNames* netns_names_ = nullptr;  // ip's nsid cache, the runner's
   std::map<uint32_t, netlink::NexthopEntry> nexthops_;  // ip's nexthop cache, by id
   // A device's name for the raw printers, cached as the others are.
   NameOf name_ = [this](int index) {
@@ -301,20 +262,6 @@ class EventPrinter {
     return name_of(index, all_);
   };
 };
-
-// SIGINT and SIGTERM, blocked and read from a signalfd: the loop ends
-// between two events, never inside one's output.
-NlResult<UniqueFd> stop_signals() {
-  sigset_t mask;
-  sigemptyset(&mask);
-  sigaddset(&mask, SIGINT);
-  sigaddset(&mask, SIGTERM);
-  if (::sigprocmask(SIG_BLOCK, &mask, nullptr) != 0)
-    return netlink::NetlinkError::from(last_error("sigprocmask"));
-  UniqueFd fd(::signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK));
-  if (!fd) return netlink::NetlinkError::from(last_error("signalfd"));
-  return fd;
-}
 
 }  // namespace
 
@@ -370,24 +317,15 @@ NlResult<void> run_monitor(Runner& r, const IpCommand& cmd) {
     dev = *index;
   }
   EventPrinter printer(r, *conn, cmd, BRISK_TRY(r.links_by_index(g.stats, g.details)), dev);
-  if (groups_wanted(cmd.monitor(), RTNLGRP_NSID, g.family)) printer.know_netns(r.netns_by_id());
-  auto stop = BRISK_TRY(stop_signals());
+  if (groups_wanted(cmd.monitor(), RTNLGRP_NSID, g.family)) printer.know_netns(r.nsid_names());
   r.flush_out();
-  std::array<pollfd, 2> fds{pollfd{.fd = mon->fd(), .events = POLLIN, .revents = 0},
-                            pollfd{.fd = stop.get(), .events = POLLIN, .revents = 0}};
-  for (;;) {
-    if (::poll(fds.data(), fds.size(), -1) < 0) {
-      if (errno == EINTR) continue;
-      return netlink::NetlinkError::from(last_error("poll"));
-    }
-    if (fds[1].revents) return {};
-    if (!fds[0].revents) continue;
+  return until_stopped(mon->fd(), [&]() -> NlResult<void> {
     auto events = mon->receive(false);
     if (!events) {
       // ip's words; the kernel dropped notifications, later ones still come.
       if (events.error().code == ENOBUFS) {
         std::fprintf(stderr, "netlink receive error %s (%d)\n", std::strerror(ENOBUFS), ENOBUFS);
-        continue;
+        return {};
       }
       return std::move(events).error();
     }
@@ -396,7 +334,8 @@ NlResult<void> run_monitor(Runner& r, const IpCommand& cmd) {
       r.flush_out();  // an event at a time, so a reader of a pipe sees each as it happens
       if (std::ferror(stdout)) return netlink::NetlinkError{.code = EPIPE, .op = "write", .object = "stdout"};
     }
-  }
+    return {};
+  });
 }
 
 }  // namespace brisk::ipcli

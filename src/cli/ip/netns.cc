@@ -1,4 +1,9 @@
-// ip netns: add, attach, delete, list, exec, identify, pids and set.
+// ip netns: add, attach, delete, list, list-id, exec, identify, pids, set
+// and monitor.
+
+#include <sys/inotify.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <cerrno>
 #include <climits>
@@ -8,8 +13,10 @@
 #include "brisk/netlink/netns.h"
 #include "brisk/spawn.h"
 #include "cli/ip/names.h"
+#include "cli/ip/nsid_print.h"
 #include "cli/ip/objects.h"
 #include "cli/ip/runner.h"
+#include "cli/ip/until_stopped.h"
 
 namespace brisk::ipcli {
 
@@ -18,22 +25,48 @@ using netlink::NlResult;
 
 Parsed<std::string> netns_name(const std::string& text) {
   if (text.empty() || text == "." || text == ".." || text.find('/') != std::string::npos || text.size() > NAME_MAX)
-    return usage("invalid netns name \"" + text + "\"");
+    return fatal("Invalid netns name \"" + text + "\"", 255);
   return text;
 }
 
+
+namespace {
+
+// list-id [target-nsid N] [nsid N], each once; as ip, any other word is
+// the usage, and a negative id's text names the word after it.
+Parsed<IpCommand> parse_list_id(Cursor& c, IpCommand&& cmd) {
+  cmd.verb = Verb::netns_list_id;
+  while (!c.done()) {
+    std::string key = c.next();
+    bool target = key == "target-nsid";
+    if (!target && key != "nsid") return object_help(Object::netns);
+    std::optional<int>& id = target ? cmd.target_nsid : cmd.nsid;
+    if (id) return duplicate(key, key);
+    std::string text;
+    TRY_SET(text, c.value(key));
+    auto value = int_any_base(text);
+    if (!value) return invarg("\"" + key + "\" value is invalid", text);
+    if (*value < 0) return invarg("\"" + key + "\" value should be >= 0", c.done() ? "(null)" : c.peek());
+    id = *value;
+  }
+  return cmd;
+}
+
+}  // namespace
 
 Parsed<IpCommand> parse_netns(Cursor& c, IpCommand&& cmd, bool all) {
   cmd.verb = Verb::netns_list;
   if (c.done()) return cmd;
   std::string verb = c.next();
-  if (matches(verb, "list") || matches(verb, "show") || matches(verb, "lst")) {
-    if (!c.done()) return garbage("list", c.peek());
-    return cmd;
-  }
   // As ip: the word after the verb must be a valid name, whatever the verb
   // (unless -all, where exec's is the program).
   if (!c.done() && !all) TRY_SET(std::ignore, netns_name(c.peek()));
+  if (matches(verb, "list") || matches(verb, "show") || matches(verb, "lst")) return cmd;  // ip reads no more
+  if (matches(verb, "list-id")) return parse_list_id(c, std::move(cmd));
+  if (matches(verb, "monitor")) {
+    cmd.verb = Verb::netns_monitor;  // ip reads no more
+    return cmd;
+  }
   // ip's own checks of these fail the line (status 1), not the command line.
   auto args = [&c] {
     std::vector<std::string> rest;
@@ -153,6 +186,56 @@ NlResult<void> delete_every_netns(Runner& r) {
   return {};
 }
 
+// ip netns list-id: the ids given here (or, with target-nsid, by the
+// namespace with that id here), or the one namespace `nsid N` names.
+NlResult<void> list_ids(Runner& r, const IpCommand& cmd) {
+  auto c = BRISK_TRY(r.conn());
+  NsidNames& names = r.nsid_names();
+  std::vector<netlink::NetnsIdEntry> entries;
+  if (cmd.nsid) {
+    entries.push_back(BRISK_TRY(netlink::find_netns_id(*c, *cmd.nsid, cmd.target_nsid)));
+  } else {
+    r.use_json();  // ip opens the array before the dump: "[]" even when it fails
+    // ip -batch does not ask for strict checking of its dumps, so there the
+    // kernel ignores target-nsid and lists this namespace's ids.
+    entries = BRISK_TRY(netlink::list_netns_ids(*c, r.in_batch() ? std::nullopt : cmd.target_nsid));
+  }
+  r.use_json();
+  for (const auto& entry : entries) {
+    auto name = names.name_of(entry, false);
+    if (r.globals().json) r.emit(nsid_json(entry, false, name));
+    else r.out() += nsid_text(entry, false, name);
+  }
+  return {};
+}
+
+// ip netns monitor: "add NAME" and "delete NAME" as names appear under and
+// leave /run/netns (made first if missing), until SIGINT or SIGTERM.
+NlResult<void> watch_netns_dir(Runner& r) {
+  UniqueFd watch(::inotify_init1(IN_CLOEXEC));
+  if (!watch) return NetlinkError::from(last_error("inotify_init1"));
+  if (::mkdir(kNetnsDir, 0755) != 0 && errno != EEXIST)
+    return NetlinkError{.code = errno, .op = "mkdir", .object = kNetnsDir};
+  if (::inotify_add_watch(watch.get(), kNetnsDir, IN_CREATE | IN_DELETE) < 0)
+    return NetlinkError{.code = errno, .op = "inotify_add_watch", .object = kNetnsDir};
+  r.flush_out();
+  return until_stopped(watch.get(), [&]() -> NlResult<void> {
+    alignas(inotify_event) char buf[4096];
+    ssize_t len = ::read(watch.get(), buf, sizeof buf);
+    if (len < 0 && errno == EINTR) return {};
+    if (len < 0) return NetlinkError::from(last_error("read"));
+    for (ssize_t at = 0; at < len;) {
+      const auto* event = reinterpret_cast<const inotify_event*>(buf + at);
+      if (event->mask & IN_CREATE) r.out() += std::string("add ") + event->name + "\n";
+      if (event->mask & IN_DELETE) r.out() += std::string("delete ") + event->name + "\n";
+      at += static_cast<ssize_t>(sizeof(inotify_event) + event->len);
+    }
+    r.flush_out();  // each as it comes, for a reader of a pipe
+    if (std::ferror(stdout)) return NetlinkError{.code = EPIPE, .op = "write", .object = "stdout"};
+    return {};
+  });
+}
+
 }  // namespace
 
 NlResult<void> run_netns(Runner& r, const IpCommand& cmd) {
@@ -167,21 +250,24 @@ NlResult<void> run_netns(Runner& r, const IpCommand& cmd) {
       return netlink::delete_netns(cmd.name);
     case Verb::netns_list: {
       r.use_json();
-      // Like ip: "(id: N)" for a namespace that has an id here.
-      std::map<std::string, int> ids;
-      for (const auto& [id, name] : r.netns_by_id()) ids.emplace(name, id);
+      auto c = BRISK_TRY(r.conn());
       for (const auto& name : BRISK_TRY(netlink::list_netns(netlink::NetnsOrder::directory))) {
-        auto id = ids.find(name);
+        // Like ip: "(id: N)" for a namespace that has an id here, each name asked.
+        std::optional<int> id;
+        if (auto fd = netlink::open_netns(name))
+          if (auto known = netlink::netns_id(*c, fd->get())) id = *known;
         if (g.json) {
           Json j{{"name", name}};
-          if (id != ids.end()) j["id"] = id->second;
+          if (id) j["id"] = *id;
           r.emit(std::move(j));
         } else {
-          r.out() += name + (id != ids.end() ? " (id: " + std::to_string(id->second) + ")" : "") + "\n";
+          r.out() += name + (id ? " (id: " + std::to_string(*id) + ")" : "") + "\n";
         }
       }
       return {};
     }
+    case Verb::netns_list_id: return list_ids(r, cmd);
+    case Verb::netns_monitor: return watch_netns_dir(r);
     case Verb::netns_exec: {
       if (!cmd.every_netns) return exec_in_netns(r, cmd.name, cmd.exec_argv);
       // As ip -all: each namespace under a "netns: NAME" heading, whatever

@@ -469,6 +469,13 @@ int Runner::run(std::vector<BatchCommand>& cmds) {
         return kArgumentExit;
       }
     }
+    if (!result && cmd.verb == Verb::netns_list_id && !cmd.nsid && result.error().kernel) {
+      // ip exit(1)s when the kernel refuses list-id's dump, after closing its JSON array.
+      dump_json();
+      flush_out();
+      print_error_line(runtime_message(result.error()) + dump_ended(result.error(), cmd.verb));
+      return 1;
+    }
     if (!result) {
       bool tuntap = cmd.verb == Verb::tuntap_add || cmd.verb == Verb::tuntap_del;
       report(cmd.line, tuntap ? tuntap_message(result.error())
@@ -560,7 +567,7 @@ const std::map<int, std::string>& Runner::netns_by_id() {
   if (netns_by_id_) return *netns_by_id_;
   netns_by_id_.emplace();
   auto c = conn();
-  auto names = netlink::list_netns();
+  auto names = netlink::list_netns(netlink::NetnsOrder::directory);  // the first name of a namespace wins, as in ip
   if (!c || !names) return *netns_by_id_;
   for (const auto& name : *names) {
     auto fd = netlink::open_netns(name);
@@ -569,6 +576,14 @@ const std::map<int, std::string>& Runner::netns_by_id() {
     if (id && *id) netns_by_id_->emplace(**id, name);
   }
   return *netns_by_id_;
+}
+
+NsidNames& Runner::nsid_names() {
+  if (!nsid_names_) {
+    auto c = conn();
+    nsid_names_.emplace(c ? *c : nullptr, netns_by_id());
+  }
+  return *nsid_names_;
 }
 
 NlResult<void> Runner::run_one(const IpCommand& cmd) {
@@ -580,7 +595,9 @@ NlResult<void> Runner::run_one(const IpCommand& cmd) {
     case Verb::netns_identify:
     case Verb::netns_pids:
     case Verb::netns_set:
-    case Verb::netns_attach: return run_netns(*this, cmd);
+    case Verb::netns_attach:
+    case Verb::netns_list_id:
+    case Verb::netns_monitor: return run_netns(*this, cmd);
     case Verb::addr_flush: return flush_addresses(*this, cmd);
     case Verb::link_show:
     case Verb::addr_show: return show_links(*this, cmd);

@@ -13,6 +13,7 @@
 #include "brisk/netlink/batch.h"
 #include "brisk/netlink/connection.h"
 #include "cli/ip/ip.h"
+#include "cli/ip/nsid_print.h"
 
 namespace brisk::ipcli {
 
@@ -35,6 +36,7 @@ class Runner {
   // ---- for the object printers ----
   const Globals& globals() const { return g_; }
   bool own_process() const { return own_process_; }
+  bool in_batch() const { return !source_.empty(); }
   netlink::NlResult<netlink::Connection*> conn();
   // A JSON record of a show (the array is printed after the command).
   void emit(Json record) { json_.push_back(std::move(record)); }
@@ -55,6 +57,9 @@ class Runner {
   // netns map: built on first use; a name that cannot be read is left out.
   const std::map<int, std::string>& netns_by_id();
   void forget_netns_ids() { netns_by_id_.reset(); }
+  // ip's nsid cache for list-id and monitor nsid: netns_by_id() when first
+  // asked for, then kept for the run, each name printed from it once.
+  NsidNames& nsid_names();
 
  private:
   netlink::NlResult<void> run_one(const IpCommand& cmd);
@@ -90,6 +95,7 @@ class Runner {
   Json json_ = Json::array();
   bool json_used_ = false;
   std::optional<std::map<int, std::string>> netns_by_id_;
+  std::optional<NsidNames> nsid_names_;
 };
 
 // What each object runs for its non-batched verbs (show, flush, netns).
