@@ -22,6 +22,12 @@ int main(int argc, char** argv) try {
   app.add_subcommand("bench", brisk::cli::kBenchSummary);
   app.add_subcommand("demo", brisk::cli::kDemoSummary);
   brisk::cli::add_run(app);
+  // Any other word that names none of brisk's own commands is an object, as
+  // ip reads it: ip's "Object "X" is unknown" (status 1), not CLI11's usage.
+  if (argc > 1 && argv[1][0] != '-') {
+    auto named = app.get_subcommands([&](CLI::App* sub) { return sub->check_name(argv[1]); });
+    if (named.empty()) return brisk::ipcli::ip_main(argc, argv);
+  }
   return brisk::cli::run_app(app, argc, argv);
 } catch (const std::exception& e) {
   std::fprintf(stderr, "brisk: %s\n", e.what());
