@@ -1,5 +1,6 @@
 // Neighbours and bridge fdb entries: one request each, no dumps to resolve.
 #include "brisk/netlink/neighbour.h"
+#include "netlink/dump_collect.h"
 
 #include <linux/rtnetlink.h>
 
@@ -280,19 +281,13 @@ NlResult<NeighbourInfo> get_neighbour(Connection& conn, const std::string& dev, 
   ndm.ndm_ifindex = ifindex;
   ndm.ndm_flags = proxy ? NTF_PROXY : 0;
   m.put_bytes(NDA_DST, ip->data());
-  std::optional<NeighbourInfo> found;
-  Request r{.message = std::move(m), .op = op, .object = object, .reply_budget = kGetBudget, .ack = false};
-  r.on_reply = [&found](const nlmsghdr& reply) -> NlResult<void> {
-    if (reply.nlmsg_type != RTM_NEWNEIGH) return {};
-    auto parsed = detail::parse_neigh(reply);
-    if (!parsed) return std::move(parsed).error();
-    found = detail::neighbour_info(*parsed);
-    return {};
+  auto parse = [&](const nlmsghdr& reply) -> NlResult<NeighbourInfo> {
+    auto info = detail::neighbour_info(BRISK_TRY(detail::parse_neigh(reply)));
+    if (!info) return NetlinkError{.code = EBADMSG, .op = op, .object = object, .detail = "no entry in the reply"};
+    return std::move(*info);
   };
-  BRISK_TRY(conn.execute(std::move(r)));
-  if (!found)
-    return NetlinkError{.code = EBADMSG, .op = op, .object = object, .detail = "no entry in the reply"};
-  return std::move(*found);
+  return detail::single_reply<NeighbourInfo>(conn, {.message = std::move(m), .op = op, .object = object}, RTM_NEWNEIGH,
+                                             parse, "no entry in the reply");
 }
 
 NlResult<void> add_fdb(Connection& conn, const FdbSpec& spec) {

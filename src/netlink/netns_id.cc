@@ -10,6 +10,7 @@
 #include "brisk/netlink/attributes.h"
 #include "brisk/netlink/connection.h"
 #include "brisk/netlink/netns.h"
+#include "netlink/dump_collect.h"
 
 namespace brisk::netlink {
 namespace {
@@ -73,31 +74,17 @@ NlResult<void> set_netns_id(Connection& conn, int netns_fd, std::optional<int> i
 }
 
 NlResult<std::vector<NetnsIdEntry>> list_netns_ids(Connection& conn, std::optional<int> target_nsid) {
-  std::vector<NetnsIdEntry> entries;
   std::string object = target_nsid ? "target-nsid " + std::to_string(*target_nsid) : std::string();
-  BRISK_TRY(conn.dump(
-      nsid_request(target_nsid), "netns id list", object,
-      [&](const nlmsghdr& message) -> NlResult<void> {
-        if (message.nlmsg_type != RTM_NEWNSID) return {};
-        entries.push_back(BRISK_TRY(parse_netns_id(message)));
-        return {};
-      },
-      [&] { entries.clear(); }));
-  return entries;
+  return detail::dump_collect<NetnsIdEntry>(conn, nsid_request(target_nsid), "netns id list", object, RTM_NEWNSID,
+                                            parse_netns_id, [](const NetnsIdEntry&) { return true; });
 }
 
 NlResult<NetnsIdEntry> find_netns_id(Connection& conn, int nsid, std::optional<int> target_nsid) {
   Message m = nsid_request(target_nsid);
   m.put_u32(NETNSA_NSID, static_cast<uint32_t>(nsid));
-  std::optional<NetnsIdEntry> found;
-  Request r{.message = std::move(m), .op = "netns id", .object = "nsid " + std::to_string(nsid), .ack = false};
-  r.on_reply = [&](const nlmsghdr& reply) -> NlResult<void> {
-    if (reply.nlmsg_type == RTM_NEWNSID) found = BRISK_TRY(parse_netns_id(reply));
-    return {};
-  };
-  BRISK_TRY(conn.execute(std::move(r)));
-  if (!found) return NetlinkError{.code = EBADMSG, .op = "netns id", .detail = "no RTM_NEWNSID reply"};
-  return *found;
+  return detail::single_reply<NetnsIdEntry>(
+      conn, {.message = std::move(m), .op = "netns id", .object = "nsid " + std::to_string(nsid)}, RTM_NEWNSID,
+      parse_netns_id, "no RTM_NEWNSID reply");
 }
 
 }  // namespace brisk::netlink

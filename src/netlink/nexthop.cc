@@ -274,44 +274,16 @@ NlResult<NexthopBucket> get_nexthop_bucket(Connection& conn, uint32_t id, uint16
   m.put_u16(NHA_RES_BUCKET_INDEX, index);
   m.end_nest(nest);
   std::string object = "id " + std::to_string(id) + " index " + std::to_string(index);
-  std::optional<NexthopBucket> found;
-  Request r{.message = std::move(m), .op = "nexthop bucket get", .object = object, .reply_budget = kGetBudget,
-            .ack = false};
-  r.on_reply = [&found](const nlmsghdr& reply) -> NlResult<void> {
-    if (reply.nlmsg_type != RTM_NEWNEXTHOPBUCKET) return {};
-    auto bucket = parse_bucket(reply);
-    if (!bucket) return std::move(bucket).error();
-    found = *bucket;
-    return {};
-  };
-  auto done = conn.execute(std::move(r));
-  if (!done) return std::move(done).error();
-  if (!found) return NetlinkError{.code = ENOENT, .op = "nexthop bucket get", .object = object, .detail = "no reply"};
-  return *found;
+  return detail::single_reply<NexthopBucket>(conn, {.message = std::move(m), .op = "nexthop bucket get", .object = object},
+                                             RTM_NEWNEXTHOPBUCKET, parse_bucket, "no reply", ENOENT);
 }
 
 NlResult<NexthopEntry> get_nexthop(Connection& conn, uint32_t id) {
   Message m = nexthop_request(NLM_F_REQUEST);
   m.put_u32(NHA_ID, id);
-  std::optional<NexthopEntry> found;
-  Request r{.message = std::move(m),
-            .op = "nexthop get",
-            .object = "id " + std::to_string(id),
-            .reply_budget = kGetBudget,
-            .ack = false};
-  r.on_reply = [&found](const nlmsghdr& reply) -> NlResult<void> {
-    if (reply.nlmsg_type != RTM_NEWNEXTHOP) return {};
-    auto nh = detail::parse_nexthop(reply);
-    if (!nh) return std::move(nh).error();
-    found = std::move(*nh);
-    return {};
-  };
-  auto done = conn.execute(std::move(r));
-  if (!done) return std::move(done).error();
-  if (!found)
-    return NetlinkError{
-        .code = ENOENT, .op = "nexthop get", .object = "id " + std::to_string(id), .detail = "no reply"};
-  return std::move(*found);
+  return detail::single_reply<NexthopEntry>(
+      conn, {.message = std::move(m), .op = "nexthop get", .object = "id " + std::to_string(id)}, RTM_NEWNEXTHOP,
+      detail::parse_nexthop, "no reply", ENOENT);
 }
 
 }  // namespace brisk::netlink

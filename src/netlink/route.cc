@@ -417,18 +417,8 @@ NlResult<RouteInfo> get_route(Connection& conn, const RouteQuery& query) {
     m.put_bytes(RTA_NEWDST, as->data());
   }
 
-  std::optional<RouteInfo> found;
-  Request r{.message = std::move(m), .op = op, .object = query.to, .reply_budget = kGetBudget, .ack = false};
-  r.on_reply = [&found](const nlmsghdr& reply) -> NlResult<void> {
-    if (reply.nlmsg_type != RTM_NEWROUTE) return {};
-    auto route = detail::parse_route(reply);
-    if (!route) return std::move(route).error();
-    found = std::move(*route);
-    return {};
-  };
-  BRISK_TRY(conn.execute(std::move(r)));
-  if (!found) return NetlinkError{.code = EBADMSG, .op = op, .object = query.to, .detail = "no route in the reply"};
-  return std::move(*found);
+  return detail::single_reply<RouteInfo>(conn, {.message = std::move(m), .op = op, .object = query.to}, RTM_NEWROUTE,
+                                         detail::parse_route, "no route in the reply");
 }
 
 }  // namespace brisk::netlink
