@@ -20,6 +20,7 @@ std::optional<Object> object_of(std::string_view word) {
   if (matches(word, "neighbor") || matches(word, "neighbour")) return Object::neigh;
   if (matches(word, "link")) return Object::link;
   if (matches(word, "netns")) return Object::netns;
+  if (matches(word, "netconf")) return Object::netconf;
   if (word == "fdb") return Object::fdb;
   // ip's table has neigh ("n", "ne") and netns before nexthop ("nex"...).
   if (word.size() > 2 && matches(word, "nexthop")) return Object::nexthop;
@@ -76,6 +77,7 @@ bool IpCommand::mutates() const {
     case Verb::maddr_add:
     case Verb::maddr_del:
     case Verb::maddr_show:
+    case Verb::netconf_show:
       return false;
     default:
       return true;
@@ -107,6 +109,7 @@ Parsed<IpCommand> parse_command(std::span<const std::string> args, const Globals
     case Object::nexthop: return parse_nexthop(c, std::move(cmd), globals.family);
     case Object::addrlabel: return parse_addrlabel(c, std::move(cmd), globals.family);
     case Object::maddr: return parse_maddr(c, std::move(cmd), globals.family);
+    case Object::netconf: return parse_netconf(c, std::move(cmd));
   }
   return usage("object \"" + args[0] + "\" is unknown");
 }

@@ -200,6 +200,11 @@ add and del end a batch, as they end ip: the lines after them are not run.
        brisk addrlabel [ list | flush | help ]
 The table is IPv6's (the kernel keeps no other); flush empties it, defaults too.
 )";
+    case Object::netconf:
+      return R"(Usage: brisk netconf show [ dev DEV ]
+Each family's settings of every device (or DEV's), then of all and of default
+(what new devices get). -4 or -6 shows one family's.
+)";
     case Object::monitor:
       return R"(Usage: brisk monitor [ all | OBJECTS ] [ label ] [ dev DEVICE ]
 OBJECTS := { link | address | route | mroute | prefix | neigh | netconf |
@@ -242,8 +247,8 @@ std::string_view general_usage() {
        brisk run --batch FILE [ -j N ]
        brisk bench { spawn | link | containers | ip }  (brisk bench --help)
        brisk demo
-OBJECT := { link | address | addrlabel | maddress | route | rule | neigh | netns | fdb |
-           tuntap | monitor | nexthop }
+OBJECT := { link | address | addrlabel | maddress | route | rule | neigh | netns | netconf |
+           fdb | tuntap | monitor | nexthop }
 OPTIONS := { -V[ersion] | -n[etns] NAME | -j[son] | -p[retty] | -d[etails] |
              -s[tatistics] | -h[uman-readable] | -iec | -br[ief] | -o[neline] |
              -t[imestamp] | -ts[hort] | -N[umeric] | -a[ll] | -rc[vbuf] SIZE |

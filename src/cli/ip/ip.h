@@ -89,7 +89,7 @@ struct Invocation {
 };
 Parsed<Invocation> parse_globals(std::span<const std::string> argv);
 
-enum class Object { link, address, route, rule, neigh, netns, fdb, tuntap, monitor, nexthop, addrlabel, maddr };
+enum class Object { link, address, route, rule, neigh, netns, fdb, tuntap, monitor, nexthop, addrlabel, maddr, netconf };
 
 // `brisk OBJECT help` and `brisk help`: the grammar brisk accepts (help.cc).
 std::string_view object_usage(Object object);
@@ -117,6 +117,7 @@ enum class Verb {
   nexthop_add, nexthop_replace, nexthop_del, nexthop_show, nexthop_flush, nexthop_bucket_show,
   addrlabel_add, addrlabel_del, addrlabel_show, addrlabel_flush,
   maddr_add, maddr_del, maddr_show,
+  netconf_show,
   unparsed,  // a batch line ip sends and the kernel refuses (UsageError::kernel_refusal): it fails in its place
   monitor,
 };

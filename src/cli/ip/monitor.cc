@@ -79,14 +79,6 @@ bool groups_wanted(const MonitorSpec& spec, unsigned group, int family) {
   return std::find(groups.begin(), groups.end(), group) != groups.end();
 }
 
-constexpr auto kNetconfPolicies = [] {
-  std::array<netlink::AttrPolicy, NETCONFA_MAX + 1> p{};
-  for (int t : {NETCONFA_IFINDEX, NETCONFA_FORWARDING, NETCONFA_RP_FILTER, NETCONFA_MC_FORWARDING,
-                NETCONFA_PROXY_NEIGH, NETCONFA_IGNORE_ROUTES_WITH_LINKDOWN, NETCONFA_INPUT})
-    p[t] = {netlink::AttrKind::u32};
-  return p;
-}();
-
 // ip's print_timestamp(): "Timestamp: <asctime> <usec> usec" on a line of
 // its own (-t), or "[<ISO 8601 local time>.<usec>] " before the event (-ts).
 std::string timestamp_text(Timestamp kind) {
@@ -198,35 +190,14 @@ class EventPrinter {
   void know_netns(NsidNames& names) { netns_names_ = &names; }
 
  private:
-  // ip's print_netconf(): the family, the device (or all, default) and each
-  // setting the kernel sent; only the device's under `dev`.
+  // ip's print_netconf(); only the device's under `dev`.
   std::string netconf_text(const MonitorEvent& e) {
-    auto a = attributes_of(e, sizeof(netconfmsg), netlink::Schema{kNetconfPolicies});
-    if (!a) return {};
-    int family = static_cast<uint8_t>(e.raw[NLMSG_HDRLEN]);
-    auto index = static_cast<int>(a->u32(NETCONFA_IFINDEX).value_or(0));
-    if (dev_ && index != dev_) return {};
-    std::string t = e.deleted ? "Deleted " : "";
-    t += family == AF_INET ? "inet " : family == AF_INET6 ? "inet6 " : family == AF_MPLS ? "mpls " : "unknown ";
-    if (a->has(NETCONFA_IFINDEX)) {
-      known(index);
-      t += index == NETCONFA_IFINDEX_ALL       ? "all "
-           : index == NETCONFA_IFINDEX_DEFAULT ? "default "
-                                               : name_of(index, all_) + " ";
-    }
-    auto on_off = [&](int attr, const char* name) {
-      if (auto v = a->u32(static_cast<uint16_t>(attr))) t += std::string(name) + (*v ? " on " : " off ");
-    };
-    on_off(NETCONFA_FORWARDING, "forwarding");
-    if (auto rp = a->u32(NETCONFA_RP_FILTER)) {
-      static constexpr const char* kRpFilter[] = {"off", "strict", "loose"};
-      t += "rp_filter " + (*rp < 3 ? std::string(kRpFilter[*rp]) : std::to_string(*rp)) + " ";
-    }
-    on_off(NETCONFA_MC_FORWARDING, "mc_forwarding");
-    on_off(NETCONFA_PROXY_NEIGH, "proxy_neigh");
-    on_off(NETCONFA_IGNORE_ROUTES_WITH_LINKDOWN, "ignore_routes_with_linkdown");
-    on_off(NETCONFA_INPUT, "input");
-    return t + "\n";
+    if (e.raw.size() < NLMSG_HDRLEN) return {};
+    auto c = netlink::parse_netconf(*reinterpret_cast<const nlmsghdr*>(e.raw.data()));
+    if (!c || (dev_ && c->ifindex.value_or(0) != dev_)) return {};
+    if (c->ifindex) known(*c->ifindex);
+    Json ignored;
+    return netconf_record(*c, e.deleted, name_, ignored);
   }
 
   // ip's print_nsid(), its names from ip's cache (know_netns).

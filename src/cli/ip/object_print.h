@@ -6,12 +6,14 @@
 
 #include <linux/netlink.h>
 
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
 
 #include "brisk/netlink/nexthop.h"
 
+#include "brisk/netlink/netconf.h"
 #include "cli/ip/runner.h"
 
 namespace brisk::ipcli {
@@ -50,6 +52,12 @@ struct NexthopView {
 };
 // A nexthop object's line as ip nexthop prints it.
 std::string nexthop_record(const netlink::NexthopEntry& nh, const NexthopView& view, Json& j);
+
+// A family's settings on a device (or all, default) as ip netconf and
+// ip monitor netconf print them, "Deleted " first for a removal; `name`
+// names a device by its ifindex.
+std::string netconf_record(const netlink::NetconfInfo& c, bool deleted, const std::function<std::string(int)>& name,
+                           Json& j);
 
 // An address label's line as ip addrlabel prints it.
 std::string addrlabel_record(const netlink::AddrLabelInfo& l, const Links& all, Json& j);

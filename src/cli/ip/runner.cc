@@ -616,6 +616,7 @@ NlResult<void> Runner::run_one(const IpCommand& cmd) {
     case Verb::nexthop_flush: return flush_nexthops(*this, cmd);
     case Verb::nexthop_bucket_show: return show_nexthop_buckets(*this, cmd);
     case Verb::addrlabel_show: return show_addrlabels(*this, cmd);
+    case Verb::netconf_show: return show_netconf(*this, cmd);
     case Verb::addrlabel_flush: return flush_addrlabels(*this, cmd);
     case Verb::maddr_add:
     case Verb::maddr_del: return change_maddr(*this, cmd);
