@@ -194,13 +194,13 @@ NlResult<void> list_ids(Runner& r, const IpCommand& cmd) {
   std::vector<netlink::NetnsIdEntry> entries;
   if (cmd.nsid) {
     entries.push_back(BRISK_TRY(netlink::find_netns_id(*c, *cmd.nsid, cmd.target_nsid)));
+    r.use_json();  // ip opens its array only once the answer is in
   } else {
     r.use_json();  // ip opens the array before the dump: "[]" even when it fails
     // ip -batch does not ask for strict checking of its dumps, so there the
     // kernel ignores target-nsid and lists this namespace's ids.
     entries = BRISK_TRY(netlink::list_netns_ids(*c, r.in_batch() ? std::nullopt : cmd.target_nsid));
   }
-  r.use_json();
   for (const auto& entry : entries) {
     auto name = names.name_of(entry, false);
     if (r.globals().json) r.emit(nsid_json(entry, false, name));
