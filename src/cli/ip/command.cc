@@ -26,6 +26,7 @@ std::optional<Object> object_of(std::string_view word) {
   if (word.size() > 2 && matches(word, "nexthop")) return Object::nexthop;
   // ip's "t", "tu" and "tun" are its tunnel object, which brisk lacks.
   if ((word.size() >= 4 && matches(word, "tuntap")) || (word.size() >= 2 && matches(word, "tap"))) return Object::tuntap;
+  if (word.size() >= 2 && matches(word, "token")) return Object::token;
   // "m" is maddress, which comes first in ip's table.
   if (word.size() > 1 && matches(word, "monitor")) return Object::monitor;
   return std::nullopt;
@@ -78,6 +79,9 @@ bool IpCommand::mutates() const {
     case Verb::maddr_del:
     case Verb::maddr_show:
     case Verb::netconf_show:
+    // One device's setting, sent alone (as ip's RTM_SETLINK), outside a batch.
+    case Verb::token_show:
+    case Verb::token_set:
       return false;
     default:
       return true;
@@ -110,6 +114,7 @@ Parsed<IpCommand> parse_command(std::span<const std::string> args, const Globals
     case Object::addrlabel: return parse_addrlabel(c, std::move(cmd), globals.family);
     case Object::maddr: return parse_maddr(c, std::move(cmd), globals.family);
     case Object::netconf: return parse_netconf(c, std::move(cmd));
+    case Object::token: return parse_token(c, std::move(cmd));
   }
   return usage("object \"" + args[0] + "\" is unknown");
 }

@@ -200,6 +200,12 @@ add and del end a batch, as they end ip: the lines after them are not run.
        brisk addrlabel [ list | flush | help ]
 The table is IPv6's (the kernel keeps no other); flush empties it, defaults too.
 )";
+    case Object::token:
+      return R"(Usage: brisk token [ list | set | del | get ] [ TOKEN ] [ dev DEV ]
+TOKEN is an IPv6 address whose low 64 bits become the interface id of DEV's
+SLAAC addresses; del (or ::) takes it away. list shows every device's but
+loopback and NOARP ones.
+)";
     case Object::netconf:
       return R"(Usage: brisk netconf show [ dev DEV ]
 Each family's settings of every device (or DEV's), then of all and of default
@@ -248,7 +254,7 @@ std::string_view general_usage() {
        brisk bench { spawn | link | containers | ip }  (brisk bench --help)
        brisk demo
 OBJECT := { link | address | addrlabel | maddress | route | rule | neigh | netns | netconf |
-           fdb | tuntap | monitor | nexthop }
+           fdb | tuntap | token | monitor | nexthop }
 OPTIONS := { -V[ersion] | -n[etns] NAME | -j[son] | -p[retty] | -d[etails] |
              -s[tatistics] | -h[uman-readable] | -iec | -br[ief] | -o[neline] |
              -t[imestamp] | -ts[hort] | -N[umeric] | -a[ll] | -rc[vbuf] SIZE |

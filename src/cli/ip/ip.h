@@ -89,7 +89,7 @@ struct Invocation {
 };
 Parsed<Invocation> parse_globals(std::span<const std::string> argv);
 
-enum class Object { link, address, route, rule, neigh, netns, fdb, tuntap, monitor, nexthop, addrlabel, maddr, netconf };
+enum class Object { link, address, route, rule, neigh, netns, fdb, tuntap, monitor, nexthop, addrlabel, maddr, netconf, token };
 
 // `brisk OBJECT help` and `brisk help`: the grammar brisk accepts (help.cc).
 std::string_view object_usage(Object object);
@@ -118,6 +118,7 @@ enum class Verb {
   addrlabel_add, addrlabel_del, addrlabel_show, addrlabel_flush,
   maddr_add, maddr_del, maddr_show,
   netconf_show,
+  token_show, token_set,
   unparsed,  // a batch line ip sends and the kernel refuses (UsageError::kernel_refusal): it fails in its place
   monitor,
 };
@@ -133,6 +134,12 @@ struct RouteGet {
 struct MaddrChange {
   std::string dev{};
   std::vector<uint8_t> address{};  // 6 bytes; zeros when none was named, as ip sends then
+};
+
+// token set|del: the IPv6 token given to a device.
+struct TokenChange {
+  std::string dev{};
+  std::string token = "::";  // an IPv6 address; :: takes the token away (del)
 };
 
 // `monitor`'s objects; none named means all of them.
@@ -257,7 +264,8 @@ struct IpCommand {
   using Spec = std::variant<std::monostate, netlink::LinkAdd, netlink::LinkSet, netlink::AltnameChange,
                             netlink::AddressSpec, netlink::RouteSpec, RouteGet, netlink::RuleSpec,
                             netlink::NeighbourSpec, netlink::FdbSpec, netlink::TunOptions, MonitorSpec,
-                            RestoreInput, netlink::NexthopObjectSpec, netlink::AddrLabelSpec, MaddrChange>;
+                            RestoreInput, netlink::NexthopObjectSpec, netlink::AddrLabelSpec, MaddrChange,
+                            TokenChange>;
 
   Verb verb = Verb::link_show;
   int line = 0;  // batch line; 0 for a command line
@@ -329,6 +337,8 @@ struct IpCommand {
   const netlink::AddrLabelSpec& addrlabel() const { return as<netlink::AddrLabelSpec>(); }
   MaddrChange& maddr() { return as<MaddrChange>(); }  // maddr add|del
   const MaddrChange& maddr() const { return as<MaddrChange>(); }
+  TokenChange& token() { return as<TokenChange>(); }  // token set|del
+  const TokenChange& token() const { return as<TokenChange>(); }
   RestoreInput& restore_input() { return as<RestoreInput>(); }  // rule restore
   const RestoreInput& restore_input() const { return as<RestoreInput>(); }
 };

@@ -55,7 +55,8 @@ std::optional<std::string> argument_error(const NetlinkError& e) {
   std::string_view detail = e.detail;
   if (e.code != ENODEV || !detail.ends_with(suffix)) return std::nullopt;
   // ip nexthop and addrlabel look their devices up as they parse, with words of their own.
-  if (std::string_view(e.op).starts_with("addrlabel ") && detail.starts_with("dev '"))
+  if ((std::string_view(e.op).starts_with("addrlabel ") || std::string_view(e.op).starts_with("token ")) &&
+      detail.starts_with("dev '"))
     return "Error: argument \"" + std::string(detail.substr(5, detail.size() - 5 - suffix.size())) +
            "\" is wrong: dev is invalid\n";
   if (std::string_view(e.op).starts_with("nexthop ")) {
@@ -461,7 +462,8 @@ int Runner::run(std::vector<BatchCommand>& cmds) {
                           cmd.verb == Verb::neigh_show || cmd.verb == Verb::neigh_flush ||
                           cmd.verb == Verb::route_get || cmd.verb == Verb::route_show ||
                           cmd.verb == Verb::route_flush || cmd.verb == Verb::route_save || cmd.verb == Verb::nexthop_show ||
-                          cmd.verb == Verb::nexthop_flush || cmd.verb == Verb::nexthop_bucket_show;
+                          cmd.verb == Verb::nexthop_flush || cmd.verb == Verb::nexthop_bucket_show ||
+                          cmd.verb == Verb::token_show || cmd.verb == Verb::token_set;
     if (!result && parses_devices) {
       if (auto text = argument_error(result.error())) {  // monitor dev DEV, show master|vrf DEV: missing
         flush_out();
@@ -617,6 +619,8 @@ NlResult<void> Runner::run_one(const IpCommand& cmd) {
     case Verb::nexthop_bucket_show: return show_nexthop_buckets(*this, cmd);
     case Verb::addrlabel_show: return show_addrlabels(*this, cmd);
     case Verb::netconf_show: return show_netconf(*this, cmd);
+    case Verb::token_show: return show_tokens(*this, cmd);
+    case Verb::token_set: return change_token(*this, cmd);
     case Verb::addrlabel_flush: return flush_addrlabels(*this, cmd);
     case Verb::maddr_add:
     case Verb::maddr_del: return change_maddr(*this, cmd);

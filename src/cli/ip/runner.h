@@ -140,6 +140,9 @@ netlink::NlResult<void> change_maddr(Runner& r, const IpCommand& cmd);
 netlink::NlResult<void> show_maddrs(Runner& r, const IpCommand& cmd);
 // ip netconf show [dev DEV]: a dump (one record under -4/-6 with a device).
 netlink::NlResult<void> show_netconf(Runner& r, const IpCommand& cmd);
+// ip token list|get [dev DEV], and set|del TOKEN dev DEV.
+netlink::NlResult<void> show_tokens(Runner& r, const IpCommand& cmd);
+netlink::NlResult<void> change_token(Runner& r, const IpCommand& cmd);
 inline constexpr const char* kAddrlabelFlush = "addrlabel flush";  // the op of its failure
 inline constexpr const char* kFlushIncomplete = "flush rounds";  // ip's flush gave up; the detail is its words
 inline constexpr const char* kNetnsOpen = "netns lookup";  // a namespace ip netns could not open
