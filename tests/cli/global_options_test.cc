@@ -242,6 +242,31 @@ TEST_F(GlobalOptionsOutput, LinkFamilyAsIp) {
   same({"addr", "show", "dev", "v0"});
 }
 
+// -n NAME is /run/netns/NAME as written, entered before anything else is
+// read (ip's netns_switch): a path, "..", an empty name or a missing one
+// fails with ip's words and 255, even before a batch file that is missing
+// or has a bad line.
+TEST(IpGlobalOptionsNetns, OpenedAndRefusedAsIp) {
+  brisk::test::TempDir dir;
+  std::string bad = dir.path() + "/bad";
+  cli_test::write_file(bad, "link set lo up\nlink frob\n");
+  std::string missing = "brisk-test-none-" + std::to_string(::getpid());
+  for (const std::string& name : {std::string("/x"), std::string("a/b"), std::string(".."), std::string("."),
+                                  std::string(), missing}) {
+    for (const Words& rest : std::vector<Words>{{"link", "show", "lo"}, {"-batch", dir.path() + "/none"},
+                                                {"-batch", bad}, {"-j", "addr"}}) {
+      Words args{"-n", name};
+      args.insert(args.end(), rest.begin(), rest.end());
+      auto theirs = cli_test::ip_run(args), ours = cli_test::brisk_run(args);
+      SCOPED_TRACE(::testing::PrintToString(args));
+      EXPECT_EQ(theirs.code, 255);
+      EXPECT_EQ(ours.out, theirs.out);
+      EXPECT_EQ(ours.err, theirs.err);
+      EXPECT_EQ(ours.code, theirs.code);
+    }
+  }
+}
+
 TEST_F(GlobalOptionsOutput, OtherOptionsAsIp) {
   for (const Words& args : std::vector<Words>{{"-rc", "100000", "link", "show", "v0"},
                                               {"-rc", "x", "link"},

@@ -7,6 +7,7 @@
 
 #include "cli/ip/batch_file.h"
 #include "cli/ip/batch_parse.h"
+#include "cli/ip/objects.h"
 #include "cli/ip/runner.h"
 
 namespace brisk::ipcli {
@@ -48,10 +49,18 @@ int ip_main(int argc, char** argv) {
   std::vector<std::string> args(argv, argv + argc);
   auto inv = parse_globals(args);
   if (!inv) return usage_exit(inv.error(), "");
-  const Globals& g = inv->globals;
+  Globals& g = inv->globals;
   if (g.version) {
     std::printf("brisk ip utility, brisk-%s\n", BRISK_VERSION_STRING);
     return 0;
+  }
+  if (!g.netns.empty()) {
+    // As ip's option loop: entered before the batch is read, 255 if it cannot be.
+    if (auto failed = switch_netns(g.netns)) {
+      std::fprintf(stderr, "%s\n", failed->c_str());
+      return kUsageExit;
+    }
+    g.netns.clear();  // this process is there now
   }
   std::vector<BatchCommand> cmds;
   std::string source;

@@ -1,6 +1,7 @@
 // ip netns: add, attach, delete, list, list-id, exec, identify, pids, set
 // and monitor.
 
+#include <fcntl.h>
 #include <sys/inotify.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -139,6 +140,14 @@ Parsed<IpCommand> parse_netns(Cursor& c, IpCommand&& cmd, bool all) {
 // What `ip netns exec` does before exec: enter the namespace, then the
 // library's NetnsView, the same steps a spawned child with Command::netns
 // runs. In place: the CLI then becomes the program.
+std::optional<std::string> switch_netns(const std::string& name) {
+  UniqueFd fd(::open((std::string(kNetnsDir) + "/" + name).c_str(), O_RDONLY | O_CLOEXEC));
+  if (!fd) return "Cannot open network namespace \"" + name + "\": " + std::strerror(errno);
+  if (auto entered = netlink::enter_netns(fd.get(), name); !entered)
+    return "setting the network namespace \"" + name + "\" failed: " + std::strerror(entered.error().code);
+  return std::nullopt;
+}
+
 NlResult<void> enter_netns_for_exec(const std::string& name) {
   auto fd = BRISK_TRY(netlink::open_netns(name));
   BRISK_TRY(netlink::enter_netns(fd.get(), name));

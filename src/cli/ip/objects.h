@@ -37,5 +37,8 @@ Parsed<uint32_t> group_value(const std::string& text);
 
 // A netns name as ip accepts it: no '/', not "." or "..".
 Parsed<std::string> netns_name(const std::string& text);
+// ip's `-n NAME` (netns_switch): this process enters /run/netns/NAME, the
+// name taken as written, before the batch is read; ip's words on failure.
+std::optional<std::string> switch_netns(const std::string& name);
 
 }  // namespace brisk::ipcli
