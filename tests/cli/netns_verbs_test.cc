@@ -212,5 +212,33 @@ TEST_F(NetnsVerbs, ListIdAsIp) {
   }
 }
 
+// A file under /run/netns that is no namespace: ip asks the kernel for its
+// id anyway and prints the refusal, once when it reads its name map (once
+// per process) and once per list entry. The script runs in a mount and a
+// network namespace of its own, with an empty /run/netns, so the ids it
+// sets are the throwaway namespace's.
+TEST(NetnsVerbsStale, StaleNamesReportedAsIp) {
+  if (!brisk::test::can_unshare_net()) GTEST_SKIP() << "needs CAP_SYS_ADMIN to create namespaces";
+  brisk::test::TempDir dir;
+  cli_test::write_file(dir.path() + "/batch", "netns list\nnetns list\nnetns list-id\nnetns add c\nnetns list\n");
+  auto script = [&](const std::string& tool) {
+    return "mount -t tmpfs tmpfs /run/netns && ip netns add a && touch /run/netns/stale && ip netns add b && "
+           "ip netns set b 7 || exit 99\n"
+           "T=" + tool + "\n"
+           "for f in '' -j; do $T $f netns list; echo rc=$?; $T $f netns list-id; echo rc=$?; done\n"
+           "$T link show lo >/dev/null; echo rc=$?\n"
+           "$T -batch " + dir.path() + "/batch; echo rc=$?\n";
+  };
+  auto run = [&](const std::string& tool) {
+    return cli_test::run({"unshare", "--mount", "--net", "--propagation", "private", "sh", "-c", script(tool)});
+  };
+  auto theirs = run("ip"), ours = run(BRISK_CLI_PATH);
+  ASSERT_EQ(theirs.code, 0) << theirs.err;
+  EXPECT_NE(theirs.err.find("Error: Peer netns reference is invalid."), std::string::npos) << theirs.err;
+  EXPECT_EQ(ours.out, theirs.out);
+  EXPECT_EQ(ours.err, theirs.err);
+  EXPECT_EQ(ours.code, theirs.code);
+}
+
 }  // namespace
 }  // namespace brisk::ipcli

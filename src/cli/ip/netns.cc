@@ -260,11 +260,10 @@ NlResult<void> run_netns(Runner& r, const IpCommand& cmd) {
     case Verb::netns_list: {
       r.use_json();
       auto c = BRISK_TRY(r.conn());
+      r.netns_by_id();  // ip's netns_map_init(), first: it prints what the kernel refuses too
       for (const auto& name : BRISK_TRY(netlink::list_netns(netlink::NetnsOrder::directory))) {
         // Like ip: "(id: N)" for a namespace that has an id here, each name asked.
-        std::optional<int> id;
-        if (auto fd = netlink::open_netns(name))
-          if (auto known = netlink::netns_id(*c, fd->get())) id = *known;
+        std::optional<int> id = named_netns_id(*c, name);
         if (g.json) {
           Json j{{"name", name}};
           if (id) j["id"] = *id;

@@ -1,5 +1,11 @@
 #include "cli/ip/nsid_print.h"
 
+#include <fcntl.h>
+
+#include <cstdio>
+
+#include "cli/ip/runner.h"
+
 namespace brisk::ipcli {
 
 std::optional<std::string> NsidNames::name_of(const netlink::NetnsIdEntry& entry, bool deleted) {
@@ -18,13 +24,20 @@ std::optional<std::string> NsidNames::named(int nsid) {
   if (nsid < 0 || !conn_) return std::nullopt;
   auto names = netlink::list_netns(netlink::NetnsOrder::directory);
   if (!names) return std::nullopt;
-  for (const auto& name : *names) {
-    auto fd = netlink::open_netns(name);
-    if (!fd) continue;
-    auto id = netlink::netns_id(*conn_, fd->get());
-    if (id && *id && **id == nsid) return name;
-  }
+  for (const auto& name : *names)
+    if (named_netns_id(*conn_, name) == nsid) return name;
   return std::nullopt;
+}
+
+std::optional<int> named_netns_id(netlink::Connection& conn, const std::string& name, bool report) {
+  UniqueFd fd(::open((std::string(kNetnsDir) + "/" + name).c_str(), O_RDONLY | O_CLOEXEC));
+  if (!fd) return std::nullopt;
+  auto id = netlink::netns_id(conn, fd.get());
+  if (!id) {
+    if (report) std::fprintf(stderr, "%s\n", runtime_message(id.error()).c_str());
+    return std::nullopt;
+  }
+  return *id;
 }
 
 std::string nsid_text(const netlink::NetnsIdEntry& entry, bool deleted, const std::optional<std::string>& name) {

@@ -32,6 +32,13 @@ class NsidNames {
   std::map<int, std::string> by_id_;
 };
 
+// ip's get_netnsid_from_name(): /run/netns/NAME opened as it is (not
+// checked to be a namespace) and its id here asked of the kernel. A refusal,
+// such as "Peer netns reference is invalid." for a stale file, is printed to
+// stderr as ip's rtnl_talk() prints it (unless `report` is false); an
+// unopenable file is passed over.
+std::optional<int> named_netns_id(netlink::Connection& conn, const std::string& name, bool report = true);
+
 // "[Deleted ]nsid N [current-nsid M ](iproute2 netns name: NAME)\n", with
 // "unassigned" for a negative id.
 std::string nsid_text(const netlink::NetnsIdEntry& entry, bool deleted, const std::optional<std::string>& name);

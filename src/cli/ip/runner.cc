@@ -571,12 +571,9 @@ const std::map<int, std::string>& Runner::netns_by_id() {
   auto c = conn();
   auto names = netlink::list_netns(netlink::NetnsOrder::directory);  // the first name of a namespace wins, as in ip
   if (!c || !names) return *netns_by_id_;
-  for (const auto& name : *names) {
-    auto fd = netlink::open_netns(name);
-    if (!fd) continue;
-    auto id = netlink::netns_id(**c, fd->get());
-    if (id && *id) netns_by_id_->emplace(**id, name);
-  }
+  for (const auto& name : *names)
+    if (auto id = named_netns_id(**c, name, !netns_map_built_)) netns_by_id_->emplace(*id, name);
+  netns_map_built_ = true;
   return *netns_by_id_;
 }
 

@@ -55,6 +55,8 @@ class Runner {
   netlink::NlResult<Links> links_around(const std::string& dev, bool stats);
   // The named namespaces (/run/netns) by the id each has here, as ip's
   // netns map: built on first use; a name that cannot be read is left out.
+  // The kernel's refusal of a name is printed the first time only: ip builds
+  // its map once, where brisk builds it again after a netns add or del.
   const std::map<int, std::string>& netns_by_id();
   void forget_netns_ids() { netns_by_id_.reset(); }
   // ip's nsid cache for list-id and monitor nsid: netns_by_id() when first
@@ -95,6 +97,7 @@ class Runner {
   Json json_ = Json::array();
   bool json_used_ = false;
   std::optional<std::map<int, std::string>> netns_by_id_;
+  bool netns_map_built_ = false;  // once: the refusals it met were printed
   std::optional<NsidNames> nsid_names_;
 };
 
