@@ -227,8 +227,6 @@ Parsed<Invocation> parse_globals(std::span<const std::string> argv) {
     switch (global_of(opt)) {
       case GlobalOption::netns:
         TRY_SET(g.netns, value(opt, "a namespace name"));  // opened as written, as ip's netns_switch()
-        // An empty name is /run/netns itself, a directory setns() refuses.
-        if (g.netns.empty()) return fatal(switch_netns("").value_or("setns refused /run/netns"), 255);
         break;
       case GlobalOption::json: g.json = true; break;
       case GlobalOption::pretty: g.pretty = true; break;

@@ -61,7 +61,7 @@ enum class Timestamp { none, long_line, short_prefix };
 enum class ColorMode { never, automatic, always };
 
 struct Globals {
-  std::string netns{};                // -n NAME
+  std::optional<std::string> netns{};  // -n NAME (may be empty, as ip takes it)
   bool json = false;                  // -j
   bool pretty = false;                // -p
   bool force = false;                 // -force

@@ -54,13 +54,13 @@ int ip_main(int argc, char** argv) {
     std::printf("brisk ip utility, brisk-%s\n", BRISK_VERSION_STRING);
     return 0;
   }
-  if (!g.netns.empty()) {
+  if (g.netns) {
     // As ip's option loop: entered before the batch is read, 255 if it cannot be.
-    if (auto failed = switch_netns(g.netns)) {
+    if (auto failed = switch_netns(*g.netns)) {
       std::fprintf(stderr, "%s\n", failed->c_str());
       return kUsageExit;
     }
-    g.netns.clear();  // this process is there now
+    g.netns.reset();  // this process is there now
   }
   std::vector<BatchCommand> cmds;
   std::string source;

@@ -140,8 +140,12 @@ Parsed<IpCommand> parse_netns(Cursor& c, IpCommand&& cmd, bool all) {
 // What `ip netns exec` does before exec: enter the namespace, then the
 // library's NetnsView, the same steps a spawned child with Command::netns
 // runs. In place: the CLI then becomes the program.
+UniqueFd open_run_netns(const std::string& name) {
+  return UniqueFd(::open((std::string(kNetnsDir) + "/" + name).c_str(), O_RDONLY | O_CLOEXEC));
+}
+
 std::optional<std::string> switch_netns(const std::string& name) {
-  UniqueFd fd(::open((std::string(kNetnsDir) + "/" + name).c_str(), O_RDONLY | O_CLOEXEC));
+  UniqueFd fd = open_run_netns(name);
   if (!fd) return "Cannot open network namespace \"" + name + "\": " + std::strerror(errno);
   if (auto entered = netlink::enter_netns(fd.get(), name); !entered)
     return "setting the network namespace \"" + name + "\" failed: " + std::strerror(entered.error().code);
@@ -290,8 +294,8 @@ NlResult<void> run_netns(Runner& r, const IpCommand& cmd) {
     case Verb::netns_identify: {
       // ip reads /proc/self after -n moved it: that namespace, then.
       auto fd = cmd.pid ? netlink::open_netns_pid(cmd.pid)
-                : g.netns.empty() ? netlink::open_netns_path("/proc/self/ns/net")
-                                  : netlink::open_netns(g.netns);
+                : !g.netns ? netlink::open_netns_path("/proc/self/ns/net")
+                           : netlink::open_netns(*g.netns);
       if (!fd) return NetlinkError{.code = fd.error().code, .op = kNetnsOpen};
       auto names = BRISK_TRY(netlink::netns_names_of(fd->get()));
       r.out() += (names.empty() ? std::string() : names.back()) + "\n";  // ip keeps the last it reads

@@ -1,9 +1,8 @@
 #include "cli/ip/nsid_print.h"
 
-#include <fcntl.h>
-
 #include <cstdio>
 
+#include "cli/ip/objects.h"
 #include "cli/ip/runner.h"
 
 namespace brisk::ipcli {
@@ -30,7 +29,7 @@ std::optional<std::string> NsidNames::named(int nsid) {
 }
 
 std::optional<int> named_netns_id(netlink::Connection& conn, const std::string& name, bool report) {
-  UniqueFd fd(::open((std::string(kNetnsDir) + "/" + name).c_str(), O_RDONLY | O_CLOEXEC));
+  UniqueFd fd = open_run_netns(name);
   if (!fd) return std::nullopt;
   auto id = netlink::netns_id(conn, fd.get());
   if (!id) {

@@ -37,6 +37,9 @@ Parsed<uint32_t> group_value(const std::string& text);
 
 // A netns name as ip accepts it: no '/', not "." or "..".
 Parsed<std::string> netns_name(const std::string& text);
+// /run/netns/NAME as ip opens it: the name as written, the file whatever it
+// is (invalid when it cannot be opened; errno says why).
+UniqueFd open_run_netns(const std::string& name);
 // ip's `-n NAME` (netns_switch): this process enters /run/netns/NAME, the
 // name taken as written, before the batch is read; ip's words on failure.
 std::optional<std::string> switch_netns(const std::string& name);

@@ -185,8 +185,8 @@ NlResult<Connection*> Runner::conn() {
   netlink::ConnectionOptions options;
   // -rc: ip's setsockopt(SO_RCVBUF), whose int takes the unsigned bits as they are.
   if (g_.rcvbuf) options.receive_buffer = static_cast<int>(*g_.rcvbuf);
-  if (!g_.netns.empty()) {
-    auto fd = netlink::open_netns(g_.netns);
+  if (g_.netns) {
+    auto fd = netlink::open_netns(*g_.netns);
     if (!fd) return std::move(fd).error();
     netns_fd_ = std::move(*fd);
     // The library never moves the caller's thread, so open_in() makes the
@@ -194,7 +194,7 @@ NlResult<Connection*> Runner::conn() {
     // stack, its malloc arena) cost more than the command. The CLI's own
     // process simply enters the namespace.
     if (own_process_) {
-      BRISK_TRY(netlink::enter_netns(netns_fd_.get(), g_.netns));
+      BRISK_TRY(netlink::enter_netns(netns_fd_.get(), *g_.netns));
       netns_fd_.reset();
       auto c = Connection::open(options);
       if (!c) return std::move(c).error();
