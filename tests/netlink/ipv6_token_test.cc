@@ -46,7 +46,7 @@ TEST_F(Ipv6TokenTest, SetReadBackAndTakenAway) {
   auto on_lo = set_ipv6_token(conn(), lo, IpAddress::parse("::5").value());
   ASSERT_FALSE(on_lo);
   EXPECT_EQ(on_lo.error().code, EINVAL);
-  EXPECT_EQ(on_lo.error().op, "token set");
+  EXPECT_STREQ(on_lo.error().op, "token set");
   auto v4 = set_ipv6_token(conn(), v0, IpAddress::parse("10.0.0.1").value());
   ASSERT_FALSE(v4);
   EXPECT_EQ(v4.error().code, EINVAL);
