@@ -43,8 +43,9 @@ Parsed<IpCommand> parse_token_change(Cursor& c, IpCommand&& cmd, bool del) {
 // missing one is its argument error "dev is invalid" (argument_error).
 NlResult<int> token_device(netlink::Connection& conn, const std::string& dev) {
   auto index = netlink::resolve_link(conn, dev);
-  if (!index) return netlink::NetlinkError{.code = ENODEV, .op = "token dev", .detail = "dev '" + dev + "' does not exist"};
-  return *index;
+  if (!index && index.error().code == ENODEV)  // any other failure keeps its own errno and text
+    return netlink::NetlinkError{.code = ENODEV, .op = "token dev", .detail = "dev '" + dev + "' does not exist"};
+  return index;
 }
 
 }  // namespace
