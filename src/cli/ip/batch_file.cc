@@ -124,7 +124,9 @@ Parsed<std::string> read_batch(const std::string& file) {
     chunk = static_cast<std::size_t>(st.st_size) + 1;  // +1: the read that sees the end
   std::size_t used = 0;
   for (;;) {
-    if (text.size() - used < chunk) text.resize(used + chunk);
+    // Grown only once full: after a regular file's single read the +1 byte
+    // is room enough to see its end, with no second chunk zeroed and copied.
+    if (text.size() == used) text.resize(used + chunk);
     ssize_t n = ::read(fd, text.data() + used, text.size() - used);
     if (n < 0 && errno == EINTR) continue;
     if (n < 0) {
