@@ -41,7 +41,6 @@ struct Part {
 void split_and_parse(Part& part, const Globals& globals, std::size_t room) {
   ParsedBatch& out = part.parsed;
   out.cmds.reserve(room);
-  out.errors.reserve(room);
   out.ends.reserve(room);
   BatchSplitter splitter(part.text);
   BatchLine line;
@@ -66,11 +65,10 @@ void split_and_parse(Part& part, const Globals& globals, std::size_t room) {
         cmd->line = number;
         kept.held = std::make_unique<IpCommand>(std::move(*cmd));
       }
-      out.errors.emplace_back();
     } else {
+      out.errors.emplace_back(out.cmds.size(), std::move(cmd).error());
+      out.errors.back().second.line = number;
       out.cmds.push_back(BatchCommand{.line = number});
-      out.errors.push_back(std::move(cmd).error());
-      out.errors.back()->line = number;
     }
     out.ends.push_back(line.end + part.offset);
   }
@@ -106,6 +104,7 @@ Parsed<ParsedBatch> parse_batch(std::string_view text, const Globals& globals) {
   auto append = [](auto& to, auto& from) {
     to.insert(to.end(), std::make_move_iterator(from.begin()), std::make_move_iterator(from.end()));
   };
+  for (auto& [index, error] : tail.parsed.errors) index += out.cmds.size();
   append(out.cmds, tail.parsed.cmds);
   append(out.errors, tail.parsed.errors);
   append(out.ends, tail.parsed.ends);

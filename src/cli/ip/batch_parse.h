@@ -10,6 +10,7 @@
 
 #include <optional>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "cli/ip/ip.h"
@@ -21,7 +22,9 @@ struct ParsedBatch {
   // parse, an unparsed one (verb unparsed, nothing held) beside its error.
   // A plain change's text is a view of the batch's.
   std::vector<BatchCommand> cmds;
-  std::vector<std::optional<UsageError>> errors;  // the line's parse error, numbered
+  // The lines' parse errors, numbered, with their index in cmds, in order:
+  // few, so not a slot per line (a long batch's pages are what it costs).
+  std::vector<std::pair<std::size_t, UsageError>> errors;
   std::vector<std::size_t> ends;                  // BatchLine::end of each line
 };
 

@@ -82,8 +82,10 @@ int ip_main(int argc, char** argv) {
     // A line whose refusal is the kernel's in ip fails in its place instead.
     cmds = std::move(parsed->cmds);
     std::vector<UsageError> errors;
+    auto next_error = parsed->errors.begin();
     for (std::size_t k = 0; k < cmds.size(); ++k) {
-      if (auto& error = parsed->errors[k]) {
+      if (next_error != parsed->errors.end() && next_error->first == k) {
+        UsageError* error = &(next_error++)->second;
         if (error->kernel_refusal) {
           cmds[k].held = std::make_unique<IpCommand>(IpCommand{.verb = Verb::unparsed, .line = error->line});
           cmds[k].held->parse_error = std::move(*error);
