@@ -4,6 +4,7 @@
 #include <linux/if_link.h>
 #include <linux/rtnetlink.h>
 
+#include <algorithm>
 #include <climits>
 #include <random>
 #include <unordered_map>
@@ -114,17 +115,15 @@ NlResult<void> run_one(Connection& conn, Op op) {
 
 }  // namespace detail
 
-Batch::Batch(Connection& conn, BatchOptions options) : conn_(conn), options_(options) {}
+Batch::Batch(Connection& conn, BatchOptions options)
+    : conn_(conn), options_(options), ops_(std::make_unique<detail::IndexRing<detail::Op>>()) {}
 Batch::~Batch() = default;
 
-std::size_t Batch::size() const { return ops_.size(); }
+std::size_t Batch::size() const { return ops_->end(); }
 
-void Batch::reserve(std::size_t count) { ops_.reserve(count); }
+void Batch::reserve(std::size_t count) { ops_->reserve(count); }
 
-std::size_t Batch::push(detail::Op op) {
-  ops_.push_back(std::move(op));
-  return ops_.size() - 1;
-}
+std::size_t Batch::push(detail::Op op) { return ops_->push(std::move(op)); }
 
 std::size_t Batch::add_link(LinkAdd spec) { return push(detail::link_add_op(std::move(spec))); }
 std::size_t Batch::set_link(LinkSet spec) { return push(detail::link_set_op(std::move(spec))); }
@@ -182,10 +181,18 @@ std::size_t Batch::put_nexthop(NexthopObjectSpec spec, NexthopWrite write) {
 std::vector<NlResult<void>> Batch::flush() { return flush({}); }
 
 std::vector<NlResult<void>> Batch::flush(const std::function<bool()>& more, std::size_t expected) {
-  // ops_ itself is run, so that what `more` queues lands where the run reads.
-  auto results = detail::run_ops(conn_, ops_, options_, {.more = more, .expected = expected, .release_settled = true});
-  ops_.clear();
+  std::vector<NlResult<void>> results;
+  results.reserve(std::max(ops_->live(), expected));
+  flush_each(more, expected, [&](std::size_t, NlResult<void> result) { results.push_back(std::move(result)); });
   return results;
+}
+
+void Batch::flush_each(const std::function<bool()>& more, std::size_t expected,
+                       const std::function<void(std::size_t, NlResult<void>)>& on_result) {
+  // ops_ itself is run, so that what `more` queues lands where the run reads.
+  detail::run_ops(conn_, *ops_, options_, {.more = more, .expected = expected, .release_settled = true},
+                  [&](std::size_t i, NlResult<void>&& result) { on_result(i, std::move(result)); });
+  *ops_ = {};
 }
 
 }  // namespace brisk::netlink

@@ -18,6 +18,11 @@
 // A fed run (Batch::flush with `more`) asks for more ops whenever it has
 // taken up every op it holds, so the caller's thread makes ops while the
 // send thread waits on the kernel.
+//
+// An op is retired once its result is final: every op before it has been
+// settled too, and none is in a window. Its result goes to the run's sink
+// then, in index order, and (when asked) the op itself is let go, so a long
+// run holds ops and results for its live windows only.
 #include <algorithm>
 #include <functional>
 #include <optional>
@@ -26,6 +31,7 @@
 #include <utility>
 #include <vector>
 
+#include "netlink/index_ring.h"
 #include "netlink/op.h"
 #include "netlink/send_thread.h"
 
@@ -34,28 +40,31 @@ namespace {
 
 class BatchRun {
  public:
-  BatchRun(Connection& conn, std::vector<Op>& ops, const BatchOptions& options, const RunMode& mode)
+  BatchRun(Connection& conn, IndexRing<Op>& ops, const BatchOptions& options, const RunMode& mode,
+           const ResultSink& sink)
       : conn_(conn),
         ops_(ops),
         more_(mode.more),
         release_(mode.release_settled),
-        results_(ops.size()),
+        sink_(sink),
         window_(conn.window_requests(kAckBudget)),
         stop_mode_(options.stop_at_first_error),
         // Deletes cannot be undone, so a stopping batch sends them one at a time.
         coalesce_(options.coalesce_deletes && !options.stop_at_first_error),
         coalesce_min_(std::max<std::size_t>(options.coalesce_min, 2)),
         overlap_(conn.transport().concurrent_lookups() &&
-                 std::max(ops.size(), mode.expected) >= 2 * kOverlapWindow) {
-    // Sized once for a fed run too: growing it a line at a time moved every
-    // result made so far and touched fresh pages at each doubling.
-    results_.reserve(std::max(ops.size(), mode.expected));
+                 std::max(ops.live(), mode.expected) >= 2 * kOverlapWindow) {
+    results_.reserve(ops.live());
+    while (results_.end() < ops_.end()) results_.push({});
   }
 
-  std::vector<NlResult<void>> run() {
-    for (std::size_t i = 0; have(i); ++i) i = step(i);
+  void run() {
+    for (std::size_t i = ops_.begin(); have(i); ++i) {
+      i = step(i);
+      retire(i + 1);
+    }
     drain();
-    return std::move(results_);
+    retire(ops_.end());
   }
 
  private:
@@ -67,11 +76,23 @@ class BatchRun {
   // Whether op i exists: asks the feed for more while it is past the end.
   // That may move ops_, so no reference into it is held across a call.
   bool have(std::size_t i) {
-    while (i >= ops_.size() && more_ && !fed_dry_) {
+    while (i >= ops_.end() && more_ && !fed_dry_) {
       if (!more_()) fed_dry_ = true;
-      results_.resize(ops_.size());
+      while (results_.end() < ops_.end()) results_.push({});
     }
-    return i < ops_.size();
+    return i < ops_.end();
+  }
+
+  // Every op before `next` (the next to be taken up) whose result is final,
+  // that is none in a window, goes: its result to the sink, and the op
+  // itself when the run releases them.
+  void retire(std::size_t next) {
+    std::size_t end = next;
+    if (!owner_.empty()) end = std::min(end, owner_.front());
+    if (in_transit_ && !transit_owner_.empty()) end = std::min(end, transit_owner_.front());
+    for (std::size_t i = results_.begin(); i < end; ++i) sink_(i, std::move(results_[i]));
+    results_.retire_before(end);
+    if (release_) ops_.retire_before(end);
   }
 
   // Takes op i through its transitions; returns the last op index it consumed.
@@ -279,10 +300,6 @@ class BatchRun {
         break;
       }
     }
-    // Their results are final: what the ops hold (specs, closures, state)
-    // goes back to the allocator for the ops still to be made.
-    if (release_)
-      for (std::size_t i : window_ops) ops_[i] = Op{};
   }
 
   // Stop mode: op i failed before it was sent. Earlier ops still in flight
@@ -329,11 +346,12 @@ class BatchRun {
   }
 
   Connection& conn_;
-  std::vector<Op>& ops_;
+  IndexRing<Op>& ops_;
   const std::function<bool()>& more_;  // the feed; empty: ops_ is all there is
   bool fed_dry_ = false;               // the feed said it has no more
-  const bool release_;                 // reset each op once it is settled
-  std::vector<NlResult<void>> results_;
+  const bool release_;                 // let each op go once it is retired
+  const ResultSink& sink_;             // where each result goes once final
+  IndexRing<NlResult<void>> results_;  // of the ops not yet retired
   const std::size_t window_;       // requests per window
   const bool stop_mode_;           // options.stop_at_first_error
   const bool coalesce_;            // runs of deletes become one group delete
@@ -356,9 +374,18 @@ class BatchRun {
 
 }  // namespace
 
-std::vector<NlResult<void>> run_ops(Connection& conn, std::vector<Op>& ops, const BatchOptions& options,
-                                    const RunMode& mode) {
-  return BatchRun(conn, ops, options, mode).run();
+void run_ops(Connection& conn, IndexRing<Op>& ops, const BatchOptions& options, const RunMode& mode,
+             const ResultSink& sink) {
+  BatchRun(conn, ops, options, mode, sink).run();
+}
+
+std::vector<NlResult<void>> run_ops(Connection& conn, std::vector<Op>& ops, const BatchOptions& options) {
+  IndexRing<Op> ring(std::move(ops));
+  std::vector<NlResult<void>> results;
+  results.reserve(ring.live());
+  run_ops(conn, ring, options, {}, [&](std::size_t, NlResult<void>&& r) { results.push_back(std::move(r)); });
+  ops = ring.take();
+  return results;
 }
 
 }  // namespace brisk::netlink::detail

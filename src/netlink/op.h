@@ -20,6 +20,7 @@
 #include "brisk/netlink/nexthop.h"
 #include "brisk/netlink/route.h"
 #include "brisk/netlink/rule.h"
+#include "netlink/index_ring.h"
 
 namespace brisk::netlink::detail {
 
@@ -92,7 +93,7 @@ bool rule_matches(const RuleInfo& rule, const RuleSpec& spec, bool add);
 // What a Batch queued, taken out of it (emptying it) to be run by
 // run_ops, keeping each op's undo for setup_netns_many.
 struct BatchAccess {
-  static std::vector<Op> take(Batch& batch) { return std::exchange(batch.ops_, {}); }
+  static std::vector<Op> take(Batch& batch) { return batch.ops_->take(); }
   static const BatchOptions& options(const Batch& batch) { return batch.options_; }
 };
 
@@ -103,15 +104,20 @@ struct RunMode {
   std::function<bool()> more{};
   // How many ops there will be in all, if known (0: ops.size()).
   std::size_t expected = 0;
-  // Each op is reset once its result is settled, so that a long run
-  // reuses the memory of its settled ops for later ones. Off for a caller
-  // that still needs the ops afterwards (setup_netns_many's undo).
+  // Each op is let go once it is retired (its result final), so that a
+  // long run reuses the memory of its settled ops for later ones. Off for
+  // a caller that still needs the ops afterwards (setup_netns_many's undo).
   bool release_settled = false;
 };
 
-// Runs ops in order, pipelined; results by position.
-std::vector<NlResult<void>> run_ops(Connection& conn, std::vector<Op>& ops, const BatchOptions& options,
-                                    const RunMode& mode = {});
+// Takes each op's result, by the op's index, in index order, once it is final.
+using ResultSink = std::function<void(std::size_t, NlResult<void>&&)>;
+
+// Runs the ops in order, pipelined, each result to `sink`.
+void run_ops(Connection& conn, IndexRing<Op>& ops, const BatchOptions& options, const RunMode& mode,
+             const ResultSink& sink);
+// Runs ops (kept whole) in order, pipelined; results by position.
+std::vector<NlResult<void>> run_ops(Connection& conn, std::vector<Op>& ops, const BatchOptions& options);
 // Deletes the named links with one group delete; results by position.
 std::vector<NlResult<void>> bulk_delete(Connection& conn, const std::vector<std::string>& names);
 

@@ -10,6 +10,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <climits>
 #include <set>
 #include <string>
@@ -846,35 +847,49 @@ detail::Op counted_add(int i, int& released) {
 // run reuses that memory for the ops it makes later; a caller that keeps
 // its ops (for an undo of its own) has them whole at the end.
 TEST(BatchLogic, SettledOpsAreReleasedDuringTheRunWhenAsked) {
+  // Long enough that the run dwarfs its two windows of 256 (one in
+  // transit, one being built).
+  constexpr int kRun = 3000;
   for (bool release : {true, false}) {
     AddressKernel kernel;
     Overlapped run(kernel);
-    std::vector<detail::Op> ops;
+    detail::IndexRing<detail::Op> ops;
     int released = 0, next = 1, released_when_fed_dry = -1;
+    std::size_t most_live = 0;
     detail::RunMode mode{.more =
                              [&] {
-                               if (next > kLong) {
+                               most_live = std::max(most_live, ops.live());
+                               if (next > kRun) {
                                  released_when_fed_dry = released;
                                  return false;
                                }
-                               ops.push_back(counted_add(next++, released));
+                               ops.push(counted_add(next++, released));
                                return true;
                              },
-                         .expected = kLong,
+                         .expected = kRun,
                          .release_settled = release};
-    auto results = detail::run_ops(*run.f.conn, ops, {}, mode);
-    ASSERT_EQ(results.size(), static_cast<std::size_t>(kLong));
+    std::vector<NlResult<void>> results;
+    std::size_t expected_index = 0;
+    detail::run_ops(*run.f.conn, ops, {}, mode, [&](std::size_t i, NlResult<void>&& r) {
+      EXPECT_EQ(i, expected_index++) << "results come in index order";
+      results.push_back(std::move(r));
+    });
+    ASSERT_EQ(results.size(), static_cast<std::size_t>(kRun));
     for (const auto& r : results) EXPECT_TRUE(r) << r.error().message();
     if (release) {
       EXPECT_GT(released_when_fed_dry, 0) << "no op was let go before the last was made";
-      EXPECT_EQ(released, kLong);
+      EXPECT_EQ(released, kRun);
+      // What is held at once is the windows' ops, not the run's.
+      EXPECT_LE(most_live, 2u * 256);
     } else {
       EXPECT_EQ(released, 0);
-      ASSERT_EQ(ops.size(), static_cast<std::size_t>(kLong));
-      EXPECT_TRUE(ops[0].undo) << "an op kept whole still has its undo";
+      EXPECT_EQ(most_live, static_cast<std::size_t>(kRun));
+      auto kept = ops.take();
+      ASSERT_EQ(kept.size(), static_cast<std::size_t>(kRun));
+      EXPECT_TRUE(kept[0].undo) << "an op kept whole still has its undo";
     }
-    ops.clear();
-    EXPECT_EQ(released, kLong);
+    ops = {};
+    EXPECT_EQ(released, kRun);
   }
 }
 

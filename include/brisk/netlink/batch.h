@@ -40,6 +40,8 @@ namespace brisk::netlink {
 
 namespace detail {
 struct Op;
+template <class T>
+class IndexRing;
 struct BatchAccess;  // setup_netns_many runs a batch's operations itself
 }
 
@@ -109,9 +111,11 @@ class BRISK_EXPORT Batch {
   std::size_t add_addrlabel(AddrLabelSpec spec);
   std::size_t delete_addrlabel(AddrLabelSpec spec);
 
+  // How many operations were queued since the last flush.
   std::size_t size() const;
-  // Makes room for `count` operations in all, as std::vector::reserve:
-  // a caller that knows its batch's size spares the queue its regrowth.
+  // Makes room for `count` operations queued before flush(), as
+  // std::vector::reserve does. A fed flush holds only the operations of
+  // its windows at once, and needs none.
   void reserve(std::size_t count);
   // Runs every queued operation and empties the batch.
   std::vector<NlResult<void>> flush();
@@ -123,13 +127,20 @@ class BRISK_EXPORT Batch {
   // many operations there will be in all (0: not known), by which a long
   // batch is overlapped from its start.
   std::vector<NlResult<void>> flush(const std::function<bool()>& more, std::size_t expected = 0);
+  // flush(more, expected), with each result handed to `on_result` (its
+  // index, the result) as soon as it is final, in index order, instead of
+  // in one vector at the end: a long fed batch then keeps no memory per
+  // operation beyond its windows in flight. Results are final when every
+  // earlier one is, so a caller may act on a failure before the batch ends.
+  void flush_each(const std::function<bool()>& more, std::size_t expected,
+                  const std::function<void(std::size_t, NlResult<void>)>& on_result);
 
  private:
   friend struct detail::BatchAccess;
   BRISK_HIDDEN std::size_t push(detail::Op op);
   Connection& conn_;
   BatchOptions options_;
-  std::vector<detail::Op> ops_;
+  std::unique_ptr<detail::IndexRing<detail::Op>> ops_;  // queued, numbered from 0 at each flush
 };
 
 }  // namespace brisk::netlink
