@@ -349,7 +349,6 @@ int Runner::run(std::vector<BatchCommand>& cmds) {
         while (end < cmds.size() && cmds[end].mutates() && cmds[end].verb != Verb::link_del) ++end;
       }
       netlink::Batch batch(**c, {.stop_at_first_error = stop_mode});
-      batch.reserve(end - i);
       std::vector<std::optional<std::size_t>> slot(end - i);
       std::vector<NetlinkError> prep_errors;  // of the lines that could not be queued, in order
       // The lines are queued as the batch asks for them, so that making the
@@ -380,14 +379,25 @@ int Runner::run(std::vector<BatchCommand>& cmds) {
         }
         return true;
       };
-      auto results = batch.flush(more, end - i);
+      // Only the failures are kept, by op index: they are few, and a slot
+      // per line would be pages touched for nothing.
+      std::vector<std::pair<std::size_t, NetlinkError>> failures;
+      batch.flush_each(more, end - i, [&](std::size_t op, NlResult<void> result) {
+        if (!result) failures.emplace_back(op, std::move(result).error());
+      });
       held_fds_.clear();
       bool failed = false;
       std::size_t next_prep = 0;
+      auto next_failure = failures.begin();  // ops are queued in line order, so their failures are
       for (std::size_t k = i; k < end; ++k) {
         // A line without a slot has the next of the errors, which are in line order.
         const NetlinkError* error = slot[k - i] ? nullptr : &prep_errors[next_prep++];
-        if (!error && !results[*slot[k - i]]) error = &results[*slot[k - i]].error();
+        if (!error) {
+          // Skipping failures of ops no line owns (a sync queued before a line's op).
+          while (next_failure != failures.end() && next_failure->first < *slot[k - i]) ++next_failure;
+          if (next_failure != failures.end() && next_failure->first == *slot[k - i])
+            error = &(next_failure++)->second;
+        }
         if (!error || (failed && stop_mode && error->code == ECANCELED)) continue;
         if (auto text = argument_error(*error)) {
           // ip reads the device's index while parsing the line, and a missing
