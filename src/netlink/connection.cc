@@ -150,7 +150,9 @@ Connection Connection::over(std::unique_ptr<Transport> transport, const Connecti
   conn.options_ = options;
   conn.transport_ = std::move(transport);
   conn.next_seq_ = options.first_sequence == 0 ? 1 : options.first_sequence;
-  conn.buffer_.resize(kReceiveBufferSize);
+  // Not zeroed: a reply touches only the pages it fills, where zeroing
+  // 64 KiB cost a one-request process 16 page faults (~10% of its time).
+  conn.buffer_ = std::make_unique_for_overwrite<char[]>(kReceiveBufferSize);
   return conn;
 }
 
@@ -176,7 +178,7 @@ std::optional<int> Connection::cached_ifindex(const std::string& name) const {
   return it->second;
 }
 
-NlResult<std::size_t> Connection::receive(bool wait) { return transport_->receive(buffer_, wait); }
+NlResult<std::size_t> Connection::receive(bool wait) { return transport_->receive({buffer_.get(), kReceiveBufferSize}, wait); }
 
 void Connection::execute(std::span<Request> requests) { windows(requests, true); }
 
@@ -315,7 +317,7 @@ void Connection::execute_window(std::span<Request> window, bool recheck) {
       if (lost || fence_unsent) break;  // the rest lost their replies
       continue;
     }
-    detail::for_each_message({buffer_.data(), *n}, [&](const nlmsghdr& nlh) {
+    detail::for_each_message({buffer_.get(), *n}, [&](const nlmsghdr& nlh) {
       if (fence_open && nlh.nlmsg_seq == fence->seq()) {
         if (nlh.nlmsg_type != NLMSG_ERROR) return true;
         fence_open = false;
@@ -403,7 +405,7 @@ NlResult<void> Connection::dump(Message request, const char* op, const std::stri
         overrun = true;  // part of the dump is gone; drain and start again
         break;
       }
-      detail::for_each_message({buffer_.data(), *n}, [&](const nlmsghdr& nlh) {
+      detail::for_each_message({buffer_.get(), *n}, [&](const nlmsghdr& nlh) {
         if (nlh.nlmsg_seq != request.seq()) return true;
         if (nlh.nlmsg_flags & NLM_F_DUMP_INTR) interrupted = true;
         if (nlh.nlmsg_type == NLMSG_DONE) {

@@ -185,7 +185,7 @@ class BRISK_EXPORT Connection {
   UniqueFd netns_;
   ConnectionOptions options_{};
   uint32_t next_seq_ = 1;
-  std::vector<char> buffer_;
+  std::unique_ptr<char[]> buffer_;  // a datagram read, 64 KiB
   std::unordered_map<std::string, int> names_;
   ConnectionStats stats_{};
 };
