@@ -242,6 +242,16 @@ TEST_F(GlobalOptionsOutput, LinkFamilyAsIp) {
   same({"addr", "show", "dev", "v0"});
 }
 
+// `args` refused by ip with 255, and by brisk with the same words.
+void expect_refused_as_ip(const Words& args) {
+  auto theirs = cli_test::ip_run(args), ours = cli_test::brisk_run(args);
+  SCOPED_TRACE(::testing::PrintToString(args));
+  EXPECT_EQ(theirs.code, 255);
+  EXPECT_EQ(ours.out, theirs.out);
+  EXPECT_EQ(ours.err, theirs.err);
+  EXPECT_EQ(ours.code, theirs.code);
+}
+
 // -n NAME is /run/netns/NAME as written, entered before anything else is
 // read (ip's netns_switch): a path, "..", an empty name or a missing one
 // fails with ip's words and 255, even before a batch file that is missing
@@ -257,14 +267,37 @@ TEST(IpGlobalOptionsNetns, OpenedAndRefusedAsIp) {
                                                 {"-batch", bad}, {"-j", "addr"}}) {
       Words args{"-n", name};
       args.insert(args.end(), rest.begin(), rest.end());
-      auto theirs = cli_test::ip_run(args), ours = cli_test::brisk_run(args);
-      SCOPED_TRACE(::testing::PrintToString(args));
-      EXPECT_EQ(theirs.code, 255);
-      EXPECT_EQ(ours.out, theirs.out);
-      EXPECT_EQ(ours.err, theirs.err);
-      EXPECT_EQ(ours.code, theirs.code);
+      expect_refused_as_ip(args);
     }
   }
+}
+
+// ip takes its options in order: -n is entered where it stands, and -V
+// prints the version and reads no further. So a namespace that cannot be
+// entered fails before what follows it (-V, an unknown option, a bad
+// -rc) and after what comes first.
+TEST(IpGlobalOptionsNetns, TakenInOrderAsIp) {
+  std::string missing = "brisk-test-none-" + std::to_string(::getpid());
+  for (const Words& args : std::vector<Words>{{"-n", missing, "-V"},
+                                              {"-n", missing, "-x", "link"},
+                                              {"-n", missing, "-rc", "x", "link"},
+                                              {"-rc", "x", "-n", missing, "link"},
+                                              {"-n", missing, "-n", "/x", "link"},
+                                              {"-n", "/x", "-n", missing, "link"}})
+    expect_refused_as_ip(args);
+  // Before the namespace, -V ends it all, and an unknown option fails as
+  // itself (brisk's words name its own help, so only the subject is compared).
+  for (const Words& args : std::vector<Words>{{"-V", "-n", missing}, {"-V", "-x", "link"}}) {
+    auto theirs = cli_test::ip_run(args), ours = cli_test::brisk_run(args);
+    SCOPED_TRACE(::testing::PrintToString(args));
+    EXPECT_EQ(theirs.code, 0);
+    EXPECT_EQ(ours.code, 0);
+    EXPECT_NE(ours.out.find("brisk"), std::string::npos) << ours.out;
+    EXPECT_EQ(ours.err, "");
+  }
+  auto unknown = cli_test::brisk_run({"-x", "-n", missing, "link"});
+  EXPECT_EQ(unknown.code, cli_test::ip_run({"-x", "-n", missing, "link"}).code);
+  EXPECT_NE(unknown.err.find("\"-x\" is unknown"), std::string::npos) << unknown.err;
 }
 
 TEST_F(GlobalOptionsOutput, OtherOptionsAsIp) {

@@ -208,7 +208,7 @@ bool is_ip_invocation(std::string_view arg, bool alone) {
   return arg.size() > 1 && arg[0] == '-' && arg[1] != '-';
 }
 
-Parsed<Invocation> parse_globals(std::span<const std::string> argv) {
+Parsed<Invocation> parse_globals(std::span<const std::string> argv, const NetnsSwitch& enter) {
   Invocation inv;
   Globals& g = inv.globals;
   std::size_t i = 1;
@@ -227,6 +227,10 @@ Parsed<Invocation> parse_globals(std::span<const std::string> argv) {
     switch (global_of(opt)) {
       case GlobalOption::netns:
         TRY_SET(g.netns, value(opt, "a namespace name"));  // opened as written, as ip's netns_switch()
+        if (enter) {
+          if (auto failed = enter(*g.netns)) return fail(UsageError{.message = std::move(*failed), .exact = true});
+          g.netns.reset();  // this process is there now
+        }
         break;
       case GlobalOption::json: g.json = true; break;
       case GlobalOption::pretty: g.pretty = true; break;
@@ -254,7 +258,9 @@ Parsed<Invocation> parse_globals(std::span<const std::string> argv) {
         g.family = *family;
         break;
       }
-      case GlobalOption::version: g.version = true; break;
+      case GlobalOption::version:  // ip prints its version right there, reading no further
+        g.version = true;
+        return inv;
       case GlobalOption::loops:
         TRY_SET(v, value(opt, "a number of rounds"));
         g.flush_loops = std::atoi(v.c_str());  // as ip reads it

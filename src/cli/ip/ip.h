@@ -9,6 +9,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -87,7 +88,15 @@ struct Invocation {
   Globals globals{};
   std::vector<std::string> args{};  // the object and its arguments
 };
-Parsed<Invocation> parse_globals(std::span<const std::string> argv);
+// Enters the namespace `-n NAME` names, as ip's netns_switch(); ip's words
+// when it cannot (the process is then left as it was).
+using NetnsSwitch = std::function<std::optional<std::string>(const std::string& name)>;
+// The options in order, as ip's option loop takes them: `-V` ends it there
+// (what follows is not read), and `enter` is called at each `-n` as it is
+// met, so an option after it that fails does so inside the namespace, and
+// one before it fails first. Without `enter`, the last -n is kept in
+// Globals::netns for the caller to enter.
+Parsed<Invocation> parse_globals(std::span<const std::string> argv, const NetnsSwitch& enter = {});
 
 enum class Object { link, address, route, rule, neigh, netns, fdb, tuntap, monitor, nexthop, addrlabel, maddr, netconf, token };
 

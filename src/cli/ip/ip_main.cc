@@ -47,20 +47,14 @@ int refuse_batch(const std::vector<UsageError>& errors, const std::string& sourc
 
 int ip_main(int argc, char** argv) {
   std::vector<std::string> args(argv, argv + argc);
-  auto inv = parse_globals(args);
+  // -n is entered as the options are read, before the batch is, and 255
+  // if it cannot be (ip's option loop).
+  auto inv = parse_globals(args, switch_netns);
   if (!inv) return usage_exit(inv.error(), "");
   Globals& g = inv->globals;
   if (g.version) {
     std::printf("brisk ip utility, brisk-%s\n", BRISK_VERSION_STRING);
     return 0;
-  }
-  if (g.netns) {
-    // As ip's option loop: entered before the batch is read, 255 if it cannot be.
-    if (auto failed = switch_netns(*g.netns)) {
-      std::fprintf(stderr, "%s\n", failed->c_str());
-      return kUsageExit;
-    }
-    g.netns.reset();  // this process is there now
   }
   std::vector<BatchCommand> cmds;
   std::string source;
