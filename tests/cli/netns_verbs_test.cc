@@ -7,6 +7,8 @@
 
 #include <gtest/gtest.h>
 
+#include <sstream>
+
 #include "cli_support.h"
 
 namespace brisk::ipcli {
@@ -101,9 +103,14 @@ TEST_F(NetnsVerbs, SetGivesTheIdsIpGives) {
     EXPECT_EQ(r.err, i.err) << ::testing::PrintToString(args);
     EXPECT_EQ(r.code, i.code) << ::testing::PrintToString(args);
   }
+  // Only this test's names: other tests add and delete theirs in /run/netns
+  // meanwhile under ctest -j (seen once in CI, under ASan).
   auto listed = [](const std::string& where) {
-    auto text = ip_run({"-n", where, "netns", "list"}).out;
-    return text;
+    std::istringstream lines(ip_run({"-n", where, "netns", "list"}).out);
+    std::string ours, prefix = "brisk-test-" + std::to_string(::getpid()) + "-";
+    for (std::string line; std::getline(lines, line);)
+      if (line.rfind(prefix, 0) == 0) ours += line + "\n";
+    return ours;
   };
   EXPECT_EQ(listed(mine.name()), listed(theirs.name()));
   EXPECT_NE(listed(mine.name()).find(a.name() + " (id: 7)"), std::string::npos) << listed(mine.name());
