@@ -190,8 +190,7 @@ std::vector<NlResult<void>> Batch::flush(const std::function<bool()>& more, std:
 void Batch::flush_each(const std::function<bool()>& more, std::size_t expected,
                        const std::function<void(std::size_t, NlResult<void>)>& on_result) {
   // ops_ itself is run, so that what `more` queues lands where the run reads.
-  detail::run_ops(conn_, *ops_, options_, {.more = more, .expected = expected, .release_settled = true},
-                  [&](std::size_t i, NlResult<void>&& result) { on_result(i, std::move(result)); });
+  detail::run_ops(conn_, *ops_, options_, {.more = more, .expected = expected, .release_settled = true}, on_result);
   *ops_ = {};
 }
 

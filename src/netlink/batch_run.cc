@@ -383,7 +383,7 @@ std::vector<NlResult<void>> run_ops(Connection& conn, std::vector<Op>& ops, cons
   IndexRing<Op> ring(std::move(ops));
   std::vector<NlResult<void>> results;
   results.reserve(ring.live());
-  run_ops(conn, ring, options, {}, [&](std::size_t, NlResult<void>&& r) { results.push_back(std::move(r)); });
+  run_ops(conn, ring, options, {}, [&](std::size_t, NlResult<void> r) { results.push_back(std::move(r)); });
   ops = ring.take();
   return results;
 }

@@ -111,7 +111,8 @@ struct RunMode {
 };
 
 // Takes each op's result, by the op's index, in index order, once it is final.
-using ResultSink = std::function<void(std::size_t, NlResult<void>&&)>;
+// The same type as Batch::flush_each's callback, which is passed straight through.
+using ResultSink = std::function<void(std::size_t, NlResult<void>)>;
 
 // Runs the ops in order, pipelined, each result to `sink`.
 void run_ops(Connection& conn, IndexRing<Op>& ops, const BatchOptions& options, const RunMode& mode,

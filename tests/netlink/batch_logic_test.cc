@@ -870,7 +870,7 @@ TEST(BatchLogic, SettledOpsAreReleasedDuringTheRunWhenAsked) {
                          .release_settled = release};
     std::vector<NlResult<void>> results;
     std::size_t expected_index = 0;
-    detail::run_ops(*run.f.conn, ops, {}, mode, [&](std::size_t i, NlResult<void>&& r) {
+    detail::run_ops(*run.f.conn, ops, {}, mode, [&](std::size_t i, NlResult<void> r) {
       EXPECT_EQ(i, expected_index++) << "results come in index order";
       results.push_back(std::move(r));
     });
