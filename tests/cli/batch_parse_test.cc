@@ -3,6 +3,7 @@
 // cut falls: line numbers, text offsets, errors and their lines.
 #include "cli/ip/batch_parse.h"
 
+#include <fcntl.h>
 #include <unistd.h>
 
 #include "cli/ip/batch_file.h"
@@ -13,6 +14,7 @@
 #include <fstream>
 
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace brisk::ipcli {
@@ -200,6 +202,29 @@ TEST(IpBatchParse, ReadBatchReadsWholeFilesOfEitherKind) {
   auto missing = read_batch(path);
   ASSERT_FALSE(missing);
   EXPECT_NE(missing.error().message.find("cannot open file"), std::string::npos) << missing.error().message;
+}
+
+// A pipe has no size to read by: the text grows, chunk by chunk, until the
+// writer is done, and nothing is lost or repeated.
+TEST(IpBatchParse, ReadBatchGrowsForAPipe) {
+  int fds[2];
+  ASSERT_EQ(::pipe2(fds, O_CLOEXEC), 0);
+  std::string text = long_batch("addr add 10.1.2.3/32 dev v0\n", 9000);  // 160 KiB: three 64 KiB chunks
+  ASSERT_GT(text.size(), 2u * 65536);
+  std::thread writer([&] {
+    std::string_view rest = text;
+    while (!rest.empty()) {
+      ssize_t n = ::write(fds[1], rest.data(), rest.size());
+      if (n <= 0) break;
+      rest.remove_prefix(static_cast<std::size_t>(n));
+    }
+    ::close(fds[1]);
+  });
+  auto got = read_batch("/dev/fd/" + std::to_string(fds[0]));
+  writer.join();
+  ::close(fds[0]);
+  ASSERT_TRUE(got) << got.error().message;
+  EXPECT_EQ(*got, text);
 }
 
 // The devices ip's parser resolves by name (and so syncs), per line, and
