@@ -99,7 +99,7 @@ bool names_device_ip_parses(const IpCommand& cmd) {
 
 bool exits_on_kernel_refusal(Verb verb) {
   return verb == Verb::neigh_add || verb == Verb::neigh_del || verb == Verb::neigh_replace ||
-         verb == Verb::neigh_change;
+         verb == Verb::neigh_change || verb == Verb::ntable_change;
 }
 
 bool may_end_batch(const IpCommand& cmd) { return names_device_ip_parses(cmd) || exits_on_kernel_refusal(cmd.verb); }

@@ -30,7 +30,8 @@ std::vector<std::string> named_devices(const IpCommand& cmd);
 std::vector<std::string> created_devices(const IpCommand& cmd);
 
 // Whether ip exits, batch or not, when the kernel refuses the command: ip
-// neigh's add, del, replace and change exit(2) on a failed rtnl_talk.
+// neigh's add, del, replace and change, and ntable change, exit(2) on a
+// failed rtnl_talk.
 bool exits_on_kernel_refusal(Verb verb);
 
 // Lines that may end even a -force batch: each goes out alone, after what

@@ -18,6 +18,7 @@ std::optional<Object> object_of(std::string_view word) {
   if (matches(word, "route")) return Object::route;
   if (matches(word, "rule")) return Object::rule;
   if (matches(word, "neighbor") || matches(word, "neighbour")) return Object::neigh;
+  if (matches(word, "ntable") || matches(word, "ntbl")) return Object::ntable;
   if (matches(word, "link")) return Object::link;
   if (matches(word, "netns")) return Object::netns;
   if (matches(word, "netconf")) return Object::netconf;
@@ -82,6 +83,9 @@ bool IpCommand::mutates() const {
     // One device's setting, sent alone (as ip's RTM_SETLINK), outside a batch.
     case Verb::token_show:
     case Verb::token_set:
+    // Likewise one table's (RTM_SETNEIGHTBL), in its place in the batch.
+    case Verb::ntable_show:
+    case Verb::ntable_change:
       return false;
     default:
       return true;
@@ -115,6 +119,7 @@ Parsed<IpCommand> parse_command(std::span<const std::string> args, const Globals
     case Object::maddr: return parse_maddr(c, std::move(cmd), globals.family);
     case Object::netconf: return parse_netconf(c, std::move(cmd));
     case Object::token: return parse_token(c, std::move(cmd));
+    case Object::ntable: return parse_ntable(c, std::move(cmd), globals.family);
   }
   return usage("object \"" + args[0] + "\" is unknown");
 }

@@ -206,6 +206,20 @@ TOKEN is an IPv6 address whose low 64 bits become the interface id of DEV's
 SLAAC addresses; del (or ::) takes it away. list shows every device's but
 loopback and NOARP ones.
 )";
+    case Object::ntable:
+      return R"(Usage: brisk ntable change name NAME [ dev DEV ]
+        [ thresh1 VAL ] [ thresh2 VAL ] [ thresh3 VAL ] [ gc_int MSEC ]
+        [ PARMS ]
+       brisk ntable show [ dev DEV | none ] [ name NAME ]
+PARMS := [ base_reachable MSEC ] [ retrans MSEC ] [ gc_stale MSEC ]
+         [ delay_probe MSEC ] [ queue LEN ]
+         [ app_probes VAL ] [ ucast_probes VAL ] [ mcast_probes VAL ]
+         [ anycast_delay MSEC ] [ proxy_delay MSEC ] [ proxy_queue LEN ]
+         [ locktime MSEC ]
+NAME is arp_cache (IPv4) or ndisc_cache (IPv6). The thresholds and gc_int are
+the table's; PARMS are its defaults, or DEV's own. -s adds each table's config
+and counters; dev none shows the tables without their devices.
+)";
     case Object::netconf:
       return R"(Usage: brisk netconf show [ dev DEV ]
 Each family's settings of every device (or DEV's), then of all and of default
@@ -253,8 +267,8 @@ std::string_view general_usage() {
        brisk run --batch FILE [ -j N ]
        brisk bench { spawn | link | containers | ip }  (brisk bench --help)
        brisk demo
-OBJECT := { link | address | addrlabel | maddress | route | rule | neigh | netns | netconf |
-           fdb | tuntap | token | monitor | nexthop }
+OBJECT := { link | address | addrlabel | maddress | route | rule | neigh | ntable | netns |
+           netconf | fdb | tuntap | token | monitor | nexthop }
 OPTIONS := { -V[ersion] | -n[etns] NAME | -j[son] | -p[retty] | -d[etails] |
              -s[tatistics] | -h[uman-readable] | -iec | -br[ief] | -o[neline] |
              -t[imestamp] | -ts[hort] | -N[umeric] | -a[ll] | -rc[vbuf] SIZE |

@@ -22,6 +22,7 @@
 #include "brisk/netlink/addr.h"
 #include "brisk/netlink/addrlabel.h"
 #include "brisk/netlink/link.h"
+#include "brisk/netlink/neigh_table.h"
 #include "brisk/netlink/neighbour.h"
 #include "brisk/netlink/nexthop.h"
 #include "brisk/netlink/route.h"
@@ -98,7 +99,7 @@ using NetnsSwitch = std::function<std::optional<std::string>(const std::string& 
 // Globals::netns for the caller to enter.
 Parsed<Invocation> parse_globals(std::span<const std::string> argv, const NetnsSwitch& enter = {});
 
-enum class Object { link, address, route, rule, neigh, netns, fdb, tuntap, monitor, nexthop, addrlabel, maddr, netconf, token };
+enum class Object { link, address, route, rule, neigh, ntable, netns, fdb, tuntap, monitor, nexthop, addrlabel, maddr, netconf, token };
 
 // `brisk OBJECT help` and `brisk help`: the grammar brisk accepts (help.cc).
 std::string_view object_usage(Object object);
@@ -128,6 +129,7 @@ enum class Verb {
   maddr_add, maddr_del, maddr_show,
   netconf_show,
   token_show, token_set,
+  ntable_show, ntable_change,
   unparsed,  // a batch line ip sends and the kernel refuses (UsageError::kernel_refusal): it fails in its place
   monitor,
 };
@@ -143,6 +145,12 @@ struct RouteGet {
 struct MaddrChange {
   std::string dev{};
   std::vector<uint8_t> address{};  // 6 bytes; zeros when none was named, as ip sends then
+};
+
+// ntable change: a neighbour table's values, or one device's in it.
+struct NtableChange {
+  netlink::NeighTableChange change{};  // ifindex filled in from dev when run
+  std::string dev{};                   // `dev DEV`: that device's parameters
 };
 
 // token set|del: the IPv6 token given to a device.
@@ -274,7 +282,7 @@ struct IpCommand {
                             netlink::AddressSpec, netlink::RouteSpec, RouteGet, netlink::RuleSpec,
                             netlink::NeighbourSpec, netlink::FdbSpec, netlink::TunOptions, MonitorSpec,
                             RestoreInput, netlink::NexthopObjectSpec, netlink::AddrLabelSpec, MaddrChange,
-                            TokenChange>;
+                            TokenChange, NtableChange>;
 
   Verb verb = Verb::link_show;
   int line = 0;  // batch line; 0 for a command line
@@ -348,6 +356,8 @@ struct IpCommand {
   const MaddrChange& maddr() const { return as<MaddrChange>(); }
   TokenChange& token() { return as<TokenChange>(); }  // token set|del
   const TokenChange& token() const { return as<TokenChange>(); }
+  NtableChange& ntable() { return as<NtableChange>(); }  // ntable change
+  const NtableChange& ntable() const { return as<NtableChange>(); }
   RestoreInput& restore_input() { return as<RestoreInput>(); }  // rule restore
   const RestoreInput& restore_input() const { return as<RestoreInput>(); }
 };

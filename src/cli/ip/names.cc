@@ -33,6 +33,17 @@ std::string read_file(const std::string& path);
 
 }  // namespace
 
+const char* family_name(int family) {
+  switch (family) {
+    case AF_INET: return "inet";
+    case AF_INET6: return "inet6";
+    case AF_PACKET: return "link";
+    case AF_MPLS: return "mpls";
+    case AF_BRIDGE: return "bridge";
+    default: return "???";
+  }
+}
+
 std::optional<uint64_t> unsigned_any_base(std::string_view text) {
   int base = 10;
   if (text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) {

@@ -53,6 +53,8 @@ std::optional<uint64_t> unsigned_any_base(std::string_view text);
 // ip's get_integer(…, 0): an int, signed, in the same bases.
 std::optional<int32_t> int_any_base(std::string_view text);
 
+// ip's family_name(): inet, inet6, link, mpls, bridge; "???" for another.
+const char* family_name(int family);
 std::string scope_name(uint8_t scope);
 std::optional<uint8_t> scope_number(std::string_view);  // also "universe", as ip
 std::string protocol_name(uint8_t protocol);

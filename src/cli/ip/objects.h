@@ -31,6 +31,7 @@ Parsed<IpCommand> parse_addrlabel(Cursor& c, IpCommand&& cmd, int family);
 Parsed<IpCommand> parse_maddr(Cursor& c, IpCommand&& cmd, int family);
 Parsed<IpCommand> parse_netconf(Cursor& c, IpCommand&& cmd);
 Parsed<IpCommand> parse_token(Cursor& c, IpCommand&& cmd);
+Parsed<IpCommand> parse_ntable(Cursor& c, IpCommand&& cmd, int family);
 
 // A device group's name (/etc/iproute2/group) or number, as ip reads it.
 Parsed<uint32_t> group_value(const std::string& text);

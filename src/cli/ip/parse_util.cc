@@ -87,17 +87,7 @@ Parsed<std::string> ll_address(const std::string& text) {
 namespace {
 
 // ip's family_name_verbose().
-// ip's family_name_verbose().
-const char* family_words(int family) {
-  switch (family) {
-    case AF_INET: return "inet";
-    case AF_INET6: return "inet6";
-    case AF_PACKET: return "link";
-    case AF_MPLS: return "mpls";
-    case AF_BRIDGE: return "bridge";
-    default: return "any valid";
-  }
-}
+const char* family_words(int family) { return family == AF_UNSPEC ? "any valid" : family_name(family); }
 
 }  // namespace
 

@@ -59,6 +59,9 @@ std::optional<std::string> argument_error(const NetlinkError& e) {
       detail.starts_with("dev '"))
     return "Error: argument \"" + std::string(detail.substr(5, detail.size() - 5 - suffix.size())) +
            "\" is wrong: dev is invalid\n";
+  if (std::string_view(e.op) == "ntable show" && detail.starts_with("dev '"))
+    return "Error: argument \"" + std::string(detail.substr(5, detail.size() - 5 - suffix.size())) +
+           "\" is wrong: \"DEV\" is invalid";
   if (std::string_view(e.op).starts_with("nexthop ")) {
     for (std::string_view prefix : {"dev '", "master '", "vrf '"}) {
       if (!detail.starts_with(prefix)) continue;
@@ -473,7 +476,7 @@ int Runner::run(std::vector<BatchCommand>& cmds) {
                           cmd.verb == Verb::route_get || cmd.verb == Verb::route_show ||
                           cmd.verb == Verb::route_flush || cmd.verb == Verb::route_save || cmd.verb == Verb::nexthop_show ||
                           cmd.verb == Verb::nexthop_flush || cmd.verb == Verb::nexthop_bucket_show ||
-                          cmd.verb == Verb::token_show || cmd.verb == Verb::token_set;
+                          cmd.verb == Verb::token_show || cmd.verb == Verb::token_set || cmd.verb == Verb::ntable_show;
     if (!result && parses_devices) {
       if (auto text = argument_error(result.error())) {  // monitor dev DEV, show master|vrf DEV: missing
         flush_out();
@@ -487,6 +490,11 @@ int Runner::run(std::vector<BatchCommand>& cmds) {
       flush_out();
       print_error_line(runtime_message(result.error()) + dump_ended(result.error(), cmd.verb));
       return 1;
+    }
+    if (!result && result.error().kernel && !missing_device(result.error()) && exits_on_kernel_refusal(cmd.verb)) {
+      flush_out();  // ip's exit(2) after rtnl_talk: no "Command failed", -force or not
+      print_error_line(runtime_message(result.error()));
+      return 2;
     }
     if (!result) {
       bool tuntap = cmd.verb == Verb::tuntap_add || cmd.verb == Verb::tuntap_del;
@@ -628,6 +636,8 @@ NlResult<void> Runner::run_one(const IpCommand& cmd) {
     case Verb::netconf_show: return show_netconf(*this, cmd);
     case Verb::token_show: return show_tokens(*this, cmd);
     case Verb::token_set: return change_token(*this, cmd);
+    case Verb::ntable_show: return show_ntables(*this, cmd);
+    case Verb::ntable_change: return change_ntable(*this, cmd);
     case Verb::addrlabel_flush: return flush_addrlabels(*this, cmd);
     case Verb::maddr_add:
     case Verb::maddr_del: return change_maddr(*this, cmd);

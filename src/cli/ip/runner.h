@@ -146,6 +146,9 @@ netlink::NlResult<void> show_netconf(Runner& r, const IpCommand& cmd);
 // ip token list|get [dev DEV], and set|del TOKEN dev DEV.
 netlink::NlResult<void> show_tokens(Runner& r, const IpCommand& cmd);
 netlink::NlResult<void> change_token(Runner& r, const IpCommand& cmd);
+// ip ntable show [dev DEV|none] [name NAME], and change name NAME [dev DEV] VALUES.
+netlink::NlResult<void> show_ntables(Runner& r, const IpCommand& cmd);
+netlink::NlResult<void> change_ntable(Runner& r, const IpCommand& cmd);
 inline constexpr const char* kAddrlabelFlush = "addrlabel flush";  // the op of its failure
 inline constexpr const char* kFlushIncomplete = "flush rounds";  // ip's flush gave up; the detail is its words
 inline constexpr const char* kNetnsOpen = "netns lookup";  // a namespace ip netns could not open
