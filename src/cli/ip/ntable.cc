@@ -1,6 +1,7 @@
 // ip ntable: the neighbour tables (arp_cache, ndisc_cache), their
 // thresholds and each device's parameters in them, shown and changed as
 // ip 6.1's ipntable.c shows and changes them.
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <ctime>
@@ -86,18 +87,11 @@ Parsed<IpCommand> parse_ntable_change(Cursor& c, IpCommand&& cmd, int family) {
       TRY_SET(ntable.dev, c.value(word));  // looked up when run; the last one counts, as in the kernel
       continue;
     }
-    bool known = false;
-    for (const auto& k : kU32)
-      if (word == k.key) {
-        TRY_SET(t.*k.field, ntable_value<uint32_t>(c, word));
-        known = true;
-      }
-    for (const auto& k : kU64)
-      if (word == k.key) {
-        TRY_SET(t.*k.field, ntable_value<uint64_t>(c, word));
-        known = true;
-      }
-    if (!known) return invarg("unknown", word);
+    auto u32 = std::find_if(std::begin(kU32), std::end(kU32), [&](const U32Key& k) { return word == k.key; });
+    auto u64 = std::find_if(std::begin(kU64), std::end(kU64), [&](const U64Key& k) { return word == k.key; });
+    if (u32 != std::end(kU32)) TRY_SET(t.*u32->field, ntable_value<uint32_t>(c, word));
+    else if (u64 != std::end(kU64)) TRY_SET(t.*u64->field, ntable_value<uint64_t>(c, word));
+    else return invarg("unknown", word);
   }
   if (!named) return fatal("Error: argument \"NAME\" is required", 255);  // ip's missarg()
   bool thresholds = t.thresh1 || t.thresh2 || t.thresh3 || t.gc_interval;
@@ -208,8 +202,8 @@ void print_ntable(const netlink::NeighTableInfo& t, const Globals& g, const Link
   out.text("\n");
 }
 
-// The device a line names, looked up as ip does: `missing` says how ip
-// words its absence (show: an argument error; change: "Cannot find device").
+// The device a line names, looked up as ip does; its absence in ip's words
+// for `show` (an argument error) or change ("Cannot find device").
 NlResult<int> ntable_device(netlink::Connection& conn, const std::string& dev, bool show) {
   auto index = netlink::resolve_link(conn, dev);
   if (index || index.error().code != ENODEV) return index;

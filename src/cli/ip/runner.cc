@@ -54,14 +54,14 @@ std::optional<std::string> argument_error(const NetlinkError& e) {
   constexpr std::string_view suffix = "' does not exist";
   std::string_view detail = e.detail;
   if (e.code != ENODEV || !detail.ends_with(suffix)) return std::nullopt;
-  // ip nexthop and addrlabel look their devices up as they parse, with words of their own.
-  if ((std::string_view(e.op).starts_with("addrlabel ") || std::string_view(e.op).starts_with("token ")) &&
-      detail.starts_with("dev '"))
-    return "Error: argument \"" + std::string(detail.substr(5, detail.size() - 5 - suffix.size())) +
-           "\" is wrong: dev is invalid\n";
-  if (std::string_view(e.op) == "ntable show" && detail.starts_with("dev '"))
-    return "Error: argument \"" + std::string(detail.substr(5, detail.size() - 5 - suffix.size())) +
-           "\" is wrong: \"DEV\" is invalid";
+  // ip addrlabel, token and ntable show look their devices up as they parse, with words of their own.
+  if (detail.starts_with("dev '")) {
+    std::string_view op = e.op;
+    std::string dev(detail.substr(5, detail.size() - 5 - suffix.size()));
+    if (op.starts_with("addrlabel ") || op.starts_with("token "))
+      return "Error: argument \"" + dev + "\" is wrong: dev is invalid\n";
+    if (op == "ntable show") return "Error: argument \"" + dev + "\" is wrong: \"DEV\" is invalid";
+  }
   if (std::string_view(e.op).starts_with("nexthop ")) {
     for (std::string_view prefix : {"dev '", "master '", "vrf '"}) {
       if (!detail.starts_with(prefix)) continue;
@@ -97,6 +97,11 @@ std::optional<std::string> missing_device(const NetlinkError& e) {
   if (open != std::string::npos && close != std::string::npos) return e.detail.substr(open + 1, close - open - 1);
   if (std::string_view(e.op).starts_with("link") && !e.object.empty() && e.detail.empty()) return e.object;
   return std::nullopt;
+}
+
+// A kernel refusal after which ip exit(2)s, batch or not (exits_on_kernel_refusal).
+bool ends_on_refusal(const NetlinkError& e, Verb verb) {
+  return e.kernel && !missing_device(e) && exits_on_kernel_refusal(verb);
 }
 
 }  // namespace
@@ -409,7 +414,7 @@ int Runner::run(std::vector<BatchCommand>& cmds) {
           print_error_line(*text);
           return kArgumentExit;
         }
-        if (error->kernel && !missing_device(*error) && exits_on_kernel_refusal(cmds[k].verb)) {
+        if (ends_on_refusal(*error, cmds[k].verb)) {
           flush_out();
           print_error_line(runtime_message(*error));
           return 2;
@@ -491,7 +496,7 @@ int Runner::run(std::vector<BatchCommand>& cmds) {
       print_error_line(runtime_message(result.error()) + dump_ended(result.error(), cmd.verb));
       return 1;
     }
-    if (!result && result.error().kernel && !missing_device(result.error()) && exits_on_kernel_refusal(cmd.verb)) {
+    if (!result && ends_on_refusal(result.error(), cmd.verb)) {
       flush_out();  // ip's exit(2) after rtnl_talk: no "Command failed", -force or not
       print_error_line(runtime_message(result.error()));
       return 2;
