@@ -44,11 +44,12 @@ class BRISK_EXPORT Transport {
   // The socket, for calls that name it (RTM_GETNSID of our own socket);
   // -1 for a transport without one.
   virtual int fd() const { return -1; }
-  // Whether interface_index() may run on one thread while send() and
-  // receive() run on another. A batch then looks names up for its next
-  // window while the kernel works through the current one. The kernel
-  // socket can (an ioctl beside a sendmsg); a fake that shares its state
-  // between the calls cannot, and keeps the default.
+  // Whether interface_index() may run on other threads, several at once,
+  // while send() and receive() run on another. A batch then looks names up
+  // for its next window while the kernel works through the current one (and
+  // brisk's CLI looks them up further ahead on a helper). The kernel socket
+  // can (ioctls beside a sendmsg); a fake that shares its state between the
+  // calls cannot, and keeps the default.
   virtual bool concurrent_lookups() const { return false; }
 };
 

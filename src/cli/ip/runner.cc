@@ -12,6 +12,7 @@
 #include "cli/ip/batch_parse.h"
 #include "cli/ip/batch_rules.h"
 #include "cli/ip/json_layout.h"
+#include "cli/ip/name_prefetch.h"
 #include "cli/ip/print_style.h"
 #include "cli/ip/print_util.h"
 #include "cli/ip/route_match.h"
@@ -364,6 +365,7 @@ int Runner::run(std::vector<BatchCommand>& cmds) {
       // the kernel's work on earlier ones.
       std::size_t next = i;
       BatchLine words;  // a plain change's, reused line to line
+      NamePrefetch names((*c)->transport(), std::span(cmds).subspan(i, end - i));
       auto more = [&] {
         if (next >= end) return false;
         std::size_t k = next++;
@@ -375,6 +377,7 @@ int Runner::run(std::vector<BatchCommand>& cmds) {
           }
           auto again = parse_again(cmds[k], g_, words);
           if (!again) return netlink::invalid_argument("parse", "", again.error().message);
+          if (auto found = names.take(k - i)) (*c)->remember_ifindex(std::string(found->name), found->ifindex);
           warn(*again);
           sync_named_devices(batch, *again);
           return queue(batch, *again);
