@@ -21,7 +21,7 @@ namespace {
 
 using cli_test::ip_run;
 
-// A plain change kept as the batch parser keeps it: its verb and text.
+// A plain change kept as the batch parser keeps it: its verb and a view of its text.
 BatchCommand plain(Verb verb, std::string_view text) { return BatchCommand{.verb = verb, .line = 1, .text = text}; }
 
 // n address lines, line k naming dev<k % devices>.
@@ -33,6 +33,7 @@ std::vector<std::string> address_lines(int n, int devices) {
   return lines;
 }
 
+// The commands view `lines`, which must outlive them.
 std::vector<BatchCommand> plain_run(const std::vector<std::string>& lines, Verb verb = Verb::addr_add) {
   std::vector<BatchCommand> run;
   for (const auto& line : lines) run.push_back(plain(verb, line));
@@ -107,7 +108,8 @@ TEST(NamePrefetch, FindsEachLinesDeviceAndNothingElse) {
 }
 
 TEST(NamePrefetch, NotStartedWhereTheTransportCannotLookUpBesideASend) {
-  auto run = plain_run(address_lines(600, 7));
+  auto lines = address_lines(600, 7);
+  auto run = plain_run(lines);
   test::FakeKernel kernel([](const nlmsghdr&) { return test::FakeKernel::Answer{}; });
   kernel.devices["dev0"] = 5;
   NamePrefetch prefetch(kernel, run);  // concurrent stays false
@@ -136,7 +138,8 @@ class SlowLookups final : public netlink::Transport {
 };
 
 TEST(NamePrefetch, StopsWhereItIsWhenLetGo) {
-  auto run = plain_run(address_lines(2000, 7));
+  auto lines = address_lines(2000, 7);
+  auto run = plain_run(lines);
   SlowLookups transport;
   auto start = std::chrono::steady_clock::now();
   {
