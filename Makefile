@@ -63,19 +63,21 @@ asan: deps $(ASAN_BUILD)/build.ninja
 # The concurrency tests under ThreadSanitizer (GCC's libtsan, which g++
 # brings): many threads spawning, signals during spawns, run_all, pipelines,
 # pipelined netlink batches (a send thread beside the caller), sockets made on
-# a helper thread in a netns, and a batch file parsed on two threads.
+# a helper thread in a netns, a batch file parsed on two threads, and a long
+# batch's device names looked up on a helper (test_cli_threads: those two of
+# the CLI's tests alone).
 # No suppressions. Everything of spawn, command and netlink also passes with
 # TSAN_TESTS='^(spawn|command|netlink)\.' except the tests of the glibc
 # vfork() fallback: TSan turns vfork() into fork(), so a child that shares
 # our memory, which those tests check, cannot exist under TSan.
-TSAN_TESTS ?= ^(spawn\.SpawnConcurrency|spawn\.SpawnSignals|command\.RunAll|command\.Leaks|command\.Pipeline|netlink\.BatchTest|netlink\.BatchLogic|netlink\.SendThread|netlink\.Netns|cli\.IpBatchParse)\.
+TSAN_TESTS ?= ^(spawn\.SpawnConcurrency|spawn\.SpawnSignals|command\.RunAll|command\.Leaks|command\.Pipeline|netlink\.BatchTest|netlink\.BatchLogic|netlink\.SendThread|netlink\.Netns|cli\.IpBatchParse|cli\.NamePrefetch|cli\.NamePrefetchBatch)\.
 
 $(TSAN_BUILD)/build.ninja: | deps
 	cmake -S . -B $(TSAN_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Debug -DBRISK_BUILD_BENCH=OFF \
 	  -DBRISK_SANITIZE=thread $(CI_FLAGS) $(CMAKE_FLAGS)
 
 tsan: deps $(TSAN_BUILD)/build.ninja
-	cmake --build $(TSAN_BUILD) -j $(JOBS) --target test_spawn test_command test_netlink
+	cmake --build $(TSAN_BUILD) -j $(JOBS) --target test_spawn test_command test_netlink test_cli_threads
 	TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
 	  ctest --test-dir $(TSAN_BUILD) --output-on-failure -j $(JOBS) -R '$(TSAN_TESTS)' $(CTEST_ARGS)
 
