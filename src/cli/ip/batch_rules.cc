@@ -81,6 +81,21 @@ bool is_route_change(Verb verb) {
          verb == Verb::route_prepend || verb == Verb::route_append || verb == Verb::route_del;
 }
 
+bool keeps_device_names(Verb verb) {
+  if (is_route_change(verb)) return true;
+  switch (verb) {
+    case Verb::addr_add: case Verb::addr_del: case Verb::addr_replace: case Verb::addr_change:
+    case Verb::rule_add: case Verb::rule_del:
+    case Verb::neigh_add: case Verb::neigh_del: case Verb::neigh_replace: case Verb::neigh_change:
+    case Verb::fdb_add: case Verb::fdb_del:
+    case Verb::nexthop_add: case Verb::nexthop_replace: case Verb::nexthop_del:
+    case Verb::addrlabel_add: case Verb::addrlabel_del:
+      return true;
+    default:
+      return false;
+  }
+}
+
 bool names_device_ip_parses(const IpCommand& cmd) {
   bool route = is_route_change(cmd.verb);
   bool backup_port = cmd.verb == Verb::link_set && cmd.link_set().bridge_port &&

@@ -17,6 +17,10 @@ bool names_device_ip_parses(const IpCommand& cmd);
 // route add, replace, change, prepend, append and del.
 bool is_route_change(Verb verb);
 
+// Changes that can neither make, rename, move nor remove a device: address,
+// route, rule, neighbour, fdb, nexthop and addrlabel changes.
+bool keeps_device_names(Verb verb);
+
 // The existing devices a change names, which ip resolves by name as it
 // parses the line (ll_name_to_index: an RTM_GETLINK on first use, which
 // also syncs the device's link state): the device a link set, address,

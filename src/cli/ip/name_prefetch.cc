@@ -2,7 +2,11 @@
 
 #include <algorithm>
 #include <cstring>
+#include <string>
 #include <system_error>
+#include <unordered_map>
+
+#include "cli/ip/batch_rules.h"
 
 namespace brisk::ipcli {
 namespace {
@@ -12,28 +16,12 @@ namespace {
 // thread to keep busy, and a helper thread's start costs about what it saves.
 constexpr std::size_t kMinLines = 512;
 
-// Changes that leave every device's name and index where they are.
-bool keeps_names(Verb verb) {
-  switch (verb) {
-    case Verb::addr_add: case Verb::addr_del: case Verb::addr_replace: case Verb::addr_change:
-    case Verb::route_add: case Verb::route_del: case Verb::route_replace: case Verb::route_change:
-    case Verb::route_prepend: case Verb::route_append:
-    case Verb::rule_add: case Verb::rule_del:
-    case Verb::neigh_add: case Verb::neigh_del: case Verb::neigh_replace: case Verb::neigh_change:
-    case Verb::fdb_add: case Verb::fdb_del:
-    case Verb::nexthop_add: case Verb::nexthop_replace: case Verb::nexthop_del:
-    case Verb::addrlabel_add: case Verb::addrlabel_del:
-      return true;
-    default:
-      return false;
-  }
-}
-
 }  // namespace
 
 bool worth_prefetching(std::span<const BatchCommand> run) {
   if (run.size() < kMinLines) return false;
-  return std::all_of(run.begin(), run.end(), [](const BatchCommand& c) { return !c.held && keeps_names(c.verb); });
+  return std::all_of(run.begin(), run.end(),
+                     [](const BatchCommand& c) { return !c.held && keeps_device_names(c.verb); });
 }
 
 std::optional<std::string> named_device(std::string_view text) {
@@ -64,13 +52,19 @@ void NamePrefetch::look_up(netlink::Transport& transport, std::span<const BatchC
   // Reserved here, before the first slot is published, so the pages are
   // touched by this thread and found_ never moves under a reader.
   found_.reserve(run.size());
+  // Each name once: many lines may name one device (0: not found).
+  std::unordered_map<std::string, int> seen;
   for (std::size_t k = 0; k < run.size() && !stop_.load(std::memory_order_relaxed); ++k) {
     Found& slot = found_.emplace_back(Found{.name = {}, .ifindex = 0});
     // SIOCGIFINDEX takes IFNAMSIZ bytes: a longer altname is the engine's (a GETLINK).
     if (auto dev = named_device(run[k].text); dev && !dev->empty() && dev->size() < IFNAMSIZ) {
-      if (auto index = transport.interface_index(*dev)) {
+      auto [at, fresh] = seen.try_emplace(*dev, 0);
+      if (fresh) {
+        if (auto index = transport.interface_index(*dev)) at->second = *index;
+      }
+      if (at->second > 0) {
         std::memcpy(slot.name, dev->c_str(), dev->size() + 1);
-        slot.ifindex = *index;
+        slot.ifindex = at->second;
       }
     }
     done_.store(k + 1, std::memory_order_release);
