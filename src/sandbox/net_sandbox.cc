@@ -39,10 +39,59 @@ void enter_sandbox() {
     throw sys_error("mount a tmpfs on /var/run");
   if (::mkdir("/run/netns", 0755) != 0 || ::mkdir(kSandboxScratch, 0700) != 0)
     throw sys_error("mkdir in the private /run");
+  if (!reset_inherited_net_settings_here()) throw sys_error("reset the sandbox's inherited sysctls");
   disable_ipv6_here();
 }
 
+// Writes value to /proc/sys/net/<knob>; a knob this kernel lacks is no failure.
+bool write_knob(const std::string& knob, const char* value) {
+  int fd = ::open(("/proc/sys/net/" + knob).c_str(), O_WRONLY | O_CLOEXEC);
+  if (fd < 0) return errno == ENOENT;
+  std::size_t size = std::strlen(value);
+  bool ok = ::write(fd, value, size) == static_cast<ssize_t>(size);
+  ::close(fd);
+  return ok;
+}
+
+// IPv4 devconf knobs whose values differ between hosts, with the kernel's
+// defaults for conf/all and conf/default (net/ipv4/devinet.c: ipv4_devconf
+// and ipv4_devconf_dflt).
+struct InheritedKnob {
+  const char* name;
+  const char* all;
+  const char* dflt;
+};
+constexpr InheritedKnob kInheritedIpv4[] = {
+    {"forwarding", "0", "0"},         {"rp_filter", "0", "0"},        {"promote_secondaries", "0", "0"},
+    {"accept_source_route", "0", "1"}, {"accept_redirects", "1", "1"}, {"secure_redirects", "1", "1"},
+    {"send_redirects", "1", "1"},     {"proxy_arp", "0", "0"},        {"arp_filter", "0", "0"},
+    {"arp_ignore", "0", "0"},         {"arp_announce", "0", "0"},     {"arp_accept", "0", "0"},
+    {"arp_notify", "0", "0"},         {"log_martians", "0", "0"},     {"route_localnet", "0", "0"},
+    {"bc_forwarding", "0", "0"},      {"ignore_routes_with_linkdown", "0", "0"},
+};
+
 }  // namespace
+
+bool reset_inherited_net_settings_here() {
+  // ip_forward first: writing it sets every device's forwarding as well.
+  bool ok = write_knob("ipv4/ip_forward", "0");
+  for (const auto& knob : kInheritedIpv4) {
+    ok &= write_knob(std::string("ipv4/conf/all/") + knob.name, knob.all);
+    ok &= write_knob(std::string("ipv4/conf/default/") + knob.name, knob.dflt);
+  }
+  for (const char* conf : {"all", "default"}) ok &= write_knob(std::string("ipv6/conf/") + conf + "/forwarding", "0");
+  return ok;
+}
+
+bool reset_inherited_net_settings(int netns_fd) {
+  bool ok = false;
+  std::thread([&] {
+    // A thread's network namespace is its own: setns here leaves the caller's.
+    if (::setns(netns_fd, CLONE_NEWNET) != 0) return;
+    ok = reset_inherited_net_settings_here();
+  }).join();
+  return ok;
+}
 
 void disable_ipv6_here() {
   for (const char* knob : {"/proc/sys/net/ipv6/conf/all/disable_ipv6", "/proc/sys/net/ipv6/conf/default/disable_ipv6"}) {
@@ -130,7 +179,7 @@ void NetnsDirThread::run(const std::function<void()>& fn) {
 UniqueFd fresh_netns() {
   UniqueFd fd;
   std::thread([&fd] {
-    if (::unshare(CLONE_NEWNET) != 0) return;
+    if (::unshare(CLONE_NEWNET) != 0 || !reset_inherited_net_settings_here()) return;
     disable_ipv6_here();
     fd.reset(::open("/proc/thread-self/ns/net", O_RDONLY | O_CLOEXEC));
   }).join();

@@ -53,8 +53,21 @@ class NetnsDirThread {
 // namespace of the thread that opens it.
 void disable_ipv6_here();
 
+// Puts back the kernel's own defaults for the settings a new network
+// namespace copies from the host's. A new namespace takes IPv4's conf/all
+// and conf/default from the initial one (net.core.devconf_inherit_init_net
+// = 0, the default), so on a host that runs containers (ip_forward=1,
+// systemd's rp_filter=2 and promote_secondaries=1) routes, netconf and
+// address deletes behave otherwise than on a bare host. IPv6 forwarding is
+// written too, for hosts with devconf_inherit_init_net = 1. Knobs the kernel
+// lacks are passed over; returns false when one that exists could not be set.
+bool reset_inherited_net_settings_here();
+// The same in the namespace held by netns_fd, from a helper thread.
+bool reset_inherited_net_settings(int netns_fd);
+
 // A fresh network namespace with IPv6 off (no DAD/MLD work in the
-// background), made on a helper thread; gone when its last fd closes.
+// background) and the kernel's defaults for what it would otherwise inherit
+// from the host, made on a helper thread; gone when its last fd closes.
 UniqueFd fresh_netns();
 
 }  // namespace brisk::sandbox

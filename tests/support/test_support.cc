@@ -9,12 +9,14 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
 #include <sstream>
 #include <thread>
 
 #include "brisk/netlink/connection.h"
 #include "brisk/netlink/neighbour.h"
 #include "sandbox/minimal_root.h"
+#include "sandbox/net_sandbox.h"
 #include "sys/syscalls.h"
 
 namespace brisk::test {
@@ -92,6 +94,10 @@ UniqueFd make_netns() {
   UniqueFd fd;
   std::thread([&fd] {
     if (::unshare(CLONE_NEWNET) != 0) return;
+    // What a new namespace inherits from the host is set back to the
+    // kernel's defaults: a test sees the same namespace on a bare host and
+    // on one that runs containers (ip_forward=1).
+    if (!sandbox::reset_inherited_net_settings_here()) return;
     if (auto ns = sys::open("/proc/thread-self/ns/net", O_RDONLY)) fd = std::move(*ns);
   }).join();
   return fd;
@@ -114,6 +120,15 @@ void build_minimal_root(const std::string& root, const std::vector<std::string>&
   auto built = sandbox::build_minimal_root(root, programs);
   ASSERT_TRUE(built) << built.error().message();
 }
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+Command sh(const std::string& script) { return Command({"/bin/sh", "-c", script}); }
 
 std::string status_field(const std::string& status, const std::string& key) {
   std::istringstream lines(status);

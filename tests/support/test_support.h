@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "brisk/command.h"
 #include "brisk/exit_status.h"
 #include "brisk/fd.h"
 #include "brisk/spawn.h"
@@ -56,7 +57,9 @@ bool is_root();
 bool can_unshare_net();
 
 // A fresh network namespace held by an fd; gone when the last fd closes.
-// Made on a helper thread so that this process never leaves its own.
+// Made on a helper thread so that this process never leaves its own, with
+// the kernel's defaults for what it would inherit from the host
+// (sandbox::reset_inherited_net_settings_here). Invalid on failure.
 UniqueFd make_netns();
 
 // Deletes the proxy neighbour entries of `netns_fd` that name no device
@@ -70,6 +73,12 @@ void drop_deviceless_proxies(int netns_fd);
 // load, at the same paths as on the host (sandbox::build_minimal_root); fails
 // the test when it cannot be built.
 void build_minimal_root(const std::string& root, const std::vector<std::string>& programs);
+
+// The whole of a file's contents; empty when it cannot be read.
+std::string slurp(const std::string& path);
+
+// `/bin/sh -c script`, for tests whose child is easiest said in shell.
+Command sh(const std::string& script);
 
 // The first line of /proc/self/status output starting with key, e.g. "Uid:".
 std::string status_field(const std::string& status, const std::string& key);
