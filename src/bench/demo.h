@@ -10,6 +10,9 @@
 
 namespace brisk::bench {
 
+struct LinkBenchReport;
+struct ContainersBenchReport;
+
 // One line of the summary: brisk against the tool people use today.
 struct DemoRow {
   std::string operation;  // "spawn /bin/true, 1 GiB parent"
@@ -48,6 +51,15 @@ struct DemoSection {
 
 // The sections `brisk demo` runs, in order.
 std::vector<DemoSection> demo_sections();
+
+// A bench method's name ("ip-batch", "brisk-1core", "floor") as the
+// summary shows it: the name the bench's own tables use.
+std::string method_label(const std::string& method);
+// The summary's rows of a link bench: ip and ip -batch against brisk, by phase.
+std::vector<DemoRow> link_rows(const LinkBenchReport& report);
+// The summary's rows of a containers bench: every other method against
+// brisk (the floor, brisk-1core, ip -batch, ip per command), setup and teardown.
+std::vector<DemoRow> container_rows(const ContainersBenchReport& report);
 
 std::string format_summary(const std::vector<DemoRow>& rows);
 // Writes summary.json and summary.csv; returns their paths.
