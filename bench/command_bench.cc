@@ -185,7 +185,7 @@ void yast_method(benchmark::State& state, const char* name) {
   }
 }
 
-int register_all() {
+int register_command_benchmarks() {
   using benchmark::kMicrosecond;
   using benchmark::kMillisecond;
   benchmark::RegisterBenchmark("command/overhead_bare_spawn", overhead_bare_spawn)
@@ -240,6 +240,6 @@ int register_all() {
   }
   return 0;
 }
-const int registered = register_all();
+const int command_benchmarks_registered = register_command_benchmarks();
 
 }  // namespace

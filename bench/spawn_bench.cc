@@ -17,7 +17,7 @@ void spawn_method(benchmark::State& state, const brisk::bench::SpawnMethodDef* m
   state.counters["heap_MiB"] = static_cast<double>(heap.mb());
 }
 
-int register_all() {
+int register_spawn_benchmarks() {
   for (const auto& method : brisk::bench::spawn_methods()) {
     if (!method.run) continue;  // batch-only (Ruby): `brisk bench spawn` times those
     benchmark::RegisterBenchmark((std::string("spawn/") + method.name).c_str(), spawn_method, &method)
@@ -28,6 +28,6 @@ int register_all() {
   }
   return 0;
 }
-const int registered = register_all();
+const int spawn_benchmarks_registered = register_spawn_benchmarks();
 
 }  // namespace

@@ -52,7 +52,7 @@ std::vector<std::string> op_words(Phase phase, int i) {
   return {};
 }
 
-struct Method {
+struct LinkMethod {
   std::string name;
   bool per_process = false;
   UniqueFd ns;
@@ -64,8 +64,8 @@ struct Method {
 };
 
 // `program link add ...`: one process per operation.
-Method process_method(const std::string& name, const std::string& program, int ops) {
-  Method m{.name = name, .per_process = true, .ns = sandbox::fresh_netns(), .count = {}, .run = {}};
+LinkMethod process_method(const std::string& name, const std::string& program, int ops) {
+  LinkMethod m{.name = name, .per_process = true, .ns = sandbox::fresh_netns(), .count = {}, .run = {}};
   m.count = [ops](Phase) { return ops; };
   m.run = [ns = m.ns.get(), program](Phase phase, int begin, int end) {
     int failures = 0;
@@ -81,8 +81,8 @@ Method process_method(const std::string& name, const std::string& program, int o
 
 // `program -batch FILE`: the file is written for each round, as a caller
 // of -batch would (writing it costs microseconds).
-Method batch_method(const std::string& name, const std::string& program, const LinkBenchConfig& c, int deletes) {
-  Method m{.name = name, .per_process = false, .ns = sandbox::fresh_netns(), .count = {}, .run = {}};
+LinkMethod batch_method(const std::string& name, const std::string& program, const LinkBenchConfig& c, int deletes) {
+  LinkMethod m{.name = name, .per_process = false, .ns = sandbox::fresh_netns(), .count = {}, .run = {}};
   m.count = [n = c.n, deletes](Phase p) { return p == Phase::remove ? deletes : n; };
   m.run = [ns = m.ns.get(), program, path = std::string(sandbox::kSandboxScratch) + "/" + name + ".batch"](
               Phase phase, int begin, int end) {
@@ -97,8 +97,8 @@ Method batch_method(const std::string& name, const std::string& program, const L
   return m;
 }
 
-Method raw_method(const LinkBenchConfig& c) {
-  Method m{.name = "raw", .per_process = false, .ns = sandbox::fresh_netns(), .count = {}, .run = {}};
+LinkMethod raw_method(const LinkBenchConfig& c) {
+  LinkMethod m{.name = "raw", .per_process = false, .ns = sandbox::fresh_netns(), .count = {}, .run = {}};
   auto nl = std::make_shared<RawNetlink>(m.ns.get());
   m.count = [n = c.n, d = std::min(c.delete_n, c.n)](Phase p) { return p == Phase::remove ? d : n; };
   m.run = [nl](Phase phase, int begin, int end) {
@@ -117,8 +117,8 @@ Method raw_method(const LinkBenchConfig& c) {
   return m;
 }
 
-Method brisk_method(const LinkBenchConfig& c) {
-  Method m{.name = "brisk", .per_process = false, .ns = sandbox::fresh_netns(), .count = {}, .run = {}};
+LinkMethod brisk_method(const LinkBenchConfig& c) {
+  LinkMethod m{.name = "brisk", .per_process = false, .ns = sandbox::fresh_netns(), .count = {}, .run = {}};
   auto conn = std::make_shared<netlink::Connection>(netlink::Connection::open_in(m.ns.get()).value());
   m.count = [n = c.n](Phase) { return n; };
   m.run = [conn](Phase phase, int begin, int end) {
@@ -145,14 +145,14 @@ std::pair<int, int> round_share(int total, int r, int rounds, const LinkBenchCon
           static_cast<int>(static_cast<long>(total) * (r + 1) / rounds)};
 }
 
-void run_phase(Phase phase, std::vector<Method>& methods, const LinkBenchConfig& c, LinkBenchReport& report) {
+void run_phase(Phase phase, std::vector<LinkMethod>& methods, const LinkBenchConfig& c, LinkBenchReport& report) {
   int rounds = (c.n + c.bucket - 1) / c.bucket;
   std::vector<LinkBenchRow> rows(methods.size());
   std::vector<std::vector<double>> round_us(methods.size(), std::vector<double>(rounds, -1));
   for (int r = 0; r < rounds; ++r) {
     for (std::size_t k = 0; k < methods.size(); ++k) {
       std::size_t which = (k + static_cast<std::size_t>(r)) % methods.size();
-      Method& m = methods[which];
+      LinkMethod& m = methods[which];
       auto [begin, end] = round_share(m.count(phase), r, rounds, c);
       if (end <= begin) continue;
       int interfaces = 1 + 2 * m.pairs;
@@ -243,7 +243,7 @@ void run_in_sandbox(const LinkBenchConfig& config, LinkBenchReport& report) {
   std::string brisk = config.brisk_path.empty() ? brisk_cli() : config.brisk_path;
   // Every namespace lives until the run ends: tearing one down deletes its
   // devices in the background, which would slow whatever runs next.
-  std::vector<Method> methods;
+  std::vector<LinkMethod> methods;
   methods.push_back(brisk_method(config));  // first: the ratios' reference
   methods.push_back(raw_method(config));
   methods.push_back(batch_method("ip-batch", "ip", config, std::min(config.delete_n, config.n)));

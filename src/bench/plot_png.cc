@@ -22,10 +22,6 @@ std::string quoted(const std::string& text) {
   return out + "\"";
 }
 
-// Ten colours that stay apart on screen and paper, then dash patterns, so
-// no two of up to 30 lines look alike (gnuplot's own cycle repeats at 8).
-const char* const kColors[] = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd",
-                               "#8c564b", "#e377c2", "#17becf", "#7f7f7f", "#bcbd22"};
 
 // Ticks at the data's own x values when there are few of them (10, 1024,
 // 4096 MiB), so each point can be read off the axis.
@@ -69,8 +65,8 @@ std::string script_for(const PlotSpec& spec, const std::string& path) {
     std::size_t i = order[k];
     s += k ? ", " : "";
     s += fmt::format("'-' using 1:2 with linespoints lw {} pt {} ps 1.2 lc rgb '{}' dt {} title {}",
-                     i ? 2 : 3.5, 5 + 2 * (i % 4), kColors[i % std::size(kColors)],
-                     1 + i / std::size(kColors), quoted(spec.series[i].name));
+                     i ? 2 : 3.5, 5 + 2 * (i % 4), detail::kColors[i % std::size(detail::kColors)],
+                     1 + i / std::size(detail::kColors), quoted(spec.series[i].name));
   }
   s += "\n";
   for (std::size_t i : order) {

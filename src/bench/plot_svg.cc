@@ -15,8 +15,6 @@ namespace {
 
 constexpr double kWidth = 960, kHeight = 560;
 constexpr double kLeft = 90, kRight = 700, kTop = 56, kBottom = 480;  // the plot area
-const char* const kColors[] = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd",
-                               "#8c564b", "#e377c2", "#17becf", "#7f7f7f", "#bcbd22"};
 // Beyond ten series, lines repeat colours with a dash pattern.
 const char* const kDashes[] = {"", " stroke-dasharray=\"6,3\"", " stroke-dasharray=\"2,3\""};
 
@@ -164,8 +162,8 @@ Result<std::string> write_plot_svg(const PlotSpec& spec, const std::string& path
       "<rect class=\"legend\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"white\" "
       "stroke=\"#999\"/>\n",
       kRight + 20, kTop, kWidth - kRight - 30, 16 + 22 * static_cast<double>(spec.series.size()));
-  auto color_of = [](std::size_t i) { return kColors[i % std::size(kColors)]; };
-  auto dash_of = [](std::size_t i) { return kDashes[(i / std::size(kColors)) % std::size(kDashes)]; };
+  auto color_of = [](std::size_t i) { return detail::kColors[i % std::size(detail::kColors)]; };
+  auto dash_of = [](std::size_t i) { return kDashes[(i / std::size(detail::kColors)) % std::size(kDashes)]; };
   // Last to first, so the first series (brisk) lies on top of lines it overlaps.
   for (std::size_t i = spec.series.size(); i-- > 0;) {
     const auto& s = spec.series[i];

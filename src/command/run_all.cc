@@ -71,7 +71,7 @@ std::vector<Result<Output, SpawnError>> run_jobs(const std::vector<Job>& jobs,
       cancelled.code = ECANCELED;
       cancelled.program = jobs[i].empty() || jobs[i].front().argv().empty() ? "" : jobs[i].front().argv()[0];
       cancelled.detail = "not started: an earlier command failed";
-      out.push_back(std::move(cancelled));
+      out.emplace_back(std::move(cancelled));
     }
   }
   return out;

@@ -16,7 +16,7 @@ namespace {
 
 bool have_reference() { return ::access("/usr/lib/cni/bridge", X_OK) == 0 && ::access("/usr/lib/cni/host-local", X_OK) == 0; }
 
-CniBenchConfig tiny() {
+CniBenchConfig tiny_cni() {
   return {.n = 4, .buckets = 2, .masq = CniMasq::both, .parallel = 3, .parallel_repeats = 1,
           .brisk_plugin = BRISK_BRIDGE_PATH, .settle_ms = 0};
 }
@@ -25,7 +25,7 @@ TEST(CniBench, EverySideSucceedsAndIsReportedPerBucket) {
   if (!brisk::test::can_unshare_net()) GTEST_SKIP() << "needs CAP_SYS_ADMIN to create namespaces";
   if (!have_reference()) GTEST_SKIP() << "needs the reference plugins (apt-get install containernetworking-plugins)";
   std::vector<std::string> progress;
-  CniBenchConfig config = tiny();
+  CniBenchConfig config = tiny_cni();
   config.progress = [&](const std::string& line) { progress.push_back(line); };
   auto report = run_cni_bench(config);
   ASSERT_EQ(report.passes.size(), 2u);
@@ -115,7 +115,7 @@ TEST(CniBench, EverySideSucceedsAndIsReportedPerBucket) {
 TEST(CniBench, AFailingPluginIsCountedAndFailsTheRun) {
   if (!brisk::test::can_unshare_net()) GTEST_SKIP() << "needs CAP_SYS_ADMIN to create namespaces";
   if (!have_reference()) GTEST_SKIP() << "needs the reference plugins (apt-get install containernetworking-plugins)";
-  CniBenchConfig config = tiny();
+  CniBenchConfig config = tiny_cni();
   config.masq = CniMasq::off;
   config.parallel = 0;
   config.brisk_plugin = "/bin/false";
@@ -130,7 +130,7 @@ TEST(CniBench, AFailingPluginIsCountedAndFailsTheRun) {
 
 TEST(CniBench, RefusesBadConfigurationBeforeMakingAnything) {
   auto with = [](auto change) {
-    CniBenchConfig c = tiny();
+    CniBenchConfig c = tiny_cni();
     change(c);
     return c;
   };
@@ -145,7 +145,7 @@ TEST(CniBench, RefusesBadConfigurationBeforeMakingAnything) {
                std::runtime_error);
   EXPECT_THROW(run_cni_bench(with([](CniBenchConfig& c) { c.n = 0; })), std::runtime_error);
   if (have_reference()) {
-    EXPECT_NO_THROW(validate(tiny()));
+    EXPECT_NO_THROW(validate(tiny_cni()));
   }
 }
 

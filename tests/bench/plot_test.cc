@@ -13,12 +13,7 @@
 namespace brisk::bench {
 namespace {
 
-std::string slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
+using brisk::test::slurp;
 
 // Well-formedness, enough for what we write: every tag closes in order,
 // attributes are quoted, and entities are the five XML ones.

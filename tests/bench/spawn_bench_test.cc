@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include <chrono>
+#include <set>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -27,12 +28,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
+using brisk::test::slurp;
 
 std::vector<std::string> entries(const std::string& dir) {
   std::vector<std::string> names;
@@ -214,6 +210,11 @@ TEST(Demo, TinyNetworkSectionsAddTheirRowsAndCharts) {
     EXPECT_TRUE(fs::exists(out.path() + "/demo/" + chart + ext)) << chart;
   auto summary = nlohmann::json::parse(slurp(out.path() + "/demo/summary.json"));
   for (const auto& row : summary["rows"]) EXPECT_GT(row["brisk_us"].get<double>(), 0) << row;
+  // Each container baseline once, named as the containers bench names it.
+  std::multiset<std::string> setups;
+  for (const auto& row : summary["rows"])
+    if (row["operation"] == "container setup") setups.insert(row["baseline"].get<std::string>());
+  EXPECT_EQ(setups, (std::multiset<std::string>{"floor", "brisk-1core", "ip -batch", "ip per command"}));
 }
 
 TEST(Demo, TinyRunWritesItsDirectoryAndLeavesNoTemp) {

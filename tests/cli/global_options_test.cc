@@ -31,7 +31,7 @@ Globals globals_of(Words words) {
   return inv ? inv->globals : Globals{};
 }
 
-std::string error_of(Words words) {
+std::string global_error_text(Words words) {
   words.insert(words.begin(), "brisk");
   auto inv = parse_globals(words);
   EXPECT_FALSE(inv) << "accepted: " << ::testing::PrintToString(words);
@@ -52,9 +52,9 @@ TEST(IpGlobalOptions, AbbreviationsInIpsOrder) {
   EXPECT_TRUE(globals_of({"-fo"}).force);  // "-f" alone is -family
   EXPECT_EQ(globals_of({"-rc", "0x100000"}).rcvbuf, 0x100000u);
   // -resolve holds its place though brisk has none: "-r" is not -rcvbuf.
-  EXPECT_EQ(error_of({"-r", "route"}), "option \"-r\" is unknown, try \"brisk help\"");
-  EXPECT_EQ(error_of({"-color=bogus", "link"}), "option \"-color=bogus\" is unknown, try \"brisk help\"");
-  EXPECT_EQ(error_of({"-echo", "link"}), "option \"-echo\" is unknown, try \"brisk help\"");
+  EXPECT_EQ(global_error_text({"-r", "route"}), "option \"-r\" is unknown, try \"brisk help\"");
+  EXPECT_EQ(global_error_text({"-color=bogus", "link"}), "option \"-color=bogus\" is unknown, try \"brisk help\"");
+  EXPECT_EQ(global_error_text({"-echo", "link"}), "option \"-echo\" is unknown, try \"brisk help\"");
 }
 
 TEST(IpGlobalOptions, ValuesAndTheirErrors) {

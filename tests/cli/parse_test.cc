@@ -17,13 +17,13 @@ using Words = std::vector<std::string>;
 
 Parsed<IpCommand> parse(const Words& words, Globals g = {}) { return parse_command(words, g); }
 
-IpCommand ok(const Words& words, Globals g = {}) {
+IpCommand parse_ok(const Words& words, Globals g = {}) {
   auto cmd = parse(words, g);
   EXPECT_TRUE(cmd) << (cmd ? "" : cmd.error().message);
   return cmd ? *cmd : IpCommand{};
 }
 
-std::string error_of(const Words& words, Globals g = {}) {
+std::string parse_error_text(const Words& words, Globals g = {}) {
   auto cmd = parse(words, g);
   EXPECT_FALSE(cmd) << "accepted";
   return cmd ? "" : cmd.error().message;
@@ -156,32 +156,32 @@ TEST(IpGlobals, DispatchDecision) {
 }
 
 TEST(IpObjects, AbbreviationsPickWhatIpPicks) {
-  EXPECT_EQ(ok({"l"}).verb, Verb::link_show);
-  EXPECT_EQ(ok({"a"}).verb, Verb::addr_show);
-  EXPECT_EQ(ok({"r"}).verb, Verb::route_show);
-  EXPECT_EQ(ok({"n"}).verb, Verb::neigh_show);  // ip's table has neighbor before netns
-  EXPECT_EQ(ok({"net"}).verb, Verb::netns_list);
-  EXPECT_EQ(ok({"link", "sh"}).verb, Verb::link_show);
-  EXPECT_EQ(ok({"link", "s", "x", "up"}).verb, Verb::link_set);  // "s" is set for link, as in ip
-  EXPECT_EQ(ok({"addr", "s"}).verb, Verb::addr_show);            // ...and show for addr
-  EXPECT_EQ(ok({"link", "lst"}).verb, Verb::link_show);
-  EXPECT_EQ(ok({"link", "d", "x"}).verb, Verb::link_del);
-  EXPECT_EQ(ok({"route", "d", "10.0.0.0/8"}).verb, Verb::route_del);
-  EXPECT_EQ(ok({"neigh", "del", "10.0.0.1", "dev", "x"}).verb, Verb::neigh_del);
+  EXPECT_EQ(parse_ok({"l"}).verb, Verb::link_show);
+  EXPECT_EQ(parse_ok({"a"}).verb, Verb::addr_show);
+  EXPECT_EQ(parse_ok({"r"}).verb, Verb::route_show);
+  EXPECT_EQ(parse_ok({"n"}).verb, Verb::neigh_show);  // ip's table has neighbor before netns
+  EXPECT_EQ(parse_ok({"net"}).verb, Verb::netns_list);
+  EXPECT_EQ(parse_ok({"link", "sh"}).verb, Verb::link_show);
+  EXPECT_EQ(parse_ok({"link", "s", "x", "up"}).verb, Verb::link_set);  // "s" is set for link, as in ip
+  EXPECT_EQ(parse_ok({"addr", "s"}).verb, Verb::addr_show);            // ...and show for addr
+  EXPECT_EQ(parse_ok({"link", "lst"}).verb, Verb::link_show);
+  EXPECT_EQ(parse_ok({"link", "d", "x"}).verb, Verb::link_del);
+  EXPECT_EQ(parse_ok({"route", "d", "10.0.0.0/8"}).verb, Verb::route_del);
+  EXPECT_EQ(parse_ok({"neigh", "del", "10.0.0.1", "dev", "x"}).verb, Verb::neigh_del);
 }
 
 TEST(IpObjects, UnknownObjectsAndCommands) {
-  EXPECT_EQ(error_of({"bogus"}), "Object \"bogus\" is unknown, try \"brisk help\".");
-  EXPECT_EQ(error_of({"link", "frob"}), "Command \"frob\" is unknown, try \"brisk link help\".");
-  EXPECT_NE(error_of({"addr", "frob"}).find("unknown"), std::string::npos);
-  EXPECT_NE(error_of({"route", "frob"}).find("unknown"), std::string::npos);
-  EXPECT_NE(error_of({"neigh", "frob"}).find("unknown"), std::string::npos);
-  EXPECT_NE(error_of({"netns", "frob", "x"}).find("unknown"), std::string::npos);
-  EXPECT_NE(error_of({"fdb", "frob"}).find("unknown"), std::string::npos);
+  EXPECT_EQ(parse_error_text({"bogus"}), "Object \"bogus\" is unknown, try \"brisk help\".");
+  EXPECT_EQ(parse_error_text({"link", "frob"}), "Command \"frob\" is unknown, try \"brisk link help\".");
+  EXPECT_NE(parse_error_text({"addr", "frob"}).find("unknown"), std::string::npos);
+  EXPECT_NE(parse_error_text({"route", "frob"}).find("unknown"), std::string::npos);
+  EXPECT_NE(parse_error_text({"neigh", "frob"}).find("unknown"), std::string::npos);
+  EXPECT_NE(parse_error_text({"netns", "frob", "x"}).find("unknown"), std::string::npos);
+  EXPECT_NE(parse_error_text({"fdb", "frob"}).find("unknown"), std::string::npos);
 }
 
 TEST(IpLink, AddVeth) {
-  auto c = ok({"link", "add", "v0", "mtu", "1400", "up", "type", "veth", "peer", "name", "v1", "mtu", "1300"});
+  auto c = parse_ok({"link", "add", "v0", "mtu", "1400", "up", "type", "veth", "peer", "name", "v1", "mtu", "1300"});
   ASSERT_EQ(c.verb, Verb::link_add);
   EXPECT_EQ(c.link_add().name, "v0");
   EXPECT_EQ(c.link_add().common.mtu, 1400u);
@@ -191,59 +191,59 @@ TEST(IpLink, AddVeth) {
   EXPECT_EQ(veth.peer_common.mtu, 1300u);
   // "name NAME", "dev NAME", a bare peer name, and the peer's netns. (As in
   // ip, a bare "a" or "b" would be the keyword it abbreviates: address, broadcast.)
-  auto d = ok({"link", "add", "name", "va", "type", "veth", "peer", "vb", "netns", "blue"});
+  auto d = parse_ok({"link", "add", "name", "va", "type", "veth", "peer", "vb", "netns", "blue"});
   EXPECT_EQ(d.link_add().name, "va");
   EXPECT_EQ(std::get<netlink::VethOptions>(d.link_add().kind).peer, "vb");
   EXPECT_EQ(d.peer_netns, "blue");
-  EXPECT_EQ(ok({"link", "add", "dev", "va", "type", "veth", "peer", "name", "vb"}).link_add().name, "va");
+  EXPECT_EQ(parse_ok({"link", "add", "dev", "va", "type", "veth", "peer", "name", "vb"}).link_add().name, "va");
 }
 
 TEST(IpLink, AddOtherKinds) {
-  auto br = ok({"link", "add", "br0", "type", "bridge", "stp_state", "1", "forward_delay", "400", "vlan_filtering", "0"});
+  auto br = parse_ok({"link", "add", "br0", "type", "bridge", "stp_state", "1", "forward_delay", "400", "vlan_filtering", "0"});
   auto& b = std::get<netlink::BridgeOptions>(br.link_add().kind);
   EXPECT_EQ(b.stp, true);
   EXPECT_EQ(b.forward_delay, 400u);
   EXPECT_EQ(b.vlan_filtering, false);
-  auto mv = ok({"link", "add", "link", "eth0", "name", "mv0", "type", "macvlan", "mode", "vepa"});
+  auto mv = parse_ok({"link", "add", "link", "eth0", "name", "mv0", "type", "macvlan", "mode", "vepa"});
   auto& m = std::get<netlink::MacvlanOptions>(mv.link_add().kind);
   EXPECT_EQ(m.link, "eth0");
   EXPECT_EQ(m.mode, netlink::MacvlanMode::vepa);
-  auto vx = ok({"link", "add", "vx0", "type", "vxlan", "id", "42", "dstport", "4789", "remote", "192.0.2.1", "nolearning"});
+  auto vx = parse_ok({"link", "add", "vx0", "type", "vxlan", "id", "42", "dstport", "4789", "remote", "192.0.2.1", "nolearning"});
   auto& x = std::get<netlink::VxlanOptions>(vx.link_add().kind);
   EXPECT_EQ(x.id, 42u);
   EXPECT_EQ(x.dstport, 4789);
   EXPECT_EQ(x.remote, "192.0.2.1");
   EXPECT_EQ(x.learning, false);
-  auto vl = ok({"link", "add", "link", "eth0", "name", "eth0.5", "type", "vlan", "id", "5"});
+  auto vl = parse_ok({"link", "add", "link", "eth0", "name", "eth0.5", "type", "vlan", "id", "5"});
   EXPECT_EQ(std::get<netlink::VlanOptions>(vl.link_add().kind).id, 5);
-  auto dummy = ok({"link", "add", "d0", "type", "dummy"});
+  auto dummy = parse_ok({"link", "add", "d0", "type", "dummy"});
   EXPECT_EQ(std::get<netlink::OtherKind>(dummy.link_add().kind).kind, "dummy");
 }
 
 TEST(IpLink, AddErrors) {
-  EXPECT_NE(error_of({"link", "add", "v0"}).find("\"type\""), std::string::npos);
-  EXPECT_NE(error_of({"link", "add", "type", "bridge"}).find("\"name\""), std::string::npos);
-  EXPECT_NE(error_of({"link", "add", "v0", "type"}).find("not complete"), std::string::npos);
-  EXPECT_NE(error_of({"link", "add", "v0", "mtu"}).find("not complete"), std::string::npos);
-  EXPECT_NE(error_of({"link", "add", "v0", "mtu", "big", "type", "bridge"}).find("\"mtu\""), std::string::npos);
+  EXPECT_NE(parse_error_text({"link", "add", "v0"}).find("\"type\""), std::string::npos);
+  EXPECT_NE(parse_error_text({"link", "add", "type", "bridge"}).find("\"name\""), std::string::npos);
+  EXPECT_NE(parse_error_text({"link", "add", "v0", "type"}).find("not complete"), std::string::npos);
+  EXPECT_NE(parse_error_text({"link", "add", "v0", "mtu"}).find("not complete"), std::string::npos);
+  EXPECT_NE(parse_error_text({"link", "add", "v0", "mtu", "big", "type", "bridge"}).find("\"mtu\""), std::string::npos);
   // Past 15 bytes ip leaves the name to the kernel, whose policy refuses it.
-  EXPECT_NE(error_of({"link", "add", "a23456789012345x", "type", "bridge"}).find("policy"), std::string::npos);
-  EXPECT_NE(error_of({"link", "add", "a/b", "type", "bridge"}).find("ifname"), std::string::npos);
-  EXPECT_NE(error_of({"link", "add", "v0", "address", "zz:00", "type", "bridge"}).find("\"zz\" is invalid lladdr"), std::string::npos);
-  EXPECT_NE(error_of({"link", "add", "v0", "v1", "type", "bridge"}).find("garbage"), std::string::npos);
-  EXPECT_NE(error_of({"link", "add", "br0", "type", "bridge", "stp_state", "on"}).find("stp_state"), std::string::npos);
-  EXPECT_NE(error_of({"link", "add", "br0", "type", "bridge", "bogus", "1"}).find("bogus"), std::string::npos);
-  EXPECT_NE(error_of({"link", "add", "mv0", "type", "macvlan"}).find("link"), std::string::npos);
-  EXPECT_NE(error_of({"link", "add", "vx0", "type", "vxlan"}).find("identifier"), std::string::npos);
-  EXPECT_NE(error_of({"link", "add", "vx0", "type", "vxlan", "id", "16777216"}).find("id"), std::string::npos);
-  EXPECT_NE(error_of({"link", "add", "link", "e", "name", "e.5", "type", "vlan", "id", "4096"}).find("id"),
+  EXPECT_NE(parse_error_text({"link", "add", "a23456789012345x", "type", "bridge"}).find("policy"), std::string::npos);
+  EXPECT_NE(parse_error_text({"link", "add", "a/b", "type", "bridge"}).find("ifname"), std::string::npos);
+  EXPECT_NE(parse_error_text({"link", "add", "v0", "address", "zz:00", "type", "bridge"}).find("\"zz\" is invalid lladdr"), std::string::npos);
+  EXPECT_NE(parse_error_text({"link", "add", "v0", "v1", "type", "bridge"}).find("garbage"), std::string::npos);
+  EXPECT_NE(parse_error_text({"link", "add", "br0", "type", "bridge", "stp_state", "on"}).find("stp_state"), std::string::npos);
+  EXPECT_NE(parse_error_text({"link", "add", "br0", "type", "bridge", "bogus", "1"}).find("bogus"), std::string::npos);
+  EXPECT_NE(parse_error_text({"link", "add", "mv0", "type", "macvlan"}).find("link"), std::string::npos);
+  EXPECT_NE(parse_error_text({"link", "add", "vx0", "type", "vxlan"}).find("identifier"), std::string::npos);
+  EXPECT_NE(parse_error_text({"link", "add", "vx0", "type", "vxlan", "id", "16777216"}).find("id"), std::string::npos);
+  EXPECT_NE(parse_error_text({"link", "add", "link", "e", "name", "e.5", "type", "vlan", "id", "4096"}).find("id"),
             std::string::npos);
-  EXPECT_NE(error_of({"link", "add", "d0", "type", "dummy", "trailing"}).find("trailing"), std::string::npos);
-  EXPECT_NE(error_of({"link", "add", "link", "e", "b0", "type", "bridge"}).find("link"), std::string::npos);
+  EXPECT_NE(parse_error_text({"link", "add", "d0", "type", "dummy", "trailing"}).find("trailing"), std::string::npos);
+  EXPECT_NE(parse_error_text({"link", "add", "link", "e", "b0", "type", "bridge"}).find("link"), std::string::npos);
 }
 
 TEST(IpLink, Set) {
-  auto c = ok({"link", "set", "dev", "v0", "up", "mtu", "9000", "address", "02:00:00:00:00:01", "name", "v9",
+  auto c = parse_ok({"link", "set", "dev", "v0", "up", "mtu", "9000", "address", "02:00:00:00:00:01", "name", "v9",
                "master", "br0", "alias", "hello", "txqlen", "5", "group", "7", "netns", "blue"});
   ASSERT_EQ(c.verb, Verb::link_set);
   EXPECT_EQ(c.link_set().name, "v0");
@@ -256,41 +256,41 @@ TEST(IpLink, Set) {
   EXPECT_EQ(c.link_set().txqueuelen, 5u);
   EXPECT_EQ(c.link_set().group, 7u);
   EXPECT_EQ(c.set_netns, "blue");
-  auto n = ok({"link", "set", "v0", "down", "nomaster"});
+  auto n = parse_ok({"link", "set", "v0", "down", "nomaster"});
   EXPECT_EQ(n.link_set().up, false);
   EXPECT_EQ(n.link_set().master, "");
-  EXPECT_EQ(ok({"link", "change", "v0", "up"}).verb, Verb::link_set);
+  EXPECT_EQ(parse_ok({"link", "change", "v0", "up"}).verb, Verb::link_set);
 }
 
 TEST(IpLink, SetErrors) {
-  EXPECT_NE(error_of({"link", "set", "up"}).find("\"dev\""), std::string::npos);
-  EXPECT_NE(error_of({"link", "set", "v0"}).find("nothing to change"), std::string::npos);
-  EXPECT_NE(error_of({"link", "set", "v0", "up", "extra"}).find("garbage"), std::string::npos);
-  EXPECT_NE(error_of({"link", "set", "v0", "mtu", "-1"}).find("mtu"), std::string::npos);
-  EXPECT_NE(error_of({"link", "set", "v0", "mtu", "4294967296"}).find("mtu"), std::string::npos);
-  EXPECT_NE(error_of({"link", "set", "v0", "master"}).find("not complete"), std::string::npos);
+  EXPECT_NE(parse_error_text({"link", "set", "up"}).find("\"dev\""), std::string::npos);
+  EXPECT_NE(parse_error_text({"link", "set", "v0"}).find("nothing to change"), std::string::npos);
+  EXPECT_NE(parse_error_text({"link", "set", "v0", "up", "extra"}).find("garbage"), std::string::npos);
+  EXPECT_NE(parse_error_text({"link", "set", "v0", "mtu", "-1"}).find("mtu"), std::string::npos);
+  EXPECT_NE(parse_error_text({"link", "set", "v0", "mtu", "4294967296"}).find("mtu"), std::string::npos);
+  EXPECT_NE(parse_error_text({"link", "set", "v0", "master"}).find("not complete"), std::string::npos);
 }
 
 TEST(IpLink, DeleteAndShow) {
-  EXPECT_EQ(ok({"link", "del", "v0"}).name, "v0");
-  EXPECT_EQ(ok({"link", "delete", "dev", "v0", "type", "veth"}).name, "v0");
-  auto g = ok({"link", "del", "group", "9"});
+  EXPECT_EQ(parse_ok({"link", "del", "v0"}).name, "v0");
+  EXPECT_EQ(parse_ok({"link", "delete", "dev", "v0", "type", "veth"}).name, "v0");
+  auto g = parse_ok({"link", "del", "group", "9"});
   EXPECT_EQ(g.verb, Verb::link_del_group);
   EXPECT_EQ(g.group, 9u);
-  EXPECT_NE(error_of({"link", "del"}).find("\"dev\""), std::string::npos);
-  EXPECT_NE(error_of({"link", "del", "a", "b"}).find("garbage"), std::string::npos);
-  EXPECT_NE(error_of({"link", "del", "group", "x"}).find("group"), std::string::npos);
-  auto s = ok({"link", "show", "dev", "v0", "up"});
+  EXPECT_NE(parse_error_text({"link", "del"}).find("\"dev\""), std::string::npos);
+  EXPECT_NE(parse_error_text({"link", "del", "a", "b"}).find("garbage"), std::string::npos);
+  EXPECT_NE(parse_error_text({"link", "del", "group", "x"}).find("group"), std::string::npos);
+  auto s = parse_ok({"link", "show", "dev", "v0", "up"});
   EXPECT_EQ(s.filter().dev, "v0");
   EXPECT_TRUE(s.filter().up_only);
-  auto m = ok({"link", "list", "master", "br0", "type", "veth"});
+  auto m = parse_ok({"link", "list", "master", "br0", "type", "veth"});
   EXPECT_EQ(m.filter().master, "br0");
   EXPECT_EQ(m.filter().kind, "veth");
-  EXPECT_NE(error_of({"link", "show", "a", "b"}).find("garbage"), std::string::npos);
+  EXPECT_NE(parse_error_text({"link", "show", "a", "b"}).find("garbage"), std::string::npos);
 }
 
 TEST(IpAddr, AddReplaceDelete) {
-  auto a = ok({"addr", "add", "10.0.0.1/24", "brd", "10.0.0.255", "dev", "v0", "label", "v0:1", "scope", "link",
+  auto a = parse_ok({"addr", "add", "10.0.0.1/24", "brd", "10.0.0.255", "dev", "v0", "label", "v0:1", "scope", "link",
                "noprefixroute"});
   ASSERT_EQ(a.verb, Verb::addr_add);
   EXPECT_EQ(a.addr().prefix, "10.0.0.1/24");
@@ -299,40 +299,40 @@ TEST(IpAddr, AddReplaceDelete) {
   EXPECT_EQ(a.addr().label, "v0:1");
   EXPECT_EQ(a.addr().scope, RT_SCOPE_LINK);
   EXPECT_TRUE(a.addr().noprefixroute);
-  auto l = ok({"a", "a", "local", "fd00::1/64", "dev", "v0", "nodad"});
+  auto l = parse_ok({"a", "a", "local", "fd00::1/64", "dev", "v0", "nodad"});
   EXPECT_EQ(l.addr().prefix, "fd00::1/64");
   EXPECT_TRUE(l.addr().nodad);
-  EXPECT_EQ(ok({"address", "replace", "10.0.0.1/24", "dev", "v0"}).verb, Verb::addr_replace);
-  EXPECT_EQ(ok({"address", "del", "10.0.0.1/24", "dev", "v0"}).verb, Verb::addr_del);
+  EXPECT_EQ(parse_ok({"address", "replace", "10.0.0.1/24", "dev", "v0"}).verb, Verb::addr_replace);
+  EXPECT_EQ(parse_ok({"address", "del", "10.0.0.1/24", "dev", "v0"}).verb, Verb::addr_del);
 }
 
 TEST(IpAddr, Errors) {
-  EXPECT_NE(error_of({"addr", "add", "10.0.0.1/24"}).find("\"dev\""), std::string::npos);
-  EXPECT_NE(error_of({"addr", "add", "dev", "v0"}).find("address"), std::string::npos);
-  EXPECT_NE(error_of({"addr", "add", "10.0.0.256/24", "dev", "v0"}).find("10.0.0.256/24"), std::string::npos);
-  EXPECT_NE(error_of({"addr", "add", "10.0.0.1/33", "dev", "v0"}).find("prefix is expected"), std::string::npos);
-  EXPECT_NE(error_of({"addr", "add", "10.0.0.1/24", "dev"}).find("not complete"), std::string::npos);
-  EXPECT_NE(error_of({"addr", "add", "10.0.0.1/24", "dev", "v0", "junk"}).find("garbage"), std::string::npos);
-  EXPECT_NE(error_of({"addr", "add", "10.0.0.1/24", "brd", "fd00::1", "dev", "v0"}).find("fd00::1"), std::string::npos);
-  EXPECT_NE(error_of({"addr", "add", "10.0.0.1/24", "dev", "v0", "label", "0123456789abcdef"}).find("label"),
+  EXPECT_NE(parse_error_text({"addr", "add", "10.0.0.1/24"}).find("\"dev\""), std::string::npos);
+  EXPECT_NE(parse_error_text({"addr", "add", "dev", "v0"}).find("address"), std::string::npos);
+  EXPECT_NE(parse_error_text({"addr", "add", "10.0.0.256/24", "dev", "v0"}).find("10.0.0.256/24"), std::string::npos);
+  EXPECT_NE(parse_error_text({"addr", "add", "10.0.0.1/33", "dev", "v0"}).find("prefix is expected"), std::string::npos);
+  EXPECT_NE(parse_error_text({"addr", "add", "10.0.0.1/24", "dev"}).find("not complete"), std::string::npos);
+  EXPECT_NE(parse_error_text({"addr", "add", "10.0.0.1/24", "dev", "v0", "junk"}).find("garbage"), std::string::npos);
+  EXPECT_NE(parse_error_text({"addr", "add", "10.0.0.1/24", "brd", "fd00::1", "dev", "v0"}).find("fd00::1"), std::string::npos);
+  EXPECT_NE(parse_error_text({"addr", "add", "10.0.0.1/24", "dev", "v0", "label", "0123456789abcdef"}).find("label"),
             std::string::npos);
   Globals v6{.family = AF_INET6};
-  EXPECT_NE(error_of({"addr", "add", "10.0.0.1/24", "dev", "v0"}, v6).find("inet6 prefix is expected"),
+  EXPECT_NE(parse_error_text({"addr", "add", "10.0.0.1/24", "dev", "v0"}, v6).find("inet6 prefix is expected"),
             std::string::npos);
-  EXPECT_EQ(error_of({"addr", "flush"}), "Flush requires arguments.");  // ip's text, before any selector
+  EXPECT_EQ(parse_error_text({"addr", "flush"}), "Flush requires arguments.");  // ip's text, before any selector
 }
 
 TEST(IpAddr, ShowAndFlush) {
-  EXPECT_EQ(ok({"addr"}).verb, Verb::addr_show);
-  EXPECT_EQ(ok({"addr", "show", "dev", "v0"}).filter().dev, "v0");
-  EXPECT_EQ(ok({"addr", "list", "v0"}).filter().dev, "v0");
-  auto f = ok({"addr", "flush", "dev", "v0"}, Globals{.family = AF_INET});
+  EXPECT_EQ(parse_ok({"addr"}).verb, Verb::addr_show);
+  EXPECT_EQ(parse_ok({"addr", "show", "dev", "v0"}).filter().dev, "v0");
+  EXPECT_EQ(parse_ok({"addr", "list", "v0"}).filter().dev, "v0");
+  auto f = parse_ok({"addr", "flush", "dev", "v0"}, Globals{.family = AF_INET});
   EXPECT_EQ(f.verb, Verb::addr_flush);
   EXPECT_EQ(f.family, AF_INET);
 }
 
 TEST(IpRoute, AddForms) {
-  auto r = ok({"route", "add", "10.2.0.0/16", "via", "10.0.0.1", "dev", "v0", "metric", "100", "table", "7", "proto",
+  auto r = parse_ok({"route", "add", "10.2.0.0/16", "via", "10.0.0.1", "dev", "v0", "metric", "100", "table", "7", "proto",
                "static", "src", "10.0.0.5", "onlink"});
   ASSERT_EQ(r.verb, Verb::route_add);
   EXPECT_EQ(r.route().prefix, "10.2.0.0/16");
@@ -343,14 +343,14 @@ TEST(IpRoute, AddForms) {
   EXPECT_EQ(r.route().protocol, RTPROT_STATIC);
   EXPECT_EQ(r.route().src, "10.0.0.5");
   EXPECT_TRUE(r.route().onlink);
-  EXPECT_EQ(ok({"route", "add", "default", "via", "10.0.0.1"}).route().prefix, "default");
-  EXPECT_EQ(ok({"route", "add", "to", "10.3.0.0/16", "dev", "v0"}).route().prefix, "10.3.0.0/16");
-  auto bh = ok({"route", "add", "blackhole", "192.0.2.0/24"});
+  EXPECT_EQ(parse_ok({"route", "add", "default", "via", "10.0.0.1"}).route().prefix, "default");
+  EXPECT_EQ(parse_ok({"route", "add", "to", "10.3.0.0/16", "dev", "v0"}).route().prefix, "10.3.0.0/16");
+  auto bh = parse_ok({"route", "add", "blackhole", "192.0.2.0/24"});
   EXPECT_EQ(bh.route().type, netlink::RouteType::blackhole);
   EXPECT_EQ(bh.route().prefix, "192.0.2.0/24");
-  EXPECT_EQ(ok({"route", "replace", "10.2.0.0/16", "dev", "v0"}).verb, Verb::route_replace);
-  EXPECT_EQ(ok({"route", "del", "10.2.0.0/16"}).verb, Verb::route_del);
-  EXPECT_EQ(ok({"route", "show", "table", "main"}).verb, Verb::route_show);
+  EXPECT_EQ(parse_ok({"route", "replace", "10.2.0.0/16", "dev", "v0"}).verb, Verb::route_replace);
+  EXPECT_EQ(parse_ok({"route", "del", "10.2.0.0/16"}).verb, Verb::route_del);
+  EXPECT_EQ(parse_ok({"route", "show", "table", "main"}).verb, Verb::route_show);
 }
 
 TEST(IpHelp, EveryObjectHasAUsageTextNamingItsCommands) {
@@ -375,31 +375,31 @@ TEST(IpHelp, EveryObjectHasAUsageTextNamingItsCommands) {
 }
 
 TEST(IpRoute, Get) {
-  auto g = ok({"route", "get", "10.0.0.2", "from", "10.0.0.9", "iif", "v1", "mark", "5"});
+  auto g = parse_ok({"route", "get", "10.0.0.2", "from", "10.0.0.9", "iif", "v1", "mark", "5"});
   ASSERT_EQ(g.verb, Verb::route_get);
   EXPECT_EQ(g.route_query().to, "10.0.0.2");
   EXPECT_EQ(g.route_query().from, "10.0.0.9");
   EXPECT_EQ(g.route_query().iif, "v1");
   EXPECT_TRUE(g.route_query().oif.empty());
   EXPECT_EQ(g.route_query().mark, 5u);
-  auto o = ok({"r", "g", "to", "fd00::1", "oif", "v0"});
+  auto o = parse_ok({"r", "g", "to", "fd00::1", "oif", "v0"});
   EXPECT_EQ(o.route_query().to, "fd00::1");
   EXPECT_EQ(o.route_query().oif, "v0");
   EXPECT_TRUE(o.route_query().iif.empty());
-  EXPECT_EQ(ok({"route", "get", "10.0.0.2", "dev", "v0"}).route_query().oif, "v0");
+  EXPECT_EQ(parse_ok({"route", "get", "10.0.0.2", "dev", "v0"}).route_query().oif, "v0");
   EXPECT_FALSE(g.mutates());
-  EXPECT_NE(error_of({"route", "get"}).find("destination"), std::string::npos);
-  EXPECT_NE(error_of({"route", "get", "10.0.0"}).find("10.0.0"), std::string::npos);
-  EXPECT_NE(error_of({"route", "get", "10.0.0.2", "from", "x"}).find("\"x\""), std::string::npos);
+  EXPECT_NE(parse_error_text({"route", "get"}).find("destination"), std::string::npos);
+  EXPECT_NE(parse_error_text({"route", "get", "10.0.0"}).find("10.0.0"), std::string::npos);
+  EXPECT_NE(parse_error_text({"route", "get", "10.0.0.2", "from", "x"}).find("\"x\""), std::string::npos);
   // As ip: a second address is the destination asked about (ip sends both; the kernel reads the last).
-  EXPECT_EQ(ok({"route", "get", "10.0.0.2", "10.0.0.3"}).route_query().to, "10.0.0.3");
-  EXPECT_NE(error_of({"route", "get", "10.0.0.2", "mark", "lots"}).find("lots"), std::string::npos);
-  EXPECT_NE(error_of({"route", "get", "10.0.0.2", "iif"}).find("not complete"), std::string::npos);
+  EXPECT_EQ(parse_ok({"route", "get", "10.0.0.2", "10.0.0.3"}).route_query().to, "10.0.0.3");
+  EXPECT_NE(parse_error_text({"route", "get", "10.0.0.2", "mark", "lots"}).find("lots"), std::string::npos);
+  EXPECT_NE(parse_error_text({"route", "get", "10.0.0.2", "iif"}).find("not complete"), std::string::npos);
 }
 
 // The rest of ip's route get grammar: each keyword, and ip's error for each bad value.
 TEST(IpRoute, GetKeywords) {
-  auto q = ok({"route", "get", "fibmatch", "10.0.0.2", "tos", "0x10", "uid", "1000", "ipproto", "tcp", "sport",
+  auto q = parse_ok({"route", "get", "fibmatch", "10.0.0.2", "tos", "0x10", "uid", "1000", "ipproto", "tcp", "sport",
                "80", "dport", "443", "notify", "connected", "vrf", "blue", "as", "to", "10.0.0.9"});
   const auto& query = q.route_query();
   EXPECT_TRUE(query.fib_match);
@@ -413,22 +413,22 @@ TEST(IpRoute, GetKeywords) {
   EXPECT_EQ(q.route_get().vrf, "blue");
   EXPECT_EQ(query.oif, "blue");  // the lookup goes out of the VRF device
   EXPECT_EQ(query.as, "10.0.0.9");
-  EXPECT_EQ(ok({"route", "get", "10.0.0.2", "dsfield", "0x28"}).route_query().tos, 0x28);
-  EXPECT_EQ(ok({"route", "get", "10.0.0.2", "ipproto", "17"}).route_query().ip_proto, 17);
-  EXPECT_EQ(ok({"route", "get", "10.0.0.2", "mark", "0x20"}).route_query().mark, 0x20u);
+  EXPECT_EQ(parse_ok({"route", "get", "10.0.0.2", "dsfield", "0x28"}).route_query().tos, 0x28);
+  EXPECT_EQ(parse_ok({"route", "get", "10.0.0.2", "ipproto", "17"}).route_query().ip_proto, 17);
+  EXPECT_EQ(parse_ok({"route", "get", "10.0.0.2", "mark", "0x20"}).route_query().mark, 0x20u);
   // A prefix is looked up as its address, with ip's warning; a source prefix goes to the kernel as it is.
-  auto prefix = ok({"route", "get", "to", "10.0.0.2/24", "from", "10.0.0.0/24"});
+  auto prefix = parse_ok({"route", "get", "to", "10.0.0.2/24", "from", "10.0.0.0/24"});
   EXPECT_EQ(prefix.route_query().to, "10.0.0.2");
   EXPECT_EQ(prefix.route_query().from, "10.0.0.0/24");
   EXPECT_EQ(prefix.warning, "Warning: /24 as prefix is invalid, only /32 (or none) is supported.");
-  EXPECT_EQ(ok({"route", "get", "fd00::1/64"}).warning,
+  EXPECT_EQ(parse_ok({"route", "get", "fd00::1/64"}).warning,
             "Warning: /64 as prefix is invalid, only /128 (or none) is supported.");
-  EXPECT_TRUE(ok({"route", "get", "10.0.0.2"}).warning.empty());
+  EXPECT_TRUE(parse_ok({"route", "get", "10.0.0.2"}).warning.empty());
 
   auto message = [](std::vector<std::string> words) {
     std::vector<std::string> args{"route", "get", "10.0.0.2"};
     args.insert(args.end(), words.begin(), words.end());
-    return error_of(args);
+    return parse_error_text(args);
   };
   EXPECT_EQ(message({"tos", "zz"}), "Error: argument \"zz\" is wrong: TOS value is invalid\n");
   EXPECT_EQ(message({"uid", "x"}), "Error: argument \"x\" is wrong: invalid UID\n");
@@ -443,91 +443,91 @@ TEST(IpRoute, GetKeywords) {
   EXPECT_NE(message({"from", "fd00::1"}).find("inet prefix is expected rather than \"fd00::1\""), std::string::npos);
   for (const char* key : {"tos", "from", "iif", "oif", "mark", "vrf", "uid", "as", "sport", "dport", "ipproto"})
     EXPECT_NE(message({key}).find("not complete"), std::string::npos) << key;
-  EXPECT_EQ(error_of({"route", "get", "fibmatch"}), "need at least a destination address");
+  EXPECT_EQ(parse_error_text({"route", "get", "fibmatch"}), "need at least a destination address");
 }
 
 TEST(IpRoute, Errors) {
-  EXPECT_NE(error_of({"route", "add"}).find("destination"), std::string::npos);
-  EXPECT_NE(error_of({"route", "add", "10.2.0.0/16"}).find("via"), std::string::npos);
-  EXPECT_NE(error_of({"route", "add", "10.2.0.0/16", "via", "nope"}).find("nope"), std::string::npos);
-  EXPECT_NE(error_of({"route", "add", "10.2.0.0/16", "via"}).find("not complete"), std::string::npos);
-  EXPECT_NE(error_of({"route", "add", "10.2.0.0/16", "dev", "v0", "xx"}).find("garbage"), std::string::npos);
+  EXPECT_NE(parse_error_text({"route", "add"}).find("destination"), std::string::npos);
+  EXPECT_NE(parse_error_text({"route", "add", "10.2.0.0/16"}).find("via"), std::string::npos);
+  EXPECT_NE(parse_error_text({"route", "add", "10.2.0.0/16", "via", "nope"}).find("nope"), std::string::npos);
+  EXPECT_NE(parse_error_text({"route", "add", "10.2.0.0/16", "via"}).find("not complete"), std::string::npos);
+  EXPECT_NE(parse_error_text({"route", "add", "10.2.0.0/16", "dev", "v0", "xx"}).find("garbage"), std::string::npos);
   // "x" abbreviates the type xresolve, which ip reads before the second
   // destination it then wants: the line ends first.
-  EXPECT_NE(error_of({"route", "add", "10.2.0.0/16", "dev", "v0", "x"}).find("not complete"), std::string::npos);
-  EXPECT_NE(error_of({"route", "add", "10.2.0.0/16", "dev", "v0", "metric", "m"}).find("metric"), std::string::npos);
-  EXPECT_NE(error_of({"route", "show", "junk"}).find("prefix is expected rather than \"junk\""), std::string::npos);
+  EXPECT_NE(parse_error_text({"route", "add", "10.2.0.0/16", "dev", "v0", "x"}).find("not complete"), std::string::npos);
+  EXPECT_NE(parse_error_text({"route", "add", "10.2.0.0/16", "dev", "v0", "metric", "m"}).find("metric"), std::string::npos);
+  EXPECT_NE(parse_error_text({"route", "show", "junk"}).find("prefix is expected rather than \"junk\""), std::string::npos);
 }
 
 TEST(IpNeigh, Forms) {
-  auto n = ok({"neigh", "add", "10.0.0.2", "lladdr", "02:00:00:00:00:02", "dev", "v0", "nud", "reachable"});
+  auto n = parse_ok({"neigh", "add", "10.0.0.2", "lladdr", "02:00:00:00:00:02", "dev", "v0", "nud", "reachable"});
   ASSERT_EQ(n.verb, Verb::neigh_add);
   EXPECT_EQ(n.neigh().address, "10.0.0.2");
   EXPECT_EQ(n.neigh().lladdr, "02:00:00:00:00:02");
   EXPECT_EQ(n.neigh().dev, "v0");
   EXPECT_EQ(n.neigh().state, NUD_REACHABLE);
-  EXPECT_EQ(ok({"neigh", "add", "to", "fd00::2", "lladdr", "02:00:00:00:00:02", "dev", "v0"}).neigh().state,
+  EXPECT_EQ(parse_ok({"neigh", "add", "to", "fd00::2", "lladdr", "02:00:00:00:00:02", "dev", "v0"}).neigh().state,
             NUD_PERMANENT);
-  EXPECT_EQ(ok({"neigh", "replace", "10.0.0.2", "lladdr", "02:00:00:00:00:03", "dev", "v0"}).verb,
+  EXPECT_EQ(parse_ok({"neigh", "replace", "10.0.0.2", "lladdr", "02:00:00:00:00:03", "dev", "v0"}).verb,
             Verb::neigh_replace);
-  EXPECT_EQ(ok({"neigh", "del", "10.0.0.2", "dev", "v0"}).verb, Verb::neigh_del);
-  EXPECT_EQ(ok({"neigh", "show", "dev", "v0"}).filter().dev, "v0");
+  EXPECT_EQ(parse_ok({"neigh", "del", "10.0.0.2", "dev", "v0"}).verb, Verb::neigh_del);
+  EXPECT_EQ(parse_ok({"neigh", "show", "dev", "v0"}).filter().dev, "v0");
   // No lladdr is the kernel's to refuse, as with ip.
-  EXPECT_TRUE(ok({"neigh", "add", "10.0.0.2", "dev", "v0"}).neigh().lladdr.empty());
-  EXPECT_EQ(error_of({"neigh", "add", "10.0.0.2", "lladdr", "02:00:00:00:00:02"}),
+  EXPECT_TRUE(parse_ok({"neigh", "add", "10.0.0.2", "dev", "v0"}).neigh().lladdr.empty());
+  EXPECT_EQ(parse_error_text({"neigh", "add", "10.0.0.2", "lladdr", "02:00:00:00:00:02"}),
             "Device and destination are required arguments.");
-  EXPECT_EQ(error_of({"neigh", "add", "lladdr", "02:00:00:00:00:02", "dev", "v0"}),
+  EXPECT_EQ(parse_error_text({"neigh", "add", "lladdr", "02:00:00:00:00:02", "dev", "v0"}),
             "Device and destination are required arguments.");
-  EXPECT_NE(error_of({"neigh", "add", "10.0.0.2", "lladdr", "xx", "dev", "v0"}).find("xx"), std::string::npos);
-  EXPECT_NE(error_of({"neigh", "add", "10.0.0.2", "lladdr", "02:00:00:00:00:02", "dev", "v0", "nud", "odd"})
+  EXPECT_NE(parse_error_text({"neigh", "add", "10.0.0.2", "lladdr", "xx", "dev", "v0"}).find("xx"), std::string::npos);
+  EXPECT_NE(parse_error_text({"neigh", "add", "10.0.0.2", "lladdr", "02:00:00:00:00:02", "dev", "v0", "nud", "odd"})
                 .find("odd"),
             std::string::npos);
 }
 
 TEST(IpNetns, Forms) {
-  EXPECT_EQ(ok({"netns"}).verb, Verb::netns_list);
-  EXPECT_EQ(ok({"netns", "list"}).verb, Verb::netns_list);
-  EXPECT_EQ(ok({"netns", "add", "blue"}).name, "blue");
-  EXPECT_EQ(ok({"netns", "del", "blue"}).verb, Verb::netns_del);
-  auto e = ok({"netns", "exec", "blue", "ip", "-j", "link"});
+  EXPECT_EQ(parse_ok({"netns"}).verb, Verb::netns_list);
+  EXPECT_EQ(parse_ok({"netns", "list"}).verb, Verb::netns_list);
+  EXPECT_EQ(parse_ok({"netns", "add", "blue"}).name, "blue");
+  EXPECT_EQ(parse_ok({"netns", "del", "blue"}).verb, Verb::netns_del);
+  auto e = parse_ok({"netns", "exec", "blue", "ip", "-j", "link"});
   EXPECT_EQ(e.verb, Verb::netns_exec);
   EXPECT_EQ(e.exec_argv, (Words{"ip", "-j", "link"}));
-  EXPECT_NE(error_of({"netns", "add"}).find("name"), std::string::npos);
-  EXPECT_EQ(error_of({"netns", "add", "../x"}), "Invalid netns name \"../x\"");  // ip's words, exactly
-  EXPECT_EQ(error_of({"netns", "add", ".."}), "Invalid netns name \"..\"");
-  EXPECT_NE(error_of({"netns", "add", "a", "b"}).find("garbage"), std::string::npos);
-  EXPECT_NE(error_of({"netns", "exec", "blue"}).find("command"), std::string::npos);
-  EXPECT_NE(error_of({"netns", "add", std::string(300, 'x')}).find("Invalid netns name"), std::string::npos);
+  EXPECT_NE(parse_error_text({"netns", "add"}).find("name"), std::string::npos);
+  EXPECT_EQ(parse_error_text({"netns", "add", "../x"}), "Invalid netns name \"../x\"");  // ip's words, exactly
+  EXPECT_EQ(parse_error_text({"netns", "add", ".."}), "Invalid netns name \"..\"");
+  EXPECT_NE(parse_error_text({"netns", "add", "a", "b"}).find("garbage"), std::string::npos);
+  EXPECT_NE(parse_error_text({"netns", "exec", "blue"}).find("command"), std::string::npos);
+  EXPECT_NE(parse_error_text({"netns", "add", std::string(300, 'x')}).find("Invalid netns name"), std::string::npos);
 }
 
 // list-id's two ids, by ip's abbreviations; list and monitor read no more words.
 TEST(IpNetns, ListIdAndMonitor) {
-  auto l = ok({"netns", "list-id", "target-nsid", "3", "nsid", "0x10"});
+  auto l = parse_ok({"netns", "list-id", "target-nsid", "3", "nsid", "0x10"});
   EXPECT_EQ(l.verb, Verb::netns_list_id);
   EXPECT_EQ(l.target_nsid, 3);
   EXPECT_EQ(l.nsid, 16);
   EXPECT_FALSE(l.mutates());
-  auto all = ok({"netns", "list-"});
+  auto all = parse_ok({"netns", "list-"});
   EXPECT_EQ(all.verb, Verb::netns_list_id);
   EXPECT_FALSE(all.nsid || all.target_nsid);
-  EXPECT_EQ(ok({"netns", "li"}).verb, Verb::netns_list);  // list comes first
-  EXPECT_EQ(ok({"netns", "list", "x"}).verb, Verb::netns_list);
-  EXPECT_EQ(ok({"netns", "mon"}).verb, Verb::netns_monitor);
-  EXPECT_EQ(ok({"netns", "monitor", "x"}).verb, Verb::netns_monitor);
-  EXPECT_EQ(error_of({"netns", "list-id", "nsid", "x"}), "Error: argument \"x\" is wrong: \"nsid\" value is invalid");
-  EXPECT_EQ(error_of({"netns", "list-id", "nsid", "-1"}),
+  EXPECT_EQ(parse_ok({"netns", "li"}).verb, Verb::netns_list);  // list comes first
+  EXPECT_EQ(parse_ok({"netns", "list", "x"}).verb, Verb::netns_list);
+  EXPECT_EQ(parse_ok({"netns", "mon"}).verb, Verb::netns_monitor);
+  EXPECT_EQ(parse_ok({"netns", "monitor", "x"}).verb, Verb::netns_monitor);
+  EXPECT_EQ(parse_error_text({"netns", "list-id", "nsid", "x"}), "Error: argument \"x\" is wrong: \"nsid\" value is invalid");
+  EXPECT_EQ(parse_error_text({"netns", "list-id", "nsid", "-1"}),
             "Error: argument \"(null)\" is wrong: \"nsid\" value should be >= 0");
-  EXPECT_EQ(error_of({"netns", "list-id", "target-nsid", "-1", "nsid"}),
+  EXPECT_EQ(parse_error_text({"netns", "list-id", "target-nsid", "-1", "nsid"}),
             "Error: argument \"nsid\" is wrong: \"target-nsid\" value should be >= 0");
-  EXPECT_EQ(error_of({"netns", "list-id", "nsid", "1", "nsid", "2"}),
+  EXPECT_EQ(parse_error_text({"netns", "list-id", "nsid", "1", "nsid", "2"}),
             "Error: duplicate \"nsid\": \"nsid\" is the second value.");
-  EXPECT_NE(error_of({"netns", "list-id", "nsid"}).find("not complete"), std::string::npos);
-  EXPECT_NE(error_of({"netns", "list-id", "pid", "1"}).find("Usage: brisk netns"), std::string::npos);
-  EXPECT_EQ(error_of({"netns", "list", "a/b"}), "Invalid netns name \"a/b\"");
+  EXPECT_NE(parse_error_text({"netns", "list-id", "nsid"}).find("not complete"), std::string::npos);
+  EXPECT_NE(parse_error_text({"netns", "list-id", "pid", "1"}).find("Usage: brisk netns"), std::string::npos);
+  EXPECT_EQ(parse_error_text({"netns", "list", "a/b"}), "Invalid netns name \"a/b\"");
 }
 
 TEST(IpFdb, Forms) {
-  auto f = ok({"fdb", "add", "02:00:00:00:00:09", "dev", "v1", "master", "static", "vlan", "5"});
+  auto f = parse_ok({"fdb", "add", "02:00:00:00:00:09", "dev", "v1", "master", "static", "vlan", "5"});
   ASSERT_EQ(f.verb, Verb::fdb_add);
   EXPECT_EQ(f.fdb().lladdr, "02:00:00:00:00:09");
   EXPECT_TRUE(f.fdb().master);
@@ -535,17 +535,17 @@ TEST(IpFdb, Forms) {
   EXPECT_EQ(f.fdb().state, NUD_NOARP);
   EXPECT_EQ(f.fdb().vlan, 5);
   // bridge fdb's default is the device's own table.
-  auto s = ok({"fdb", "add", "00:00:00:00:00:00", "dev", "vx0", "dst", "192.0.2.1"});
+  auto s = parse_ok({"fdb", "add", "00:00:00:00:00:00", "dev", "vx0", "dst", "192.0.2.1"});
   EXPECT_TRUE(s.fdb().self);
   EXPECT_FALSE(s.fdb().master);
   EXPECT_EQ(s.fdb().dst, "192.0.2.1");
-  EXPECT_EQ(ok({"fdb", "del", "02:00:00:00:00:09", "dev", "v1", "master"}).verb, Verb::fdb_del);
-  EXPECT_EQ(ok({"fdb", "show", "br", "br0"}).filter().master, "br0");
-  EXPECT_NE(error_of({"fdb", "show"}).find("br"), std::string::npos);
-  EXPECT_NE(error_of({"fdb", "add", "dev", "v1"}).find("lladdr"), std::string::npos);
-  EXPECT_NE(error_of({"fdb", "add", "02:00:00:00:00:09"}).find("dev"), std::string::npos);
-  EXPECT_NE(error_of({"fdb", "add", "nomac", "dev", "v1"}).find("nomac"), std::string::npos);
-  EXPECT_NE(error_of({"fdb", "add", "02:00:00:00:00:09", "dev", "v1", "vlan", "4095"}).find("vlan"), std::string::npos);
+  EXPECT_EQ(parse_ok({"fdb", "del", "02:00:00:00:00:09", "dev", "v1", "master"}).verb, Verb::fdb_del);
+  EXPECT_EQ(parse_ok({"fdb", "show", "br", "br0"}).filter().master, "br0");
+  EXPECT_NE(parse_error_text({"fdb", "show"}).find("br"), std::string::npos);
+  EXPECT_NE(parse_error_text({"fdb", "add", "dev", "v1"}).find("lladdr"), std::string::npos);
+  EXPECT_NE(parse_error_text({"fdb", "add", "02:00:00:00:00:09"}).find("dev"), std::string::npos);
+  EXPECT_NE(parse_error_text({"fdb", "add", "nomac", "dev", "v1"}).find("nomac"), std::string::npos);
+  EXPECT_NE(parse_error_text({"fdb", "add", "02:00:00:00:00:09", "dev", "v1", "vlan", "4095"}).find("vlan"), std::string::npos);
 }
 
 TEST(IpBatchSplit, CommentsQuotesContinuations) {

@@ -11,7 +11,7 @@
 namespace brisk::ipcli {
 namespace {
 
-constexpr uint32_t kMagic = 0x45311224;
+constexpr uint32_t kRouteSaveMagic = 0x45311224;
 
 TEST(IpRouteSaveGrammar, Verbs) {
   EXPECT_EQ(ok({"route", "restore", "anything"}).verb, Verb::route_restore)
@@ -69,7 +69,7 @@ TEST_F(IpRouteSave, TheStreamIsIps) {
                             Words{"route", "save", "root", "10.0.0.0/8", "proto", "static"},
                             Words{"route", "save", "dev", "d0"}, Words{"-6", "route", "save"}}) {
     auto ours = cli_test::brisk_run(save, ns());
-    cli_test::expect_same_stream(ours, cli_test::ip_run(save, ns()), kMagic, ::testing::PrintToString(save));
+    cli_test::expect_same_stream(ours, cli_test::ip_run(save, ns()), kRouteSaveMagic, ::testing::PrintToString(save));
     if (save.size() == 2) {
       EXPECT_EQ(cli_test::saved_messages(ours.out).size(), 5u) << "main's five routes";
     }

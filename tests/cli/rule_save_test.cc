@@ -14,7 +14,7 @@
 namespace brisk::ipcli {
 namespace {
 
-constexpr uint32_t kMagic = 0x71706986;
+constexpr uint32_t kRuleSaveMagic = 0x71706986;
 
 TEST(IpRuleSaveGrammar, VerbsAndArguments) {
   EXPECT_EQ(ok({"rule", "restore"}).verb, Verb::rule_restore);
@@ -66,7 +66,7 @@ TEST_F(IpRuleSave, TheStreamIsIps) {
     Words save = family;
     save.insert(save.end(), {"rule", "save"});
     auto ours = cli_test::brisk_run(save, ns());
-    cli_test::expect_same_stream(ours, cli_test::ip_run(save, ns()), kMagic, ::testing::PrintToString(save));
+    cli_test::expect_same_stream(ours, cli_test::ip_run(save, ns()), kRuleSaveMagic, ::testing::PrintToString(save));
     EXPECT_EQ(cli_test::saved_messages(ours.out).size(), family == Words{"-6"} ? 3u : 7u)
         << "the default rules and ours";
   }

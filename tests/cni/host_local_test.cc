@@ -19,12 +19,7 @@ namespace {
 
 using nlohmann::json;
 
-std::string slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using brisk::test::slurp;
 
 bool exists(const std::string& path) {
   struct stat st {};
@@ -99,7 +94,7 @@ TEST(HostLocalConfig, RejectsWhatTheReferenceRejects) {
 }
 
 TEST(HostLocal, AllocatesRoundRobinAndWritesTheReferencesBytes) {
-  test::TempDir dir;
+  brisk::test::TempDir dir;
   auto c = parse_host_local_config(conf(dir.path(), {{"subnet", "10.1.0.0/29"}}), "");
   Result a = host_local_add(c, "ctr-a", "eth0");
   ASSERT_EQ(a.ips.size(), 1u);
@@ -125,7 +120,7 @@ TEST(HostLocal, AllocatesRoundRobinAndWritesTheReferencesBytes) {
 }
 
 TEST(HostLocal, RejectsADuplicatePairAndKeepsItsLease) {
-  test::TempDir dir;
+  brisk::test::TempDir dir;
   auto c = parse_host_local_config(conf(dir.path(), {{"subnet", "10.1.0.0/24"}}), "");
   host_local_add(c, "ctr", "eth0");
   auto again = [&] { host_local_add(c, "ctr", "eth0"); };
@@ -140,7 +135,7 @@ TEST(HostLocal, RejectsADuplicatePairAndKeepsItsLease) {
 }
 
 TEST(HostLocal, RequestedAddressesAndDualStack) {
-  test::TempDir dir;
+  brisk::test::TempDir dir;
   json ipam = {{"ranges", {{{{"subnet", "10.1.0.0/24"}}}, {{{"subnet", "fd00:1::/64"}}}}}};
   auto c = parse_host_local_config(conf(dir.path(), ipam), "IgnoreUnknown=1;IP=10.1.0.77");
   Result r = host_local_add(c, "ctr", "eth0");
@@ -159,7 +154,7 @@ TEST(HostLocal, RequestedAddressesAndDualStack) {
             std::string::npos);
   EXPECT_EQ(host_local_del(c, "ctr", "eth0").size(), 2u);
   // Nothing of the failed ADDs is left: only lock and last_reserved_ip.*.
-  test::TempDir empty;
+  brisk::test::TempDir empty;
   std::string listing;
   for (const auto& name : {"10.1.0.77", "10.1.0.2", "fd00:1::2", "fd00:1::3"})
     if (exists(dir.path() + "/net/" + name)) listing += std::string(name) + " ";
@@ -175,7 +170,7 @@ TEST(HostLocal, UnknownCniArgsNeedIgnoreUnknown) {
 // The reference plugin writes leases brisk's index does not know of: the
 // stamp no longer matches, so brisk rebuilds before it trusts the index.
 TEST(LeaseStore, AForeignWriterCausesARebuildAndItsLeasesAreHonoured) {
-  test::TempDir dir;
+  brisk::test::TempDir dir;
   auto c = parse_host_local_config(conf(dir.path(), {{"subnet", "10.1.0.0/24"}}), "");
   host_local_add(c, "mine", "eth0");  // 10.1.0.2
   {
@@ -203,7 +198,7 @@ TEST(LeaseStore, AForeignWriterCausesARebuildAndItsLeasesAreHonoured) {
 }
 
 TEST(HostLocal, GcReleasesWhatIsNotInUse) {
-  test::TempDir dir;
+  brisk::test::TempDir dir;
   auto c = parse_host_local_config(conf(dir.path(), {{"subnet", "10.1.0.0/24"}}), "");
   host_local_add(c, "a", "eth0");
   host_local_add(c, "b", "eth0");

@@ -20,7 +20,7 @@ namespace {
 
 using namespace std::chrono_literals;
 
-Command sh(const std::string& script) { return Command({"/bin/sh", "-c", script}); }
+using brisk::test::sh;
 
 // Cancels `token` after `delay`, from another thread; joins on destruction.
 class DelayedCancel {

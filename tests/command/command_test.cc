@@ -22,14 +22,9 @@ using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using namespace std::chrono_literals;
 
-std::string slurp(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
+using brisk::test::slurp;
 
-Command sh(const std::string& script) { return Command({"/bin/sh", "-c", script}); }
+using brisk::test::sh;
 
 TEST(Command, OutputCapturesBothStreamsAndTheStatus) {
   Output out = sh("echo out; echo err >&2; exit 3").allow_exit(3).output();

@@ -13,7 +13,7 @@
 namespace brisk {
 namespace {
 
-Command sh(const std::string& script) { return Command({"/bin/sh", "-c", script}); }
+using brisk::test::sh;
 
 TEST(EndOfOutput, WaitsForADescendantThatStillWrites) {
   // The shell exits at once; its background child writes later.

@@ -31,12 +31,7 @@ using ::testing::HasSubstr;
 const std::string kHostResolv = "nameserver 192.0.2.1  # the host's\n";
 const std::string kNetnsResolv = "nameserver 192.0.2.53  # the namespace's\n";
 
-std::string slurp(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
+using brisk::test::slurp;
 
 void write_file(const std::string& path, const std::string& text) { std::ofstream(path) << text; }
 

@@ -22,7 +22,7 @@ using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using namespace std::chrono_literals;
 
-Command sh(const std::string& script) { return Command({"/bin/sh", "-c", script}); }
+using brisk::test::sh;
 
 TEST(Pipeline, TwoCommandsConnectStdoutToStdin) {
   Output out = (Command({"printf", "b\\na\\nc\\n"}) | Command("sort")).output();

@@ -23,7 +23,7 @@ using ::testing::ElementsAre;
 using ::testing::ElementsAreArray;
 using namespace std::chrono_literals;
 
-Command sh(const std::string& script) { return Command({"/bin/sh", "-c", script}); }
+using brisk::test::sh;
 
 // The pids of this process's children, from /proc (threads included).
 std::vector<pid_t> children() {

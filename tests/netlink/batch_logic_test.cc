@@ -26,8 +26,8 @@
 namespace brisk::netlink {
 namespace {
 
-using test::Datagram;
-using test::FakeKernel;
+using brisk::test::Datagram;
+using brisk::test::FakeKernel;
 
 // A request's rtattrs after its family header of `header` bytes.
 std::vector<const rtattr*> attrs_of(const nlmsghdr& m, std::size_t header) {
@@ -57,7 +57,7 @@ std::string string_attr(const nlmsghdr& m, std::size_t header, uint16_t type) {
   return a ? std::string(static_cast<const char*>(RTA_DATA(a))) : std::string();
 }
 
-const nlmsghdr& header_of(const Datagram& d) { return *reinterpret_cast<const nlmsghdr*>(d.data()); }
+const nlmsghdr& datagram_header(const Datagram& d) { return *reinterpret_cast<const nlmsghdr*>(d.data()); }
 
 // IPv4 addresses on device 2 as a kernel keeps them: an exclusive add of
 // one already there is EEXIST, a delete of one absent EADDRNOTAVAIL, and a
@@ -88,26 +88,26 @@ struct AddressKernel {
         ::inet_pton(AF_INET, text.c_str(), &a);
         reply.put_bytes(IFA_LOCAL, {reinterpret_cast<const uint8_t*>(&a), sizeof a});
         reply.put_bytes(IFA_ADDRESS, {reinterpret_cast<const uint8_t*>(&a), sizeof a});
-        parts.push_back(test::reply_to(m, reply));
+        parts.push_back(brisk::test::reply_to(m, reply));
       }
-      parts.push_back(test::done(m));
-      return {.datagrams = {test::join(parts)}};
+      parts.push_back(brisk::test::done(m));
+      return {.datagrams = {brisk::test::join(parts)}};
     }
     std::string a = address_of(m);
     if (m.nlmsg_type == RTM_NEWADDR) {
-      if (refuse.count(a)) return {.datagrams = {test::ack(m, EINVAL)}};
-      if (lose_unapplied.count(a)) return {.datagrams = {test::ack(m)}, .lose = true};
+      if (refuse.count(a)) return {.datagrams = {brisk::test::ack(m, EINVAL)}};
+      if (lose_unapplied.count(a)) return {.datagrams = {brisk::test::ack(m)}, .lose = true};
       bool exclusive = m.nlmsg_flags & NLM_F_EXCL;
-      if (exclusive && present.count(a)) return {.datagrams = {test::ack(m, EEXIST)}};
+      if (exclusive && present.count(a)) return {.datagrams = {brisk::test::ack(m, EEXIST)}};
       present.insert(a);
-      return {.datagrams = {test::ack(m)}, .lose = lose.count(a) > 0};
+      return {.datagrams = {brisk::test::ack(m)}, .lose = lose.count(a) > 0};
     }
     if (m.nlmsg_type == RTM_DELADDR) {
-      if (refuse_delete.count(a)) return {.datagrams = {test::ack(m, EBUSY)}};
-      if (!present.erase(a)) return {.datagrams = {test::ack(m, EADDRNOTAVAIL)}};
-      return {.datagrams = {test::ack(m)}};
+      if (refuse_delete.count(a)) return {.datagrams = {brisk::test::ack(m, EBUSY)}};
+      if (!present.erase(a)) return {.datagrams = {brisk::test::ack(m, EADDRNOTAVAIL)}};
+      return {.datagrams = {brisk::test::ack(m)}};
     }
-    return {.datagrams = {test::ack(m, EOPNOTSUPP)}};
+    return {.datagrams = {brisk::test::ack(m, EOPNOTSUPP)}};
   }
 };
 
@@ -116,8 +116,8 @@ struct AddressKernel {
 const ConnectionOptions kAckEach{.ack_every_change = true};
 
 // A connection over a fake kernel running `kernel`, with device d0 = 2.
-struct Fixture {
-  explicit Fixture(FakeKernel::Script script, ConnectionOptions options = {}, int receive_buffer = 1 << 20) {
+struct LogicFixture {
+  explicit LogicFixture(FakeKernel::Script script, ConnectionOptions options = {}, int receive_buffer = 1 << 20) {
     auto owned = std::make_unique<FakeKernel>(std::move(script), receive_buffer);
     fake = owned.get();
     fake->devices = {{"d0", 2}, {"d1", 3}};
@@ -127,7 +127,7 @@ struct Fixture {
   std::vector<std::string> seen(uint16_t type) const {
     std::vector<std::string> out;
     for (const auto& d : fake->requests)
-      if (header_of(d).nlmsg_type == type) out.push_back(AddressKernel::address_of(header_of(d)));
+      if (datagram_header(d).nlmsg_type == type) out.push_back(AddressKernel::address_of(datagram_header(d)));
     return out;
   }
   FakeKernel* fake = nullptr;
@@ -151,7 +151,7 @@ TEST_P(StopMode, FailureEndsTheBatchAndWhatFollowedIsUndone) {
   const int count = 5, failing = GetParam();
   AddressKernel kernel;
   kernel.refuse = {nth(failing)};
-  Fixture f(std::ref(kernel));
+  LogicFixture f(std::ref(kernel));
   auto results = add_addresses(*f.conn, count, {.stop_at_first_error = true});
   ASSERT_EQ(results.size(), 5u);
   for (int i = 1; i <= count; ++i) {
@@ -183,7 +183,7 @@ INSTANTIATE_TEST_SUITE_P(FirstMiddleLast, StopMode, ::testing::Values(1, 3, 5));
 TEST(BatchLogic, WithoutStopModeEveryOpIsAttempted) {
   AddressKernel kernel;
   kernel.refuse = {nth(2)};
-  Fixture f(std::ref(kernel));
+  LogicFixture f(std::ref(kernel));
   auto results = add_addresses(*f.conn, 4, {});
   EXPECT_TRUE(results[0] && results[2] && results[3]);
   ASSERT_FALSE(results[1]);
@@ -196,7 +196,7 @@ TEST(BatchLogic, AnUndoThatFailsIsReportedOnItsOp) {
   AddressKernel kernel;
   kernel.refuse = {nth(2)};
   kernel.refuse_delete = {nth(3)};
-  Fixture f(std::ref(kernel));
+  LogicFixture f(std::ref(kernel));
   auto results = add_addresses(*f.conn, 4, {.stop_at_first_error = true});
   ASSERT_FALSE(results[2]);
   EXPECT_EQ(results[2].error().code, EBUSY);
@@ -211,7 +211,7 @@ TEST(BatchLogic, AnUndoThatFailsIsReportedOnItsOp) {
 // too, after the requests already in flight are answered.
 TEST(BatchLogic, StopModeFailureBeforeSending) {
   AddressKernel kernel;
-  Fixture f(std::ref(kernel));
+  LogicFixture f(std::ref(kernel));
   Batch batch(*f.conn, {.stop_at_first_error = true});
   batch.add_address({.dev = "d0", .prefix = nth(1) + "/24"});
   batch.add_address({.dev = "nope", .prefix = nth(2) + "/24"});
@@ -233,7 +233,7 @@ TEST(BatchLogic, LostAcksAreRecheckedWithBothOutcomes) {
   AddressKernel kernel;
   kernel.lose = {nth(2)};
   kernel.lose_unapplied = {nth(4)};
-  Fixture f(std::ref(kernel), kAckEach);
+  LogicFixture f(std::ref(kernel), kAckEach);
   auto results = add_addresses(*f.conn, 5, {});
   EXPECT_TRUE(results[0] && results[2] && results[4]);
   EXPECT_TRUE(results[1]) << results[1].error().message();
@@ -250,9 +250,9 @@ TEST(BatchLogic, LostAcksAreRecheckedWithBothOutcomes) {
 TEST(BatchLogic, ARecheckThatFailsFailsTheRequest) {
   AddressKernel kernel;
   kernel.lose = {nth(1)};
-  Fixture f(
+  LogicFixture f(
       [&](const nlmsghdr& m) -> FakeKernel::Answer {
-        if (m.nlmsg_type == RTM_GETADDR) return {.datagrams = {test::ack(m, EPERM)}};
+        if (m.nlmsg_type == RTM_GETADDR) return {.datagrams = {brisk::test::ack(m, EPERM)}};
         return kernel(m);
       },
       kAckEach);
@@ -285,11 +285,11 @@ struct LinkKernel {
         auto info = reply.begin_nest(IFLA_LINKINFO);
         reply.put_string(IFLA_INFO_KIND, "bridge");
         reply.end_nest(info);
-        parts.push_back(test::reply_to(m, reply));
+        parts.push_back(brisk::test::reply_to(m, reply));
       }
-      parts.push_back(test::done(m));
+      parts.push_back(brisk::test::done(m));
       log.push_back("dump");
-      return {.datagrams = {test::join(parts)}};
+      return {.datagrams = {brisk::test::join(parts)}};
     }
     auto group = u32_attr(m, sizeof(ifinfomsg), IFLA_GROUP);
     if (m.nlmsg_type == RTM_NEWLINK && group) {
@@ -298,22 +298,22 @@ struct LinkKernel {
       // bulk_delete's own groups are at 2^20 and above.
       log.push_back("move " + std::to_string(ifi.ifi_index) +
                     (*group >= (1u << 20) ? " away" : " to " + std::to_string(*group)));
-      return {.datagrams = {test::ack(m)}};
+      return {.datagrams = {brisk::test::ack(m)}};
     }
     if (m.nlmsg_type == RTM_DELLINK && group) {
       log.push_back("group delete");
-      if (refuse_group_delete) return {.datagrams = {test::ack(m, EOPNOTSUPP)}};
+      if (refuse_group_delete) return {.datagrams = {brisk::test::ack(m, EOPNOTSUPP)}};
       std::erase_if(devs, [&](const Dev& d) { return d.group == *group; });
-      return {.datagrams = {test::ack(m)}};
+      return {.datagrams = {brisk::test::ack(m)}};
     }
     if (m.nlmsg_type == RTM_DELLINK) {
       std::string name = string_attr(m, sizeof(ifinfomsg), IFLA_IFNAME);
       log.push_back("delete " + name);
       auto before = devs.size();
       std::erase_if(devs, [&](const Dev& d) { return d.name == name; });
-      return {.datagrams = {test::ack(m, devs.size() == before ? ENODEV : 0)}};
+      return {.datagrams = {brisk::test::ack(m, devs.size() == before ? ENODEV : 0)}};
     }
-    return {.datagrams = {test::ack(m, EOPNOTSUPP)}};
+    return {.datagrams = {brisk::test::ack(m, EOPNOTSUPP)}};
   }
 };
 
@@ -325,7 +325,7 @@ std::vector<NlResult<void>> delete_links(Connection& conn, std::vector<std::stri
 
 TEST(BatchLogic, ARunOfDeletesIsOneGroupDelete) {
   LinkKernel kernel;
-  Fixture f(std::ref(kernel));
+  LogicFixture f(std::ref(kernel));
   auto results = delete_links(*f.conn, {"a0", "a1", "a2", "gone"});
   EXPECT_TRUE(results[0] && results[1] && results[2]);
   ASSERT_FALSE(results[3]);
@@ -342,7 +342,7 @@ TEST(BatchLogic, CoalescedDeletesFallBackToOneByOne) {
   LinkKernel kernel;
   kernel.refuse_group_delete = true;
   kernel.devs[1].group = 7;
-  Fixture f(std::ref(kernel));
+  LogicFixture f(std::ref(kernel));
   auto results = delete_links(*f.conn, {"a0", "a1", "a2", "a3"});
   for (std::size_t i = 0; i < results.size(); ++i) EXPECT_TRUE(results[i]) << i << ": " << results[i].error().message();
   EXPECT_EQ(kernel.log, (std::vector<std::string>{"dump", "move 10 away", "move 11 away", "move 12 away", "move 13 away",
@@ -354,7 +354,7 @@ TEST(BatchLogic, CoalescedDeletesFallBackToOneByOne) {
 TEST(BatchLogic, ShortRunsAndStopModeDeleteOneByOne) {
   for (bool stop : {false, true}) {
     LinkKernel kernel;
-    Fixture f(std::ref(kernel));
+    LogicFixture f(std::ref(kernel));
     Batch batch(*f.conn, {.stop_at_first_error = stop});
     std::vector<std::string> names = stop ? std::vector<std::string>{"a0", "a1", "a2", "a3"}
                                           : std::vector<std::string>{"a0", "a1", "a2"};
@@ -373,7 +373,7 @@ TEST(BatchLogic, WindowsFitTheReceiveBuffer) {
   constexpr int kBuffer = 32 * 1024;
   {
     AddressKernel kernel;
-    Fixture f(std::ref(kernel), {}, kBuffer);
+    LogicFixture f(std::ref(kernel), {}, kBuffer);
     auto results = add_addresses(*f.conn, 250, {});
     for (auto& r : results) ASSERT_TRUE(r) << r.error().message();
     std::size_t window = f.conn->window_requests(kAckBudget);
@@ -385,7 +385,7 @@ TEST(BatchLogic, WindowsFitTheReceiveBuffer) {
   }
   {
     AddressKernel kernel;
-    Fixture f(std::ref(kernel), {.unbounded_window = true, .ack_every_change = true}, kBuffer);
+    LogicFixture f(std::ref(kernel), {.unbounded_window = true, .ack_every_change = true}, kBuffer);
     auto results = add_addresses(*f.conn, 250, {});
     for (auto& r : results) ASSERT_TRUE(r) << r.error().message();  // every add was applied: the re-checks say so
     EXPECT_GT(f.conn->stats().enobufs, 0u);
@@ -395,7 +395,7 @@ TEST(BatchLogic, WindowsFitTheReceiveBuffer) {
   {
     // Quiet changes: only the fence is answered, so the same window fits.
     AddressKernel kernel;
-    Fixture f(std::ref(kernel), {.unbounded_window = true}, kBuffer);
+    LogicFixture f(std::ref(kernel), {.unbounded_window = true}, kBuffer);
     auto results = add_addresses(*f.conn, 250, {});
     for (auto& r : results) ASSERT_TRUE(r) << r.error().message();
     EXPECT_EQ(f.conn->stats().enobufs, 0u);
@@ -422,7 +422,7 @@ TEST(BatchLogic, SendsStayWithinTheSendBuffer) {
 
 TEST(BatchLogic, AFailedSendFailsEveryRequestOfItsDatagram) {
   AddressKernel kernel;
-  Fixture f(std::ref(kernel));
+  LogicFixture f(std::ref(kernel));
   f.fake->fail_next_send = EPERM;
   auto results = add_addresses(*f.conn, 3, {});
   for (auto& r : results) {
@@ -438,11 +438,11 @@ TEST(BatchLogic, AFailedSendFailsEveryRequestOfItsDatagram) {
 // their requests.
 TEST(BatchLogic, SequenceNumbersWrapPastZero) {
   AddressKernel kernel;
-  Fixture f(std::ref(kernel), {.first_sequence = UINT32_MAX - 2});
+  LogicFixture f(std::ref(kernel), {.first_sequence = UINT32_MAX - 2});
   auto results = add_addresses(*f.conn, 6, {});
   for (auto& r : results) ASSERT_TRUE(r) << r.error().message();
   std::vector<uint32_t> seqs;
-  for (auto& d : f.fake->requests) seqs.push_back(header_of(d).nlmsg_seq);
+  for (auto& d : f.fake->requests) seqs.push_back(datagram_header(d).nlmsg_seq);
   EXPECT_EQ(seqs, (std::vector<uint32_t>{UINT32_MAX - 2, UINT32_MAX - 1, UINT32_MAX, 1, 2, 3}));
   EXPECT_EQ(kernel.present.size(), 6u);
 }
@@ -454,20 +454,20 @@ TEST(BatchLogic, SequenceNumbersWrapPastZero) {
 // refused.
 TEST(BatchLogic, ForgedAndTruncatedRepliesAreNotTakenForAnswers) {
   int index = 0;
-  Fixture f([&](const nlmsghdr& m) -> FakeKernel::Answer {
+  LogicFixture f([&](const nlmsghdr& m) -> FakeKernel::Answer {
     ++index;
     nlmsghdr stale = m;
     stale.nlmsg_seq = m.nlmsg_seq + 1000;
-    Datagram truncated = test::ack(m);
+    Datagram truncated = brisk::test::ack(m);
     reinterpret_cast<nlmsghdr*>(truncated.data())->nlmsg_len = NLMSG_HDRLEN + 4;
-    Datagram runs_past = test::ack(m);
+    Datagram runs_past = brisk::test::ack(m);
     reinterpret_cast<nlmsghdr*>(runs_past.data())->nlmsg_len = 4096;
-    Datagram wild = test::ack(m);
+    Datagram wild = brisk::test::ack(m);
     reinterpret_cast<nlmsgerr*>(wild.data() + NLMSG_HDRLEN)->error = INT_MIN;
     switch (index) {
-      case 1: return {.datagrams = {test::ack(stale, EPERM), test::ack(m)}};  // the stale one changes nothing
+      case 1: return {.datagrams = {brisk::test::ack(stale, EPERM), brisk::test::ack(m)}};  // the stale one changes nothing
       case 2: return {.datagrams = {truncated}};
-      case 3: return {.datagrams = {runs_past, test::ack(m, EEXIST)}};  // the next datagram completes it
+      case 3: return {.datagrams = {runs_past, brisk::test::ack(m, EEXIST)}};  // the next datagram completes it
       default: return {.datagrams = {wild}};
     }
   }, kAckEach);
@@ -487,13 +487,13 @@ TEST(BatchLogic, ForgedAndTruncatedRepliesAreNotTakenForAnswers) {
 TEST(BatchLogic, QuietChangesAreEndedByOneFence) {
   AddressKernel kernel;
   kernel.refuse = {nth(3)};
-  Fixture f(std::ref(kernel));
+  LogicFixture f(std::ref(kernel));
   auto results = add_addresses(*f.conn, 5, {});
   for (int i : {0, 1, 3, 4}) EXPECT_TRUE(results[i]) << i << ": " << results[i].error().message();
   ASSERT_FALSE(results[2]);
   EXPECT_EQ(results[2].error().code, EINVAL);
   ASSERT_EQ(f.fake->requests.size(), 5u);
-  for (const auto& d : f.fake->requests) EXPECT_FALSE(header_of(d).nlmsg_flags & NLM_F_ACK);
+  for (const auto& d : f.fake->requests) EXPECT_FALSE(datagram_header(d).nlmsg_flags & NLM_F_ACK);
   EXPECT_EQ(f.fake->fences, 1u);
   EXPECT_EQ(f.fake->sends, 1u);
   EXPECT_EQ(f.conn->stats().fences, 1u);
@@ -505,9 +505,9 @@ TEST(BatchLogic, QuietChangesAreEndedByOneFence) {
 // silence counts as success: every change without an answer is re-checked.
 TEST(BatchLogic, AnOverrunMakesEveryUnansweredQuietChangeARecheck) {
   AddressKernel kernel;
-  Fixture f([&](const nlmsghdr& m) -> FakeKernel::Answer {
+  LogicFixture f([&](const nlmsghdr& m) -> FakeKernel::Answer {
     if (m.nlmsg_type == RTM_NEWADDR && AddressKernel::address_of(m) == nth(2))
-      return {.datagrams = {test::ack(m, EINVAL)}, .lose = true};  // refused, and the refusal lost
+      return {.datagrams = {brisk::test::ack(m, EINVAL)}, .lose = true};  // refused, and the refusal lost
     return kernel(m);
   });
   auto results = add_addresses(*f.conn, 4, {});
@@ -560,7 +560,7 @@ TEST(BatchLogic, AWindowOfOneChangeIsAckedWithoutAFence) {
   for (bool refused : {false, true}) {
     AddressKernel kernel;
     if (refused) kernel.refuse = {nth(1)};
-    Fixture f(std::ref(kernel));
+    LogicFixture f(std::ref(kernel));
     auto results = add_addresses(*f.conn, 1, {});
     ASSERT_EQ(results.size(), 1u);
     EXPECT_EQ(static_cast<bool>(results[0]), !refused);
@@ -568,7 +568,7 @@ TEST(BatchLogic, AWindowOfOneChangeIsAckedWithoutAFence) {
       EXPECT_EQ(results[0].error().code, EINVAL);
     }
     ASSERT_EQ(f.fake->requests.size(), 1u);
-    EXPECT_TRUE(header_of(f.fake->requests[0]).nlmsg_flags & NLM_F_ACK);
+    EXPECT_TRUE(datagram_header(f.fake->requests[0]).nlmsg_flags & NLM_F_ACK);
     EXPECT_EQ(f.fake->fences, 0u);
     EXPECT_EQ(f.conn->stats().fences, 0u);
     EXPECT_EQ(f.fake->sends, 1u);
@@ -579,10 +579,10 @@ TEST(BatchLogic, AWindowOfOneChangeIsAckedWithoutAFence) {
 // ACKs are asked for every change.
 TEST(BatchLogic, EveryChangeIsAckedWhenAskedAndNoFenceIsSent) {
   AddressKernel kernel;
-  Fixture f(std::ref(kernel), kAckEach);
+  LogicFixture f(std::ref(kernel), kAckEach);
   auto results = add_addresses(*f.conn, 3, {});
   for (auto& r : results) EXPECT_TRUE(r) << r.error().message();
-  for (const auto& d : f.fake->requests) EXPECT_TRUE(header_of(d).nlmsg_flags & NLM_F_ACK);
+  for (const auto& d : f.fake->requests) EXPECT_TRUE(datagram_header(d).nlmsg_flags & NLM_F_ACK);
   EXPECT_EQ(f.fake->fences, 0u);
   EXPECT_EQ(f.conn->stats().fences, 0u);
 }
@@ -590,14 +590,14 @@ TEST(BatchLogic, EveryChangeIsAckedWhenAskedAndNoFenceIsSent) {
 // A single-object GET completes on its one reply: no ACK is asked for, and
 // its answer reaches the caller.
 TEST(BatchLogic, AGetCompletesOnItsReply) {
-  Fixture f([&](const nlmsghdr& m) -> FakeKernel::Answer {
+  LogicFixture f([&](const nlmsghdr& m) -> FakeKernel::Answer {
     EXPECT_EQ(m.nlmsg_type, RTM_GETLINK);
     EXPECT_FALSE(m.nlmsg_flags & NLM_F_ACK);
     Message reply(RTM_NEWLINK, 0);
     reply.put_header<ifinfomsg>().ifi_index = 42;
     reply.put_string(IFLA_IFNAME, "x0");
     reply.put_u32(IFLA_MTU, 1500);
-    return {.datagrams = {test::reply_to(m, reply)}};
+    return {.datagrams = {brisk::test::reply_to(m, reply)}};
   });
   auto link = get_link(*f.conn, "x0");
   ASSERT_TRUE(link) << link.error().message();
@@ -613,9 +613,9 @@ TEST(BatchLogic, ALinkSyncGoesOutBetweenTheChangesAroundIt) {
     AddressKernel kernel;
     std::vector<std::size_t> send_of;  // the send() each request came in
     FakeKernel* fake = nullptr;
-    Fixture f([&](const nlmsghdr& m) -> FakeKernel::Answer {
+    LogicFixture f([&](const nlmsghdr& m) -> FakeKernel::Answer {
       send_of.push_back(fake->sends);
-      if (m.nlmsg_type == RTM_GETLINK) return {.datagrams = {test::ack(m, ENODEV)}};
+      if (m.nlmsg_type == RTM_GETLINK) return {.datagrams = {brisk::test::ack(m, ENODEV)}};
       return kernel(m);
     });
     fake = f.fake;
@@ -629,7 +629,7 @@ TEST(BatchLogic, ALinkSyncGoesOutBetweenTheChangesAroundIt) {
     for (const auto& r : results) EXPECT_TRUE(r) << r.error().message();
     EXPECT_TRUE(results[sync]);
     std::vector<uint16_t> types;
-    for (const auto& d : f.fake->requests) types.push_back(header_of(d).nlmsg_type);
+    for (const auto& d : f.fake->requests) types.push_back(datagram_header(d).nlmsg_type);
     ASSERT_EQ(types, (std::vector<uint16_t>{RTM_NEWADDR, RTM_NEWADDR, RTM_GETLINK, RTM_NEWADDR})) << stop;
     // The GETLINK shares no send with a change.
     EXPECT_NE(send_of[2], send_of[1]);
@@ -651,7 +651,7 @@ struct Overlapped {
     for (int i = 1; i <= kLong; ++i) batch.add_address({.dev = "d0", .prefix = wide(i) + "/24"});
     return batch.flush();
   }
-  Fixture f;
+  LogicFixture f;
 };
 
 // Stop mode: what the kernel applied after the failure is undone, and no
@@ -793,7 +793,7 @@ TEST(BatchLogic, AFedBatchInStopModeCancelsWhatIsQueuedAfterTheFailure) {
 // run of deletes asks the feed too.
 TEST(BatchLogic, AFedRunOfDeletesIsOneGroupDelete) {
   LinkKernel kernel;
-  Fixture f(std::ref(kernel));
+  LogicFixture f(std::ref(kernel));
   Batch batch(*f.conn);
   std::vector<std::string> names{"a0", "a1", "a2", "a3"};
   std::size_t next = 0;
@@ -813,7 +813,7 @@ TEST(BatchLogic, AFedRunOfDeletesIsOneGroupDelete) {
 // again; one that has nothing at all leaves an empty result.
 TEST(BatchLogic, AFeedMayQueueNothingOnACall) {
   AddressKernel kernel;
-  Fixture f(std::ref(kernel));
+  LogicFixture f(std::ref(kernel));
   Batch batch(*f.conn);
   int calls = 0;
   auto results = batch.flush([&] {
