@@ -11,6 +11,19 @@ test -x "$work/prefix/libexec/brisk/brisk-bench"
 test ! -e "$work/prefix/bin/brisk-bench"
 "$work/prefix/bin/brisk" bench --help > "$work/bench-help.txt"
 grep -q startup "$work/bench-help.txt"
+# Programs are installed stripped, each with its debug info beside it under
+# lib/debug at its own path, linked by .gnu_debuglink, and still run.
+for program in bin/brisk libexec/brisk/brisk-bench lib/cni/brisk-bridge; do
+  installed=$work/prefix/$program
+  debug=$work/prefix/lib/debug$work/prefix/$program.debug
+  if readelf -S "$installed" | grep -q '\.debug_'; then echo "$program: installed with debug info" >&2; exit 1; fi
+  if ! readelf -S "$debug" | grep -q '\.debug_line'; then echo "$program: no line tables in $debug" >&2; exit 1; fi
+  if ! readelf --string-dump=.gnu_debuglink "$installed" | grep -q "$(basename "$program").debug"; then
+    echo "$program: no .gnu_debuglink to its debug file" >&2; exit 1
+  fi
+done
+"$work/prefix/bin/brisk" -V | grep -q brisk
+CNI_COMMAND=VERSION "$work/prefix/lib/cni/brisk-bridge" </dev/null | grep -q supportedVersions
 mkdir "$work/consumer"
 cat > "$work/consumer/main.cc" <<'CC'
 #include <brisk/spawn.h>
@@ -34,4 +47,4 @@ pc_dir=$(dirname "$(find "$work/prefix" -name brisk.pc)")
 # shellcheck disable=SC2046
 g++ -std=c++20 "$work/consumer/main.cc" -o "$work/pc-consumer" $(PKG_CONFIG_PATH=$pc_dir pkg-config --cflags --libs --static brisk)
 "$work/pc-consumer"
-echo "brisk bench handed over; find_package and pkg-config consumers built and ran"
+echo "programs stripped with debug info in lib/debug; brisk bench handed over; find_package and pkg-config consumers built and ran"
