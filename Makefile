@@ -45,7 +45,7 @@ test: build
 # The full sweeps, everything written to ./brisk-bench/ (JSON, CSV, plots).
 BENCH_OUT ?= brisk-bench
 # Everything into $(BENCH_OUT): tables (*.txt), JSON, CSV and charts. The
-# README's performance section and docs/plots/ come from one such run.
+# docs/performance.md's tables and docs/plots/ come from such runs.
 bench:
 	@scripts/install-deps demo
 	@$(MAKE) --no-print-directory configure

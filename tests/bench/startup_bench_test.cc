@@ -1,5 +1,5 @@
 // `brisk bench startup` at a tiny N: a row per program and command, every
-// figure there and positive, the JSON keys the README's figures come from,
+// figure there and positive, the JSON keys docs/performance.md's figures come from,
 // and --brisk measuring other builds side by side.
 #include "bench/startup_bench.h"
 
