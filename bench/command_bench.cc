@@ -19,11 +19,11 @@
 #include <filesystem>
 #include <fstream>
 
-#include "sandbox/minimal_root.h"
 #include "bench/spawn_methods.h"
 #include "bench/spawn_sweep.h"
 #include "brisk/command.h"
 #include "brisk/spawn.h"
+#include "sandbox/minimal_root.h"
 
 namespace {
 

@@ -29,7 +29,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
     FUZZ_CHECK(!c.name.empty());
     if (c.ipam_type == "host-local") (void)parse_host_local_config(c.raw, args);
     if (c.prev_result) {
-      for (SpecVersion v : {SpecVersion{0, 2, 0}, SpecVersion{0, 4, 0}, SpecVersion{1, 0, 0}, SpecVersion{1, 1, 0}}) {
+      for (SpecVersion v :
+           {SpecVersion{0, 2, 0}, SpecVersion{0, 4, 0}, SpecVersion{1, 0, 0}, SpecVersion{1, 1, 0}}) {
         Result back = result_from_json(nlohmann::json::parse(result_to_json(*c.prev_result, v).dump()));
         if (v >= SpecVersion{0, 3, 0}) FUZZ_CHECK(back.ips.size() == c.prev_result->ips.size());
       }

@@ -39,7 +39,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
     argv.insert(argv.end(), line.args.begin(), line.args.end());
     (void)ip::is_ip_invocation(argv[1]);
     auto invocation = ip::parse_globals(argv);
-    if (invocation && !invocation->args.empty()) (void)ip::parse_command(invocation->args, invocation->globals);
+    if (invocation && !invocation->args.empty())
+      (void)ip::parse_command(invocation->args, invocation->globals);
   }
   return 0;
 }

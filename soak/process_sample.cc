@@ -42,8 +42,8 @@ bool report_flat(const char* title, const std::vector<Sample>& samples, std::siz
               "raw_rss_kib", "rss_kib", "heap_kib");
   for (std::size_t i = 0; i < samples.size(); ++i)
     std::printf("  %-16s %8.1f %5zu %9zu %12ld %10ld %9ld%s\n", samples[i].label.c_str(), samples[i].seconds,
-                samples[i].fds, samples[i].children, samples[i].raw_rss_kib, samples[i].rss_kib, samples[i].heap_kib,
-                i == warm ? "  <- after warm-up" : "");
+                samples[i].fds, samples[i].children, samples[i].raw_rss_kib, samples[i].rss_kib,
+                samples[i].heap_kib, i == warm ? "  <- after warm-up" : "");
   const Sample& base = samples.at(warm);
   bool flat = true;
   double heap_drift = 0;
@@ -60,10 +60,11 @@ bool report_flat(const char* title, const std::vector<Sample>& samples, std::siz
     rss_min = std::min(rss_min, samples[i].rss_kib);
     rss_max = std::max(rss_max, samples[i].rss_kib);
   }
-  std::printf("  after warm-up: heap in use %ld -> %ld KiB (drift %.2f%%, limit %.0f%%); RSS band %ld-%ld KiB "
-              "(not judged); fds %zu -> %zu; children %zu -> %zu: %s\n\n",
-              base.heap_kib, samples.back().heap_kib, heap_drift * 100, tolerance * 100, rss_min, rss_max, base.fds,
-              samples.back().fds, base.children, samples.back().children, flat ? "FLAT" : "NOT FLAT");
+  std::printf(
+      "  after warm-up: heap in use %ld -> %ld KiB (drift %.2f%%, limit %.0f%%); RSS band %ld-%ld KiB "
+      "(not judged); fds %zu -> %zu; children %zu -> %zu: %s\n\n",
+      base.heap_kib, samples.back().heap_kib, heap_drift * 100, tolerance * 100, rss_min, rss_max, base.fds,
+      samples.back().fds, base.children, samples.back().children, flat ? "FLAT" : "NOT FLAT");
   return flat;
 }
 

@@ -8,8 +8,8 @@
 // anything is not flat (fds and children exactly, the heap in use within 1%).
 #include <algorithm>
 #include <chrono>
-#include <cstdlib>
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 
 #include "brisk/command.h"
@@ -40,7 +40,8 @@ bool soak_spawn(long total, long step) {
     }
     if (i % step == 0) samples.push_back(take_sample(std::to_string(i) + " spawns", since(start)));
   }
-  std::printf("spawn soak: %ld spawns in %.1f s (%.0f/s)\n", total, since(start), static_cast<double>(total) / since(start));
+  std::printf("spawn soak: %ld spawns in %.1f s (%.0f/s)\n", total, since(start),
+              static_cast<double>(total) / since(start));
   return brisk::soak::report_flat("spawn soak (Command::output, capture)", samples, 1, 0.01);
 }
 
@@ -63,7 +64,8 @@ bool soak_link(int cycles, int pairs) {
     auto t0 = Clock::now();
     brisk::netlink::Batch create(*conn);
     for (int i = 0; i < pairs; ++i)
-      create.add_link({.name = "s" + std::to_string(i), .kind = brisk::netlink::VethOptions{.peer = "t" + std::to_string(i)}});
+      create.add_link({.name = "s" + std::to_string(i),
+                       .kind = brisk::netlink::VethOptions{.peer = "t" + std::to_string(i)}});
     for (const auto& r : create.flush())
       if (!r) {
         std::fprintf(stderr, "cycle %d create: %s\n", c, r.error().message().c_str());
@@ -89,8 +91,8 @@ bool soak_link(int cycles, int pairs) {
       std::fprintf(stderr, "cycle %d: %zu links left after delete\n", c, listed ? listed->size() : 0);
       return false;
     }
-    std::printf("link soak cycle %d: %d interfaces created in %.2f s, deleted in %.2f s\n", c, 2 * pairs, created,
-                deleted);
+    std::printf("link soak cycle %d: %d interfaces created in %.2f s, deleted in %.2f s\n", c, 2 * pairs,
+                created, deleted);
     samples.push_back(take_sample("cycle " + std::to_string(c), since(start)));
   }
   // Two cycles of warm-up: the second keeps the capacity a 10,000-request

@@ -10,15 +10,15 @@
 // end. Prints one line per container that failed, a summary, then removes
 // everything it made. Run it as root in a throwaway namespace, e.g.
 //   unshare --mount --net sh -c 'mount -t tmpfs none /run && netns_fleet 100'
-#include <cstdio>
-#include <cstdlib>
-#include <string>
-#include <vector>
-
 #include <brisk/netlink/batch.h>
 #include <brisk/netlink/connection.h>
 #include <brisk/netlink/netns.h>
 #include <brisk/netlink/netns_setup.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
 
 namespace nl = brisk::netlink;
 
@@ -51,18 +51,23 @@ int main(int argc, char** argv) {
     fleet.push_back({
         .name = prefix + std::to_string(i),
         // The veth, its peer made directly inside the new namespace.
-        .host = [host_end](nl::Batch& b, int netns_fd) {
-          b.add_link({.name = host_end,
-                      .kind = nl::VethOptions{.peer = "eth0", .peer_netns_fd = netns_fd},
-                      .common = {.up = true}});
-        },
+        .host =
+            [host_end](nl::Batch& b, int netns_fd) {
+              b.add_link({.name = host_end,
+                          .kind = nl::VethOptions{.peer = "eth0", .peer_netns_fd = netns_fd},
+                          .common = {.up = true}});
+            },
         // Queued after every veth of the round, so the name is made by then.
-        .host_after = [host_end, i](nl::Batch& b) { b.add_address({.dev = host_end, .prefix = address(i, 0) + "/31"}); },
-        .inside = [i](nl::Batch& b) {
-          b.add_address({.dev = "eth0", .prefix = address(i, 1) + "/31"});
-          b.set_link({.name = "eth0", .up = true});
-          b.add_route({.prefix = "default", .via = address(i, 0)});
-        },
+        .host_after =
+            [host_end, i](nl::Batch& b) {
+              b.add_address({.dev = host_end, .prefix = address(i, 0) + "/31"});
+            },
+        .inside =
+            [i](nl::Batch& b) {
+              b.add_address({.dev = "eth0", .prefix = address(i, 1) + "/31"});
+              b.set_link({.name = "eth0", .up = true});
+              b.add_route({.prefix = "default", .via = address(i, 0)});
+            },
     });
   }
 

@@ -243,7 +243,9 @@ class RunSettings {
   // A process group of its own (a pipeline's members join the first's):
   // timeouts and dropping the Process reach every descendant.
   Self& new_process_group(bool on = true) { return set(&RunOptions::new_process_group, on); }
-  Self& recorder(std::shared_ptr<Recorder> recorder) { return set(&RunOptions::recorder, std::move(recorder)); }
+  Self& recorder(std::shared_ptr<Recorder> recorder) {
+    return set(&RunOptions::recorder, std::move(recorder));
+  }
   Self& cancel_on(std::shared_ptr<CancelToken> token) { return set(&RunOptions::cancel, std::move(token)); }
 
   const RunOptions& run_options() const { return run_; }

@@ -29,10 +29,10 @@ namespace brisk {
 
 // An operating-system failure with its context.
 struct BRISK_EXPORT SysError {
-  int code = 0;            // errno value, always positive
-  const char* call = "";   // syscall or operation that failed; static storage
-  std::string object{};    // what it acted on (path, program, device); may be empty
-  std::string detail{};    // extra explanation; may be empty
+  int code = 0;           // errno value, always positive
+  const char* call = "";  // syscall or operation that failed; static storage
+  std::string object{};   // what it acted on (path, program, device); may be empty
+  std::string detail{};   // extra explanation; may be empty
 
   // "open /etc/shadow: Permission denied", plus ": detail" when there is one.
   std::string message() const;
@@ -71,20 +71,30 @@ class [[nodiscard]] Result {
   using error_type = E;
 
   template <class U = T>
-    requires(std::is_constructible_v<T, U &&> && !std::is_same_v<std::remove_cvref_t<U>, Result>)
-  // NOLINTNEXTLINE(bugprone-forwarding-reference-overload): constrained above
-  Result(U&& value) : state_(std::in_place_index<0>, std::forward<U>(value)) {}
+  requires(std::is_constructible_v<T, U&&> && !std::is_same_v<std::remove_cvref_t<U>, Result>)
+      // NOLINTNEXTLINE(bugprone-forwarding-reference-overload): constrained above
+      Result(U&& value)
+      : state_(std::in_place_index<0>, std::forward<U>(value)) {}
   template <class F>
-    requires std::is_constructible_v<E, F&&>
-  Result(Failure<F> failure) : state_(std::in_place_index<1>, std::move(failure.error)) {}
+  requires std::is_constructible_v<E, F&&> Result(Failure<F> failure)
+      : state_(std::in_place_index<1>, std::move(failure.error)) {}
   Result(E error) : state_(std::in_place_index<1>, std::move(error)) {}
 
   bool ok() const noexcept { return state_.index() == 0; }
   explicit operator bool() const noexcept { return ok(); }
 
-  T& value() & { check(); return std::get<0>(state_); }
-  const T& value() const& { check(); return std::get<0>(state_); }
-  T&& value() && { check(); return std::get<0>(std::move(state_)); }
+  T& value() & {
+    check();
+    return std::get<0>(state_);
+  }
+  const T& value() const& {
+    check();
+    return std::get<0>(state_);
+  }
+  T&& value() && {
+    check();
+    return std::get<0>(std::move(state_));
+  }
   T& operator*() & { return value(); }
   const T& operator*() const& { return value(); }
   T&& operator*() && { return std::move(*this).value(); }
@@ -116,8 +126,8 @@ class [[nodiscard]] Result<void, E> {
 
   Result() = default;
   template <class F>
-    requires std::is_constructible_v<E, F&&>
-  Result(Failure<F> failure) : error_(std::move(failure.error)), failed_(true) {}
+  requires std::is_constructible_v<E, F&&> Result(Failure<F> failure)
+      : error_(std::move(failure.error)), failed_(true) {}
   Result(E error) : error_(std::move(error)), failed_(true) {}
 
   bool ok() const noexcept { return !failed_; }
@@ -136,11 +146,11 @@ class [[nodiscard]] Result<void, E> {
 
 // Propagates an error from an expression returning Result, GCC/Clang only:
 //   int fd = BRISK_TRY(sys::open(path, O_RDONLY)).release();
-#define BRISK_TRY(expr)                                   \
-  ({                                                      \
-    auto brisk_try_result_ = (expr);                      \
+#define BRISK_TRY(expr)                                                  \
+  ({                                                                     \
+    auto brisk_try_result_ = (expr);                                     \
     if (!brisk_try_result_) return std::move(brisk_try_result_).error(); \
-    std::move(brisk_try_result_).value();                 \
+    std::move(brisk_try_result_).value();                                \
   })
 
 }  // namespace brisk

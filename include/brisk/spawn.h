@@ -198,10 +198,10 @@ struct BRISK_EXPORT SpawnError {
   };
 
   SpawnStep step = SpawnStep::none;
-  int code = 0;            // errno, positive
-  std::string program{};   // the program as the caller named it
-  std::string object{};    // the path, fd or namespace the step acted on
-  std::string detail{};    // explanation for invalid_argument
+  int code = 0;           // errno, positive
+  std::string program{};  // the program as the caller named it
+  std::string object{};   // the path, fd or namespace the step acted on
+  std::string detail{};   // explanation for invalid_argument
 
   Kind kind() const;
   // "spawn ls: exec /bin/ls: Permission denied".
@@ -218,11 +218,21 @@ class BRISK_EXPORT SpawnFailed : public std::runtime_error {
  private:
   SpawnError error_;
 };
-class BRISK_EXPORT InvalidSpawnOptions : public SpawnFailed { using SpawnFailed::SpawnFailed; };
-class BRISK_EXPORT ProgramNotFound : public SpawnFailed { using SpawnFailed::SpawnFailed; };
-class BRISK_EXPORT PermissionDenied : public SpawnFailed { using SpawnFailed::SpawnFailed; };
-class BRISK_EXPORT BadWorkingDirectory : public SpawnFailed { using SpawnFailed::SpawnFailed; };
-class BRISK_EXPORT BadRoot : public SpawnFailed { using SpawnFailed::SpawnFailed; };
+class BRISK_EXPORT InvalidSpawnOptions : public SpawnFailed {
+  using SpawnFailed::SpawnFailed;
+};
+class BRISK_EXPORT ProgramNotFound : public SpawnFailed {
+  using SpawnFailed::SpawnFailed;
+};
+class BRISK_EXPORT PermissionDenied : public SpawnFailed {
+  using SpawnFailed::SpawnFailed;
+};
+class BRISK_EXPORT BadWorkingDirectory : public SpawnFailed {
+  using SpawnFailed::SpawnFailed;
+};
+class BRISK_EXPORT BadRoot : public SpawnFailed {
+  using SpawnFailed::SpawnFailed;
+};
 
 [[noreturn]] BRISK_EXPORT BRISK_EXPORT void throw_error(const SpawnError& error);
 

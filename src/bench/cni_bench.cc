@@ -1,8 +1,7 @@
 #include "bench/cni_bench.h"
 
-#include <unistd.h>
-
 #include <fmt/format.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <filesystem>
@@ -54,21 +53,30 @@ double median(std::vector<double> v) {
 
 // Buckets of `size` consecutive runs; each reports the pods attached when it began.
 CniPhaseRow summarize(const std::string& side, const std::string& phase, const Samples& s, int size) {
-  CniPhaseRow row{.side = side, .phase = phase, .ops = static_cast<int>(s.us.size()) + s.failures,
-                  .failures = s.failures, .us_mean = mean(s.us), .us_median = median(s.us),
-                  .buckets = {}, .first_error = s.first_error};
+  CniPhaseRow row{.side = side,
+                  .phase = phase,
+                  .ops = static_cast<int>(s.us.size()) + s.failures,
+                  .failures = s.failures,
+                  .us_mean = mean(s.us),
+                  .us_median = median(s.us),
+                  .buckets = {},
+                  .first_error = s.first_error};
   for (std::size_t start = 0; start < s.us.size(); start += static_cast<std::size_t>(size)) {
     std::size_t end = std::min(s.us.size(), start + static_cast<std::size_t>(size));
     std::vector<double> part(s.us.begin() + static_cast<long>(start), s.us.begin() + static_cast<long>(end));
-    row.buckets.push_back({.index = static_cast<int>(row.buckets.size()), .pods_before = s.pods_before[start],
-                           .ops = static_cast<int>(part.size()), .us_per_op = mean(part)});
+    row.buckets.push_back({.index = static_cast<int>(row.buckets.size()),
+                           .pods_before = s.pods_before[start],
+                           .ops = static_cast<int>(part.size()),
+                           .us_per_op = mean(part)});
   }
   return row;
 }
 
 // floor = in-process + process start, run by run.
 Samples floor_of(const Samples& in_process, const Samples& start) {
-  Samples f{.us = {}, .pods_before = in_process.pods_before, .failures = in_process.failures + start.failures,
+  Samples f{.us = {},
+            .pods_before = in_process.pods_before,
+            .failures = in_process.failures + start.failures,
             .first_error = !in_process.first_error.empty() ? in_process.first_error : start.first_error};
   std::size_t count = std::min(in_process.us.size(), start.us.size());
   f.pods_before.resize(count);
@@ -114,7 +122,8 @@ void accumulate_and_remove(Pass& p, const std::string& label) {
   for (int done = 0; done < c.n; ++done) {
     int pod = c.n - 1 - done;
     p.one_pod(pod, done % kSides, false, c.n - done);
-    if ((done + 1) % size == 0 || done + 1 == c.n) tell(c, fmt::format("{}: DEL, {}/{} pods", label, done + 1, c.n));
+    if ((done + 1) % size == 0 || done + 1 == c.n)
+      tell(c, fmt::format("{}: DEL, {}/{} pods", label, done + 1, c.n));
   }
   for (auto& side : p.sides) side->delete_pods(0, c.n);
 }
@@ -202,12 +211,18 @@ std::vector<CniTarget> targets_of(const CniPass& pass) {
     return row ? row->us_mean : 0.0;
   };
   auto ratio = [](double a, double b) { return b > 0 ? a / b : 0.0; };
-  t.push_back({.name = "ADD: reference / brisk", .value = ratio(mean_of("reference", "ADD"), mean_of("brisk", "ADD")),
-               .target = pass.masq ? 10.0 : 5.0, .at_least = true});
-  t.push_back({.name = "ADD: brisk / floor", .value = ratio(mean_of("brisk", "ADD"), mean_of("floor", "ADD")),
-               .target = 1.3, .at_least = false});
-  t.push_back({.name = "DEL: brisk / floor", .value = ratio(mean_of("brisk", "DEL"), mean_of("floor", "DEL")),
-               .target = 1.2, .at_least = false});
+  t.push_back({.name = "ADD: reference / brisk",
+               .value = ratio(mean_of("reference", "ADD"), mean_of("brisk", "ADD")),
+               .target = pass.masq ? 10.0 : 5.0,
+               .at_least = true});
+  t.push_back({.name = "ADD: brisk / floor",
+               .value = ratio(mean_of("brisk", "ADD"), mean_of("floor", "ADD")),
+               .target = 1.3,
+               .at_least = false});
+  t.push_back({.name = "DEL: brisk / floor",
+               .value = ratio(mean_of("brisk", "DEL"), mean_of("floor", "DEL")),
+               .target = 1.2,
+               .at_least = false});
   // Per-pod cost with the most pods attached against the fewest: ADD's
   // last bucket against its first, DEL's first against its last.
   for (const char* phase : {"ADD", "DEL"}) {
@@ -215,8 +230,11 @@ std::vector<CniTarget> targets_of(const CniPass& pass) {
     if (!row || row->buckets.size() < 2) continue;
     const CniBucket& most = std::string(phase) == "ADD" ? row->buckets.back() : row->buckets.front();
     const CniBucket& fewest = std::string(phase) == "ADD" ? row->buckets.front() : row->buckets.back();
-    t.push_back({.name = fmt::format("{} per pod: at {} pods / at {}", phase, most.pods_before, fewest.pods_before),
-                 .value = ratio(most.us_per_op, fewest.us_per_op), .target = 1.2, .at_least = false});
+    t.push_back(
+        {.name = fmt::format("{} per pod: at {} pods / at {}", phase, most.pods_before, fewest.pods_before),
+         .value = ratio(most.us_per_op, fewest.us_per_op),
+         .target = 1.2,
+         .at_least = false});
   }
   // The parallel medians; the floor's ratios say how far the kernel lets a
   // plugin go: reference / floor is the ceiling of reference / brisk.
@@ -227,11 +245,17 @@ std::vector<CniTarget> targets_of(const CniPass& pass) {
   if (pass.parallel.empty()) return t;
   int pods = pass.parallel.front().pods;
   t.push_back({.name = fmt::format("{} parallel ADDs: reference / brisk", pods),
-               .value = ratio(wall_of("reference"), wall_of("brisk")), .target = 5.0, .at_least = true});
+               .value = ratio(wall_of("reference"), wall_of("brisk")),
+               .target = 5.0,
+               .at_least = true});
   t.push_back({.name = fmt::format("{} parallel ADDs: brisk / floor", pods),
-               .value = ratio(wall_of("brisk"), wall_of("floor")), .target = 1.3, .at_least = false});
+               .value = ratio(wall_of("brisk"), wall_of("floor")),
+               .target = 1.3,
+               .at_least = false});
   t.push_back({.name = fmt::format("{} parallel ADDs: reference / floor (ceiling)", pods),
-               .value = ratio(wall_of("reference"), wall_of("floor")), .target = 5.0, .at_least = true});
+               .value = ratio(wall_of("reference"), wall_of("floor")),
+               .target = 5.0,
+               .at_least = true});
   return t;
 }
 
@@ -239,15 +263,24 @@ CniPass run_pass(const CniBenchConfig& c, const std::string& brisk_plugin, bool 
   std::string label = masq ? "ipMasq on" : "ipMasq off";
   std::string tag = masq ? "m" : "p";
   Pass p{.config = c};
-  p.sides.push_back(std::make_unique<CniSide>(CniSideConfig{.tag = tag + "ref", .plugin = c.reference_dir + "/bridge",
-                                                            .type = "bridge", .cni_path = c.reference_dir,
-                                                            .masq = masq, .timeout_ms = c.timeout_ms}));
-  p.sides.push_back(std::make_unique<CniSide>(CniSideConfig{.tag = tag + "brisk", .plugin = brisk_plugin,
-                                                            .type = "brisk-bridge", .cni_path = c.reference_dir,
-                                                            .masq = masq, .timeout_ms = c.timeout_ms}));
-  p.sides.push_back(std::make_unique<CniSide>(CniSideConfig{.tag = tag + "inproc", .plugin = "",
-                                                            .type = "brisk-bridge", .cni_path = c.reference_dir,
-                                                            .masq = masq, .timeout_ms = c.timeout_ms}));
+  p.sides.push_back(std::make_unique<CniSide>(CniSideConfig{.tag = tag + "ref",
+                                                            .plugin = c.reference_dir + "/bridge",
+                                                            .type = "bridge",
+                                                            .cni_path = c.reference_dir,
+                                                            .masq = masq,
+                                                            .timeout_ms = c.timeout_ms}));
+  p.sides.push_back(std::make_unique<CniSide>(CniSideConfig{.tag = tag + "brisk",
+                                                            .plugin = brisk_plugin,
+                                                            .type = "brisk-bridge",
+                                                            .cni_path = c.reference_dir,
+                                                            .masq = masq,
+                                                            .timeout_ms = c.timeout_ms}));
+  p.sides.push_back(std::make_unique<CniSide>(CniSideConfig{.tag = tag + "inproc",
+                                                            .plugin = "",
+                                                            .type = "brisk-bridge",
+                                                            .cni_path = c.reference_dir,
+                                                            .masq = masq,
+                                                            .timeout_ms = c.timeout_ms}));
   accumulate_and_remove(p, label);
   CniPass pass{.masq = masq};
   int size = bucket_size(c);
@@ -305,23 +338,27 @@ void validate(const CniBenchConfig& c) {
   if (c.n < 1 || c.n > kMaxPods) throw std::runtime_error(fmt::format("--n must be 1 to {}", kMaxPods));
   if (c.buckets < 1 || c.buckets > c.n) throw std::runtime_error("--buckets must be 1 to --n");
   if (c.parallel < 0 || c.parallel > 1000) throw std::runtime_error("--parallel must be 0 to 1000");
-  if (c.parallel_repeats < 1 || c.parallel_repeats > 100) throw std::runtime_error("--parallel-repeats must be 1 to 100");
-  if (c.timeout_ms <= 0 || c.settle_ms < 0) throw std::runtime_error("--timeout-ms must be positive, --settle-ms not negative");
+  if (c.parallel_repeats < 1 || c.parallel_repeats > 100)
+    throw std::runtime_error("--parallel-repeats must be 1 to 100");
+  if (c.timeout_ms <= 0 || c.settle_ms < 0)
+    throw std::runtime_error("--timeout-ms must be positive, --settle-ms not negative");
   for (const char* tool : {"bridge", "host-local"})
     if (!executable(c.reference_dir + "/" + tool))
       throw std::runtime_error("no reference plugin " + c.reference_dir + "/" + tool +
                                " (Debian: apt-get install containernetworking-plugins)");
   std::string brisk = c.brisk_plugin.empty() ? default_brisk_plugin() : c.brisk_plugin;
   if (!executable(brisk))
-    throw std::runtime_error(brisk.empty() ? std::string("no brisk-bridge beside the brisk CLI; name it with --brisk-plugin")
-                                           : "brisk-bridge " + brisk + " is not an executable");
+    throw std::runtime_error(
+        brisk.empty() ? std::string("no brisk-bridge beside the brisk CLI; name it with --brisk-plugin")
+                      : "brisk-bridge " + brisk + " is not an executable");
   if (!executable("/bin/true")) throw std::runtime_error("no /bin/true to time a process start with");
 }
 
 CniBenchReport run_cni_bench(const CniBenchConfig& config) {
   validate(config);
-  CniBenchReport report{.config = config,
-                        .brisk_plugin = config.brisk_plugin.empty() ? default_brisk_plugin() : config.brisk_plugin};
+  CniBenchReport report{
+      .config = config,
+      .brisk_plugin = config.brisk_plugin.empty() ? default_brisk_plugin() : config.brisk_plugin};
   report.notes.push_back("load average before the run: " + load_average() + " (other work on the machine)");
   std::vector<bool> passes;
   if (config.masq != CniMasq::on) passes.push_back(false);

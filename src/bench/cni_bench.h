@@ -31,22 +31,22 @@ namespace brisk::bench {
 enum class CniMasq { off, on, both };
 
 struct CniBenchConfig {
-  int n = 200;             // pods per side, accumulated by ADDs, then removed by DELs
-  int buckets = 5;         // reported buckets per phase, n / buckets pods each
+  int n = 200;                   // pods per side, accumulated by ADDs, then removed by DELs
+  int buckets = 5;               // reported buckets per phase, n / buckets pods each
   CniMasq masq = CniMasq::both;  // the passes: ipMasq off, on, or one of each
-  int parallel = 20;       // ADDs started at once per plugin and for the floor (0 skips)
-  int parallel_repeats = 3;  // parallel rounds per plugin and floor, alternating; the median is reported
+  int parallel = 20;             // ADDs started at once per plugin and for the floor (0 skips)
+  int parallel_repeats = 3;      // parallel rounds per plugin and floor, alternating; the median is reported
   std::string reference_dir = "/usr/lib/cni";  // the reference `bridge` and `host-local`; CNI_PATH
-  std::string brisk_plugin{};  // brisk-bridge; empty: default_brisk_plugin()
-  int timeout_ms = 30000;  // a plugin run taking longer is killed and counted as failed
-  int settle_ms = 1000;    // pause before each pass, while the kernel frees the last one's namespaces
+  std::string brisk_plugin{};                  // brisk-bridge; empty: default_brisk_plugin()
+  int timeout_ms = 30000;                      // a plugin run taking longer is killed and counted as failed
+  int settle_ms = 1000;  // pause before each pass, while the kernel frees the last one's namespaces
   std::function<void(const std::string&)> progress{};  // told after each bucket; may be empty
 };
 
 struct CniBucket {
-  int index = 0;        // bucket number within the phase
-  int pods_before = 0;  // the side's attached pods when the bucket began
-  int ops = 0;          // runs in the bucket
+  int index = 0;         // bucket number within the phase
+  int pods_before = 0;   // the side's attached pods when the bucket began
+  int ops = 0;           // runs in the bucket
   double us_per_op = 0;  // mean
 };
 
@@ -65,19 +65,19 @@ struct CniPhaseRow {
 };
 
 struct CniParallelRow {
-  std::string side{};          // "reference", "brisk" or "floor" (threads: process start + run_plugin each)
-  int pods = 0;                // ADDs started at once
+  std::string side{};  // "reference", "brisk" or "floor" (threads: process start + run_plugin each)
+  int pods = 0;        // ADDs started at once
   std::vector<double> wall_ms{};  // per round: from the first start until the last exit
   double wall_ms_median = 0;
-  int failures = 0;            // ADDs that did not succeed, over all rounds
-  int duplicates = 0;          // addresses handed out twice within a round
+  int failures = 0;    // ADDs that did not succeed, over all rounds
+  int duplicates = 0;  // addresses handed out twice within a round
   std::string first_error{};
 };
 
 // A figure beside the target for it.
 struct CniTarget {
-  std::string name{};    // "ADD speed-up vs reference"
-  double value = 0;      // the measured ratio
+  std::string name{};  // "ADD speed-up vs reference"
+  double value = 0;    // the measured ratio
   double target = 0;
   bool at_least = true;  // met when value >= target (else when value <= target)
   bool met() const { return at_least ? value >= target : value <= target; }

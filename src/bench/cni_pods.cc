@@ -8,8 +8,8 @@
 #include <chrono>
 #include <cstring>
 #include <exception>
-#include <functional>
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
@@ -48,19 +48,18 @@ UniqueFd open_named(const std::string& name) {
 }
 
 std::string make_conf(const CniSideConfig& c, const std::string& data_dir) {
-  nlohmann::json conf = {
-      {"cniVersion", "1.0.0"},
-      {"name", "brisk-bench"},
-      {"type", c.type},
-      {"bridge", "cni-bench0"},
-      {"isGateway", true},
-      {"ipMasq", c.masq},
-      {"hairpinMode", true},
-      {"ipam",
-       {{"type", "host-local"},
-        {"subnet", "10.88.0.0/16"},
-        {"routes", nlohmann::json::array({{{"dst", "0.0.0.0/0"}}})},
-        {"dataDir", data_dir}}}};
+  nlohmann::json conf = {{"cniVersion", "1.0.0"},
+                         {"name", "brisk-bench"},
+                         {"type", c.type},
+                         {"bridge", "cni-bench0"},
+                         {"isGateway", true},
+                         {"ipMasq", c.masq},
+                         {"hairpinMode", true},
+                         {"ipam",
+                          {{"type", "host-local"},
+                           {"subnet", "10.88.0.0/16"},
+                           {"routes", nlohmann::json::array({{{"dst", "0.0.0.0/0"}}})},
+                           {"dataDir", data_dir}}}};
   return conf.dump();
 }
 

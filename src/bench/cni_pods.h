@@ -29,12 +29,12 @@ struct CniOp {
 };
 
 struct CniSideConfig {
-  std::string tag{};         // unique per side: names its namespaces and lease directory
-  std::string plugin{};      // the plugin executable; empty: run_plugin in-process
-  std::string type{};        // the config's "type"
-  std::string cni_path{};    // CNI_PATH (where the reference bridge finds host-local)
-  bool masq = false;         // the config's ipMasq
-  int timeout_ms = 30000;    // a plugin run taking longer is killed and counted as failed
+  std::string tag{};       // unique per side: names its namespaces and lease directory
+  std::string plugin{};    // the plugin executable; empty: run_plugin in-process
+  std::string type{};      // the config's "type"
+  std::string cni_path{};  // CNI_PATH (where the reference bridge finds host-local)
+  bool masq = false;       // the config's ipMasq
+  int timeout_ms = 30000;  // a plugin run taking longer is killed and counted as failed
 };
 
 class CniSide {

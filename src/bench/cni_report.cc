@@ -59,17 +59,20 @@ std::string parallel_table(const CniPass& pass) {
   // floor: against its parallel wall time, how much running at once gains.
   const CniPhaseRow* floor = find_row(pass, "floor", "ADD");
   if (floor && !pass.parallel.empty())
-    out += fmt::format("  (floor one at a time: {} x {:.0f} µs mean = {:.1f} ms)\n", pass.parallel.front().pods,
-                       floor->us_mean, pass.parallel.front().pods * floor->us_mean / 1000);
+    out +=
+        fmt::format("  (floor one at a time: {} x {:.0f} µs mean = {:.1f} ms)\n", pass.parallel.front().pods,
+                    floor->us_mean, pass.parallel.front().pods * floor->us_mean / 1000);
   return out;
 }
 
 std::string errors_of(const CniPass& pass) {
   std::string out;
   for (const auto& row : pass.rows)
-    if (!row.first_error.empty()) out += fmt::format("  first {} {} failure: {}\n", row.side, row.phase, row.first_error);
+    if (!row.first_error.empty())
+      out += fmt::format("  first {} {} failure: {}\n", row.side, row.phase, row.first_error);
   for (const auto& row : pass.parallel)
-    if (!row.first_error.empty()) out += fmt::format("  first {} parallel failure: {}\n", row.side, row.first_error);
+    if (!row.first_error.empty())
+      out += fmt::format("  first {} parallel failure: {}\n", row.side, row.first_error);
   return out;
 }
 
@@ -80,9 +83,12 @@ std::string format_table(const CniBenchReport& report) {
   std::string out = fmt::format(
       "brisk bench cni: {} pods per side, buckets of {}, {} parallel ADDs x {} rounds\n"
       "reference: {}/bridge + host-local; brisk: {}\n"
-      "floor = in-process (run_plugin on the bench thread) + process start (/bin/true, started as the plugins are)\n"
-      "parallel floor = one thread per ADD, each a process start and then run_plugin with its own netlink sockets\n",
-      c.n, (c.n + c.buckets - 1) / c.buckets, c.parallel, c.parallel_repeats, c.reference_dir, report.brisk_plugin);
+      "floor = in-process (run_plugin on the bench thread) + process start (/bin/true, started as the "
+      "plugins are)\n"
+      "parallel floor = one thread per ADD, each a process start and then run_plugin with its own netlink "
+      "sockets\n",
+      c.n, (c.n + c.buckets - 1) / c.buckets, c.parallel, c.parallel_repeats, c.reference_dir,
+      report.brisk_plugin);
   for (const auto& pass : report.passes) {
     out += fmt::format("\n== {} ==\n", masq_label(pass.masq));
     out += rows_table(pass);
@@ -94,11 +100,12 @@ std::string format_table(const CniBenchReport& report) {
              parallel_table(pass);
     out += fmt::format("\ntargets ({}, ratios of means):\n", masq_label(pass.masq));
     for (const auto& t : pass.targets)
-      out += fmt::format("  {:<46} {:>7.2f}x   target {} {:<4}  {}\n", t.name, t.value, t.at_least ? ">=" : "<=",
-                         t.target, t.met() ? "met" : "MISSED");
+      out += fmt::format("  {:<46} {:>7.2f}x   target {} {:<4}  {}\n", t.name, t.value,
+                         t.at_least ? ">=" : "<=", t.target, t.met() ? "met" : "MISSED");
     out += errors_of(pass);
   }
-  out += fmt::format("\nevery ADD and DEL succeeded, no duplicate address: {}\n", report.all_succeeded() ? "yes" : "NO");
+  out += fmt::format("\nevery ADD and DEL succeeded, no duplicate address: {}\n",
+                     report.all_succeeded() ? "yes" : "NO");
   for (const auto& note : report.notes) out += "note: " + note + "\n";
   return out;
 }
@@ -111,30 +118,49 @@ nlohmann::json to_json(const CniBenchReport& report) {
     for (const auto& r : pass.rows) {
       nlohmann::json buckets = nlohmann::json::array();
       for (const auto& b : r.buckets)
-        buckets.push_back({{"index", b.index}, {"pods_before", b.pods_before}, {"ops", b.ops}, {"us_per_op", b.us_per_op}});
-      rows.push_back({{"side", r.side}, {"phase", r.phase}, {"ops", r.ops}, {"failures", r.failures},
-                      {"us_mean", r.us_mean}, {"us_median", r.us_median}, {"buckets", buckets},
+        buckets.push_back(
+            {{"index", b.index}, {"pods_before", b.pods_before}, {"ops", b.ops}, {"us_per_op", b.us_per_op}});
+      rows.push_back({{"side", r.side},
+                      {"phase", r.phase},
+                      {"ops", r.ops},
+                      {"failures", r.failures},
+                      {"us_mean", r.us_mean},
+                      {"us_median", r.us_median},
+                      {"buckets", buckets},
                       {"first_error", r.first_error}});
     }
     for (const auto& r : pass.parallel)
-      parallel.push_back({{"side", r.side}, {"pods", r.pods}, {"wall_ms", r.wall_ms},
-                          {"wall_ms_median", r.wall_ms_median}, {"failures", r.failures},
-                          {"duplicates", r.duplicates}, {"first_error", r.first_error}});
+      parallel.push_back({{"side", r.side},
+                          {"pods", r.pods},
+                          {"wall_ms", r.wall_ms},
+                          {"wall_ms_median", r.wall_ms_median},
+                          {"failures", r.failures},
+                          {"duplicates", r.duplicates},
+                          {"first_error", r.first_error}});
     for (const auto& t : pass.targets)
-      targets.push_back({{"name", t.name}, {"value", t.value}, {"target", t.target}, {"at_least", t.at_least},
+      targets.push_back({{"name", t.name},
+                         {"value", t.value},
+                         {"target", t.target},
+                         {"at_least", t.at_least},
                          {"met", t.met()}});
     passes.push_back({{"masq", pass.masq}, {"rows", rows}, {"parallel", parallel}, {"targets", targets}});
   }
   const auto& c = report.config;
   return {{"bench", "cni"},
           {"units",
-           {{"us_mean", "microseconds per plugin run, mean"}, {"us_median", "microseconds per plugin run, median"},
+           {{"us_mean", "microseconds per plugin run, mean"},
+            {"us_median", "microseconds per plugin run, median"},
             {"us_per_op", "microseconds per plugin run, mean over the bucket"},
             {"wall_ms", "milliseconds from the first start until the last exit"},
             {"value", "ratio of means (or of parallel medians)"}}},
           {"config",
-           {{"n", c.n}, {"buckets", c.buckets}, {"parallel", c.parallel}, {"parallel_repeats", c.parallel_repeats},
-            {"reference_dir", c.reference_dir}, {"timeout_ms", c.timeout_ms}, {"settle_ms", c.settle_ms}}},
+           {{"n", c.n},
+            {"buckets", c.buckets},
+            {"parallel", c.parallel},
+            {"parallel_repeats", c.parallel_repeats},
+            {"reference_dir", c.reference_dir},
+            {"timeout_ms", c.timeout_ms},
+            {"settle_ms", c.settle_ms}}},
           {"brisk_plugin", report.brisk_plugin},
           {"passes", passes},
           {"all_succeeded", report.all_succeeded()},
@@ -147,8 +173,9 @@ std::string to_csv(const CniBenchReport& report) {
     std::string masq = pass.masq ? "on" : "off";
     for (const auto& r : pass.rows)
       for (const auto& b : r.buckets)
-        out += csv_row({masq, r.side, r.phase, "bucket", std::to_string(b.index), std::to_string(b.pods_before),
-                        std::to_string(b.ops), fmt::format("{:.1f}", b.us_per_op)});
+        out +=
+            csv_row({masq, r.side, r.phase, "bucket", std::to_string(b.index), std::to_string(b.pods_before),
+                     std::to_string(b.ops), fmt::format("{:.1f}", b.us_per_op)});
     for (const auto& r : pass.parallel)
       for (std::size_t k = 0; k < r.wall_ms.size(); ++k)
         out += csv_row({masq, r.side, "ADD", "parallel", std::to_string(k), "0", std::to_string(r.pods),

@@ -1,8 +1,7 @@
 #include "bench/containers_bench.h"
 
-#include <sys/resource.h>
-
 #include <fmt/format.h>
+#include <sys/resource.h>
 
 #include <algorithm>
 #include <cstdlib>
@@ -94,8 +93,12 @@ void make_round(Run& run, int r, const ContainersBenchConfig& c) {
   run.result.total_s += us / 1e6;
   run.result.failures += s.failures;
   run.result.processes += s.processes;
-  run.result.buckets.push_back({.index = r, .first = begin, .containers = end - begin, .containers_before = run.made,
-                                .us_per_container = us / (end - begin), .rss_kb = rss_kb()});
+  run.result.buckets.push_back({.index = r,
+                                .first = begin,
+                                .containers = end - begin,
+                                .containers_before = run.made,
+                                .us_per_container = us / (end - begin),
+                                .rss_kb = rss_kb()});
   run.made = end;
 }
 
@@ -113,8 +116,11 @@ void make_all_rounds(Run& run, const ContainersBenchConfig& c) {
       if (done < std::min(c.n, run.made + c.bucket)) return;
       double us = us_since(bucket_start);
       int index = static_cast<int>(run.result.buckets.size());
-      run.result.buckets.push_back({.index = index, .first = run.made, .containers = done - run.made,
-                                    .containers_before = run.made, .us_per_container = us / (done - run.made),
+      run.result.buckets.push_back({.index = index,
+                                    .first = run.made,
+                                    .containers = done - run.made,
+                                    .containers_before = run.made,
+                                    .us_per_container = us / (done - run.made),
                                     .rss_kb = rss_kb()});
       run.made = done;
       bucket_start = Clock::now();
@@ -171,7 +177,8 @@ void run_in_sandbox(const ContainersBenchConfig& c, ContainersBenchReport& repor
   };
   if (report.interleaved) {
     for (int r = 0; r < rounds; ++r) {
-      for (std::size_t k = 0; k < runs.size(); ++k) make_round(runs[(k + static_cast<std::size_t>(r)) % runs.size()], r, c);
+      for (std::size_t k = 0; k < runs.size(); ++k)
+        make_round(runs[(k + static_cast<std::size_t>(r)) % runs.size()], r, c);
       tell(fmt::format("round {}/{} done", r + 1, rounds));
     }
     int alive = static_cast<int>(runs.size()) * c.n;
@@ -212,7 +219,8 @@ ContainersBenchReport run_containers_bench(const ContainersBenchConfig& config) 
     throw std::runtime_error("counts must be positive");
   if (config.bridge_ports <= 0 || config.bridge_ports > 1024)
     throw std::runtime_error("a bridge takes 1 to 1024 ports");
-  if (config.n > (1 << 22)) throw std::runtime_error("at most 4194304 containers (their /31s fill 10.0.0.0/8)");
+  if (config.n > (1 << 22))
+    throw std::runtime_error("at most 4194304 containers (their /31s fill 10.0.0.0/8)");
   for (const auto& m : config.methods)
     if (m != "ip" && m != "ip-batch" && m != "brisk" && m != "brisk-1core" && m != "floor")
       throw std::runtime_error("unknown method " + m);
@@ -220,10 +228,11 @@ ContainersBenchReport run_containers_bench(const ContainersBenchConfig& config) 
   ContainersBenchReport report{.config = config};
   report.notes.push_back("load average before the run: " + load_average() + " (other work on the machine)");
   sandbox::run_in_net_sandbox([&] { run_in_sandbox(config, report); });
-  report.notes.push_back(report.interleaved
-                             ? "the methods took turns round by round, in rotating order"
-                             : "the methods ran one after another (not enough memory for all at once, or "
-                               "--schedule sequential); brisk's made their containers in one setup_netns_many call");
+  report.notes.push_back(
+      report.interleaved
+          ? "the methods took turns round by round, in rotating order"
+          : "the methods ran one after another (not enough memory for all at once, or "
+            "--schedule sequential); brisk's made their containers in one setup_netns_many call");
   if (config.shape == ContainersShape::veth)
     report.notes.push_back(config.bridges_up ? "host bridges up" : "host bridges down (see --bridges-up)");
   return report;
@@ -243,8 +252,8 @@ std::string growth_line(const ContainersBenchReport& report) {
   const auto* brisk = find_method(report, "brisk");
   const auto* floor = find_method(report, "floor");
   if (!brisk || !floor || brisk->growth == 0 || floor->growth == 0) return "";
-  std::string out = fmt::format("growth, last bucket / first bucket: brisk {:.2f}x, floor {:.2f}x", brisk->growth,
-                                floor->growth);
+  std::string out = fmt::format("growth, last bucket / first bucket: brisk {:.2f}x, floor {:.2f}x",
+                                brisk->growth, floor->growth);
   if (!report.floor_share_of_growth)
     out += ": brisk did not grow";
   else if (floor->growth <= 1)
@@ -277,8 +286,8 @@ std::string targets_lines(const ContainersBenchReport& report) {
     out += fmt::format("  setup vs the one-thread floor: brisk {:.2f}x faster (target >= 1.2x: {})", speedup,
                        verdict(speedup >= 1.2));
     if (one_core && one_core->total_s > 0)
-      out += fmt::format("; brisk-1core {:.2f}x, so the second core gives {:.2f}x", floor->total_s / one_core->total_s,
-                         one_core->total_s / brisk->total_s);
+      out += fmt::format("; brisk-1core {:.2f}x, so the second core gives {:.2f}x",
+                         floor->total_s / one_core->total_s, one_core->total_s / brisk->total_s);
     out += "\n";
   }
   for (const auto& m : report.methods) {
@@ -293,30 +302,33 @@ std::string targets_lines(const ContainersBenchReport& report) {
     for (std::size_t b = 0; b < brisk->buckets.size(); ++b)
       if (floor->buckets[b].us_per_container > 0)
         worst = std::max(worst, brisk->buckets[b].us_per_container / floor->buckets[b].us_per_container);
-    out += fmt::format("  brisk / floor, worst bucket {:.2f}x (target <= 1.1x: {})\n", worst, verdict(worst <= 1.1));
+    out += fmt::format("  brisk / floor, worst bucket {:.2f}x (target <= 1.1x: {})\n", worst,
+                       verdict(worst <= 1.1));
   }
   const auto* ipb = find_method(report, "ip-batch");
   for (const auto* other : {floor, ipb}) {
     if (!other) continue;
     bool strict = other == ipb;  // faster than ip -batch; at most the floor
     if (other->teardown_background != brisk->teardown_background) {
-      out += fmt::format("  teardown vs {}: not comparable in this run ({} and {} other containers alive; "
-                         "--schedule sequential makes them equal)\n",
-                         other->method, brisk->teardown_background, other->teardown_background);
+      out += fmt::format(
+          "  teardown vs {}: not comparable in this run ({} and {} other containers alive; "
+          "--schedule sequential makes them equal)\n",
+          other->method, brisk->teardown_background, other->teardown_background);
       continue;
     }
     bool met = strict ? brisk->teardown_settled_s < other->teardown_settled_s
                       : brisk->teardown_settled_s <= other->teardown_settled_s;
     out += fmt::format("  teardown until settled: brisk {:.0f} µs/container, {} {:.0f} (target {} {}: {})\n",
                        brisk->teardown_settled_s * 1e6 / brisk->containers, other->method,
-                       other->teardown_settled_s * 1e6 / other->containers, strict ? "<" : "<=", other->method,
-                       verdict(met));
+                       other->teardown_settled_s * 1e6 / other->containers,
+                       strict ? "<" : "<=", other->method, verdict(met));
   }
   auto [at_500, at_end] = brisk_rss(*brisk, 500);
   if (at_500 > 0 && report.config.n > 500)
-    out += fmt::format("  RSS: {:.1f} MiB at 500 containers, {:.1f} MiB at {}: {:.2f}x (target <= 1.2x: {})\n",
-                       at_500 / 1024.0, at_end / 1024.0, report.config.n, static_cast<double>(at_end) / at_500,
-                       verdict(at_end <= 1.2 * at_500));
+    out +=
+        fmt::format("  RSS: {:.1f} MiB at 500 containers, {:.1f} MiB at {}: {:.2f}x (target <= 1.2x: {})\n",
+                    at_500 / 1024.0, at_end / 1024.0, report.config.n, static_cast<double>(at_end) / at_500,
+                    verdict(at_end <= 1.2 * at_500));
   return out;
 }
 
@@ -326,27 +338,32 @@ std::string format_table(const ContainersBenchReport& report) {
   const auto& c = report.config;
   std::string out =
       c.shape == ContainersShape::phys
-          ? fmt::format("brisk bench containers --shape phys: {} containers per method, 2 host interfaces moved into "
-                        "each ({} made beforehand)\n\n",
-                        c.n, 2 * c.n)
-          : fmt::format("brisk bench containers: {} containers per method, {} bridge(s) of up to {} ports\n\n", c.n,
-                        (c.n + c.bridge_ports - 1) / c.bridge_ports, c.bridge_ports);
+          ? fmt::format(
+                "brisk bench containers --shape phys: {} containers per method, 2 host interfaces moved into "
+                "each ({} made beforehand)\n\n",
+                c.n, 2 * c.n)
+          : fmt::format(
+                "brisk bench containers: {} containers per method, {} bridge(s) of up to {} ports\n\n", c.n,
+                (c.n + c.bridge_ports - 1) / c.bridge_ports, c.bridge_ports);
   out += fmt::format("{:<11} {:>8} {:>12} {:>13} {:>9} {:>10} {:>10} {:>11} {:>10} {:>9} {:>9}\n", "method",
-                     "total s", "containers/s", "µs/container", "vs brisk", "cpu µs/ct", "processes", "teardown s",
-                     "settled s", "failures", "verified");
+                     "total s", "containers/s", "µs/container", "vs brisk", "cpu µs/ct", "processes",
+                     "teardown s", "settled s", "failures", "verified");
   for (const auto& m : report.methods)
-    out += fmt::format("{:<11} {:>8.2f} {:>12.1f} {:>13.0f} {:>8.1f}x {:>10.0f} {:>10} {:>11.2f} {:>10.2f} {:>9} {:>9}\n",
-                       m.method, m.total_s, m.containers_per_s, m.us_per_container, m.ratio_to_brisk,
-                       m.cpu_s * 1e6 / m.containers, m.processes, m.teardown_s, m.teardown_settled_s, m.failures,
-                       m.verified ? "yes" : "NO");
-  out += fmt::format("\nµs per container, per bucket of {} (flat means no slowdown as containers accumulate)\n{:>8}",
-                     c.bucket, "before");
+    out += fmt::format(
+        "{:<11} {:>8.2f} {:>12.1f} {:>13.0f} {:>8.1f}x {:>10.0f} {:>10} {:>11.2f} {:>10.2f} {:>9} {:>9}\n",
+        m.method, m.total_s, m.containers_per_s, m.us_per_container, m.ratio_to_brisk,
+        m.cpu_s * 1e6 / m.containers, m.processes, m.teardown_s, m.teardown_settled_s, m.failures,
+        m.verified ? "yes" : "NO");
+  out += fmt::format(
+      "\nµs per container, per bucket of {} (flat means no slowdown as containers accumulate)\n{:>8}",
+      c.bucket, "before");
   for (const auto& m : report.methods) out += fmt::format(" {:>11}", m.method);
   out += "\n";
   for (std::size_t b = 0; b < report.methods[0].buckets.size(); ++b) {
     out += fmt::format("{:>8}", report.methods[0].buckets[b].containers_before);
     for (const auto& m : report.methods)
-      out += b < m.buckets.size() ? fmt::format(" {:>11.0f}", m.buckets[b].us_per_container) : fmt::format(" {:>11}", "-");
+      out += b < m.buckets.size() ? fmt::format(" {:>11.0f}", m.buckets[b].us_per_container)
+                                  : fmt::format(" {:>11}", "-");
     out += "\n";
   }
   out += growth_line(report);
@@ -360,33 +377,55 @@ nlohmann::json to_json(const ContainersBenchReport& report) {
   for (const auto& m : report.methods) {
     nlohmann::json buckets = nlohmann::json::array();
     for (const auto& b : m.buckets)
-      buckets.push_back({{"index", b.index}, {"first", b.first}, {"containers", b.containers},
-                         {"containers_before", b.containers_before}, {"us_per_container", b.us_per_container},
+      buckets.push_back({{"index", b.index},
+                         {"first", b.first},
+                         {"containers", b.containers},
+                         {"containers_before", b.containers_before},
+                         {"us_per_container", b.us_per_container},
                          {"rss_kb", b.rss_kb}});
-    methods.push_back({{"method", m.method}, {"containers", m.containers}, {"processes", m.processes},
-                       {"total_s", m.total_s}, {"containers_per_s", m.containers_per_s},
-                       {"us_per_container", m.us_per_container}, {"ratio_to_brisk", m.ratio_to_brisk},
-                       {"cpu_s", m.cpu_s}, {"teardown_s", m.teardown_s}, {"teardown_settled_s", m.teardown_settled_s},
-                       {"teardown_background", m.teardown_background}, {"failures", m.failures}, {"verified", m.verified}, {"growth", m.growth},
+    methods.push_back({{"method", m.method},
+                       {"containers", m.containers},
+                       {"processes", m.processes},
+                       {"total_s", m.total_s},
+                       {"containers_per_s", m.containers_per_s},
+                       {"us_per_container", m.us_per_container},
+                       {"ratio_to_brisk", m.ratio_to_brisk},
+                       {"cpu_s", m.cpu_s},
+                       {"teardown_s", m.teardown_s},
+                       {"teardown_settled_s", m.teardown_settled_s},
+                       {"teardown_background", m.teardown_background},
+                       {"failures", m.failures},
+                       {"verified", m.verified},
+                       {"growth", m.growth},
                        {"buckets", buckets}});
   }
   const auto& c = report.config;
-  return {{"bench", "containers"},
-          {"units",
-           {{"total_s", "seconds"}, {"containers_per_s", "containers per second"},
-            {"us_per_container", "microseconds per container"}, {"teardown_s", "seconds"},
-            {"teardown_settled_s", "seconds"}, {"cpu_s", "seconds of CPU"}, {"rss_kb", "KiB resident"},
-            {"ratio_to_brisk", "method time / brisk time"},
-            {"growth", "last bucket's us_per_container / the first's"},
-            {"floor_share_of_growth", "(floor growth - 1) / (brisk growth - 1)"}}},
-          {"config",
-           {{"n", c.n}, {"shape", c.shape == ContainersShape::phys ? "phys" : "veth"}, {"bucket", c.bucket}, {"bridge_ports", c.bridge_ports}, {"bridges_up", c.bridges_up},
-            {"settle_ms", c.settle_ms}, {"brisk_round", c.brisk_round}}},
-          {"interleaved", report.interleaved},
-          {"methods", methods},
-          {"floor_share_of_growth", report.floor_share_of_growth ? nlohmann::json(*report.floor_share_of_growth)
-                                                                 : nlohmann::json(nullptr)},
-          {"notes", report.notes}};
+  return {
+      {"bench", "containers"},
+      {"units",
+       {{"total_s", "seconds"},
+        {"containers_per_s", "containers per second"},
+        {"us_per_container", "microseconds per container"},
+        {"teardown_s", "seconds"},
+        {"teardown_settled_s", "seconds"},
+        {"cpu_s", "seconds of CPU"},
+        {"rss_kb", "KiB resident"},
+        {"ratio_to_brisk", "method time / brisk time"},
+        {"growth", "last bucket's us_per_container / the first's"},
+        {"floor_share_of_growth", "(floor growth - 1) / (brisk growth - 1)"}}},
+      {"config",
+       {{"n", c.n},
+        {"shape", c.shape == ContainersShape::phys ? "phys" : "veth"},
+        {"bucket", c.bucket},
+        {"bridge_ports", c.bridge_ports},
+        {"bridges_up", c.bridges_up},
+        {"settle_ms", c.settle_ms},
+        {"brisk_round", c.brisk_round}}},
+      {"interleaved", report.interleaved},
+      {"methods", methods},
+      {"floor_share_of_growth", report.floor_share_of_growth ? nlohmann::json(*report.floor_share_of_growth)
+                                                             : nlohmann::json(nullptr)},
+      {"notes", report.notes}};
 }
 
 std::string to_csv(const ContainersBenchReport& report) {

@@ -52,17 +52,18 @@ enum class ContainersSchedule { automatic, interleaved, sequential };
 enum class ContainersShape { veth, phys };
 
 struct ContainersBenchConfig {
-  int n = 1000;             // containers per method (4000 works)
+  int n = 1000;                                   // containers per method (4000 works)
   ContainersShape shape = ContainersShape::veth;  // what a container's network is
-  int bucket = 100;         // containers per round, and per reported bucket
-  int bridge_ports = 1000;  // containers per host bridge (the kernel's limit is 1024)
+  int bucket = 100;                               // containers per round, and per reported bucket
+  int bridge_ports = 1000;                        // containers per host bridge (the kernel's limit is 1024)
   // The host bridges stay down by default: up, every container's IPv6
   // start-up traffic (DAD, MLD, router solicitations) is flooded to every
   // other port, O(N^2) kernel work that no tool causes and that lands on
   // whichever method runs next. The ports are enslaved either way.
   bool bridges_up = false;
-  int settle_ms = 1500;     // pause before each teardown and between sequential methods
-  std::vector<std::string> methods{};  // "ip", "ip-batch", "floor", "brisk-1core" to include; empty: all (brisk always runs)
+  int settle_ms = 1500;  // pause before each teardown and between sequential methods
+  std::vector<std::string>
+      methods{};  // "ip", "ip-batch", "floor", "brisk-1core" to include; empty: all (brisk always runs)
   // Containers per setup_netns_many round in the brisk methods (the lookahead
   // of its namespace thread); 0: a quarter of `bucket`.
   int brisk_round = 0;
@@ -80,17 +81,17 @@ struct ContainersBucket {
   int containers = 0;         // containers made in it
   int containers_before = 0;  // the method's containers that already existed
   double us_per_container = 0;
-  long rss_kb = 0;            // this process's resident memory after the round (VmRSS)
+  long rss_kb = 0;  // this process's resident memory after the round (VmRSS)
 };
 
 struct ContainersMethodResult {
-  std::string method{};           // "ip", "ip-batch", "brisk", "brisk-1core", "floor"
+  std::string method{};  // "ip", "ip-batch", "brisk", "brisk-1core", "floor"
   int containers = 0;
-  int processes = 0;              // processes started for the setup
-  double total_s = 0;             // setup, summed over rounds
+  int processes = 0;   // processes started for the setup
+  double total_s = 0;  // setup, summed over rounds
   double containers_per_s = 0;
-  double us_per_container = 0;    // total / containers
-  double ratio_to_brisk = 0;      // total / brisk's total
+  double us_per_container = 0;  // total / containers
+  double ratio_to_brisk = 0;    // total / brisk's total
   // CPU time (user + system) of this process and its children during the
   // setup, kernel work done on their behalf included; work the kernel
   // defers to its own threads is not. Shows how much of each method's time
@@ -102,15 +103,15 @@ struct ContainersMethodResult {
   // namespace's cleanup walks every live namespace (its ids there), so a
   // teardown is only comparable to one with the same background.
   int teardown_background = 0;
-  int failures = 0;               // operations that failed
-  bool verified = false;          // the end state was checked and is right
-  double growth = 0;              // last bucket's µs per container / the first's (0: one bucket)
+  int failures = 0;                         // operations that failed
+  bool verified = false;                    // the end state was checked and is right
+  double growth = 0;                        // last bucket's µs per container / the first's (0: one bucket)
   std::vector<ContainersBucket> buckets{};  // the plot's series: µs per container against containers_before
 };
 
 struct ContainersBenchReport {
   ContainersBenchConfig config;
-  bool interleaved = true;  // the schedule actually used
+  bool interleaved = true;                        // the schedule actually used
   std::vector<ContainersMethodResult> methods{};  // brisk first, then the floor when it ran
   // How much of brisk's growth the floor shows too: (floor growth - 1) /
   // (brisk growth - 1); unset when either did not run in 2+ buckets or brisk did not grow.

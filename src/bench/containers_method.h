@@ -22,7 +22,9 @@
 namespace brisk::bench::containers {
 
 // Container i's /31: the host end takes the even address, eth0 the odd one.
-inline std::string ipv4(uint32_t a) { return fmt::format("{}.{}.{}.{}", a >> 24, (a >> 16) & 255, (a >> 8) & 255, a & 255); }
+inline std::string ipv4(uint32_t a) {
+  return fmt::format("{}.{}.{}.{}", a >> 24, (a >> 16) & 255, (a >> 8) & 255, a & 255);
+}
 inline uint32_t host_addr(int i) { return (10u << 24) + 2 * static_cast<uint32_t>(i); }
 inline std::string host_ip(int i) { return ipv4(host_addr(i)); }
 inline std::string inside_ip(int i) { return ipv4(host_addr(i) + 1); }
@@ -77,7 +79,6 @@ class Method {
   sandbox::NetnsDirThread dir_;
 };
 
-
 // The method called name ("ip", "ip-batch", "brisk", "floor") in the
 // config's shape; throws std::runtime_error when its namespaces cannot be made.
 std::unique_ptr<Method> make_veth_method(const std::string& name, const ContainersBenchConfig& config);
@@ -101,9 +102,10 @@ bool has_default_via(const std::vector<netlink::RouteInfo>& routes, const std::s
 // sandbox::kSandboxScratch/<file>; true when it succeeded.
 bool ip_batch_run(const Method& m, const std::string& file, const std::string& text);
 // ip-batch: `ip -n NAME -batch` per container of the lines text_of(i).
-void ip_batch_inside(const Method& m, int begin, int end, const std::function<std::string(int)>& text_of, Setup& s);
+void ip_batch_inside(const Method& m, int begin, int end, const std::function<std::string(int)>& text_of,
+                     Setup& s);
 // The n namespaces deleted as each tool does it; the failures.
-int ip_delete_namespaces(const Method& m, int n);  // `ip netns del` each
+int ip_delete_namespaces(const Method& m, int n);           // `ip netns del` each
 std::string ip_batch_delete_lines(const Method& m, int n);  // "netns del NAME" each
 int brisk_delete_namespaces(const Method& m, int n);
 

@@ -39,8 +39,8 @@ uint32_t inside_addr(int i, int k) { return host_addr(i) + (k ? (1u << 24) : 0) 
 std::string inside_prefix(int i, int k) { return ipv4(inside_addr(i, k)) + "/31"; }
 // A locally administered MAC naming container and interface.
 void mac_of(int i, int k, uint8_t (&mac)[6]) {
-  uint8_t m[6] = {0x02, static_cast<uint8_t>(i >> 16), static_cast<uint8_t>(i >> 8), static_cast<uint8_t>(i), 0,
-                  static_cast<uint8_t>(k)};
+  uint8_t m[6] = {0x02, static_cast<uint8_t>(i >> 16), static_cast<uint8_t>(i >> 8), static_cast<uint8_t>(i),
+                  0,    static_cast<uint8_t>(k)};
   std::copy(m, m + 6, mac);
 }
 std::string mac_text(int i, int k) {
@@ -60,9 +60,12 @@ class PhysMethod : public Method {
     nl.pipeline(64);
     for (int i = 0; i < n; ++i)
       for (int k : {0, 1})
-        nl.veth_add({.name = moved(i, k), .index = moved_index(i, k), .peer = peer(i, k),
+        nl.veth_add({.name = moved(i, k),
+                     .index = moved_index(i, k),
+                     .peer = peer(i, k),
                      .peer_index = peer_index(i, k)});
-    if (int failed = nl.flush()) throw std::runtime_error(fmt::format("phys: {} host interfaces not made", failed));
+    if (int failed = nl.flush())
+      throw std::runtime_error(fmt::format("phys: {} host interfaces not made", failed));
   }
 
   // On the host, only the 2n peers, each with its other end elsewhere; in
@@ -91,7 +94,8 @@ class PhysMethod : public Method {
     if (!addrs || !routes) return false;
     for (int k : {0, 1}) {
       auto link = netlink::get_link(*inside, kInside[k]);
-      if (!link || !link->up() || !link->address || link->address->to_string() != mac_text(i, k)) return false;
+      if (!link || !link->up() || !link->address || link->address->to_string() != mac_text(i, k))
+        return false;
       bool has = std::any_of(addrs->begin(), addrs->end(), [&](const netlink::AddressInfo& a) {
         return a.ifindex == link->ifindex && a.prefix.to_string() == inside_prefix(i, k);
       });
@@ -137,10 +141,13 @@ class PhysIpBatch : public PhysMethod {
     }
     ++s.processes;
     if (!ip_batch_run(*this, "ipb-host.batch", text)) ++s.failures;
-    ip_batch_inside(*this, begin, end, [](int i) {
-      return "addr add " + inside_prefix(i, 0) + " dev eth0\naddr add " + inside_prefix(i, 1) +
-             " dev eth1\nroute add default via " + host_ip(i) + "\n";
-    }, s);
+    ip_batch_inside(
+        *this, begin, end,
+        [](int i) {
+          return "addr add " + inside_prefix(i, 0) + " dev eth0\naddr add " + inside_prefix(i, 1) +
+                 " dev eth1\nroute add default via " + host_ip(i) + "\n";
+        },
+        s);
     return s;
   }
 
@@ -154,11 +161,14 @@ class PhysBrisk : public PhysMethod {
   // overlap false: "brisk-1core", the same calls on one core.
   PhysBrisk(const ContainersBenchConfig& config, bool overlap)
       : PhysMethod(overlap ? "brisk" : "brisk-1core", overlap ? "brisk" : "brisk1", config),
-        overlap_(overlap), conn_(netlink::Connection::open_in(host()).value()) {}
+        overlap_(overlap),
+        conn_(netlink::Connection::open_in(host()).value()) {}
 
   Setup make(int begin, int end) override { return make_range(begin, end, {}); }
   bool makes_all() const override { return true; }
-  Setup make_all(int n, const std::function<void(int)>& at_round) override { return make_range(0, n, at_round); }
+  Setup make_all(int n, const std::function<void(int)>& at_round) override {
+    return make_range(0, n, at_round);
+  }
 
   int teardown(int n) override { return brisk_delete_namespaces(*this, n); }
 
@@ -168,15 +178,21 @@ class PhysBrisk : public PhysMethod {
     fleet.reserve(static_cast<std::size_t>(end - begin));
     for (int i = begin; i < end; ++i)
       fleet.push_back({.name = netns(i),
-                       .host = [i](netlink::Batch& b, int ns) {
-                         for (int k : {0, 1})
-                           b.set_link({.name = moved(i, k), .up = true, .address = mac_text(i, k),
-                                       .new_name = kInside[k], .netns_fd = ns});
-                       },
-                       .inside = [i](netlink::Batch& b) {
-                         for (int k : {0, 1}) b.add_address({.dev = kInside[k], .prefix = inside_prefix(i, k)});
-                         b.add_route({.prefix = "default", .via = host_ip(i)});
-                       }});
+                       .host =
+                           [i](netlink::Batch& b, int ns) {
+                             for (int k : {0, 1})
+                               b.set_link({.name = moved(i, k),
+                                           .up = true,
+                                           .address = mac_text(i, k),
+                                           .new_name = kInside[k],
+                                           .netns_fd = ns});
+                           },
+                       .inside =
+                           [i](netlink::Batch& b) {
+                             for (int k : {0, 1})
+                               b.add_address({.dev = kInside[k], .prefix = inside_prefix(i, k)});
+                             b.add_route({.prefix = "default", .via = host_ip(i)});
+                           }});
     return {.failures = brisk_setup(conn_, fleet, config_, overlap_, at_round)};
   }
 
@@ -219,9 +235,7 @@ class PhysFloor : public PhysMethod {
     return s;
   }
 
-  int teardown(int n) override {
-    return raw_delete_namespaces(*this, n);
-  }
+  int teardown(int n) override { return raw_delete_namespaces(*this, n); }
 
  private:
   UniqueFd home_;  // the method thread's namespace

@@ -19,7 +19,8 @@
 namespace brisk::bench::containers {
 
 int brisk_setup(netlink::Connection& host, std::span<const netlink::NetnsSetup> fleet,
-                const ContainersBenchConfig& config, bool overlap, const std::function<void(int done)>& at_round) {
+                const ContainersBenchConfig& config, bool overlap,
+                const std::function<void(int done)>& at_round) {
   std::size_t round = config.brisk_round > 0 ? static_cast<std::size_t>(config.brisk_round)
                                              : static_cast<std::size_t>(std::max(1, config.bucket / 4));
   netlink::NetnsSetupOptions options{.round = round, .overlap = overlap};
@@ -47,7 +48,8 @@ bool ip_batch_run(const Method& m, const std::string& file, const std::string& t
   return run_process({"ip", "-batch", path}, m.host());
 }
 
-void ip_batch_inside(const Method& m, int begin, int end, const std::function<std::string(int)>& text_of, Setup& s) {
+void ip_batch_inside(const Method& m, int begin, int end, const std::function<std::string(int)>& text_of,
+                     Setup& s) {
   std::string file = std::string(sandbox::kSandboxScratch) + "/ipb-inside.batch";
   for (int i = begin; i < end; ++i) {
     write_file(file, text_of(i));

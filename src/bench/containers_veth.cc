@@ -73,10 +73,13 @@ class IpBatch : public Method {
     }
     ++s.processes;
     if (!ip_batch_run(*this, "ipb-host.batch", text)) ++s.failures;
-    ip_batch_inside(*this, begin, end, [](int i) {
-      return "addr add " + inside_ip(i) + "/31 dev " + kInsideEnd + "\nlink set " + kInsideEnd +
-             " up\nroute add default via " + host_ip(i) + "\n";
-    }, s);
+    ip_batch_inside(
+        *this, begin, end,
+        [](int i) {
+          return "addr add " + inside_ip(i) + "/31 dev " + kInsideEnd + "\nlink set " + kInsideEnd +
+                 " up\nroute add default via " + host_ip(i) + "\n";
+        },
+        s);
     return s;
   }
 
@@ -98,11 +101,14 @@ class BriskLibrary : public Method {
   // overlap false: "brisk-1core", the same calls on one core, for the gain side by side.
   BriskLibrary(const ContainersBenchConfig& config, bool overlap)
       : Method(overlap ? "brisk" : "brisk-1core", overlap ? "brisk" : "brisk1", config),
-        overlap_(overlap), conn_(netlink::Connection::open_in(host()).value()) {}
+        overlap_(overlap),
+        conn_(netlink::Connection::open_in(host()).value()) {}
 
   Setup make(int begin, int end) override { return make_range(begin, end, {}); }
   bool makes_all() const override { return true; }
-  Setup make_all(int n, const std::function<void(int)>& at_round) override { return make_range(0, n, at_round); }
+  Setup make_all(int n, const std::function<void(int)>& at_round) override {
+    return make_range(0, n, at_round);
+  }
 
   bool verify(int n) const override { return verify_veth(*this, n); }
 
@@ -127,26 +133,29 @@ class BriskLibrary : public Method {
     netlink::Batch bridges(conn_);
     for (int i = begin; i < end; ++i)
       if (opens_bridge(i))
-        bridges.add_link({.name = bridge(i), .kind = netlink::BridgeOptions{}, .common = {.up = config_.bridges_up}});
+        bridges.add_link(
+            {.name = bridge(i), .kind = netlink::BridgeOptions{}, .common = {.up = config_.bridges_up}});
     for (const auto& r : bridges.flush()) s.failures += !r;
     std::vector<netlink::NetnsSetup> fleet;
     fleet.reserve(static_cast<std::size_t>(end - begin));
     for (int i = begin; i < end; ++i)
-      fleet.push_back({.name = netns(i),
-                       .host = [this, i](netlink::Batch& b, int ns) {
-                         b.add_link({.name = host_end(i),
-                                     .kind = netlink::VethOptions{.peer = kInsideEnd, .peer_netns_fd = ns},
-                                     .common = {.master = bridge(i), .up = true}});
-                       },
-                       // After every veth of the round: the names are then resolved in one pipelined round.
-                       .host_after = [i](netlink::Batch& b) {
-                         b.add_address({.dev = host_end(i), .prefix = host_ip(i) + "/31"});
-                       },
-                       .inside = [i](netlink::Batch& b) {
-                         b.add_address({.dev = kInsideEnd, .prefix = inside_ip(i) + "/31"});
-                         b.set_link({.name = kInsideEnd, .up = true});
-                         b.add_route({.prefix = "default", .via = host_ip(i)});
-                       }});
+      fleet.push_back(
+          {.name = netns(i),
+           .host =
+               [this, i](netlink::Batch& b, int ns) {
+                 b.add_link({.name = host_end(i),
+                             .kind = netlink::VethOptions{.peer = kInsideEnd, .peer_netns_fd = ns},
+                             .common = {.master = bridge(i), .up = true}});
+               },
+           // After every veth of the round: the names are then resolved in one pipelined round.
+           .host_after =
+               [i](netlink::Batch& b) { b.add_address({.dev = host_end(i), .prefix = host_ip(i) + "/31"}); },
+           .inside =
+               [i](netlink::Batch& b) {
+                 b.add_address({.dev = kInsideEnd, .prefix = inside_ip(i) + "/31"});
+                 b.set_link({.name = kInsideEnd, .up = true});
+                 b.add_route({.prefix = "default", .via = host_ip(i)});
+               }});
     s.failures += brisk_setup(conn_, fleet, config_, overlap_, at_round);
     return s;
   }
@@ -176,8 +185,13 @@ class Floor : public Method {
       if (opens_bridge(i)) s.failures += nl_.bridge_add(bridge(i), bridge_index(i), config_.bridges_up) != 0;
       const auto& in = inside[static_cast<std::size_t>(i - begin)];
       if (!in.ok()) continue;
-      nl_.veth_add({.name = host_end(i), .index = host_index(i), .master = bridge_index(i), .up = true,
-                    .peer = kInsideEnd, .peer_index = kInsideIndex, .peer_netns_fd = in.ns.get()});
+      nl_.veth_add({.name = host_end(i),
+                    .index = host_index(i),
+                    .master = bridge_index(i),
+                    .up = true,
+                    .peer = kInsideEnd,
+                    .peer_index = kInsideIndex,
+                    .peer_netns_fd = in.ns.get()});
       nl_.addr_add(host_index(i), host_addr(i), 31);
     }
     s.failures += nl_.flush();
@@ -206,7 +220,7 @@ class Floor : public Method {
   }
 
  private:
-  static constexpr int kWindow = 64;       // requests per send(), as `brisk bench ip`'s floor
+  static constexpr int kWindow = 64;  // requests per send(), as `brisk bench ip`'s floor
   // eth0's ifindex: above lo (1) and the fallback devices (tunl0, sit0, ...)
   // that loaded tunnel modules add to every new namespace.
   static constexpr int kInsideIndex = 64;

@@ -9,8 +9,8 @@
 #include <stdexcept>
 
 #include "bench/cni_bench.h"
-#include "bench/interrupt.h"
 #include "bench/containers_bench.h"
+#include "bench/interrupt.h"
 #include "bench/link_bench.h"
 #include "bench/net_plots.h"
 #include "bench/plot.h"
@@ -132,7 +132,8 @@ DemoSectionResult run_containers_section(const DemoSettings& settings,
   progress("containers: done");
   result.rows = container_rows(report);
   for (const auto& note : report.notes) result.notes.push_back("containers: " + note);
-  result.files.push_back(write_text_file(settings.out_dir, "containers.json", to_json(report).dump(2) + "\n"));
+  result.files.push_back(
+      write_text_file(settings.out_dir, "containers.json", to_json(report).dump(2) + "\n"));
   for (auto& file : write_plots(report, settings.out_dir)) result.files.push_back(std::move(file));
   return result;
 }
@@ -161,7 +162,8 @@ DemoSectionResult run_cni_section(const DemoSettings& settings,
       const CniPhaseRow* ref = find_row(pass, "reference", phase);
       const CniPhaseRow* brisk = find_row(pass, "brisk", phase);
       if (ref && brisk && !ref->failures && !brisk->failures)
-        result.rows.push_back({std::string("CNI ") + phase + masq, "bridge + host-local", ref->us_mean, brisk->us_mean, 0});
+        result.rows.push_back(
+            {std::string("CNI ") + phase + masq, "bridge + host-local", ref->us_mean, brisk->us_mean, 0});
     }
     const CniParallelRow* ref = find_parallel(pass, "reference");
     const CniParallelRow* brisk = find_parallel(pass, "brisk");
@@ -182,10 +184,14 @@ DemoSectionResult run_cni_section(const DemoSettings& settings,
 
 std::string method_label(const std::string& method) {
   // The bench's own names, so that the summary and the bench's tables agree.
-  static const std::map<std::string, std::string> labels{
-      {"ip", "ip per command"},        {"ip-batch", "ip -batch"},   {"floor", "floor"},
-      {"brisk-1core", "brisk-1core"}, {"brisk-cli", "brisk per command"}, {"brisk-batch", "brisk -batch"},
-      {"raw", "raw netlink"},          {"brisk", "brisk"}};
+  static const std::map<std::string, std::string> labels{{"ip", "ip per command"},
+                                                         {"ip-batch", "ip -batch"},
+                                                         {"floor", "floor"},
+                                                         {"brisk-1core", "brisk-1core"},
+                                                         {"brisk-cli", "brisk per command"},
+                                                         {"brisk-batch", "brisk -batch"},
+                                                         {"raw", "raw netlink"},
+                                                         {"brisk", "brisk"}};
   auto found = labels.find(method);
   return found == labels.end() ? method : found->second;
 }
@@ -214,7 +220,8 @@ std::vector<DemoRow> container_rows(const ContainersBenchReport& report) {
   if (!brisk || brisk->failures) return rows;
   for (const auto& m : report.methods) {
     if (m.method == "brisk" || m.failures || m.containers <= 0) continue;
-    rows.push_back({"container setup", method_label(m.method), m.us_per_container, brisk->us_per_container, 0});
+    rows.push_back(
+        {"container setup", method_label(m.method), m.us_per_container, brisk->us_per_container, 0});
     rows.push_back({"container teardown", method_label(m.method), m.teardown_s * 1e6 / m.containers,
                     brisk->teardown_s * 1e6 / brisk->containers, 0});
   }

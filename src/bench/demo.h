@@ -30,8 +30,8 @@ struct DemoSettings {
   std::string out_dir = "brisk-demo";
   int spawn_n = 200;  // calls per method and heap size
   std::vector<std::size_t> heaps_mb{10, 1024};
-  int workload_n = 200;  // calls of the write-up's workload shape (0 skips)
-  int link_n = 2000;     // veth pairs for the link section (0 skips)
+  int workload_n = 200;    // calls of the write-up's workload shape (0 skips)
+  int link_n = 2000;       // veth pairs for the link section (0 skips)
   int containers_n = 200;  // containers for the containers section (0 skips)
   int cni_n = 40;          // pods per side for the CNI section, both ipMasq passes (0 skips)
 };

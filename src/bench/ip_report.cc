@@ -10,7 +10,9 @@ constexpr const char* kColumns[] = {"ip", "brisk", "brisk -f", "floor"};
 constexpr std::size_t kMethodColumns = std::size(kColumns);
 
 double us_per_op(const IpBenchRow& row, std::size_t k) { return row.methods[k].seconds * 1e6 / row.ops; }
-bool measured(const IpBenchRow& row, std::size_t k) { return k < row.methods.size() && row.methods[k].seconds > 0; }
+bool measured(const IpBenchRow& row, std::size_t k) {
+  return k < row.methods.size() && row.methods[k].seconds > 0;
+}
 
 // The floor's column, and the brisk columns each is set against.
 constexpr std::size_t kFloor = 3;
@@ -25,9 +27,9 @@ std::string over_floor_cell(const IpBenchRow& row, std::size_t k) {
 }  // namespace
 
 std::string format_header() {
-  return fmt::format("{:<12} {:>6} {:>10} {:>10} {:>10} {:>10} {:>9} {:>9} {:>9} {:>9} {:>9}   {}\n", "phase", "ops",
-                     kColumns[0], kColumns[1], kColumns[2], kColumns[3], "ip/brisk", "ip/-f", "ip/floor",
-                     "brisk/fl", "-f/fl", "target (us/op; ratios ip/method)");
+  return fmt::format("{:<12} {:>6} {:>10} {:>10} {:>10} {:>10} {:>9} {:>9} {:>9} {:>9} {:>9}   {}\n", "phase",
+                     "ops", kColumns[0], kColumns[1], kColumns[2], kColumns[3], "ip/brisk", "ip/-f",
+                     "ip/floor", "brisk/fl", "-f/fl", "target (us/op; ratios ip/method)");
 }
 
 std::string format_row(const IpBenchRow& row) {
@@ -35,9 +37,10 @@ std::string format_row(const IpBenchRow& row) {
   for (std::size_t k = 0; k < kMethodColumns; ++k)
     line += fmt::format(" {:>10}", measured(row, k) ? fmt::format("{:.1f}", us_per_op(row, k)) : "-");
   for (std::size_t k = 1; k < kMethodColumns; ++k)
-    line += fmt::format(" {:>9}", measured(row, k) && measured(row, 0)
-                                      ? fmt::format("{:.2f}x", row.methods[0].seconds / row.methods[k].seconds)
-                                      : "-");
+    line +=
+        fmt::format(" {:>9}", measured(row, k) && measured(row, 0)
+                                  ? fmt::format("{:.2f}x", row.methods[0].seconds / row.methods[k].seconds)
+                                  : "-");
   for (std::size_t k : kBriskColumns) line += fmt::format(" {:>9}", over_floor_cell(row, k));
   line += "   " + row.target;
   if (row.verified) line += *row.verified ? "; end state ok" : "; END STATE DIFFERS";
@@ -50,14 +53,16 @@ nlohmann::json to_json(const IpBenchReport& report) {
     nlohmann::json methods = nlohmann::json::array();
     for (std::size_t k = 0; k < row.methods.size(); ++k) {
       if (!measured(row, k)) continue;
-      nlohmann::json m = {{"method", row.methods[k].method}, {"seconds", row.methods[k].seconds},
+      nlohmann::json m = {{"method", row.methods[k].method},
+                          {"seconds", row.methods[k].seconds},
                           {"us_per_op", us_per_op(row, k)}};
       if (measured(row, 0)) m["ip_over_method"] = row.methods[0].seconds / row.methods[k].seconds;
-      if (k != kFloor && measured(row, kFloor)) m["over_floor"] = row.methods[k].seconds / row.methods[kFloor].seconds;
+      if (k != kFloor && measured(row, kFloor))
+        m["over_floor"] = row.methods[k].seconds / row.methods[kFloor].seconds;
       methods.push_back(m);
     }
-    nlohmann::json phase = {{"phase", row.phase}, {"ops", row.ops}, {"rounds", row.rounds}, {"repeats", row.repeats},
-                            {"target", row.target}, {"methods", methods}};
+    nlohmann::json phase = {{"phase", row.phase},     {"ops", row.ops},       {"rounds", row.rounds},
+                            {"repeats", row.repeats}, {"target", row.target}, {"methods", methods}};
     if (row.verified) phase["verified"] = *row.verified;
     phases.push_back(phase);
   }
@@ -86,7 +91,8 @@ namespace {
 
 // `line`, then each ratio as "PHASE METHOD R.RRx" (without the method where
 // every entry has the same one, named in `line`).
-std::string ratio_line(std::string line, const std::vector<IpOverLookupFloor>& over, bool with_method = true) {
+std::string ratio_line(std::string line, const std::vector<IpOverLookupFloor>& over,
+                       bool with_method = true) {
   for (const auto& o : over)
     line += with_method ? fmt::format(" {} {} {:.2f}x;", o.phase, o.method, o.ratio)
                         : fmt::format(" {} {:.2f}x;", o.phase, o.ratio);
@@ -101,8 +107,8 @@ std::string format_over_lookup_floor(const std::vector<IpOverLookupFloor>& over)
 }
 
 std::string format_over_parse_floor(const std::vector<IpOverLookupFloor>& over) {
-  return ratio_line("over floor + parse only (what brisk does before its first request, then the kernel's work):",
-                    over);
+  return ratio_line(
+      "over floor + parse only (what brisk does before its first request, then the kernel's work):", over);
 }
 
 std::string format_over_quiet_floor(const std::vector<IpOverLookupFloor>& over) {
@@ -110,8 +116,8 @@ std::string format_over_quiet_floor(const std::vector<IpOverLookupFloor>& over) 
 }
 
 std::string format_lookup_floor_over_floor(const std::vector<IpOverLookupFloor>& over) {
-  return ratio_line("the floor of a line naming its device, over the floor (the least any tool could reach):", over,
-                    false);
+  return ratio_line(
+      "the floor of a line naming its device, over the floor (the least any tool could reach):", over, false);
 }
 
 std::string format_over_alone_floor(const std::vector<IpOverLookupFloor>& over) {

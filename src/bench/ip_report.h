@@ -15,13 +15,13 @@ struct IpMethodTime {
 };
 
 struct IpBenchRow {
-  std::string phase{};                 // "veth add", "route add", "delete", ...
-  int ops = 0;                         // operations per method
-  int rounds = 1;                      // runs per method the ops were split into
-  int repeats = 1;                     // timed runs per method of all the ops; seconds are their median
-  std::vector<IpMethodTime> methods{}; // ip first: every ratio is ip's time over the method's
-  std::string target{};                // what the phase should show
-  std::optional<bool> verified{};      // every method reached the same, expected end state; unset: not checked
+  std::string phase{};                  // "veth add", "route add", "delete", ...
+  int ops = 0;                          // operations per method
+  int rounds = 1;                       // runs per method the ops were split into
+  int repeats = 1;                      // timed runs per method of all the ops; seconds are their median
+  std::vector<IpMethodTime> methods{};  // ip first: every ratio is ip's time over the method's
+  std::string target{};                 // what the phase should show
+  std::optional<bool> verified{};  // every method reached the same, expected end state; unset: not checked
 };
 
 // A brisk method's time for a phase whose lines name their device, over
@@ -56,7 +56,7 @@ struct IpBenchReport {
   // "floor + name lookup"): the least a tool handed `dev NAME` lines could
   // reach, as a ratio of the floor, beside the 1.25x the phases aim at.
   std::vector<IpOverLookupFloor> lookup_floor_over_floor{};
-  int failures = 0;      // runs (or floor requests) that failed
+  int failures = 0;  // runs (or floor requests) that failed
 };
 
 // The table's header line, and one row of it.

@@ -32,10 +32,14 @@ enum class Phase { veth_add, set_up, addr_add, remove };
 constexpr Phase kPhases[] = {Phase::veth_add, Phase::set_up, Phase::addr_add, Phase::remove};
 const char* phase_name(Phase p) {
   switch (p) {
-    case Phase::veth_add: return "veth add";
-    case Phase::set_up: return "set up";
-    case Phase::addr_add: return "addr add";
-    case Phase::remove: return "delete";
+    case Phase::veth_add:
+      return "veth add";
+    case Phase::set_up:
+      return "set up";
+    case Phase::addr_add:
+      return "addr add";
+    case Phase::remove:
+      return "delete";
   }
   return "";
 }
@@ -44,10 +48,14 @@ const char* phase_name(Phase p) {
 // (joined by spaces) a batch line. ip and brisk read exactly the same words.
 std::vector<std::string> op_words(Phase phase, int i) {
   switch (phase) {
-    case Phase::veth_add: return {"link", "add", veth(i), "type", "veth", "peer", "name", peer(i)};
-    case Phase::set_up: return {"link", "set", veth(i), "up"};
-    case Phase::addr_add: return {"addr", "add", addr(i), "dev", veth(i)};
-    case Phase::remove: return {"link", "del", veth(i)};
+    case Phase::veth_add:
+      return {"link", "add", veth(i), "type", "veth", "peer", "name", peer(i)};
+    case Phase::set_up:
+      return {"link", "set", veth(i), "up"};
+    case Phase::addr_add:
+      return {"addr", "add", addr(i), "dev", veth(i)};
+    case Phase::remove:
+      return {"link", "del", veth(i)};
   }
   return {};
 }
@@ -81,7 +89,8 @@ LinkMethod process_method(const std::string& name, const std::string& program, i
 
 // `program -batch FILE`: the file is written for each round, as a caller
 // of -batch would (writing it costs microseconds).
-LinkMethod batch_method(const std::string& name, const std::string& program, const LinkBenchConfig& c, int deletes) {
+LinkMethod batch_method(const std::string& name, const std::string& program, const LinkBenchConfig& c,
+                        int deletes) {
   LinkMethod m{.name = name, .per_process = false, .ns = sandbox::fresh_netns(), .count = {}, .run = {}};
   m.count = [n = c.n, deletes](Phase p) { return p == Phase::remove ? deletes : n; };
   m.run = [ns = m.ns.get(), program, path = std::string(sandbox::kSandboxScratch) + "/" + name + ".batch"](
@@ -105,11 +114,19 @@ LinkMethod raw_method(const LinkBenchConfig& c) {
     int failures = 0;
     for (int i = begin; i < end; ++i) {
       switch (phase) {
-        case Phase::veth_add: failures += nl->veth_add(veth(i), peer(i)) != 0; break;
-        case Phase::set_up: failures += nl->set_up(veth(i)) != 0; break;
+        case Phase::veth_add:
+          failures += nl->veth_add(veth(i), peer(i)) != 0;
+          break;
+        case Phase::set_up:
+          failures += nl->set_up(veth(i)) != 0;
+          break;
         // addr add needs the ifindex: one GETLINK per device, as ip does.
-        case Phase::addr_add: failures += nl->addr_add(nl->ifindex(veth(i)), addr_value(i)) != 0; break;
-        case Phase::remove: failures += nl->remove(veth(i)) != 0; break;
+        case Phase::addr_add:
+          failures += nl->addr_add(nl->ifindex(veth(i)), addr_value(i)) != 0;
+          break;
+        case Phase::remove:
+          failures += nl->remove(veth(i)) != 0;
+          break;
       }
     }
     return failures;
@@ -125,10 +142,18 @@ LinkMethod brisk_method(const LinkBenchConfig& c) {
     netlink::Batch batch(*conn);
     for (int i = begin; i < end; ++i) {
       switch (phase) {
-        case Phase::veth_add: batch.add_link({.name = veth(i), .kind = netlink::VethOptions{.peer = peer(i)}}); break;
-        case Phase::set_up: batch.set_link({.name = veth(i), .up = true}); break;
-        case Phase::addr_add: batch.add_address({.dev = veth(i), .prefix = addr(i)}); break;
-        case Phase::remove: batch.delete_link(veth(i)); break;
+        case Phase::veth_add:
+          batch.add_link({.name = veth(i), .kind = netlink::VethOptions{.peer = peer(i)}});
+          break;
+        case Phase::set_up:
+          batch.set_link({.name = veth(i), .up = true});
+          break;
+        case Phase::addr_add:
+          batch.add_address({.dev = veth(i), .prefix = addr(i)});
+          break;
+        case Phase::remove:
+          batch.delete_link(veth(i));
+          break;
       }
     }
     int failures = 0;
@@ -145,7 +170,8 @@ std::pair<int, int> round_share(int total, int r, int rounds, const LinkBenchCon
           static_cast<int>(static_cast<long>(total) * (r + 1) / rounds)};
 }
 
-void run_phase(Phase phase, std::vector<LinkMethod>& methods, const LinkBenchConfig& c, LinkBenchReport& report) {
+void run_phase(Phase phase, std::vector<LinkMethod>& methods, const LinkBenchConfig& c,
+               LinkBenchReport& report) {
   int rounds = (c.n + c.bucket - 1) / c.bucket;
   std::vector<LinkBenchRow> rows(methods.size());
   std::vector<std::vector<double>> round_us(methods.size(), std::vector<double>(rounds, -1));
@@ -164,8 +190,11 @@ void run_phase(Phase phase, std::vector<LinkMethod>& methods, const LinkBenchCon
       if (phase == Phase::remove) m.pairs -= done;
       rows[which].failures += failed;
       round_us[which][r] = us;
-      rows[which].buckets.push_back(
-          {.index = r, .first_op = begin, .ops = end - begin, .interfaces_before = interfaces, .us_per_op = us});
+      rows[which].buckets.push_back({.index = r,
+                                     .first_op = begin,
+                                     .ops = end - begin,
+                                     .interfaces_before = interfaces,
+                                     .us_per_op = us});
     }
   }
   for (std::size_t k = 0; k < methods.size(); ++k) {
@@ -198,7 +227,9 @@ void bench_netns(LinkBenchReport& report, const LinkBenchConfig& c, const std::s
   };
   std::vector<Way> ways;
   ways.push_back({"brisk", [](const std::string& name) { return bool(netlink::create_netns(name)); }});
-  ways.push_back({"brisk-cli", [brisk](const std::string& name) { return run_process({brisk, "netns", "add", name}); }});
+  ways.push_back({"brisk-cli", [brisk](const std::string& name) {
+                    return run_process({brisk, "netns", "add", name});
+                  }});
   ways.push_back({"ip", [](const std::string& name) { return run_process({"ip", "netns", "add", name}); }});
   auto home = netlink::open_netns_path("/proc/thread-self/ns/net");
   if (!home) throw std::runtime_error(home.error().message());
@@ -230,11 +261,16 @@ void bench_netns(LinkBenchReport& report, const LinkBenchConfig& c, const std::s
     for (int i = 0; i < c.netns_n; ++i)
       if (ways[0].us[i] > 0) ratios.push_back(way.us[i] / ways[0].us[i]);
     // Medians, like the other rows: one slow kernel cleanup must not skew the figure.
-    LinkBenchRow row{.phase = "netns add", .method = way.method, .count = c.netns_n, .us_per_op = median(way.us),
-                     .ratio_to_brisk = median(ratios), .failures = way.failures, .full_n = false,
+    LinkBenchRow row{.phase = "netns add",
+                     .method = way.method,
+                     .count = c.netns_n,
+                     .us_per_op = median(way.us),
+                     .ratio_to_brisk = median(ratios),
+                     .failures = way.failures,
+                     .full_n = false,
                      .per_process = way.method == "ip" || way.method == "brisk-cli"};
-    row.buckets.push_back({.index = 0, .first_op = 0, .ops = c.netns_n, .interfaces_before = 0,
-                           .us_per_op = row.us_per_op});
+    row.buckets.push_back(
+        {.index = 0, .first_op = 0, .ops = c.netns_n, .interfaces_before = 0, .us_per_op = row.us_per_op});
     report.rows.push_back(std::move(row));
   }
 }
@@ -273,22 +309,25 @@ LinkBenchReport run_link_bench(const LinkBenchConfig& config) {
     throw std::runtime_error("counts must be positive");
   LinkBenchReport report{.config = config};
   report.notes.push_back("load average before the run: " + load_average() + " (other work on the machine)");
-  report.notes.push_back(fmt::format("ip and brisk-cli start one process per operation (~5 ms each), so they run "
-                                     "{} ops per phase, not N",
-                                     config.ip_n));
-  report.notes.push_back(fmt::format("delete: ip-batch and raw delete {} pairs one by one (each waits ~16 ms in "
-                                     "rcu_barrier); brisk and brisk-batch delete all N, coalesced",
-                                     std::min(config.delete_n, config.n)));
+  report.notes.push_back(
+      fmt::format("ip and brisk-cli start one process per operation (~5 ms each), so they run "
+                  "{} ops per phase, not N",
+                  config.ip_n));
+  report.notes.push_back(
+      fmt::format("delete: ip-batch and raw delete {} pairs one by one (each waits ~16 ms in "
+                  "rcu_barrier); brisk and brisk-batch delete all N, coalesced",
+                  std::min(config.delete_n, config.n)));
   sandbox::run_in_net_sandbox([&] { run_in_sandbox(config, report); });
   return report;
 }
 
 std::string format_table(const LinkBenchReport& report) {
-  std::string out = fmt::format("{:<10} {:<12} {:>7} {:>12} {:>10} {:>9}\n", "phase", "method", "ops", "µs/op",
-                                "vs brisk", "failures");
+  std::string out = fmt::format("{:<10} {:<12} {:>7} {:>12} {:>10} {:>9}\n", "phase", "method", "ops",
+                                "µs/op", "vs brisk", "failures");
   for (const auto& row : report.rows) {
     out += fmt::format("{:<10} {:<12} {:>7} {:>12.1f} {:>9.2f}x {:>9}{}\n", row.phase, row.method, row.count,
-                       row.us_per_op, row.ratio_to_brisk, row.failures, row.per_process ? "  (one process per op)" : "");
+                       row.us_per_op, row.ratio_to_brisk, row.failures,
+                       row.per_process ? "  (one process per op)" : "");
   }
   // Per bucket, for the methods that ran all N: flat columns mean the cost
   // does not grow with the number of interfaces.
@@ -307,7 +346,8 @@ std::string format_table(const LinkBenchReport& report) {
     for (std::size_t b = 0; b < full[0]->buckets.size(); ++b) {
       out += fmt::format("{:>12}", full[0]->buckets[b].interfaces_before);
       for (const auto* row : full)
-        out += b < row->buckets.size() ? fmt::format(" {:>12.1f}", row->buckets[b].us_per_op) : fmt::format(" {:>12}", "-");
+        out += b < row->buckets.size() ? fmt::format(" {:>12.1f}", row->buckets[b].us_per_op)
+                                       : fmt::format(" {:>12}", "-");
       out += "\n";
     }
   }
@@ -321,18 +361,31 @@ nlohmann::json to_json(const LinkBenchReport& report) {
   for (const auto& row : report.rows) {
     nlohmann::json buckets = nlohmann::json::array();
     for (const auto& b : row.buckets)
-      buckets.push_back({{"index", b.index}, {"first_op", b.first_op}, {"ops", b.ops},
-                         {"interfaces_before", b.interfaces_before}, {"us_per_op", b.us_per_op}});
-    rows.push_back({{"phase", row.phase}, {"method", row.method}, {"count", row.count},
-                    {"us_per_op", row.us_per_op}, {"ratio_to_brisk", row.ratio_to_brisk},
-                    {"failures", row.failures}, {"full_n", row.full_n}, {"per_process", row.per_process},
+      buckets.push_back({{"index", b.index},
+                         {"first_op", b.first_op},
+                         {"ops", b.ops},
+                         {"interfaces_before", b.interfaces_before},
+                         {"us_per_op", b.us_per_op}});
+    rows.push_back({{"phase", row.phase},
+                    {"method", row.method},
+                    {"count", row.count},
+                    {"us_per_op", row.us_per_op},
+                    {"ratio_to_brisk", row.ratio_to_brisk},
+                    {"failures", row.failures},
+                    {"full_n", row.full_n},
+                    {"per_process", row.per_process},
                     {"buckets", buckets}});
   }
   const auto& c = report.config;
   return {{"bench", "link"},
-          {"units", {{"us_per_op", "microseconds per operation"}, {"ratio_to_brisk", "method time / brisk time"}}},
+          {"units",
+           {{"us_per_op", "microseconds per operation"}, {"ratio_to_brisk", "method time / brisk time"}}},
           {"config",
-           {{"n", c.n}, {"bucket", c.bucket}, {"ip_n", c.ip_n}, {"delete_n", c.delete_n}, {"netns_n", c.netns_n},
+           {{"n", c.n},
+            {"bucket", c.bucket},
+            {"ip_n", c.ip_n},
+            {"delete_n", c.delete_n},
+            {"netns_n", c.netns_n},
             {"settle_ms", c.settle_ms}}},
           {"rows", rows},
           {"notes", report.notes}};
@@ -342,8 +395,8 @@ std::string to_csv(const LinkBenchReport& report) {
   std::string out = "phase,method,bucket,first_op,ops,interfaces_before,us_per_op,full_n,per_process\n";
   for (const auto& row : report.rows)
     for (const auto& b : row.buckets)
-      out += fmt::format("{},{},{},{},{},{},{:.2f},{},{}\n", row.phase, row.method, b.index, b.first_op, b.ops,
-                         b.interfaces_before, b.us_per_op, int(row.full_n), int(row.per_process));
+      out += fmt::format("{},{},{},{},{},{},{:.2f},{},{}\n", row.phase, row.method, b.index, b.first_op,
+                         b.ops, b.interfaces_before, b.us_per_op, int(row.full_n), int(row.per_process));
   return out;
 }
 

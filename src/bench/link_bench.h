@@ -52,14 +52,14 @@ struct LinkBucket {
 };
 
 struct LinkBenchRow {
-  std::string phase{};     // "veth add", "set up", "addr add", "delete", "netns add"
-  std::string method{};    // "ip", "brisk-cli", "ip-batch", "brisk-batch", "raw", "brisk"
-  int count = 0;           // operations timed
-  double us_per_op = 0;      // median over rounds
-  double ratio_to_brisk = 0; // median of per-round ratios to brisk (same phase)
-  int failures = 0;          // operations that reported an error
-  bool full_n = false;       // ran all N operations (not a subset)
-  bool per_process = false;  // one process per operation
+  std::string phase{};                // "veth add", "set up", "addr add", "delete", "netns add"
+  std::string method{};               // "ip", "brisk-cli", "ip-batch", "brisk-batch", "raw", "brisk"
+  int count = 0;                      // operations timed
+  double us_per_op = 0;               // median over rounds
+  double ratio_to_brisk = 0;          // median of per-round ratios to brisk (same phase)
+  int failures = 0;                   // operations that reported an error
+  bool full_n = false;                // ran all N operations (not a subset)
+  bool per_process = false;           // one process per operation
   std::vector<LinkBucket> buckets{};  // per round: the plot's series (µs/op against interfaces_before)
 };
 

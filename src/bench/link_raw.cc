@@ -1,12 +1,12 @@
 #include "bench/link_raw.h"
 
+#include <fcntl.h>
+#include <linux/fib_rules.h>
 #include <linux/if.h>
 #include <linux/if_addr.h>
 #include <linux/if_link.h>
-#include <linux/fib_rules.h>
 #include <linux/veth.h>
 #include <sched.h>
-#include <fcntl.h>
 #include <sys/ioctl.h>
 #include <sys/mount.h>
 #include <sys/socket.h>
@@ -105,8 +105,11 @@ int RawNetlink::send_queue() {
   std::string out = std::exchange(queue_, {});
   uint32_t fence = 0;
   if (quiet_) {
-    nlmsghdr noop{.nlmsg_len = NLMSG_HDRLEN, .nlmsg_type = NLMSG_NOOP,
-                  .nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK, .nlmsg_seq = fence = ++seq_, .nlmsg_pid = 0};
+    nlmsghdr noop{.nlmsg_len = NLMSG_HDRLEN,
+                  .nlmsg_type = NLMSG_NOOP,
+                  .nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK,
+                  .nlmsg_seq = fence = ++seq_,
+                  .nlmsg_pid = 0};
     out.append(reinterpret_cast<const char*>(&noop), sizeof noop);
   }
   if (::send(fd_.get(), out.data(), out.size(), 0) < 0) return expected;
@@ -175,7 +178,8 @@ int RawNetlink::set_up(const std::string& name) {
   return transact();
 }
 
-int RawNetlink::move_link(int index, int netns_fd, const std::string& new_name, const uint8_t (&mac)[6], bool up) {
+int RawNetlink::move_link(int index, int netns_fd, const std::string& new_name, const uint8_t (&mac)[6],
+                          bool up) {
   start(RTM_NEWLINK, 0);
   auto* ifi = static_cast<ifinfomsg*>(extra(sizeof(ifinfomsg)));
   ifi->ifi_index = index;
@@ -275,7 +279,8 @@ bool raw_netns_enter_new(const std::string& path) {
 bool raw_netns_add(const std::string& path, int home_fd) {
   bool made = raw_netns_enter_new(path);
   // The benchmark's thread must not stay in the new namespace.
-  if (::setns(home_fd, CLONE_NEWNET) != 0) throw std::runtime_error("setns back to the bench's namespace failed");
+  if (::setns(home_fd, CLONE_NEWNET) != 0)
+    throw std::runtime_error("setns back to the bench's namespace failed");
   return made;
 }
 

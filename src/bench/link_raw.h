@@ -18,13 +18,13 @@ namespace brisk::bench {
 // A veth pair made in one request, as a container's is: every index chosen
 // by the caller (0: the kernel picks), so nothing needs looking up later.
 struct RawVeth {
-  std::string name;         // the end in the socket's namespace
-  int index = 0;            // its ifindex; the peer's is only honoured when this is set
-  int master = 0;           // ifindex of its bridge; 0: none
-  bool up = false;          // up at creation
-  std::string peer;         // the other end's name
-  int peer_index = 0;       // its ifindex in its namespace
-  int peer_netns_fd = -1;   // the namespace it is created in; -1: this one
+  std::string name;        // the end in the socket's namespace
+  int index = 0;           // its ifindex; the peer's is only honoured when this is set
+  int master = 0;          // ifindex of its bridge; 0: none
+  bool up = false;         // up at creation
+  std::string peer;        // the other end's name
+  int peer_index = 0;      // its ifindex in its namespace
+  int peer_netns_fd = -1;  // the namespace it is created in; -1: this one
   // No peer_up: the kernel configures the peer before pairing the two, so
   // an IFF_UP there fails (veth_open: ENOTCONN); it is set afterwards.
 };
@@ -88,11 +88,11 @@ class RawNetlink {
   uint32_t seq_ = 0;
   int last_ifindex_ = 0;  // from the RTM_NEWLINK answering a GETLINK
   alignas(nlmsghdr) char buf_[4096];
-  int window_ = 0;        // 0: one request at a time
-  std::string queue_;     // requests not sent yet
+  int window_ = 0;     // 0: one request at a time
+  std::string queue_;  // requests not sent yet
   int queued_ = 0;
-  int failures_ = 0;      // failed requests since the last flush()
-  bool quiet_ = false;    // see quiet()
+  int failures_ = 0;    // failed requests since the last flush()
+  bool quiet_ = false;  // see quiet()
 };
 
 // The floor of `netns add`: the mount point, unshare(CLONE_NEWNET) and the

@@ -27,5 +27,4 @@ std::string load_average();
 // mkdir -p; throws std::runtime_error on failure.
 void make_directories(const std::string& path);
 
-
 }  // namespace brisk::bench

@@ -42,12 +42,14 @@ PlotSpec link_phase_plot(const LinkBenchReport& report, const std::string& phase
   for (const LinkBenchRow* row : plotted)
     for (const auto& b : row->buckets) grows |= b.interfaces_before != row->buckets.front().interfaces_before;
   std::string present =
-      plotted.empty() ? "" : std::to_string(plotted.front()->buckets.front().interfaces_before) + " interfaces";
-  PlotSpec spec{.title = grows ? phase + ": cost per operation as interfaces accumulate"
-                               : phase + ": cost per operation through the batch (" + present + ")",
-                .x_label = grows ? "interfaces existing when the round began" : "operations done when the round began",
-                .y_label = "time per " + phase + " (µs)",
-                .series = {}};
+      plotted.empty() ? ""
+                      : std::to_string(plotted.front()->buckets.front().interfaces_before) + " interfaces";
+  PlotSpec spec{
+      .title = grows ? phase + ": cost per operation as interfaces accumulate"
+                     : phase + ": cost per operation through the batch (" + present + ")",
+      .x_label = grows ? "interfaces existing when the round began" : "operations done when the round began",
+      .y_label = "time per " + phase + " (µs)",
+      .series = {}};
   for (const LinkBenchRow* row : plotted) {
     PlotSeries series{row->method, {}};
     for (const auto& b : row->buckets)

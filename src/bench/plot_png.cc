@@ -22,7 +22,6 @@ std::string quoted(const std::string& text) {
   return out + "\"";
 }
 
-
 // Ticks at the data's own x values when there are few of them (10, 1024,
 // 4096 MiB), so each point can be read off the axis.
 std::string data_xtics(const PlotSpec& spec) {

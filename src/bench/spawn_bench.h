@@ -24,10 +24,10 @@ struct SpawnBenchConfig {
   std::vector<std::string> argv{"/bin/true"};
   std::vector<std::pair<std::string, std::string>> env{};  // set for the program (the workload: LANG=C)
   std::vector<std::string> methods;                        // empty: all
-  bool workload = false;  // the write-up's shape: capture both streams (workload_methods())
-  std::string sweep{};    // the sweep this run belongs to: heap, nofile, chroot, workload
+  bool workload = false;      // the write-up's shape: capture both streams (workload_methods())
+  std::string sweep{};        // the sweep this run belongs to: heap, nofile, chroot, workload
   double budget_seconds = 0;  // per method: fewer calls for methods slower than this allows (0: none)
-  std::string label{};    // names this run in a sweep ("heap 1024 MiB")
+  std::string label{};        // names this run in a sweep ("heap 1024 MiB")
 };
 
 struct SpawnMethodResult {

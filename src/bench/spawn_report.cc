@@ -92,10 +92,10 @@ std::string to_csv(const std::vector<SpawnBenchReport>& points) {
     for (const auto& word : p.config.argv) program += (program.empty() ? "" : " ") + word;
     for (const auto& r : p.results) {
       csv += csv_row({p.config.sweep, p.config.label, program, p.config.workload ? "yes" : "no",
-                      std::to_string(r.calls), std::to_string(p.heap_mb),
-                      std::to_string(p.nofile.requested), std::to_string(p.nofile.reached),
-                      p.config.chroot.empty() ? "no" : "yes", r.name, fmt::format("{:.2f}", r.us_per_spawn),
-                      fmt::format("{:.3f}", r.ratio_to_brisk), std::to_string(r.failures)});
+                      std::to_string(r.calls), std::to_string(p.heap_mb), std::to_string(p.nofile.requested),
+                      std::to_string(p.nofile.reached), p.config.chroot.empty() ? "no" : "yes", r.name,
+                      fmt::format("{:.2f}", r.us_per_spawn), fmt::format("{:.3f}", r.ratio_to_brisk),
+                      std::to_string(r.failures)});
     }
   }
   return csv;

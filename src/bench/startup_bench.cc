@@ -1,8 +1,7 @@
 #include "bench/startup_bench.h"
 
-#include <signal.h>
-
 #include <fmt/format.h>
+#include <signal.h>
 
 #include <filesystem>
 #include <stdexcept>
@@ -28,7 +27,9 @@ struct Samples {
   int failures = 0;
 };
 
-double us_of(const timeval& tv) { return static_cast<double>(tv.tv_sec) * 1e6 + static_cast<double>(tv.tv_usec); }
+double us_of(const timeval& tv) {
+  return static_cast<double>(tv.tv_sec) * 1e6 + static_cast<double>(tv.tv_usec);
+}
 
 std::vector<std::string> words(const std::string& command) {
   std::vector<std::string> out;
@@ -61,7 +62,8 @@ bool run_once(const std::string& path, const std::string& command, Samples* into
 }
 
 std::vector<Program> programs_of(const StartupBenchConfig& config) {
-  std::string ip = config.ip.find('/') == std::string::npos ? find_program(config.ip).value_or("") : config.ip;
+  std::string ip =
+      config.ip.find('/') == std::string::npos ? find_program(config.ip).value_or("") : config.ip;
   if (ip.empty()) throw std::runtime_error("no " + config.ip + " on PATH");
   std::vector<Program> programs{{"ip", ip}};
   if (config.brisk_paths.empty()) programs.push_back({"brisk", brisk_cli()});
@@ -90,7 +92,9 @@ StartupBenchReport run_startup_bench(const StartupBenchConfig& config) {
     for (const auto& p : programs) {
       std::error_code ec;
       auto size = std::filesystem::file_size(p.path, ec);
-      rows.push_back({.program = p.label, .path = p.path, .command = command,
+      rows.push_back({.program = p.label,
+                      .path = p.path,
+                      .command = command,
                       .size_bytes = ec ? 0 : static_cast<long long>(size)});
     }
   std::vector<Samples> samples(rows.size());
@@ -119,7 +123,8 @@ StartupBenchReport run_startup_bench(const StartupBenchConfig& config) {
   }
   for (auto& row : rows)
     for (const auto& ip : rows)
-      if (ip.program == "ip" && ip.command == row.command && ip.median_us > 0) row.ratio_to_ip = row.median_us / ip.median_us;
+      if (ip.program == "ip" && ip.command == row.command && ip.median_us > 0)
+        row.ratio_to_ip = row.median_us / ip.median_us;
   report.rows = std::move(rows);
   return report;
 }
@@ -132,9 +137,12 @@ std::string format_table(const StartupBenchReport& report) {
       "{:<{}}  {:>10}  {:>10}  {:>14}  {:>7}  {:>8}\n",
       report.n, "command", width, "median µs", "mean µs", "task-clock µs", "vs ip", "failures");
   for (const auto& row : report.rows)
-    out += fmt::format("{:<{}}  {:>10.1f}  {:>10.1f}  {:>14.1f}  {:>6.2f}x  {:>8}\n", row.program + " " + row.command,
-                       width, row.median_us, row.mean_us, row.task_clock_us(), row.ratio_to_ip, row.failures);
-  out += "wall: spawn to reaped; task-clock: the child's user + system CPU (rusage); vs ip: the medians' ratio\n";
+    out += fmt::format("{:<{}}  {:>10.1f}  {:>10.1f}  {:>14.1f}  {:>6.2f}x  {:>8}\n",
+                       row.program + " " + row.command, width, row.median_us, row.mean_us,
+                       row.task_clock_us(), row.ratio_to_ip, row.failures);
+  out +=
+      "wall: spawn to reaped; task-clock: the child's user + system CPU (rusage); vs ip: the medians' "
+      "ratio\n";
   for (const auto& note : report.notes) out += "note: " + note + "\n";
   return out;
 }
@@ -142,10 +150,17 @@ std::string format_table(const StartupBenchReport& report) {
 nlohmann::json to_json(const StartupBenchReport& report) {
   nlohmann::json rows = nlohmann::json::array();
   for (const auto& row : report.rows)
-    rows.push_back({{"program", row.program}, {"path", row.path}, {"command", row.command}, {"runs", row.runs},
-                    {"failures", row.failures}, {"median_us", row.median_us}, {"mean_us", row.mean_us},
-                    {"user_us", row.user_us}, {"system_us", row.system_us},
-                    {"task_clock_us", row.task_clock_us()}, {"ratio_to_ip", row.ratio_to_ip},
+    rows.push_back({{"program", row.program},
+                    {"path", row.path},
+                    {"command", row.command},
+                    {"runs", row.runs},
+                    {"failures", row.failures},
+                    {"median_us", row.median_us},
+                    {"mean_us", row.mean_us},
+                    {"user_us", row.user_us},
+                    {"system_us", row.system_us},
+                    {"task_clock_us", row.task_clock_us()},
+                    {"ratio_to_ip", row.ratio_to_ip},
                     {"size_bytes", row.size_bytes}});
   return {{"bench", "startup"}, {"n", report.n}, {"rows", rows}, {"notes", report.notes}};
 }

@@ -12,23 +12,23 @@
 namespace brisk::bench {
 
 struct StartupBenchConfig {
-  int n = 200;                           // runs of each command
+  int n = 200;                             // runs of each command
   std::vector<std::string> brisk_paths{};  // brisk CLIs to measure side by side; empty: brisk_cli()
-  std::string ip = "ip";                 // the ip to compare with, looked up on PATH once
+  std::string ip = "ip";                   // the ip to compare with, looked up on PATH once
 };
 
 struct StartupRow {
-  std::string program{};   // "ip", "brisk", or a brisk path as given
-  std::string path{};      // the executable run
-  std::string command{};   // its arguments: "-V", "link show"
-  int runs = 0;            // timed runs
-  int failures = 0;        // runs that did not start or did not exit 0
-  double median_us = 0;    // wall time, spawn to reaped
+  std::string program{};  // "ip", "brisk", or a brisk path as given
+  std::string path{};     // the executable run
+  std::string command{};  // its arguments: "-V", "link show"
+  int runs = 0;           // timed runs
+  int failures = 0;       // runs that did not start or did not exit 0
+  double median_us = 0;   // wall time, spawn to reaped
   double mean_us = 0;
-  double user_us = 0;      // mean user CPU (the child's rusage)
-  double system_us = 0;    // mean system CPU
+  double user_us = 0;    // mean user CPU (the child's rusage)
+  double system_us = 0;  // mean system CPU
   double task_clock_us() const { return user_us + system_us; }
-  double ratio_to_ip = 0;  // median_us over ip's for the same command
+  double ratio_to_ip = 0;    // median_us over ip's for the same command
   long long size_bytes = 0;  // the executable's file size
 };
 

@@ -16,7 +16,8 @@ Result<std::vector<std::string>> candidates(const char* name, const char* instal
   fs::path self = fs::read_symlink("/proc/self/exe", ec);
   if (ec) return SysError{.code = ec.value(), .call = "readlink", .object = "/proc/self/exe"};
   fs::path dir = self.parent_path();
-  return std::vector<std::string>{(dir / name).string(), (dir / installed_dir / name).lexically_normal().string()};
+  return std::vector<std::string>{(dir / name).string(),
+                                  (dir / installed_dir / name).lexically_normal().string()};
 }
 
 }  // namespace
@@ -25,7 +26,9 @@ Result<std::vector<std::string>> bench_program_candidates() {
   return candidates(kBenchProgram, BRISK_LIBEXEC_FROM_BIN);
 }
 
-Result<std::vector<std::string>> cli_program_candidates() { return candidates(kCliProgram, BRISK_BIN_FROM_LIBEXEC); }
+Result<std::vector<std::string>> cli_program_candidates() {
+  return candidates(kCliProgram, BRISK_BIN_FROM_LIBEXEC);
+}
 
 std::string first_executable(const std::vector<std::string>& candidates) {
   for (const auto& path : candidates)

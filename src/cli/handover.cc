@@ -26,8 +26,8 @@ int hand_over(char** argv) {
     std::fprintf(stderr, "brisk: cannot run `%s %s`: %s\n", kBenchProgram, argv[1], failed.message().c_str());
     return 126;
   }
-  std::fprintf(stderr, "brisk: `%s` is in %s, which is not installed: looked for %s\n", argv[1], kBenchProgram,
-               join_paths(*candidates).c_str());
+  std::fprintf(stderr, "brisk: `%s` is in %s, which is not installed: looked for %s\n", argv[1],
+               kBenchProgram, join_paths(*candidates).c_str());
   return 127;
 }
 

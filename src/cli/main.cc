@@ -10,7 +10,8 @@
 
 int main(int argc, char** argv) try {
   // iproute2's grammar (`brisk -j link show`, `brisk -batch f`) does not fit CLI11.
-  if (argc > 1 && brisk::ipcli::is_ip_invocation(argv[1], argc == 2)) return brisk::ipcli::ip_main(argc, argv);
+  if (argc > 1 && brisk::ipcli::is_ip_invocation(argv[1], argc == 2))
+    return brisk::ipcli::ip_main(argc, argv);
   if (argc > 1 && brisk::cli::is_handed_over(argv[1])) return brisk::cli::hand_over(argv);
   if (argc == 2 && std::string_view(argv[1]) == "help") {
     std::fputs(brisk::ipcli::general_usage().data(), stdout);

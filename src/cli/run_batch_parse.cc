@@ -18,7 +18,8 @@ std::optional<std::string> parse_json_line(std::string_view text, std::vector<st
   return std::nullopt;
 }
 
-std::optional<std::string> parse_batch(std::istream& in, const std::string& name, std::vector<BatchLine>& lines) {
+std::optional<std::string> parse_batch(std::istream& in, const std::string& name,
+                                       std::vector<BatchLine>& lines) {
   std::string text;
   for (std::size_t number = 1; std::getline(in, text); ++number) {
     std::size_t start = text.find_first_not_of(" \t\r");

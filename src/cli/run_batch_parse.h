@@ -22,6 +22,7 @@ struct BatchLine {
 std::optional<std::string> parse_json_line(std::string_view text, std::vector<std::string>& argv);
 
 // Parses every line; on the first malformed one returns "NAME:LINE: why".
-std::optional<std::string> parse_batch(std::istream& in, const std::string& name, std::vector<BatchLine>& lines);
+std::optional<std::string> parse_batch(std::istream& in, const std::string& name,
+                                       std::vector<BatchLine>& lines);
 
 }  // namespace brisk::cli

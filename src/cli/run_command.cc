@@ -174,7 +174,8 @@ void add_run(CLI::App& app) {
       ->type_name("SECS");
   run->add_option("--kill-after", args->kill_after, "Send SIGKILL SECS after the timeout signal (default 2)")
       ->type_name("SECS");
-  run->add_option("--netns", args->netns, std::string("Run in network namespace NAME (under ") + kNetnsDir +
+  run->add_option("--netns", args->netns,
+                  std::string("Run in network namespace NAME (under ") + kNetnsDir +
                       ") or PATH, with its /sys and /etc/netns/NAME files, as ip netns exec")
       ->type_name("NAME|PATH");
   run->add_option("--user", args->user, "Run as USER[:GROUP]")->type_name("USER[:GROUP]");

@@ -3,11 +3,11 @@
 // IPAM, the pod's sysctls, addresses and routes, the gateway on the
 // bridge, masquerading. Unlike the reference it waits for nothing (no
 // port-state polling), and a failure undoes what was done, newest first.
+#include <fmt/format.h>
 #include <linux/if.h>
 #include <linux/rtnetlink.h>
 #include <sys/random.h>
 
-#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "brisk/cni/error.h"
@@ -69,19 +69,22 @@ BridgeState ensure_bridge(Connection& host, const BridgeConfig& c) {
   if (c.mtu > 0) add.common.mtu = static_cast<uint32_t>(c.mtu);
   auto added = netlink::add_link(host, add);
   if (!added && added.error().code != EEXIST)
-    fail(ErrorCode::internal, fmt::format("failed to create bridge \"{}\": could not add \"{}\": {}", c.bridge,
-                                          c.bridge, added.error().message()));
+    fail(ErrorCode::internal, fmt::format("failed to create bridge \"{}\": could not add \"{}\": {}",
+                                          c.bridge, c.bridge, added.error().message()));
   if (c.promisc_mode)
     checked(netlink::set_link(host, {.name = c.bridge, .tuning = {.promisc = true}}),
             fmt::format("could not set promiscuous mode on \"{}\"", c.bridge));
   auto link = netlink::get_link(host, c.bridge);
-  if (!link) fail(ErrorCode::internal, fmt::format("failed to create bridge \"{}\": could not lookup \"{}\": {}",
-                                                   c.bridge, c.bridge, link.error().message()));
+  if (!link)
+    fail(ErrorCode::internal, fmt::format("failed to create bridge \"{}\": could not lookup \"{}\": {}",
+                                          c.bridge, c.bridge, link.error().message()));
   if (link->kind != "bridge")
-    fail(ErrorCode::internal, fmt::format("failed to create bridge \"{}\": \"{}\" already exists but is not a bridge",
-                                          c.bridge, c.bridge));
+    fail(ErrorCode::internal,
+         fmt::format("failed to create bridge \"{}\": \"{}\" already exists but is not a bridge", c.bridge,
+                     c.bridge));
   write_sysctl(fmt::format("net/ipv6/conf/{}/accept_ra", c.bridge), "0");
-  if (!link->up()) checked(netlink::set_link(host, {.name = c.bridge, .up = true}), "failed to set bridge up");
+  if (!link->up())
+    checked(netlink::set_link(host, {.name = c.bridge, .up = true}), "failed to set bridge up");
   return {*link, mac_of(*link)};
 }
 
@@ -130,13 +133,15 @@ Gateways calc_gateways(Result& result, const BridgeConfig& c) {
     if (c.is_default_gateway && !default_found[fam]) {
       IpPrefix any{IpAddress{.family = ip.address.address.family}, 0};
       for (const Route& r : result.routes)
-        if (r.gw && r.dst.length == 0 && r.dst.address.family == any.address.family) default_found[fam] = true;
+        if (r.gw && r.dst.length == 0 && r.dst.address.family == any.address.family)
+          default_found[fam] = true;
       if (!default_found[fam]) {
         result.routes.push_back(Route{.dst = any, .gw = ip.gateway});
         default_found[fam] = true;
       }
     }
-    if (c.is_gateway && ip.gateway) (fam == 0 ? gws.v4 : gws.v6).push_back(IpPrefix{*ip.gateway, ip.address.length});
+    if (c.is_gateway && ip.gateway)
+      (fam == 0 ? gws.v4 : gws.v6).push_back(IpPrefix{*ip.gateway, ip.address.length});
   }
   return gws;
 }
@@ -192,21 +197,25 @@ void configure_pod(Connection& pod, int pod_ns, int host_ns, const Environment& 
 // The reference's ensureAddr: an address already there is kept; a
 // different IPv4 one (or an overlapping IPv6 one) is an error unless
 // forceAddress; after adding, the bridge's MAC is pinned.
-void ensure_gateway_address(Connection& host, const std::string& dev, const std::string& pin_mac, const IpPrefix& gw,
-                            bool force) {
+void ensure_gateway_address(Connection& host, const std::string& dev, const std::string& pin_mac,
+                            const IpPrefix& gw, bool force) {
   int family = gw.address.family;
-  auto addrs = checked(netlink::list_addresses(host, {.dev = dev, .family = family}), "could not get list of IP addresses");
+  auto addrs = checked(netlink::list_addresses(host, {.dev = dev, .family = family}),
+                       "could not get list of IP addresses");
   for (const auto& a : addrs) {
     if (a.prefix.to_string() == gw.to_string()) return;
     bool conflicts = family == AF_INET || in_prefix(a.prefix, gw.address) || in_prefix(gw, a.prefix.address);
     if (!conflicts) continue;
-    if (!force) fail(ErrorCode::internal, fmt::format("\"{}\" already has an IP address different from {}", dev, gw.to_string()));
+    if (!force)
+      fail(ErrorCode::internal,
+           fmt::format("\"{}\" already has an IP address different from {}", dev, gw.to_string()));
     checked(netlink::delete_address(host, {.dev = dev, .prefix = a.prefix.to_string()}),
             fmt::format("could not remove IP address from \"{}\"", dev));
   }
   auto added = netlink::add_address(host, {.dev = dev, .prefix = gw.to_string()});
   if (!added && added.error().code != EEXIST)
-    fail(ErrorCode::internal, fmt::format("could not add IP address to \"{}\": {}", dev, added.error().message()));
+    fail(ErrorCode::internal,
+         fmt::format("could not add IP address to \"{}\": {}", dev, added.error().message()));
   if (!pin_mac.empty())
     checked(netlink::set_link(host, {.name = dev, .address = pin_mac}), "could not set bridge's mac");
 }
@@ -220,13 +229,16 @@ void enable_forwarding(int family) {
 // end is a VLAN port of the bridge, as the reference's ensureVlanInterface.
 std::string ensure_vlan_interface(Connection& host, const BridgeConfig& c) {
   std::string name = fmt::format("{}.{}", c.bridge, c.vlan);
-  if (name.size() > 15) fail(ErrorCode::invalid_config, fmt::format("vlan interface name \"{}\" is too long", name));
+  if (name.size() > 15)
+    fail(ErrorCode::invalid_config, fmt::format("vlan interface name \"{}\" is too long", name));
   if (netlink::resolve_link(host, name)) return name;
   std::string peer = random_veth_name();
   checked(netlink::add_link(host, {.name = name, .kind = netlink::VethOptions{.peer = peer}}),
           fmt::format("faild to create vlan gateway \"{}\"", name));
-  checked(netlink::set_link(host, {.name = peer, .up = true, .master = c.bridge}), "failed to connect vlan gateway");
-  checked(netlink::add_bridge_vlan(host, {.dev = peer, .vid = static_cast<uint16_t>(c.vlan), .pvid = true, .untagged = true}),
+  checked(netlink::set_link(host, {.name = peer, .up = true, .master = c.bridge}),
+          "failed to connect vlan gateway");
+  checked(netlink::add_bridge_vlan(
+              host, {.dev = peer, .vid = static_cast<uint16_t>(c.vlan), .pvid = true, .untagged = true}),
           fmt::format("failed to setup vlan tag on interface \"{}\"", peer));
   checked(netlink::set_link(host, {.name = name, .up = true}), fmt::format("failed to up \"{}\"", name));
   return name;
@@ -238,7 +250,8 @@ std::string bridge_add(const Environment& env, const BridgeConfig& c, const std:
   UniqueFd host_ns = current_netns();
   auto pod_ns_r = netlink::open_netns_path(env.netns);
   if (!pod_ns_r)
-    fail(ErrorCode::invalid_environment, fmt::format("failed to open netns \"{}\": {}", env.netns, pod_ns_r.error().message()));
+    fail(ErrorCode::invalid_environment,
+         fmt::format("failed to open netns \"{}\": {}", env.netns, pod_ns_r.error().message()));
   UniqueFd pod_ns = std::move(*pod_ns_r);
   IpamContext ipam{c, env, stdin_data};
   if (!c.ipam_type.empty()) ipam_validate(ipam);  // bad input changes nothing
@@ -259,13 +272,17 @@ std::string bridge_add(const Environment& env, const BridgeConfig& c, const std:
   checked(netlink::set_bridge_port(host, {.dev = veth.host_name, .hairpin = c.hairpin_mode}),
           fmt::format("failed to setup hairpin mode for {}", veth.host_name));
   if (c.vlan != 0)
-    checked(netlink::add_bridge_vlan(host, {.dev = veth.host_name, .vid = static_cast<uint16_t>(c.vlan), .pvid = true,
-                                            .untagged = true}),
-            fmt::format("failed to setup vlan tag on interface \"{}\"", veth.host_name));
+    checked(
+        netlink::add_bridge_vlan(
+            host,
+            {.dev = veth.host_name, .vid = static_cast<uint16_t>(c.vlan), .pvid = true, .untagged = true}),
+        fmt::format("failed to setup vlan tag on interface \"{}\"", veth.host_name));
   write_sysctl(fmt::format("net/ipv6/conf/{}/accept_ra", veth.host_name), "0");
-  veth.host_mac = mac_of(checked(netlink::get_link(host, veth.host_name), "failed to lookup " + veth.host_name));
-  veth.pod_mac = c.mac.empty() ? mac_of(checked(netlink::get_link(*pod, env.ifname), "failed to lookup " + env.ifname))
-                               : netlink::MacAddress::parse(c.mac)->to_string();
+  veth.host_mac =
+      mac_of(checked(netlink::get_link(host, veth.host_name), "failed to lookup " + veth.host_name));
+  veth.pod_mac = c.mac.empty()
+                     ? mac_of(checked(netlink::get_link(*pod, env.ifname), "failed to lookup " + env.ifname))
+                     : netlink::MacAddress::parse(c.mac)->to_string();
 
   Result result;
   result.interfaces = {Interface{.name = c.bridge, .mac = bridge.mac_before_ports},
@@ -290,27 +307,32 @@ std::string bridge_add(const Environment& env, const BridgeConfig& c, const std:
       std::string gw_dev = c.bridge;
       if (c.vlan != 0 && !(gws.v4.empty() && gws.v6.empty())) {
         gw_dev = ensure_vlan_interface(host, c);
-        result.interfaces.push_back(Interface{
-            .name = gw_dev, .mac = mac_of(checked(netlink::get_link(host, gw_dev), "failed to lookup " + gw_dev))});
+        result.interfaces.push_back(
+            Interface{.name = gw_dev,
+                      .mac = mac_of(checked(netlink::get_link(host, gw_dev), "failed to lookup " + gw_dev))});
       }
       for (const auto* list : {&gws.v4, &gws.v6}) {
         for (const IpPrefix& gw : *list)
-          ensure_gateway_address(host, gw_dev, gw_dev == c.bridge ? bridge.mac_before_ports : "", gw, c.force_address);
+          ensure_gateway_address(host, gw_dev, gw_dev == c.bridge ? bridge.mac_before_ports : "", gw,
+                                 c.force_address);
         if (!list->empty()) enable_forwarding(list->front().address.family);
       }
     }
     if (c.ip_masq) {
       std::vector<MasqEntry> entries;
-      for (const IpConfig& ip : result.ips) entries.push_back({ip.address, c.name, env.container_id, env.ifname});
+      for (const IpConfig& ip : result.ips)
+        entries.push_back({ip.address, c.name, env.container_id, env.ifname});
       masquerade_add(entries);
       rollback.push([entries] { masquerade_del(entries); });
     }
   } else {
-    checked(netlink::set_link(*pod, {.name = env.ifname, .up = true}), fmt::format("failed to set \"{}\" up", env.ifname));
+    checked(netlink::set_link(*pod, {.name = env.ifname, .up = true}),
+            fmt::format("failed to set \"{}\" up", env.ifname));
   }
 
   // The bridge's MAC as it is now (adding a port may have changed it).
-  result.interfaces[0].mac = mac_of(checked(netlink::get_link(host, c.bridge), "could not lookup " + c.bridge));
+  result.interfaces[0].mac =
+      mac_of(checked(netlink::get_link(host, c.bridge), "could not lookup " + c.bridge));
   result.dns = c.dns;
   rollback.commit();
   return result_to_json(result, c.version).dump(4, ' ', false, nlohmann::json::error_handler_t::replace);

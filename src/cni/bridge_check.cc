@@ -1,9 +1,8 @@
 // CHECK, as the reference's cmdCheck: IPAM first, then prevResult's
 // bridge, the pod's interface and the host veth whose peer it is, then
 // every address and route prevResult lists.
-#include <linux/if.h>
-
 #include <fmt/format.h>
+#include <linux/if.h>
 
 #include "brisk/cni/error.h"
 #include "brisk/netlink/addr.h"
@@ -21,8 +20,9 @@ namespace {
 
 void check_routes(netlink::Connection& pod, const Result& result) {
   for (const Route& r : result.routes) {
-    auto routes = checked(netlink::list_routes(pod, {.family = r.dst.address.family, .table = RT_TABLE_UNSPEC}),
-                          "route table lookup error");
+    auto routes =
+        checked(netlink::list_routes(pod, {.family = r.dst.address.family, .table = RT_TABLE_UNSPEC}),
+                "route table lookup error");
     bool is_default = r.dst.length == 0;
     bool found = false;
     for (const auto& have : routes) {
@@ -33,8 +33,8 @@ void check_routes(netlink::Connection& pod, const Result& result) {
       break;
     }
     if (!found)
-      check_failed(fmt::format("Expected Route {{Dst:{} GW:{}}} not found in routing table", r.dst.to_string(),
-                               r.gw ? r.gw->to_string() : "<nil>"));
+      check_failed(fmt::format("Expected Route {{Dst:{} GW:{}}} not found in routing table",
+                               r.dst.to_string(), r.gw ? r.gw->to_string() : "<nil>"));
   }
 }
 
@@ -43,7 +43,8 @@ void check_routes(netlink::Connection& pod, const Result& result) {
 void bridge_check(const Environment& env, const BridgeConfig& c, const std::string& stdin_data) {
   auto pod_ns = netlink::open_netns_path(env.netns);
   if (!pod_ns)
-    fail(ErrorCode::invalid_environment, fmt::format("failed to open netns \"{}\": {}", env.netns, pod_ns.error().message()));
+    fail(ErrorCode::invalid_environment,
+         fmt::format("failed to open netns \"{}\": {}", env.netns, pod_ns.error().message()));
   IpamContext ipam{c, env, stdin_data};
   if (!c.ipam_type.empty()) ipam_check(ipam);
   if (!c.prev_result) check_failed("Required prevResult missing");
@@ -52,21 +53,25 @@ void bridge_check(const Environment& env, const BridgeConfig& c, const std::stri
   const Interface* br = nullptr;
   const Interface* cont = nullptr;
   for (const Interface& i : prev.interfaces) {
-    if (i.name == c.bridge && !br) br = &i;
-    else if (i.name == env.ifname && i.sandbox == env.netns && !cont) cont = &i;
+    if (i.name == c.bridge && !br)
+      br = &i;
+    else if (i.name == env.ifname && i.sandbox == env.netns && !cont)
+      cont = &i;
   }
   netlink::Connection host = open_connection();
   if (!br) check_failed(fmt::format("CNI created bridge {} in host namespace was not found", c.bridge));
   if (!br->sandbox.empty()) check_failed(fmt::format("Interface {} should not be in sandbox", br->name));
   auto br_link = netlink::get_link(host, br->name);
   if (!br_link) check_failed(fmt::format("Interface name {} not found", br->name));
-  if (br_link->kind != "bridge") check_failed(fmt::format("Interface {} does not have link type of bridge", br->name));
+  if (br_link->kind != "bridge")
+    check_failed(fmt::format("Interface {} does not have link type of bridge", br->name));
   if (!br->mac.empty() && (!br_link->address || br_link->address->to_string() != br->mac))
     check_failed(fmt::format("Bridge interface {} Mac doesn't match: {}", br->name, br->mac));
   bool promisc = (br_link->flags & IFF_PROMISC) != 0;
   if (promisc != c.promisc_mode)
-    check_failed(fmt::format("Bridge interface {} configured Promisc Mode {} doesn't match current state: {} ", br->name,
-                             c.promisc_mode, promisc));
+    check_failed(
+        fmt::format("Bridge interface {} configured Promisc Mode {} doesn't match current state: {} ",
+                    br->name, c.promisc_mode, promisc));
 
   UniqueFd host_ns = current_netns();
   std::optional<netlink::Connection> pod;
@@ -74,7 +79,8 @@ void bridge_check(const Environment& env, const BridgeConfig& c, const std::stri
   if (!cont) check_failed(fmt::format("CNI created interface in container {} not found", env.ifname));
   auto cont_link = netlink::get_link(*pod, cont->name);
   if (!cont_link) check_failed(fmt::format("Interface name {} not found", cont->name));
-  if (cont_link->kind != "veth") check_failed(fmt::format("Error: Container interface {} not of type veth", cont->name));
+  if (cont_link->kind != "veth")
+    check_failed(fmt::format("Error: Container interface {} not of type veth", cont->name));
   if (!cont->mac.empty() && (!cont_link->address || cont_link->address->to_string() != cont->mac))
     check_failed(fmt::format("Interface {} Mac {} doesn't match container Mac: {}", cont->name, cont->mac,
                              cont_link->address ? cont_link->address->to_string() : ""));
@@ -100,7 +106,9 @@ void bridge_check(const Environment& env, const BridgeConfig& c, const std::stri
     bool found = false;
     for (const auto& a : addrs)
       if (a.prefix.address == ip.address.address && a.prefix.length == ip.address.length) found = true;
-    if (!found) check_failed(fmt::format("Failed to match addr {} on interface {}", ip.address.to_string(), env.ifname));
+    if (!found)
+      check_failed(
+          fmt::format("Failed to match addr {} on interface {}", ip.address.to_string(), env.ifname));
   }
   check_routes(*pod, prev);
 }

@@ -20,7 +20,8 @@ SpecVersion config_version(const json& j) {
   auto v = SpecVersion::parse(text);
   if (!v || !is_supported(v->to_string()))
     fail(ErrorCode::incompatible_version, "incompatible CNI versions",
-         fmt::format("config is \"{}\", plugin supports [\"{}\"]", text, fmt::join(kSupportedVersions, "\" \"")));
+         fmt::format("config is \"{}\", plugin supports [\"{}\"]", text,
+                     fmt::join(kSupportedVersions, "\" \"")));
   return *v;
 }
 

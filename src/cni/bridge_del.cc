@@ -4,9 +4,8 @@
 // one of those cases too (plugins#810): from the pod's addresses when the
 // pod is there, else from prevResult, else from the leases released, else
 // by their comments.
-#include <linux/rtnetlink.h>
-
 #include <fmt/format.h>
+#include <linux/rtnetlink.h>
 
 #include "brisk/cni/error.h"
 #include "brisk/netlink/addr.h"
@@ -47,7 +46,8 @@ PodSide delete_pod_interface(const Environment& env, int pod_ns) {
   }
   auto deleted = netlink::delete_link(*pod, env.ifname);
   if (!deleted && deleted.error().code != ENODEV)
-    fail(ErrorCode::internal, fmt::format("failed to delete \"{}\": {}", env.ifname, deleted.error().message()));
+    fail(ErrorCode::internal,
+         fmt::format("failed to delete \"{}\": {}", env.ifname, deleted.error().message()));
   return side;
 }
 
@@ -63,18 +63,22 @@ void bridge_del(const Environment& env, const BridgeConfig& c, const std::string
       // (ENOENT: the namespace is gone. EINVAL, ENOTTY: the path is no
       // namespace any more, a file left where one was mounted. Either way
       // no pod side is left to remove, and DEL goes on to release.)
-      fail(ErrorCode::internal, fmt::format("failed to open netns \"{}\": {}", env.netns, pod_ns.error().message()));
+      fail(ErrorCode::internal,
+           fmt::format("failed to open netns \"{}\": {}", env.netns, pod_ns.error().message()));
     }
   }
   IpamContext ipam{c, env, stdin_data};
   std::vector<netlink::IpAddress> released;
   if (!c.ipam_type.empty()) released = ipam_del(ipam);
 
-  if (c.mac_spoof_check && !side.host_veth.empty() && !side.mac.empty()) spoof_check_del(side.host_veth, side.mac);
+  if (c.mac_spoof_check && !side.host_veth.empty() && !side.mac.empty())
+    spoof_check_del(side.host_veth, side.mac);
 
   if (!c.ipam_type.empty() && c.ip_masq) {
     std::vector<MasqEntry> entries;
-    auto add = [&](const netlink::IpPrefix& p) { entries.push_back({p, c.name, env.container_id, env.ifname}); };
+    auto add = [&](const netlink::IpPrefix& p) {
+      entries.push_back({p, c.name, env.container_id, env.ifname});
+    };
     if (!side.addresses.empty()) {
       for (const auto& p : side.addresses) add(p);
     } else if (c.prev_result && !c.prev_result->ips.empty()) {

@@ -2,9 +2,9 @@
 // runtime sees the same codes from brisk-bridge as from the reference.
 #include "brisk/cni/environment.h"
 
-#include <algorithm>
-
 #include <fmt/format.h>
+
+#include <algorithm>
 
 #include "brisk/cni/error.h"
 
@@ -13,9 +13,12 @@ namespace {
 
 // ^[a-zA-Z0-9][a-zA-Z0-9_.\-]*$, the spec's container id and network name.
 bool valid_cni_name(std::string_view s) {
-  auto alnum = [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'); };
+  auto alnum = [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+  };
   if (s.empty() || !alnum(s[0])) return false;
-  return std::all_of(s.begin(), s.end(), [&](char c) { return alnum(c) || c == '_' || c == '.' || c == '-'; });
+  return std::all_of(s.begin(), s.end(),
+                     [&](char c) { return alnum(c) || c == '_' || c == '.' || c == '-'; });
 }
 
 std::optional<Command> parse_command(std::string_view s) {
@@ -28,13 +31,16 @@ std::optional<Command> parse_command(std::string_view s) {
   return std::nullopt;
 }
 
-bool truthy(std::string_view v) { return v == "1" || v == "true" || v == "True" || v == "TRUE" || v == "t" || v == "T"; }
+bool truthy(std::string_view v) {
+  return v == "1" || v == "true" || v == "True" || v == "TRUE" || v == "t" || v == "T";
+}
 
 }  // namespace
 
 void validate_container_id(std::string_view id) {
   if (id.empty()) fail(ErrorCode::unknown_container, "missing containerID");
-  if (!valid_cni_name(id)) fail(ErrorCode::invalid_environment, "invalid characters in containerID", std::string(id));
+  if (!valid_cni_name(id))
+    fail(ErrorCode::invalid_environment, "invalid characters in containerID", std::string(id));
 }
 
 void validate_network_name(std::string_view name) {
@@ -46,7 +52,8 @@ void validate_network_name(std::string_view name) {
 void validate_interface_name(std::string_view name) {
   if (name.empty()) fail(ErrorCode::invalid_environment, "interface name is empty");
   if (name.size() > 15)
-    fail(ErrorCode::invalid_environment, "interface name is too long", "interface name should be less than 16 characters");
+    fail(ErrorCode::invalid_environment, "interface name is too long",
+         "interface name should be less than 16 characters");
   if (name == "." || name == "..") fail(ErrorCode::invalid_environment, "interface name is . or ..");
   for (unsigned char c : name)
     if (c == '/' || c == ':' || c == ' ' || (c >= '\t' && c <= '\r'))
@@ -70,14 +77,17 @@ std::optional<Environment> read_environment(const GetEnv& getenv) {
 
   // Which variables each command needs, as skel requires them. GC and
   // STATUS (spec 1.1) are given only CNI_COMMAND and CNI_PATH.
-  bool per_attachment = env.command == Command::add || env.command == Command::del || env.command == Command::check;
+  bool per_attachment =
+      env.command == Command::add || env.command == Command::del || env.command == Command::check;
   std::vector<std::string> missing;
   if (per_attachment && env.container_id.empty()) missing.push_back("CNI_CONTAINERID");
-  if ((env.command == Command::add || env.command == Command::check) && env.netns.empty()) missing.push_back("CNI_NETNS");
+  if ((env.command == Command::add || env.command == Command::check) && env.netns.empty())
+    missing.push_back("CNI_NETNS");
   if (per_attachment && env.ifname.empty()) missing.push_back("CNI_IFNAME");
   if (per_attachment && path.empty()) missing.push_back("CNI_PATH");
   if (!missing.empty())
-    fail(ErrorCode::invalid_environment, fmt::format("required env variables [{}] missing", fmt::join(missing, ",")));
+    fail(ErrorCode::invalid_environment,
+         fmt::format("required env variables [{}] missing", fmt::join(missing, ",")));
 
   for (std::size_t start = 0; start <= path.size() && !path.empty();) {
     std::size_t end = path.find(':', start);
@@ -92,7 +102,8 @@ std::optional<Environment> read_environment(const GetEnv& getenv) {
   return env;
 }
 
-std::map<std::string, std::string> parse_cni_args(std::string_view args, const std::vector<std::string>& known) {
+std::map<std::string, std::string> parse_cni_args(std::string_view args,
+                                                  const std::vector<std::string>& known) {
   std::map<std::string, std::string> pairs;
   if (args.empty()) return pairs;
   std::size_t start = 0;
@@ -109,7 +120,8 @@ std::map<std::string, std::string> parse_cni_args(std::string_view args, const s
   bool ignore_unknown = pairs.count("IgnoreUnknown") && truthy(pairs["IgnoreUnknown"]);
   if (pairs.count("IgnoreUnknown") && !ignore_unknown && pairs["IgnoreUnknown"] != "0" &&
       pairs["IgnoreUnknown"] != "false" && pairs["IgnoreUnknown"] != "False" && pairs["IgnoreUnknown"] != "f")
-    fail(ErrorCode::invalid_environment, fmt::format("ARGS: IgnoreUnknown is not a boolean: \"{}\"", pairs["IgnoreUnknown"]));
+    fail(ErrorCode::invalid_environment,
+         fmt::format("ARGS: IgnoreUnknown is not a boolean: \"{}\"", pairs["IgnoreUnknown"]));
   if (!ignore_unknown) {
     for (const auto& [key, value] : pairs) {
       if (key == "IgnoreUnknown") continue;

@@ -1,13 +1,12 @@
 #include "cni/files.h"
 
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <unistd.h>
 
 #include <atomic>
 #include <cerrno>
 #include <cstring>
-
-#include <fmt/format.h>
 
 #include "brisk/cni/error.h"
 

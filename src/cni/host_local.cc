@@ -3,10 +3,10 @@
 // RangeIter do (so both pick the same next address from a shared store).
 #include "brisk/cni/host_local.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <set>
-
-#include <fmt/format.h>
 
 #include "brisk/cni/error.h"
 #include "cni/files.h"
@@ -23,7 +23,8 @@ namespace {
 
 std::string set_text(const RangeSet& set) {
   std::vector<std::string> parts;
-  for (const auto& r : set) parts.push_back(fmt::format("{}-{}", r.range_start.to_string(), r.range_end.to_string()));
+  for (const auto& r : set)
+    parts.push_back(fmt::format("{}-{}", r.range_start.to_string(), r.range_end.to_string()));
   return fmt::format("{}", fmt::join(parts, ","));
 }
 
@@ -87,9 +88,12 @@ IpConfig allocate(LeaseStore& store, const RangeSet& set, std::size_t index, con
                   const std::optional<IpAddress>& requested) {
   if (requested) {
     const AddressRange* r = range_for(set, *requested);
-    if (!r) fail(ErrorCode::invalid_config, fmt::format("{} not in range set {}", requested->to_string(), set_text(set)));
+    if (!r)
+      fail(ErrorCode::invalid_config,
+           fmt::format("{} not in range set {}", requested->to_string(), set_text(set)));
     if (*requested == r->gateway)
-      fail(ErrorCode::invalid_config, fmt::format("requested ip {} is subnet's gateway", requested->to_string()));
+      fail(ErrorCode::invalid_config,
+           fmt::format("requested ip {} is subnet's gateway", requested->to_string()));
     if (!store.reserve(*requested, key, index))
       fail(ErrorCode::internal, fmt::format("requested IP address {} is not available in range set {}",
                                             requested->to_string(), set_text(set)));
@@ -98,7 +102,8 @@ IpConfig allocate(LeaseStore& store, const RangeSet& set, std::size_t index, con
   for (const IpAddress& a : store.held_by(key))
     if (range_for(set, a))
       fail(ErrorCode::internal,
-           fmt::format("{} has been allocated to {}, duplicate allocation is not allowed", a.to_string(), key.container_id));
+           fmt::format("{} has been allocated to {}, duplicate allocation is not allowed", a.to_string(),
+                       key.container_id));
   RangeIter iter(set, store.last_reserved(index));
   while (auto candidate = iter.next())
     if (store.reserve(candidate->first, key, index))
@@ -127,17 +132,22 @@ Dns read_resolv_conf(const std::string& path) {
       i = j;
     }
     if (words.empty() || words[0][0] == '#' || words[0][0] == ';' || words.size() < 2) continue;
-    if (words[0] == "nameserver") dns.nameservers.push_back(words[1]);
-    else if (words[0] == "domain") dns.domain = words[1];
-    else if (words[0] == "search") dns.search.assign(words.begin() + 1, words.end());
-    else if (words[0] == "options") dns.options.assign(words.begin() + 1, words.end());
+    if (words[0] == "nameserver")
+      dns.nameservers.push_back(words[1]);
+    else if (words[0] == "domain")
+      dns.domain = words[1];
+    else if (words[0] == "search")
+      dns.search.assign(words.begin() + 1, words.end());
+    else if (words[0] == "options")
+      dns.options.assign(words.begin() + 1, words.end());
   }
   return dns;
 }
 
 }  // namespace
 
-Result host_local_add(const HostLocalConfig& config, const std::string& container_id, const std::string& ifname) {
+Result host_local_add(const HostLocalConfig& config, const std::string& container_id,
+                      const std::string& ifname) {
   Result result;
   if (!config.resolv_conf.empty()) result.dns = read_resolv_conf(config.resolv_conf);
   LeaseStore store(config.data_dir, config.network);
@@ -155,13 +165,15 @@ Result host_local_add(const HostLocalConfig& config, const std::string& containe
       try {
         result.ips.push_back(allocate(store, config.ranges[i], i, key, wanted));
       } catch (const CniException& e) {
-        fail(e.error().code, fmt::format("failed to allocate for range {}: {}", i, e.error().msg), e.error().details);
+        fail(e.error().code, fmt::format("failed to allocate for range {}: {}", i, e.error().msg),
+             e.error().details);
       }
     }
     if (!requested.empty()) {
       std::vector<std::string> left;
       for (const auto& a : requested) left.push_back(a.to_string());
-      fail(ErrorCode::invalid_config, fmt::format("failed to allocate all requested IPs: {}", fmt::join(left, " ")));
+      fail(ErrorCode::invalid_config,
+           fmt::format("failed to allocate all requested IPs: {}", fmt::join(left, " ")));
     }
   } catch (...) {
     // Nothing half-allocated stays behind; leases held before this ADD stay.
@@ -180,10 +192,12 @@ std::vector<IpAddress> host_local_del(const HostLocalConfig& config, const std::
   return store.release({container_id, ifname});
 }
 
-void host_local_check(const HostLocalConfig& config, const std::string& container_id, const std::string& ifname) {
+void host_local_check(const HostLocalConfig& config, const std::string& container_id,
+                      const std::string& ifname) {
   LeaseStore store(config.data_dir, config.network);
   if (store.held_by({container_id, ifname}).empty())
-    fail(ErrorCode::internal, fmt::format("host-local: Failed to find address added by container {}", container_id));
+    fail(ErrorCode::internal,
+         fmt::format("host-local: Failed to find address added by container {}", container_id));
 }
 
 std::vector<IpAddress> host_local_gc(const HostLocalConfig& config, const std::vector<Attachment>& keep) {

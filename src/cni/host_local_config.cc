@@ -80,7 +80,8 @@ AddressRange parse_range(const json& j) {
 
 bool overlaps(const AddressRange& a, const AddressRange& b) {
   if (a.subnet.address.family != b.subnet.address.family) return false;
-  return a.contains(b.range_start) || a.contains(b.range_end) || b.contains(a.range_start) || b.contains(a.range_end);
+  return a.contains(b.range_start) || a.contains(b.range_end) || b.contains(a.range_start) ||
+         b.contains(a.range_end);
 }
 
 bool overlaps(const RangeSet& a, const RangeSet& b) {
@@ -133,11 +134,13 @@ HostLocalConfig parse_host_local_config(const json& config, const std::string& c
   if (const json* a = detail::object_field(config, "args"))
     if (const json* cni = detail::object_field(*a, "cni"))
       if (const json* ips = detail::array_field(*cni, "ips"))
-        for (const json& ip : *ips) c.requested.push_back(parse_requested(ip.is_string() ? ip.get<std::string>() : ""));
+        for (const json& ip : *ips)
+          c.requested.push_back(parse_requested(ip.is_string() ? ip.get<std::string>() : ""));
   const json* runtime = detail::object_field(config, "runtimeConfig");
   if (runtime)
     if (const json* ips = detail::array_field(*runtime, "ips"))
-      for (const json& ip : *ips) c.requested.push_back(parse_requested(ip.is_string() ? ip.get<std::string>() : ""));
+      for (const json& ip : *ips)
+        c.requested.push_back(parse_requested(ip.is_string() ? ip.get<std::string>() : ""));
 
   // Order: runtimeConfig.ipRanges, then the legacy top-level range, then "ranges".
   if (runtime) c.ranges = parse_range_sets(detail::array_field(*runtime, "ipRanges"));
@@ -151,8 +154,9 @@ HostLocalConfig parse_host_local_config(const json& config, const std::string& c
     (c.ranges[i][0].subnet.address.family == AF_INET ? v4 : v6)++;
   }
   if ((v4 > 1 || v6 > 1) && c.version < SpecVersion{0, 3, 0})
-    fail(ErrorCode::invalid_config,
-         fmt::format("CNI version {} does not support more than 1 address per family", c.version.to_string()));
+    fail(
+        ErrorCode::invalid_config,
+        fmt::format("CNI version {} does not support more than 1 address per family", c.version.to_string()));
   for (std::size_t i = 0; i < c.ranges.size(); ++i)
     for (std::size_t k = i + 1; k < c.ranges.size(); ++k)
       if (overlaps(c.ranges[i], c.ranges[k]))

@@ -28,7 +28,9 @@ inline netlink::IpAddress masked(netlink::IpAddress a, unsigned length, bool one
   return a;
 }
 
-inline netlink::IpAddress network_of(const netlink::IpPrefix& p) { return masked(p.address, p.length, false); }
+inline netlink::IpAddress network_of(const netlink::IpPrefix& p) {
+  return masked(p.address, p.length, false);
+}
 inline netlink::IpAddress last_of(const netlink::IpPrefix& p) { return masked(p.address, p.length, true); }
 
 inline bool in_prefix(const netlink::IpPrefix& p, const netlink::IpAddress& a) {

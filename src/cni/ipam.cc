@@ -1,13 +1,13 @@
 #include "cni/ipam.h"
 
+#include <fmt/format.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "brisk/command.h"
 #include "brisk/cni/error.h"
+#include "brisk/command.h"
 #include "cni/files.h"
 #include "cni/lease_store.h"
 
@@ -16,16 +16,24 @@ namespace {
 
 bool in_process(const IpamContext& ctx) { return ctx.config.ipam_type == "host-local"; }
 
-HostLocalConfig host_local(const IpamContext& ctx) { return parse_host_local_config(ctx.config.raw, ctx.env.args); }
+HostLocalConfig host_local(const IpamContext& ctx) {
+  return parse_host_local_config(ctx.config.raw, ctx.env.args);
+}
 
 const char* command_name(Command c) {
   switch (c) {
-    case Command::add: return "ADD";
-    case Command::del: return "DEL";
-    case Command::check: return "CHECK";
-    case Command::version: return "VERSION";
-    case Command::status: return "STATUS";
-    case Command::gc: return "GC";
+    case Command::add:
+      return "ADD";
+    case Command::del:
+      return "DEL";
+    case Command::check:
+      return "CHECK";
+    case Command::version:
+      return "VERSION";
+    case Command::status:
+      return "STATUS";
+    case Command::gc:
+      return "GC";
   }
   return "";
 }
@@ -63,16 +71,20 @@ std::string exec_ipam(const IpamContext& ctx, Command command, const std::string
                           .output();
   if (out.status.allowed) return out.out;
   auto error = nlohmann::json::parse(out.out, nullptr, false);
-  if (!error.is_discarded() && error.is_object() && error.contains("code") && error["code"].is_number_unsigned())
-    fail(static_cast<ErrorCode>(error["code"].get<unsigned>()), error.value("msg", ""), error.value("details", ""));
+  if (!error.is_discarded() && error.is_object() && error.contains("code") &&
+      error["code"].is_number_unsigned())
+    fail(static_cast<ErrorCode>(error["code"].get<unsigned>()), error.value("msg", ""),
+         error.value("details", ""));
   fail(ErrorCode::internal, fmt::format("netplugin failed: \"{}\"", out.status.exit.to_string()), out.out);
 }
 
 }  // namespace
 
 void ipam_validate(const IpamContext& ctx) {
-  if (in_process(ctx)) (void)host_local(ctx);
-  else (void)find_plugin(ctx);
+  if (in_process(ctx))
+    (void)host_local(ctx);
+  else
+    (void)find_plugin(ctx);
 }
 
 Result ipam_add(const IpamContext& ctx) {

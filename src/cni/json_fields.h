@@ -3,9 +3,8 @@
 // the reference's typed structs refuses it.
 #pragma once
 
-#include <string>
-
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "brisk/cni/error.h"
 
@@ -28,7 +27,8 @@ inline bool bool_field(const nlohmann::json& j, const char* key, bool fallback =
 inline long long int_field(const nlohmann::json& j, const char* key, long long fallback = 0) {
   const nlohmann::json* v = field(j, key);
   if (!v) return fallback;
-  if (!v->is_number_integer()) fail(ErrorCode::invalid_config, std::string("\"") + key + "\" must be an integer");
+  if (!v->is_number_integer())
+    fail(ErrorCode::invalid_config, std::string("\"") + key + "\" must be an integer");
   return v->get<long long>();
 }
 

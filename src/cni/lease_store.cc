@@ -2,13 +2,12 @@
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <sys/file.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
-
-#include <fmt/format.h>
 
 #include "brisk/cni/error.h"
 #include "cni/files.h"
@@ -22,7 +21,9 @@ constexpr const char* kStamp = "stamp";
 
 // strings.TrimSpace, as the reference compares lease contents.
 std::string trim(std::string s) {
-  auto space = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'; };
+  auto space = [](char c) {
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
+  };
   while (!s.empty() && space(s.back())) s.pop_back();
   std::size_t i = 0;
   while (i < s.size() && space(s[i])) ++i;
@@ -77,8 +78,8 @@ LeaseStore::~LeaseStore() {
 
 std::string LeaseStore::stamp_text() const {
   struct stat st = stat_path(dir_);
-  return fmt::format("{} {}.{:09} {}.{:09} {}\n", st.st_ino, st.st_mtim.tv_sec, st.st_mtim.tv_nsec, st.st_ctim.tv_sec,
-                     st.st_ctim.tv_nsec, st.st_size);
+  return fmt::format("{} {}.{:09} {}.{:09} {}\n", st.st_ino, st.st_mtim.tv_sec, st.st_mtim.tv_nsec,
+                     st.st_ctim.tv_sec, st.st_ctim.tv_nsec, st.st_size);
 }
 
 void LeaseStore::ensure_index() {

@@ -47,7 +47,7 @@ class LeaseStore {
 
  private:
   struct Held {
-    LeaseKey key{};                              // the form that matched
+    LeaseKey key{};  // the form that matched
     std::vector<netlink::IpAddress> addresses{};
   };
   Held held(const LeaseKey& key);

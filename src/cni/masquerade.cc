@@ -57,17 +57,19 @@ std::vector<std::string> delete_commands(const std::vector<MasqEntry>& entries) 
   for (const auto& e : entries) {
     commands.push_back(fmt::format("delete element {} {} pods {{ {} }}", family_of(e.address), kTable,
                                    pods_element(e, false)));
-    commands.push_back(fmt::format("delete element {} {} local {{ {} }}", family_of(e.address), kTable,
-                                   local_element(e)));
+    commands.push_back(
+        fmt::format("delete element {} {} local {{ {} }}", family_of(e.address), kTable, local_element(e)));
   }
   return commands;
 }
 
 }  // namespace
 
-std::string masquerade_comment(const std::string& network, const std::string& container_id, const std::string& ifname) {
-  std::string id = plain(container_id) && container_id.size() <= 64 ? container_id
-                                                                     : fmt::format("#{:016x}", fnv1a(container_id));
+std::string masquerade_comment(const std::string& network, const std::string& container_id,
+                               const std::string& ifname) {
+  std::string id = plain(container_id) && container_id.size() <= 64
+                       ? container_id
+                       : fmt::format("#{:016x}", fnv1a(container_id));
   std::string dev = plain(ifname) ? ifname : fmt::format("#{:016x}", fnv1a(ifname));
   return fmt::format("{} {} {}", network_tag(network), id, dev);
 }
@@ -78,8 +80,10 @@ void masquerade_add(const std::vector<MasqEntry>& entries) {
   bool families[2] = {false, false};
   for (const auto& e : entries) {
     families[e.address.address.family == AF_INET ? 0 : 1] = true;
-    elements += fmt::format("add element {} {} pods {{ {} }}\n", family_of(e.address), kTable, pods_element(e, true));
-    elements += fmt::format("add element {} {} local {{ {} }}\n", family_of(e.address), kTable, local_element(e));
+    elements +=
+        fmt::format("add element {} {} pods {{ {} }}\n", family_of(e.address), kTable, pods_element(e, true));
+    elements +=
+        fmt::format("add element {} {} local {{ {} }}\n", family_of(e.address), kTable, local_element(e));
   }
   // Usually the tables are there: two elements are the whole transaction.
   // Rewriting the rules every time would cost a rule replacement, whose
@@ -92,7 +96,9 @@ void masquerade_add(const std::vector<MasqEntry>& entries) {
   if (!error.empty()) fail(ErrorCode::internal, "failed to set up masquerading (nftables)", error);
 }
 
-void masquerade_del(const std::vector<MasqEntry>& entries) { delete_tolerating_missing(delete_commands(entries)); }
+void masquerade_del(const std::vector<MasqEntry>& entries) {
+  delete_tolerating_missing(delete_commands(entries));
+}
 
 std::vector<MasqEntry> masquerade_find(const std::string& network, const std::string& container_id,
                                        const std::string& ifname) {
@@ -126,7 +132,8 @@ void masquerade_gc(const std::string& network, const std::vector<Attachment>& ke
       commands.push_back(fmt::format("delete element {} {} pods {{ {} }}", family, kTable, pod.value));
       for (const SetElement& l : locals)
         if (l.value == pod.value)
-          commands.push_back(fmt::format("delete element {} {} local {{ {} . {} }}", family, kTable, l.value, l.second));
+          commands.push_back(
+              fmt::format("delete element {} {} local {{ {} . {} }}", family, kTable, l.value, l.second));
     }
   }
   delete_tolerating_missing(commands);

@@ -40,6 +40,7 @@ std::vector<MasqEntry> masquerade_find(const std::string& network, const std::st
 // Removes the entries of `network` whose attachment is not in keep.
 void masquerade_gc(const std::string& network, const std::vector<Attachment>& keep);
 // The element comment that names an attachment (at most 128 bytes).
-std::string masquerade_comment(const std::string& network, const std::string& container_id, const std::string& ifname);
+std::string masquerade_comment(const std::string& network, const std::string& container_id,
+                               const std::string& ifname);
 
 }  // namespace brisk::cni::detail

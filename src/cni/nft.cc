@@ -53,7 +53,8 @@ NftApi load() {
 const NftApi& api() {
   static const NftApi loaded = load();
   if (!loaded.error.empty())
-    fail(ErrorCode::internal, "ipMasq and macspoofchk need libnftables.so.1 (Debian package libnftables1)", loaded.error);
+    fail(ErrorCode::internal, "ipMasq and macspoofchk need libnftables.so.1 (Debian package libnftables1)",
+         loaded.error);
   return loaded;
 }
 
@@ -81,7 +82,9 @@ nlohmann::json Nft::list(const std::string& command) {
   return doc.is_discarded() ? nlohmann::json(nullptr) : doc;
 }
 
-bool is_missing(const std::string& error) { return error.find("No such file or directory") != std::string::npos; }
+bool is_missing(const std::string& error) {
+  return error.find("No such file or directory") != std::string::npos;
+}
 
 namespace {
 

@@ -3,10 +3,9 @@
 #pragma once
 
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 struct nft_ctx;
 
@@ -31,8 +30,8 @@ class Nft {
 // One element of a set: its key (for a two-part concatenation, both
 // parts) and its comment, as text nft would take back.
 struct SetElement {
-  std::string value{};    // the key, or the concatenation's first part
-  std::string second{};   // the concatenation's second part; empty for a plain key
+  std::string value{};   // the key, or the concatenation's first part
+  std::string second{};  // the concatenation's second part; empty for a plain key
   std::string comment{};
 };
 // The elements of `family table set`; none when the set does not exist.

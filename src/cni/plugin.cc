@@ -4,6 +4,7 @@
 #include "brisk/cni/plugin.h"
 
 #include <fmt/format.h>
+
 #include <nlohmann/json.hpp>
 
 #include "brisk/cni/bridge_config.h"
@@ -43,7 +44,8 @@ std::vector<Attachment> gc_attachments(const json& raw) {
   const json* list = detail::array_field(raw, "cni.dev/attachments");
   if (!list) return keep;
   for (const json& a : *list) {
-    Attachment at{.container_id = detail::string_field(a, "containerID"), .ifname = detail::string_field(a, "ifname")};
+    Attachment at{.container_id = detail::string_field(a, "containerID"),
+                  .ifname = detail::string_field(a, "ifname")};
     if (at.container_id.empty() || at.ifname.empty())
       fail(ErrorCode::invalid_config, "cni.dev/attachments: each needs containerID and ifname");
     keep.push_back(std::move(at));

@@ -54,14 +54,16 @@ ojson legacy_json(const Result& result, const SpecVersion& v) {
 std::string string_field(const json& j, const char* key) {
   auto it = j.find(key);
   if (it == j.end() || it->is_null()) return {};
-  if (!it->is_string()) fail(ErrorCode::decoding_failure, std::string("result: \"") + key + "\" is not a string");
+  if (!it->is_string())
+    fail(ErrorCode::decoding_failure, std::string("result: \"") + key + "\" is not a string");
   return it->get<std::string>();
 }
 
 std::optional<int> int_field(const json& j, const char* key) {
   auto it = j.find(key);
   if (it == j.end() || it->is_null()) return std::nullopt;
-  if (!it->is_number_integer()) fail(ErrorCode::decoding_failure, std::string("result: \"") + key + "\" is not an integer");
+  if (!it->is_number_integer())
+    fail(ErrorCode::decoding_failure, std::string("result: \"") + key + "\" is not an integer");
   return it->get<int>();
 }
 
@@ -87,7 +89,8 @@ std::vector<std::string> strings_field(const json& j, const char* key) {
   if (it == j.end() || it->is_null()) return out;
   if (!it->is_array()) fail(ErrorCode::decoding_failure, std::string("dns: \"") + key + "\" is not a list");
   for (const json& s : *it) {
-    if (!s.is_string()) fail(ErrorCode::decoding_failure, std::string("dns: \"") + key + "\" holds a non-string");
+    if (!s.is_string())
+      fail(ErrorCode::decoding_failure, std::string("dns: \"") + key + "\" holds a non-string");
     out.push_back(s.get<std::string>());
   }
   return out;
@@ -108,7 +111,8 @@ const json& array_field(const json& j, const char* key) {
   static const json empty = json::array();
   auto it = j.find(key);
   if (it == j.end() || it->is_null()) return empty;
-  if (!it->is_array()) fail(ErrorCode::decoding_failure, std::string("result: \"") + key + "\" is not a list");
+  if (!it->is_array())
+    fail(ErrorCode::decoding_failure, std::string("result: \"") + key + "\" is not a list");
   return *it;
 }
 
@@ -183,7 +187,8 @@ Result result_from_json(const json& j) {
   }
   for (const json& ip : array_field(j, "ips")) {
     if (!ip.is_object()) fail(ErrorCode::decoding_failure, "result: an ip is not an object");
-    IpConfig c{.address = prefix_field(ip, "address"), .gateway = address_field(ip, "gateway"),
+    IpConfig c{.address = prefix_field(ip, "address"),
+               .gateway = address_field(ip, "gateway"),
                .interface = int_field(ip, "interface")};
     result.ips.push_back(c);
   }
@@ -192,8 +197,10 @@ Result result_from_json(const json& j) {
   for (const char* key : {"ip4", "ip6"}) {
     auto it = j.find(key);
     if (it == j.end() || it->is_null()) continue;
-    if (!it->is_object()) fail(ErrorCode::decoding_failure, std::string("result: \"") + key + "\" is not an object");
-    result.ips.push_back(IpConfig{.address = prefix_field(*it, "ip"), .gateway = address_field(*it, "gateway")});
+    if (!it->is_object())
+      fail(ErrorCode::decoding_failure, std::string("result: \"") + key + "\" is not an object");
+    result.ips.push_back(
+        IpConfig{.address = prefix_field(*it, "ip"), .gateway = address_field(*it, "gateway")});
     for (const json& r : array_field(*it, "routes")) result.routes.push_back(route_from(r));
   }
   if (auto it = j.find("dns"); it != j.end()) result.dns = dns_from_json(*it);

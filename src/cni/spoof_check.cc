@@ -1,8 +1,7 @@
 #include "cni/spoof_check.h"
 
-#include <net/if.h>
-
 #include <fmt/format.h>
+#include <net/if.h>
 
 #include "brisk/cni/error.h"
 #include "cni/nft.h"
@@ -12,7 +11,8 @@ namespace brisk::cni::detail {
 void spoof_check_add(const std::string& host_veth, const std::string& mac) {
   std::string commands = fmt::format(
       "add table bridge brisk_cni\n"
-      "add chain bridge brisk_cni prerouting {{ type filter hook prerouting priority -300; policy accept; }}\n"
+      "add chain bridge brisk_cni prerouting {{ type filter hook prerouting priority -300; policy accept; "
+      "}}\n"
       "add set bridge brisk_cni ports {{ type ifname; }}\n"
       "add set bridge brisk_cni allowed {{ type ifname . ether_addr; }}\n"
       "flush chain bridge brisk_cni prerouting\n"
@@ -25,8 +25,9 @@ void spoof_check_add(const std::string& host_veth, const std::string& mac) {
 }
 
 void spoof_check_del(const std::string& host_veth, const std::string& mac) {
-  delete_tolerating_missing({fmt::format("delete element bridge brisk_cni ports {{ \"{}\" }}", host_veth),
-                             fmt::format("delete element bridge brisk_cni allowed {{ \"{}\" . {} }}", host_veth, mac)});
+  delete_tolerating_missing(
+      {fmt::format("delete element bridge brisk_cni ports {{ \"{}\" }}", host_veth),
+       fmt::format("delete element bridge brisk_cni allowed {{ \"{}\" . {} }}", host_veth, mac)});
 }
 
 void spoof_check_gc() {
@@ -36,7 +37,8 @@ void spoof_check_gc() {
       commands.push_back(fmt::format("delete element bridge brisk_cni ports {{ \"{}\" }}", e.value));
   for (const SetElement& e : list_set("bridge", "brisk_cni", "allowed"))
     if (::if_nametoindex(e.value.c_str()) == 0)
-      commands.push_back(fmt::format("delete element bridge brisk_cni allowed {{ \"{}\" . {} }}", e.value, e.second));
+      commands.push_back(
+          fmt::format("delete element bridge brisk_cni allowed {{ \"{}\" . {} }}", e.value, e.second));
   delete_tolerating_missing(commands);
 }
 

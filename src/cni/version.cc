@@ -1,9 +1,9 @@
 #include "brisk/cni/version.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <charconv>
-
-#include <fmt/format.h>
 
 namespace brisk::cni {
 

@@ -22,7 +22,8 @@ Command::Command(std::vector<std::string> argv) {
   run_ = std::move(defaults.run);
 }
 
-Command::Command(SpawnOptions spawn, RunOptions run) : RunSettings(std::move(run)), spawn_(std::move(spawn)) {}
+Command::Command(SpawnOptions spawn, RunOptions run)
+    : RunSettings(std::move(run)), spawn_(std::move(spawn)) {}
 
 Command& Command::arg(std::string value) {
   spawn_.argv.push_back(std::move(value));

@@ -120,7 +120,7 @@ class Execution {
   bool timed_out_ = false;
   bool cancelled_ = false;
   bool killed_ = false;
-  std::unique_ptr<char[]> buffer_;  // read buffer, allocated at the first read
+  std::unique_ptr<char[]> buffer_;      // read buffer, allocated at the first read
   std::optional<SysError> read_error_;  // the first failed read of an output pipe
 };
 

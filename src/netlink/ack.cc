@@ -29,7 +29,9 @@ NlResult<void> parse_dump_done(const nlmsghdr& done, const char* op, const std::
   std::memcpy(&code, base + NLMSG_HDRLEN, sizeof code);
   if (code >= 0) return {};
   if (code < -kMaxErrno)
-    return NetlinkError{.code = EBADMSG, .op = op, .object = object,
+    return NetlinkError{.code = EBADMSG,
+                        .op = op,
+                        .object = object,
                         .detail = "NLMSG_DONE with error " + std::to_string(code)};
   NetlinkError error{.code = -code, .op = op, .object = object, .kernel = true};
   if (!(done.nlmsg_flags & NLM_F_ACK_TLVS)) return error;
@@ -53,9 +55,12 @@ NlResult<void> parse_ack(const nlmsghdr& reply, std::span<const char> request, c
   // The kernel sends -errno. A value no errno can have (INT_MIN would even
   // overflow the negation) is a malformed reply, not an error code.
   if (err.error < -kMaxErrno || err.error > kMaxErrno)
-    return NetlinkError{.code = EBADMSG, .op = op, .object = object,
+    return NetlinkError{.code = EBADMSG,
+                        .op = op,
+                        .object = object,
                         .detail = "NLMSG_ERROR with error " + std::to_string(err.error)};
-  NetlinkError error{.code = err.error < 0 ? -err.error : err.error, .op = op, .object = object, .kernel = true};
+  NetlinkError error{
+      .code = err.error < 0 ? -err.error : err.error, .op = op, .object = object, .kernel = true};
   if (!(reply.nlmsg_flags & NLM_F_ACK_TLVS)) return error;
   // The TLVs follow the echoed request, which NETLINK_CAP_ACK cuts to its
   // header. An echoed length shorter than a header is a lie: no TLVs then.

@@ -47,7 +47,9 @@ NlResult<AddressInfo> parse_address(const nlmsghdr& message) {
   info.flags = attrs->u32(IFA_FLAGS).value_or(ifa.ifa_flags);
   auto local = attrs->bytes(IFA_LOCAL), address = attrs->bytes(IFA_ADDRESS);
   if (!local) local = address;
-  if (!local) return NetlinkError{.code = EBADMSG, .op = "netlink parse", .detail = "address without IFA_LOCAL/IFA_ADDRESS"};
+  if (!local)
+    return NetlinkError{
+        .code = EBADMSG, .op = "netlink parse", .detail = "address without IFA_LOCAL/IFA_ADDRESS"};
   auto ip = IpAddress::from_bytes(*local);
   if (!ip) return std::move(ip).error();
   info.prefix = {*ip, ifa.ifa_prefixlen};
@@ -76,31 +78,41 @@ namespace {
 
 const char* op_name(AddressWrite write) {
   switch (write) {
-    case AddressWrite::del: return "addr del";
-    case AddressWrite::replace: return "addr replace";
-    case AddressWrite::change: return "addr change";
-    case AddressWrite::add: break;
+    case AddressWrite::del:
+      return "addr del";
+    case AddressWrite::replace:
+      return "addr replace";
+    case AddressWrite::change:
+      return "addr change";
+    case AddressWrite::add:
+      break;
   }
   return "addr add";
 }
 
 uint16_t write_flags(AddressWrite write) {
   switch (write) {
-    case AddressWrite::del: return 0;
-    case AddressWrite::replace: return NLM_F_CREATE | NLM_F_REPLACE;
-    case AddressWrite::change: return NLM_F_REPLACE;
-    case AddressWrite::add: break;
+    case AddressWrite::del:
+      return 0;
+    case AddressWrite::replace:
+      return NLM_F_CREATE | NLM_F_REPLACE;
+    case AddressWrite::change:
+      return NLM_F_REPLACE;
+    case AddressWrite::add:
+      break;
   }
   return NLM_F_CREATE | NLM_F_EXCL;
 }
 
-NlResult<std::vector<AddressInfo>> dump_addresses(Connection& conn, int ifindex, int family, const std::string& object) {
+NlResult<std::vector<AddressInfo>> dump_addresses(Connection& conn, int ifindex, int family,
+                                                  const std::string& object) {
   Message m(RTM_GETADDR, NLM_F_REQUEST);
   auto& ifa = m.put_header<ifaddrmsg>();
   ifa.ifa_family = static_cast<uint8_t>(family);
   ifa.ifa_index = static_cast<uint32_t>(ifindex);  // a kernel-side filter under strict checking
-  return dump_collect<AddressInfo>(conn, std::move(m), "addr list", object, RTM_NEWADDR, parse_address,
-                                   [&](const AddressInfo& a) { return ifindex == 0 || a.ifindex == ifindex; });
+  return dump_collect<AddressInfo>(
+      conn, std::move(m), "addr list", object, RTM_NEWADDR, parse_address,
+      [&](const AddressInfo& a) { return ifindex == 0 || a.ifindex == ifindex; });
 }
 
 }  // namespace
@@ -124,7 +136,8 @@ Op address_op(AddressSpec spec, AddressWrite write) {
   if (!spec.anycast.empty()) {
     auto a = IpAddress::parse(spec.anycast);
     if (!a || a->family != prefix->address.family)
-      return fail(invalid_argument(op, object, "malformed anycast '" + spec.anycast + "' for this address family"));
+      return fail(
+          invalid_argument(op, object, "malformed anycast '" + spec.anycast + "' for this address family"));
     anycast = *a;
   }
   if (spec.any_length && (write != AddressWrite::del || peer))
@@ -134,7 +147,8 @@ Op address_op(AddressSpec spec, AddressWrite write) {
     auto b = IpAddress::parse(spec.broadcast);
     if (!b || b->family != AF_INET)
       return fail(invalid_argument(op, object, "malformed IPv4 broadcast '" + spec.broadcast + "'"));
-    if (prefix->address.family != AF_INET) return fail(invalid_argument(op, object, "broadcast is IPv4 only"));
+    if (prefix->address.family != AF_INET)
+      return fail(invalid_argument(op, object, "broadcast is IPv4 only"));
     broadcast = *b;
   }
   if (!spec.label.empty()) {
@@ -167,7 +181,8 @@ Op address_op(AddressSpec spec, AddressWrite write) {
   const State* state = owned.get();
   result.state = std::move(owned);
   // An exclusive add that succeeded made the address: deleting it is the way back.
-  if (write == AddressWrite::add) result.undo = [state] { return address_op(state->spec, AddressWrite::del); };
+  if (write == AddressWrite::add)
+    result.undo = [state] { return address_op(state->spec, AddressWrite::del); };
   result.build = [state](Connection& conn) -> NlResult<std::vector<Request>> {
     const AddressSpec& spec = state->spec;
     const IpPrefix& prefix = state->prefix;
@@ -183,7 +198,8 @@ Op address_op(AddressSpec spec, AddressWrite write) {
     ifa.ifa_index = static_cast<uint32_t>(ifindex);
     m.put_bytes(IFA_LOCAL, prefix.address.data());
     // Without IFA_ADDRESS the kernel deletes the local address whatever its length.
-    if (!spec.any_length) m.put_bytes(IFA_ADDRESS, (state->peer ? state->peer->address : prefix.address).data());
+    if (!spec.any_length)
+      m.put_bytes(IFA_ADDRESS, (state->peer ? state->peer->address : prefix.address).data());
     if (spec.metric) m.put_u32(IFA_RT_PRIORITY, *spec.metric);
     if (!del) {
       if (broadcast) m.put_bytes(IFA_BROADCAST, broadcast->data());
@@ -209,7 +225,8 @@ Op address_op(AddressSpec spec, AddressWrite write) {
       if (!now) return std::move(now).error();
       bool present = false;
       for (const auto& a : *now)
-        present |= a.prefix.address == prefix.address && (state->spec.any_length || a.prefix.length == prefix.length);
+        present |= a.prefix.address == prefix.address &&
+                   (state->spec.any_length || a.prefix.length == prefix.length);
       return del ? !present : present;
     };
     return requests;
@@ -246,7 +263,7 @@ NlResult<std::vector<AddressInfo>> list_addresses(Connection& conn, const Addres
 }
 
 NlResult<std::size_t> flush_addresses(Connection& conn, const std::string& dev, int family,
-                               const std::function<bool(const AddressInfo&)>& which) {
+                                      const std::function<bool(const AddressInfo&)>& which) {
   auto addresses = list_addresses(conn, {.dev = dev, .family = family});
   if (!addresses) return std::move(addresses).error();
   // Without a device, each address is deleted on its own, named by its index.
@@ -259,11 +276,12 @@ NlResult<std::size_t> flush_addresses(Connection& conn, const std::string& dev, 
   std::vector<detail::Op> ops;
   for (const auto& a : *addresses)
     if (!which || which(a))
-      ops.push_back(detail::address_op({.dev = dev.empty() ? names[a.ifindex] : dev,
-                                        .prefix = a.prefix.to_string(),
-                                        // the kernel matches a point-to-point address by its peer
-                                        .peer = a.peer ? IpPrefix{*a.peer, a.prefix.length}.to_string() : std::string()},
-                                       detail::AddressWrite::del));
+      ops.push_back(detail::address_op(
+          {.dev = dev.empty() ? names[a.ifindex] : dev,
+           .prefix = a.prefix.to_string(),
+           // the kernel matches a point-to-point address by its peer
+           .peer = a.peer ? IpPrefix{*a.peer, a.prefix.length}.to_string() : std::string()},
+          detail::AddressWrite::del));
   for (auto& result : detail::run_ops(conn, ops, {.coalesce_deletes = false})) {
     // An address the kernel already removed (an IPv6 one with its prefix) is fine.
     if (!result && result.error().code != EADDRNOTAVAIL) return std::move(result).error();

@@ -20,7 +20,8 @@ int hex_digit(char c) {
 NlResult<MacAddress> MacAddress::parse(std::string_view text) {
   MacAddress mac;
   // Exactly six pairs of hex digits separated by ':'.
-  if (text.size() != 17) return invalid_argument("parse mac", std::string(text), "expected xx:xx:xx:xx:xx:xx");
+  if (text.size() != 17)
+    return invalid_argument("parse mac", std::string(text), "expected xx:xx:xx:xx:xx:xx");
   for (std::size_t i = 0; i < 6; ++i) {
     int hi = hex_digit(text[i * 3]);
     int lo = hex_digit(text[i * 3 + 1]);

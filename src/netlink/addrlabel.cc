@@ -24,7 +24,8 @@ constexpr auto kLabelPolicies = [] {
 
 NlResult<AddrLabelInfo> parse_addrlabel(const nlmsghdr& message) {
   if (message.nlmsg_len < NLMSG_HDRLEN + sizeof(ifaddrlblmsg))
-    return NetlinkError{.code = EBADMSG, .op = "netlink parse", .detail = "RTM_NEWADDRLABEL: shorter than its header"};
+    return NetlinkError{
+        .code = EBADMSG, .op = "netlink parse", .detail = "RTM_NEWADDRLABEL: shorter than its header"};
   ifaddrlblmsg header;
   std::memcpy(&header, reinterpret_cast<const char*>(&message) + NLMSG_HDRLEN, sizeof header);
   auto attrs = Attributes::parse_message(message, sizeof(ifaddrlblmsg), Schema{kLabelPolicies});
@@ -35,7 +36,8 @@ NlResult<AddrLabelInfo> parse_addrlabel(const nlmsghdr& message) {
   if (auto bytes = attrs->bytes(IFAL_ADDRESS)) {
     auto address = IpAddress::from_bytes(*bytes);
     if (!address)
-      return NetlinkError{.code = EBADMSG, .op = "netlink parse", .detail = "RTM_NEWADDRLABEL: a malformed address"};
+      return NetlinkError{
+          .code = EBADMSG, .op = "netlink parse", .detail = "RTM_NEWADDRLABEL: a malformed address"};
     info.prefix = IpPrefix{.address = *address, .length = header.ifal_prefixlen};
   }
   return info;
@@ -49,10 +51,12 @@ Op addrlabel_op(AddrLabelSpec spec, bool add) {
   const char* op = add ? "addrlabel add" : "addrlabel del";
   std::string object = spec.prefix;
   auto prefix = IpPrefix::parse(spec.prefix);
-  if (!prefix) return failed_op(op, object, invalid_argument(op, object, "malformed prefix '" + spec.prefix + "'"));
+  if (!prefix)
+    return failed_op(op, object, invalid_argument(op, object, "malformed prefix '" + spec.prefix + "'"));
   Op result{.op = op, .object = object};
   if (!spec.dev.empty()) {
-    if (auto valid = check_dev(spec.dev, op, object); !valid) return failed_op(op, object, std::move(valid).error());
+    if (auto valid = check_dev(spec.dev, op, object); !valid)
+      return failed_op(op, object, std::move(valid).error());
     result.needs.push_back({spec.dev, "dev"});
   }
   if (add) result.undo = [spec] { return addrlabel_op(spec, false); };

@@ -17,7 +17,8 @@ NlResult<void> check(const nlattr* attr, uint16_t type, const AttrPolicy& policy
   std::size_t len = mnl_attr_get_payload_len(attr);
   const char* data = static_cast<const char*>(mnl_attr_get_payload(attr));
   auto need = [&](std::size_t size) -> NlResult<void> {
-    if (len < size) return malformed(type, "payload of " + std::to_string(len) + " bytes, need " + std::to_string(size));
+    if (len < size)
+      return malformed(type, "payload of " + std::to_string(len) + " bytes, need " + std::to_string(size));
     return {};
   };
   switch (policy.kind) {
@@ -26,12 +27,17 @@ NlResult<void> check(const nlattr* attr, uint16_t type, const AttrPolicy& policy
       return {};
     case AttrKind::flag:
       return {};
-    case AttrKind::u8: return need(1);
-    case AttrKind::u16: return need(2);
-    case AttrKind::u32: return need(4);
-    case AttrKind::u64: return need(8);
+    case AttrKind::u8:
+      return need(1);
+    case AttrKind::u16:
+      return need(2);
+    case AttrKind::u32:
+      return need(4);
+    case AttrKind::u64:
+      return need(8);
     case AttrKind::string:
-      if (len == 0 || !std::memchr(data, '\0', len)) return malformed(type, "string without a terminating NUL");
+      if (len == 0 || !std::memchr(data, '\0', len))
+        return malformed(type, "string without a terminating NUL");
       if (policy.max_len && std::strlen(data) + 1 > policy.max_len) return malformed(type, "string too long");
       return {};
     case AttrKind::binary:
@@ -67,7 +73,8 @@ NlResult<Attributes> Attributes::parse(std::span<const char> payload, Schema sch
   return attrs;
 }
 
-NlResult<Attributes> Attributes::parse_message(const nlmsghdr& message, std::size_t header_size, Schema schema) {
+NlResult<Attributes> Attributes::parse_message(const nlmsghdr& message, std::size_t header_size,
+                                               Schema schema) {
   std::size_t start = NLMSG_HDRLEN + NLMSG_ALIGN(header_size);
   if (message.nlmsg_len < NLMSG_HDRLEN + header_size)
     return NetlinkError{.code = EBADMSG, .op = "netlink parse", .detail = "message shorter than its header"};
@@ -76,7 +83,9 @@ NlResult<Attributes> Attributes::parse_message(const nlmsghdr& message, std::siz
   return parse({base + start, message.nlmsg_len - start}, schema);
 }
 
-const nlattr* Attributes::find(uint16_t type) const { return type < by_type_.size() ? by_type_[type] : nullptr; }
+const nlattr* Attributes::find(uint16_t type) const {
+  return type < by_type_.size() ? by_type_[type] : nullptr;
+}
 
 std::span<const char> Attributes::payload_of(uint16_t type, AttrKind expected) const {
   const nlattr* attr = find(type);
@@ -92,7 +101,9 @@ static std::optional<T> read_scalar(std::span<const char> data) {
   return value;
 }
 
-std::optional<uint8_t> Attributes::u8(uint16_t type) const { return read_scalar<uint8_t>(payload_of(type, AttrKind::u8)); }
+std::optional<uint8_t> Attributes::u8(uint16_t type) const {
+  return read_scalar<uint8_t>(payload_of(type, AttrKind::u8));
+}
 std::optional<uint16_t> Attributes::u16(uint16_t type) const {
   return read_scalar<uint16_t>(payload_of(type, AttrKind::u16));
 }
@@ -124,7 +135,8 @@ NlResult<Attributes> Attributes::nested(uint16_t type, Schema schema) const {
     empty.by_type_.assign(schema.size(), nullptr);
     return empty;
   }
-  return parse({static_cast<const char*>(mnl_attr_get_payload(attr)), mnl_attr_get_payload_len(attr)}, schema);
+  return parse({static_cast<const char*>(mnl_attr_get_payload(attr)), mnl_attr_get_payload_len(attr)},
+               schema);
 }
 
 }  // namespace brisk::netlink

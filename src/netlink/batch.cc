@@ -63,13 +63,19 @@ std::vector<NlResult<void>> bulk_delete(Connection& conn, const std::vector<std:
   std::vector<std::size_t> movers, one_by_one;
   for (std::size_t k = 0; k < names.size(); ++k) {
     switch (outcomes[k]) {
-      case DeleteOutcome::missing: results[k] = no_such_device(names[k]); break;
+      case DeleteOutcome::missing:
+        results[k] = no_such_device(names[k]);
+        break;
       case DeleteOutcome::gone_earlier:
         results[k] = no_such_device(names[k], "deleted with its peer or lower device earlier in the batch");
         break;
       // No rtnl_link_ops: a group delete would refuse the whole group.
-      case DeleteOutcome::unpredictable: one_by_one.push_back(k); break;
-      case DeleteOutcome::deleted: movers.push_back(k); break;
+      case DeleteOutcome::unpredictable:
+        one_by_one.push_back(k);
+        break;
+      case DeleteOutcome::deleted:
+        movers.push_back(k);
+        break;
     }
   }
 
@@ -89,8 +95,8 @@ std::vector<NlResult<void>> bulk_delete(Connection& conn, const std::vector<std:
     Message m(RTM_DELLINK, 0);
     m.put_header<ifinfomsg>();
     m.put_u32(IFLA_GROUP, group);
-    auto deleted = conn.execute(Request{.message = std::move(m), .op = "link del",
-                                        .object = "group " + std::to_string(group)});
+    auto deleted = conn.execute(
+        Request{.message = std::move(m), .op = "link del", .object = "group " + std::to_string(group)});
     if (!deleted) {
       // Put every device back in its own group, then delete them one by one.
       std::vector<Request> restore;
@@ -135,18 +141,24 @@ std::size_t Batch::sync_link_state(std::string name) {
   op.local = [name = std::move(name)](Connection& conn) { return netlink::sync_link_state(conn, name); };
   return push(std::move(op));
 }
-std::size_t Batch::add_altnames(AltnameChange change) { return push(detail::link_property_op(std::move(change), true)); }
+std::size_t Batch::add_altnames(AltnameChange change) {
+  return push(detail::link_property_op(std::move(change), true));
+}
 std::size_t Batch::delete_altnames(AltnameChange change) {
   return push(detail::link_property_op(std::move(change), false));
 }
-std::size_t Batch::add_address(AddressSpec spec) { return push(detail::address_op(std::move(spec), detail::AddressWrite::add)); }
+std::size_t Batch::add_address(AddressSpec spec) {
+  return push(detail::address_op(std::move(spec), detail::AddressWrite::add));
+}
 std::size_t Batch::replace_address(AddressSpec spec) {
   return push(detail::address_op(std::move(spec), detail::AddressWrite::replace));
 }
 std::size_t Batch::change_address(AddressSpec spec) {
   return push(detail::address_op(std::move(spec), detail::AddressWrite::change));
 }
-std::size_t Batch::delete_address(AddressSpec spec) { return push(detail::address_op(std::move(spec), detail::AddressWrite::del)); }
+std::size_t Batch::delete_address(AddressSpec spec) {
+  return push(detail::address_op(std::move(spec), detail::AddressWrite::del));
+}
 
 std::size_t Batch::add_route(RouteSpec spec) { return push(detail::route_op(std::move(spec), RTM_NEWROUTE)); }
 std::size_t Batch::put_route(RouteSpec spec, RouteMerge merge) {
@@ -155,7 +167,9 @@ std::size_t Batch::put_route(RouteSpec spec, RouteMerge merge) {
 std::size_t Batch::replace_route(RouteSpec spec) {
   return push(detail::route_op(std::move(spec), RTM_NEWROUTE, RouteMerge::replace));
 }
-std::size_t Batch::delete_route(RouteSpec spec) { return push(detail::route_op(std::move(spec), RTM_DELROUTE)); }
+std::size_t Batch::delete_route(RouteSpec spec) {
+  return push(detail::route_op(std::move(spec), RTM_DELROUTE));
+}
 std::size_t Batch::add_neighbour(NeighbourSpec spec) {
   return push(detail::neighbour_op(std::move(spec), detail::NeighWrite::add));
 }
@@ -172,8 +186,12 @@ std::size_t Batch::add_fdb(FdbSpec spec) { return push(detail::fdb_op(std::move(
 std::size_t Batch::delete_fdb(FdbSpec spec) { return push(detail::fdb_op(std::move(spec), RTM_DELNEIGH)); }
 std::size_t Batch::add_rule(RuleSpec spec) { return push(detail::rule_op(std::move(spec), RTM_NEWRULE)); }
 std::size_t Batch::delete_rule(RuleSpec spec) { return push(detail::rule_op(std::move(spec), RTM_DELRULE)); }
-std::size_t Batch::add_addrlabel(AddrLabelSpec spec) { return push(detail::addrlabel_op(std::move(spec), true)); }
-std::size_t Batch::delete_addrlabel(AddrLabelSpec spec) { return push(detail::addrlabel_op(std::move(spec), false)); }
+std::size_t Batch::add_addrlabel(AddrLabelSpec spec) {
+  return push(detail::addrlabel_op(std::move(spec), true));
+}
+std::size_t Batch::delete_addrlabel(AddrLabelSpec spec) {
+  return push(detail::addrlabel_op(std::move(spec), false));
+}
 std::size_t Batch::put_nexthop(NexthopObjectSpec spec, NexthopWrite write) {
   return push(detail::nexthop_op(std::move(spec), write));
 }
@@ -183,14 +201,16 @@ std::vector<NlResult<void>> Batch::flush() { return flush({}); }
 std::vector<NlResult<void>> Batch::flush(const std::function<bool()>& more, std::size_t expected) {
   std::vector<NlResult<void>> results;
   results.reserve(std::max(ops_->live(), expected));
-  flush_each(more, expected, [&](std::size_t, NlResult<void> result) { results.push_back(std::move(result)); });
+  flush_each(more, expected,
+             [&](std::size_t, NlResult<void> result) { results.push_back(std::move(result)); });
   return results;
 }
 
 void Batch::flush_each(const std::function<bool()>& more, std::size_t expected,
                        const std::function<void(std::size_t, NlResult<void>)>& on_result) {
   // ops_ itself is run, so that what `more` queues lands where the run reads.
-  detail::run_ops(conn_, *ops_, options_, {.more = more, .expected = expected, .release_settled = true}, on_result);
+  detail::run_ops(conn_, *ops_, options_, {.more = more, .expected = expected, .release_settled = true},
+                  on_result);
   *ops_ = {};
 }
 

@@ -127,8 +127,10 @@ class BatchRun {
     if (alone) {
       drain();
     } else if (in_flight_.size() >= current_window()) {
-      if (overlap_) ship();
-      else drain();
+      if (overlap_)
+        ship();
+      else
+        drain();
     }
     return i;
   }
@@ -142,7 +144,9 @@ class BatchRun {
   }
 
   NetlinkError cancelled(std::size_t i, const char* what) const {
-    return {.code = ECANCELED, .op = ops_[i].op, .object = ops_[i].object,
+    return {.code = ECANCELED,
+            .op = ops_[i].op,
+            .object = ops_[i].object,
             .detail = std::string(what) + ": an earlier operation failed"};
   }
   void cancel(std::size_t i, const char* what) { results_[i] = cancelled(i, what); }
@@ -352,16 +356,16 @@ class BatchRun {
   const bool release_;                 // let each op go once it is retired
   const ResultSink& sink_;             // where each result goes once final
   IndexRing<NlResult<void>> results_;  // of the ops not yet retired
-  const std::size_t window_;       // requests per window
-  const bool stop_mode_;           // options.stop_at_first_error
-  const bool coalesce_;            // runs of deletes become one group delete
-  const std::size_t coalesce_min_;  // the shortest run worth it
+  const std::size_t window_;           // requests per window
+  const bool stop_mode_;               // options.stop_at_first_error
+  const bool coalesce_;                // runs of deletes become one group delete
+  const std::size_t coalesce_min_;     // the shortest run worth it
   Phase phase_ = Phase::running;
   std::vector<Request> in_flight_;
-  std::vector<std::size_t> owner_;  // op index of each in-flight request
+  std::vector<std::size_t> owner_;        // op index of each in-flight request
   bool in_flight_changes_names_ = false;  // resolve nothing before those are done
-  const bool overlap_;              // windows go out from the send thread
-  std::size_t shipped_ = 0;         // windows handed to it so far
+  const bool overlap_;                    // windows go out from the send thread
+  std::size_t shipped_ = 0;               // windows handed to it so far
   // The window the send thread executes, while in_transit_.
   std::vector<Request> transit_;
   std::vector<std::size_t> transit_owner_;

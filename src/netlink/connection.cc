@@ -84,7 +84,8 @@ Connection::~Connection() = default;
 NlResult<Connection> Connection::open(const ConnectionOptions& options) { return create(-1, options); }
 
 NlResult<Connection> Connection::open_in(int netns_fd, const ConnectionOptions& options) {
-  if (netns_fd < 0) return invalid_argument("netlink open", std::to_string(netns_fd), "not a namespace fd", EBADF);
+  if (netns_fd < 0)
+    return invalid_argument("netlink open", std::to_string(netns_fd), "not a namespace fd", EBADF);
   return create(netns_fd, options);
 }
 
@@ -101,7 +102,8 @@ std::vector<NlResult<Connection>> Connection::open_in_each(std::span<const int> 
     for (std::size_t i = 0; i < netns_fds.size(); ++i) {
       if (netns_fds[i] < 0) continue;
       auto entered = sys::setns(netns_fds[i], CLONE_NEWNET);
-      sockets[i].emplace(entered ? sys::socket(AF_NETLINK, SOCK_RAW, NETLINK_ROUTE) : Result<UniqueFd>(entered.error()));
+      sockets[i].emplace(entered ? sys::socket(AF_NETLINK, SOCK_RAW, NETLINK_ROUTE)
+                                 : Result<UniqueFd>(entered.error()));
     }
     return {};
   });
@@ -127,11 +129,13 @@ NlResult<Connection> Connection::adopt(UniqueFd socket, int netns_fd, const Conn
   auto protocol = sys::getsockopt_int(socket.get(), SOL_SOCKET, SO_PROTOCOL, "SO_PROTOCOL");
   if (!protocol) return NetlinkError::from(protocol.error());
   if (*domain != AF_NETLINK || *protocol != NETLINK_ROUTE)
-    return invalid_argument("netlink adopt", std::to_string(socket.get()), "not a NETLINK_ROUTE socket", EPROTOTYPE);
+    return invalid_argument("netlink adopt", std::to_string(socket.get()), "not a NETLINK_ROUTE socket",
+                            EPROTOTYPE);
   return finish_open(std::move(socket), netns_fd, options);
 }
 
-NlResult<Connection> Connection::finish_open(UniqueFd socket, int netns_fd, const ConnectionOptions& options) {
+NlResult<Connection> Connection::finish_open(UniqueFd socket, int netns_fd,
+                                             const ConnectionOptions& options) {
   UniqueFd netns;
   if (netns_fd >= 0) {
     auto copy = sys::dup(netns_fd);
@@ -178,7 +182,9 @@ std::optional<int> Connection::cached_ifindex(const std::string& name) const {
   return it->second;
 }
 
-NlResult<std::size_t> Connection::receive(bool wait) { return transport_->receive({buffer_.get(), kReceiveBufferSize}, wait); }
+NlResult<std::size_t> Connection::receive(bool wait) {
+  return transport_->receive({buffer_.get(), kReceiveBufferSize}, wait);
+}
 
 void Connection::execute(std::span<Request> requests) { windows(requests, true); }
 
@@ -227,10 +233,10 @@ void Connection::execute_window(std::span<Request> window, bool recheck) {
   std::vector<iovec> iov;
   std::size_t chunk_bytes = 0;
   constexpr std::size_t kFence = SIZE_MAX;  // the fence's place in `chunk`
-  std::vector<std::size_t> chunk;  // indexes in the current sendmsg
+  std::vector<std::size_t> chunk;           // indexes in the current sendmsg
   std::size_t send_limit = static_cast<std::size_t>(std::max(transport_->send_buffer() - 32, 4096));
   std::optional<Message> fence;
-  bool fence_open = false;   // sent, and its ACK not yet in
+  bool fence_open = false;    // sent, and its ACK not yet in
   bool fence_unsent = false;  // its sendmsg failed: what is queued is all there is
   auto flush = [&]() {
     if (iov.empty()) return;
@@ -265,7 +271,8 @@ void Connection::execute_window(std::span<Request> window, bool recheck) {
   for (std::size_t k = 0; k < window.size(); ++k) {
     Request& r = window[k];
     if (r.message.overflowed()) {
-      r.result = NetlinkError{.code = EMSGSIZE, .op = r.op, .object = r.object, .detail = "request does not fit its buffer"};
+      r.result = NetlinkError{
+          .code = EMSGSIZE, .op = r.op, .object = r.object, .detail = "request does not fit its buffer"};
       continue;
     }
     const bool is_quiet = quiet(r);
@@ -347,8 +354,8 @@ void Connection::execute_window(std::span<Request> window, bool recheck) {
   // Lost replies: look at the objects themselves (or leave that to recheck_lost()).
   pending.for_each_open([&](std::size_t k) {
     Request& r = window[k];
-    r.result = NetlinkError{.code = ENOBUFS, .op = r.op, .object = r.object,
-                            .detail = "reply lost (receive buffer overrun)"};
+    r.result = NetlinkError{
+        .code = ENOBUFS, .op = r.op, .object = r.object, .detail = "reply lost (receive buffer overrun)"};
     r.reply_lost = true;
     if (recheck) settle_lost(r);
   });
@@ -409,7 +416,8 @@ NlResult<void> Connection::dump(Message request, const char* op, const std::stri
         if (nlh.nlmsg_seq != request.seq()) return true;
         if (nlh.nlmsg_flags & NLM_F_DUMP_INTR) interrupted = true;
         if (nlh.nlmsg_type == NLMSG_DONE) {
-          if (auto ended = parse_dump_done(nlh, op, object); !ended && !failure) failure = std::move(ended).error();
+          if (auto ended = parse_dump_done(nlh, op, object); !ended && !failure)
+            failure = std::move(ended).error();
           done = true;
           return false;
         }
@@ -439,9 +447,11 @@ NlResult<void> Connection::dump(Message request, const char* op, const std::stri
     if (failure) return *failure;
     if (!interrupted && !overrun) return {};
     if (attempt >= options_.dump_retries)
-      return NetlinkError{.code = EINTR, .op = op, .object = object,
-                          .detail = "dump interrupted by concurrent changes " + std::to_string(attempt + 1) +
-                                    " times"};
+      return NetlinkError{
+          .code = EINTR,
+          .op = op,
+          .object = object,
+          .detail = "dump interrupted by concurrent changes " + std::to_string(attempt + 1) + " times"};
   }
 }
 

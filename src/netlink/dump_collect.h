@@ -19,8 +19,8 @@ namespace brisk::netlink::detail {
 // may trim the object) says so. A dump restarted after concurrent changes
 // starts the list again; the first parse error ends it.
 template <class T, class Parse, class Keep>
-NlResult<std::vector<T>> dump_collect(Connection& conn, Message request, const char* op, const std::string& object,
-                                      uint16_t type, Parse&& parse, Keep&& keep) {
+NlResult<std::vector<T>> dump_collect(Connection& conn, Message request, const char* op,
+                                      const std::string& object, uint16_t type, Parse&& parse, Keep&& keep) {
   std::vector<T> found;
   auto done = conn.dump(
       std::move(request), op, object,
@@ -55,7 +55,8 @@ NlResult<T> single_reply(Connection& conn, Request request, uint16_t type, Parse
   const char* op = request.op;
   std::string object = request.object;
   if (auto done = conn.execute(std::move(request)); !done) return std::move(done).error();
-  if (!found) return NetlinkError{.code = missing_code, .op = op, .object = std::move(object), .detail = missing};
+  if (!found)
+    return NetlinkError{.code = missing_code, .op = op, .object = std::move(object), .detail = missing};
   return std::move(*found);
 }
 

@@ -43,8 +43,8 @@ NlResult<Ipv6Token> parse_token(const nlmsghdr& message) {
 NlResult<std::vector<Ipv6Token>> list_ipv6_tokens(Connection& conn) {
   Message m(RTM_GETLINK, NLM_F_REQUEST);
   m.put_header<ifinfomsg>().ifi_family = AF_INET6;
-  return detail::dump_collect<Ipv6Token>(conn, std::move(m), "token list", std::string(), RTM_NEWLINK, parse_token,
-                                         [](const Ipv6Token&) { return true; });
+  return detail::dump_collect<Ipv6Token>(conn, std::move(m), "token list", std::string(), RTM_NEWLINK,
+                                         parse_token, [](const Ipv6Token&) { return true; });
 }
 
 NlResult<void> set_ipv6_token(Connection& conn, int ifindex, const IpAddress& token) {

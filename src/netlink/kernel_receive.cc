@@ -26,7 +26,8 @@ NlResult<std::size_t> receive_from_kernel(int fd, std::span<char> buffer, bool w
     // drain early either.
     if (msg.msg_namelen < sizeof from || from.nl_family != AF_NETLINK || from.nl_pid != 0) continue;
     if (*n > buffer.size())
-      return NetlinkError{.code = EMSGSIZE, .op = "recvmsg", .detail = "datagram larger than the receive buffer"};
+      return NetlinkError{
+          .code = EMSGSIZE, .op = "recvmsg", .detail = "datagram larger than the receive buffer"};
     return *n;
   }
 }

@@ -23,7 +23,8 @@ Result<void> enable(int fd, int option, const char* what) {
 
 }  // namespace
 
-NlResult<std::unique_ptr<KernelSocket>> KernelSocket::configure(UniqueFd socket, const ConnectionOptions& options) {
+NlResult<std::unique_ptr<KernelSocket>> KernelSocket::configure(UniqueFd socket,
+                                                                const ConnectionOptions& options) {
   std::unique_ptr<KernelSocket> self(new KernelSocket(std::move(socket)));
   int fd = self->fd_.get();
   for (auto [option, name] : {std::pair{NETLINK_EXT_ACK, "setsockopt(NETLINK_EXT_ACK)"},
@@ -36,7 +37,8 @@ NlResult<std::unique_ptr<KernelSocket>> KernelSocket::configure(UniqueFd socket,
   if (!rcv) return NetlinkError::from(rcv.error());
   auto snd = size_buffer(fd, SO_SNDBUFFORCE, SO_SNDBUF, options.send_buffer, "setsockopt(SO_SNDBUF)");
   if (!snd) return NetlinkError::from(snd.error());
-  auto bound = sys::bind_netlink(fd, sockaddr_nl{.nl_family = AF_NETLINK, .nl_pad = 0, .nl_pid = 0, .nl_groups = 0});
+  auto bound =
+      sys::bind_netlink(fd, sockaddr_nl{.nl_family = AF_NETLINK, .nl_pad = 0, .nl_pid = 0, .nl_groups = 0});
   if (!bound) return NetlinkError::from(bound.error());
   auto rcvbuf = sys::getsockopt_int(fd, SOL_SOCKET, SO_RCVBUF, "getsockopt(SO_RCVBUF)");
   if (!rcvbuf) return NetlinkError::from(rcvbuf.error());

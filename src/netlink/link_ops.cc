@@ -22,9 +22,11 @@ NlResult<void> check_name_chars(const std::string& name, const char* op) {
   if (name.empty()) return invalid_argument(op, name, "empty interface name");
   if (name == "." || name == "..") return invalid_argument(op, name, "invalid interface name");
   for (unsigned char c : name) {
-    if (c == '%') return invalid_argument(op, name, "name templates are refused: the kernel scans every device for them");
+    if (c == '%')
+      return invalid_argument(op, name, "name templates are refused: the kernel scans every device for them");
     if (c == '/' || c == ':' || std::isspace(c) || c < 0x20)
-      return invalid_argument(op, name, "interface name contains '/', ':', whitespace or a control character");
+      return invalid_argument(op, name,
+                              "interface name contains '/', ':', whitespace or a control character");
   }
   return {};
 }
@@ -149,7 +151,8 @@ void put_bridge_port(Message& m, Connection& conn, const BridgePortOptions& p) {
   if (p.mcast_router) m.put_u8(IFLA_BRPORT_MULTICAST_ROUTER, *p.mcast_router);
   if (p.group_fwd_mask) m.put_u16(IFLA_BRPORT_GROUP_FWD_MASK, *p.group_fwd_mask);
   if (p.backup_port)
-    m.put_u32(IFLA_BRPORT_BACKUP_PORT, p.backup_port->empty() ? 0u : static_cast<uint32_t>(cached(conn, *p.backup_port)));
+    m.put_u32(IFLA_BRPORT_BACKUP_PORT,
+              p.backup_port->empty() ? 0u : static_cast<uint32_t>(cached(conn, *p.backup_port)));
   m.end_nest(data);
   m.end_nest(info);
 }
@@ -174,7 +177,8 @@ NlResult<void> check_alias(const std::string& alias, const char* op, const std::
   return {};
 }
 
-NlResult<IpAddress> parse_ip(const std::string& text, const char* what, const char* op, const std::string& name) {
+NlResult<IpAddress> parse_ip(const std::string& text, const char* what, const char* op,
+                             const std::string& name) {
   auto ip = IpAddress::parse(text);
   if (!ip) return invalid_argument(op, name, std::string("malformed ") + what + " address '" + text + "'");
   return ip;
@@ -266,7 +270,8 @@ struct KindWriter {
       bools.optmask |= 1u << bit;
       if (**value) bools.optval |= 1u << bit;
     }
-    if (bools.optmask) m.put_bytes(IFLA_BR_MULTI_BOOLOPT, {reinterpret_cast<const uint8_t*>(&bools), sizeof bools});
+    if (bools.optmask)
+      m.put_bytes(IFLA_BR_MULTI_BOOLOPT, {reinterpret_cast<const uint8_t*>(&bools), sizeof bools});
     m.end_nest(data);
     return {};
   }
@@ -326,13 +331,17 @@ struct KindWriter {
       ifla_vxlan_port_range range{.low = htons(v.source_ports->first), .high = htons(v.source_ports->second)};
       m.put_bytes(IFLA_VXLAN_PORT_RANGE, {reinterpret_cast<const uint8_t*>(&range), sizeof range});
     }
-    for (auto [attr, value] : {std::pair{IFLA_VXLAN_PROXY, v.proxy}, {IFLA_VXLAN_RSC, v.rsc},
-                               {IFLA_VXLAN_L2MISS, v.l2miss}, {IFLA_VXLAN_L3MISS, v.l3miss},
+    for (auto [attr, value] : {std::pair{IFLA_VXLAN_PROXY, v.proxy},
+                               {IFLA_VXLAN_RSC, v.rsc},
+                               {IFLA_VXLAN_L2MISS, v.l2miss},
+                               {IFLA_VXLAN_L3MISS, v.l3miss},
                                {IFLA_VXLAN_UDP_CSUM, v.udp_csum},
                                {IFLA_VXLAN_UDP_ZERO_CSUM6_TX, v.udp6_zero_csum_tx},
                                {IFLA_VXLAN_UDP_ZERO_CSUM6_RX, v.udp6_zero_csum_rx},
-                               {IFLA_VXLAN_REMCSUM_TX, v.remcsum_tx}, {IFLA_VXLAN_REMCSUM_RX, v.remcsum_rx},
-                               {IFLA_VXLAN_COLLECT_METADATA, v.external}, {IFLA_VXLAN_VNIFILTER, v.vnifilter}}) {
+                               {IFLA_VXLAN_REMCSUM_TX, v.remcsum_tx},
+                               {IFLA_VXLAN_REMCSUM_RX, v.remcsum_rx},
+                               {IFLA_VXLAN_COLLECT_METADATA, v.external},
+                               {IFLA_VXLAN_VNIFILTER, v.vnifilter}}) {
       if (value) m.put_u8(static_cast<uint16_t>(attr), *value ? 1 : 0);
     }
     if (v.gbp) m.put_flag(IFLA_VXLAN_GBP);
@@ -387,10 +396,12 @@ NlResult<void> validate_add(const LinkAdd& spec) {
         return peer;
       }
     }
-    if (v->peer == spec.name && v->peer_netns_fd < 0) return invalid_argument(op, spec.name, "peer has the same name", EEXIST);
+    if (v->peer == spec.name && v->peer_netns_fd < 0)
+      return invalid_argument(op, spec.name, "peer has the same name", EEXIST);
     // The kernel would ignore both without a word.
     if (!v->peer_common.master.empty() || !v->peer_common.alias.empty())
-      return invalid_argument(op, spec.name, "a veth peer takes its master and alias once it exists (set_link)");
+      return invalid_argument(op, spec.name,
+                              "a veth peer takes its master and alias once it exists (set_link)");
   }
   if (auto* v = std::get_if<MacvlanOptions>(&spec.kind); v && v->link.empty())
     return invalid_argument(op, spec.name, "macvlan needs a lower device (link)");
@@ -419,7 +430,8 @@ std::vector<NameNeed> add_needs(const LinkAdd& spec) {
   if (!spec.common.master.empty()) needs.push_back({spec.common.master, "master"});
   if (auto* v = std::get_if<MacvlanOptions>(&spec.kind)) needs.push_back({v->link, "link"});
   if (auto* v = std::get_if<VlanOptions>(&spec.kind)) needs.push_back({v->link, "link"});
-  if (auto* v = std::get_if<VxlanOptions>(&spec.kind); v && !v->dev.empty()) needs.push_back({v->dev, "vxlan dev"});
+  if (auto* v = std::get_if<VxlanOptions>(&spec.kind); v && !v->dev.empty())
+    needs.push_back({v->dev, "vxlan dev"});
   return needs;
 }
 
@@ -429,10 +441,12 @@ NlResult<void> validate_kind_change(const LinkKind& kind, const std::string& nam
   const char* op = "link set";
   if (auto* v = std::get_if<MacvlanOptions>(&kind); v && !v->link.empty())
     return invalid_argument(op, name, "a macvlan's lower device cannot be changed");
-  if (auto* k = std::get_if<OtherKind>(&kind); k && k->kind.empty()) return invalid_argument(op, name, "no link kind given");
+  if (auto* k = std::get_if<OtherKind>(&kind); k && k->kind.empty())
+    return invalid_argument(op, name, "no link kind given");
   if (auto* v = std::get_if<VxlanOptions>(&kind)) {
     if (v->id && *v->id > 0xffffff) return invalid_argument(op, name, "vxlan id above 16777215", ERANGE);
-    if (!v->remote.empty() && !v->group.empty()) return invalid_argument(op, name, "vxlan takes remote or group, not both");
+    if (!v->remote.empty() && !v->group.empty())
+      return invalid_argument(op, name, "vxlan takes remote or group, not both");
   }
   // What the kernel cannot change on a live device (a vxlan's port) it
   // refuses with a message of its own.
@@ -481,7 +495,8 @@ Op link_add_op(LinkAdd spec) {
     m.end_nest(info);
     if (lower) m.put_u32(IFLA_LINK, static_cast<uint32_t>(lower));
     std::vector<Request> requests;
-    requests.push_back({.message = std::move(m), .op = "link add", .object = spec.name, .reply_budget = kGetBudget});
+    requests.push_back(
+        {.message = std::move(m), .op = "link add", .object = spec.name, .reply_budget = kGetBudget});
     requests.back().on_reply = [&conn, name = spec.name, here](const nlmsghdr& reply) -> NlResult<void> {
       if (reply.nlmsg_type != RTM_NEWLINK || !here) return {};  // an index elsewhere means nothing here
       auto link = parse_link(reply);
@@ -518,8 +533,8 @@ Op link_set_op(LinkSet spec) {
   // No device, a group: the change goes to every device in it (ip's `link set group N ...`).
   const bool by_group = spec.name.empty() && spec.group;
   if (by_group) {
-    if (!spec.new_name.empty() || spec.netns_fd >= 0 || spec.netns_pid || !spec.netns_name.empty() || spec.kind ||
-        spec.bridge_port)
+    if (!spec.new_name.empty() || spec.netns_fd >= 0 || spec.netns_pid || !spec.netns_name.empty() ||
+        spec.kind || spec.bridge_port)
       return failed_op(op, "group " + std::to_string(*spec.group),
                        invalid_argument(op, "group " + std::to_string(*spec.group),
                                         "a group change cannot rename, move or change a kind"));
@@ -531,7 +546,8 @@ Op link_set_op(LinkSet spec) {
       return failed_op(op, spec.name, std::move(valid).error());
   }
   if (spec.kind && spec.bridge_port)
-    return failed_op(op, spec.name, invalid_argument(op, spec.name, "a kind's options and a bridge port's in one change"));
+    return failed_op(op, spec.name,
+                     invalid_argument(op, spec.name, "a kind's options and a bridge port's in one change"));
   if (!spec.new_name.empty()) {
     if (auto valid = validate_link_name(spec.new_name, op); !valid) {
       valid.error().detail = "new name: " + valid.error().detail;
@@ -539,7 +555,8 @@ Op link_set_op(LinkSet spec) {
     }
   }
   if (spec.alias) {
-    if (auto valid = check_alias(*spec.alias, op, spec.name); !valid) return failed_op(op, spec.name, std::move(valid).error());
+    if (auto valid = check_alias(*spec.alias, op, spec.name); !valid)
+      return failed_op(op, spec.name, std::move(valid).error());
   }
   if (!spec.netns_name.empty()) {
     if (auto valid = validate_netns_name(spec.netns_name); !valid) {
@@ -550,10 +567,13 @@ Op link_set_op(LinkSet spec) {
     }
   }
   if (!spec.address.empty() && !MacAddress::parse(spec.address))
-    return failed_op(op, spec.name, invalid_argument(op, spec.name, "malformed MAC address '" + spec.address + "'"));
+    return failed_op(op, spec.name,
+                     invalid_argument(op, spec.name, "malformed MAC address '" + spec.address + "'"));
   const bool moves = spec.netns_fd >= 0 || spec.netns_pid.has_value() || !spec.netns_name.empty();
   if (spec.new_index && !moves)
-    return failed_op(op, spec.name, invalid_argument(op, spec.name, "a new ifindex is given only with a move to a namespace"));
+    return failed_op(
+        op, spec.name,
+        invalid_argument(op, spec.name, "a new ifindex is given only with a move to a namespace"));
   Op result{.op = op, .object = by_group ? "group " + std::to_string(*spec.group) : spec.name};
   result.changes_names = !spec.new_name.empty() || moves;
   // A rename must address the device by index: IFLA_IFNAME carries the new name.
@@ -590,7 +610,8 @@ Op link_set_op(LinkSet spec) {
     }
     if (spec.mtu) m.put_u32(IFLA_MTU, *spec.mtu);
     if (!spec.address.empty()) m.put_bytes(IFLA_ADDRESS, MacAddress::parse(spec.address)->bytes);
-    if (spec.master) m.put_u32(IFLA_MASTER, spec.master->empty() ? 0u : static_cast<uint32_t>(cached(conn, *spec.master)));
+    if (spec.master)
+      m.put_u32(IFLA_MASTER, spec.master->empty() ? 0u : static_cast<uint32_t>(cached(conn, *spec.master)));
     if (spec.netns_fd >= 0) m.put_u32(IFLA_NET_NS_FD, static_cast<uint32_t>(spec.netns_fd));
     if (spec.netns_pid) m.put_u32(IFLA_NET_NS_PID, static_cast<uint32_t>(*spec.netns_pid));
     if (spec.new_index) m.put_u32(IFLA_NEW_IFINDEX, static_cast<uint32_t>(spec.new_index));
@@ -632,7 +653,8 @@ Op link_set_op(LinkSet spec) {
         return !*here;
       }
       auto link = get_link(c, now);
-      if (!link) return link.error().code == ENODEV ? NlResult<bool>(false) : NlResult<bool>(std::move(link).error());
+      if (!link)
+        return link.error().code == ENODEV ? NlResult<bool>(false) : NlResult<bool>(std::move(link).error());
       if (spec.up && link->up() != *spec.up) return false;
       if (spec.mtu && link->mtu != *spec.mtu) return false;
       if (spec.group && link->group != *spec.group) return false;
@@ -697,9 +719,11 @@ Op link_group_delete_op(uint32_t group) {
 
 Op link_property_op(AltnameChange change, bool add) {
   const char* op = add ? "link property add" : "link property del";
-  if (auto valid = validate_link_ref(change.name, op); !valid) return failed_op(op, change.name, std::move(valid).error());
+  if (auto valid = validate_link_ref(change.name, op); !valid)
+    return failed_op(op, change.name, std::move(valid).error());
   for (const auto& alt : change.altnames)
-    if (auto valid = validate_altname(alt, op); !valid) return failed_op(op, change.name, std::move(valid).error());
+    if (auto valid = validate_altname(alt, op); !valid)
+      return failed_op(op, change.name, std::move(valid).error());
   // An added name may shadow nothing, a removed one must leave the cache.
   Op result{.op = op, .object = change.name, .changes_names = true};
   result.build = [change, add, op](Connection&) -> NlResult<std::vector<Request>> {
@@ -737,8 +761,12 @@ NlResult<void> delete_altnames(Connection& conn, const AltnameChange& change) {
   return detail::run_one(conn, detail::link_property_op(change, false));
 }
 
-NlResult<void> add_link(Connection& conn, const LinkAdd& spec) { return detail::run_one(conn, detail::link_add_op(spec)); }
-NlResult<void> set_link(Connection& conn, const LinkSet& spec) { return detail::run_one(conn, detail::link_set_op(spec)); }
+NlResult<void> add_link(Connection& conn, const LinkAdd& spec) {
+  return detail::run_one(conn, detail::link_add_op(spec));
+}
+NlResult<void> set_link(Connection& conn, const LinkSet& spec) {
+  return detail::run_one(conn, detail::link_set_op(spec));
+}
 NlResult<void> delete_link(Connection& conn, const std::string& name) {
   return detail::run_one(conn, detail::link_delete_op(name));
 }

@@ -32,11 +32,13 @@ constexpr auto kLinkPolicies = [] {
   p[IFLA_BROADCAST] = {AttrKind::binary, 32, 0};
   p[IFLA_QDISC] = {AttrKind::string, IFNAMSIZ};
   p[IFLA_LINKMODE] = {AttrKind::u8};
-  p[IFLA_STATS64] = {AttrKind::binary, 0, static_cast<uint16_t>(sizeof(rtnl_link_stats64) - 2 * sizeof(uint64_t))};
+  p[IFLA_STATS64] = {AttrKind::binary, 0,
+                     static_cast<uint16_t>(sizeof(rtnl_link_stats64) - 2 * sizeof(uint64_t))};
   p[IFLA_CARRIER_CHANGES] = {AttrKind::u32};
   // Read only for LinkDetails (link_details.cc).
-  for (int type : {IFLA_PROMISCUITY, IFLA_ALLMULTI, IFLA_MIN_MTU, IFLA_MAX_MTU, IFLA_NUM_TX_QUEUES, IFLA_NUM_RX_QUEUES,
-                   IFLA_GSO_MAX_SIZE, IFLA_GSO_MAX_SEGS, IFLA_TSO_MAX_SIZE, IFLA_TSO_MAX_SEGS, IFLA_GRO_MAX_SIZE})
+  for (int type :
+       {IFLA_PROMISCUITY, IFLA_ALLMULTI, IFLA_MIN_MTU, IFLA_MAX_MTU, IFLA_NUM_TX_QUEUES, IFLA_NUM_RX_QUEUES,
+        IFLA_GSO_MAX_SIZE, IFLA_GSO_MAX_SEGS, IFLA_TSO_MAX_SIZE, IFLA_TSO_MAX_SEGS, IFLA_GRO_MAX_SIZE})
     p[type] = {AttrKind::u32};
   p[IFLA_AF_SPEC] = {AttrKind::nested};
   p[IFLA_PROP_LIST] = {AttrKind::binary};  // repeated IFLA_ALT_IFNAMEs: walked in altnames_of()
@@ -67,7 +69,8 @@ NlResult<std::vector<std::string>> altnames_of(std::span<const uint8_t> list) {
       std::string_view payload(cursor + sizeof(nlattr), attr.nla_len - sizeof(nlattr));
       auto nul = payload.find('\0');
       if (nul == std::string_view::npos)
-        return NetlinkError{.code = EBADMSG, .op = "netlink parse", .detail = "IFLA_ALT_IFNAME without a NUL"};
+        return NetlinkError{
+            .code = EBADMSG, .op = "netlink parse", .detail = "IFLA_ALT_IFNAME without a NUL"};
       names.emplace_back(payload.substr(0, nul));
     }
     std::size_t step = NLA_ALIGN(attr.nla_len);
@@ -135,16 +138,28 @@ NlResult<LinkInfo> parse_link(const nlmsghdr& message, bool details) {
   if (auto raw = attrs->bytes(IFLA_STATS64)) {
     rtnl_link_stats64 s{};
     std::memcpy(&s, raw->data(), std::min(raw->size(), sizeof s));
-    link.stats = LinkStats{.rx_packets = s.rx_packets, .tx_packets = s.tx_packets, .rx_bytes = s.rx_bytes,
-                           .tx_bytes = s.tx_bytes, .rx_errors = s.rx_errors, .tx_errors = s.tx_errors,
-                           .rx_dropped = s.rx_dropped, .tx_dropped = s.tx_dropped,
-                           .rx_over_errors = s.rx_over_errors, .rx_missed_errors = s.rx_missed_errors,
-                           .multicast = s.multicast, .tx_carrier_errors = s.tx_carrier_errors,
-                           .collisions = s.collisions, .rx_length_errors = s.rx_length_errors,
-                           .rx_crc_errors = s.rx_crc_errors, .rx_frame_errors = s.rx_frame_errors,
-                           .rx_fifo_errors = s.rx_fifo_errors, .rx_nohandler = s.rx_nohandler,
-                           .tx_aborted_errors = s.tx_aborted_errors, .tx_fifo_errors = s.tx_fifo_errors,
-                           .tx_window_errors = s.tx_window_errors, .tx_heartbeat_errors = s.tx_heartbeat_errors,
+    link.stats = LinkStats{.rx_packets = s.rx_packets,
+                           .tx_packets = s.tx_packets,
+                           .rx_bytes = s.rx_bytes,
+                           .tx_bytes = s.tx_bytes,
+                           .rx_errors = s.rx_errors,
+                           .tx_errors = s.tx_errors,
+                           .rx_dropped = s.rx_dropped,
+                           .tx_dropped = s.tx_dropped,
+                           .rx_over_errors = s.rx_over_errors,
+                           .rx_missed_errors = s.rx_missed_errors,
+                           .multicast = s.multicast,
+                           .tx_carrier_errors = s.tx_carrier_errors,
+                           .collisions = s.collisions,
+                           .rx_length_errors = s.rx_length_errors,
+                           .rx_crc_errors = s.rx_crc_errors,
+                           .rx_frame_errors = s.rx_frame_errors,
+                           .rx_fifo_errors = s.rx_fifo_errors,
+                           .rx_nohandler = s.rx_nohandler,
+                           .tx_aborted_errors = s.tx_aborted_errors,
+                           .tx_fifo_errors = s.tx_fifo_errors,
+                           .tx_window_errors = s.tx_window_errors,
+                           .tx_heartbeat_errors = s.tx_heartbeat_errors,
                            .carrier_changes = attrs->u32(IFLA_CARRIER_CHANGES).value_or(0)};
   }
   return link;

@@ -51,7 +51,8 @@ decltype(MonitorEvent::object) parse_object(const nlmsghdr& m, bool details) {
       if (auto n = detail::parse_neigh(m))
         if (auto info = detail::neighbour_info(*n)) return std::move(*info);
       break;
-    default: break;
+    default:
+      break;
   }
   return std::monostate{};
 }
@@ -69,9 +70,12 @@ NlResult<Monitor> Monitor::open(const MonitorOptions& options) {
   if (!socket) return NetlinkError::from(socket.error());
   mon.fd_ = std::move(*socket);
   int fd = mon.fd_.get();
-  if (auto rcv = sys::setsockopt_int(fd, SOL_SOCKET, SO_RCVBUF, options.receive_buffer, "setsockopt(SO_RCVBUF)"); !rcv)
+  if (auto rcv =
+          sys::setsockopt_int(fd, SOL_SOCKET, SO_RCVBUF, options.receive_buffer, "setsockopt(SO_RCVBUF)");
+      !rcv)
     return NetlinkError::from(rcv.error());
-  auto bound = sys::bind_netlink(fd, sockaddr_nl{.nl_family = AF_NETLINK, .nl_pad = 0, .nl_pid = 0, .nl_groups = 0});
+  auto bound =
+      sys::bind_netlink(fd, sockaddr_nl{.nl_family = AF_NETLINK, .nl_pad = 0, .nl_pid = 0, .nl_groups = 0});
   if (!bound) return NetlinkError::from(bound.error());
   // One group at a time: nl_groups in bind only reaches the first 32.
   for (unsigned group : options.groups) {
@@ -104,7 +108,8 @@ NlResult<std::vector<MonitorEvent>> Monitor::receive(bool wait) {
       return NetlinkError{.code = EBADMSG, .op = "netlink parse", .detail = "malformed notification"};
     if (h.nlmsg_type != NLMSG_NOOP && h.nlmsg_type != NLMSG_DONE && h.nlmsg_type != NLMSG_ERROR) {
       // Copied out, so that the parsers read an aligned message.
-      MonitorEvent e{.type = h.nlmsg_type, .deleted = is_delete(h.nlmsg_type),
+      MonitorEvent e{.type = h.nlmsg_type,
+                     .deleted = is_delete(h.nlmsg_type),
                      .raw = std::vector<char>(p, p + h.nlmsg_len)};
       e.object = parse_object(*reinterpret_cast<const nlmsghdr*>(e.raw.data()), details_);
       events.push_back(std::move(e));

@@ -87,8 +87,9 @@ NlResult<NeighTableInfo> parse_neigh_table(const nlmsghdr& message) {
 NlResult<std::vector<NeighTableInfo>> list_neigh_tables(Connection& conn, int family) {
   Message m(RTM_GETNEIGHTBL, NLM_F_REQUEST, 64);
   m.put_header<ndtmsg>().ndtm_family = static_cast<uint8_t>(family);
-  return detail::dump_collect<NeighTableInfo>(conn, std::move(m), "ntable list", std::string(), RTM_NEWNEIGHTBL,
-                                              parse_neigh_table, [](const NeighTableInfo&) { return true; });
+  return detail::dump_collect<NeighTableInfo>(conn, std::move(m), "ntable list", std::string(),
+                                              RTM_NEWNEIGHTBL, parse_neigh_table,
+                                              [](const NeighTableInfo&) { return true; });
 }
 
 Message neigh_table_change_message(const NeighTableChange& change) {
@@ -129,7 +130,8 @@ Message neigh_table_change_message(const NeighTableChange& change) {
 }
 
 NlResult<void> change_neigh_table(Connection& conn, const NeighTableChange& change) {
-  return conn.execute({.message = neigh_table_change_message(change), .op = "ntable change", .object = change.name});
+  return conn.execute(
+      {.message = neigh_table_change_message(change), .op = "ntable change", .object = change.name});
 }
 
 }  // namespace brisk::netlink

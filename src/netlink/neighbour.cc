@@ -1,6 +1,5 @@
 // Neighbours and bridge fdb entries: one request each, no dumps to resolve.
 #include "brisk/netlink/neighbour.h"
-#include "netlink/dump_collect.h"
 
 #include <linux/rtnetlink.h>
 
@@ -9,6 +8,7 @@
 
 #include "brisk/netlink/attributes.h"
 #include "brisk/netlink/link.h"
+#include "netlink/dump_collect.h"
 #include "netlink/op.h"
 #include "netlink/reply_parsers.h"
 
@@ -51,8 +51,9 @@ std::optional<MacAddress> mac_of(const Attributes& attrs) {
 }
 
 // master: an ifindex, -1 for "no master" (the kernel's NDA_MASTER filter), 0 for any.
-NlResult<void> dump_neigh(Connection& conn, int family, uint8_t flags, int ifindex, int master, const char* op,
-                          const std::string& object, const std::function<void(const ParsedNeigh&)>& take,
+NlResult<void> dump_neigh(Connection& conn, int family, uint8_t flags, int ifindex, int master,
+                          const char* op, const std::string& object,
+                          const std::function<void(const ParsedNeigh&)>& take,
                           const std::function<void()>& restart) {
   Message m(RTM_GETNEIGH, NLM_F_REQUEST);
   auto& ndm = m.put_header<ndmsg>();
@@ -79,20 +80,28 @@ namespace {
 
 const char* neigh_op_name(NeighWrite write) {
   switch (write) {
-    case NeighWrite::add: return "neigh add";
-    case NeighWrite::replace: return "neigh replace";
-    case NeighWrite::change: return "neigh change";
-    case NeighWrite::del: return "neigh del";
+    case NeighWrite::add:
+      return "neigh add";
+    case NeighWrite::replace:
+      return "neigh replace";
+    case NeighWrite::change:
+      return "neigh change";
+    case NeighWrite::del:
+      return "neigh del";
   }
   return "neigh";
 }
 
 uint16_t neigh_write_flags(NeighWrite write) {
   switch (write) {
-    case NeighWrite::add: return NLM_F_CREATE | NLM_F_EXCL;
-    case NeighWrite::replace: return NLM_F_CREATE | NLM_F_REPLACE;
-    case NeighWrite::change: return NLM_F_REPLACE;  // no NLM_F_CREATE: the entry must exist
-    case NeighWrite::del: return 0;
+    case NeighWrite::add:
+      return NLM_F_CREATE | NLM_F_EXCL;
+    case NeighWrite::replace:
+      return NLM_F_CREATE | NLM_F_REPLACE;
+    case NeighWrite::change:
+      return NLM_F_REPLACE;  // no NLM_F_CREATE: the entry must exist
+    case NeighWrite::del:
+      return 0;
   }
   return 0;
 }
@@ -107,7 +116,8 @@ Op neighbour_op(NeighbourSpec spec, NeighWrite write) {
   Op result{.op = op, .object = object};
   auto reject = [&](NetlinkError e) { return failed_op(op, object, std::move(e)); };
   bool no_dev = proxy && spec.dev.empty();  // a proxy entry for every device
-  if (auto valid = check_dev(spec.dev, op, object); !valid && !no_dev) return reject(std::move(valid).error());
+  if (auto valid = check_dev(spec.dev, op, object); !valid && !no_dev)
+    return reject(std::move(valid).error());
   auto ip = IpAddress::parse(spec.address);
   if (!ip) return reject(invalid_argument(op, object, "malformed address '" + spec.address + "'"));
   std::optional<MacAddress> mac;
@@ -121,9 +131,10 @@ Op neighbour_op(NeighbourSpec spec, NeighWrite write) {
   if (!no_dev) result.needs.push_back({spec.dev, "dev"});
   // A proxy add succeeds on an entry already there: undoing it would take
   // that entry away.
-  if (write == NeighWrite::add && !proxy) result.undo = [spec] { return neighbour_op(spec, NeighWrite::del); };
-  result.build = [spec, ip = *ip, mac, write, del, proxy, op, object](Connection& conn)
-      -> NlResult<std::vector<Request>> {
+  if (write == NeighWrite::add && !proxy)
+    result.undo = [spec] { return neighbour_op(spec, NeighWrite::del); };
+  result.build = [spec, ip = *ip, mac, write, del, proxy, op,
+                  object](Connection& conn) -> NlResult<std::vector<Request>> {
     Message m(del ? RTM_DELNEIGH : RTM_NEWNEIGH, neigh_write_flags(write));
     auto& ndm = m.put_header<ndmsg>();
     ndm.ndm_family = static_cast<uint8_t>(ip.family);
@@ -165,10 +176,12 @@ Op fdb_op(FdbSpec spec, int kind) {
     if (!parsed) return reject(invalid_argument(op, object, "malformed dst '" + spec.dst + "'"));
     dst = *parsed;
   }
-  if (spec.vlan && *spec.vlan > 4095) return reject(invalid_argument(op, object, "vlan id above 4095", ERANGE));
+  if (spec.vlan && *spec.vlan > 4095)
+    return reject(invalid_argument(op, object, "vlan id above 4095", ERANGE));
   result.needs.push_back({spec.dev, "dev"});
   if (kind == RTM_NEWNEIGH) result.undo = [spec] { return fdb_op(spec, RTM_DELNEIGH); };
-  result.build = [spec, mac = *mac, dst, kind, op, object](Connection& conn) -> NlResult<std::vector<Request>> {
+  result.build = [spec, mac = *mac, dst, kind, op,
+                  object](Connection& conn) -> NlResult<std::vector<Request>> {
     bool del = kind == RTM_DELNEIGH;
     Message m(static_cast<uint16_t>(kind), del ? 0 : NLM_F_CREATE | NLM_F_EXCL);
     auto& ndm = m.put_header<ndmsg>();
@@ -176,7 +189,8 @@ Op fdb_op(FdbSpec spec, int kind) {
     ndm.ndm_ifindex = cached(conn, spec.dev);
     ndm.ndm_state = spec.state;
     // Neither flag means "master" to the kernel; say it explicitly.
-    ndm.ndm_flags = static_cast<uint8_t>((spec.master || !spec.self ? NTF_MASTER : 0) | (spec.self ? NTF_SELF : 0));
+    ndm.ndm_flags =
+        static_cast<uint8_t>((spec.master || !spec.self ? NTF_MASTER : 0) | (spec.self ? NTF_SELF : 0));
     m.put_bytes(NDA_LLADDR, mac.bytes);
     if (spec.vlan) m.put_u16(NDA_VLAN, *spec.vlan);
     if (dst) m.put_bytes(NDA_DST, dst->data());
@@ -187,14 +201,16 @@ Op fdb_op(FdbSpec spec, int kind) {
     // bridge reports its own entries with NDA_MASTER and no flag; a
     // device's own table flags them NTF_SELF.
     bool self = spec.self && !spec.master;
-    requests.back().recheck = [dev = spec.dev, mac, vlan = spec.vlan, self, del](Connection& c) -> NlResult<bool> {
+    requests.back().recheck = [dev = spec.dev, mac, vlan = spec.vlan, self,
+                               del](Connection& c) -> NlResult<bool> {
       auto ifindex = resolve_link(c, dev);
       if (!ifindex) return std::move(ifindex).error();
       bool present = false;
       auto done = dump_neigh(
           c, AF_BRIDGE, 0, *ifindex, 0, "fdb recheck", dev,
           [&](const ParsedNeigh& n) {
-            bool in_table = self ? (n.header.ndm_flags & NTF_SELF) != 0 : n.attrs->u32(NDA_MASTER).has_value();
+            bool in_table =
+                self ? (n.header.ndm_flags & NTF_SELF) != 0 : n.attrs->u32(NDA_MASTER).has_value();
             present |= n.header.ndm_ifindex == *ifindex && in_table && mac_of(*n.attrs) == mac &&
                        (!vlan || n.attrs->u16(NDA_VLAN) == vlan);
           },
@@ -214,11 +230,17 @@ std::optional<NeighbourInfo> neighbour_info(const ParsedNeigh& n) {
   if (!ip) return std::nullopt;
   nda_cacheinfo cache{};
   if (auto raw = n.attrs->bytes(NDA_CACHEINFO)) std::memcpy(&cache, raw->data(), sizeof cache);
-  return NeighbourInfo{.ifindex = n.header.ndm_ifindex, .address = *ip, .lladdr = mac_of(*n.attrs),
-                       .state = n.header.ndm_state, .flags = n.header.ndm_flags,
+  return NeighbourInfo{.ifindex = n.header.ndm_ifindex,
+                       .address = *ip,
+                       .lladdr = mac_of(*n.attrs),
+                       .state = n.header.ndm_state,
+                       .flags = n.header.ndm_flags,
                        .managed = (n.attrs->u32(NDA_FLAGS_EXT).value_or(0) & NTF_EXT_MANAGED) != 0,
-                       .protocol = n.attrs->u8(NDA_PROTOCOL).value_or(0), .refcnt = cache.ndm_refcnt,
-                       .used = cache.ndm_used, .confirmed = cache.ndm_confirmed, .updated = cache.ndm_updated,
+                       .protocol = n.attrs->u8(NDA_PROTOCOL).value_or(0),
+                       .refcnt = cache.ndm_refcnt,
+                       .used = cache.ndm_used,
+                       .confirmed = cache.ndm_confirmed,
+                       .updated = cache.ndm_updated,
                        .probes = n.attrs->u32(NDA_PROBES)};
 }
 
@@ -271,8 +293,8 @@ NlResult<NeighbourInfo> get_neighbour(Connection& conn, const std::string& dev, 
   if (!dev.empty()) {
     auto index = resolve_link(conn, dev);
     if (!index && index.error().code == ENODEV)
-      return NetlinkError{.code = ENODEV, .op = op, .object = object,
-                          .detail = "dev '" + dev + "' does not exist"};
+      return NetlinkError{
+          .code = ENODEV, .op = op, .object = object, .detail = "dev '" + dev + "' does not exist"};
     ifindex = BRISK_TRY(std::move(index));
   }
   Message m(RTM_GETNEIGH, NLM_F_REQUEST);
@@ -283,11 +305,12 @@ NlResult<NeighbourInfo> get_neighbour(Connection& conn, const std::string& dev, 
   m.put_bytes(NDA_DST, ip->data());
   auto parse = [&](const nlmsghdr& reply) -> NlResult<NeighbourInfo> {
     auto info = detail::neighbour_info(BRISK_TRY(detail::parse_neigh(reply)));
-    if (!info) return NetlinkError{.code = EBADMSG, .op = op, .object = object, .detail = "no entry in the reply"};
+    if (!info)
+      return NetlinkError{.code = EBADMSG, .op = op, .object = object, .detail = "no entry in the reply"};
     return std::move(*info);
   };
-  return detail::single_reply<NeighbourInfo>(conn, {.message = std::move(m), .op = op, .object = object}, RTM_NEWNEIGH,
-                                             parse, "no entry in the reply");
+  return detail::single_reply<NeighbourInfo>(conn, {.message = std::move(m), .op = op, .object = object},
+                                             RTM_NEWNEIGH, parse, "no entry in the reply");
 }
 
 NlResult<void> add_fdb(Connection& conn, const FdbSpec& spec) {
@@ -309,8 +332,11 @@ NlResult<std::vector<FdbInfo>> list_fdb(Connection& conn, const std::string& bri
       [&](const detail::ParsedNeigh& n) {
         auto mac = detail::mac_of(*n.attrs);
         if (!mac) return;
-        found.push_back({.ifindex = n.header.ndm_ifindex, .lladdr = *mac, .state = n.header.ndm_state,
-                         .flags = n.header.ndm_flags, .vlan = n.attrs->u16(NDA_VLAN),
+        found.push_back({.ifindex = n.header.ndm_ifindex,
+                         .lladdr = *mac,
+                         .state = n.header.ndm_state,
+                         .flags = n.header.ndm_flags,
+                         .vlan = n.attrs->u16(NDA_VLAN),
                          .master = static_cast<int>(n.attrs->u32(NDA_MASTER).value_or(0))});
       },
       [&] { found.clear(); });

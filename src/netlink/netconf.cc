@@ -46,16 +46,17 @@ NlResult<NetconfInfo> parse_netconf(const nlmsghdr& message) {
 }
 
 NlResult<std::vector<NetconfInfo>> list_netconf(Connection& conn, int family) {
-  return detail::dump_collect<NetconfInfo>(conn, netconf_request(family), "netconf list", std::string(), RTM_NEWNETCONF,
-                                           parse_netconf, [](const NetconfInfo&) { return true; });
+  return detail::dump_collect<NetconfInfo>(conn, netconf_request(family), "netconf list", std::string(),
+                                           RTM_NEWNETCONF, parse_netconf,
+                                           [](const NetconfInfo&) { return true; });
 }
 
 NlResult<NetconfInfo> get_netconf(Connection& conn, int family, int ifindex) {
   Message m = netconf_request(family);
   m.put_u32(NETCONFA_IFINDEX, static_cast<uint32_t>(ifindex));
   return detail::single_reply<NetconfInfo>(
-      conn, {.message = std::move(m), .op = "netconf", .object = "ifindex " + std::to_string(ifindex)}, RTM_NEWNETCONF,
-      parse_netconf, "no RTM_NEWNETCONF reply");
+      conn, {.message = std::move(m), .op = "netconf", .object = "ifindex " + std::to_string(ifindex)},
+      RTM_NEWNETCONF, parse_netconf, "no RTM_NEWNETCONF reply");
 }
 
 }  // namespace brisk::netlink

@@ -1,8 +1,8 @@
 #include "brisk/netlink/netns.h"
 
 #include <fcntl.h>
-#include <linux/netlink.h>
 #include <limits.h>
+#include <linux/netlink.h>
 #include <sched.h>
 #include <sys/mount.h>
 
@@ -57,10 +57,10 @@ NlResult<void> create_netns(const std::string& name, const NetnsCreateOptions& o
   return std::move(create_netns_each(std::span<const std::string>(&name, 1), options)[0]);
 }
 
-std::vector<NlResult<void>> create_netns_each(std::span<const std::string> names, const NetnsCreateOptions& options) {
-  return detail::create_netns_each_on(names, options.on_calling_thread ? detail::NetnsThread::calling
-                                                                       : detail::NetnsThread::helper,
-                                      nullptr);
+std::vector<NlResult<void>> create_netns_each(std::span<const std::string> names,
+                                              const NetnsCreateOptions& options) {
+  return detail::create_netns_each_on(
+      names, options.on_calling_thread ? detail::NetnsThread::calling : detail::NetnsThread::helper, nullptr);
 }
 
 namespace detail {
@@ -110,8 +110,10 @@ std::vector<NlResult<void>> create_netns_each_on(std::span<const std::string> na
       if (bound && opened) {
         auto ns = sys::open(self, O_RDONLY);
         auto rtnl = ns ? sys::socket(AF_NETLINK, SOCK_RAW, NETLINK_ROUTE) : Result<UniqueFd>(ns.error());
-        if (rtnl) (*opened)[i] = {std::move(*ns), std::move(*rtnl)};
-        else bound = rtnl.error();  // made but not usable: undone below
+        if (rtnl)
+          (*opened)[i] = {std::move(*ns), std::move(*rtnl)};
+        else
+          bound = rtnl.error();  // made but not usable: undone below
       }
       if (!bound) results[i] = failed(bound.error(), "netns add", names[i]);
     }
@@ -202,7 +204,9 @@ NlResult<UniqueFd> open_netns(const std::string& name) {
   return checked(sys::open(netns_path(name), O_RDONLY), name);
 }
 
-NlResult<UniqueFd> open_netns_path(const std::string& path) { return checked(sys::open(path, O_RDONLY), path); }
+NlResult<UniqueFd> open_netns_path(const std::string& path) {
+  return checked(sys::open(path, O_RDONLY), path);
+}
 
 NlResult<void> enter_netns(int netns_fd, const std::string& name) {
   auto entered = sys::setns(netns_fd, CLONE_NEWNET);
@@ -212,7 +216,8 @@ NlResult<void> enter_netns(int netns_fd, const std::string& name) {
 
 NlResult<UniqueFd> open_netns_pid(pid_t pid) {
   if (pid <= 0) return invalid_argument("netns open", std::to_string(pid), "pid must be positive");
-  return checked(sys::open("/proc/" + std::to_string(pid) + "/ns/net", O_RDONLY), "pid " + std::to_string(pid));
+  return checked(sys::open("/proc/" + std::to_string(pid) + "/ns/net", O_RDONLY),
+                 "pid " + std::to_string(pid));
 }
 
 }  // namespace brisk::netlink

@@ -14,7 +14,9 @@
 namespace brisk::netlink {
 namespace {
 
-bool same_file(const struct stat& a, const struct stat& b) { return a.st_dev == b.st_dev && a.st_ino == b.st_ino; }
+bool same_file(const struct stat& a, const struct stat& b) {
+  return a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+}
 
 bool all_digits(const std::string& word) {
   if (word.empty()) return false;
@@ -59,7 +61,8 @@ NlResult<std::vector<pid_t>> netns_pids(int netns_fd) {
   for (const auto& entry : *entries) {
     if (!all_digits(entry)) continue;
     auto st = sys::stat("/proc/" + entry + "/ns/net");
-    if (st && same_file(*st, target)) pids.push_back(static_cast<pid_t>(std::stol(entry)));  // exited: skipped
+    if (st && same_file(*st, target))
+      pids.push_back(static_cast<pid_t>(std::stol(entry)));  // exited: skipped
   }
   return pids;
 }

@@ -63,7 +63,9 @@ class RoundMaker {
 };
 
 NetlinkError cancelled(const std::string& name, const char* what, const std::string& culprit) {
-  return NetlinkError{.code = ECANCELED, .op = "netns setup", .object = name,
+  return NetlinkError{.code = ECANCELED,
+                      .op = "netns setup",
+                      .object = name,
                       .detail = std::string(what) + ": container " + culprit + " failed first"};
 }
 
@@ -78,7 +80,10 @@ class FleetSetup {
  public:
   FleetSetup(Connection& host, std::span<const NetnsSetup> containers, std::vector<std::string> names,
              const NetnsSetupOptions& options)
-      : host_(host), containers_(containers), names_(std::move(names)), options_(options),
+      : host_(host),
+        containers_(containers),
+        names_(std::move(names)),
+        options_(options),
         results_(containers.size()) {}
 
   std::vector<NlResult<void>> run() {
@@ -112,13 +117,14 @@ class FleetSetup {
     std::size_t after_first = 0, after_last = 0;  // from `host_after`
     bool made = false;                            // its namespace is ours
     bool failed = false;
-    bool queued = false;                          // its host side was queued
-    bool cancelled = false;                       // begun after the container that stopped the run
+    bool queued = false;     // its host side was queued
+    bool cancelled = false;  // begun after the container that stopped the run
   };
 
   std::span<const std::string> round_names(std::size_t r) const {
     std::size_t first = r * options_.round;
-    return std::span<const std::string>(names_).subspan(first, std::min(options_.round, names_.size() - first));
+    return std::span<const std::string>(names_).subspan(first,
+                                                        std::min(options_.round, names_.size() - first));
   }
 
   void set_up_round(std::size_t r, RoundMaker& made) {
@@ -200,7 +206,8 @@ class FleetSetup {
       if (!s.made || !s.failed) continue;
       // What is reported as not applied is undone whatever undo_failed says.
       if (!options_.undo_failed && !s.cancelled) continue;
-      for (auto [first, last] : {std::pair{s.after_first, s.after_last}, std::pair{s.host_first, s.host_last}}) {
+      for (auto [first, last] :
+           {std::pair{s.after_first, s.after_last}, std::pair{s.host_first, s.host_last}}) {
         for (std::size_t i = last; i-- > first;) {
           if (!host_results[i] || !host_ops[i].undo) continue;
           undo.push_back(host_ops[i].undo());
@@ -213,7 +220,8 @@ class FleetSetup {
     for (std::size_t u = 0; u < undone.size(); ++u)
       if (!undone[u]) note_undo_failure(base + undo_owner[u], undone[u].error());
     for (std::size_t k : drop)
-      if (auto deleted = delete_netns(names_[base + k]); !deleted) note_undo_failure(base + k, deleted.error());
+      if (auto deleted = delete_netns(names_[base + k]); !deleted)
+        note_undo_failure(base + k, deleted.error());
   }
 
   void note_undo_failure(std::size_t i, const NetlinkError& e) {
@@ -241,9 +249,11 @@ class FleetSetup {
 
 }  // namespace
 
-NlResult<std::vector<NlResult<void>>> setup_netns_many(Connection& host, std::span<const NetnsSetup> containers,
-                                                      const NetnsSetupOptions& options) {
-  if (options.round == 0) return invalid_argument("netns setup", "round", "a round takes at least one container");
+NlResult<std::vector<NlResult<void>>> setup_netns_many(Connection& host,
+                                                       std::span<const NetnsSetup> containers,
+                                                       const NetnsSetupOptions& options) {
+  if (options.round == 0)
+    return invalid_argument("netns setup", "round", "a round takes at least one container");
   std::vector<std::string> names;
   names.reserve(containers.size());
   std::unordered_set<std::string_view> seen;
@@ -252,7 +262,8 @@ NlResult<std::vector<NlResult<void>>> setup_netns_many(Connection& host, std::sp
       valid.error().op = "netns setup";
       return std::move(valid).error();
     }
-    if (!seen.insert(c.name).second) return invalid_argument("netns setup", c.name, "two containers have this name");
+    if (!seen.insert(c.name).second)
+      return invalid_argument("netns setup", c.name, "two containers have this name");
     names.push_back(c.name);
   }
   return FleetSetup(host, containers, std::move(names), options).run();

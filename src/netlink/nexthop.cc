@@ -55,7 +55,8 @@ constexpr auto kBucketNestPolicies = [] {
 
 NlResult<NexthopBucket> parse_bucket(const nlmsghdr& message) {
   if (message.nlmsg_len < NLMSG_HDRLEN + sizeof(nhmsg))
-    return NetlinkError{.code = EBADMSG, .op = "netlink parse", .detail = "RTM_NEWNEXTHOPBUCKET: shorter than its header"};
+    return NetlinkError{
+        .code = EBADMSG, .op = "netlink parse", .detail = "RTM_NEWNEXTHOPBUCKET: shorter than its header"};
   nhmsg header;
   std::memcpy(&header, reinterpret_cast<const char*>(&message) + NLMSG_HDRLEN, sizeof header);
   auto attrs = Attributes::parse_message(message, sizeof(nhmsg), Schema{kBucketPolicies});
@@ -83,9 +84,12 @@ Message nexthop_request(uint16_t flags) {
 
 const char* write_name(NexthopWrite write) {
   switch (write) {
-    case NexthopWrite::add: return "nexthop add";
-    case NexthopWrite::replace: return "nexthop replace";
-    case NexthopWrite::del: return "nexthop del";
+    case NexthopWrite::add:
+      return "nexthop add";
+    case NexthopWrite::replace:
+      return "nexthop replace";
+    case NexthopWrite::del:
+      return "nexthop del";
   }
   return "nexthop";
 }
@@ -104,18 +108,24 @@ Op nexthop_op(NexthopObjectSpec spec, NexthopWrite write) {
   std::optional<IpAddress> via;
   if (!spec.via.empty()) {
     auto parsed = IpAddress::parse(spec.via);
-    if (!parsed) return failed_op(op, object, invalid_argument(op, object, "malformed gateway '" + spec.via + "'"));
+    if (!parsed)
+      return failed_op(op, object, invalid_argument(op, object, "malformed gateway '" + spec.via + "'"));
     via = *parsed;
     if (spec.family != AF_UNSPEC && via->family != spec.family)
-      return failed_op(op, object, invalid_argument(op, object, "gateway '" + spec.via + "' is not of the nexthop's family"));
+      return failed_op(
+          op, object,
+          invalid_argument(op, object, "gateway '" + spec.via + "' is not of the nexthop's family"));
   }
   for (const auto& member : spec.group)
     if (member.weight < 1 || member.weight > 256)
-      return failed_op(op, object, invalid_argument(op, object, "group weight " + std::to_string(member.weight) +
-                                                                    " is outside 1..256"));
+      return failed_op(
+          op, object,
+          invalid_argument(op, object,
+                           "group weight " + std::to_string(member.weight) + " is outside 1..256"));
   Op result{.op = op, .object = object};
   if (!spec.dev.empty()) {
-    if (auto valid = check_dev(spec.dev, op, object); !valid) return failed_op(op, object, std::move(valid).error());
+    if (auto valid = check_dev(spec.dev, op, object); !valid)
+      return failed_op(op, object, std::move(valid).error());
     result.needs.push_back({spec.dev, "dev"});
   }
   // An add that named its id made that object, so deleting the id undoes it.
@@ -134,7 +144,8 @@ Op nexthop_op(NexthopObjectSpec spec, NexthopWrite write) {
   result.build = [state](Connection& conn) -> NlResult<std::vector<Request>> {
     const NexthopObjectSpec& spec = state->spec;
     bool del = state->write == NexthopWrite::del;
-    uint16_t flags = del ? 0 : NLM_F_CREATE | (state->write == NexthopWrite::add ? NLM_F_EXCL : NLM_F_REPLACE);
+    uint16_t flags =
+        del ? 0 : NLM_F_CREATE | (state->write == NexthopWrite::add ? NLM_F_EXCL : NLM_F_REPLACE);
     Message m(del ? RTM_DELNEXTHOP : RTM_NEWNEXTHOP, flags);
     auto& nhm = m.put_header<nhmsg>();
     nhm.nh_family = static_cast<uint8_t>(spec.family);
@@ -246,12 +257,12 @@ NlResult<std::vector<NexthopEntry>> list_nexthops(Connection& conn, const Nextho
   if (filter.groups) m.put_flag(NHA_GROUPS);
   if (filter.master) m.put_u32(NHA_MASTER, static_cast<uint32_t>(filter.master));
   if (filter.fdb) m.put_flag(NHA_FDB);
-  return detail::dump_collect<NexthopEntry>(conn, std::move(m), "nexthop list", "",
-                                            RTM_NEWNEXTHOP, detail::parse_nexthop,
-                                            [](const NexthopEntry&) { return true; });
+  return detail::dump_collect<NexthopEntry>(conn, std::move(m), "nexthop list", "", RTM_NEWNEXTHOP,
+                                            detail::parse_nexthop, [](const NexthopEntry&) { return true; });
 }
 
-NlResult<std::vector<NexthopBucket>> list_nexthop_buckets(Connection& conn, const NexthopBucketFilter& filter) {
+NlResult<std::vector<NexthopBucket>> list_nexthop_buckets(Connection& conn,
+                                                          const NexthopBucketFilter& filter) {
   Message m(RTM_GETNEXTHOPBUCKET, NLM_F_REQUEST);
   m.put_header<nhmsg>().nh_family = static_cast<uint8_t>(filter.family);
   if (filter.oif) m.put_u32(NHA_OIF, static_cast<uint32_t>(filter.oif));
@@ -262,8 +273,9 @@ NlResult<std::vector<NexthopBucket>> list_nexthop_buckets(Connection& conn, cons
     m.put_u32(NHA_RES_BUCKET_NH_ID, filter.nhid);
     m.end_nest(nest);
   }
-  return detail::dump_collect<NexthopBucket>(conn, std::move(m), "nexthop bucket list", "", RTM_NEWNEXTHOPBUCKET,
-                                             parse_bucket, [](const NexthopBucket&) { return true; });
+  return detail::dump_collect<NexthopBucket>(conn, std::move(m), "nexthop bucket list", "",
+                                             RTM_NEWNEXTHOPBUCKET, parse_bucket,
+                                             [](const NexthopBucket&) { return true; });
 }
 
 NlResult<NexthopBucket> get_nexthop_bucket(Connection& conn, uint32_t id, uint16_t index) {
@@ -274,16 +286,17 @@ NlResult<NexthopBucket> get_nexthop_bucket(Connection& conn, uint32_t id, uint16
   m.put_u16(NHA_RES_BUCKET_INDEX, index);
   m.end_nest(nest);
   std::string object = "id " + std::to_string(id) + " index " + std::to_string(index);
-  return detail::single_reply<NexthopBucket>(conn, {.message = std::move(m), .op = "nexthop bucket get", .object = object},
-                                             RTM_NEWNEXTHOPBUCKET, parse_bucket, "no reply", ENOENT);
+  return detail::single_reply<NexthopBucket>(
+      conn, {.message = std::move(m), .op = "nexthop bucket get", .object = object}, RTM_NEWNEXTHOPBUCKET,
+      parse_bucket, "no reply", ENOENT);
 }
 
 NlResult<NexthopEntry> get_nexthop(Connection& conn, uint32_t id) {
   Message m = nexthop_request(NLM_F_REQUEST);
   m.put_u32(NHA_ID, id);
   return detail::single_reply<NexthopEntry>(
-      conn, {.message = std::move(m), .op = "nexthop get", .object = "id " + std::to_string(id)}, RTM_NEWNEXTHOP,
-      detail::parse_nexthop, "no reply", ENOENT);
+      conn, {.message = std::move(m), .op = "nexthop get", .object = "id " + std::to_string(id)},
+      RTM_NEWNEXTHOP, detail::parse_nexthop, "no reply", ENOENT);
 }
 
 }  // namespace brisk::netlink

@@ -30,9 +30,9 @@ struct NameNeed {
 };
 
 struct Op {
-  const char* op = "";             // for errors
-  std::string object{};            // for errors
-  std::vector<NameNeed> needs{};   // resolved into the connection's cache before build
+  const char* op = "";            // for errors
+  std::string object{};           // for errors
+  std::vector<NameNeed> needs{};  // resolved into the connection's cache before build
   // Builds the request(s), sent back to back; the first failure is the
   // op's result. Names in `needs` are in the cache by then.
   std::function<NlResult<std::vector<Request>>(Connection&)> build{};
@@ -42,7 +42,7 @@ struct Op {
   std::function<void(Connection&, const NlResult<void>&)> after{};
   // Adds context to the op's error (e.g. the kind a kernel lacks).
   std::function<void(NetlinkError&)> explain{};
-  std::string delete_name{};       // a plain delete by name: may be coalesced
+  std::string delete_name{};   // a plain delete by name: may be coalesced
   bool changes_names = false;  // may rename or remove devices: resolve nothing until it is done
   // The op that puts back what this one did once it succeeded (a delete for
   // an exclusive add); empty when there is none. Lets a batch that stops at
@@ -82,7 +82,7 @@ Op route_op(RouteSpec spec, int kind, RouteMerge merge = RouteMerge::exclusive);
 // NLM_F_REPLACE alone), or an RTM_DELNEIGH.
 enum class NeighWrite { add, replace, change, del };
 Op neighbour_op(NeighbourSpec spec, NeighWrite write);
-Op fdb_op(FdbSpec spec, int kind);  // RTM_NEWNEIGH or RTM_DELNEIGH
+Op fdb_op(FdbSpec spec, int kind);    // RTM_NEWNEIGH or RTM_DELNEIGH
 Op rule_op(RuleSpec spec, int kind);  // RTM_NEWRULE (exclusive) or RTM_DELRULE
 Op nexthop_op(NexthopObjectSpec spec, NexthopWrite write);
 Op addrlabel_op(AddrLabelSpec spec, bool add);  // RTM_NEWADDRLABEL (exclusive) or RTM_DELADDRLABEL

@@ -53,22 +53,32 @@ constexpr auto kMetricPolicies = [] {
 
 uint16_t merge_flags(RouteMerge merge) {
   switch (merge) {
-    case RouteMerge::exclusive: return NLM_F_CREATE | NLM_F_EXCL;
-    case RouteMerge::replace: return NLM_F_CREATE | NLM_F_REPLACE;
-    case RouteMerge::change: return NLM_F_REPLACE;
-    case RouteMerge::prepend: return NLM_F_CREATE;
-    case RouteMerge::append: return NLM_F_CREATE | NLM_F_APPEND;
+    case RouteMerge::exclusive:
+      return NLM_F_CREATE | NLM_F_EXCL;
+    case RouteMerge::replace:
+      return NLM_F_CREATE | NLM_F_REPLACE;
+    case RouteMerge::change:
+      return NLM_F_REPLACE;
+    case RouteMerge::prepend:
+      return NLM_F_CREATE;
+    case RouteMerge::append:
+      return NLM_F_CREATE | NLM_F_APPEND;
   }
   return NLM_F_CREATE | NLM_F_EXCL;
 }
 
 const char* merge_op(RouteMerge merge) {
   switch (merge) {
-    case RouteMerge::exclusive: return "route add";
-    case RouteMerge::replace: return "route replace";
-    case RouteMerge::change: return "route change";
-    case RouteMerge::prepend: return "route prepend";
-    case RouteMerge::append: return "route append";
+    case RouteMerge::exclusive:
+      return "route add";
+    case RouteMerge::replace:
+      return "route replace";
+    case RouteMerge::change:
+      return "route change";
+    case RouteMerge::prepend:
+      return "route prepend";
+    case RouteMerge::append:
+      return "route append";
   }
   return "route add";
 }
@@ -113,12 +123,14 @@ NlResult<ParsedRoute> parse_spec(const RouteSpec& spec, const char* op, const st
   const bool goes_nowhere = spec.type == RouteType::blackhole || spec.type == RouteType::unreachable ||
                             spec.type == RouteType::prohibit || spec.type == RouteType::throw_;
   if (goes_nowhere && (parsed.via || !spec.dev.empty() || !spec.nexthops.empty()))
-    return invalid_argument(op, object, "blackhole, unreachable, prohibit and throw routes take no gateway or device");
+    return invalid_argument(op, object,
+                            "blackhole, unreachable, prohibit and throw routes take no gateway or device");
   if (!spec.nexthops.empty() && (parsed.via || !spec.dev.empty()))
     return invalid_argument(op, object, "a multipath route has its gateways and devices in its nexthops");
   for (const auto& nh : spec.nexthops) {
     if (nh.weight < 1 || nh.weight > 256)
-      return invalid_argument(op, object, "nexthop weight " + std::to_string(nh.weight) + " is not in 1..256");
+      return invalid_argument(op, object,
+                              "nexthop weight " + std::to_string(nh.weight) + " is not in 1..256");
     std::optional<IpAddress> via;
     if (!nh.via.empty()) {
       auto parsed_via = IpAddress::parse(nh.via);
@@ -183,8 +195,10 @@ NlResult<RouteInfo> parse_route(const nlmsghdr& message) {
   auto metrics = attrs->nested(RTA_METRICS, Schema{kMetricPolicies});
   if (!metrics) return std::move(metrics).error();
   for (uint16_t type = 1; type <= RTAX_MAX; ++type) {
-    if (type == RTAX_LOCK) route.metrics.locked = metrics->u32(type).value_or(0);
-    else if (type != RTAX_CC_ALGO) route.metrics.values[type] = metrics->u32(type);
+    if (type == RTAX_LOCK)
+      route.metrics.locked = metrics->u32(type).value_or(0);
+    else if (type != RTAX_CC_ALGO)
+      route.metrics.values[type] = metrics->u32(type);
   }
   route.metrics.congctl = std::string(metrics->string(RTAX_CC_ALGO).value_or(""));
   route.scope = rtm.rtm_scope;
@@ -208,12 +222,14 @@ Op route_op(RouteSpec spec, int kind, RouteMerge merge) {
   Op result{.op = op};
   result.needs.reserve(1 + spec.nexthops.size());
   if (!spec.dev.empty()) {
-    if (auto valid = check_dev(spec.dev, op, object); !valid) return failed_op(op, object, std::move(valid).error());
+    if (auto valid = check_dev(spec.dev, op, object); !valid)
+      return failed_op(op, object, std::move(valid).error());
     result.needs.push_back({spec.dev, "dev"});
   }
   for (const auto& nh : spec.nexthops) {
     if (nh.dev.empty()) continue;
-    if (auto valid = check_dev(nh.dev, op, object); !valid) return failed_op(op, object, std::move(valid).error());
+    if (auto valid = check_dev(nh.dev, op, object); !valid)
+      return failed_op(op, object, std::move(valid).error());
     result.needs.push_back({nh.dev, "nexthop dev"});
   }
   result.object = object;
@@ -227,7 +243,8 @@ Op route_op(RouteSpec spec, int kind, RouteMerge merge) {
     const char* op;
     std::string object;
   };
-  auto owned = std::make_shared<const State>(State{std::move(spec), std::move(*parsed), kind, merge, op, std::move(object)});
+  auto owned = std::make_shared<const State>(
+      State{std::move(spec), std::move(*parsed), kind, merge, op, std::move(object)});
   const State* state = owned.get();
   result.state = std::move(owned);
   // NLM_F_EXCL refused any route with the same key (prefix, table, tos,
@@ -243,10 +260,12 @@ Op route_op(RouteSpec spec, int kind, RouteMerge merge) {
     auto& rtm = m.put_header<rtmsg>();
     rtm.rtm_family = static_cast<uint8_t>(route.dst.address.family);
     rtm.rtm_dst_len = route.dst.length;
-    rtm.rtm_table = static_cast<uint8_t>(spec.table < 256 ? spec.table : static_cast<uint32_t>(RT_TABLE_UNSPEC));
+    rtm.rtm_table =
+        static_cast<uint8_t>(spec.table < 256 ? spec.table : static_cast<uint32_t>(RT_TABLE_UNSPEC));
     rtm.rtm_protocol = spec.protocol.value_or(del ? RTPROT_UNSPEC : RTPROT_BOOT);
     // A unicast delete matches a route of any type, as ip's (RTN_UNSPEC).
-    rtm.rtm_type = del && spec.type == RouteType::unicast ? uint8_t{RTN_UNSPEC} : static_cast<uint8_t>(spec.type);
+    rtm.rtm_type =
+        del && spec.type == RouteType::unicast ? uint8_t{RTN_UNSPEC} : static_cast<uint8_t>(spec.type);
     rtm.rtm_tos = spec.tos;
     // `ip route`'s defaults, for IPv4 (IPv6 has universe alone): host scope
     // for a local or nat route, link for broadcast, multicast and anycast,
@@ -293,8 +312,11 @@ Op route_op(RouteSpec spec, int kind, RouteMerge merge) {
       std::vector<Nexthop> paths;
       for (std::size_t k = 0; k < spec.nexthops.size(); ++k) {
         const auto& nh = spec.nexthops[k];
-        paths.push_back({.via = route.nexthop_vias[k], .ifindex = nh.dev.empty() ? 0 : cached(conn, nh.dev),
-                         .weight = nh.weight, .onlink = nh.onlink, .realms = nh.realms});
+        paths.push_back({.via = route.nexthop_vias[k],
+                         .ifindex = nh.dev.empty() ? 0 : cached(conn, nh.dev),
+                         .weight = nh.weight,
+                         .onlink = nh.onlink,
+                         .realms = nh.realms});
       }
       m.put_bytes(RTA_MULTIPATH, encode_multipath(paths));
     }
@@ -348,7 +370,8 @@ NlResult<std::vector<RouteInfo>> list_routes(Connection& conn, const RouteFilter
   auto& rtm = m.put_header<rtmsg>();
   rtm.rtm_family = static_cast<uint8_t>(filter.family);
   if (filter.cloned) rtm.rtm_flags |= RTM_F_CLONED;  // the kernel then dumps the exceptions
-  if (filter.table != RT_TABLE_UNSPEC) m.put_u32(RTA_TABLE, filter.table);  // kernel-side filters under strict checking
+  if (filter.table != RT_TABLE_UNSPEC)
+    m.put_u32(RTA_TABLE, filter.table);  // kernel-side filters under strict checking
   int oif = 0;
   if (!filter.dev.empty()) {
     auto index = resolve_link(conn, filter.dev);
@@ -361,10 +384,11 @@ NlResult<std::vector<RouteInfo>> list_routes(Connection& conn, const RouteFilter
     m.put_u32(RTA_OIF, static_cast<uint32_t>(oif));
   }
   return detail::dump_collect<RouteInfo>(
-      conn, std::move(m), "route list", filter.dev, RTM_NEWROUTE, detail::parse_route, [&](const RouteInfo& route) {
+      conn, std::move(m), "route list", filter.dev, RTM_NEWROUTE, detail::parse_route,
+      [&](const RouteInfo& route) {
         // IPv6 dumps carry cached clones and other tables unless filtered; keep ours.
-        return (filter.table == RT_TABLE_UNSPEC || route.table == filter.table) && (!oif || route.oif == oif) &&
-               route.cloned == filter.cloned;
+        return (filter.table == RT_TABLE_UNSPEC || route.table == filter.table) &&
+               (!oif || route.oif == oif) && route.cloned == filter.cloned;
       });
 }
 
@@ -413,12 +437,13 @@ NlResult<RouteInfo> get_route(Connection& conn, const RouteQuery& query) {
   if (query.dport) m.put_u16(RTA_DPORT, htons(*query.dport));
   if (!query.as.empty()) {
     auto as = IpAddress::parse(query.as);
-    if (!as || as->family != to->family) return invalid_argument(op, query.to, "malformed 'as' address '" + query.as + "'");
+    if (!as || as->family != to->family)
+      return invalid_argument(op, query.to, "malformed 'as' address '" + query.as + "'");
     m.put_bytes(RTA_NEWDST, as->data());
   }
 
-  return detail::single_reply<RouteInfo>(conn, {.message = std::move(m), .op = op, .object = query.to}, RTM_NEWROUTE,
-                                         detail::parse_route, "no route in the reply");
+  return detail::single_reply<RouteInfo>(conn, {.message = std::move(m), .op = op, .object = query.to},
+                                         RTM_NEWROUTE, detail::parse_route, "no route in the reply");
 }
 
 }  // namespace brisk::netlink

@@ -15,10 +15,10 @@ namespace {
 struct IpAttrs {
   uint16_t id, dst, src, ttl, tos, flags;
 };
-constexpr IpAttrs kIp{LWTUNNEL_IP_ID, LWTUNNEL_IP_DST, LWTUNNEL_IP_SRC, LWTUNNEL_IP_TTL, LWTUNNEL_IP_TOS,
-                      LWTUNNEL_IP_FLAGS};
-constexpr IpAttrs kIp6{LWTUNNEL_IP6_ID, LWTUNNEL_IP6_DST, LWTUNNEL_IP6_SRC, LWTUNNEL_IP6_HOPLIMIT, LWTUNNEL_IP6_TC,
-                       LWTUNNEL_IP6_FLAGS};
+constexpr IpAttrs kIp{LWTUNNEL_IP_ID,  LWTUNNEL_IP_DST, LWTUNNEL_IP_SRC,
+                      LWTUNNEL_IP_TTL, LWTUNNEL_IP_TOS, LWTUNNEL_IP_FLAGS};
+constexpr IpAttrs kIp6{LWTUNNEL_IP6_ID,       LWTUNNEL_IP6_DST, LWTUNNEL_IP6_SRC,
+                       LWTUNNEL_IP6_HOPLIMIT, LWTUNNEL_IP6_TC,  LWTUNNEL_IP6_FLAGS};
 static_assert(LWTUNNEL_IP_MAX <= 16 && LWTUNNEL_IP6_MAX <= 16 && MPLS_IPTUNNEL_MAX <= 16);
 
 constexpr auto ip_policies(const IpAttrs& a, uint16_t address_bytes) {
@@ -48,7 +48,8 @@ void put_route_encap(Message& m, const RouteEncap& e, EncapAttrs where) {
     std::vector<uint8_t> stack;
     for (std::size_t i = 0; i < e.labels.size(); ++i) {
       // Each entry: label << 12, bottom-of-stack on the last, in network order.
-      uint32_t entry = htonl(e.labels[i] << MPLS_LS_LABEL_SHIFT | (i + 1 == e.labels.size() ? 1u << MPLS_LS_S_SHIFT : 0));
+      uint32_t entry =
+          htonl(e.labels[i] << MPLS_LS_LABEL_SHIFT | (i + 1 == e.labels.size() ? 1u << MPLS_LS_S_SHIFT : 0));
       auto* bytes = reinterpret_cast<const uint8_t*>(&entry);
       stack.insert(stack.end(), bytes, bytes + sizeof entry);
     }

@@ -55,10 +55,14 @@ NlResult<std::vector<NexthopInfo>> decode_multipath(std::span<const uint8_t> pay
     std::memcpy(&rtnh, payload.data(), sizeof rtnh);
     if (rtnh.rtnh_len < sizeof rtnh || rtnh.rtnh_len > payload.size())
       return NetlinkError{.code = EBADMSG, .op = "netlink parse", .detail = "truncated RTA_MULTIPATH entry"};
-    NexthopInfo path{.oif = rtnh.rtnh_ifindex, .weight = static_cast<uint16_t>(rtnh.rtnh_hops + 1),
+    NexthopInfo path{.oif = rtnh.rtnh_ifindex,
+                     .weight = static_cast<uint16_t>(rtnh.rtnh_hops + 1),
                      .flags = rtnh.rtnh_flags};
-    auto inner = payload.subspan(RTNH_ALIGN(sizeof rtnh), rtnh.rtnh_len - std::min<std::size_t>(rtnh.rtnh_len, RTNH_ALIGN(sizeof rtnh)));
-    auto attrs = Attributes::parse({reinterpret_cast<const char*>(inner.data()), inner.size()}, Schema{kNexthopPolicies});
+    auto inner =
+        payload.subspan(RTNH_ALIGN(sizeof rtnh),
+                        rtnh.rtnh_len - std::min<std::size_t>(rtnh.rtnh_len, RTNH_ALIGN(sizeof rtnh)));
+    auto attrs = Attributes::parse({reinterpret_cast<const char*>(inner.data()), inner.size()},
+                                   Schema{kNexthopPolicies});
     if (!attrs) return std::move(attrs).error();
     if (auto gw = attrs->bytes(RTA_GATEWAY)) {
       auto address = IpAddress::from_bytes(*gw);

@@ -71,7 +71,8 @@ SpecPrefix spec_prefix(const std::string& text) {
   return {.prefix = *parsed};
 }
 
-bool same_prefix(const std::optional<IpPrefix>& want, const std::optional<IpAddress>& have, uint8_t have_len) {
+bool same_prefix(const std::optional<IpPrefix>& want, const std::optional<IpAddress>& have,
+                 uint8_t have_len) {
   if (!want) return true;  // not part of the match
   if (want->length != have_len) return false;
   if (want->length == 0) return true;
@@ -143,15 +144,16 @@ bool rule_matches(const RuleInfo& rule, const RuleSpec& spec, bool add) {
   uint32_t table = effective_table(spec, add);
   uint8_t action = add_action(spec, add);
   return rule.family == spec.family && (!spec.priority || rule.priority == *spec.priority) &&
-         ((rule.flags & FIB_RULE_INVERT) != 0) == spec.invert && same_prefix(from.prefix, rule.src, rule.src_len) &&
-         same_prefix(to.prefix, rule.dst, rule.dst_len) && (!spec.tos || rule.tos == spec.tos) &&
-         (!spec.fwmark || rule.fwmark.value_or(0) == *spec.fwmark) &&
-         (!spec.fwmask || rule.fwmask.value_or(0) == *spec.fwmask) && (spec.iif.empty() || rule.iif == spec.iif) &&
-         (spec.oif.empty() || rule.oif == spec.oif) && (!spec.l3mdev || rule.l3mdev) &&
-         (!spec.uid_range || rule.uid_range == spec.uid_range) && (!spec.ip_proto || rule.ip_proto == spec.ip_proto) &&
-         (!spec.sport || rule.sport == spec.sport) && (!spec.dport || rule.dport == spec.dport) &&
-         (!spec.tun_id || rule.tun_id == spec.tun_id) && (!table || rule.table == table) &&
-         (!action || rule.action == action) && (!spec.goto_target || rule.goto_target == spec.goto_target) &&
+         ((rule.flags & FIB_RULE_INVERT) != 0) == spec.invert &&
+         same_prefix(from.prefix, rule.src, rule.src_len) && same_prefix(to.prefix, rule.dst, rule.dst_len) &&
+         (!spec.tos || rule.tos == spec.tos) && (!spec.fwmark || rule.fwmark.value_or(0) == *spec.fwmark) &&
+         (!spec.fwmask || rule.fwmask.value_or(0) == *spec.fwmask) &&
+         (spec.iif.empty() || rule.iif == spec.iif) && (spec.oif.empty() || rule.oif == spec.oif) &&
+         (!spec.l3mdev || rule.l3mdev) && (!spec.uid_range || rule.uid_range == spec.uid_range) &&
+         (!spec.ip_proto || rule.ip_proto == spec.ip_proto) && (!spec.sport || rule.sport == spec.sport) &&
+         (!spec.dport || rule.dport == spec.dport) && (!spec.tun_id || rule.tun_id == spec.tun_id) &&
+         (!table || rule.table == table) && (!action || rule.action == action) &&
+         (!spec.goto_target || rule.goto_target == spec.goto_target) &&
          (!spec.protocol || rule.protocol == spec.protocol) && (!spec.realms || rule.realms == spec.realms) &&
          (!spec.suppress_prefixlength || rule.suppress_prefixlength == spec.suppress_prefixlength) &&
          (!spec.suppress_ifgroup || rule.suppress_ifgroup == spec.suppress_ifgroup);
@@ -202,8 +204,10 @@ Op rule_op(RuleSpec spec, int kind) {
     }
     // Tables past 255 do not fit the header's byte.
     uint32_t table = effective_table(spec, add);
-    if (table < 256) frh.table = static_cast<uint8_t>(table);
-    else m.put_u32(FRA_TABLE, table);
+    if (table < 256)
+      frh.table = static_cast<uint8_t>(table);
+    else
+      m.put_u32(FRA_TABLE, table);
     if (spec.priority) m.put_u32(FRA_PRIORITY, *spec.priority);
     if (spec.fwmark) m.put_u32(FRA_FWMARK, *spec.fwmark);
     if (spec.fwmask) m.put_u32(FRA_FWMASK, *spec.fwmask);
@@ -221,7 +225,8 @@ Op rule_op(RuleSpec spec, int kind) {
     }
     if (nat) m.put_bytes(RTA_GATEWAY, nat->data());
     if (spec.ip_proto) m.put_u8(FRA_IP_PROTO, *spec.ip_proto);
-    for (auto [type, range] : {std::pair{FRA_SPORT_RANGE, spec.sport}, std::pair{FRA_DPORT_RANGE, spec.dport}}) {
+    for (auto [type, range] :
+         {std::pair{FRA_SPORT_RANGE, spec.sport}, std::pair{FRA_DPORT_RANGE, spec.dport}}) {
       if (!range) continue;
       fib_rule_port_range r{.start = range->start, .end = range->end};
       m.put_bytes(static_cast<uint16_t>(type), std::span(reinterpret_cast<const uint8_t*>(&r), sizeof(r)));

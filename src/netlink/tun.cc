@@ -36,7 +36,8 @@ short iff_flags(const TunOptions& tun) {
 Result<std::string> with_tun_fd(Connection& conn, const std::string& name, const TunOptions& tun, bool create,
                                 const std::function<Result<void>(int)>& then) {
   if (name.size() >= IFNAMSIZ)
-    return SysError{.code = EINVAL, .call = "ioctl(TUNSETIFF)", .object = name, .detail = "name longer than 15 bytes"};
+    return SysError{
+        .code = EINVAL, .call = "ioctl(TUNSETIFF)", .object = name, .detail = "name longer than 15 bytes"};
   std::string made;
   auto done = sys::run_in_netns(conn.netns_fd(), [&]() -> Result<void> {
     auto fd = BRISK_TRY(sys::open("/dev/net/tun", O_RDWR));
@@ -138,7 +139,8 @@ Op tun_add_op(LinkAdd spec) {
       if (e.code == EBUSY) e = {.code = EEXIST, .detail = "a device with this name exists"};
       e.op = "link add";
       e.object = spec.name;
-      if (e.detail.empty()) e.detail = std::string("kind ") + (tun.tap ? "tap" : "tun") + ": " + made.error().call;
+      if (e.detail.empty())
+        e.detail = std::string("kind ") + (tun.tap ? "tap" : "tun") + ": " + made.error().call;
       return e;
     }
     const LinkCommon& c = spec.common;

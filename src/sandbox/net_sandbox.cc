@@ -8,13 +8,12 @@
 
 #include <cerrno>
 #include <condition_variable>
-#include <mutex>
 #include <cstring>
 #include <exception>
 #include <filesystem>
+#include <mutex>
 #include <stdexcept>
 #include <thread>
-
 
 namespace brisk::sandbox {
 namespace {
@@ -29,7 +28,8 @@ void enter_sandbox() {
   if (::unshare(CLONE_NEWNS | CLONE_NEWNET) != 0)
     throw sys_error("cannot make private mount and network namespaces (needs CAP_SYS_ADMIN)");
   // Private first: nothing mounted from here on may propagate to the host.
-  if (::mount("", "/", nullptr, MS_REC | MS_PRIVATE, nullptr) != 0) throw sys_error("mount --make-rprivate /");
+  if (::mount("", "/", nullptr, MS_REC | MS_PRIVATE, nullptr) != 0)
+    throw sys_error("mount --make-rprivate /");
   if (::mount("brisk-bench", "/run", "tmpfs", MS_NOSUID | MS_NODEV, "mode=0755") != 0)
     throw sys_error("mount a tmpfs on /run");
   // Where /var/run is its own directory (not the usual symlink), hide it too.
@@ -62,12 +62,23 @@ struct InheritedKnob {
   const char* dflt;
 };
 constexpr InheritedKnob kInheritedIpv4[] = {
-    {"forwarding", "0", "0"},         {"rp_filter", "0", "0"},        {"promote_secondaries", "0", "0"},
-    {"accept_source_route", "0", "1"}, {"accept_redirects", "1", "1"}, {"secure_redirects", "1", "1"},
-    {"send_redirects", "1", "1"},     {"proxy_arp", "0", "0"},        {"arp_filter", "0", "0"},
-    {"arp_ignore", "0", "0"},         {"arp_announce", "0", "0"},     {"arp_accept", "0", "0"},
-    {"arp_notify", "0", "0"},         {"log_martians", "0", "0"},     {"route_localnet", "0", "0"},
-    {"bc_forwarding", "0", "0"},      {"ignore_routes_with_linkdown", "0", "0"},
+    {"forwarding", "0", "0"},
+    {"rp_filter", "0", "0"},
+    {"promote_secondaries", "0", "0"},
+    {"accept_source_route", "0", "1"},
+    {"accept_redirects", "1", "1"},
+    {"secure_redirects", "1", "1"},
+    {"send_redirects", "1", "1"},
+    {"proxy_arp", "0", "0"},
+    {"arp_filter", "0", "0"},
+    {"arp_ignore", "0", "0"},
+    {"arp_announce", "0", "0"},
+    {"arp_accept", "0", "0"},
+    {"arp_notify", "0", "0"},
+    {"log_martians", "0", "0"},
+    {"route_localnet", "0", "0"},
+    {"bc_forwarding", "0", "0"},
+    {"ignore_routes_with_linkdown", "0", "0"},
 };
 
 }  // namespace
@@ -79,7 +90,8 @@ bool reset_inherited_net_settings_here() {
     ok &= write_knob(std::string("ipv4/conf/all/") + knob.name, knob.all);
     ok &= write_knob(std::string("ipv4/conf/default/") + knob.name, knob.dflt);
   }
-  for (const char* conf : {"all", "default"}) ok &= write_knob(std::string("ipv6/conf/") + conf + "/forwarding", "0");
+  for (const char* conf : {"all", "default"})
+    ok &= write_knob(std::string("ipv6/conf/") + conf + "/forwarding", "0");
   return ok;
 }
 
@@ -94,7 +106,8 @@ bool reset_inherited_net_settings(int netns_fd) {
 }
 
 void disable_ipv6_here() {
-  for (const char* knob : {"/proc/sys/net/ipv6/conf/all/disable_ipv6", "/proc/sys/net/ipv6/conf/default/disable_ipv6"}) {
+  for (const char* knob :
+       {"/proc/sys/net/ipv6/conf/all/disable_ipv6", "/proc/sys/net/ipv6/conf/default/disable_ipv6"}) {
     int fd = ::open(knob, O_WRONLY | O_CLOEXEC);
     if (fd < 0) continue;  // a kernel without IPv6
     (void)!::write(fd, "1", 1);

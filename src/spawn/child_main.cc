@@ -203,8 +203,7 @@ long exec_candidates(const ChildPlan& plan, long* index) {
     if ((rc = raw::call(SYS_prctl, PR_SET_PDEATHSIG, plan.parent_death_signal)) < 0)
       return fail(plan, SpawnStep::parent_death_signal, rc);
     // The parent may have died before the prctl took effect.
-    if (raw::call(SYS_getppid) != plan.parent_pid)
-      return fail(plan, SpawnStep::parent_death_signal, -ESRCH);
+    if (raw::call(SYS_getppid) != plan.parent_pid) return fail(plan, SpawnStep::parent_death_signal, -ESRCH);
   }
 
   // Test hook: wait, with the final identity and before exec, until the test

@@ -19,8 +19,8 @@ std::optional<Id> parse_id(std::string_view text) {
 }
 
 SysError no_such(const char* call, std::string_view what, std::string_view name) {
-  return SysError{.code = ENOENT, .call = call, .object = std::string(name),
-                  .detail = "no such " + std::string(what)};
+  return SysError{
+      .code = ENOENT, .call = call, .object = std::string(name), .detail = "no such " + std::string(what)};
 }
 
 // Calls a getXXX_r lookup, growing the buffer while it answers ERANGE.
@@ -44,7 +44,8 @@ Result<Credentials> Credentials::for_user(std::string_view user, std::string_vie
   passwd* found = nullptr;
   const auto uid = parse_id<uid_t>(user);
   int rc = lookup_with_buffer(buffer, [&](char* buf, size_t len) {
-    return uid ? ::getpwuid_r(*uid, &pw, buf, len, &found) : ::getpwnam_r(name.c_str(), &pw, buf, len, &found);
+    return uid ? ::getpwuid_r(*uid, &pw, buf, len, &found)
+               : ::getpwnam_r(name.c_str(), &pw, buf, len, &found);
   });
   if (rc != 0) return SysError{.code = rc, .call = "getpwnam_r", .object = name};
   if (found) {
@@ -70,9 +71,8 @@ Result<Credentials> Credentials::for_user(std::string_view user, std::string_vie
     std::string gname(group);
     struct group gr {};
     struct group* gfound = nullptr;
-    rc = lookup_with_buffer(buffer, [&](char* buf, size_t len) {
-      return ::getgrnam_r(gname.c_str(), &gr, buf, len, &gfound);
-    });
+    rc = lookup_with_buffer(
+        buffer, [&](char* buf, size_t len) { return ::getgrnam_r(gname.c_str(), &gr, buf, len, &gfound); });
     if (rc != 0) return SysError{.code = rc, .call = "getgrnam_r", .object = gname};
     if (!gfound) return no_such("getgrnam_r", "group", group);
     creds.gid = gr.gr_gid;

@@ -36,11 +36,14 @@ Result<void> prepare_netns_view(const NetnsView& view, NetnsViewStorage& storage
 
 std::string netns_view_object(const NetnsViewStorage& storage, SpawnStep step, std::size_t index) {
   switch (step) {
-    case SpawnStep::mount_namespace: return index == 0 ? "unshare(CLONE_NEWNS)" : "/ (rslave)";
-    case SpawnStep::sysfs: return "/sys";
+    case SpawnStep::mount_namespace:
+      return index == 0 ? "unshare(CLONE_NEWNS)" : "/ (rslave)";
+    case SpawnStep::sysfs:
+      return "/sys";
     case SpawnStep::bind_etc:
       return index < storage.from.size() ? storage.from[index] + " -> " + storage.to[index] : std::string();
-    default: return {};
+    default:
+      return {};
   }
 }
 
@@ -74,13 +77,15 @@ Result<std::vector<SpawnError>, SpawnError> apply_netns_view(const NetnsView& vi
   } skipped{&storage, {}};
   auto record = [](void* context, std::size_t index, long rc) {
     auto* s = static_cast<Skipped*>(context);
-    s->errors.push_back({.step = SpawnStep::bind_etc, .code = static_cast<int>(-rc),
+    s->errors.push_back({.step = SpawnStep::bind_etc,
+                         .code = static_cast<int>(-rc),
                          .object = detail::netns_view_object(*s->storage, SpawnStep::bind_etc, index)});
   };
   SpawnStep step = SpawnStep::none;
   long index = 0;
   if (long rc = detail::run_netns_view(plan, &step, &index, record, &skipped); rc < 0)
-    return SpawnError{.step = step, .code = static_cast<int>(-rc),
+    return SpawnError{.step = step,
+                      .code = static_cast<int>(-rc),
                       .object = detail::netns_view_object(storage, step, static_cast<std::size_t>(index))};
   return std::move(skipped.errors);
 }

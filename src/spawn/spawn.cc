@@ -3,6 +3,8 @@
 // Validates the options, resolves the program, opens what the child will need
 // and lays it all out in a ChildPlan; then starts the child and turns its
 // report into a SpawnError. Nothing here runs in the child.
+#include "brisk/spawn.h"
+
 #include <fcntl.h>
 #include <linux/close_range.h>
 #include <sched.h>
@@ -17,7 +19,6 @@
 #include <shared_mutex>
 #include <string_view>
 
-#include "brisk/spawn.h"
 #include "spawn/child_plan.h"
 #include "spawn/program_path.h"
 #include "spawn/stack_pool.h"
@@ -111,11 +112,15 @@ std::optional<SpawnError> Preparer::validate() {
     if (value && has_nul(*value)) return invalid("environment variable " + key + " contains a NUL byte");
   }
   if (has_nul(o_.cwd) || has_nul(o_.chroot) || has_nul(o_.cgroup)) return invalid("path contains a NUL byte");
-  if (o_.setsid && o_.process_group) return invalid("setsid and process_group conflict: a session leader leads its own group");
-  if (o_.process_group && *o_.process_group < 0) return invalid("process_group must be 0 or a positive group id");
-  if (o_.parent_death_signal < 0 || o_.parent_death_signal >= NSIG) return invalid("parent_death_signal out of range");
+  if (o_.setsid && o_.process_group)
+    return invalid("setsid and process_group conflict: a session leader leads its own group");
+  if (o_.process_group && *o_.process_group < 0)
+    return invalid("process_group must be 0 or a positive group id");
+  if (o_.parent_death_signal < 0 || o_.parent_death_signal >= NSIG)
+    return invalid("parent_death_signal out of range");
   for (const auto& limit : o_.rlimits) {
-    if (limit.resource < 0 || limit.resource >= RLIM_NLIMITS) return invalid("unknown rlimit resource " + std::to_string(limit.resource));
+    if (limit.resource < 0 || limit.resource >= RLIM_NLIMITS)
+      return invalid("unknown rlimit resource " + std::to_string(limit.resource));
     if (limit.soft > limit.hard) return invalid("rlimit soft value exceeds hard value");
   }
   for (const auto& ns : o_.namespaces) {
@@ -270,7 +275,8 @@ std::optional<SpawnError> Preparer::prepare_namespaces_and_cgroup() {
       // duplicated above the targets.
       auto opened = fd < 0 ? open_internal(ns.path, O_RDONLY)
                            : open_internal("/proc/self/fd/" + std::to_string(fd), O_RDONLY);
-      if (!opened) return fail(SpawnStep::prepare, opened.error().code, fd < 0 ? ns.path : "fd " + std::to_string(fd));
+      if (!opened)
+        return fail(SpawnStep::prepare, opened.error().code, fd < 0 ? ns.path : "fd " + std::to_string(fd));
       fd = opened->get();
       s_.owned_fds.push_back(std::move(*opened));
     }
@@ -281,7 +287,8 @@ std::optional<SpawnError> Preparer::prepare_namespaces_and_cgroup() {
   plan_.ns_types = s_.ns_types.data();
   plan_.ns_count = s_.ns_fds.size();
   if (o_.netns_view)
-    if (auto prepared = detail::prepare_netns_view(*o_.netns_view, s_.netns_view, plan_.netns_view); !prepared)
+    if (auto prepared = detail::prepare_netns_view(*o_.netns_view, s_.netns_view, plan_.netns_view);
+        !prepared)
       return fail(SpawnStep::prepare, prepared.error().code, o_.netns_view->etc_dir);
 
   if (!o_.cgroup.empty()) {
@@ -326,7 +333,8 @@ void Preparer::prepare_credentials_and_limits() {
     // setgroups needs CAP_SETGID even to set what is already there; skip it
     // then, so that an unprivileged caller may name its own identity.
     std::vector<gid_t> current(static_cast<size_t>(std::max(::getgroups(0, nullptr), 0)));
-    current.resize(static_cast<size_t>(std::max(::getgroups(static_cast<int>(current.size()), current.data()), 0)));
+    current.resize(
+        static_cast<size_t>(std::max(::getgroups(static_cast<int>(current.size()), current.data()), 0)));
     auto sorted = s_.groups;
     std::sort(sorted.begin(), sorted.end());
     std::sort(current.begin(), current.end());
@@ -357,14 +365,23 @@ SpawnError Preparer::from_report(const detail::ChildReport& report) const {
       break;
     case SpawnStep::mount_namespace:
     case SpawnStep::sysfs:
-    case SpawnStep::bind_etc: object = detail::netns_view_object(s_.netns_view, step, index); break;
-    case SpawnStep::chroot: object = o_.chroot; break;
-    case SpawnStep::chdir: object = o_.cwd; break;
-    case SpawnStep::cgroup: object = o_.cgroup; break;
+    case SpawnStep::bind_etc:
+      object = detail::netns_view_object(s_.netns_view, step, index);
+      break;
+    case SpawnStep::chroot:
+      object = o_.chroot;
+      break;
+    case SpawnStep::chdir:
+      object = o_.cwd;
+      break;
+    case SpawnStep::cgroup:
+      object = o_.cgroup;
+      break;
     case SpawnStep::rlimit:
       if (index < o_.rlimits.size()) object = "resource " + std::to_string(o_.rlimits[index].resource);
       break;
-    default: break;
+    default:
+      break;
   }
   return fail(step, report.code, std::move(object));
 }

@@ -37,8 +37,8 @@ Result<StackArena> acquire_stack() {
   StackArena arena;
   arena.mapping_size = page + kStackSize + page;
   arena.mapping = sys::fail_injected("mmap") ? MAP_FAILED
-                                              : ::mmap(nullptr, arena.mapping_size, PROT_READ | PROT_WRITE,
-                                                       MAP_SHARED | MAP_ANONYMOUS | MAP_STACK, -1, 0);
+                                             : ::mmap(nullptr, arena.mapping_size, PROT_READ | PROT_WRITE,
+                                                      MAP_SHARED | MAP_ANONYMOUS | MAP_STACK, -1, 0);
   if (arena.mapping == MAP_FAILED) return last_error("mmap", "child stack");
   auto* base = static_cast<char*>(arena.mapping);
   if (::mprotect(base, page, PROT_NONE) < 0) {  // guard page below the stack

@@ -53,7 +53,9 @@ class AllSignalsBlocked {
 
 bool is_refusal(long rc) { return rc == -ENOSYS || rc == -EINVAL || rc == -EPERM; }
 
-SysError clone_error(const char* call, long rc) { return SysError{.code = static_cast<int>(-rc), .call = call}; }
+SysError clone_error(const char* call, long rc) {
+  return SysError{.code = static_cast<int>(-rc), .call = call};
+}
 
 Result<detail::StartedChild> with_pidfd(pid_t pid) {
   auto pidfd = sys::pidfd_open(pid);
@@ -162,7 +164,8 @@ Result<StartedChild> start_child(ChildPlan& plan, const StackArena& arena, int c
     // seccomp filter may arrive later (installed after the first spawn, or
     // in a forked child). A refusal while placing into a cgroup is about the
     // cgroup, not clone3.
-    if (forced != SpawnMethod::unknown || !is_refusal(rc) || cgroup_dir >= 0) return clone_error("clone3", rc);
+    if (forced != SpawnMethod::unknown || !is_refusal(rc) || cgroup_dir >= 0)
+      return clone_error("clone3", rc);
     method = SpawnMethod::clone;
   }
 

@@ -1,15 +1,14 @@
 #include "sys/namespaces.h"
 
-#include "sys/sockets.h"
-
 #include <linux/nsfs.h>
+#include <pthread.h>
 #include <sched.h>
 #include <sys/ioctl.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <pthread.h>
+#include "sys/sockets.h"
 
 namespace brisk::sys {
 
@@ -38,8 +37,10 @@ Result<UniqueFd> open_sysfs() {
   UniqueFd context(::fsopen("sysfs", FSOPEN_CLOEXEC));
   if (!context) return last_error("fsopen", "sysfs");
   // The superblock takes the namespace of the thread that creates it.
-  if (::fsconfig(context.get(), FSCONFIG_CMD_CREATE, nullptr, nullptr, 0) < 0) return last_error("fsconfig", "sysfs");
-  int root = ::fsmount(context.get(), FSMOUNT_CLOEXEC, MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NOEXEC);
+  if (::fsconfig(context.get(), FSCONFIG_CMD_CREATE, nullptr, nullptr, 0) < 0)
+    return last_error("fsconfig", "sysfs");
+  int root =
+      ::fsmount(context.get(), FSMOUNT_CLOEXEC, MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NOEXEC);
   if (root < 0) return last_error("fsmount", "sysfs");
   return UniqueFd(root);
 }

@@ -19,9 +19,7 @@ std::string SysError::message() const {
   return text;
 }
 
-SystemError::SystemError(SysError error)
-    : std::runtime_error(error.message()),
-      error_(std::move(error)) {}
+SystemError::SystemError(SysError error) : std::runtime_error(error.message()), error_(std::move(error)) {}
 
 void throw_error(const SysError& error) { throw SystemError(error); }
 

@@ -53,7 +53,8 @@ Result<void> ioctl_int(int fd, unsigned long request, unsigned long arg, const c
   return {};
 }
 
-Result<void> ioctl_ptr(int fd, unsigned long request, void* arg, const char* what, const std::string& object) {
+Result<void> ioctl_ptr(int fd, unsigned long request, void* arg, const char* what,
+                       const std::string& object) {
   if (::ioctl(fd, request, arg) < 0) return last_error(what, object);
   return {};
 }
@@ -63,7 +64,8 @@ Result<int> interface_index(int fd, const std::string& name) {
   if (name.empty() || name.size() >= sizeof request.ifr_name)
     return SysError{.code = ENODEV, .call = "ioctl(SIOCGIFINDEX)", .object = name};
   name.copy(request.ifr_name, name.size());
-  if (fail_injected("ioctl") || ::ioctl(fd, SIOCGIFINDEX, &request) < 0) return last_error("ioctl(SIOCGIFINDEX)", name);
+  if (fail_injected("ioctl") || ::ioctl(fd, SIOCGIFINDEX, &request) < 0)
+    return last_error("ioctl(SIOCGIFINDEX)", name);
   return request.ifr_ifindex;
 }
 

@@ -28,7 +28,8 @@ Result<size_t> recvmsg(int fd, msghdr& message, int flags);
 
 Result<void> ioctl_int(int fd, unsigned long request, unsigned long arg, const char* what);
 // An ioctl whose argument is a struct the kernel reads and may write back.
-Result<void> ioctl_ptr(int fd, unsigned long request, void* arg, const char* what, const std::string& object = "");
+Result<void> ioctl_ptr(int fd, unsigned long request, void* arg, const char* what,
+                       const std::string& object = "");
 // ioctl(SIOCGIFINDEX): the ifindex of the device `name` in the namespace of
 // socket `fd`. A hash lookup in the kernel that builds no reply message.
 Result<int> interface_index(int fd, const std::string& name);

@@ -92,7 +92,7 @@ Result<int> get_fd_flags(int fd) {
 }
 
 Result<struct stat> stat(const std::string& path) {
-  struct stat st{};
+  struct stat st {};
   if (::stat(path.c_str(), &st) < 0) return last_error("stat", path);
   return st;
 }
@@ -115,7 +115,7 @@ Result<std::vector<std::string>> list_dir(const std::string& path) {
 }
 
 Result<struct stat> fstat(int fd) {
-  struct stat st{};
+  struct stat st {};
   if (::fstat(fd, &st) < 0) return last_error("fstat");
   return st;
 }
@@ -127,8 +127,7 @@ Result<UniqueFd> pidfd_open(pid_t pid) {
 }
 
 Result<void> pidfd_send_signal(int pidfd, int signal) {
-  if (::syscall(SYS_pidfd_send_signal, pidfd, signal, nullptr, 0) < 0)
-    return last_error("pidfd_send_signal");
+  if (::syscall(SYS_pidfd_send_signal, pidfd, signal, nullptr, 0) < 0) return last_error("pidfd_send_signal");
   return {};
 }
 
@@ -139,7 +138,9 @@ Result<WaitResult> waitid_pidfd(int pidfd, int options) {
   WaitResult result;
   for (;;) {
     // glibc's waitid() has no rusage argument; the syscall has.
-    long rc = fail_injected("waitid") ? -1 : ::syscall(SYS_waitid, P_PIDFD, pidfd, &result.info, options, &result.usage);
+    long rc = fail_injected("waitid")
+                  ? -1
+                  : ::syscall(SYS_waitid, P_PIDFD, pidfd, &result.info, options, &result.usage);
     if (rc == 0) return result;
     if (errno != EINTR) return last_error("waitid");
   }
@@ -152,14 +153,12 @@ Result<void> execv(const std::string& path, char* const argv[]) {
 
 Result<rlimit> getrlimit(int resource) {
   rlimit limit{};
-  if (::getrlimit(static_cast<__rlimit_resource>(resource), &limit) < 0)
-    return last_error("getrlimit");
+  if (::getrlimit(static_cast<__rlimit_resource>(resource), &limit) < 0) return last_error("getrlimit");
   return limit;
 }
 
 Result<void> setrlimit(int resource, const rlimit& limit) {
-  if (::setrlimit(static_cast<__rlimit_resource>(resource), &limit) < 0)
-    return last_error("setrlimit");
+  if (::setrlimit(static_cast<__rlimit_resource>(resource), &limit) < 0) return last_error("setrlimit");
   return {};
 }
 

@@ -47,7 +47,7 @@ Result<void> write_all(int fd, std::span<const char> data);
 // Does not retry EINTR: the caller owns the deadline. Returns the ready count.
 Result<int> poll(std::span<pollfd> fds, int timeout_ms);
 
-Result<UniqueFd> dup(int fd);  // F_DUPFD_CLOEXEC
+Result<UniqueFd> dup(int fd);                   // F_DUPFD_CLOEXEC
 Result<UniqueFd> eventfd(int extra_flags = 0);  // EFD_CLOEXEC plus extra_flags
 // SFD_CLOEXEC | SFD_NONBLOCK: the signals in `mask`, read as signalfd_siginfo.
 Result<UniqueFd> signalfd(const sigset_t& mask);
@@ -65,7 +65,7 @@ Result<void> pidfd_send_signal(int pidfd, int signal);
 
 struct WaitResult {
   siginfo_t info{};        // si_pid == 0 when WNOHANG found nothing
-  struct rusage usage{};   // the reaped child's resource usage
+  struct rusage usage {};  // the reaped child's resource usage
 };
 // waitid(P_PIDFD, pidfd, ...) through the raw syscall, which also returns the
 // child's rusage. Retries EINTR.

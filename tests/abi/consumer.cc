@@ -60,7 +60,8 @@ void spawn_and_commands() {
   auto child = brisk::spawn({.argv = {"true"}});
   check(child && child->wait()->success(), "spawn true");
   auto missing = brisk::spawn({.argv = {"/nonexistent/brisk-abi"}});
-  check(!missing && missing.error().kind() == brisk::SpawnError::Kind::program_not_found, "spawn a missing program");
+  check(!missing && missing.error().kind() == brisk::SpawnError::Kind::program_not_found,
+        "spawn a missing program");
 
   check(brisk::Command("echo").args({"a", "b"}).read() == "a b\n", "Command::read");
   auto lines = std::make_shared<Lines>();

@@ -4,14 +4,12 @@
 // with it. "Nothing" is checked where it would show: the host's links
 // (`ip -j link`), /run/netns, and this mount namespace's mounts.
 #include <dirent.h>
-#include <unistd.h>
-
 #include <fmt/format.h>
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cmath>
-
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -57,7 +55,8 @@ HostState host_state() {
     std::istringstream fields(line);
     std::string id, parent, dev, root, point, word, source;
     fields >> id >> parent >> dev >> root >> point;
-    while (fields >> word && word != "-") {}
+    while (fields >> word && word != "-") {
+    }
     fields >> word >> source;
     if (!another_tests(point)) s.mounts.insert(point + " " + source);
   }
@@ -71,7 +70,8 @@ std::string dump(const HostState& s) {
   for (const auto& n : s.netns) out += " " + n;
   out += "\nmounts with brisk-bench or netns:";
   for (const auto& m : s.mounts)
-    if (m.find("brisk-bench") != std::string::npos || m.find("netns") != std::string::npos) out += " [" + m + "]";
+    if (m.find("brisk-bench") != std::string::npos || m.find("netns") != std::string::npos)
+      out += " [" + m + "]";
   return out;
 }
 
@@ -105,9 +105,9 @@ std::size_t csv_lines(const std::string& path) {
 
 TEST_F(BenchCli, LinkWritesJsonAndCsvWithAFigureForEveryMethod) {
   brisk::test::TempDir dir;
-  auto run = brisk::test::run_capture({.argv = {BRISK_CLI_PATH, "bench", "link", "--n", "6", "--bucket", "3",
-                                                "--ip-n", "2", "--delete-n", "2", "--netns-n", "1", "--settle-ms",
-                                                "0", "--json", "--out", dir.path()}});
+  auto run = brisk::test::run_capture(
+      {.argv = {BRISK_CLI_PATH, "bench", "link", "--n", "6", "--bucket", "3", "--ip-n", "2", "--delete-n",
+                "2", "--netns-n", "1", "--settle-ms", "0", "--json", "--out", dir.path()}});
   ASSERT_TRUE(run.status.success()) << run.out;
   auto printed = nlohmann::json::parse(run.out);
   auto written = read_json(dir.path() + "/link.json");
@@ -126,8 +126,8 @@ TEST_F(BenchCli, LinkWritesJsonAndCsvWithAFigureForEveryMethod) {
 
 TEST_F(BenchCli, ContainersWritesJsonAndCsvWithAFigureForEveryMethod) {
   brisk::test::TempDir dir;
-  auto run = brisk::test::run_capture({.argv = {BRISK_CLI_PATH, "bench", "containers", "--n", "4", "--bucket", "2",
-                                                "--settle-ms", "0", "--json", "--out", dir.path()}});
+  auto run = brisk::test::run_capture({.argv = {BRISK_CLI_PATH, "bench", "containers", "--n", "4", "--bucket",
+                                                "2", "--settle-ms", "0", "--json", "--out", dir.path()}});
   ASSERT_TRUE(run.status.success()) << run.out;
   auto written = read_json(dir.path() + "/containers.json");
   EXPECT_EQ(nlohmann::json::parse(run.out), written);
@@ -147,17 +147,21 @@ TEST_F(BenchCli, ContainersWritesJsonAndCsvWithAFigureForEveryMethod) {
 // Bad flags are refused by name, with the usage status, before any
 // namespace exists (the fixture checks the host is as it was).
 TEST_F(BenchCli, ContainersRefusesBadFlagsBeforeMakingAnything) {
-  for (std::vector<std::string> bad : {std::vector<std::string>{"--n", "0"}, {"--bucket", "-3"},
-                                       {"--methods", "lxc"}, {"--bridge-ports", "2000"},
-                                       {"--shape", "foo"}, {"--brisk-round", "-1"}, {"--n", "many"},
+  for (std::vector<std::string> bad : {std::vector<std::string>{"--n", "0"},
+                                       {"--bucket", "-3"},
+                                       {"--methods", "lxc"},
+                                       {"--bridge-ports", "2000"},
+                                       {"--shape", "foo"},
+                                       {"--brisk-round", "-1"},
+                                       {"--n", "many"},
                                        {"--schedule", "sometimes"}}) {
     std::vector<std::string> argv = {BRISK_CLI_PATH, "bench", "containers", "--settle-ms", "0"};
     argv.insert(argv.end(), bad.begin(), bad.end());
     brisk::Output o = brisk::Command(argv).check(false).output();
     EXPECT_EQ(o.status.exit.code(), std::optional<int>(2)) << bad[0] << ": " << o.err;
     EXPECT_EQ(o.out, "") << bad[0];
-    EXPECT_NE(o.err.find(bad[0]), std::string::npos) << o.err;               // names the flag
-    EXPECT_EQ(o.err.find("containers: "), std::string::npos) << o.err;       // no progress line: nothing ran
+    EXPECT_NE(o.err.find(bad[0]), std::string::npos) << o.err;          // names the flag
+    EXPECT_EQ(o.err.find("containers: "), std::string::npos) << o.err;  // no progress line: nothing ran
   }
 }
 
@@ -171,9 +175,8 @@ TEST_F(BenchCli, IpPrintsEveryPhaseWithTheFloorBesideTheBatches) {
   std::map<std::string, std::vector<std::string>> rows;
   std::istringstream lines(run.out);
   for (std::string line; std::getline(lines, line);) {
-    for (const char* phase :
-         {"veth add", "set up alone", "set up", "addr add", "route add", "name lookup", "rule add", "one process",
-          "-V start-up", "delete"}) {
+    for (const char* phase : {"veth add", "set up alone", "set up", "addr add", "route add", "name lookup",
+                              "rule add", "one process", "-V start-up", "delete"}) {
       if (line.rfind(phase, 0) != 0) continue;
       std::istringstream words(line.substr(std::string(phase).size()));
       for (std::string w; words >> w;) rows[phase].push_back(w);
@@ -190,7 +193,8 @@ TEST_F(BenchCli, IpPrintsEveryPhaseWithTheFloorBesideTheBatches) {
     // brisk's time over the floor's: the figure the phase's target is on.
     for (std::size_t k : {8u, 9u}) {
       double brisk = std::stod(rows[phase][k == 8 ? 2 : 3]), floor = std::stod(rows[phase][4]);
-      EXPECT_NEAR(std::stod(rows[phase][k]), brisk / floor, 0.01 + 0.1 * brisk / floor) << phase << " column " << k;
+      EXPECT_NEAR(std::stod(rows[phase][k]), brisk / floor, 0.01 + 0.1 * brisk / floor)
+          << phase << " column " << k;
     }
   }
   EXPECT_EQ(rows["delete"][4], "-");
@@ -199,7 +203,8 @@ TEST_F(BenchCli, IpPrintsEveryPhaseWithTheFloorBesideTheBatches) {
   auto with_lookup = run.out.find("over floor + name lookup");
   ASSERT_NE(with_lookup, std::string::npos) << run.out;
   std::string summary = run.out.substr(with_lookup, run.out.find('\n', with_lookup) - with_lookup);
-  for (const char* figure : {"addr add brisk ", "addr add brisk -force ", "route add brisk ", "route add brisk -force "})
+  for (const char* figure :
+       {"addr add brisk ", "addr add brisk -force ", "route add brisk ", "route add brisk -force "})
     EXPECT_NE(summary.find(figure), std::string::npos) << summary;
   // Set up one request per send, the floor of stop mode: the floor's column
   // alone, and brisk without -force set against it.
@@ -213,7 +218,8 @@ TEST_F(BenchCli, IpPrintsEveryPhaseWithTheFloorBesideTheBatches) {
   auto figure = alone_line.find("set up brisk ");
   ASSERT_NE(figure, std::string::npos) << alone_line;
   double brisk_up = std::stod(rows["set up"][2]);
-  EXPECT_NEAR(std::stod(alone_line.substr(figure + 13)), brisk_up / alone, 0.01 + 0.1 * brisk_up / alone) << alone_line;
+  EXPECT_NEAR(std::stod(alone_line.substr(figure + 13)), brisk_up / alone, 0.01 + 0.1 * brisk_up / alone)
+      << alone_line;
   // The lookups a line naming its device costs: the floor's column alone.
   ASSERT_GE(rows["name lookup"].size(), 5u);
   EXPECT_EQ(rows["name lookup"][1], "-");
@@ -226,9 +232,9 @@ TEST_F(BenchCli, IpPrintsEveryPhaseWithTheFloorBesideTheBatches) {
 // positive and finite, the routes and rules verified; --out holds the same.
 TEST_F(BenchCli, IpJsonHasEveryPhaseAndMethod) {
   brisk::test::TempDir dir;
-  auto run = brisk::test::run_capture({.argv = {BRISK_CLI_PATH, "bench", "ip", "--n", "4", "--single-n", "2",
-                                                "--version-n", "2", "--settle-ms", "0", "--json", "--out",
-                                                dir.path()}});
+  auto run = brisk::test::run_capture(
+      {.argv = {BRISK_CLI_PATH, "bench", "ip", "--n", "4", "--single-n", "2", "--version-n", "2",
+                "--settle-ms", "0", "--json", "--out", dir.path()}});
   ASSERT_TRUE(run.status.success()) << run.out;
   auto printed = nlohmann::json::parse(run.out, nullptr, false);
   ASSERT_FALSE(printed.is_discarded()) << run.out;
@@ -237,13 +243,22 @@ TEST_F(BenchCli, IpJsonHasEveryPhaseAndMethod) {
   EXPECT_EQ(printed["failures"], 0);
   using Methods = std::set<std::string>;
   const Methods batch{"ip", "brisk", "brisk -force", "floor"};
-  const std::map<std::string, Methods> expected{
-      {"veth add", batch},  {"set up", batch},   {"addr add", batch},
-      {"route add", batch}, {"rule add", batch}, {"one process", {"ip", "brisk"}},
-      {"-V start-up", {"ip", "brisk"}}, {"delete", {"ip", "brisk", "brisk -force"}},
-      {"name lookup", {"floor"}}, {"set up alone", {"floor"}},
-      {"addr, no ACKs", {"floor"}}, {"route, no ACKs", {"floor"}}, {"rule, no ACKs", {"floor"}},
-      {"addr parse", {"brisk"}}, {"route parse", {"brisk"}}, {"rule parse", {"brisk"}}};
+  const std::map<std::string, Methods> expected{{"veth add", batch},
+                                                {"set up", batch},
+                                                {"addr add", batch},
+                                                {"route add", batch},
+                                                {"rule add", batch},
+                                                {"one process", {"ip", "brisk"}},
+                                                {"-V start-up", {"ip", "brisk"}},
+                                                {"delete", {"ip", "brisk", "brisk -force"}},
+                                                {"name lookup", {"floor"}},
+                                                {"set up alone", {"floor"}},
+                                                {"addr, no ACKs", {"floor"}},
+                                                {"route, no ACKs", {"floor"}},
+                                                {"rule, no ACKs", {"floor"}},
+                                                {"addr parse", {"brisk"}},
+                                                {"route parse", {"brisk"}},
+                                                {"rule parse", {"brisk"}}};
   std::map<std::string, Methods> seen;
   for (const auto& phase : printed["phases"]) {
     std::string name = phase["phase"];
@@ -267,8 +282,8 @@ TEST_F(BenchCli, IpJsonHasEveryPhaseAndMethod) {
     }
     // The batch phases that are undone and run again give a median, and so
     // does the lookup set beside them.
-    if (name == "set up" || name == "set up alone" || name == "addr add" || name == "route add" || name == "rule add" ||
-        name == "name lookup") {
+    if (name == "set up" || name == "set up alone" || name == "addr add" || name == "route add" ||
+        name == "rule add" || name == "name lookup") {
       EXPECT_EQ(phase["repeats"], printed["repeats"]) << name;
     }
     // Every brisk figure of a phase the floor ran in is set against it.
@@ -285,8 +300,10 @@ TEST_F(BenchCli, IpJsonHasEveryPhaseAndMethod) {
     with_lookup.insert({o["phase"].get<std::string>(), o["method"].get<std::string>()});
     EXPECT_GT(o["ratio"].get<double>(), 0) << o.dump();
   }
-  const std::set<std::pair<std::string, std::string>> expected_lookup{
-      {"addr add", "brisk"}, {"addr add", "brisk -force"}, {"route add", "brisk"}, {"route add", "brisk -force"}};
+  const std::set<std::pair<std::string, std::string>> expected_lookup{{"addr add", "brisk"},
+                                                                      {"addr add", "brisk -force"},
+                                                                      {"route add", "brisk"},
+                                                                      {"route add", "brisk -force"}};
   EXPECT_EQ(with_lookup, expected_lookup);
   std::set<std::pair<std::string, std::string>> with_parse;
   for (const auto& o : printed["over_floor_with_parse"]) {
@@ -319,10 +336,15 @@ TEST_F(BenchCli, IpJsonHasEveryPhaseAndMethod) {
 // anything: no table, no progress line, and (TearDown) no trace on the host.
 TEST_F(BenchCli, CniRejectsBadFlagsBeforeMakingAnything) {
   brisk::test::TempDir empty;
-  const std::vector<std::vector<std::string>> bad = {
-      {"--n", "0"},           {"--n", "4", "--buckets", "5"}, {"--masq", "maybe"},
-      {"--parallel", "-1"},   {"--parallel-repeats", "0"},   {"--brisk-plugin", "/nonexistent/brisk-bridge"},
-      {"--timeout-ms", "0"},  {"--reference-dir", empty.path()}, {"--n", "many"}};
+  const std::vector<std::vector<std::string>> bad = {{"--n", "0"},
+                                                     {"--n", "4", "--buckets", "5"},
+                                                     {"--masq", "maybe"},
+                                                     {"--parallel", "-1"},
+                                                     {"--parallel-repeats", "0"},
+                                                     {"--brisk-plugin", "/nonexistent/brisk-bridge"},
+                                                     {"--timeout-ms", "0"},
+                                                     {"--reference-dir", empty.path()},
+                                                     {"--n", "many"}};
   for (const auto& flags : bad) {
     std::vector<std::string> argv{BRISK_CLI_PATH, "bench", "cni"};
     argv.insert(argv.end(), flags.begin(), flags.end());
@@ -355,8 +377,8 @@ std::map<std::string, std::vector<std::string>> cni_rows(const std::string& tabl
 
 TEST_F(BenchCli, CniTinyRunPrintsEveryRowAndSucceeds) {
   if (::access("/usr/lib/cni/bridge", X_OK) != 0) GTEST_SKIP() << "needs containernetworking-plugins";
-  brisk::Output o = brisk::Command({BRISK_CLI_PATH, "bench", "cni", "--n", "4", "--buckets", "2", "--parallel", "3",
-                                    "--parallel-repeats", "1", "--settle-ms", "0"})
+  brisk::Output o = brisk::Command({BRISK_CLI_PATH, "bench", "cni", "--n", "4", "--buckets", "2",
+                                    "--parallel", "3", "--parallel-repeats", "1", "--settle-ms", "0"})
                         .check(false)
                         .output();
   ASSERT_TRUE(o.status.success()) << o.out << o.err;
@@ -368,9 +390,9 @@ TEST_F(BenchCli, CniTinyRunPrintsEveryRowAndSucceeds) {
     EXPECT_EQ(words[1], "0") << name;  // failures
     EXPECT_GT(std::stod(words[2]), 0) << name;
   }
-  for (const char* text : {"ADD: reference / brisk", "ADD: brisk / floor", "DEL: brisk / floor", "ADD per pod",
-                           "DEL per pod", "3 parallel ADDs: reference / brisk", "3 parallel ADDs: brisk / floor",
-                           "3 parallel ADDs: reference / floor (ceiling)",
+  for (const char* text : {"ADD: reference / brisk", "ADD: brisk / floor", "DEL: brisk / floor",
+                           "ADD per pod", "DEL per pod", "3 parallel ADDs: reference / brisk",
+                           "3 parallel ADDs: brisk / floor", "3 parallel ADDs: reference / floor (ceiling)",
                            "every ADD and DEL succeeded, no duplicate address: yes"})
     EXPECT_NE(o.out.find(text), std::string::npos) << text;
   // A parallel row per side and pass, the floor's too, without failures.
@@ -389,10 +411,11 @@ TEST_F(BenchCli, CniTinyRunPrintsEveryRowAndSucceeds) {
 // Exit 0 means every run succeeded: a plugin that always fails gives 1.
 TEST_F(BenchCli, CniExitsNonZeroWhenAPluginFails) {
   if (::access("/usr/lib/cni/bridge", X_OK) != 0) GTEST_SKIP() << "needs containernetworking-plugins";
-  brisk::Output o = brisk::Command({BRISK_CLI_PATH, "bench", "cni", "--n", "2", "--buckets", "1", "--masq", "off",
-                                    "--parallel", "0", "--settle-ms", "0", "--brisk-plugin", "/bin/false"})
-                        .check(false)
-                        .output();
+  brisk::Output o =
+      brisk::Command({BRISK_CLI_PATH, "bench", "cni", "--n", "2", "--buckets", "1", "--masq", "off",
+                      "--parallel", "0", "--settle-ms", "0", "--brisk-plugin", "/bin/false"})
+          .check(false)
+          .output();
   EXPECT_EQ(o.status.exit.code(), 1) << o.out << o.err;
   EXPECT_EQ(cni_rows(o.out)["ipMasq off ADD brisk"].at(1), "2") << o.out;
 }
@@ -400,9 +423,9 @@ TEST_F(BenchCli, CniExitsNonZeroWhenAPluginFails) {
 TEST_F(BenchCli, CniWritesJsonCsvAndCharts) {
   if (::access("/usr/lib/cni/bridge", X_OK) != 0) GTEST_SKIP() << "needs containernetworking-plugins";
   brisk::test::TempDir dir;
-  brisk::Output o = brisk::Command({BRISK_CLI_PATH, "bench", "cni", "--n", "4", "--buckets", "2", "--masq", "on",
-                                    "--parallel", "2", "--parallel-repeats", "1", "--settle-ms", "0", "--json",
-                                    "--out", dir.path()})
+  brisk::Output o = brisk::Command({BRISK_CLI_PATH, "bench", "cni", "--n", "4", "--buckets", "2", "--masq",
+                                    "on", "--parallel", "2", "--parallel-repeats", "1", "--settle-ms", "0",
+                                    "--json", "--out", dir.path()})
                         .check(false)
                         .output();
   ASSERT_TRUE(o.status.success()) << o.out << o.err;
@@ -460,15 +483,16 @@ void kill_once_stderr_says(std::vector<std::string> argv, const std::string& mar
 
 // Killed once its first round of containers exists (it says so on stderr).
 TEST_F(BenchCli, SigkillHalfwayLeavesNothingBehind) {
-  kill_once_stderr_says({"bench", "containers", "--n", "400", "--bucket", "20", "--settle-ms", "0"}, "round 1/");
+  kill_once_stderr_says({"bench", "containers", "--n", "400", "--bucket", "20", "--settle-ms", "0"},
+                        "round 1/");
 }
 
 // Killed with pods attached on every side, reference and brisk rules,
 // leases and bridges among them: all of it lived in the sandbox.
 TEST_F(BenchCli, CniSigkillHalfwayLeavesNothingBehind) {
   if (::access("/usr/lib/cni/bridge", X_OK) != 0) GTEST_SKIP() << "needs containernetworking-plugins";
-  kill_once_stderr_says({"bench", "cni", "--n", "400", "--buckets", "100", "--masq", "on", "--settle-ms", "0"},
-                        "ADD, 8/400");
+  kill_once_stderr_says(
+      {"bench", "cni", "--n", "400", "--buckets", "100", "--masq", "on", "--settle-ms", "0"}, "ADD, 8/400");
 }
 
 }  // namespace

@@ -1,9 +1,10 @@
 // `brisk bench containers` through the library at a tiny size: every method
 // builds the containers (checked by the bench's own verification of the end
 // state), tears them down, and reports a figure for every bucket.
+#include "bench/containers_bench.h"
+
 #include <gtest/gtest.h>
 
-#include "bench/containers_bench.h"
 #include "brisk/netlink/connection.h"
 #include "brisk/netlink/link.h"
 #include "brisk/netlink/netns.h"
@@ -24,9 +25,13 @@ TEST(ContainersBench, EveryMethodBuildsVerifiesAndTearsDown) {
   if (!brisk::test::can_unshare_net()) GTEST_SKIP() << "needs CAP_SYS_ADMIN to create namespaces";
   std::vector<std::string> progress;
   // 6 containers on bridges of 4 ports: two bridges, the second opened mid-round.
-  auto report = run_containers_bench({.n = 6, .bucket = 3, .bridge_ports = 4, .settle_ms = 0,
-                                      .schedule = ContainersSchedule::interleaved,
-                                      .progress = [&](const std::string& line) { progress.push_back(line); }});
+  auto report =
+      run_containers_bench({.n = 6,
+                            .bucket = 3,
+                            .bridge_ports = 4,
+                            .settle_ms = 0,
+                            .schedule = ContainersSchedule::interleaved,
+                            .progress = [&](const std::string& line) { progress.push_back(line); }});
   EXPECT_TRUE(report.interleaved);
   ASSERT_EQ(report.methods.size(), 5u);
   EXPECT_EQ(report.methods[0].method, "brisk");
@@ -60,7 +65,7 @@ TEST(ContainersBench, EveryMethodBuildsVerifiesAndTearsDown) {
   EXPECT_EQ(report.methods[2].processes, 0);
   EXPECT_EQ(report.methods[3].processes, 2 + 6);      // a host batch per round, an inside batch per container
   EXPECT_EQ(report.methods[4].processes, 2 + 6 * 7);  // two bridges, seven steps per container
-  EXPECT_EQ(progress.size(), 2u + 5u);  // two rounds, five teardowns
+  EXPECT_EQ(progress.size(), 2u + 5u);                // two rounds, five teardowns
   // Torn down one after another: each with fewer others' containers alive.
   for (int k = 0; k < 5; ++k) EXPECT_EQ(report.methods[k].teardown_background, 6 * (4 - k));
 
@@ -68,17 +73,19 @@ TEST(ContainersBench, EveryMethodBuildsVerifiesAndTearsDown) {
   EXPECT_EQ(json["bench"], "containers");
   ASSERT_EQ(json["methods"].size(), 5u);
   for (const auto& m : json["methods"]) {
-    for (const char* key : {"method", "containers", "processes", "total_s", "containers_per_s", "us_per_container",
-                            "ratio_to_brisk", "cpu_s", "teardown_s", "teardown_settled_s", "teardown_background", "failures", "verified", "growth",
-                            "buckets"})
+    for (const char* key : {"method", "containers", "processes", "total_s", "containers_per_s",
+                            "us_per_container", "ratio_to_brisk", "cpu_s", "teardown_s", "teardown_settled_s",
+                            "teardown_background", "failures", "verified", "growth", "buckets"})
       EXPECT_TRUE(m.contains(key)) << key;
     for (const auto& b : m["buckets"])
-      for (const char* key : {"index", "first", "containers", "containers_before", "us_per_container", "rss_kb"})
+      for (const char* key :
+           {"index", "first", "containers", "containers_before", "us_per_container", "rss_kb"})
         EXPECT_TRUE(b.contains(key)) << key;
   }
   EXPECT_TRUE(json["units"].contains("total_s"));
   std::string csv = to_csv(report);
-  EXPECT_EQ(csv.substr(0, csv.find('\n')), "method,kind,bucket,first,containers,containers_before,us_per_container,rss_kb");
+  EXPECT_EQ(csv.substr(0, csv.find('\n')),
+            "method,kind,bucket,first,containers,containers_before,us_per_container,rss_kb");
   EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 1 + 5 * (2 + 2));
   std::string table = format_table(report);
   EXPECT_NE(table.find("targets"), std::string::npos);
@@ -89,13 +96,16 @@ TEST(ContainersBench, EveryMethodBuildsVerifiesAndTearsDown) {
   EXPECT_NE(table.find("vs ip-batch"), std::string::npos) << table;
   // Different backgrounds: the teardowns are not compared.
   EXPECT_NE(table.find("teardown vs floor: not comparable in this run (24 and 18 other containers alive"),
-            std::string::npos) << table;
+            std::string::npos)
+      << table;
   // Each method's column in the bucket table.
-  EXPECT_NE(table.find("       brisk       floor brisk-1core    ip-batch          ip\n"), std::string::npos) << table;
+  EXPECT_NE(table.find("       brisk       floor brisk-1core    ip-batch          ip\n"), std::string::npos)
+      << table;
   EXPECT_EQ(json.contains("floor_share_of_growth"), true);
   if (report.methods[0].growth > 1) {
     ASSERT_TRUE(report.floor_share_of_growth.has_value());
-    EXPECT_DOUBLE_EQ(*report.floor_share_of_growth, (report.methods[1].growth - 1) / (report.methods[0].growth - 1));
+    EXPECT_DOUBLE_EQ(*report.floor_share_of_growth,
+                     (report.methods[1].growth - 1) / (report.methods[0].growth - 1));
   } else {
     EXPECT_FALSE(report.floor_share_of_growth.has_value());
   }
@@ -106,7 +116,8 @@ TEST(ContainersBench, EveryMethodBuildsVerifiesAndTearsDown) {
 // one every method must reach.
 TEST(ContainersBench, FloorBuildsAndVerifiesItsEndState) {
   if (!brisk::test::can_unshare_net()) GTEST_SKIP() << "needs CAP_SYS_ADMIN to create namespaces";
-  auto report = run_containers_bench({.n = 8, .bucket = 3, .bridge_ports = 3, .settle_ms = 0, .methods = {"floor"}});
+  auto report =
+      run_containers_bench({.n = 8, .bucket = 3, .bridge_ports = 3, .settle_ms = 0, .methods = {"floor"}});
   ASSERT_EQ(report.methods.size(), 2u);
   const auto& floor = report.methods[1];
   EXPECT_EQ(floor.method, "floor");
@@ -123,15 +134,19 @@ TEST(ContainersBench, FloorBuildsAndVerifiesItsEndState) {
 TEST(ContainersBench, ABrokenEndStateFailsVerification) {
   if (!brisk::test::can_unshare_net()) GTEST_SKIP() << "needs CAP_SYS_ADMIN to create namespaces";
   std::string broken_in;
-  auto report = run_containers_bench(
-      {.n = 4, .bucket = 4, .settle_ms = 0, .methods = {"floor"},
-       .before_verify = [&](const std::string& method, const std::string& first_netns) {
-         if (method != "floor") return;
-         auto conn = connect_to(first_netns);
-         auto removed = netlink::delete_route(conn, {.prefix = "default", .via = "10.0.0.0"});
-         ASSERT_TRUE(removed) << removed.error().message();
-         broken_in = first_netns;
-       }});
+  auto report =
+      run_containers_bench({.n = 4,
+                            .bucket = 4,
+                            .settle_ms = 0,
+                            .methods = {"floor"},
+                            .before_verify = [&](const std::string& method, const std::string& first_netns) {
+                              if (method != "floor") return;
+                              auto conn = connect_to(first_netns);
+                              auto removed =
+                                  netlink::delete_route(conn, {.prefix = "default", .via = "10.0.0.0"});
+                              ASSERT_TRUE(removed) << removed.error().message();
+                              broken_in = first_netns;
+                            }});
   EXPECT_EQ(broken_in, "floor-c0");
   ASSERT_EQ(report.methods.size(), 2u);
   EXPECT_TRUE(report.methods[0].verified);   // brisk, untouched
@@ -143,8 +158,12 @@ TEST(ContainersBench, SequentialScheduleAndMethodChoice) {
   if (!brisk::test::can_unshare_net()) GTEST_SKIP() << "needs CAP_SYS_ADMIN to create namespaces";
   // brisk makes all 5 in one setup_netns_many call (rounds of 1), its
   // buckets cut from the rounds it reports; brisk-1core too, on one thread.
-  auto report = run_containers_bench({.n = 5, .bucket = 2, .settle_ms = 0, .methods = {"ip-batch", "brisk-1core"},
-                                      .brisk_round = 1, .schedule = ContainersSchedule::sequential});
+  auto report = run_containers_bench({.n = 5,
+                                      .bucket = 2,
+                                      .settle_ms = 0,
+                                      .methods = {"ip-batch", "brisk-1core"},
+                                      .brisk_round = 1,
+                                      .schedule = ContainersSchedule::sequential});
   EXPECT_FALSE(report.interleaved);
   ASSERT_EQ(report.methods.size(), 3u);
   EXPECT_EQ(report.methods[1].method, "brisk-1core");
@@ -166,7 +185,10 @@ TEST(ContainersBench, SequentialScheduleAndMethodChoice) {
 // container, and the host keeps only the stand-ins' peers.
 TEST(ContainersBench, PhysShapeEveryMethodBuildsAndVerifies) {
   if (!brisk::test::can_unshare_net()) GTEST_SKIP() << "needs CAP_SYS_ADMIN to create namespaces";
-  auto report = run_containers_bench({.n = 8, .shape = ContainersShape::phys, .bucket = 4, .settle_ms = 0,
+  auto report = run_containers_bench({.n = 8,
+                                      .shape = ContainersShape::phys,
+                                      .bucket = 4,
+                                      .settle_ms = 0,
                                       .schedule = ContainersSchedule::interleaved});
   ASSERT_EQ(report.methods.size(), 5u);
   for (const auto& m : report.methods) {
@@ -175,7 +197,8 @@ TEST(ContainersBench, PhysShapeEveryMethodBuildsAndVerifies) {
     EXPECT_EQ(m.buckets.size(), 2u) << m.method;
     EXPECT_GE(m.teardown_settled_s, m.teardown_s) << m.method;
   }
-  EXPECT_EQ(report.methods[3].processes, 2 + 8);  // ip-batch: a host batch per round, an inside one per container
+  EXPECT_EQ(report.methods[3].processes,
+            2 + 8);  // ip-batch: a host batch per round, an inside one per container
   EXPECT_EQ(report.methods[4].processes, 8 * 6);  // ip: netns add, 2 link set, 2 addr add, route add
   EXPECT_EQ(to_json(report)["config"]["shape"], "phys");
   EXPECT_NE(format_table(report).find("--shape phys"), std::string::npos);
@@ -184,14 +207,19 @@ TEST(ContainersBench, PhysShapeEveryMethodBuildsAndVerifies) {
 // The phys check sees a wrong MAC.
 TEST(ContainersBench, PhysVerificationSeesAWrongMac) {
   if (!brisk::test::can_unshare_net()) GTEST_SKIP() << "needs CAP_SYS_ADMIN to create namespaces";
-  auto report = run_containers_bench(
-      {.n = 2, .shape = ContainersShape::phys, .bucket = 2, .settle_ms = 0, .methods = {"floor"},
-       .before_verify = [&](const std::string& method, const std::string& first_netns) {
-         if (method != "floor") return;
-         auto conn = connect_to(first_netns);
-         auto set = netlink::set_link(conn, {.name = "eth1", .address = "02:ff:ff:ff:ff:ff"});
-         ASSERT_TRUE(set) << set.error().message();
-       }});
+  auto report =
+      run_containers_bench({.n = 2,
+                            .shape = ContainersShape::phys,
+                            .bucket = 2,
+                            .settle_ms = 0,
+                            .methods = {"floor"},
+                            .before_verify = [&](const std::string& method, const std::string& first_netns) {
+                              if (method != "floor") return;
+                              auto conn = connect_to(first_netns);
+                              auto set =
+                                  netlink::set_link(conn, {.name = "eth1", .address = "02:ff:ff:ff:ff:ff"});
+                              ASSERT_TRUE(set) << set.error().message();
+                            }});
   ASSERT_EQ(report.methods.size(), 2u);
   EXPECT_TRUE(report.methods[0].verified);
   EXPECT_FALSE(report.methods[1].verified);

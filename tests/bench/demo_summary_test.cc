@@ -29,8 +29,9 @@ TEST(DemoSummary, EachContainerBaselineIsNamedAsTheBenchNamesIt) {
     EXPECT_NEAR(row.brisk_us, row.operation == "container setup" ? 900 : 450, 1e-6) << row.operation;
     if (row.operation == "container setup") setup_by_label[row.baseline] = row.baseline_us;
   }
-  EXPECT_EQ(setup_by_label, (std::map<std::string, double>{
-                                {"floor", 700}, {"brisk-1core", 1000}, {"ip -batch", 8000}, {"ip per command", 40000}}));
+  EXPECT_EQ(setup_by_label,
+            (std::map<std::string, double>{
+                {"floor", 700}, {"brisk-1core", 1000}, {"ip -batch", 8000}, {"ip per command", 40000}}));
 }
 
 TEST(DemoSummary, AFailedMethodHasNoRowAndAFailedBriskNone) {
@@ -49,7 +50,8 @@ TEST(DemoSummary, LinkRowsAreTodaysToolsAgainstBriskByPhase) {
   for (const char* phase : {"veth add", "set up"})
     for (auto [name, us] : std::initializer_list<std::pair<const char*, double>>{
              {"ip", 3000}, {"ip-batch", 300}, {"raw", 20}, {"brisk-batch", 40}, {"brisk", 30}})
-      report.rows.push_back({.phase = phase, .method = name, .count = 5, .us_per_op = us, .ratio_to_brisk = us / 30});
+      report.rows.push_back(
+          {.phase = phase, .method = name, .count = 5, .us_per_op = us, .ratio_to_brisk = us / 30});
   auto rows = link_rows(report);
   ASSERT_EQ(rows.size(), 4u);
   std::set<std::string> labels;
@@ -63,7 +65,8 @@ TEST(DemoSummary, LinkRowsAreTodaysToolsAgainstBriskByPhase) {
 
 TEST(DemoSummary, LabelsAreDistinctAndUnknownNamesPassThrough) {
   std::set<std::string> seen;
-  for (const char* name : {"ip", "ip-batch", "floor", "brisk-1core", "brisk-cli", "brisk-batch", "raw", "brisk"})
+  for (const char* name :
+       {"ip", "ip-batch", "floor", "brisk-1core", "brisk-cli", "brisk-batch", "raw", "brisk"})
     EXPECT_TRUE(seen.insert(method_label(name)).second) << name;
   EXPECT_EQ(method_label("something-new"), "something-new");
 }

@@ -1,9 +1,8 @@
 // brisk carries no benchmark code: `brisk bench ...` and `brisk demo` exec
 // brisk-bench with argv unchanged, found beside brisk (the build tree) or in
 // $libexecdir/brisk (installed); without it brisk says where it looked.
-#include <unistd.h>
-
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -49,8 +48,10 @@ class Layout : public ::testing::Test {
 
 // argv[0] included: brisk-bench run directly as "brisk" prints what brisk does.
 TEST(Handover, BenchHelpIsBriskBenchsWithArgvUnchanged) {
-  for (std::vector<std::string> args : {std::vector<std::string>{"bench", "--help"}, {"bench", "ip", "--help"},
-                                         {"demo", "--help"}, {"bench", "startup", "--help"}}) {
+  for (std::vector<std::string> args : {std::vector<std::string>{"bench", "--help"},
+                                        {"bench", "ip", "--help"},
+                                        {"demo", "--help"},
+                                        {"bench", "startup", "--help"}}) {
     Output via_brisk = run(BRISK_CLI_PATH, args);
     args.insert(args.begin(), BRISK_CLI_PATH);
     auto direct = test::run_capture({.argv = args, .program = BRISK_BENCH_PATH});
@@ -66,7 +67,9 @@ TEST(Handover, UsageErrorsKeepTheirMessageAndExitCode) {
   Output bad = run(BRISK_CLI_PATH, {"bench", "spawn", "--no-such-option"});
   EXPECT_EQ(bad.status.exit.code(), std::optional<int>(2));
   EXPECT_EQ(bad.out, "");
-  EXPECT_EQ(bad.err, "The following argument was not expected: --no-such-option\nRun with --help for more information.\n");
+  EXPECT_EQ(
+      bad.err,
+      "The following argument was not expected: --no-such-option\nRun with --help for more information.\n");
   Output none = run(BRISK_CLI_PATH, {"bench"});
   EXPECT_EQ(none.status.exit.code(), std::optional<int>(2));
   EXPECT_NE(none.err.find("subcommand is required"), std::string::npos) << none.err;
@@ -75,7 +78,8 @@ TEST(Handover, UsageErrorsKeepTheirMessageAndExitCode) {
 TEST(Handover, BriskHelpStillListsBenchAndDemo) {
   Output help = run(BRISK_CLI_PATH, {"--help"});
   EXPECT_EQ(help.status.exit.code(), std::optional<int>(0));
-  for (const char* line : {"bench", "demo", "run"}) EXPECT_NE(help.out.find(line), std::string::npos) << help.out;
+  for (const char* line : {"bench", "demo", "run"})
+    EXPECT_NE(help.out.find(line), std::string::npos) << help.out;
 }
 
 TEST_F(Layout, WithoutBriskBenchBriskSaysWhereItLookedAndExits127) {
@@ -85,7 +89,8 @@ TEST_F(Layout, WithoutBriskBenchBriskSaysWhereItLookedAndExits127) {
   EXPECT_EQ(out.out, "");
   std::string beside = (dir_ / "bin" / "brisk-bench").string();
   std::string installed = (dir_ / "libexec" / "brisk" / "brisk-bench").string();
-  EXPECT_NE(out.err.find("brisk: `demo` is in brisk-bench, which is not installed"), std::string::npos) << out.err;
+  EXPECT_NE(out.err.find("brisk: `demo` is in brisk-bench, which is not installed"), std::string::npos)
+      << out.err;
   EXPECT_NE(out.err.find(beside + " or " + installed), std::string::npos) << out.err;
   // Everything else of brisk needs no brisk-bench.
   Output version = run(brisk, {"-V"});
@@ -98,7 +103,8 @@ TEST_F(Layout, ABriskBenchThatCannotBeExecutedIs126) {
   { std::ofstream(bench) << "not a program\n"; }
   fs::permissions(bench, fs::perms::owner_read | fs::perms::owner_write);
   Output out = run(brisk, {"bench", "--help"});
-  if (test::is_root() && out.status.exit.code() == std::optional<int>(0)) GTEST_SKIP() << "root may exec anything";
+  if (test::is_root() && out.status.exit.code() == std::optional<int>(0))
+    GTEST_SKIP() << "root may exec anything";
   EXPECT_EQ(out.status.exit.code(), std::optional<int>(126));
   EXPECT_NE(out.err.find("cannot run `brisk-bench bench`"), std::string::npos) << out.err;
   EXPECT_NE(out.err.find(bench.string()), std::string::npos) << out.err;

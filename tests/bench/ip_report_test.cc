@@ -87,8 +87,9 @@ TEST(IpBenchReport, RatioOverTheFloorOfOneRequestPerAnswer) {
 // JSON under its method, and on its own line without one.
 TEST(IpBenchReport, FloorWithLookupOverTheFloor) {
   auto report = sample();
-  report.lookup_floor_over_floor = {{.phase = "addr add", .method = "floor + name lookup", .ratio = 1.21875},
-                                    {.phase = "route add", .method = "floor + name lookup", .ratio = 1.28125}};
+  report.lookup_floor_over_floor = {
+      {.phase = "addr add", .method = "floor + name lookup", .ratio = 1.21875},
+      {.phase = "route add", .method = "floor + name lookup", .ratio = 1.28125}};
   auto json = to_json(report);
   ASSERT_EQ(json["floor_with_lookup_over_floor"].size(), 2u);
   EXPECT_EQ(json["floor_with_lookup_over_floor"][1]["method"], "floor + name lookup");

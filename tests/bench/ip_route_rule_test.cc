@@ -3,11 +3,10 @@
 // the end-state counts see exactly them.
 #include "bench/ip_route_rule.h"
 
+#include <gtest/gtest.h>
 #include <sched.h>
 
 #include <fstream>
-
-#include <gtest/gtest.h>
 
 #include "brisk/spawn.h"
 #include "support/test_support.h"

@@ -1,18 +1,25 @@
 // `brisk bench link` through the library at a tiny size: every method runs
 // every phase in its own throwaway namespace, nothing fails, every row and
 // bucket has a figure, and the JSON and CSV carry them.
+#include "bench/link_bench.h"
+
 #include <gtest/gtest.h>
 
 #include <set>
 
-#include "bench/link_bench.h"
 #include "support/test_support.h"
 
 namespace brisk::bench {
 namespace {
 
 LinkBenchConfig tiny() {
-  return {.n = 12, .bucket = 4, .ip_n = 2, .delete_n = 3, .netns_n = 2, .settle_ms = 0, .brisk_path = BRISK_CLI_PATH};
+  return {.n = 12,
+          .bucket = 4,
+          .ip_n = 2,
+          .delete_n = 3,
+          .netns_n = 2,
+          .settle_ms = 0,
+          .brisk_path = BRISK_CLI_PATH};
 }
 
 TEST(LinkBench, EveryMethodRunsEveryPhaseWithoutFailures) {
@@ -29,7 +36,8 @@ TEST(LinkBench, EveryMethodRunsEveryPhaseWithoutFailures) {
     if (row.method == "brisk") {
       EXPECT_DOUBLE_EQ(row.ratio_to_brisk, 1.0);
     }
-    EXPECT_EQ(row.per_process, row.method == "ip" || row.method == "brisk-cli") << row.phase << " " << row.method;
+    EXPECT_EQ(row.per_process, row.method == "ip" || row.method == "brisk-cli")
+        << row.phase << " " << row.method;
     ASSERT_FALSE(row.buckets.empty()) << row.phase << " " << row.method;
     int ops = 0;
     for (const auto& b : row.buckets) {

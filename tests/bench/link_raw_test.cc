@@ -2,9 +2,8 @@
 // kernel, and flush() counts the ones it refused.
 #include "bench/link_raw.h"
 
-#include <net/if.h>
-
 #include <gtest/gtest.h>
+#include <net/if.h>
 
 #include "brisk/netlink/connection.h"
 #include "brisk/netlink/link.h"
@@ -56,7 +55,12 @@ TEST(RawNetlink, VethWithChosenIndexesMasterAndPeerInAnotherNamespace) {
   RawNetlink raw(host.get());
   raw.pipeline(8);
   raw.bridge_add("br0", 40, false);
-  raw.veth_add({.name = "h0", .index = 50, .master = 40, .up = true, .peer = "eth0", .peer_index = 7,
+  raw.veth_add({.name = "h0",
+                .index = 50,
+                .master = 40,
+                .up = true,
+                .peer = "eth0",
+                .peer_index = 7,
                 .peer_netns_fd = inside.get()});
   raw.addr_add(50, 0x0a000000, 31);
   EXPECT_EQ(raw.flush(), 0);

@@ -9,18 +9,31 @@ namespace brisk::bench {
 namespace {
 
 LinkBenchRow row(const std::string& phase, const std::string& method, std::vector<LinkBucket> buckets) {
-  return {.phase = phase, .method = method, .count = 2000, .us_per_op = 1, .ratio_to_brisk = 1, .failures = 0,
-          .full_n = true, .per_process = false, .buckets = std::move(buckets)};
+  return {.phase = phase,
+          .method = method,
+          .count = 2000,
+          .us_per_op = 1,
+          .ratio_to_brisk = 1,
+          .failures = 0,
+          .full_n = true,
+          .per_process = false,
+          .buckets = std::move(buckets)};
 }
 
 TEST(NetPlots, EachPhaseGetsTheAxisOnWhichItsPointsSpread) {
   LinkBenchReport report;
-  report.rows.push_back(row("veth add", "raw", {{.index = 0, .first_op = 0, .ops = 1000, .interfaces_before = 1, .us_per_op = 300},
-                                                {.index = 1, .first_op = 1000, .ops = 1000, .interfaces_before = 2001, .us_per_op = 310}}));
-  report.rows.push_back(row("set up", "raw", {{.index = 0, .first_op = 0, .ops = 1000, .interfaces_before = 4001, .us_per_op = 12},
-                                              {.index = 1, .first_op = 1000, .ops = 1000, .interfaces_before = 4001, .us_per_op = 13}}));
-  report.rows.push_back(row("set up", "brisk", {{.index = 0, .first_op = 0, .ops = 1000, .interfaces_before = 4001, .us_per_op = 14},
-                                                {.index = 1, .first_op = 1000, .ops = 1000, .interfaces_before = 4001, .us_per_op = 15}}));
+  report.rows.push_back(
+      row("veth add", "raw",
+          {{.index = 0, .first_op = 0, .ops = 1000, .interfaces_before = 1, .us_per_op = 300},
+           {.index = 1, .first_op = 1000, .ops = 1000, .interfaces_before = 2001, .us_per_op = 310}}));
+  report.rows.push_back(
+      row("set up", "raw",
+          {{.index = 0, .first_op = 0, .ops = 1000, .interfaces_before = 4001, .us_per_op = 12},
+           {.index = 1, .first_op = 1000, .ops = 1000, .interfaces_before = 4001, .us_per_op = 13}}));
+  report.rows.push_back(
+      row("set up", "brisk",
+          {{.index = 0, .first_op = 0, .ops = 1000, .interfaces_before = 4001, .us_per_op = 14},
+           {.index = 1, .first_op = 1000, .ops = 1000, .interfaces_before = 4001, .us_per_op = 15}}));
   auto veth = link_phase_plot(report, "veth add");
   EXPECT_EQ(veth.x_label, "interfaces existing when the round began");
   ASSERT_EQ(veth.series.size(), 1u);

@@ -8,10 +8,10 @@
 #include <stdlib.h>
 
 #include <chrono>
-#include <set>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <sstream>
 #include <thread>
 
@@ -196,17 +196,18 @@ TEST(Interrupt, SignalUnwindsInsteadOfKilling) {
 TEST(Demo, TinyNetworkSectionsAddTheirRowsAndCharts) {
   if (!test::is_root()) GTEST_SKIP() << "network namespaces need root";
   test::TempDir out;
-  Output run = Command({BRISK_CLI_PATH, "demo", "--out", out.path() + "/demo", "--spawn-n", "1", "--heaps", "1",
-                        "--workload-n", "0", "--link-n", "40", "--containers-n", "20", "--cni-n", "4"})
+  Output run = Command({BRISK_CLI_PATH, "demo", "--out", out.path() + "/demo", "--spawn-n", "1", "--heaps",
+                        "1", "--workload-n", "0", "--link-n", "40", "--containers-n", "20", "--cni-n", "4"})
                    .output();
-  for (const char* row : {"link: veth add", "link: delete", "container setup", "container teardown", "CNI ADD ",
-                          "CNI DEL ", "CNI ADD, ipMasq", "CNI DEL, ipMasq", "20 parallel CNI ADDs"})
+  for (const char* row :
+       {"link: veth add", "link: delete", "container setup", "container teardown", "CNI ADD ", "CNI DEL ",
+        "CNI ADD, ipMasq", "CNI DEL, ipMasq", "20 parallel CNI ADDs"})
     EXPECT_NE(run.out.find(row), std::string::npos) << row << "\n" << run.out;
   std::string ext = find_gnuplot().empty() ? ".svg" : ".png";
   for (const char* name : {"link.json", "containers.json", "cni.json", "cni.csv"})
     EXPECT_TRUE(fs::exists(out.path() + "/demo/" + name)) << name;
-  for (const char* chart : {"link-veth-add", "link-set-up", "link-addr-add", "containers", "cni-add", "cni-del",
-                            "cni-add-masq", "cni-del-masq"})
+  for (const char* chart : {"link-veth-add", "link-set-up", "link-addr-add", "containers", "cni-add",
+                            "cni-del", "cni-add-masq", "cni-del-masq"})
     EXPECT_TRUE(fs::exists(out.path() + "/demo/" + chart + ext)) << chart;
   auto summary = nlohmann::json::parse(slurp(out.path() + "/demo/summary.json"));
   for (const auto& row : summary["rows"]) EXPECT_GT(row["brisk_us"].get<double>(), 0) << row;
@@ -272,7 +273,8 @@ TEST(Demo, SigtermMidRunRemovesTheTempRoot) {
   if (!test::is_root()) GTEST_SKIP() << "the demo builds its chroot root only as root";
   test::TempDir out;
   expect_cleanup_on_sigterm({"demo", "--out", out.path() + "/demo", "--spawn-n", "2", "--heaps", "1",
-                             "--workload-n", "1000000", "--link-n", "0", "--containers-n", "0", "--cni-n", "0"});
+                             "--workload-n", "1000000", "--link-n", "0", "--containers-n", "0", "--cni-n",
+                             "0"});
 }
 
 }  // namespace

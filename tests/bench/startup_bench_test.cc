@@ -35,8 +35,8 @@ TEST_F(StartupBench, JsonHasARowPerProgramAndCommandWithEveryKey) {
   ASSERT_EQ(report["rows"].size(), 4u) << report.dump(2);
   std::vector<std::string> seen;
   for (const auto& row : report["rows"]) {
-    for (const char* key : {"program", "path", "command", "runs", "failures", "median_us", "mean_us", "user_us",
-                            "system_us", "task_clock_us", "ratio_to_ip", "size_bytes"})
+    for (const char* key : {"program", "path", "command", "runs", "failures", "median_us", "mean_us",
+                            "user_us", "system_us", "task_clock_us", "ratio_to_ip", "size_bytes"})
       EXPECT_TRUE(row.contains(key)) << key << " in " << row;
     seen.push_back(row["program"].get<std::string>() + " " + row["command"].get<std::string>());
     EXPECT_EQ(row["runs"], 3) << row;
@@ -44,7 +44,8 @@ TEST_F(StartupBench, JsonHasARowPerProgramAndCommandWithEveryKey) {
     EXPECT_GT(row["median_us"].get<double>(), 0) << row;
     EXPECT_GT(row["mean_us"].get<double>(), 0) << row;
     EXPECT_GT(row["task_clock_us"].get<double>(), 0) << row;
-    EXPECT_DOUBLE_EQ(row["task_clock_us"].get<double>(), row["user_us"].get<double>() + row["system_us"].get<double>());
+    EXPECT_DOUBLE_EQ(row["task_clock_us"].get<double>(),
+                     row["user_us"].get<double>() + row["system_us"].get<double>());
     EXPECT_GT(row["size_bytes"].get<long long>(), 0) << row;
     if (row["program"] == "ip") {
       EXPECT_DOUBLE_EQ(row["ratio_to_ip"].get<double>(), 1.0);
@@ -62,7 +63,8 @@ TEST_F(StartupBench, RepeatedBriskComparesBuildsInOneTable) {
   std::istringstream lines(out.out);
   std::vector<std::string> labels;
   for (std::string line; std::getline(lines, line);)
-    for (std::string program : {std::string("ip"), std::string(BRISK_CLI_PATH), std::string(BRISK_BENCH_PATH)})
+    for (std::string program :
+         {std::string("ip"), std::string(BRISK_CLI_PATH), std::string(BRISK_BENCH_PATH)})
       for (const char* command : {" -V ", " link show "})
         if (line.rfind(program + command, 0) == 0) labels.push_back(program + command);
   EXPECT_EQ(labels.size(), 6u) << out.out;
@@ -78,14 +80,30 @@ TEST_F(StartupBench, AMissingBriskIsAnErrorNamingIt) {
 
 TEST(StartupBenchTable, HasAHeaderAndALinePerRow) {
   StartupBenchReport report{.n = 2};
-  report.rows.push_back({.program = "ip", .path = "/bin/ip", .command = "-V", .runs = 2, .median_us = 500,
-                         .mean_us = 510, .user_us = 100, .system_us = 200, .ratio_to_ip = 1});
-  report.rows.push_back({.program = "brisk", .path = "/b/brisk", .command = "-V", .runs = 2, .median_us = 250,
-                         .mean_us = 260, .user_us = 50, .system_us = 100, .ratio_to_ip = 0.5});
+  report.rows.push_back({.program = "ip",
+                         .path = "/bin/ip",
+                         .command = "-V",
+                         .runs = 2,
+                         .median_us = 500,
+                         .mean_us = 510,
+                         .user_us = 100,
+                         .system_us = 200,
+                         .ratio_to_ip = 1});
+  report.rows.push_back({.program = "brisk",
+                         .path = "/b/brisk",
+                         .command = "-V",
+                         .runs = 2,
+                         .median_us = 250,
+                         .mean_us = 260,
+                         .user_us = 50,
+                         .system_us = 100,
+                         .ratio_to_ip = 0.5});
   std::string table = format_table(report);
   EXPECT_NE(table.find("2 runs of each"), std::string::npos) << table;
-  EXPECT_NE(table.find("ip -V          500.0       510.0           300.0    1.00x"), std::string::npos) << table;
-  EXPECT_NE(table.find("brisk -V       250.0       260.0           150.0    0.50x"), std::string::npos) << table;
+  EXPECT_NE(table.find("ip -V          500.0       510.0           300.0    1.00x"), std::string::npos)
+      << table;
+  EXPECT_NE(table.find("brisk -V       250.0       260.0           150.0    0.50x"), std::string::npos)
+      << table;
   EXPECT_EQ(report.failures(), 0);
 }
 

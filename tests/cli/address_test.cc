@@ -1,14 +1,13 @@
 // ip address's grammar beyond the basics: brd +|-, lifetimes, the IPv6
 // flags, and show/flush selectors; parsed without a kernel, then printed and
 // applied as ip 6.1 prints and applies them.
+#include <gtest/gtest.h>
 #include <linux/if_addr.h>
 #include <linux/rtnetlink.h>
 
-#include <gtest/gtest.h>
-
 #include "cli/ip/ip.h"
-#include "parse_support.h"
 #include "cli_support.h"
+#include "parse_support.h"
 
 namespace brisk::ipcli {
 namespace {
@@ -19,8 +18,10 @@ using cli_test::ip_run;
 TEST(IpAddrGrammar, BroadcastPlusAndMinus) {
   EXPECT_EQ(ok({"addr", "add", "10.1.0.3/24", "brd", "+", "dev", "br0"}).addr().broadcast, "10.1.0.255");
   EXPECT_EQ(ok({"addr", "add", "brd", "-", "10.1.0.3/24", "dev", "br0"}).addr().broadcast, "10.1.0.0");
-  EXPECT_EQ(ok({"addr", "add", "10.4.7.1/13", "broadcast", "+", "dev", "br0"}).addr().broadcast, "10.7.255.255");
-  EXPECT_EQ(ok({"addr", "add", "10.5.0.1/31", "brd", "+", "dev", "br0"}).addr().broadcast, "");  // as ip: none past /30
+  EXPECT_EQ(ok({"addr", "add", "10.4.7.1/13", "broadcast", "+", "dev", "br0"}).addr().broadcast,
+            "10.7.255.255");
+  EXPECT_EQ(ok({"addr", "add", "10.5.0.1/31", "brd", "+", "dev", "br0"}).addr().broadcast,
+            "");  // as ip: none past /30
   EXPECT_EQ(ok({"addr", "del", "10.1.0.3/24", "brd", "+", "dev", "br0"}).addr().broadcast, "");
   auto v6 = error_of({"addr", "add", "fd00::1/64", "brd", "+", "dev", "br0"});
   EXPECT_EQ(format_error(v6.message, v6.exact), "Broadcast can be set only for IPv4 addresses");
@@ -38,11 +39,14 @@ TEST(IpAddrGrammar, Lifetimes) {
   auto big = error_of({"addr", "add", "10.3.0.3/24", "dev", "d0", "valid_lft", "4294967296"});
   EXPECT_EQ(format_error(big.message, big.exact), "Error: argument \"4294967296\" is wrong: valid_lft value");
   EXPECT_EQ(big.exit_code, 255);
-  EXPECT_FALSE(parse_command(Words{"addr", "add", "10.3.0.3/24", "dev", "d0", "preferred_lft", "soon"}, Globals{}));
-  auto longer = error_of({"addr", "add", "10.3.0.3/24", "dev", "d0", "valid_lft", "10", "preferred_lft", "100"});
+  EXPECT_FALSE(
+      parse_command(Words{"addr", "add", "10.3.0.3/24", "dev", "d0", "preferred_lft", "soon"}, Globals{}));
+  auto longer =
+      error_of({"addr", "add", "10.3.0.3/24", "dev", "d0", "valid_lft", "10", "preferred_lft", "100"});
   EXPECT_EQ(longer.message, "preferred_lft is greater than valid_lft");
   EXPECT_EQ(longer.exit_code, 1);
-  EXPECT_EQ(error_of({"addr", "add", "10.3.0.3/24", "dev", "d0", "valid_lft", "0"}).message, "valid_lft is zero");
+  EXPECT_EQ(error_of({"addr", "add", "10.3.0.3/24", "dev", "d0", "valid_lft", "0"}).message,
+            "valid_lft is zero");
 }
 
 TEST(IpAddrGrammar, Ipv6Flags) {
@@ -57,18 +61,21 @@ TEST(IpAddrGrammar, PeerMetricAnycastAndChange) {
   auto p = ok({"addr", "add", "10.8.0.1", "peer", "10.8.0.2", "dev", "tun0"});
   EXPECT_EQ(p.addr().prefix, "10.8.0.1");
   EXPECT_EQ(p.addr().peer, "10.8.0.2");
-  EXPECT_EQ(ok({"addr", "add", "10.9.0.1/24", "remote", "10.9.0.0/24", "dev", "d0"}).addr().peer, "10.9.0.0/24");
+  EXPECT_EQ(ok({"addr", "add", "10.9.0.1/24", "remote", "10.9.0.0/24", "dev", "d0"}).addr().peer,
+            "10.9.0.0/24");
   // brd + is derived from the peer's prefix, as ip derives it.
   EXPECT_EQ(ok({"addr", "add", "10.9.0.1", "peer", "10.9.0.0/24", "brd", "+", "dev", "d0"}).addr().broadcast,
             "10.9.0.255");
   auto m = ok({"addr", "add", "10.6.0.1/24", "dev", "d0", "metric", "50", "anycast", "10.6.0.9"});
   EXPECT_EQ(m.addr().metric, 50u);
   EXPECT_EQ(m.addr().anycast, "10.6.0.9");
-  EXPECT_EQ(ok({"addr", "add", "10.6.0.1/24", "dev", "d0", "pri", "7"}).addr().metric, 7u);  // matches(), as ip
+  EXPECT_EQ(ok({"addr", "add", "10.6.0.1/24", "dev", "d0", "pri", "7"}).addr().metric,
+            7u);  // matches(), as ip
   EXPECT_EQ(ok({"addr", "change", "10.6.0.1/24", "dev", "d0", "metric", "60"}).verb, Verb::addr_change);
   EXPECT_EQ(ok({"addr", "chg", "10.6.0.1/24", "dev", "d0"}).verb, Verb::addr_change);
   EXPECT_EQ(ok({"addr", "add", "127.0.0.2/8", "dev", "lo"}).addr().scope, uint8_t(RT_SCOPE_HOST));
-  EXPECT_EQ(ok({"addr", "add", "127.0.0.2/8", "dev", "lo", "scope", "global"}).addr().scope, uint8_t(RT_SCOPE_UNIVERSE));
+  EXPECT_EQ(ok({"addr", "add", "127.0.0.2/8", "dev", "lo", "scope", "global"}).addr().scope,
+            uint8_t(RT_SCOPE_UNIVERSE));
   EXPECT_FALSE(ok({"addr", "del", "127.0.0.2/8", "dev", "lo"}).addr().scope);
   auto o = ok({"addr", "add", "fd00::7/64", "dev", "d0", "optimistic"});
   EXPECT_TRUE(o.addr().optimistic);
@@ -96,23 +103,30 @@ TEST(IpAddrGrammar, WarningsAndWildcardDeletion) {
   // Before the address the family is not known yet: an IPv6 flag is refused
   // there too, unless -6 said so.
   EXPECT_FALSE(ok({"addr", "add", "nodad", "fd00::1/64", "dev", "d0"}).addr().nodad);
-  EXPECT_TRUE(ok({"addr", "add", "nodad", "fd00::1/64", "dev", "d0"}, Globals{.family = AF_INET6}).addr().nodad);
-  EXPECT_FALSE(ok({"addr", "add", "nodad", "10.0.0.1/24", "dev", "d0"}, Globals{.family = AF_INET}).addr().nodad);
+  EXPECT_TRUE(
+      ok({"addr", "add", "nodad", "fd00::1/64", "dev", "d0"}, Globals{.family = AF_INET6}).addr().nodad);
+  EXPECT_FALSE(
+      ok({"addr", "add", "nodad", "10.0.0.1/24", "dev", "d0"}, Globals{.family = AF_INET}).addr().nodad);
 }
 
 TEST(IpAddrGrammar, PeerMetricAndLifetimeErrors) {
   auto dup = error_of({"addr", "add", "10.8.0.1", "peer", "10.8.0.2", "peer", "10.8.0.3", "dev", "t"});
-  EXPECT_EQ(format_error(dup.message, dup.exact), "Error: duplicate \"peer\": \"10.8.0.3\" is the second value.");
+  EXPECT_EQ(format_error(dup.message, dup.exact),
+            "Error: duplicate \"peer\": \"10.8.0.3\" is the second value.");
   EXPECT_EQ(dup.exit_code, 255);
   auto brd = error_of({"addr", "add", "10.8.0.1/24", "brd", "+", "broadcast", "10.8.0.255", "dev", "t"});
-  EXPECT_EQ(format_error(brd.message, brd.exact), "Error: duplicate \"broadcast\": \"10.8.0.255\" is the second value.");
+  EXPECT_EQ(format_error(brd.message, brd.exact),
+            "Error: duplicate \"broadcast\": \"10.8.0.255\" is the second value.");
   auto lft = error_of({"addr", "add", "10.8.0.1/24", "valid_lft", "5", "valid_lft", "6", "dev", "t"});
-  EXPECT_EQ(format_error(lft.message, lft.exact), "Error: duplicate \"valid_lft\": \"valid_lft\" is the second value.");
+  EXPECT_EQ(format_error(lft.message, lft.exact),
+            "Error: duplicate \"valid_lft\": \"valid_lft\" is the second value.");
   auto metric = error_of({"addr", "add", "10.8.0.1/24", "dev", "t", "metric", "4294967296"});
-  EXPECT_EQ(format_error(metric.message, metric.exact), "Error: argument \"4294967296\" is wrong: \"metric\" value is invalid\n");
+  EXPECT_EQ(format_error(metric.message, metric.exact),
+            "Error: argument \"4294967296\" is wrong: \"metric\" value is invalid\n");
   EXPECT_EQ(metric.exit_code, 255);
   auto family = error_of({"addr", "add", "10.8.0.1", "peer", "fd00::2", "dev", "t"});
-  EXPECT_EQ(format_error(family.message, family.exact), "Error: inet prefix is expected rather than \"fd00::2\".");
+  EXPECT_EQ(format_error(family.message, family.exact),
+            "Error: inet prefix is expected rather than \"fd00::2\".");
   EXPECT_EQ(family.exit_code, 1);
   auto join = error_of({"addr", "add", "10.0.0.1/24", "dev", "d0", "autojoin"});
   EXPECT_EQ(join.message, "autojoin needs multicast address");
@@ -180,7 +194,8 @@ TEST_F(IpAddrParity, AddsWhatIpAddsAndShowsWhatIpShows) {
     }
     return links;
   };
-  EXPECT_EQ(strip(cli_test::brisk_json(ns(), {"addr", "show"})), strip(cli_test::ip_json(ip_ns_.get(), {"addr", "show"})));
+  EXPECT_EQ(strip(cli_test::brisk_json(ns(), {"addr", "show"})),
+            strip(cli_test::ip_json(ip_ns_.get(), {"addr", "show"})));
   // And brisk prints each selector's view of it as ip does.
   for (const Words& show : std::vector<Words>{
            {"addr", "show"},
@@ -216,7 +231,7 @@ TEST_F(IpAddrParity, PeerMetricChangeAndWildcardDeleteAsIps) {
   add_both({"10.5.0.1/24", "dev", "d0", "permanent"});
   for (const Words& change : std::vector<Words>{
            {"addr", "change", "10.6.0.1/24", "dev", "e0", "metric", "60"},
-           {"addr", "del", "10.5.0.1", "dev", "d0"},  // no length: whatever its length
+           {"addr", "del", "10.5.0.1", "dev", "d0"},         // no length: whatever its length
            {"addr", "change", "10.99.0.1/24", "dev", "e0"},  // none such: ENOENT, as ip's
        }) {
     auto theirs = ip_run(change, ip_ns_.get());
@@ -228,9 +243,12 @@ TEST_F(IpAddrParity, PeerMetricChangeAndWildcardDeleteAsIps) {
     for (auto& l : links) l.erase("address");
     return links;
   };
-  EXPECT_EQ(strip(cli_test::brisk_json(ns(), {"addr", "show"})), strip(cli_test::ip_json(ip_ns_.get(), {"addr", "show"})));
-  EXPECT_EQ(ip_run({"route", "show", "table", "all"}, ns()).out, ip_run({"route", "show", "table", "all"}, ip_ns_.get()).out);
-  for (const Words& show : std::vector<Words>{{"addr", "show"}, {"addr", "show", "dev", "d0"}, {"-6", "addr", "show"}}) {
+  EXPECT_EQ(strip(cli_test::brisk_json(ns(), {"addr", "show"})),
+            strip(cli_test::ip_json(ip_ns_.get(), {"addr", "show"})));
+  EXPECT_EQ(ip_run({"route", "show", "table", "all"}, ns()).out,
+            ip_run({"route", "show", "table", "all"}, ip_ns_.get()).out);
+  for (const Words& show :
+       std::vector<Words>{{"addr", "show"}, {"addr", "show", "dev", "d0"}, {"-6", "addr", "show"}}) {
     Words json = show, brief = show, oneline = show;
     json.insert(json.begin(), "-j");
     brief.insert(brief.begin(), "-br");
@@ -241,7 +259,8 @@ TEST_F(IpAddrParity, PeerMetricChangeAndWildcardDeleteAsIps) {
   auto ours = brisk_run({"addr", "flush", "dev", "d0"}, ns());
   EXPECT_EQ(ours.code, 0) << ours.err;
   ip_run({"addr", "flush", "dev", "d0"}, ip_ns_.get());
-  EXPECT_EQ(ip_run({"-br", "addr", "show", "dev", "d0"}, ns()).out, ip_run({"-br", "addr", "show", "dev", "d0"}, ip_ns_.get()).out);
+  EXPECT_EQ(ip_run({"-br", "addr", "show", "dev", "d0"}, ns()).out,
+            ip_run({"-br", "addr", "show", "dev", "d0"}, ip_ns_.get()).out);
   EXPECT_EQ(ip_run({"-4", "addr", "show", "dev", "d0"}, ns()).out, "");
 }
 

@@ -39,14 +39,25 @@ TEST(IpAddrlabelGrammar, ErrorsAsIp) {
   };
   for (const auto& [words, message, exit_code, line_failure] : std::vector<Case>{
            {{"addrlabel", "add", "prefix", "2001:db8::/32", "label", "4294967295"},
-            "Error: argument \"4294967295\" is wrong: label is invalid\n", 255, false},
+            "Error: argument \"4294967295\" is wrong: label is invalid\n",
+            255,
+            false},
            {{"addrlabel", "add", "prefix", "2001:db8::/32", "label", "x"},
-            "Error: argument \"x\" is wrong: label is invalid\n", 255, false},
+            "Error: argument \"x\" is wrong: label is invalid\n",
+            255,
+            false},
            {{"addrlabel", "add", "prefix", "zz", "label", "1"},
-            "Error: any valid prefix is expected rather than \"zz\".", 1, false},
+            "Error: any valid prefix is expected rather than \"zz\".",
+            1,
+            false},
            {{"addrlabel", "add", "prefix", "2001:db8::/32"},
-            "Not enough information: \"label\" argument is required.", 1, true},
-           {{"addrlabel", "add", "label", "3"}, "Not enough information: \"prefix\" argument is required.", 1, true},
+            "Not enough information: \"label\" argument is required.",
+            1,
+            true},
+           {{"addrlabel", "add", "label", "3"},
+            "Not enough information: \"prefix\" argument is required.",
+            1,
+            true},
            {{"addrlabel", "show", "foo"}, "\"brisk addrlabel show\" does not take any arguments.", 1, true},
            {{"addrlabel", "flush", "x"}, "\"brisk addrlabel flush\" does not allow extra arguments", 1, true},
            {{"addrlabel", "foo"}, "Command \"foo\" is unknown, try \"brisk addrlabel help\".", 255, false}}) {
@@ -73,12 +84,13 @@ class IpAddrlabelGolden : public cli_test::TwinNetnsTest {
 };
 
 TEST_F(IpAddrlabelGolden, ListsAsIp) {
-  for (const Words& args : std::vector<Words>{{"addrlabel"},
-                                              {"addrlabel", "list"},
-                                              {"-j", "addrlabel"},
-                                              {"-j", "-p", "addrlabel", "show"},
-                                              {"-6", "addrlabel"},
-                                              {"-4", "addrlabel"}})  // the kernel's EOPNOTSUPP, "Dump terminated", 255
+  for (const Words& args :
+       std::vector<Words>{{"addrlabel"},
+                          {"addrlabel", "list"},
+                          {"-j", "addrlabel"},
+                          {"-j", "-p", "addrlabel", "show"},
+                          {"-6", "addrlabel"},
+                          {"-4", "addrlabel"}})  // the kernel's EOPNOTSUPP, "Dump terminated", 255
     same(args);
 }
 
@@ -89,8 +101,9 @@ TEST_F(IpAddrlabelGolden, ChangesLeaveIpsTable) {
            {"addrlabel", "add", "prefix", "10.0.0.0/8", "label", "5"},  // the kernel's policy refusal
            {"-4", "addrlabel", "add", "prefix", "10.0.0.0/8", "label", "5"},
            {"addrlabel", "add", "prefix", "2001:dbb::1", "label", "010"},
-           {"addrlabel", "add", "prefix", "2001:dbc::/32", "dev", "nosuch", "label", "3"},  // ip's argument error
-           {"addrlabel", "del", "prefix", "2001:db8::/32", "label", "1"},  // the label is not compared
+           {"addrlabel", "add", "prefix", "2001:dbc::/32", "dev", "nosuch", "label",
+            "3"},                                                           // ip's argument error
+           {"addrlabel", "del", "prefix", "2001:db8::/32", "label", "1"},   // the label is not compared
            {"addrlabel", "del", "prefix", "2001:db8::/32", "label", "99"},  // ESRCH
            {"addrlabel", "del", "prefix", "2001:db9::/32", "label", "7"},   // on another device: ESRCH
            {"addrlabel", "del", "prefix", "2001:db9::/32", "dev", "v0", "label", "7"},
@@ -138,7 +151,7 @@ TEST(IpAddrlabelBatch, AsIpWithAndWithoutForce) {
       EXPECT_EQ(ours.err, theirs.err) << force;
     }
   }
-    // A device missing while ip parses the line ends even a -force batch.
+  // A device missing while ip parses the line ends even a -force batch.
   cli_test::write_file(file,
                        "addrlabel add prefix 2001:db8::/32 label 9\n"
                        "addrlabel add prefix 2001:db9::/32 dev nosuch label 7\n"

@@ -27,7 +27,8 @@ TEST(BatchAbort, MissingMasterOrNexthopDevEndsTheBatchAsInIp) {
       "link add r0 type veth peer name r1\nlink set r0 up\naddr add 10.9.0.1/24 dev r0\n"
       "route add 10.30.0.0/16 nexthop via 10.9.0.2 dev nosuch\nlink add x1 type bridge\n",
       // The master made earlier in the same batch is found.
-      "link add br0 type bridge\nlink add x0 type veth peer name y0\nlink set x0 master br0\nlink add x1 type bridge\n",
+      "link add br0 type bridge\nlink add x0 type veth peer name y0\nlink set x0 master br0\nlink add x1 "
+      "type bridge\n",
   };
   int n = 0;
   for (const char* text : batches) {

@@ -4,18 +4,16 @@
 #include "cli/ip/batch_parse.h"
 
 #include <fcntl.h>
+#include <gtest/gtest.h>
 #include <unistd.h>
 
-#include "cli/ip/batch_file.h"
-#include "cli/ip/batch_rules.h"
-
-#include <gtest/gtest.h>
-
 #include <fstream>
-
 #include <string>
 #include <thread>
 #include <vector>
+
+#include "cli/ip/batch_file.h"
+#include "cli/ip/batch_rules.h"
 
 namespace brisk::ipcli {
 namespace {
@@ -119,12 +117,13 @@ TEST(IpBatchParse, SplitErrorsAreNumberedInTheWholeFile) {
 // show/flush selectors (they are boxed, made only by the lines that select).
 TEST(IpBatchParse, ChangesCarryNoShowSelectors) {
   Globals g;
-  for (const char* line : {"addr add 10.0.0.1/24 brd + dev v0", "addr del 10.0.0.1/24 dev v0",
-                           "route add 10.1.0.0/16 via 10.0.0.2 dev v0 proto static metric 10",
-                           "route replace default dev v0 table 100", "rule add from 10.0.0.0/8 table 100 pref 10",
-                           "link set v0 up mtu 1400", "link add v0 type veth peer name v1", "link del v0",
-                           "neigh add 10.0.0.9 lladdr 02:00:00:00:00:01 dev v0 nud permanent",
-                           "fdb add 02:00:00:00:00:02 dev v0 master"}) {
+  for (const char* line :
+       {"addr add 10.0.0.1/24 brd + dev v0", "addr del 10.0.0.1/24 dev v0",
+        "route add 10.1.0.0/16 via 10.0.0.2 dev v0 proto static metric 10",
+        "route replace default dev v0 table 100", "rule add from 10.0.0.0/8 table 100 pref 10",
+        "link set v0 up mtu 1400", "link add v0 type veth peer name v1", "link del v0",
+        "neigh add 10.0.0.9 lladdr 02:00:00:00:00:01 dev v0 nud permanent",
+        "fdb add 02:00:00:00:00:02 dev v0 master"}) {
     auto lines = split_batch(line);
     ASSERT_TRUE(lines && lines->size() == 1u) << line;
     auto cmd = parse_command((*lines)[0].args, g);
@@ -145,11 +144,11 @@ TEST(IpBatchParse, ChangesCarryNoShowSelectors) {
 // Every other line is held whole.
 TEST(IpBatchParse, PlainChangesKeepTheirTextAndParseAgainAsBefore) {
   Globals g;
-  std::string text = "# head\n\n" +
-                     long_batch("# c\n\nroute add 10.9.0.0/16 \\\n via 10.0.0.1 \\\n dev v0\n"
-                                "link del v3\nlink set v1 master br0\nlink show dev v2\n"
-                                "neigh add 10.0.0.9 lladdr 02:00:00:00:00:01 dev v0\n",
-                                5);
+  std::string text = "# head\n\n" + long_batch(
+                                        "# c\n\nroute add 10.9.0.0/16 \\\n via 10.0.0.1 \\\n dev v0\n"
+                                        "link del v3\nlink set v1 master br0\nlink show dev v2\n"
+                                        "neigh add 10.0.0.9 lladdr 02:00:00:00:00:01 dev v0\n",
+                                        5);
   auto lines = split_batch(text);
   ASSERT_TRUE(lines);
   auto got = parse_batch(text, g);
@@ -239,10 +238,12 @@ TEST(IpBatchRules, NamedAndCreatedDevices) {
   EXPECT_EQ(named({"link", "set", "n1", "master", "brn"}), (Names{"n1", "brn"}));
   EXPECT_EQ(named({"link", "set", "dev", "n0", "up"}), Names{"n0"});
   EXPECT_EQ(named({"link", "add", "m0", "link", "n0", "type", "macvlan"}), Names{"n0"});
-  EXPECT_EQ(named({"link", "add", "v0", "master", "brn", "type", "veth", "peer", "name", "v1"}), Names{"brn"});
+  EXPECT_EQ(named({"link", "add", "v0", "master", "brn", "type", "veth", "peer", "name", "v1"}),
+            Names{"brn"});
   EXPECT_EQ(named({"link", "del", "n0"}), Names{});  // it goes: its state does not matter
   EXPECT_EQ(named({"addr", "add", "10.0.0.1/24", "dev", "n0"}), Names{"n0"});
-  EXPECT_EQ(named({"route", "add", "10.1.0.0/16", "nexthop", "via", "10.0.0.2", "dev", "n0", "nexthop", "dev", "n1"}),
+  EXPECT_EQ(named({"route", "add", "10.1.0.0/16", "nexthop", "via", "10.0.0.2", "dev", "n0", "nexthop", "dev",
+                   "n1"}),
             (Names{"n0", "n1"}));
   EXPECT_EQ(named({"route", "add", "10.1.0.0/16", "via", "10.0.0.2"}), Names{});
   EXPECT_EQ(named({"neigh", "add", "10.0.0.2", "lladdr", "02:00:00:00:00:02", "dev", "n0"}), Names{"n0"});
@@ -253,7 +254,8 @@ TEST(IpBatchRules, NamedAndCreatedDevices) {
     return cmd ? created_devices(*cmd) : Names{};
   };
   EXPECT_EQ(created({"link", "add", "n0", "type", "veth", "peer", "name", "n1"}), (Names{"n0", "n1"}));
-  EXPECT_EQ(created({"link", "add", "n0", "type", "veth", "peer", "name", "n1", "netns", "other"}), Names{"n0"});
+  EXPECT_EQ(created({"link", "add", "n0", "type", "veth", "peer", "name", "n1", "netns", "other"}),
+            Names{"n0"});
   EXPECT_EQ(created({"link", "add", "brn", "type", "bridge"}), Names{"brn"});
   EXPECT_EQ(created({"link", "set", "n0", "up"}), Names{});
 }

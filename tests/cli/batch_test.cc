@@ -37,20 +37,46 @@ json normalized_state(int ns) {
       if (l["linkinfo"].contains("info_slave_kind")) n["slave_kind"] = l["linkinfo"]["info_slave_kind"];
       // The kind options `link set DEV type KIND` changes (no timers).
       if (n["kind"] == "bridge" || n["kind"] == "macvlan" || n["kind"] == "macvtap")
-        n["options"] = pick(l["linkinfo"].value("info_data", json::object()),
-                            {"stp_state", "forward_delay", "hello_time", "max_age", "ageing_time", "priority",
-                             "mcast_snooping", "group_fwd_mask", "group_addr", "no_linklocal_learn", "mcast_router",
-                             "mcast_query_use_ifaddr", "mcast_querier", "mcast_hash_elasticity", "mcast_hash_max",
-                             "mcast_last_member_cnt", "mcast_startup_query_cnt", "mcast_last_member_intvl",
-                             "mcast_membership_intvl", "mcast_querier_intvl", "mcast_query_intvl",
-                             "mcast_query_response_intvl", "mcast_startup_query_intvl", "mcast_stats_enabled",
-                             "mcast_igmp_version", "mcast_mld_version", "nf_call_iptables", "nf_call_ip6tables",
-                             "nf_call_arptables", "mode", "nopromisc", "nodst", "bcqueuelen", "macaddr_count",
-                             "macaddr_data"});
+        n["options"] = pick(l["linkinfo"].value("info_data", json::object()), {"stp_state",
+                                                                               "forward_delay",
+                                                                               "hello_time",
+                                                                               "max_age",
+                                                                               "ageing_time",
+                                                                               "priority",
+                                                                               "mcast_snooping",
+                                                                               "group_fwd_mask",
+                                                                               "group_addr",
+                                                                               "no_linklocal_learn",
+                                                                               "mcast_router",
+                                                                               "mcast_query_use_ifaddr",
+                                                                               "mcast_querier",
+                                                                               "mcast_hash_elasticity",
+                                                                               "mcast_hash_max",
+                                                                               "mcast_last_member_cnt",
+                                                                               "mcast_startup_query_cnt",
+                                                                               "mcast_last_member_intvl",
+                                                                               "mcast_membership_intvl",
+                                                                               "mcast_querier_intvl",
+                                                                               "mcast_query_intvl",
+                                                                               "mcast_query_response_intvl",
+                                                                               "mcast_startup_query_intvl",
+                                                                               "mcast_stats_enabled",
+                                                                               "mcast_igmp_version",
+                                                                               "mcast_mld_version",
+                                                                               "nf_call_iptables",
+                                                                               "nf_call_ip6tables",
+                                                                               "nf_call_arptables",
+                                                                               "mode",
+                                                                               "nopromisc",
+                                                                               "nodst",
+                                                                               "bcqueuelen",
+                                                                               "macaddr_count",
+                                                                               "macaddr_data"});
     }
     links.push_back(n);
   }
-  std::sort(links.begin(), links.end(), [](const json& a, const json& b) { return a["ifname"] < b["ifname"]; });
+  std::sort(links.begin(), links.end(),
+            [](const json& a, const json& b) { return a["ifname"] < b["ifname"]; });
   state["links"] = links;
 
   json addrs = json::array();
@@ -144,7 +170,7 @@ const Case kCorpus[] = {
      "route add 10.1.0.0/24 dev a-long-altname-for-the-bridge\n"},
     {"kind_options_as_ip_sends_them",
      "link add up0 type veth peer name up1\n"
-     "link add tp0 type veth\n"  // no peer: the kernel names it
+     "link add tp0 type veth\n"                    // no peer: the kernel names it
      "link add link up0 name mvl0 type macvlan\n"  // no mode: the kernel's (vepa)
      "link add link up0 name mvt0 type macvtap mode bridge bcqueuelen 50\n"
      "link add link up1 name mvp0 type macvlan mode passthru nopromisc\n"
@@ -153,14 +179,17 @@ const Case kCorpus[] = {
      "link set mvs0 type macvlan macaddr del 02:00:00:00:00:01\n"
      "link add link up0 name mvn0 type macvlan mode bridge flag nodst\n"
      "link add brx type bridge stp_state 1 forward_delay 500 hello_time 300 max_age 2500 ageing_time 30000\n"
-     "link add bry type bridge group_fwd_mask 0x8 mcast_router 2 mcast_query_use_ifaddr 1 mcast_hash_max 1024 "
+     "link add bry type bridge group_fwd_mask 0x8 mcast_router 2 mcast_query_use_ifaddr 1 mcast_hash_max "
+     "1024 "
      "mcast_igmp_version 3 mcast_mld_version 2 mcast_stats_enabled 1 no_linklocal_learn 1 "
      "group_address 01:80:c2:00:00:03\n"
-     "link add brz type bridge mcast_last_member_int 200 mcast_membership_interval 30000 mcast_querier_int 30000 "
+     "link add brz type bridge mcast_last_member_int 200 mcast_membership_interval 30000 mcast_querier_int "
+     "30000 "
      "mcast_query_interval 15000 mcast_query_response_interval 2000 mcast_startup_query_interval 3000 "
      "mcast_last_member_count 3 mcast_startup_query_count 3 mcast_hash_el 8 nf_call_iptables 1\n"
      "link set bry type bridge mcast_router 0 fdb_flush\n"
-     "link add brv type bridge vlan_protocol 802.1ad\n"  // without the kernel's VLAN filtering: refused, for both
+     "link add brv type bridge vlan_protocol 802.1ad\n"  // without the kernel's VLAN filtering: refused, for
+                                                         // both
      "link set dev up1 group 7\n"
      "link set dev mvl0 group 7\n"
      "link set group 7 mtu 1300\n"
@@ -236,8 +265,7 @@ const Case kCorpus[] = {
      "fdb del 02:00:00:00:00:03 dev v0 master\n"
      "fdb del 02:00:00:00:00:04 dev v0 master\n"  // no such entry
      "fdb add 02:00:00:00:00:05 dev v0 master static\n",
-     "bridge",
-     "link add br0 type bridge\nlink add v0 type veth peer name v1\nlink set v0 master br0\n"},
+     "bridge", "link add br0 type bridge\nlink add v0 type veth peer name v1\nlink set v0 master br0\n"},
     {"failure_in_the_middle",
      "link add a0 type veth peer name b0\n"
      "link add a0 type veth peer name b9\n"  // EEXIST
@@ -266,7 +294,7 @@ const Case kCorpus[] = {
      "link add c0 type bridge\n"
      "link set c0 mtu 10\n"  // below the minimum
      "addr add 10.2.0.1/24 dev c0\n"
-     "addr add 10.2.0.1/24 dev c0\n"  // EEXIST
+     "addr add 10.2.0.1/24 dev c0\n"         // EEXIST
      "route add 10.3.0.0/16 via 10.4.0.1\n"  // unreachable gateway
      "route del 10.5.0.0/16\n"               // no such route
      "link set c0 up\n"},
@@ -286,7 +314,7 @@ const Case kCorpus[] = {
      "link add m0 type veth peer name n0\nlink add m1 type veth peer name n1\n"
      "link add mv0 link m1 type macvlan mode bridge\n"
      "link del k0\nlink del k1\nlink del k2\nlink del m0\nlink del k3\nlink del m1\n"
-     "link del mv0\n"  // went with its lower device m1
+     "link del mv0\n"                           // went with its lower device m1
      "link del k4\nlink del k5\nlink del n0\n"  // went with its peer m0
      "link del k6\n"},
     {"delete_by_group",
@@ -328,15 +356,18 @@ TEST_P(BatchOracleTest, SameEndStateAndReportsAsIp) {
   args.erase(args.begin());
   auto ours = brisk_run(args, brisk_ns.get());
   EXPECT_EQ(ours.code, theirs.code) << "ip: " << theirs.err << "\nbrisk: " << ours.err;
-  EXPECT_EQ(failed_lines(ours.err), failed_lines(theirs.err)) << "ip: " << theirs.err << "\nbrisk: " << ours.err;
+  EXPECT_EQ(failed_lines(ours.err), failed_lines(theirs.err))
+      << "ip: " << theirs.err << "\nbrisk: " << ours.err;
   // Each failure is one "Error: ..." line followed by its "Command failed" line.
-  EXPECT_EQ(std::count(ours.err.begin(), ours.err.end(), '\n'), 2 * long(failed_lines(ours.err).size())) << ours.err;
+  EXPECT_EQ(std::count(ours.err.begin(), ours.err.end(), '\n'), 2 * long(failed_lines(ours.err).size()))
+      << ours.err;
   auto a = normalized_state(ip_ns.get()), b = normalized_state(brisk_ns.get());
   for (const char* part : {"links", "addrs", "routes", "neigh", "fdb"})
     EXPECT_EQ(b[part], a[part]) << part << "\nip:    " << a[part].dump() << "\nbrisk: " << b[part].dump();
 }
 
-INSTANTIATE_TEST_SUITE_P(Corpus, BatchOracleTest, ::testing::Combine(::testing::ValuesIn(kCorpus), ::testing::Bool()),
+INSTANTIATE_TEST_SUITE_P(Corpus, BatchOracleTest,
+                         ::testing::Combine(::testing::ValuesIn(kCorpus), ::testing::Bool()),
                          [](const auto& info) {
                            return std::string(std::get<0>(info.param).name) +
                                   (std::get<1>(info.param) ? "_force" : "_noforce");
@@ -379,7 +410,8 @@ TEST_F(BatchTest, SyntaxErrorsRefuseTheWholeFile) {
        "link add x1 type bridge\n"},
       {"link add x0 type bridge\nroute add 10.1.0.0/16 nexthop via 10.0.0.2 weight 300\n"},
       {"link add x0 type bridge\nrule add fwmark 1/0x1x table 5\n"},
-      {"link add x0 type bridge\nrule add uidrange 20-10 table 5\n", true},  // ip leaves this one to the kernel
+      {"link add x0 type bridge\nrule add uidrange 20-10 table 5\n",
+       true},  // ip leaves this one to the kernel
       {"link add x0 type bridge\nlink add abcdefghijklmnopq type bridge\nlink add x1 type bridge\n", true},
       // ip meets a line the kernel refuses first, and stops there without
       // -force; brisk reports the syntax error, as ip does with that line gone.
@@ -401,17 +433,21 @@ TEST_F(BatchTest, SyntaxErrorsRefuseTheWholeFile) {
       EXPECT_EQ(ours.code, theirs.code) << c.text << "force " << force;
       // The usage texts name brisk where ip names itself; the file names differ.
       std::string err = ours.err, want = theirs.err;
-      for (std::size_t at; (at = err.find("try \"brisk ")) != std::string::npos;) err.replace(at + 5, 5, "ip");
+      for (std::size_t at; (at = err.find("try \"brisk ")) != std::string::npos;)
+        err.replace(at + 5, 5, "ip");
       if (reference != f)
-        for (std::size_t at; (at = want.find(reference)) != std::string::npos;) want.replace(at, reference.size(), f);
+        for (std::size_t at; (at = want.find(reference)) != std::string::npos;)
+          want.replace(at, reference.size(), f);
       EXPECT_EQ(err, want) << c.text << "force " << force;
       auto names = [](int ns) {
         std::string out;
         for (const auto& l : ip_json(ns, {"link", "show"})) out += l.value("ifname", "") + " ";
         return out;
       };
-      if (c.in_place) EXPECT_EQ(names(brisk_ns.get()), names(ip_ns.get())) << c.text << "force " << force;
-      else EXPECT_EQ(names(brisk_ns.get()), "lo ") << c.text << "force " << force;
+      if (c.in_place)
+        EXPECT_EQ(names(brisk_ns.get()), names(ip_ns.get())) << c.text << "force " << force;
+      else
+        EXPECT_EQ(names(brisk_ns.get()), "lo ") << c.text << "force " << force;
     }
   }
 }

@@ -9,8 +9,28 @@ namespace brisk::ipcli {
 namespace {
 
 TEST(IpBridgeSlave, Options) {
-  auto c = ok({"link", "set", "ve0", "type", "bridge_slave", "cost", "5", "p", "3", "state", "3", "hairpin", "on",
-               "learning", "o", "mcast_router", "2", "group_fwd_mask", "8", "backup_port", "ve1", "fdb_flush"});
+  auto c = ok({"link",
+               "set",
+               "ve0",
+               "type",
+               "bridge_slave",
+               "cost",
+               "5",
+               "p",
+               "3",
+               "state",
+               "3",
+               "hairpin",
+               "on",
+               "learning",
+               "o",
+               "mcast_router",
+               "2",
+               "group_fwd_mask",
+               "8",
+               "backup_port",
+               "ve1",
+               "fdb_flush"});
   ASSERT_TRUE(c.link_set().bridge_port);
   const auto& p = *c.link_set().bridge_port;
   EXPECT_EQ(p.cost, 5u);
@@ -23,8 +43,12 @@ TEST(IpBridgeSlave, Options) {
   EXPECT_EQ(p.backup_port, "ve1");
   EXPECT_TRUE(p.fdb_flush);
   EXPECT_FALSE(c.link_set().kind);
-  EXPECT_EQ(ok({"link", "set", "ve0", "type", "bridge_slave", "nobackup_port"}).link_set().bridge_port->backup_port, "");
-  EXPECT_EQ(ok({"link", "set", "ve0", "type", "bridge_slave", "mcast_fast_leave", "on"}).link_set().bridge_port->fast_leave,
+  EXPECT_EQ(
+      ok({"link", "set", "ve0", "type", "bridge_slave", "nobackup_port"}).link_set().bridge_port->backup_port,
+      "");
+  EXPECT_EQ(ok({"link", "set", "ve0", "type", "bridge_slave", "mcast_fast_leave", "on"})
+                .link_set()
+                .bridge_port->fast_leave,
             true);
 }
 
@@ -38,7 +62,9 @@ TEST(IpBridgeSlave, Errors) {
   EXPECT_EQ(onoff.exit_code, 1);
   EXPECT_FALSE(onoff.line_failure);  // ip exits(1) there, batch or not
   auto unknown = error_of({"link", "set", "ve0", "type", "bridge_slave", "bogus", "1"});
-  EXPECT_EQ(unknown.message.rfind("bridge_slave: unknown option \"bogus\"?\nUsage: ... bridge_slave [ fdb_flush ]", 0), 0u);
+  EXPECT_EQ(unknown.message.rfind(
+                "bridge_slave: unknown option \"bogus\"?\nUsage: ... bridge_slave [ fdb_flush ]", 0),
+            0u);
   EXPECT_EQ(unknown.exit_code, 1);
 }
 
@@ -51,12 +77,32 @@ TEST_F(IpBridgeSlaveParity, AppliedAndShownAsIp) {
                                                 {"link", "set", "ve1", "master", "br0"}});
   ASSERT_TRUE(theirs.valid());
   for (const Words& args : std::vector<Words>{
-           {"link", "set", "dev", "ve0", "type", "bridge_slave", "cost", "5", "priority", "3", "learning", "off"},
-           {"link", "set", "dev", "ve0", "type", "bridge_slave", "guard", "on", "hairpin", "on", "flood", "off"},
+           {"link", "set", "dev", "ve0", "type", "bridge_slave", "cost", "5", "priority", "3", "learning",
+            "off"},
+           {"link", "set", "dev", "ve0", "type", "bridge_slave", "guard", "on", "hairpin", "on", "flood",
+            "off"},
            {"link", "set", "dev", "ve0", "type", "bridge_slave", "mcast_router", "2", "group_fwd_mask", "8",
             "neigh_suppress", "on", "isolated", "on"},
-           {"link", "set", "dev", "ve0", "type", "bridge_slave", "proxy_arp", "on", "mcast_flood", "off", "bcast_flood",
-            "off", "mcast_to_unicast", "on", "fastleave", "on", "root_block", "on", "locked", "on"},
+           {"link",
+            "set",
+            "dev",
+            "ve0",
+            "type",
+            "bridge_slave",
+            "proxy_arp",
+            "on",
+            "mcast_flood",
+            "off",
+            "bcast_flood",
+            "off",
+            "mcast_to_unicast",
+            "on",
+            "fastleave",
+            "on",
+            "root_block",
+            "on",
+            "locked",
+            "on"},
            {"link", "set", "dev", "ve0", "type", "bridge_slave", "backup_port", "ve1"},
            {"link", "set", "dev", "ve1", "type", "bridge_slave", "backup_port", "nosuch"},
            {"link", "set", "dev", "ve1", "type", "bridge_slave", "state", "300"},
@@ -71,8 +117,9 @@ TEST_F(IpBridgeSlaveParity, AppliedAndShownAsIp) {
     nlohmann::json out = nlohmann::json::array();
     for (auto& l : cli_test::ip_json(ns, {"-d", "link", "show", "master", "br0"})) {
       auto data = l["linkinfo"].value("info_slave_data", nlohmann::json::object());
-      for (const char* key : {"id", "no", "designated_port", "designated_cost", "bridge_id", "root_id", "hold_timer",
-                              "message_age_timer", "forward_delay_timer", "topology_change_ack", "config_pending"})
+      for (const char* key :
+           {"id", "no", "designated_port", "designated_cost", "bridge_id", "root_id", "hold_timer",
+            "message_age_timer", "forward_delay_timer", "topology_change_ack", "config_pending"})
         data.erase(key);
       out.push_back({{"ifname", l["ifname"]}, {"port", data}});
     }

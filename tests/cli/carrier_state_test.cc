@@ -32,7 +32,8 @@ std::string carrier_state(int ns) {
   std::string state;
   auto links = ip_json(ns, {"link", "show"});
   for (const char* dev : {"n0", "n1", "brn"}) {
-    auto it = std::find_if(links.begin(), links.end(), [dev](const auto& l) { return l.value("ifname", "") == dev; });
+    auto it = std::find_if(links.begin(), links.end(),
+                           [dev](const auto& l) { return l.value("ifname", "") == dev; });
     if (it == links.end()) return std::string("no ") + dev;
     state += std::string(dev) + " " + it->value("operstate", "") + " " + (*it)["flags"].dump() + "\n";
   }

@@ -3,11 +3,10 @@
 #pragma once
 
 #include <fcntl.h>
+#include <gtest/gtest.h>
 #include <linux/netlink.h>
 #include <sched.h>
 #include <unistd.h>
-
-#include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cstring>
@@ -113,15 +112,15 @@ inline void expect_same_output(const std::vector<std::string>& args, int ns) {
 // ip's line making the veth pair v0/v1 with fixed MACs, so that twin
 // namespaces show the same addresses.
 inline std::vector<std::string> fixed_veth_pair() {
-  return {"link", "add", "v0", "address", "02:00:00:00:00:01", "type", "veth", "peer", "name", "v1", "address",
-          "02:00:00:00:00:02"};
+  return {"link", "add",  "v0",   "address", "02:00:00:00:00:01", "type",
+          "veth", "peer", "name", "v1",      "address",           "02:00:00:00:00:02"};
 }
 
 // `-batch FILE` (after -force when `force`) by brisk in `brisk_ns` and by
 // ip in `ip_ns`: the same status, stderr and stdout.
 inline void expect_same_batch(const std::string& file, bool force, int brisk_ns, int ip_ns) {
-  std::vector<std::string> args = force ? std::vector<std::string>{"-force", "-batch", file}
-                                        : std::vector<std::string>{"-batch", file};
+  std::vector<std::string> args =
+      force ? std::vector<std::string>{"-force", "-batch", file} : std::vector<std::string>{"-batch", file};
   auto theirs = ip_run(args, ip_ns);
   auto ours = brisk_run(args, brisk_ns);
   EXPECT_EQ(ours.code, theirs.code) << "force " << force;

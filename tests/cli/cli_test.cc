@@ -1,8 +1,7 @@
 // `brisk` in ip's grammar, end to end, in throwaway namespaces: changes are
 // checked with `ip -j`, shows are compared with ip's output for the same state.
-#include <sys/stat.h>
-
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include <chrono>
 #include <filesystem>
@@ -27,7 +26,8 @@ void expect_subset(const json& ours, const json& theirs, const std::string& wher
   } else if (ours.is_array() && !ours.empty() && ours[0].is_object()) {
     ASSERT_TRUE(theirs.is_array()) << where;
     ASSERT_EQ(ours.size(), theirs.size()) << where << "\nours: " << ours << "\nip: " << theirs;
-    for (std::size_t i = 0; i < ours.size(); ++i) expect_subset(ours[i], theirs[i], where + "[" + std::to_string(i) + "]");
+    for (std::size_t i = 0; i < ours.size(); ++i)
+      expect_subset(ours[i], theirs[i], where + "[" + std::to_string(i) + "]");
   } else if (where.find(".stats") != std::string::npos) {
     // Counters move between the two reads (IPv6 DAD and router
     // solicitations): compare their kind, not their value.
@@ -41,8 +41,10 @@ void expect_subset(const json& ours, const json& theirs, const std::string& wher
 json without_stats(json v) {
   if (v.is_object()) {
     for (auto it = v.begin(); it != v.end();) {
-      if (it.key().rfind("stats", 0) == 0) it = v.erase(it);
-      else *it = without_stats(*it), ++it;
+      if (it.key().rfind("stats", 0) == 0)
+        it = v.erase(it);
+      else
+        *it = without_stats(*it), ++it;
     }
   } else if (v.is_array()) {
     for (auto& e : v) e = without_stats(e);
@@ -111,15 +113,24 @@ TEST_F(CliTest, LinkAndAddrEndToEnd) {
   EXPECT_EQ(ip_json(ns(), {"link", "show", "dev", "v1"})[0]["master"], "br0");
 
   // JSON parity with ip -j for the same state, with and without -d and -s.
-  for (std::vector<std::string> args : {std::vector<std::string>{"link", "show"}, {"-d", "link", "show"},
-                                         {"-s", "link", "show"}, {"addr", "show"}, {"-4", "addr", "show"},
-                                         {"addr", "show", "dev", "v0"}, {"link", "show", "master", "br0"}})
+  for (std::vector<std::string> args : {std::vector<std::string>{"link", "show"},
+                                        {"-d", "link", "show"},
+                                        {"-s", "link", "show"},
+                                        {"addr", "show"},
+                                        {"-4", "addr", "show"},
+                                        {"addr", "show", "dev", "v0"},
+                                        {"link", "show", "master", "br0"}})
     expect_json_subset(args);
 
   // Text, byte for byte: qdisc, mode, brd, address flags, lifetimes, -s tables.
-  for (std::vector<std::string> args : {std::vector<std::string>{"link"}, {"link", "show", "dev", "v0"},
-                                         {"addr"}, {"-4", "addr"}, {"-6", "addr"}, {"-6", "addr", "show", "dev", "v0"},
-                                         {"-s", "link"}, {"-s", "addr", "show", "dev", "br0"}})
+  for (std::vector<std::string> args : {std::vector<std::string>{"link"},
+                                        {"link", "show", "dev", "v0"},
+                                        {"addr"},
+                                        {"-4", "addr"},
+                                        {"-6", "addr"},
+                                        {"-6", "addr", "show", "dev", "v0"},
+                                        {"-s", "link"},
+                                        {"-s", "addr", "show", "dev", "br0"}})
     expect_same_text(args);
   auto addr = brisk_run({"addr", "show", "v0"}, ns());
   EXPECT_NE(addr.out.find("    inet 10.0.0.1/24 brd 10.0.0.255 scope global v0\n"
@@ -147,7 +158,8 @@ TEST_F(CliTest, RouteNeighFdbParity) {
   ASSERT_EQ(brisk_run({"route", "add", "10.9.0.0/16", "via", "10.0.0.2", "metric", "5"}, ns()).code, 0);
   ASSERT_EQ(brisk_run({"r", "add", "blackhole", "192.0.2.0/24"}, ns()).code, 0);
   ASSERT_EQ(brisk_run({"route", "add", "default", "via", "10.0.0.254"}, ns()).code, 0);
-  ASSERT_EQ(brisk_run({"neigh", "add", "10.0.0.7", "lladdr", "02:00:00:00:00:07", "dev", "v0"}, ns()).code, 0);
+  ASSERT_EQ(brisk_run({"neigh", "add", "10.0.0.7", "lladdr", "02:00:00:00:00:07", "dev", "v0"}, ns()).code,
+            0);
   ASSERT_EQ(brisk_run({"fdb", "add", "02:00:00:00:00:09", "dev", "v1", "master", "static"}, ns()).code, 0);
 
   for (std::vector<std::string> args : {std::vector<std::string>{"route", "show"}, {"neigh", "show"}}) {
@@ -161,7 +173,8 @@ TEST_F(CliTest, RouteNeighFdbParity) {
   // Text lines as ip prints them.
   EXPECT_EQ(brisk_run({"route"}, ns()).out, ip_run({"route"}, ns()).out);
   EXPECT_EQ(brisk_run({"neigh"}, ns()).out, ip_run({"neigh"}, ns()).out);
-  EXPECT_EQ(brisk_run({"fdb", "show", "br", "br0"}, ns()).out, run({"bridge", "fdb", "show", "br", "br0"}, ns()).out);
+  EXPECT_EQ(brisk_run({"fdb", "show", "br", "br0"}, ns()).out,
+            run({"bridge", "fdb", "show", "br", "br0"}, ns()).out);
 
   // route get: one lookup, printed and encoded as ip does, errors included.
   for (std::vector<std::string> query : {std::vector<std::string>{"10.0.0.2"},
@@ -183,7 +196,8 @@ TEST_F(CliTest, RouteNeighFdbParity) {
   EXPECT_EQ(unreachable.code, ip_unreachable.code);
   EXPECT_EQ(unreachable.err, ip_unreachable.err);
 
-  ASSERT_EQ(brisk_run({"neigh", "replace", "10.0.0.7", "lladdr", "02:00:00:00:00:08", "dev", "v0"}, ns()).code, 0);
+  ASSERT_EQ(
+      brisk_run({"neigh", "replace", "10.0.0.7", "lladdr", "02:00:00:00:00:08", "dev", "v0"}, ns()).code, 0);
   EXPECT_EQ(ip_json(ns(), {"neigh", "show"})[0]["lladdr"], "02:00:00:00:00:08");
   ASSERT_EQ(brisk_run({"neigh", "del", "10.0.0.7", "dev", "v0"}, ns()).code, 0);
   ASSERT_EQ(brisk_run({"route", "del", "10.9.0.0/16"}, ns()).code, 0);
@@ -216,21 +230,43 @@ void expect_same_as_ip(const std::vector<std::string>& args, int ns) {
 TEST_F(CliTest, BriefOnelineAndPrettyMatchIp) {
   ASSERT_EQ(ip_run({"link", "add", "v0", "type", "veth", "peer", "name", "v1"}, ns()).code, 0);
   // name@peer wider than the 16-column field pushes the rest along.
-  ASSERT_EQ(ip_run({"link", "add", "vethlongname01", "type", "veth", "peer", "name", "vethlongname02"}, ns()).code, 0);
+  ASSERT_EQ(
+      ip_run({"link", "add", "vethlongname01", "type", "veth", "peer", "name", "vethlongname02"}, ns()).code,
+      0);
   ASSERT_EQ(ip_run({"link", "set", "v0", "up"}, ns()).code, 0);
   ASSERT_EQ(ip_run({"addr", "add", "10.0.0.1/24", "dev", "v0"}, ns()).code, 0);
   ASSERT_EQ(ip_run({"addr", "add", "10.0.1.1/32", "dev", "v0", "label", "v0:x"}, ns()).code, 0);
   ASSERT_EQ(ip_run({"neigh", "add", "10.0.0.2", "lladdr", "02:00:00:00:00:02", "dev", "v0"}, ns()).code, 0);
-  ASSERT_EQ(ip_run({"neigh", "add", "10.0.0.3", "lladdr", "02:00:00:00:00:03", "dev", "v0", "router"}, ns()).code, 0);
-  ASSERT_EQ(ip_run({"neigh", "add", "10.0.0.4", "lladdr", "02:00:00:00:00:04", "dev", "v1", "extern_learn"}, ns()).code,
-            0);
-  for (std::vector<std::string> args :
-       {std::vector<std::string>{"-br", "link"}, {"-br", "addr"}, {"-br", "-4", "addr"}, {"-brief", "link", "show", "up"},
-        {"-br", "-j", "link"}, {"-br", "-j", "addr"}, {"-o", "link"}, {"-o", "addr"}, {"-o", "-s", "link", "show", "v0"},
-        {"-oneline", "-4", "addr", "show", "dev", "v0"}, {"-o", "-br", "link"}, {"-j", "-p", "link"},
-        {"-j", "-p", "-s", "addr"}, {"-br", "-j", "-p", "addr"}, {"-j", "-p", "route"}, {"-br", "neigh"},
-        {"-br", "neigh", "show", "dev", "v0"}, {"-br", "-j", "neigh"}, {"neigh"}, {"-j", "neigh"},
-        {"-s", "-s", "link"}, {"-j", "-s", "-s", "addr"}, {"-o", "-s", "-s", "link", "show", "v0"}}) {
+  ASSERT_EQ(
+      ip_run({"neigh", "add", "10.0.0.3", "lladdr", "02:00:00:00:00:03", "dev", "v0", "router"}, ns()).code,
+      0);
+  ASSERT_EQ(
+      ip_run({"neigh", "add", "10.0.0.4", "lladdr", "02:00:00:00:00:04", "dev", "v1", "extern_learn"}, ns())
+          .code,
+      0);
+  for (std::vector<std::string> args : {std::vector<std::string>{"-br", "link"},
+                                        {"-br", "addr"},
+                                        {"-br", "-4", "addr"},
+                                        {"-brief", "link", "show", "up"},
+                                        {"-br", "-j", "link"},
+                                        {"-br", "-j", "addr"},
+                                        {"-o", "link"},
+                                        {"-o", "addr"},
+                                        {"-o", "-s", "link", "show", "v0"},
+                                        {"-oneline", "-4", "addr", "show", "dev", "v0"},
+                                        {"-o", "-br", "link"},
+                                        {"-j", "-p", "link"},
+                                        {"-j", "-p", "-s", "addr"},
+                                        {"-br", "-j", "-p", "addr"},
+                                        {"-j", "-p", "route"},
+                                        {"-br", "neigh"},
+                                        {"-br", "neigh", "show", "dev", "v0"},
+                                        {"-br", "-j", "neigh"},
+                                        {"neigh"},
+                                        {"-j", "neigh"},
+                                        {"-s", "-s", "link"},
+                                        {"-j", "-s", "-s", "addr"},
+                                        {"-o", "-s", "-s", "link", "show", "v0"}}) {
     expect_same_as_ip(args, ns());
   }
 }
@@ -248,14 +284,25 @@ TEST_F(CliTest, RouteShowFiltersMatchIp) {
   ASSERT_EQ(ip_run({"route", "add", "10.9.0.0/16", "via", "10.0.0.2"}, ns()).code, 0);
   ASSERT_EQ(ip_run({"route", "add", "10.8.0.0/16", "via", "10.0.0.2", "table", "100"}, ns()).code, 0);
   ASSERT_EQ(ip_run({"route", "add", "blackhole", "192.0.2.0/24", "metric", "7"}, ns()).code, 0);
-  ASSERT_EQ(ip_run({"-6", "route", "add", "2001:db8:5::/64", "via", "2001:db8::2", "pref", "high"}, ns()).code, 0);
+  ASSERT_EQ(
+      ip_run({"-6", "route", "add", "2001:db8:5::/64", "via", "2001:db8::2", "pref", "high"}, ns()).code, 0);
   for (std::vector<std::string> args :
-       {std::vector<std::string>{"route", "show", "table", "all"}, {"-j", "route", "show", "table", "all"},
-        {"route", "show", "table", "100"}, {"-4", "route", "show", "dev", "v0"}, {"-j", "route", "show", "dev", "v0"},
-        {"-6", "route"}, {"-j", "-6", "route"}, {"-6", "route", "show", "table", "all"},
-        {"route", "show", "table", "local"}, {"-d", "route"}, {"-d", "-j", "route", "show", "table", "all"},
-        {"route", "show", "proto", "kernel"}, {"route", "show", "proto", "boot"}, {"route", "show", "scope", "link"},
-        {"route", "show", "type", "blackhole"}, {"-j", "route", "show", "proto", "kernel"},
+       {std::vector<std::string>{"route", "show", "table", "all"},
+        {"-j", "route", "show", "table", "all"},
+        {"route", "show", "table", "100"},
+        {"-4", "route", "show", "dev", "v0"},
+        {"-j", "route", "show", "dev", "v0"},
+        {"-6", "route"},
+        {"-j", "-6", "route"},
+        {"-6", "route", "show", "table", "all"},
+        {"route", "show", "table", "local"},
+        {"-d", "route"},
+        {"-d", "-j", "route", "show", "table", "all"},
+        {"route", "show", "proto", "kernel"},
+        {"route", "show", "proto", "boot"},
+        {"route", "show", "scope", "link"},
+        {"route", "show", "type", "blackhole"},
+        {"-j", "route", "show", "proto", "kernel"},
         {"route", "show", "table", "local", "type", "local", "scope", "host"}}) {
     expect_same_as_ip(args, ns());
   }
@@ -271,33 +318,56 @@ TEST_F(CliTest, RouteGetMatchesIp) {
   ASSERT_EQ(ip_run({"link", "set", "v1", "up"}, ns()).code, 0);
   ASSERT_EQ(ip_run({"addr", "add", "10.0.0.1/24", "dev", "v0"}, ns()).code, 0);
   ASSERT_EQ(ip_run({"-6", "addr", "add", "2001:db8::1/64", "dev", "v0", "nodad"}, ns()).code, 0);
-  ASSERT_EQ(ip_run({"route", "add", "10.9.0.0/16", "via", "10.0.0.2", "proto", "static", "metric", "5"}, ns()).code, 0);
-  ASSERT_EQ(ip_run({"-6", "route", "add", "2001:db8:5::/48", "via", "2001:db8::2", "metric", "7"}, ns()).code, 0);
-  for (std::vector<std::string> query :
-       {std::vector<std::string>{"10.0.0.1"}, {"127.0.0.1"}, {"10.0.0.255"}, {"10.9.1.1"}, {"::1"}, {"2001:db8::1"},
-        {"2001:db8::9"}, {"2001:db8:5::9"}, {"2001:db8:5::9", "from", "2001:db8::1"}, {"fibmatch", "10.9.1.1"},
-        {"fibmatch", "2001:db8:5::9"}, {"fibmatch", "10.0.0.1"}, {"10.9.1.1", "from", "10.0.0.1"},
-        {"10.9.1.1", "tos", "0x10"}, {"10.9.1.1", "uid", "1000"}, {"10.9.1.1", "mark", "100"},
-        {"10.9.1.1", "ipproto", "tcp", "sport", "80", "dport", "443"}, {"10.9.1.1", "oif", "v0"},
-        {"10.9.1.1", "connected"}}) {
+  ASSERT_EQ(
+      ip_run({"route", "add", "10.9.0.0/16", "via", "10.0.0.2", "proto", "static", "metric", "5"}, ns()).code,
+      0);
+  ASSERT_EQ(ip_run({"-6", "route", "add", "2001:db8:5::/48", "via", "2001:db8::2", "metric", "7"}, ns()).code,
+            0);
+  for (std::vector<std::string> query : {std::vector<std::string>{"10.0.0.1"},
+                                         {"127.0.0.1"},
+                                         {"10.0.0.255"},
+                                         {"10.9.1.1"},
+                                         {"::1"},
+                                         {"2001:db8::1"},
+                                         {"2001:db8::9"},
+                                         {"2001:db8:5::9"},
+                                         {"2001:db8:5::9", "from", "2001:db8::1"},
+                                         {"fibmatch", "10.9.1.1"},
+                                         {"fibmatch", "2001:db8:5::9"},
+                                         {"fibmatch", "10.0.0.1"},
+                                         {"10.9.1.1", "from", "10.0.0.1"},
+                                         {"10.9.1.1", "tos", "0x10"},
+                                         {"10.9.1.1", "uid", "1000"},
+                                         {"10.9.1.1", "mark", "100"},
+                                         {"10.9.1.1", "ipproto", "tcp", "sport", "80", "dport", "443"},
+                                         {"10.9.1.1", "oif", "v0"},
+                                         {"10.9.1.1", "connected"}}) {
     for (std::vector<std::string> options : {std::vector<std::string>{}, {"-j"}, {"-d"}}) {
       std::vector<std::string> args = options;
       args.insert(args.end(), {"route", "get"});
       args.insert(args.end(), query.begin(), query.end());
-      if (options == std::vector<std::string>{"-j"} && query.back() == "connected") continue;  // ip's JSON there is not JSON
+      if (options == std::vector<std::string>{"-j"} && query.back() == "connected")
+        continue;  // ip's JSON there is not JSON
       expect_same_as_ip(args, ns());
     }
   }
   // A prefix: ip's warning, then the address's answer.
-  auto ours = brisk_run({"route", "get", "to", "10.9.1.1/24"}, ns()), theirs = ip_run({"route", "get", "to", "10.9.1.1/24"}, ns());
+  auto ours = brisk_run({"route", "get", "to", "10.9.1.1/24"}, ns()),
+       theirs = ip_run({"route", "get", "to", "10.9.1.1/24"}, ns());
   EXPECT_EQ(ours.err, theirs.err);
   EXPECT_EQ(ours.out, theirs.out);
   // The kernel's refusals and ip's own, with their texts and statuses.
-  for (std::vector<std::string> query :
-       {std::vector<std::string>{"2001:db9::1"}, {"10.9.1.1", "from", "10.0.0.9", "iif", "v1"},
-        {"10.9.1.1", "from", "10.0.0.0/24"}, {"10.9.1.1", "as", "10.1.1.1"},
-        {"2001:db8:5::9", "notify"}, {"10.9.1.1", "iif", "v1"}, {"10.9.1.1", "vrf", "v0"}, {"10.9.1.1", "vrf", "nosuch"},
-        {"10.9.1.1", "oif", "nosuch"}, {"10.9.1.1", "sport", "x"}, {"fibmatch"}}) {
+  for (std::vector<std::string> query : {std::vector<std::string>{"2001:db9::1"},
+                                         {"10.9.1.1", "from", "10.0.0.9", "iif", "v1"},
+                                         {"10.9.1.1", "from", "10.0.0.0/24"},
+                                         {"10.9.1.1", "as", "10.1.1.1"},
+                                         {"2001:db8:5::9", "notify"},
+                                         {"10.9.1.1", "iif", "v1"},
+                                         {"10.9.1.1", "vrf", "v0"},
+                                         {"10.9.1.1", "vrf", "nosuch"},
+                                         {"10.9.1.1", "oif", "nosuch"},
+                                         {"10.9.1.1", "sport", "x"},
+                                         {"fibmatch"}}) {
     std::vector<std::string> args{"route", "get"};
     args.insert(args.end(), query.begin(), query.end());
     auto mine = brisk_run(args, ns()), ip = ip_run(args, ns());
@@ -319,11 +389,14 @@ TEST_F(CliTest, AddrShowFiltersMatchIp) {
   ASSERT_EQ(ip_run({"addr", "add", "10.0.0.1/24", "dev", "v0"}, ns()).code, 0);
   ASSERT_EQ(ip_run({"addr", "add", "10.0.1.1/32", "dev", "v0", "label", "v0:x"}, ns()).code, 0);
   ASSERT_EQ(ip_run({"-6", "addr", "add", "2001:db8::1/64", "dev", "v0", "nodad"}, ns()).code, 0);
-  for (std::vector<std::string> args :
-       {std::vector<std::string>{"addr", "show", "scope", "global"}, {"-o", "addr", "show", "scope", "host"},
-        {"addr", "show", "to", "10.0.0.0/8"}, {"addr", "show", "to", "10.0.1.1"}, {"-br", "addr", "show", "scope", "0"},
-        {"addr", "show", "to", "2001:db8::/32"}, {"-o", "-4", "addr", "show", "dev", "v0", "scope", "global"},
-        {"addr", "show", "to", "192.168.0.0/16"}})
+  for (std::vector<std::string> args : {std::vector<std::string>{"addr", "show", "scope", "global"},
+                                        {"-o", "addr", "show", "scope", "host"},
+                                        {"addr", "show", "to", "10.0.0.0/8"},
+                                        {"addr", "show", "to", "10.0.1.1"},
+                                        {"-br", "addr", "show", "scope", "0"},
+                                        {"addr", "show", "to", "2001:db8::/32"},
+                                        {"-o", "-4", "addr", "show", "dev", "v0", "scope", "global"},
+                                        {"addr", "show", "to", "192.168.0.0/16"}})
     expect_same_as_ip(args, ns());
   auto mismatch = brisk_run({"-4", "addr", "show", "to", "2001:db8::/32"}, ns());
   EXPECT_EQ(mismatch.code, 255);
@@ -346,12 +419,21 @@ TEST_F(CliTest, NeighShowNudMatchesIp) {
   ASSERT_EQ(ip_run({"link", "set", "v0", "up"}, ns()).code, 0);
   ASSERT_EQ(ip_run({"neigh", "add", "10.0.0.2", "lladdr", "02:00:00:00:00:02", "dev", "v0"}, ns()).code, 0);
   ASSERT_EQ(ip_run({"neigh", "add", "10.0.0.3", "dev", "v0", "nud", "failed"}, ns()).code, 0);
-  ASSERT_EQ(ip_run({"neigh", "add", "10.0.0.4", "lladdr", "02:00:00:00:00:04", "dev", "v0", "nud", "stale"}, ns()).code, 0);
-  ASSERT_EQ(ip_run({"neigh", "add", "10.0.0.5", "lladdr", "02:00:00:00:00:05", "dev", "v0", "nud", "noarp"}, ns()).code, 0);
-  for (std::vector<std::string> args :
-       {std::vector<std::string>{"neigh"}, {"neigh", "show", "nud", "all"}, {"neigh", "show", "nud", "stale"},
-        {"neigh", "show", "nud", "permanent", "nud", "failed"}, {"neigh", "show", "nud", "noarp"},
-        {"-j", "neigh", "show", "nud", "all"}, {"neigh", "show", "dev", "v0", "nud", "none"}})
+  ASSERT_EQ(
+      ip_run({"neigh", "add", "10.0.0.4", "lladdr", "02:00:00:00:00:04", "dev", "v0", "nud", "stale"}, ns())
+          .code,
+      0);
+  ASSERT_EQ(
+      ip_run({"neigh", "add", "10.0.0.5", "lladdr", "02:00:00:00:00:05", "dev", "v0", "nud", "noarp"}, ns())
+          .code,
+      0);
+  for (std::vector<std::string> args : {std::vector<std::string>{"neigh"},
+                                        {"neigh", "show", "nud", "all"},
+                                        {"neigh", "show", "nud", "stale"},
+                                        {"neigh", "show", "nud", "permanent", "nud", "failed"},
+                                        {"neigh", "show", "nud", "noarp"},
+                                        {"-j", "neigh", "show", "nud", "all"},
+                                        {"neigh", "show", "dev", "v0", "nud", "none"}})
     expect_same_as_ip(args, ns());
   EXPECT_EQ(brisk_run({"neigh", "show", "nud", "bogus"}, ns()).code, 255);
 }
@@ -401,17 +483,17 @@ TEST_F(CliTest, UsageErrorsExit255RuntimeErrorsAsIp) {
   // missing device), whichever command it is.
   ASSERT_EQ(brisk_run({"link", "add", "v0", "type", "veth", "peer", "name", "v1"}, ns()).code, 0);
   for (std::vector<std::string> args : {std::vector<std::string>{"link", "set", "nosuch", "up"},
-                                         {"link", "del", "nosuch"},
-                                         {"addr", "add", "10.0.0.1/24", "dev", "nosuch"},
-                                         {"route", "add", "10.0.0.0/8", "dev", "nosuch"},
-                                         {"link", "add", "lo", "type", "bridge"},
-                                         {"link", "set", "v0", "mtu", "10"},
-                                         {"addr", "del", "10.9.9.9/24", "dev", "lo"},
-                                         {"route", "del", "10.9.0.0/16"},
-                                         {"neigh", "del", "10.9.9.9", "dev", "lo"},
-                                         {"route", "get", "192.0.2.1"},
-                                         {"link", "add", "abcdefghijklmnop", "type", "bridge"},
-                                         {"addr", "add", "10.0.0.300/24", "dev", "lo"}}) {
+                                        {"link", "del", "nosuch"},
+                                        {"addr", "add", "10.0.0.1/24", "dev", "nosuch"},
+                                        {"route", "add", "10.0.0.0/8", "dev", "nosuch"},
+                                        {"link", "add", "lo", "type", "bridge"},
+                                        {"link", "set", "v0", "mtu", "10"},
+                                        {"addr", "del", "10.9.9.9/24", "dev", "lo"},
+                                        {"route", "del", "10.9.0.0/16"},
+                                        {"neigh", "del", "10.9.9.9", "dev", "lo"},
+                                        {"route", "get", "192.0.2.1"},
+                                        {"link", "add", "abcdefghijklmnop", "type", "bridge"},
+                                        {"addr", "add", "10.0.0.300/24", "dev", "lo"}}) {
     auto ours = brisk_run(args, ns()), theirs = ip_run(args, ns());
     EXPECT_EQ(ours.err, theirs.err) << ::testing::PrintToString(args);
     EXPECT_EQ(ours.code, theirs.code) << ::testing::PrintToString(args);
@@ -430,14 +512,16 @@ TEST_F(CliTest, NamedNamespaces) {
   // ip's words, and ip's status, for a name that is taken and one that is not there.
   EXPECT_EQ(again.err, ip_run({"netns", "add", a.name()}).err);
   EXPECT_EQ(again.err, "Cannot create namespace file \"/run/netns/" + a.name() + "\": File exists\n");
-  EXPECT_EQ(brisk_run({"netns", "del", a.name() + "-none"}).err, ip_run({"netns", "del", a.name() + "-none"}).err);
+  EXPECT_EQ(brisk_run({"netns", "del", a.name() + "-none"}).err,
+            ip_run({"netns", "del", a.name() + "-none"}).err);
   // ip sees brisk's namespace, and -n works in it.
   ASSERT_EQ(brisk_run({"-n", a.name(), "link", "add", "x0", "type", "bridge"}).code, 0);
   auto links = parse_json(ip_run({"-j", "-n", a.name(), "link", "show", "x0"}).out);
   ASSERT_EQ(links.size(), 1u);
   // A veth peer created directly in another named namespace.
   ASSERT_EQ(ip_run({"netns", "add", b.name()}).code, 0);
-  ASSERT_EQ(brisk_run({"-n", a.name(), "link", "add", "p0", "type", "veth", "peer", "name", "p1", "netns", b.name()})
+  ASSERT_EQ(brisk_run({"-n", a.name(), "link", "add", "p0", "type", "veth", "peer", "name", "p1", "netns",
+                       b.name()})
                 .code,
             0);
   EXPECT_EQ(parse_json(ip_run({"-j", "-n", b.name(), "link", "show", "p1"}).out).size(), 1u);
@@ -499,8 +583,9 @@ TEST_F(CliTest, NetnsExec) {
   auto warned = brisk_run({"netns", "exec", a.name(), "cat", "/etc/hostname"});
   EXPECT_EQ(warned.code, 0);
   EXPECT_EQ(warned.out, "brisk-netns-exec-test\n");
-  EXPECT_EQ(warned.err, "Bind /etc/netns/" + a.name() + "/brisk-no-such-file -> /etc/brisk-no-such-file failed: " +
-                            "No such file or directory\n");
+  EXPECT_EQ(warned.err,
+            "Bind /etc/netns/" + a.name() +
+                "/brisk-no-such-file -> /etc/brisk-no-such-file failed: " + "No such file or directory\n");
   EXPECT_EQ(warned.err, ip_run({"netns", "exec", a.name(), "cat", "/etc/hostname"}).err);
   std::filesystem::remove("/etc/netns/" + a.name() + "/brisk-no-such-file");
   // /sys shows the namespace's own devices.

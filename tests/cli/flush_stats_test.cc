@@ -1,11 +1,11 @@
 // ip's flush rounds and what -s makes them say ("*** Round 1, deleting 2
 // addresses ***", "Nothing to flush."), -s -s's entries, -s's neighbour
 // ages, and the words after a dump the kernel refused ("Dump terminated").
+#include <gtest/gtest.h>
+
 #include <algorithm>
 #include <regex>
 #include <sstream>
-
-#include <gtest/gtest.h>
 
 #include "cli_support.h"
 
@@ -58,7 +58,8 @@ class FlushStats : public cli_test::TwinNetnsTest {
     auto ours = cli_test::brisk_run(args, ns());
     EXPECT_EQ(ours.code, theirs.code) << ::testing::PrintToString(args) << ours.err;
     EXPECT_EQ(ours.err, theirs.err) << ::testing::PrintToString(args);
-    EXPECT_EQ(ages_masked(sorted(ours.out)), ages_masked(sorted(theirs.out))) << ::testing::PrintToString(args);
+    EXPECT_EQ(ages_masked(sorted(ours.out)), ages_masked(sorted(theirs.out)))
+        << ::testing::PrintToString(args);
   }
 };
 

@@ -5,6 +5,7 @@
 // byte as ip 6.1 prints them.
 #include <arpa/inet.h>
 #include <fcntl.h>
+#include <gtest/gtest.h>
 #include <netinet/in.h>
 #include <sched.h>
 #include <sys/socket.h>
@@ -12,8 +13,6 @@
 
 #include <cstdlib>
 #include <thread>
-
-#include <gtest/gtest.h>
 
 #include "cli/ip/print_style.h"
 #include "cli_support.h"
@@ -53,7 +52,8 @@ TEST(IpGlobalOptions, AbbreviationsInIpsOrder) {
   EXPECT_EQ(globals_of({"-rc", "0x100000"}).rcvbuf, 0x100000u);
   // -resolve holds its place though brisk has none: "-r" is not -rcvbuf.
   EXPECT_EQ(global_error_text({"-r", "route"}), "option \"-r\" is unknown, try \"brisk help\"");
-  EXPECT_EQ(global_error_text({"-color=bogus", "link"}), "option \"-color=bogus\" is unknown, try \"brisk help\"");
+  EXPECT_EQ(global_error_text({"-color=bogus", "link"}),
+            "option \"-color=bogus\" is unknown, try \"brisk help\"");
   EXPECT_EQ(global_error_text({"-echo", "link"}), "option \"-echo\" is unknown, try \"brisk help\"");
 }
 
@@ -106,7 +106,8 @@ TEST(IpGlobalOptions, PaintsOnlyWhenColourIsOn) {
   EXPECT_EQ(paint(Paint::ifname, "v0"), "\033[36mv0\033[0m");
   EXPECT_EQ(paint(Paint::none, "v0"), "v0");
   // ip's "%s " fields: the space inside the colour, the next field's own dropped.
-  EXPECT_EQ(settle_painted("dev " + paint_spaced(Paint::ifname, "v0") + " proto"), "dev \033[36mv0 \033[0mproto");
+  EXPECT_EQ(settle_painted("dev " + paint_spaced(Paint::ifname, "v0") + " proto"),
+            "dev \033[36mv0 \033[0mproto");
   set_print_style({.color = true, .dark = true});
   EXPECT_EQ(paint(Paint::down, "DOWN"), "\033[1;31mDOWN\033[0m");
   set_print_style({});
@@ -139,11 +140,13 @@ class GlobalOptionsOutput : public cli_test::CliNetnsTest {
              {"addr", "add", "10.0.5.2/24", "peer", "10.0.6.2", "dev", "v0"},
              {"addr", "add", "2001:db8::1/64", "dev", "v0", "nodad"},
              {"route", "add", "10.50.0.0/16", "via", "10.0.5.9", "dev", "v0"},
-             {"route", "add", "10.51.0.0/16", "from", "10.0.5.1", "dev", "v0", "table", "7", "proto", "static"},
+             {"route", "add", "10.51.0.0/16", "from", "10.0.5.1", "dev", "v0", "table", "7", "proto",
+              "static"},
              {"route", "add", "10.52.0.0/16", "nexthop", "via", "10.0.5.8", "nexthop", "via", "10.0.5.7"},
              {"route", "add", "2001:db8:5::/64", "via", "2001:db8::3", "dev", "v0"},
              {"neigh", "add", "10.0.5.3", "lladdr", "02:00:00:00:00:03", "dev", "v0"},
-             {"rule", "add", "from", "10.1.0.0/16", "to", "10.2.0.0/16", "iif", "v0", "oif", "v1", "lookup", "5"},
+             {"rule", "add", "from", "10.1.0.0/16", "to", "10.2.0.0/16", "iif", "v0", "oif", "v1", "lookup",
+              "5"},
              {"nexthop", "add", "id", "3", "via", "10.0.5.6", "dev", "v0"}})
       ASSERT_EQ(cli_test::ip_run(args, ns()).code, 0) << ::testing::PrintToString(args);
     send_broadcasts(1200, 700);  // past 1000 packets and 1M bytes
@@ -157,7 +160,8 @@ class GlobalOptionsOutput : public cli_test::CliNetnsTest {
       ASSERT_GE(s, 0);
       int on = 1;
       ::setsockopt(s, SOL_SOCKET, SO_BROADCAST, &on, sizeof on);
-      sockaddr_in to{.sin_family = AF_INET, .sin_port = htons(9), .sin_addr = {htonl(0x0a0005ff)}, .sin_zero = {}};
+      sockaddr_in to{
+          .sin_family = AF_INET, .sin_port = htons(9), .sin_addr = {htonl(0x0a0005ff)}, .sin_zero = {}};
       std::string payload(static_cast<std::size_t>(size), 'x');
       for (int i = 0; i < count; ++i)
         ::sendto(s, payload.data(), payload.size(), 0, reinterpret_cast<sockaddr*>(&to), sizeof to);
@@ -207,12 +211,13 @@ TEST_F(GlobalOptionsOutput, NumbersForNamesAsIp) {
 }
 
 TEST_F(GlobalOptionsOutput, HumanCountersAsIp) {
-  for (const Words& args : std::vector<Words>{{"-h", "-s", "link"},
-                                              {"-h", "-s", "-s", "link", "show", "v0"},
-                                              {"-iec", "-h", "-s", "link"},
-                                              {"-iec", "-s", "link", "show", "v1"},  // -iec alone changes nothing
-                                              {"-h", "-s", "addr", "show", "v0"},
-                                              {"-h", "-s", "-j", "link"}})
+  for (const Words& args :
+       std::vector<Words>{{"-h", "-s", "link"},
+                          {"-h", "-s", "-s", "link", "show", "v0"},
+                          {"-iec", "-h", "-s", "link"},
+                          {"-iec", "-s", "link", "show", "v1"},  // -iec alone changes nothing
+                          {"-h", "-s", "addr", "show", "v0"},
+                          {"-h", "-s", "-j", "link"}})
     same(args);
 }
 
@@ -261,10 +266,10 @@ TEST(IpGlobalOptionsNetns, OpenedAndRefusedAsIp) {
   std::string bad = dir.path() + "/bad";
   cli_test::write_file(bad, "link set lo up\nlink frob\n");
   std::string missing = "brisk-test-none-" + std::to_string(::getpid());
-  for (const std::string& name : {std::string("/x"), std::string("a/b"), std::string(".."), std::string("."),
-                                  std::string(), missing}) {
-    for (const Words& rest : std::vector<Words>{{"link", "show", "lo"}, {"-batch", dir.path() + "/none"},
-                                                {"-batch", bad}, {"-j", "addr"}}) {
+  for (const std::string& name :
+       {std::string("/x"), std::string("a/b"), std::string(".."), std::string("."), std::string(), missing}) {
+    for (const Words& rest : std::vector<Words>{
+             {"link", "show", "lo"}, {"-batch", dir.path() + "/none"}, {"-batch", bad}, {"-j", "addr"}}) {
       Words args{"-n", name};
       args.insert(args.end(), rest.begin(), rest.end());
       expect_refused_as_ip(args);
@@ -323,7 +328,9 @@ TEST(IpGlobalOptionsAll, EveryNamedNamespaceAsIp) {
   if (!brisk::test::can_unshare_net()) GTEST_SKIP() << "needs CAP_SYS_ADMIN to create namespaces";
   auto script = [](const std::string& tool) {
     return "mount -t tmpfs tmpfs /run/netns && ip netns add a && ip netns add b || exit 99\n"
-           "T=" + tool + "\n"
+           "T=" +
+           tool +
+           "\n"
            "$T -all netns exec ip link show lo; echo rc=$?\n"
            "$T -a netns exec false; echo rc=$?\n"
            "$T -a netns exec nosuchprog; echo rc=$?\n"

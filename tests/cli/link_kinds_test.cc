@@ -2,18 +2,16 @@
 // the kernel: the formats ip uses that a default device never shows, and a
 // malformed stream printing nothing rather than garbage.
 #include <arpa/inet.h>
+#include <gtest/gtest.h>
 #include <linux/if_bridge.h>
 #include <linux/if_link.h>
-
-#include <gtest/gtest.h>
-
-#include "cli/ip/json_layout.h"
 
 #include <array>
 #include <cstring>
 
 #include "brisk/netlink/message.h"
 #include "cli/ip/detail_printer.h"
+#include "cli/ip/json_layout.h"
 
 namespace brisk::ipcli {
 namespace {
@@ -54,7 +52,8 @@ TEST(LinkKinds, BridgeIdsAndMasksAsIpWritesThem) {
   auto p = print("bridge", data);
   EXPECT_TRUE(p.known);
   // ether_ntoa's unpadded bytes; timers as "%4i.%.2i"; masks as "%#llx".
-  EXPECT_EQ(p.text, "vlan_protocol 802.1ad bridge_id 8000.a:0:5e:0:1:ff gc_timer  299.66 group_fwd_mask 0x4005 ");
+  EXPECT_EQ(p.text,
+            "vlan_protocol 802.1ad bridge_id 8000.a:0:5e:0:1:ff gc_timer  299.66 group_fwd_mask 0x4005 ");
   EXPECT_EQ(p.json["bridge_id"], "8000.a:0:5e:0:1:ff");
   EXPECT_EQ(ip_json_text(p.json, false),
             "{\"vlan_protocol\":\"802.1ad\",\"bridge_id\":\"8000.a:0:5e:0:1:ff\",\"gc_timer\":299.66,"

@@ -3,9 +3,9 @@
 // IFLA_LINK_NETNSID; so a veth's peer is made there. A name that opens no
 // namespace is ip's argument error; link-netns and link-netnsid together
 // are its duplicate.
-#include <regex>
-
 #include <gtest/gtest.h>
+
+#include <regex>
 
 #include "cli_support.h"
 
@@ -19,19 +19,23 @@ using Words = std::vector<std::string>;
 std::string session(const std::string& tool) {
   cli_test::NamedNetns here, other;
   for (const auto* ns : {&here, &other}) EXPECT_EQ(cli_test::ip_run({"netns", "add", ns->name()}).code, 0);
-  EXPECT_EQ(cli_test::ip_run({"-n", here.name(), "link", "add", "v0", "type", "veth", "peer", "name", "v1"}).code, 0);
+  EXPECT_EQ(
+      cli_test::ip_run({"-n", here.name(), "link", "add", "v0", "type", "veth", "peer", "name", "v1"}).code,
+      0);
   std::string log;
   auto as_other = [&](std::string text) {
     // The other namespace's name differs per session: one word for it.
-    for (std::size_t at; (at = text.find(other.name())) != std::string::npos;) text.replace(at, other.name().size(), "OTHER");
+    for (std::size_t at; (at = text.find(other.name())) != std::string::npos;)
+      text.replace(at, other.name().size(), "OTHER");
     return text;
   };
-  for (Words args : std::vector<Words>{{"link", "set", "v0", "link-netns", other.name()},
-                                       {"link", "add", "x0", "link-netns", other.name(), "type", "veth", "peer", "name", "x1"},
-                                       {"link", "add", "y0", "link-netns", "nosuch", "type", "veth", "peer", "name", "y1"},
-                                       {"link", "add", "z0", "type", "veth", "peer", "name", "z1", "link-netns", other.name()},
-                                       {"link", "add", "w0", "link-netns", other.name(), "link-netnsid", "3", "type", "veth"},
-                                       {"link", "set", "v0", "link-netns"}}) {
+  for (Words args : std::vector<Words>{
+           {"link", "set", "v0", "link-netns", other.name()},
+           {"link", "add", "x0", "link-netns", other.name(), "type", "veth", "peer", "name", "x1"},
+           {"link", "add", "y0", "link-netns", "nosuch", "type", "veth", "peer", "name", "y1"},
+           {"link", "add", "z0", "type", "veth", "peer", "name", "z1", "link-netns", other.name()},
+           {"link", "add", "w0", "link-netns", other.name(), "link-netnsid", "3", "type", "veth"},
+           {"link", "set", "v0", "link-netns"}}) {
     args.insert(args.begin(), {"-n", here.name()});
     auto r = tool == "ip" ? cli_test::ip_run(args) : cli_test::brisk_run(args);
     log += as_other(r.err) + "rc=" + std::to_string(r.code) + "\n";

@@ -48,7 +48,8 @@ TEST(IpLinkProperty, ErrorsAsIp) {
             "either \"dev\" is duplicate, or \"br1\" is a garbage");
   EXPECT_EQ(error_of({"link", "property", "add", "dev", "br0", "foo"}).message,
             "either \"dev\" is duplicate, or \"foo\" is a garbage");
-  EXPECT_NE(error_of({"link", "property", "add", "br0", "altname"}).message.find("not complete"), std::string::npos);
+  EXPECT_NE(error_of({"link", "property", "add", "br0", "altname"}).message.find("not complete"),
+            std::string::npos);
   auto bad = error_of({"link", "property", "add", "dev", "br0", "altname", "a/b"});
   EXPECT_EQ(bad.message, "Error: argument \"a/b\" is wrong: not a valid altname");
   EXPECT_EQ(bad.exit_code, 255);
@@ -70,7 +71,8 @@ TEST(IpLinkProperty, AltnamesNameDevicesEverywhere) {
   EXPECT_EQ(error_of({"link", "set", "dev", "a/b", "up"}).message,
             "Error: argument \"a/b\" is wrong: \"dev\" not a valid ifname");
   // A new name stays a device name, at most 15 bytes.
-  EXPECT_NE(error_of({"link", "set", "v0", "name", kLong}).message.find("not a valid ifname"), std::string::npos);
+  EXPECT_NE(error_of({"link", "set", "v0", "name", kLong}).message.find("not a valid ifname"),
+            std::string::npos);
   // link add leaves a bare name's 15-byte limit to the kernel, as ip does: a failed line.
   auto long_add = error_of({"link", "add", kLong, "type", "bridge"});
   EXPECT_EQ(long_add.message, "Error: Attribute failed policy validation.");
@@ -78,10 +80,38 @@ TEST(IpLinkProperty, AltnamesNameDevicesEverywhere) {
 }
 
 TEST(IpLinkSetType, BridgeOptionsThroughTheAddParser) {
-  auto c = ok({"link", "set", "br0", "up", "type", "bridge", "stp_state", "1", "forward_delay", "400", "hello_time",
-               "300", "max_age", "2500", "ageing_time", "6000", "priority", "100", "vlan_filtering", "1",
-               "vlan_default_pvid", "7", "mcast_snooping", "0", "mcast_querier", "1", "nf_call_iptables", "0",
-               "nf_call_ip6tables", "1", "nf_call_arptables", "0"});
+  auto c = ok({"link",
+               "set",
+               "br0",
+               "up",
+               "type",
+               "bridge",
+               "stp_state",
+               "1",
+               "forward_delay",
+               "400",
+               "hello_time",
+               "300",
+               "max_age",
+               "2500",
+               "ageing_time",
+               "6000",
+               "priority",
+               "100",
+               "vlan_filtering",
+               "1",
+               "vlan_default_pvid",
+               "7",
+               "mcast_snooping",
+               "0",
+               "mcast_querier",
+               "1",
+               "nf_call_iptables",
+               "0",
+               "nf_call_ip6tables",
+               "1",
+               "nf_call_arptables",
+               "0"});
   ASSERT_EQ(c.verb, Verb::link_set);
   EXPECT_EQ(c.link_set().up, true);
   ASSERT_TRUE(c.link_set().kind);
@@ -110,11 +140,15 @@ TEST(IpLinkSetType, OtherKinds) {
   const auto& m = std::get<netlink::MacvlanOptions>(*mv.link_set().kind);
   EXPECT_EQ(m.mode, netlink::MacvlanMode::private_);
   EXPECT_TRUE(m.link.empty());  // no lower device in a change
-  EXPECT_TRUE(std::get<netlink::MacvlanOptions>(*ok({"link", "set", "t0", "type", "macvtap", "mode", "vepa"}).link_set().kind).tap);
+  EXPECT_TRUE(std::get<netlink::MacvlanOptions>(
+                  *ok({"link", "set", "t0", "type", "macvtap", "mode", "vepa"}).link_set().kind)
+                  .tap);
   // The kind alone: sent as it is, for the kernel to check against the device.
-  EXPECT_EQ(std::get<netlink::OtherKind>(*ok({"link", "set", "v0", "type", "veth"}).link_set().kind).kind, "veth");
-  EXPECT_NE(error_of({"link", "set", "v0", "type", "veth", "peer", "name", "x"}).message.find("bridge, macvlan"),
-            std::string::npos);
+  EXPECT_EQ(std::get<netlink::OtherKind>(*ok({"link", "set", "v0", "type", "veth"}).link_set().kind).kind,
+            "veth");
+  EXPECT_NE(
+      error_of({"link", "set", "v0", "type", "veth", "peer", "name", "x"}).message.find("bridge, macvlan"),
+      std::string::npos);
   // A vxlan change carries only what it names, as ip's does: no VNI needed.
   auto vx = ok({"link", "set", "vx0", "type", "vxlan", "ttl", "20", "nolearning", "remote", "192.0.2.9"});
   const auto& x = std::get<netlink::VxlanOptions>(*vx.link_set().kind);
@@ -123,19 +157,28 @@ TEST(IpLinkSetType, OtherKinds) {
   EXPECT_EQ(x.ttl, 20);
   EXPECT_EQ(x.learning, false);
   EXPECT_EQ(x.remote, "192.0.2.9");
-  EXPECT_EQ(std::get<netlink::VxlanOptions>(*ok({"link", "set", "vx0", "type", "vxlan", "id", "7"}).link_set().kind).id, 7u);
-  EXPECT_TRUE(std::get<netlink::VxlanOptions>(*ok({"link", "set", "vx0", "type", "vxlan", "ttl", "inherit"}).link_set().kind)
+  EXPECT_EQ(
+      std::get<netlink::VxlanOptions>(*ok({"link", "set", "vx0", "type", "vxlan", "id", "7"}).link_set().kind)
+          .id,
+      7u);
+  EXPECT_TRUE(std::get<netlink::VxlanOptions>(
+                  *ok({"link", "set", "vx0", "type", "vxlan", "ttl", "inherit"}).link_set().kind)
                   .ttl_inherit);
-  EXPECT_EQ(std::get<netlink::VxlanOptions>(*ok({"link", "set", "vx0", "type", "vxlan", "ttl", "auto"}).link_set().kind).ttl,
+  EXPECT_EQ(std::get<netlink::VxlanOptions>(
+                *ok({"link", "set", "vx0", "type", "vxlan", "ttl", "auto"}).link_set().kind)
+                .ttl,
             0);
-  EXPECT_EQ(error_of({"link", "set", "vx0", "type", "vxlan", "id", "1", "vni", "2"}).message,
-            "either \"id\" is duplicate, or \"2\" is a garbage");  // printed as ip prints it: SetTypeVxlanAsIp
-  EXPECT_NE(error_of({"link", "add", "vx0", "type", "vxlan", "ttl", "2"}).message.find("missing virtual network identifier"),
+  EXPECT_EQ(
+      error_of({"link", "set", "vx0", "type", "vxlan", "id", "1", "vni", "2"}).message,
+      "either \"id\" is duplicate, or \"2\" is a garbage");  // printed as ip prints it: SetTypeVxlanAsIp
+  EXPECT_NE(error_of({"link", "add", "vx0", "type", "vxlan", "ttl", "2"})
+                .message.find("missing virtual network identifier"),
             std::string::npos);  // creating one still needs it
   auto mode = error_of({"link", "set", "mv0", "type", "macvlan", "mode", "frob"});
-  EXPECT_EQ(mode.message.substr(0, mode.message.find('\n')),
-            "Error: argument of \"mode\" must be \"private\", \"vepa\", \"bridge\", \"passthru\" or \"source\", "
-            "not \"frob\"");
+  EXPECT_EQ(
+      mode.message.substr(0, mode.message.find('\n')),
+      "Error: argument of \"mode\" must be \"private\", \"vepa\", \"bridge\", \"passthru\" or \"source\", "
+      "not \"frob\"");
   EXPECT_EQ(mode.exit_code, 1);  // ip's status for it
   auto link = error_of({"link", "set", "mv0", "type", "macvlan", "link", "v0"});
   EXPECT_EQ(link.message.substr(0, link.message.find('\n')), "macvlan: unknown option \"link\"?");
@@ -162,8 +205,9 @@ TEST(IpLinkSetType, BridgeErrorsAsIp) {
 
 TEST(IpLinkHelp, ListsPropertyAndSetType) {
   std::string_view text = object_usage(Object::link);
-  for (const char* word : {"property add", "property del", "altname NAME", "type { bridge | bridge_slave | macvlan | macvtap | vxlan }",
-                           "hello_time", "mcast_snooping", "addrgenmode", "bridge_slave help"})
+  for (const char* word : {"property add", "property del", "altname NAME",
+                           "type { bridge | bridge_slave | macvlan | macvtap | vxlan }", "hello_time",
+                           "mcast_snooping", "addrgenmode", "bridge_slave help"})
     EXPECT_NE(text.find(word), std::string_view::npos) << word;
 }
 
@@ -180,8 +224,11 @@ class IpLinkPropertyParity : public cli_test::CliNetnsTest {
     ASSERT_TRUE(theirs_.valid());
     for (int ns : {ns(), theirs()}) {
       ASSERT_EQ(ip_run({"link", "add", "br0", "address", "02:00:00:00:00:01", "type", "bridge"}, ns).code, 0);
-      ASSERT_EQ(ip_run({"link", "add", "v0", "address", "02:00:00:00:00:02", "type", "veth", "peer", "name", "v1",
-                        "address", "02:00:00:00:00:03"}, ns).code, 0);
+      ASSERT_EQ(ip_run({"link", "add", "v0", "address", "02:00:00:00:00:02", "type", "veth", "peer", "name",
+                        "v1", "address", "02:00:00:00:00:03"},
+                       ns)
+                    .code,
+                0);
     }
   }
   int theirs() const { return theirs_.get(); }
@@ -189,7 +236,8 @@ class IpLinkPropertyParity : public cli_test::CliNetnsTest {
   void both(const std::vector<std::string>& args) {
     auto ours = brisk_run(args, ns());
     auto ip = ip_run(args, theirs());
-    EXPECT_EQ(ours.code == 0, ip.code == 0) << ::testing::PrintToString(args) << ": " << ours.err << " / " << ip.err;
+    EXPECT_EQ(ours.code == 0, ip.code == 0)
+        << ::testing::PrintToString(args) << ": " << ours.err << " / " << ip.err;
   }
   // The same `ip` show in both namespaces prints the same, but for carrier
   // and operstate (which settle on their own schedule) and the namespaces' names.
@@ -198,7 +246,8 @@ class IpLinkPropertyParity : public cli_test::CliNetnsTest {
       static const std::regex timing("NO-CARRIER,|,LOWER_UP| state [A-Z]+| linkdown|link-netns [^ \\n]+");
       return std::regex_replace(text, timing, "");
     };
-    EXPECT_EQ(settled(ip_run(show, ns()).out), settled(ip_run(show, theirs()).out)) << ::testing::PrintToString(show);
+    EXPECT_EQ(settled(ip_run(show, ns()).out), settled(ip_run(show, theirs()).out))
+        << ::testing::PrintToString(show);
   }
   UniqueFd theirs_;
 };
@@ -213,13 +262,26 @@ TEST_F(IpLinkPropertyParity, AddDeleteAndShowAsIp) {
   expect_same_state({"link", "show"});
   ASSERT_EQ(ip_run({"addr", "add", "10.0.0.1/24", "dev", "br0"}, ns()).code, 0);
   // Every form of show prints the altnames where ip does, byte for byte.
-  for (auto args : std::vector<std::vector<std::string>>{
-           {"link", "show"}, {"-j", "link", "show"}, {"-d", "link", "show"},
-           {"-s", "link", "show", "br0"}, {"-s", "-j", "link", "show", "br0"}, {"-o", "link", "show"},
-           {"-br", "link", "show"}, {"-j", "-br", "link", "show"}, {"link", "show", "alt0"},
-           {"-j", "link", "show", kLong}, {"link", "show", "dev", "vee"}, {"addr", "show"}, {"-j", "addr", "show"},
-           {"-4", "addr", "show"}, {"-4", "-j", "addr", "show"}, {"-6", "addr", "show"}, {"-6", "-j", "addr", "show"},
-           {"addr", "show", "dev", kLong}, {"-o", "addr", "show"}, {"-s", "addr", "show", "alt0"}})
+  for (auto args : std::vector<std::vector<std::string>>{{"link", "show"},
+                                                         {"-j", "link", "show"},
+                                                         {"-d", "link", "show"},
+                                                         {"-s", "link", "show", "br0"},
+                                                         {"-s", "-j", "link", "show", "br0"},
+                                                         {"-o", "link", "show"},
+                                                         {"-br", "link", "show"},
+                                                         {"-j", "-br", "link", "show"},
+                                                         {"link", "show", "alt0"},
+                                                         {"-j", "link", "show", kLong},
+                                                         {"link", "show", "dev", "vee"},
+                                                         {"addr", "show"},
+                                                         {"-j", "addr", "show"},
+                                                         {"-4", "addr", "show"},
+                                                         {"-4", "-j", "addr", "show"},
+                                                         {"-6", "addr", "show"},
+                                                         {"-6", "-j", "addr", "show"},
+                                                         {"addr", "show", "dev", kLong},
+                                                         {"-o", "addr", "show"},
+                                                         {"-s", "addr", "show", "alt0"}})
     cli_test::expect_same_output(args, ns());
 }
 
@@ -271,10 +333,11 @@ TEST_F(IpLinkPropertyParity, RefusalsAsIp) {
             "Cannot find device \"nosuch-but-a-long-name\"\n");
   expect_same_state({"link", "show"});
   // Usage errors: ip's text and status, and nothing sent.
-  for (auto args : std::vector<std::vector<std::string>>{{"link", "property", "frob"},
-                                                         {"link", "property", "add", "altname", "x"},
-                                                         {"link", "property", "add", "dev", "br0", "altname", "a/b"},
-                                                         {"link", "property", "add", "dev", "br0", "x", "y"}}) {
+  for (auto args :
+       std::vector<std::vector<std::string>>{{"link", "property", "frob"},
+                                             {"link", "property", "add", "altname", "x"},
+                                             {"link", "property", "add", "dev", "br0", "altname", "a/b"},
+                                             {"link", "property", "add", "dev", "br0", "x", "y"}}) {
     auto ours = brisk_run(args, ns());
     auto ip = ip_run(args, theirs());
     EXPECT_EQ(ours.code, ip.code) << ::testing::PrintToString(args);
@@ -288,8 +351,10 @@ json kind_data(int ns, const std::string& dev) {
   if (!all.is_array() || all.empty()) return nullptr;
   json data = all[0]["linkinfo"].value("info_data", json::object());
   for (auto it = data.begin(); it != data.end();) {
-    if (it.key().ends_with("_timer")) it = data.erase(it);
-    else ++it;
+    if (it.key().ends_with("_timer"))
+      it = data.erase(it);
+    else
+      ++it;
   }
   return data;
 }
@@ -297,9 +362,10 @@ json kind_data(int ns, const std::string& dev) {
 TEST_F(IpLinkPropertyParity, SetTypeBridgeAsIp) {
   both({"link", "set", "br0", "type", "bridge", "stp_state", "1", "forward_delay", "400", "hello_time", "300",
         "max_age", "2500", "ageing_time", "6000", "priority", "100"});
-  both({"link", "set", "br0", "up", "type", "bridge", "mcast_snooping", "0", "mcast_querier", "1", "vlan_default_pvid",
-        "7", "nf_call_iptables", "1", "nf_call_arptables", "1"});
-  both({"link", "set", "br0", "type", "bridge", "vlan_filtering", "1"});  // EOPNOTSUPP without BRIDGE_VLAN_FILTERING
+  both({"link", "set", "br0", "up", "type", "bridge", "mcast_snooping", "0", "mcast_querier", "1",
+        "vlan_default_pvid", "7", "nf_call_iptables", "1", "nf_call_arptables", "1"});
+  both({"link", "set", "br0", "type", "bridge", "vlan_filtering",
+        "1"});                                     // EOPNOTSUPP without BRIDGE_VLAN_FILTERING
   both({"link", "set", "br0", "type", "bridge"});  // the kind alone: nothing changes
   auto data = kind_data(ns(), "br0");
   EXPECT_EQ(data, kind_data(theirs(), "br0"));
@@ -309,9 +375,9 @@ TEST_F(IpLinkPropertyParity, SetTypeBridgeAsIp) {
   EXPECT_EQ(data.value("mcast_snooping", 1), 0);
   // The kernel refuses: both fail and change nothing.
   for (auto args : std::vector<std::vector<std::string>>{
-           {"link", "set", "br0", "type", "bridge", "max_age", "1"},           // ERANGE
-           {"link", "set", "br0", "type", "macvlan", "mode", "private"},       // not its kind
-           {"link", "set", "v0", "type", "bridge", "priority", "1"}}) {        // not a bridge
+           {"link", "set", "br0", "type", "bridge", "max_age", "1"},      // ERANGE
+           {"link", "set", "br0", "type", "macvlan", "mode", "private"},  // not its kind
+           {"link", "set", "v0", "type", "bridge", "priority", "1"}}) {   // not a bridge
     auto ours = brisk_run(args, ns());
     auto ip = ip_run(args, theirs());
     EXPECT_NE(ours.code, 0) << ::testing::PrintToString(args);
@@ -319,8 +385,9 @@ TEST_F(IpLinkPropertyParity, SetTypeBridgeAsIp) {
   }
   EXPECT_EQ(kind_data(ns(), "br0"), kind_data(theirs(), "br0"));
   // Option errors: ip's text and status.
-  for (auto args : std::vector<std::vector<std::string>>{{"link", "set", "br0", "type", "bridge", "priority", "70000"},
-                                                         {"link", "set", "br0", "type", "bridge", "stp_state", "on"}}) {
+  for (auto args :
+       std::vector<std::vector<std::string>>{{"link", "set", "br0", "type", "bridge", "priority", "70000"},
+                                             {"link", "set", "br0", "type", "bridge", "stp_state", "on"}}) {
     auto ours = brisk_run(args, ns());
     auto ip = ip_run(args, theirs());
     EXPECT_EQ(ours.code, ip.code) << ::testing::PrintToString(args);
@@ -342,9 +409,10 @@ TEST_F(IpLinkPropertyParity, SetTypeMacvlanModeAsIp) {
   both({"link", "set", "mv0", "type", "macvlan", "mode", "vepa"});
   EXPECT_EQ(kind_data(ns(), "mv0"), kind_data(theirs(), "mv0"));
   // Option errors: ip's first line and status.
-  for (auto args : std::vector<std::vector<std::string>>{{"link", "set", "mv0", "type", "macvlan", "mode", "frob"},
-                                                         {"link", "set", "mv0", "type", "macvlan", "frob", "x"},
-                                                         {"link", "add", "mv1", "link", "v0", "type", "macvlan", "x"}}) {
+  for (auto args :
+       std::vector<std::vector<std::string>>{{"link", "set", "mv0", "type", "macvlan", "mode", "frob"},
+                                             {"link", "set", "mv0", "type", "macvlan", "frob", "x"},
+                                             {"link", "add", "mv1", "link", "v0", "type", "macvlan", "x"}}) {
     auto ours = brisk_run(args, ns());
     auto ip = ip_run(args, theirs());
     EXPECT_EQ(ours.code, ip.code) << ::testing::PrintToString(args);
@@ -355,8 +423,11 @@ TEST_F(IpLinkPropertyParity, SetTypeMacvlanModeAsIp) {
 
 TEST_F(IpLinkPropertyParity, SetTypeVxlanAsIp) {
   for (int ns : {ns(), theirs()})
-    ASSERT_EQ(ip_run({"link", "add", "vx0", "type", "vxlan", "id", "42", "dstport", "4789", "local", "10.0.0.1"}, ns).code,
-              0);
+    ASSERT_EQ(
+        ip_run({"link", "add", "vx0", "type", "vxlan", "id", "42", "dstport", "4789", "local", "10.0.0.1"},
+               ns)
+            .code,
+        0);
   both({"link", "set", "vx0", "type", "vxlan", "ttl", "20", "nolearning"});
   both({"link", "set", "vx0", "type", "vxlan", "remote", "192.0.2.9", "local", "10.9.9.9"});
   both({"link", "set", "vx0", "type", "vxlan", "id", "42", "learning", "dev", "v0"});
@@ -373,18 +444,18 @@ TEST_F(IpLinkPropertyParity, SetTypeVxlanAsIp) {
   EXPECT_EQ(data.value("link", ""), "v0");
   // What the kernel keeps (the port), a device missing, and bad values:
   // ip's text and status, and nothing changed.
-  for (auto args : std::vector<std::vector<std::string>>{{"link", "set", "vx0", "type", "vxlan", "dstport", "5000"},
-                                                         {"link", "set", "vx0", "type", "vxlan", "dev", "nosuch"},
-                                                         {"link", "set", "vx0", "type", "vxlan", "ttl", "300"},
-                                                         {"link", "set", "vx0", "type", "vxlan", "id", "16777216"},
-                                                         {"link", "set", "vx0", "type", "vxlan", "frob", "1"},
-                                                         {"link", "set", "vx0", "type", "vxlan", "ttl", "1", "ttl", "2"},
-                                                         {"link", "set", "vx0", "type", "vxlan", "remote", "239.1.1.1"},
-                                                         {"link", "set", "vx0", "type", "vxlan", "group", "10.0.0.9"},
-                                                         {"link", "set", "vx0", "type", "vxlan", "remote", "192.0.2.1",
-                                                          "group", "239.1.1.1"},
-                                                         {"link", "set", "vx0", "type", "vxlan", "dstport", "x"},
-                                                         {"link", "add", "vx1", "type", "vxlan", "ttl", "2"}}) {
+  for (auto args : std::vector<std::vector<std::string>>{
+           {"link", "set", "vx0", "type", "vxlan", "dstport", "5000"},
+           {"link", "set", "vx0", "type", "vxlan", "dev", "nosuch"},
+           {"link", "set", "vx0", "type", "vxlan", "ttl", "300"},
+           {"link", "set", "vx0", "type", "vxlan", "id", "16777216"},
+           {"link", "set", "vx0", "type", "vxlan", "frob", "1"},
+           {"link", "set", "vx0", "type", "vxlan", "ttl", "1", "ttl", "2"},
+           {"link", "set", "vx0", "type", "vxlan", "remote", "239.1.1.1"},
+           {"link", "set", "vx0", "type", "vxlan", "group", "10.0.0.9"},
+           {"link", "set", "vx0", "type", "vxlan", "remote", "192.0.2.1", "group", "239.1.1.1"},
+           {"link", "set", "vx0", "type", "vxlan", "dstport", "x"},
+           {"link", "add", "vx1", "type", "vxlan", "ttl", "2"}}) {
     auto ours = brisk_run(args, ns());
     auto ip = ip_run(args, theirs());
     EXPECT_EQ(ours.code, ip.code) << ::testing::PrintToString(args);
@@ -401,8 +472,9 @@ TEST_F(IpLinkPropertyParity, NetnsMoveAppliesEverythingInTheTargetNamespace) {
   ASSERT_EQ(cli_test::run({"ip", "netns", "add", ours_target.name()}).code, 0);
   ASSERT_EQ(cli_test::run({"ip", "netns", "add", ip_target.name()}).code, 0);
   auto line = [](const std::string& target) {
-    return std::vector<std::string>{"link", "set", "v1", "netns", target, "name", "eth0", "address", "02:00:00:00:00:42",
-                                    "mtu", "1400", "up"};
+    return std::vector<std::string>{
+        "link", "set",  "v1", "netns", target, "name", "eth0", "address", "02:00:00:00:00:42",
+        "mtu",  "1400", "up"};
   };
   auto ours = brisk_run(line(ours_target.name()), ns());
   auto ip = ip_run(line(ip_target.name()), theirs());
@@ -413,7 +485,10 @@ TEST_F(IpLinkPropertyParity, NetnsMoveAppliesEverythingInTheTargetNamespace) {
     json links = cli_test::parse_json(r.out);
     if (!links.is_array() || links.empty()) return json();
     json l = links[0];
-    return json{{"ifname", l["ifname"]}, {"mtu", l["mtu"]}, {"address", l["address"]}, {"flags", l["flags"]},
+    return json{{"ifname", l["ifname"]},
+                {"mtu", l["mtu"]},
+                {"address", l["address"]},
+                {"flags", l["flags"]},
                 {"link_netnsid", l.contains("link_netnsid")}};
   };
   json moved = in(ours_target);

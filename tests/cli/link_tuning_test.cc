@@ -2,9 +2,8 @@
 // sizes, queue counts, carrier, protodown, dynamic, trailers, link-layer
 // broadcast, xdp off): parsed as ip's iplink_parse reads them, and applied
 // and shown as after ip.
-#include <linux/if_link.h>
-
 #include <gtest/gtest.h>
+#include <linux/if_link.h>
 
 #include "cli_support.h"
 #include "parse_support.h"
@@ -13,9 +12,11 @@ namespace brisk::ipcli {
 namespace {
 
 TEST(IpLinkTuning, Values) {
-  auto s = ok({"link", "set", "v0", "addrgenmode", "NONE", "gso_max_size", "32000", "gso_max_segs", "100",
-               "gro_max_size", "30000", "dyn", "on", "trailers", "off", "carrier", "off", "protodown", "on",
-               "brd", "ff:ff:ff:ff:ff:fe", "xdpgeneric", "off"});
+  auto s = ok(
+      {"link",         "set",     "v0",           "addrgenmode", "NONE", "gso_max_size", "32000",
+       "gso_max_segs", "100",     "gro_max_size", "30000",       "dyn",  "on",           "trailers",
+       "off",          "carrier", "off",          "protodown",   "on",   "brd",          "ff:ff:ff:ff:ff:fe",
+       "xdpgeneric",   "off"});
   const auto& t = s.link_set().tuning;
   EXPECT_EQ(t.addr_gen_mode, uint8_t(IN6_ADDR_GEN_MODE_NONE));
   EXPECT_EQ(t.gso_max_size, 32000u);
@@ -28,8 +29,8 @@ TEST(IpLinkTuning, Values) {
   EXPECT_EQ(t.broadcast, "ff:ff:ff:ff:ff:fe");
   EXPECT_TRUE(t.xdp_off);
   EXPECT_EQ(t.xdp_flags, uint32_t(XDP_FLAGS_SKB_MODE));
-  auto a = ok({"link", "add", "v0", "numtxqueues", "4", "numrx", "2", "addrgenmode", "random", "type", "veth", "peer",
-               "name", "v1"});
+  auto a = ok({"link", "add", "v0", "numtxqueues", "4", "numrx", "2", "addrgenmode", "random", "type", "veth",
+               "peer", "name", "v1"});
   EXPECT_EQ(a.link_add().common.tuning.num_tx_queues, 4u);
   EXPECT_EQ(a.link_add().common.tuning.num_rx_queues, 2u);
   EXPECT_EQ(a.link_add().common.tuning.addr_gen_mode, uint8_t(IN6_ADDR_GEN_MODE_RANDOM));
@@ -37,15 +38,18 @@ TEST(IpLinkTuning, Values) {
 
 TEST(IpLinkTuning, Errors) {
   auto mode = error_of({"link", "set", "v0", "addrgenmode", "bogus"});
-  EXPECT_EQ(format_error(mode.message, mode.exact), "Error: argument \"bogus\" is wrong: Invalid address generation mode\n");
+  EXPECT_EQ(format_error(mode.message, mode.exact),
+            "Error: argument \"bogus\" is wrong: Invalid address generation mode\n");
   EXPECT_EQ(mode.exit_code, 255);
   auto size = error_of({"link", "set", "v0", "gro_max_size", "-5"});
-  EXPECT_EQ(format_error(size.message, size.exact), "Error: argument \"-5\" is wrong: Invalid \"gro_max_size\" value\n");
+  EXPECT_EQ(format_error(size.message, size.exact),
+            "Error: argument \"-5\" is wrong: Invalid \"gro_max_size\" value\n");
   auto onoff = error_of({"link", "set", "v0", "trailers", "maybe"});
   EXPECT_EQ(onoff.message, "Error: argument of \"trailers\" must be \"on\" or \"off\", not \"maybe\"");
   EXPECT_EQ(onoff.exit_code, 1);
   auto twice = error_of({"link", "add", "v0", "numtxqueues", "4", "numtxqueues", "5", "type", "veth"});
-  EXPECT_EQ(format_error(twice.message, twice.exact), "Error: duplicate \"numtxqueues\": \"5\" is the second value.");
+  EXPECT_EQ(format_error(twice.message, twice.exact),
+            "Error: duplicate \"numtxqueues\": \"5\" is the second value.");
   auto xdp = error_of({"link", "set", "v0", "xdp", "obj", "prog.o"});
   EXPECT_EQ(xdp.exit_code, 255);
   EXPECT_NE(xdp.message.find("loads no XDP programs"), std::string::npos);
@@ -68,8 +72,8 @@ TEST_F(IpLinkTuningParity, AppliedAndShownAsIp) {
            {"link", "set", "ve1", "broadcast", "ff:ff:ff:ff:ff:fe"},
            {"link", "set", "ve1", "carrier", "off"},   // veth refuses it: EOPNOTSUPP, as for ip
            {"link", "set", "ve1", "protodown", "on"},  // likewise
-           {"link", "add", "vv0", "numtxqueues", "4", "numrxqueues", "2", "addrgenmode", "none", "gso_max_size",
-            "20000", "type", "veth", "peer", "name", "vv1"},
+           {"link", "add", "vv0", "numtxqueues", "4", "numrxqueues", "2", "addrgenmode", "none",
+            "gso_max_size", "20000", "type", "veth", "peer", "name", "vv1"},
        }) {
     auto ip = cli_test::ip_run(args, theirs.get());
     auto ours = cli_test::brisk_run(args, ns());

@@ -23,7 +23,8 @@ TEST(IpMaddrGrammar, Forms) {
   EXPECT_EQ(add.maddr().dev, "v0");
   EXPECT_EQ(add.maddr().address, (std::vector<uint8_t>{1, 0, 0x5e, 0, 0, 5}));
   EXPECT_EQ(ok({"maddr", "d", "address", "01:00:5e:00:00:05", "dev", "v0"}).verb, Verb::maddr_del);
-  EXPECT_EQ(ok({"maddr", "add", "dev", "v0"}).maddr().address, std::vector<uint8_t>(6, 0)) << "ip's zeroed ifreq";
+  EXPECT_EQ(ok({"maddr", "add", "dev", "v0"}).maddr().address, std::vector<uint8_t>(6, 0))
+      << "ip's zeroed ifreq";
 
   struct Case {
     Words words;
@@ -31,16 +32,21 @@ TEST(IpMaddrGrammar, Forms) {
     int exit_code;
   };
   for (const auto& [words, message, exit_code] : std::vector<Case>{
-           {{"maddr", "add", "01:00:5e:00:00", "dev", "v0"}, "Error: Invalid address length 5 - must be 6 bytes", 1},
+           {{"maddr", "add", "01:00:5e:00:00", "dev", "v0"},
+            "Error: Invalid address length 5 - must be 6 bytes",
+            1},
            {{"maddr", "add", "1:0:5e:0:0:zz", "dev", "v0"}, "\"zz\" is invalid lladdr.", 1},
            {{"maddr", "add", "1:0:5e:0:0:100", "dev", "v0"}, "\"100\" is invalid lladdr.", 1},
            {{"maddr", "add", "01:00:5e:00:00:05"}, "Not enough information: \"dev\" is required.", 255},
            {{"maddr", "add", "01:00:5e:00:00:05", "dev", "v0", "dev", "v1"},
-            "Error: duplicate \"dev\": \"v1\" is the second value.", 255},
+            "Error: duplicate \"dev\": \"v1\" is the second value.",
+            255},
            {{"maddr", "add", "01:00:5e:00:00:05", "02:00:5e:00:00:06", "dev", "v0"},
-            "Error: duplicate \"address\": \"02:00:5e:00:00:06\" is the second value.", 255},
+            "Error: duplicate \"address\": \"02:00:5e:00:00:06\" is the second value.",
+            255},
            {{"maddr", "add", "01:00:5e:00:00:05", "dev", "v0/x"},
-            "Error: argument \"v0/x\" is wrong: \"dev\" not a valid ifname", 255},
+            "Error: argument \"v0/x\" is wrong: \"dev\" not a valid ifname",
+            255},
            {{"maddr", "show", "dev", "v0", "v1"}, "either \"dev\" is duplicate, or \"v1\" is a garbage", 255},
            {{"maddr", "foo"}, "Command \"foo\" is unknown, try \"brisk maddr help\".", 255}}) {
     auto e = error_of(words);
@@ -51,13 +57,12 @@ TEST(IpMaddrGrammar, Forms) {
   EXPECT_TRUE(error_of({"maddr", "help"}).help);
 }
 
-const std::vector<Words> kFixedVeth = {
-    {"link", "set", "lo", "up"},
-    {"link", "add", "v0", "address", "02:00:00:00:00:01", "type", "veth", "peer", "name", "v1", "address",
-     "02:00:00:00:00:02"},
-    {"link", "set", "v0", "up"},
-    {"link", "set", "v1", "up"},
-    {"maddr", "add", "01:00:5e:00:00:07", "dev", "v1"}};
+const std::vector<Words> kFixedVeth = {{"link", "set", "lo", "up"},
+                                       {"link", "add", "v0", "address", "02:00:00:00:00:01", "type", "veth",
+                                        "peer", "name", "v1", "address", "02:00:00:00:00:02"},
+                                       {"link", "set", "v0", "up"},
+                                       {"link", "set", "v1", "up"},
+                                       {"maddr", "add", "01:00:5e:00:00:07", "dev", "v1"}};
 
 class IpMaddrGolden : public cli_test::TwinNetnsTest {
  protected:
@@ -83,12 +88,13 @@ TEST_F(IpMaddrGolden, ShowsAsIp) {
 }
 
 TEST_F(IpMaddrGolden, ChangesAsIp) {
-  for (const Words& args : std::vector<Words>{{"maddr", "add", "01:00:5e:00:00:05", "dev", "v0"},
-                                              {"maddr", "add", "address", "33:33:00:00:00:09", "dev", "v0"},
-                                              {"maddr", "del", "01:00:5e:00:00:07", "dev", "v1"},
-                                              {"maddr", "del", "01:00:5e:00:00:07", "dev", "v1"},  // ioctl: ENOENT, 1
-                                              {"maddr", "add", "01:00:5e:00:00:05", "dev", "nosuch"},  // ENODEV, 1
-                                              {"maddr", "show"}}) {
+  for (const Words& args :
+       std::vector<Words>{{"maddr", "add", "01:00:5e:00:00:05", "dev", "v0"},
+                          {"maddr", "add", "address", "33:33:00:00:00:09", "dev", "v0"},
+                          {"maddr", "del", "01:00:5e:00:00:07", "dev", "v1"},
+                          {"maddr", "del", "01:00:5e:00:00:07", "dev", "v1"},      // ioctl: ENOENT, 1
+                          {"maddr", "add", "01:00:5e:00:00:05", "dev", "nosuch"},  // ENODEV, 1
+                          {"maddr", "show"}}) {
     same(args);
     EXPECT_EQ(ip_run({"maddr"}, ns()).out, ip_run({"maddr"}, ip_ns()).out) << ::testing::PrintToString(args);
   }
@@ -100,8 +106,9 @@ TEST(IpMaddrBatch, EndsAfterTheIoctlAsIpDoes) {
   brisk::test::TempDir dir;
   std::string file = dir.path() + "/maddr.batch";
   for (const std::string& text :
-       {std::string("link add v0 address 02:00:00:00:00:01 type veth peer name v1 address 02:00:00:00:00:02\n"
-                    "link set v0 up\nmaddr show dev v0\nmaddr add 01:00:5e:00:00:05 dev v0\nlink set v1 up\n"),
+       {std::string(
+            "link add v0 address 02:00:00:00:00:01 type veth peer name v1 address 02:00:00:00:00:02\n"
+            "link set v0 up\nmaddr show dev v0\nmaddr add 01:00:5e:00:00:05 dev v0\nlink set v1 up\n"),
         std::string("link add v0 address 02:00:00:00:00:01 type veth peer name v1 address 02:00:00:00:00:02\n"
                     "maddr del 01:00:5e:00:00:05 dev v0\nlink set v1 up\n")}) {
     cli_test::write_file(file, text);

@@ -3,12 +3,11 @@
 // and must have printed the same lines in the same order.
 #include <arpa/inet.h>
 #include <fcntl.h>
+#include <gtest/gtest.h>
 #include <netinet/icmp6.h>
 #include <signal.h>
 #include <sys/syscall.h>
 #include <unistd.h>
-
-#include <gtest/gtest.h>
 
 #include <chrono>
 #include <cstring>
@@ -19,9 +18,9 @@
 #include <thread>
 
 #include "brisk/netlink/netns.h"
-#include "sys/namespaces.h"
 #include "cli_support.h"
 #include "parse_support.h"
+#include "sys/namespaces.h"
 
 namespace brisk::ipcli {
 namespace {
@@ -36,13 +35,14 @@ TEST(IpMonitorGrammar, ObjectsAndAbbreviations) {
   auto all = ok({"monitor"});
   EXPECT_EQ(all.verb, Verb::monitor);
   EXPECT_FALSE(all.mutates());
-  EXPECT_FALSE(all.monitor().link || all.monitor().address || all.monitor().route || all.monitor().neigh || all.monitor().label);
+  EXPECT_FALSE(all.monitor().link || all.monitor().address || all.monitor().route || all.monitor().neigh ||
+               all.monitor().label);
   auto some = ok({"mo", "li", "a", "r", "n"});
   EXPECT_TRUE(some.monitor().link && some.monitor().address && some.monitor().route && some.monitor().neigh);
   EXPECT_FALSE(some.monitor().label);
   EXPECT_TRUE(ok({"monitor", "l", "link"}).monitor().label);  // "l" is label, as in ip
   EXPECT_TRUE(ok({"monitor", "all"}).monitor().label);
-  EXPECT_TRUE(ok({"monitor", "ru"}).monitor().rule);  // "r" is route
+  EXPECT_TRUE(ok({"monitor", "ru"}).monitor().rule);   // "r" is route
   EXPECT_TRUE(ok({"monitor", "ne"}).monitor().neigh);  // neigh is tested before netconf, as in ip
   EXPECT_TRUE(ok({"monitor", "net"}).monitor().netconf);
   EXPECT_TRUE(ok({"monitor", "ns"}).monitor().nsid);
@@ -56,8 +56,11 @@ TEST(IpMonitorGrammar, ObjectsAndAbbreviations) {
 }
 
 TEST(IpMonitorGrammar, BadWordsAreIpsError) {
-  for (const Words& bad : std::vector<Words>{{"monitor", "bogus"}, {"monitor", "link", "al"}, {"monitor", "rules"},
-                                             {"monitor", "addresses"}, {"monitor", "stat"},
+  for (const Words& bad : std::vector<Words>{{"monitor", "bogus"},
+                                             {"monitor", "link", "al"},
+                                             {"monitor", "rules"},
+                                             {"monitor", "addresses"},
+                                             {"monitor", "stat"},
                                              {"monitor", "neighbour"}}) {
     auto e = error_of(bad);
     EXPECT_EQ(e.message, "Argument \"" + bad.back() + "\" is unknown, try \"brisk monitor help\".");
@@ -73,7 +76,8 @@ TEST(IpMonitorGrammar, BadWordsAreIpsError) {
 TEST(IpMonitorGrammar, Dev) {
   EXPECT_EQ(ok({"monitor", "dev", "d0", "link"}).monitor().dev, "d0");
   EXPECT_FALSE(parse_command(Words{"monitor", "dev"}, Globals{}));
-  EXPECT_EQ(error_of({"monitor", "de", "d0"}).message, "Argument \"de\" is unknown, try \"brisk monitor help\".");
+  EXPECT_EQ(error_of({"monitor", "de", "d0"}).message,
+            "Argument \"de\" is unknown, try \"brisk monitor help\".");
 }
 
 TEST(IpMonitorGrammar, TimestampGlobals) {
@@ -85,7 +89,8 @@ TEST(IpMonitorGrammar, TimestampGlobals) {
     return inv ? inv->globals.timestamp : Timestamp::none;
   };
   EXPECT_EQ(stamp({}), Timestamp::none);
-  for (const char* t : {"-t", "-timestamp", "--timestamp", "-ti"}) EXPECT_EQ(stamp({t}), Timestamp::long_line) << t;
+  for (const char* t : {"-t", "-timestamp", "--timestamp", "-ti"})
+    EXPECT_EQ(stamp({t}), Timestamp::long_line) << t;
   for (const char* t : {"-ts", "-tshort", "-tsh"}) EXPECT_EQ(stamp({t}), Timestamp::short_prefix) << t;
   EXPECT_EQ(stamp({"-ts", "-t"}), Timestamp::short_prefix);  // as ip: any -ts makes them short
 }
@@ -115,8 +120,10 @@ class Listener {
     auto child = spawn(options);
     ::close(out);
     ::close(err);
-    if (child) child_.emplace(std::move(*child));
-    else ADD_FAILURE() << child.error().message();
+    if (child)
+      child_.emplace(std::move(*child));
+    else
+      ADD_FAILURE() << child.error().message();
   }
   bool running() const { return child_.has_value(); }
   std::string out() const { return slurp(out_path_); }
@@ -164,7 +171,8 @@ bool in_recvmsg(pid_t pid) {
   return number == std::to_string(SYS_recvmsg);
 }
 
-bool wait_for(const std::function<bool()>& ready, std::chrono::milliseconds limit = std::chrono::seconds(10)) {
+bool wait_for(const std::function<bool()>& ready,
+              std::chrono::milliseconds limit = std::chrono::seconds(10)) {
   auto deadline = std::chrono::steady_clock::now() + limit;
   while (std::chrono::steady_clock::now() < deadline) {
     if (ready()) return true;
@@ -192,45 +200,52 @@ class IpMonitor : public cli_test::CliNetnsTest {
     ip_.emplace(ip_argv, ns(), dir_.path() + "/ip");
     brisk_.emplace(brisk_argv, ns(), dir_.path() + "/brisk");
     ASSERT_TRUE(ip_->running() && brisk_->running());
-    ASSERT_TRUE(wait_for([&] { return subscribed(brisk_->pid(), groups) >= 2; })) << "the listeners never joined";
+    ASSERT_TRUE(wait_for([&] { return subscribed(brisk_->pid(), groups) >= 2; }))
+        << "the listeners never joined";
     int idle = 0;  // consecutive looks that found ip waiting in recvmsg
-    ASSERT_TRUE(wait_for([&] { return (idle = in_recvmsg(ip_->pid()) ? idle + 1 : 0) >= 5; })) << "ip never settled";
+    ASSERT_TRUE(wait_for([&] { return (idle = in_recvmsg(ip_->pid()) ? idle + 1 : 0) >= 5; }))
+        << "ip never settled";
   }
 
   // The changes both listeners see: a veth pair added, brought up, given
   // addresses, a route and a neighbour, each removed again, the pair deleted.
   void churn() {
-    for (const Words& change : std::vector<Words>{
-             {"link", "add", "va", "type", "veth", "peer", "name", "vb"},
-             {"link", "set", "va", "up"},
-             {"link", "set", "vb", "up"},
-             {"addr", "add", "10.9.0.1/24", "dev", "va"},
-             {"addr", "add", "fd00::1/64", "dev", "va", "nodad"},
-             {"route", "add", "10.8.0.0/16", "via", "10.9.0.2"},
-             {"route", "add", "fd01::/64", "via", "fd00::2"},
-             {"neigh", "add", "10.9.0.5", "lladdr", "02:00:00:00:00:05", "dev", "va"},
-             {"neigh", "del", "10.9.0.5", "dev", "va"},
-             // vb's first neighbour: a listener resolves vb's name while it exists, not
-             // during its removal (whose lookups race with the unregistration).
-             {"neigh", "add", "10.9.0.6", "lladdr", "02:00:00:00:00:06", "dev", "vb"},
-             {"route", "del", "10.8.0.0/16"},
-             {"route", "del", "fd01::/64"},
-             {"addr", "del", "10.9.0.1/24", "dev", "va"},
-             {"link", "set", "va", "mtu", "1400"},
-             {"link", "del", "va"}})
+    for (const Words& change :
+         std::vector<Words>{{"link", "add", "va", "type", "veth", "peer", "name", "vb"},
+                            {"link", "set", "va", "up"},
+                            {"link", "set", "vb", "up"},
+                            {"addr", "add", "10.9.0.1/24", "dev", "va"},
+                            {"addr", "add", "fd00::1/64", "dev", "va", "nodad"},
+                            {"route", "add", "10.8.0.0/16", "via", "10.9.0.2"},
+                            {"route", "add", "fd01::/64", "via", "fd00::2"},
+                            {"neigh", "add", "10.9.0.5", "lladdr", "02:00:00:00:00:05", "dev", "va"},
+                            {"neigh", "del", "10.9.0.5", "dev", "va"},
+                            // vb's first neighbour: a listener resolves vb's name while it exists, not
+                            // during its removal (whose lookups race with the unregistration).
+                            {"neigh", "add", "10.9.0.6", "lladdr", "02:00:00:00:00:06", "dev", "vb"},
+                            {"route", "del", "10.8.0.0/16"},
+                            {"route", "del", "fd01::/64"},
+                            {"addr", "del", "10.9.0.1/24", "dev", "va"},
+                            {"link", "set", "va", "mtu", "1400"},
+                            {"link", "del", "va"}})
       ASSERT_EQ(ip_run(change, ns()).code, 0) << ::testing::PrintToString(change);
   }
 
   // Waits until both outputs agree under `mask` and have stopped growing.
   void settle(const std::function<std::string(const std::string&)>& mask) {
     std::string last;
-    bool same = wait_for([&] {
-      std::string a = mask(ip_->out()), b = mask(brisk_->out());
-      bool steady = a == b && !a.empty() && a == last;
-      last = a;
-      return steady;
-    }, std::chrono::seconds(10));
-    EXPECT_TRUE(same) << "ip:\n" << ip_->out() << "brisk:\n" << brisk_->out() << "brisk stderr:\n" << brisk_->err();
+    bool same = wait_for(
+        [&] {
+          std::string a = mask(ip_->out()), b = mask(brisk_->out());
+          bool steady = a == b && !a.empty() && a == last;
+          last = a;
+          return steady;
+        },
+        std::chrono::seconds(10));
+    EXPECT_TRUE(same) << "ip:\n"
+                      << ip_->out() << "brisk:\n"
+                      << brisk_->out() << "brisk stderr:\n"
+                      << brisk_->err();
   }
 
   void stop_both(int signal = SIGINT) {
@@ -281,8 +296,8 @@ TEST_F(IpMonitor, RuleEventsAsIp) {
 }
 
 TEST_F(IpMonitor, EachObjectAlone) {
-  for (const auto& [object, groups] :
-       std::vector<std::pair<std::string, unsigned>>{{"link", 0x1}, {"addr", 0x110}, {"ro", 0x440}, {"neigh", 0x4}}) {
+  for (const auto& [object, groups] : std::vector<std::pair<std::string, unsigned>>{
+           {"link", 0x1}, {"addr", 0x110}, {"ro", 0x440}, {"neigh", 0x4}}) {
     SCOPED_TRACE(object);
     start({"monitor", object}, groups);
     churn();
@@ -300,7 +315,8 @@ TEST_F(IpMonitor, ShortTimestampsAndLabels) {
   settle(mask);
   stop_both(SIGTERM);
   EXPECT_EQ(mask(brisk_->out()), mask(ip_->out()));
-  EXPECT_NE(mask(brisk_->out()).find("[TS] [ADDR]3: va    inet 10.9.0.1/24"), std::string::npos) << brisk_->out();
+  EXPECT_NE(mask(brisk_->out()).find("[TS] [ADDR]3: va    inet 10.9.0.1/24"), std::string::npos)
+      << brisk_->out();
 }
 
 TEST_F(IpMonitor, LongTimestamps) {
@@ -326,9 +342,10 @@ TEST_F(IpMonitor, AllIsEveryObjectLabelled) {
   stop_both();
   EXPECT_EQ(brisk_->out(), ip_->out());
   EXPECT_NE(brisk_->out().find("[LINK]Deleted "), std::string::npos) << brisk_->out();
-  EXPECT_NE(brisk_->out().find("[NETCONF]inet va forwarding off rp_filter off mc_forwarding off proxy_neigh off "
-                               "ignore_routes_with_linkdown off \n"),
-            std::string::npos)
+  EXPECT_NE(
+      brisk_->out().find("[NETCONF]inet va forwarding off rp_filter off mc_forwarding off proxy_neigh off "
+                         "ignore_routes_with_linkdown off \n"),
+      std::string::npos)
       << "a new device's netconf, as ip prints it: " << brisk_->out();
 }
 
@@ -344,21 +361,25 @@ TEST_F(IpMonitor, NetconfAndNsidAsIp) {
     SCOPED_TRACE(::testing::PrintToString(args));
     start(args, 1u << (RTNLGRP_IPV4_NETCONF - 1));
     for (const char* sysctl : {"ipv4/conf/va/forwarding", "ipv6/conf/va/forwarding", "ipv4/conf/vb/rp_filter",
-                               "ipv4/conf/all/forwarding", "ipv4/conf/default/proxy_arp", "ipv6/conf/va/proxy_ndp",
-                               "ipv4/conf/va/ignore_routes_with_linkdown"}) {
+                               "ipv4/conf/all/forwarding", "ipv4/conf/default/proxy_arp",
+                               "ipv6/conf/va/proxy_ndp", "ipv4/conf/va/ignore_routes_with_linkdown"}) {
       for (const char* value : {"1", "0"}) {
-        auto r = cli_test::run({"sh", "-c", std::string("echo ") + value + " > /proc/sys/net/" + sysctl}, ns());
+        auto r =
+            cli_test::run({"sh", "-c", std::string("echo ") + value + " > /proc/sys/net/" + sysctl}, ns());
         ASSERT_EQ(r.code, 0) << sysctl << r.err;
       }
     }
-    ASSERT_EQ(ip_run({"link", "add", "vc", "type", "veth", "peer", "name", "vd", "netns", peer.name()}, ns()).code, 0);
+    ASSERT_EQ(
+        ip_run({"link", "add", "vc", "type", "veth", "peer", "name", "vd", "netns", peer.name()}, ns()).code,
+        0);
     ASSERT_EQ(ip_run({"netns", "set", other.name(), "7"}, ns()).code, 0);
     ASSERT_EQ(ip_run({"link", "del", "vc"}, ns()).code, 0);
     settle(as_is);
     stop_both();
     EXPECT_EQ(brisk_->out(), ip_->out());
     if (args[1] == "label") {
-      EXPECT_NE(ip_->out().find("[NSID]nsid 7 (iproute2 netns name: " + other.name() + ")"), std::string::npos)
+      EXPECT_NE(ip_->out().find("[NSID]nsid 7 (iproute2 netns name: " + other.name() + ")"),
+                std::string::npos)
           << ip_->out();
       EXPECT_NE(ip_->out().find("[NETCONF]inet va forwarding on "), std::string::npos) << ip_->out();
     }
@@ -375,8 +396,8 @@ TEST_F(IpMonitor, NetconfAndNsidAsIp) {
 // with -d the nh_info of each route from the monitor's nexthop cache.
 TEST_F(IpMonitor, NexthopsAndStatsAsIp) {
   constexpr unsigned kRouteGroups = 1u << (RTNLGRP_IPV4_ROUTE - 1) | 1u << (RTNLGRP_IPV6_ROUTE - 1);
-  for (const Words& args : {Words{"monitor", "label", "nexthop", "stats"}, Words{"-d", "monitor", "route", "nex"},
-                            Words{"monitor"}}) {
+  for (const Words& args : {Words{"monitor", "label", "nexthop", "stats"},
+                            Words{"-d", "monitor", "route", "nex"}, Words{"monitor"}}) {
     SCOPED_TRACE(::testing::PrintToString(args));
     for (const Words& setup : std::vector<Words>{{"link", "add", "va", "type", "veth", "peer", "name", "vb"},
                                                  {"link", "set", "va", "up"},
@@ -385,20 +406,21 @@ TEST_F(IpMonitor, NexthopsAndStatsAsIp) {
       ASSERT_EQ(ip_run(setup, ns()).code, 0) << ::testing::PrintToString(setup);
     bool details = args[0] == "-d", labelled = args.size() > 1 && args[1] == "label";
     start(args, 1u << (RTNLGRP_NEXTHOP - 1) | (details ? kRouteGroups : 0));
-    for (const Words& change : std::vector<Words>{
-             {"nexthop", "add", "id", "1", "via", "10.9.0.2", "dev", "va"},
-             {"nexthop", "add", "id", "2", "via", "10.9.0.3", "dev", "va", "proto", "static"},
-             {"nexthop", "add", "id", "3", "blackhole"},
-             {"nexthop", "add", "id", "10", "group", "1/2,3"},
-             {"nexthop", "add", "id", "11", "group", "1,2/2", "type", "resilient", "buckets", "8", "idle_timer", "3"},
-             {"route", "add", "10.7.0.0/24", "nhid", "10"},
-             {"route", "add", "10.8.0.0/24", "nhid", "1"},
-             {"nexthop", "replace", "id", "1", "via", "10.9.0.4", "dev", "va"},
-             {"stats", "set", "dev", "vb", "l3_stats", "on"},
-             {"stats", "set", "dev", "vb", "l3_stats", "off"},
-             {"nexthop", "del", "id", "11"},
-             {"nexthop", "flush"},
-             {"link", "del", "va"}})
+    for (const Words& change :
+         std::vector<Words>{{"nexthop", "add", "id", "1", "via", "10.9.0.2", "dev", "va"},
+                            {"nexthop", "add", "id", "2", "via", "10.9.0.3", "dev", "va", "proto", "static"},
+                            {"nexthop", "add", "id", "3", "blackhole"},
+                            {"nexthop", "add", "id", "10", "group", "1/2,3"},
+                            {"nexthop", "add", "id", "11", "group", "1,2/2", "type", "resilient", "buckets",
+                             "8", "idle_timer", "3"},
+                            {"route", "add", "10.7.0.0/24", "nhid", "10"},
+                            {"route", "add", "10.8.0.0/24", "nhid", "1"},
+                            {"nexthop", "replace", "id", "1", "via", "10.9.0.4", "dev", "va"},
+                            {"stats", "set", "dev", "vb", "l3_stats", "on"},
+                            {"stats", "set", "dev", "vb", "l3_stats", "off"},
+                            {"nexthop", "del", "id", "11"},
+                            {"nexthop", "flush"},
+                            {"link", "del", "va"}})
       ASSERT_EQ(ip_run(change, ns()).code, 0) << ::testing::PrintToString(change);
     settle(as_is);
     stop_both();
@@ -410,7 +432,8 @@ TEST_F(IpMonitor, NexthopsAndStatsAsIp) {
       EXPECT_NE(ip_->out().find("[STATS]"), std::string::npos) << ip_->out();
     }
     if (details) {
-      EXPECT_NE(ip_->out().find("\tnh_info id 1 via 10.9.0.4 dev va scope link proto unspec \n"), std::string::npos)
+      EXPECT_NE(ip_->out().find("\tnh_info id 1 via 10.9.0.4 dev va scope link proto unspec \n"),
+                std::string::npos)
           << ip_->out();
     }
   }
@@ -426,7 +449,10 @@ TEST_F(IpMonitor, PrefixesFromRouterAdvertisementsAsIp) {
   ASSERT_EQ(sysctl.code, 0) << sysctl.err;
   for (const Words& up : std::vector<Words>{{"link", "set", "va", "up"}, {"link", "set", "vb", "up"}})
     ASSERT_EQ(ip_run(up, ns()).code, 0);
-  ASSERT_TRUE(wait_for([&] { return ip_run({"-6", "addr", "show", "dev", "vb", "scope", "link"}, ns()).out.find("inet6") != std::string::npos; }));
+  ASSERT_TRUE(wait_for([&] {
+    return ip_run({"-6", "addr", "show", "dev", "vb", "scope", "link"}, ns()).out.find("inet6") !=
+           std::string::npos;
+  }));
   start({"monitor", "label", "prefix"}, 1u << (RTNLGRP_IPV6_PREFIX - 1));
   auto sock = sys::socket_in_netns(ns(), AF_INET6, SOCK_RAW, IPPROTO_ICMPV6);
   ASSERT_TRUE(sock) << sock.error().message();
@@ -450,10 +476,12 @@ TEST_F(IpMonitor, PrefixesFromRouterAdvertisementsAsIp) {
     packet.info.nd_opt_pi_valid_time = htonl(3600);
     packet.info.nd_opt_pi_preferred_time = htonl(1800);
     ASSERT_EQ(::inet_pton(AF_INET6, prefix, &packet.info.nd_opt_pi_prefix), 1);
-    sockaddr_in6 all_nodes{.sin6_family = AF_INET6, .sin6_port = 0, .sin6_flowinfo = 0, .sin6_addr = {}, .sin6_scope_id = index};
+    sockaddr_in6 all_nodes{
+        .sin6_family = AF_INET6, .sin6_port = 0, .sin6_flowinfo = 0, .sin6_addr = {}, .sin6_scope_id = index};
     ASSERT_EQ(::inet_pton(AF_INET6, "ff02::1", &all_nodes.sin6_addr), 1);
-    ASSERT_EQ(::sendto(fd, &packet, sizeof packet, 0, reinterpret_cast<sockaddr*>(&all_nodes), sizeof all_nodes),
-              static_cast<ssize_t>(sizeof packet))
+    ASSERT_EQ(
+        ::sendto(fd, &packet, sizeof packet, 0, reinterpret_cast<sockaddr*>(&all_nodes), sizeof all_nodes),
+        static_cast<ssize_t>(sizeof packet))
         << std::strerror(errno);
   }
   settle(as_is);
@@ -499,16 +527,16 @@ TEST_F(IpMonitor, DevNarrowsToOneDevice) {
                                                {"link", "set", "d1", "up"}})
     ASSERT_EQ(ip_run(setup, ns()).code, 0);
   start({"monitor", "dev", "d0", "link", "address", "route", "neigh"}, kAllFour);
-  for (const Words& change : std::vector<Words>{
-           {"link", "set", "d0", "up"},
-           {"addr", "add", "10.9.0.1/24", "dev", "d0"},
-           {"addr", "add", "10.7.0.1/24", "dev", "d1"},
-           {"route", "add", "10.8.0.0/16", "via", "10.9.0.2"},
-           {"neigh", "add", "10.9.0.5", "lladdr", "02:00:00:00:00:05", "dev", "d0"},
-           {"neigh", "add", "10.7.0.5", "lladdr", "02:00:00:00:00:05", "dev", "d1"},
-           {"route", "del", "10.8.0.0/16"},
-           {"addr", "del", "10.9.0.1/24", "dev", "d0"},
-           {"link", "del", "d0"}})
+  for (const Words& change :
+       std::vector<Words>{{"link", "set", "d0", "up"},
+                          {"addr", "add", "10.9.0.1/24", "dev", "d0"},
+                          {"addr", "add", "10.7.0.1/24", "dev", "d1"},
+                          {"route", "add", "10.8.0.0/16", "via", "10.9.0.2"},
+                          {"neigh", "add", "10.9.0.5", "lladdr", "02:00:00:00:00:05", "dev", "d0"},
+                          {"neigh", "add", "10.7.0.5", "lladdr", "02:00:00:00:00:05", "dev", "d1"},
+                          {"route", "del", "10.8.0.0/16"},
+                          {"addr", "del", "10.9.0.1/24", "dev", "d0"},
+                          {"link", "del", "d0"}})
     ASSERT_EQ(ip_run(change, ns()).code, 0) << ::testing::PrintToString(change);
   settle(as_is);
   stop_both();
@@ -526,7 +554,9 @@ TEST_F(IpMonitor, NetnsMonitorAsIp) {
   ASSERT_TRUE(ip.running() && ours.running());
   // Both watch once both have seen a probe name come.
   cli_test::NamedNetns probe;
-  auto saw = [](const Listener& l, const std::string& line) { return l.out().find(line + "\n") != std::string::npos; };
+  auto saw = [](const Listener& l, const std::string& line) {
+    return l.out().find(line + "\n") != std::string::npos;
+  };
   ASSERT_TRUE(wait_for([&] {
     ip_run({"netns", "add", probe.name()});
     ip_run({"netns", "del", probe.name()});
@@ -535,7 +565,8 @@ TEST_F(IpMonitor, NetnsMonitorAsIp) {
   cli_test::NamedNetns watched;
   ASSERT_EQ(brisk_run({"netns", "add", watched.name()}).code, 0);
   ASSERT_EQ(ip_run({"netns", "del", watched.name()}).code, 0);
-  ASSERT_TRUE(wait_for([&] { return saw(ip, "delete " + watched.name()) && saw(ours, "delete " + watched.name()); }));
+  ASSERT_TRUE(
+      wait_for([&] { return saw(ip, "delete " + watched.name()) && saw(ours, "delete " + watched.name()); }));
   ip.stop(SIGTERM);
   auto status = ours.stop(SIGTERM);
   EXPECT_TRUE(status.success()) << "brisk ended " << status.value;
@@ -560,13 +591,16 @@ TEST_F(IpMonitor, PipeConsumer) {
     std::string out = dir_.path() + "/head-" + std::to_string(tool.size());
     Listener pipeline({"sh", "-c", tool + " monitor link | head -n 1 > " + out}, ns(), dir_.path() + "/sh");
     ASSERT_TRUE(wait_for([&] { return subscribed(pipeline.pid(), 0x1) >= 1; }));
-    std::this_thread::sleep_for(std::chrono::milliseconds(200));  // ip's cache dump drops events (see in_recvmsg)
+    std::this_thread::sleep_for(
+        std::chrono::milliseconds(200));  // ip's cache dump drops events (see in_recvmsg)
     ASSERT_EQ(ip_run({"link", "add", "p0", "type", "veth", "peer", "name", "p1"}, ns()).code, 0);
-    ASSERT_TRUE(wait_for([&] { return slurp(out).find('\n') != std::string::npos; })) << "no line reached head";
+    ASSERT_TRUE(wait_for([&] { return slurp(out).find('\n') != std::string::npos; }))
+        << "no line reached head";
     first.push_back(std::regex_replace(slurp(out), std::regex(R"(^\d+: )"), "N: "));
     // The next event's write finds the pipe closed.
     ASSERT_EQ(ip_run({"link", "del", "p0"}, ns()).code, 0);
-    ASSERT_TRUE(wait_for([&] { return subscribed(pipeline.pid(), 0x1) == 0; })) << "the monitor outlived its reader";
+    ASSERT_TRUE(wait_for([&] { return subscribed(pipeline.pid(), 0x1) == 0; }))
+        << "the monitor outlived its reader";
     pipeline.stop(SIGTERM);
   }
   ASSERT_EQ(first.size(), 2u);

@@ -22,14 +22,16 @@ namespace {
 using cli_test::ip_run;
 
 // A plain change kept as the batch parser keeps it: its verb and a view of its text.
-BatchCommand plain(Verb verb, std::string_view text) { return BatchCommand{.verb = verb, .line = 1, .text = text}; }
+BatchCommand plain(Verb verb, std::string_view text) {
+  return BatchCommand{.verb = verb, .line = 1, .text = text};
+}
 
 // n address lines, line k naming dev<k % devices>.
 std::vector<std::string> address_lines(int n, int devices) {
   std::vector<std::string> lines;
   for (int k = 0; k < n; ++k)
-    lines.push_back("addr add 10.9." + std::to_string(k / 250) + "." + std::to_string(k % 250 + 1) + "/32 dev dev" +
-                    std::to_string(k % devices) + "\n");
+    lines.push_back("addr add 10.9." + std::to_string(k / 250) + "." + std::to_string(k % 250 + 1) +
+                    "/32 dev dev" + std::to_string(k % devices) + "\n");
   return lines;
 }
 
@@ -85,7 +87,8 @@ TEST(NamePrefetch, OnlyLongRunsThatKeepEveryName) {
 TEST(NamePrefetch, FindsEachLinesDeviceAndNothingElse) {
   auto lines = address_lines(600, 7);
   lines[100] = "addr add 10.8.0.1/32 dev nosuch\n";
-  lines[200] = "addr add 10.8.0.2/32 dev " + std::string(IFNAMSIZ, 'x') + "\n";  // an altname: the engine's GETLINK
+  lines[200] =
+      "addr add 10.8.0.2/32 dev " + std::string(IFNAMSIZ, 'x') + "\n";  // an altname: the engine's GETLINK
   lines[300] = "rule add from 10.8.0.0/16 lookup 7\n";
   auto run = plain_run(lines);
   test::FakeKernel kernel([](const nlmsghdr&) { return test::FakeKernel::Answer{}; });
@@ -125,7 +128,9 @@ TEST(NamePrefetch, NotStartedWhereTheTransportCannotLookUpBesideASend) {
 class SlowLookups final : public netlink::Transport {
  public:
   netlink::NlResult<void> send(std::span<const iovec>) override { return netlink::NetlinkError{.code = EIO}; }
-  netlink::NlResult<std::size_t> receive(std::span<char>, bool) override { return netlink::NetlinkError{.code = EIO}; }
+  netlink::NlResult<std::size_t> receive(std::span<char>, bool) override {
+    return netlink::NetlinkError{.code = EIO};
+  }
   netlink::NlResult<int> interface_index(const std::string&) override {
     ++calls;
     std::this_thread::sleep_for(std::chrono::milliseconds(1));

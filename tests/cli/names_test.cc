@@ -1,11 +1,10 @@
 // ip's name tables: every name a table prints reads back as its number, and
 // every number as its name; iproute2's names files are read as ip reads them.
-#include <linux/neighbour.h>
-#include <linux/rtnetlink.h>
+#include "cli/ip/names.h"
 
 #include <gtest/gtest.h>
-
-#include "cli/ip/names.h"
+#include <linux/neighbour.h>
+#include <linux/rtnetlink.h>
 
 namespace brisk::ipcli {
 namespace {

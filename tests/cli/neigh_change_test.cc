@@ -1,9 +1,8 @@
 // ip neigh change, proxy entries, the entry flags (router, use, managed,
 // extern_learn) and every nud state: the grammar, then brisk against ip 6.1
 // in throwaway namespaces, on the command line and in batches.
-#include <linux/neighbour.h>
-
 #include <gtest/gtest.h>
+#include <linux/neighbour.h>
 
 #include "cli_support.h"
 #include "parse_support.h"
@@ -35,14 +34,15 @@ TEST(IpNeighChangeGrammar, ChangeAndProxy) {
   EXPECT_EQ(lone.message, "Device and destination are required arguments.");
   EXPECT_EQ(lone.exit_code, 255);
   EXPECT_TRUE(ok({"neigh", "replace", "10.0.0.2", "lladdr", "null", "dev", "v0"}).neigh().lladdr.empty());
-  EXPECT_EQ(error_of({"neigh", "add", "10.0.0.2", "lladdr", "02:00:00:00:00:02", "ll", "02:00:00:00:00:03", "dev",
-                      "v0"})
+  EXPECT_EQ(error_of({"neigh", "add", "10.0.0.2", "lladdr", "02:00:00:00:00:02", "ll", "02:00:00:00:00:03",
+                      "dev", "v0"})
                 .message,
             "Error: duplicate \"lladdr\": \"02:00:00:00:00:03\" is the second value.");
 }
 
 TEST(IpNeighChangeGrammar, FlagsAndStates) {
-  auto f = ok({"neigh", "add", "10.0.0.2", "lladdr", "02:00:00:00:00:02", "dev", "v0", "router", "ext", "use"});
+  auto f =
+      ok({"neigh", "add", "10.0.0.2", "lladdr", "02:00:00:00:00:02", "dev", "v0", "router", "ext", "use"});
   EXPECT_EQ(f.neigh().flags, NTF_ROUTER | NTF_EXT_LEARNED | NTF_USE);
   EXPECT_FALSE(f.neigh().managed);
   auto m = ok({"neigh", "add", "10.0.0.2", "dev", "v0", "managed"});
@@ -52,10 +52,11 @@ TEST(IpNeighChangeGrammar, FlagsAndStates) {
   EXPECT_EQ(error_of({"neigh", "add", "10.0.0.2", "dev", "v0", "rout"}).message,
             "either \"to\" is duplicate, or \"rout\" is a garbage");
   const std::vector<std::pair<std::string, int>> states = {
-      {"permanent", NUD_PERMANENT}, {"perm", NUD_PERMANENT}, {"reachable", NUD_REACHABLE}, {"r", NUD_REACHABLE},
-      {"noarp", NUD_NOARP},         {"none", NUD_NONE},      {"stale", NUD_STALE},         {"incomplete", NUD_INCOMPLETE},
-      {"delay", NUD_DELAY},         {"probe", NUD_PROBE},    {"failed", NUD_FAILED},       {"fail", NUD_FAILED},
-      {"0x40", NUD_NOARP},          {"2", NUD_REACHABLE},    {"0", NUD_NONE}};
+      {"permanent", NUD_PERMANENT}, {"perm", NUD_PERMANENT},        {"reachable", NUD_REACHABLE},
+      {"r", NUD_REACHABLE},         {"noarp", NUD_NOARP},           {"none", NUD_NONE},
+      {"stale", NUD_STALE},         {"incomplete", NUD_INCOMPLETE}, {"delay", NUD_DELAY},
+      {"probe", NUD_PROBE},         {"failed", NUD_FAILED},         {"fail", NUD_FAILED},
+      {"0x40", NUD_NOARP},          {"2", NUD_REACHABLE},           {"0", NUD_NONE}};
   for (const auto& [word, state] : states)
     EXPECT_EQ(ok({"neigh", "change", "10.0.0.2", "dev", "v0", "nud", word}).neigh().state, state) << word;
   for (const char* bad : {"odd", "3", "0x100", "inc", "no", "all"}) {
@@ -74,9 +75,11 @@ TEST(IpNeighChangeGrammar, ShowAndFlushSelectors) {
   EXPECT_EQ(f.verb, Verb::neigh_flush);
   EXPECT_TRUE(f.filter().neigh_proxy);
   EXPECT_EQ(ok({"neigh", "show", "nud", "none"}).filter().nud, 0x100u);
-  EXPECT_EQ(ok({"neigh", "show", "nud", "incomplete", "nud", "0x20"}).filter().nud, uint32_t(NUD_INCOMPLETE | NUD_FAILED));
+  EXPECT_EQ(ok({"neigh", "show", "nud", "incomplete", "nud", "0x20"}).filter().nud,
+            uint32_t(NUD_INCOMPLETE | NUD_FAILED));
   EXPECT_EQ(ok({"neigh", "show", "nud", "all"}).filter().nud, ~0u);
-  EXPECT_EQ(error_of({"neigh", "show", "nud", "odd"}).message, "Error: argument \"odd\" is wrong: nud state is bad");
+  EXPECT_EQ(error_of({"neigh", "show", "nud", "odd"}).message,
+            "Error: argument \"odd\" is wrong: nud state is bad");
 }
 
 // Two namespaces alike: a veth pair up, d0 with 10.9.0.1/24 and fd00:9::1/64.
@@ -109,10 +112,12 @@ TEST_F(IpNeighChangeGolden, ChangeOfAnEntryAndOfNone) {
            {"neigh", "chg", "10.9.0.2", "dev", "d0", "nud", "permanent", "router"},
            {"neigh", "change", "fd00:9::2", "dev", "d0", "nud", "noarp"},  // none
            {"neigh", "change", "10.9.0.2", "dev", "nope0"},
-           {"neigh", "add", "10.9.0.3", "dev", "d0"},  // no lladdr: the kernel's "No link layer address given"
+           {"neigh", "add", "10.9.0.3", "dev",
+            "d0"},  // no lladdr: the kernel's "No link layer address given"
            {"neigh", "add", "10.9.0.4", "dev", "d0", "nud", "none"},
            {"neigh", "add", "10.9.0.5", "lladdr", "02:00:00:00:00:05", "dev", "d0", "extern_learn"},
-           {"neigh", "replace", "10.9.0.6", "lladdr", "02:00:00:00:00:06", "dev", "d0", "nud", "noarp", "router"}}) {
+           {"neigh", "replace", "10.9.0.6", "lladdr", "02:00:00:00:00:06", "dev", "d0", "nud", "noarp",
+            "router"}}) {
     same(args);
     expect_same_tables(ns(), ip_ns(), ::testing::PrintToString(args));
   }
@@ -128,23 +133,26 @@ TEST_F(IpNeighChangeGolden, ManagedAndUseAsIpHasThem) {
                           {"neigh", "add", "10.9.0.12", "lladdr", "02:00:00:00:00:12", "dev", "d0", "use"}})
     same(args);
   // Both resolve on their own, so read brisk's show between two of ip's.
-  for (const Words& show : {Words{"-4", "neigh", "show", "nud", "all"}, Words{"-j", "-4", "neigh", "show", "nud", "all"}})
+  for (const Words& show :
+       {Words{"-4", "neigh", "show", "nud", "all"}, Words{"-j", "-4", "neigh", "show", "nud", "all"}})
     expect_same_output(show, ns());
 }
 
 TEST_F(IpNeighChangeGolden, ProxyEntries) {
-  for (const Words& args : std::vector<Words>{{"neigh", "add", "proxy", "10.9.0.7", "dev", "d0"},
-                                              {"neigh", "add", "proxy", "10.9.0.7", "dev", "d0"},  // again: fine
-                                              {"neigh", "add", "proxy", "fd00:9::7", "dev", "d0"},
-                                              {"neigh", "add", "proxy", "10.9.0.8", "dev", "d1"},
-                                              {"neigh", "add", "proxy", "10.9.0.9"}}) {  // on no device
+  for (const Words& args :
+       std::vector<Words>{{"neigh", "add", "proxy", "10.9.0.7", "dev", "d0"},
+                          {"neigh", "add", "proxy", "10.9.0.7", "dev", "d0"},  // again: fine
+                          {"neigh", "add", "proxy", "fd00:9::7", "dev", "d0"},
+                          {"neigh", "add", "proxy", "10.9.0.8", "dev", "d1"},
+                          {"neigh", "add", "proxy", "10.9.0.9"}}) {  // on no device
     same(args);
     expect_same_tables(ns(), ip_ns(), ::testing::PrintToString(args));
   }
-  for (const Words& show : {Words{"neigh", "show", "proxy"}, Words{"-j", "neigh", "show", "proxy"},
-                            Words{"neigh", "show", "proxy", "dev", "d0"}, Words{"-j", "neigh", "show", "proxy", "dev", "d0"},
-                            Words{"-4", "neigh", "show", "proxy"}, Words{"-br", "neigh", "show", "proxy"},
-                            Words{"neigh", "show", "proxy", "to", "10.9.0.8"}, Words{"neigh", "show"}})
+  for (const Words& show :
+       {Words{"neigh", "show", "proxy"}, Words{"-j", "neigh", "show", "proxy"},
+        Words{"neigh", "show", "proxy", "dev", "d0"}, Words{"-j", "neigh", "show", "proxy", "dev", "d0"},
+        Words{"-4", "neigh", "show", "proxy"}, Words{"-br", "neigh", "show", "proxy"},
+        Words{"neigh", "show", "proxy", "to", "10.9.0.8"}, Words{"neigh", "show"}})
     expect_same_output(show, ns());
   for (const Words& args : std::vector<Words>{{"neigh", "del", "proxy", "10.9.0.7", "dev", "d0"},
                                               {"neigh", "del", "proxy", "10.9.0.7", "dev", "d0"},  // gone
@@ -177,7 +185,8 @@ TEST_F(IpNeighChangeGolden, BatchStopsOrGoesOnAsIpDoes) {
   for (bool force : {false, true}) {
     UniqueFd brisk_ns = brisk::test::make_netns();
     UniqueFd ip_ns = cli_test::twin_netns(
-        brisk_ns.get(), {{"link", "add", "d0", "type", "veth", "peer", "name", "d1"}, {"link", "set", "d0", "up"}});
+        brisk_ns.get(),
+        {{"link", "add", "d0", "type", "veth", "peer", "name", "d1"}, {"link", "set", "d0", "up"}});
     ASSERT_TRUE(ip_ns.valid());
     cli_test::expect_same_batch(file, force, brisk_ns.get(), ip_ns.get());
     expect_same_tables(brisk_ns.get(), ip_ns.get(), force ? "-force" : "no -force");

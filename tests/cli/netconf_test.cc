@@ -16,11 +16,10 @@ class IpNetconf : public CliNetnsTest {
     if (IsSkipped()) return;
     ASSERT_EQ(ip_run({"link", "add", "d0", "type", "veth", "peer", "name", "d1"}, ns()).code, 0);
     // Settings that differ from the defaults, so each printed word is exercised.
-    for (const char* write : {"echo 1 > /proc/sys/net/ipv4/conf/d0/forwarding",
-                              "echo 2 > /proc/sys/net/ipv4/conf/d1/rp_filter",
-                              "echo 1 > /proc/sys/net/ipv4/conf/d1/proxy_arp",
-                              "echo 1 > /proc/sys/net/ipv6/conf/d0/forwarding",
-                              "echo 1 > /proc/sys/net/ipv4/conf/default/ignore_routes_with_linkdown"})
+    for (const char* write :
+         {"echo 1 > /proc/sys/net/ipv4/conf/d0/forwarding", "echo 2 > /proc/sys/net/ipv4/conf/d1/rp_filter",
+          "echo 1 > /proc/sys/net/ipv4/conf/d1/proxy_arp", "echo 1 > /proc/sys/net/ipv6/conf/d0/forwarding",
+          "echo 1 > /proc/sys/net/ipv4/conf/default/ignore_routes_with_linkdown"})
       ASSERT_EQ(run({"sh", "-c", write}, ns()).code, 0) << write;
   }
 };
@@ -36,7 +35,7 @@ TEST_F(IpNetconf, ShowAsIp) {
            {"-4", "netconf", "show", "dev", "d1"},  // the one record ip asks for
            {"-6", "netconf", "show", "dev", "d0"},
            {"netconf", "show", "foo", "dev", "d1"},  // ip passes over other words
-           {"netconf", "show", "dev", "nope"},      // ip's "Device ... does not exist.", status 1
+           {"netconf", "show", "dev", "nope"},       // ip's "Device ... does not exist.", status 1
            {"netconf", "show", "dev"},
        }) {
     for (bool json : {false, true}) {
@@ -49,7 +48,8 @@ TEST_F(IpNetconf, ShowAsIp) {
     }
   }
   auto shown = brisk_run({"netconf"}, ns()).out;
-  EXPECT_NE(shown.find("inet d1 forwarding off rp_filter loose mc_forwarding off proxy_neigh on "), std::string::npos)
+  EXPECT_NE(shown.find("inet d1 forwarding off rp_filter loose mc_forwarding off proxy_neigh on "),
+            std::string::npos)
       << shown;
   // An unknown command names brisk's help, with ip's status.
   auto bogus = brisk_run({"netconf", "bogus"}, ns());

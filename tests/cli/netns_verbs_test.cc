@@ -1,11 +1,10 @@
 // ip netns identify, pids, set, attach and list-id: the same output, errors
 // and status as ip 6.1, and the same namespace ids and names afterwards.
 #include <fcntl.h>
+#include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
-
-#include <gtest/gtest.h>
 
 #include <sstream>
 
@@ -61,12 +60,12 @@ TEST_F(NetnsVerbs, IdentifyAndPidsAsIp) {
   Sleeper inside(a.name());
   ASSERT_EQ(ip_run({"netns", "identify", inside.pid()}).out, a.name() + "\n");
   for (const Words& args : std::vector<Words>{
-           {"netns", "identify"},                        // this process: the initial namespace, no name
-           {"-n", a.name(), "netns", "identify"},        // ip moved itself there first
+           {"netns", "identify"},                  // this process: the initial namespace, no name
+           {"-n", a.name(), "netns", "identify"},  // ip moved itself there first
            {"netns", "identify", inside.pid()},
-           {"netns", "identify", "x1"},                  // not a pid
-           {"netns", "identify", "1", "2"},              // extra arguments
-           {"netns", "identify", "999999999"},           // no such process
+           {"netns", "identify", "x1"},         // not a pid
+           {"netns", "identify", "1", "2"},     // extra arguments
+           {"netns", "identify", "999999999"},  // no such process
            {"netns", "pids", a.name()},
            {"netns", "pids"},
            {"netns", "pids", a.name(), "x"},
@@ -126,13 +125,14 @@ TEST_F(NetnsVerbs, AttachNamesAProcesssNamespace) {
            {"netns", "attach", named.name(), "x"},
            {"netns", "attach", named.name(), "0"},
            {"netns", "attach", named.name(), "999999999"},  // no such process: nothing is left
-           {"netns", "attach", a.name(), inside.pid()},      // the name is taken
+           {"netns", "attach", a.name(), inside.pid()},     // the name is taken
        })
     expect_same(args);
   EXPECT_EQ(ip_run({"netns", "list"}).out.find(named.name()), std::string::npos);
   ASSERT_EQ(brisk_run({"netns", "attach", named.name(), inside.pid()}).code, 0);
   // Both names now lead to the one namespace.
-  struct stat x {}, y {};
+  struct stat x {
+  }, y{};
   ASSERT_EQ(::stat(("/run/netns/" + a.name()).c_str(), &x), 0);
   ASSERT_EQ(::stat(("/run/netns/" + named.name()).c_str(), &y), 0);
   EXPECT_EQ(x.st_ino, y.st_ino);
@@ -143,12 +143,14 @@ TEST_F(NetnsVerbs, ListIdAsIp) {
   // ids given in `outer` (where every command runs, with -n) and in `a`, so
   // that no other test's ids in the initial namespace come into the lists.
   NamedNetns outer, a, b, unnamed_peer;
-  for (const auto* ns : {&outer, &a, &b, &unnamed_peer}) ASSERT_EQ(ip_run({"netns", "add", ns->name()}).code, 0);
-  for (const Words& setup : std::vector<Words>{{"-n", outer.name(), "netns", "set", a.name(), "5"},
-                                               {"-n", outer.name(), "netns", "set", b.name(), "auto"},
-                                               {"-n", outer.name(), "netns", "set", unnamed_peer.name(), "12"},
-                                               {"-n", a.name(), "netns", "set", b.name(), "9"},
-                                               {"-n", a.name(), "netns", "set", outer.name(), "3"}})
+  for (const auto* ns : {&outer, &a, &b, &unnamed_peer})
+    ASSERT_EQ(ip_run({"netns", "add", ns->name()}).code, 0);
+  for (const Words& setup :
+       std::vector<Words>{{"-n", outer.name(), "netns", "set", a.name(), "5"},
+                          {"-n", outer.name(), "netns", "set", b.name(), "auto"},
+                          {"-n", outer.name(), "netns", "set", unnamed_peer.name(), "12"},
+                          {"-n", a.name(), "netns", "set", b.name(), "9"},
+                          {"-n", a.name(), "netns", "set", outer.name(), "3"}})
     ASSERT_EQ(ip_run(setup).code, 0) << ::testing::PrintToString(setup);
   // A namespace known only by its id: its name is gone (so no "(iproute2
   // netns name: ...)"), and this fd keeps it alive.
@@ -176,22 +178,22 @@ TEST_F(NetnsVerbs, ListIdAsIp) {
            {"list-i"},
            {"list-id", "nsid", "5"},
            {"list-id", "nsid", "0x5"},
-           {"list-id", "nsid", "12"},                          // not named any more
-           {"list-id", "nsid", "77"},                          // no such id: the kernel's refusal, status 2
-           {"list-id", "target-nsid", "5"},                    // a's ids, with their ids here
-           {"list-id", "target-nsid", "5", "nsid", "0"},       // b as a knows it
-           {"list-id", "nsid", "12", "target-nsid", "5"},      // a gave that one no id
-           {"list-id", "target-nsid", "77"},                   // the dump refused: "Dump terminated", 1
+           {"list-id", "nsid", "12"},                      // not named any more
+           {"list-id", "nsid", "77"},                      // no such id: the kernel's refusal, status 2
+           {"list-id", "target-nsid", "5"},                // a's ids, with their ids here
+           {"list-id", "target-nsid", "5", "nsid", "0"},   // b as a knows it
+           {"list-id", "nsid", "12", "target-nsid", "5"},  // a gave that one no id
+           {"list-id", "target-nsid", "77"},               // the dump refused: "Dump terminated", 1
            {"list-id", "target-nsid", "77", "nsid", "5"},
            {"list-id", "nsid"},
            {"list-id", "nsid", "x"},
-           {"list-id", "nsid", "-1"},                          // ip names the word after the value
+           {"list-id", "nsid", "-1"},  // ip names the word after the value
            {"list-id", "nsid", "-1", "target-nsid", "3"},
            {"list-id", "target-nsid", "-2"},
            {"list-id", "nsid", "99999999999"},
            {"list-id", "nsid", "1", "nsid", "2"},
            {"list-id", "target-nsid", "1", "target-nsid", "2"},
-           {"list", "/x"},                                     // the name check comes first, as in ip
+           {"list", "/x"},  // the name check comes first, as in ip
        }) {
     expect_same_soon(in_outer(args));
     Words json = in_outer(args);
@@ -211,7 +213,9 @@ TEST_F(NetnsVerbs, ListIdAsIp) {
   // target-nsid there and lists outer's ids; a get by nsid still fails.
   brisk::test::TempDir dir;
   std::string file = dir.path() + "/batch";
-  cli_test::write_file(file, "netns list-id target-nsid 77\nnetns list-id target-nsid 5 nsid 0\nnetns list-id nsid 77\nnetns list-id\n");
+  cli_test::write_file(file,
+                       "netns list-id target-nsid 77\nnetns list-id target-nsid 5 nsid 0\nnetns list-id nsid "
+                       "77\nnetns list-id\n");
   for (bool force : {false, true}) {
     Words args{"-n", outer.name(), "-batch", file};
     if (force) args.insert(args.begin(), "-force");
@@ -227,17 +231,22 @@ TEST_F(NetnsVerbs, ListIdAsIp) {
 TEST(NetnsVerbsStale, StaleNamesReportedAsIp) {
   if (!brisk::test::can_unshare_net()) GTEST_SKIP() << "needs CAP_SYS_ADMIN to create namespaces";
   brisk::test::TempDir dir;
-  cli_test::write_file(dir.path() + "/batch", "netns list\nnetns list\nnetns list-id\nnetns add c\nnetns list\n");
+  cli_test::write_file(dir.path() + "/batch",
+                       "netns list\nnetns list\nnetns list-id\nnetns add c\nnetns list\n");
   auto script = [&](const std::string& tool) {
     return "mount -t tmpfs tmpfs /run/netns && ip netns add a && touch /run/netns/stale && ip netns add b && "
            "ip netns set b 7 || exit 99\n"
-           "T=" + tool + "\n"
+           "T=" +
+           tool +
+           "\n"
            "for f in '' -j; do $T $f netns list; echo rc=$?; $T $f netns list-id; echo rc=$?; done\n"
            "$T link show lo >/dev/null; echo rc=$?\n"
-           "$T -batch " + dir.path() + "/batch; echo rc=$?\n";
+           "$T -batch " +
+           dir.path() + "/batch; echo rc=$?\n";
   };
   auto run = [&](const std::string& tool) {
-    return cli_test::run({"unshare", "--mount", "--net", "--propagation", "private", "sh", "-c", script(tool)});
+    return cli_test::run(
+        {"unshare", "--mount", "--net", "--propagation", "private", "sh", "-c", script(tool)});
   };
   auto theirs = run("ip"), ours = run(BRISK_CLI_PATH);
   ASSERT_EQ(theirs.code, 0) << theirs.err;

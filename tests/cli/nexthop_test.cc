@@ -30,15 +30,17 @@ TEST(IpNexthopGrammar, VerbsAndObjectName) {
   auto unknown = error_of({"nexthop", "foo"});
   EXPECT_EQ(unknown.message, "Command \"foo\" is unknown, try \"brisk nexthop help\".");
   EXPECT_EQ(unknown.exit_code, 255);
-  for (const Words& help : {Words{"nexthop", "help"}, Words{"nexthop", "get"}, Words{"nexthop", "get", "id", "1", "dev", "v0"},
-                            Words{"nexthop", "add", "id", "1", "help"}, Words{"nexthop", "show", "help"}})
+  for (const Words& help :
+       {Words{"nexthop", "help"}, Words{"nexthop", "get"}, Words{"nexthop", "get", "id", "1", "dev", "v0"},
+        Words{"nexthop", "add", "id", "1", "help"}, Words{"nexthop", "show", "help"}})
     EXPECT_TRUE(error_of(help).help) << ::testing::PrintToString(help);
   for (const char* shown : {"brisk nexthop { add | replace } id ID NH", "group GROUP [ fdb ]", "resilient"})
     EXPECT_NE(error_of({"nexthop", "help"}).message.find(shown), std::string::npos) << shown;
 }
 
 TEST(IpNexthopGrammar, AddReadsWhatIpSends) {
-  auto gw = ok({"nexthop", "add", "id", "7", "via", "10.0.0.1", "dev", "v0", "onlink", "proto", "static"}).nexthop();
+  auto gw = ok({"nexthop", "add", "id", "7", "via", "10.0.0.1", "dev", "v0", "onlink", "proto", "static"})
+                .nexthop();
   EXPECT_EQ(gw.id, 7u);
   EXPECT_EQ(gw.via, "10.0.0.1");
   EXPECT_EQ(gw.dev, "v0");
@@ -47,7 +49,8 @@ TEST(IpNexthopGrammar, AddReadsWhatIpSends) {
   EXPECT_EQ(gw.protocol, RTPROT_STATIC);
   EXPECT_EQ(ok({"nexthop", "add", "id", "7", "via", "fd00::1", "dev", "v0"}).nexthop().family, AF_INET6);
   EXPECT_EQ(ok({"nexthop", "add", "id", "7", "via", "inet6", "fd00::1"}).nexthop().family, AF_INET6);
-  EXPECT_EQ(ok({"nexthop", "add", "id", "7", "dev", "v0"}).nexthop().family, AF_INET) << "a device alone is inet";
+  EXPECT_EQ(ok({"nexthop", "add", "id", "7", "dev", "v0"}).nexthop().family, AF_INET)
+      << "a device alone is inet";
   EXPECT_EQ(ok({"nexthop", "add", "id", "7", "blackhole"}).nexthop().family, AF_INET);
   Globals v6;
   v6.family = AF_INET6;
@@ -65,8 +68,8 @@ TEST(IpNexthopGrammar, AddReadsWhatIpSends) {
   EXPECT_TRUE(group.fdb);
   EXPECT_FALSE(group.group_type);
 
-  auto res = ok({"nexthop", "add", "id", "11", "group", "1/2", "type", "resilient", "buckets", "32", "idle_timer",
-                 "10", "unbalanced_timer", "3", "proto", "99"})
+  auto res = ok({"nexthop", "add", "id", "11", "group", "1/2", "type", "resilient", "buckets", "32",
+                 "idle_timer", "10", "unbalanced_timer", "3", "proto", "99"})
                  .nexthop();
   EXPECT_EQ(res.group_type, NEXTHOP_GRP_TYPE_RES);
   EXPECT_EQ(res.buckets, 32);
@@ -84,33 +87,61 @@ TEST(IpNexthopGrammar, BadValuesGetIpsTexts) {
     int exit_code;
   };
   for (const auto& [words, message, exit_code] : std::vector<Case>{
-           {{"nexthop", "add", "id", "abc", "dev", "v0"}, "Error: argument \"abc\" is wrong: invalid id value", 255},
-           {{"nexthop", "add", "id", "4294967296"}, "Error: argument \"4294967296\" is wrong: invalid id value", 255},
-           {{"nexthop", "add", "id", "5", "group", "1,0"}, "Error: argument \"0\" is wrong: \"weight\" is invalid\n", 255},
-           {{"nexthop", "add", "id", "5", "group", "1,257"}, "Error: argument \"257\" is wrong: \"weight\" is invalid\n", 255},
-           {{"nexthop", "add", "id", "5", "group", "x"}, "Error: argument \"x\" is wrong: \"group\" value is invalid\n", 255},
+           {{"nexthop", "add", "id", "abc", "dev", "v0"},
+            "Error: argument \"abc\" is wrong: invalid id value",
+            255},
+           {{"nexthop", "add", "id", "4294967296"},
+            "Error: argument \"4294967296\" is wrong: invalid id value",
+            255},
+           {{"nexthop", "add", "id", "5", "group", "1,0"},
+            "Error: argument \"0\" is wrong: \"weight\" is invalid\n",
+            255},
+           {{"nexthop", "add", "id", "5", "group", "1,257"},
+            "Error: argument \"257\" is wrong: \"weight\" is invalid\n",
+            255},
+           {{"nexthop", "add", "id", "5", "group", "x"},
+            "Error: argument \"x\" is wrong: \"group\" value is invalid\n",
+            255},
            // ip cuts the word at its separators as it reads: what is left is named.
-           {{"nexthop", "add", "id", "5", "group", "1,2/x"}, "Error: argument \"1\" is wrong: \"group\" value is invalid\n", 255},
-           {{"nexthop", "add", "id", "5", "group", "4/"}, "Error: argument \"4\" is wrong: \"group\" value is invalid\n", 255},
+           {{"nexthop", "add", "id", "5", "group", "1,2/x"},
+            "Error: argument \"1\" is wrong: \"group\" value is invalid\n",
+            255},
+           {{"nexthop", "add", "id", "5", "group", "4/"},
+            "Error: argument \"4\" is wrong: \"group\" value is invalid\n",
+            255},
            {{"nexthop", "add", "id", "5", "group"}, "Command line is not complete. Try option \"help\"", 255},
-           {{"nexthop", "add", "id", "5", "type", "foo"}, "Error: argument \"foo\" is wrong: \"type\" value is invalid\n", 255},
+           {{"nexthop", "add", "id", "5", "type", "foo"},
+            "Error: argument \"foo\" is wrong: \"type\" value is invalid\n",
+            255},
            {{"nexthop", "add", "id", "5", "group", "1", "type", "resilient", "buckets", "70000"},
-            "Error: argument \"70000\" is wrong: invalid buckets value", 255},
+            "Error: argument \"70000\" is wrong: invalid buckets value",
+            255},
            {{"nexthop", "add", "id", "5", "group", "1", "type", "resilient", "idle_timer", "42949673"},
-            "Error: argument \"42949673\" is wrong: invalid idle timer value", 255},
+            "Error: argument \"42949673\" is wrong: invalid idle timer value",
+            255},
            {{"nexthop", "add", "id", "5", "group", "1", "type", "resilient", "unbalanced_timer", "x"},
-            "Error: argument \"x\" is wrong: invalid unbalanced timer value", 255},
+            "Error: argument \"x\" is wrong: invalid unbalanced timer value",
+            255},
            {{"nexthop", "add", "id", "5", "bogus"}, "Error: argument \"bogus\" is wrong: ", 255},
            {{"nexthop", "add", "id", "5", "dev", "v0", "proto", "foo"},
-            "Error: argument \"foo\" is wrong: \"protocol\" value is invalid\n", 255},
-           {{"nexthop", "add", "id", "5", "via", "zz"}, "Error: any valid address is expected rather than \"zz\".", 1},
-           {{"nexthop", "add", "id", "5", "via", "inet", "zz"}, "Error: inet address is expected rather than \"zz\".", 1},
+            "Error: argument \"foo\" is wrong: \"protocol\" value is invalid\n",
+            255},
+           {{"nexthop", "add", "id", "5", "via", "zz"},
+            "Error: any valid address is expected rather than \"zz\".",
+            1},
+           {{"nexthop", "add", "id", "5", "via", "inet", "zz"},
+            "Error: inet address is expected rather than \"zz\".",
+            1},
            // A device first makes the family inet, so an IPv6 gateway is refused, as by ip.
            {{"nexthop", "add", "id", "5", "dev", "v0", "via", "fd00::1"},
-            "Error: inet address is expected rather than \"fd00::1\".", 1},
+            "Error: inet address is expected rather than \"fd00::1\".",
+            1},
            {{"nexthop", "add", "id", "5", "dev", "v0", "via", "inet6", "fd00::1"},
-            "Error: argument \"fd00::1\" is wrong: address family mismatch\n", 255},
-           {{"nexthop", "show", "proto", "static"}, "Error: argument \"static\" is wrong: invalid protocol value", 255},
+            "Error: argument \"fd00::1\" is wrong: address family mismatch\n",
+            255},
+           {{"nexthop", "show", "proto", "static"},
+            "Error: argument \"static\" is wrong: invalid protocol value",
+            255},
            {{"nexthop", "show", "bogus"}, "Error: argument \"bogus\" is wrong: ", 255},
        }) {
     auto e = error_of(words);
@@ -149,11 +180,13 @@ TEST(IpNexthopGrammar, Buckets) {
   EXPECT_EQ(get.filter().nexthop_bucket_index, 3);
   EXPECT_EQ(error_of({"nexthop", "bucket", "get", "id", "11", "index", "70000"}).message,
             "Error: argument \"70000\" is wrong: invalid bucket index value");
-  for (const Words& help : {Words{"nexthop", "bucket", "get", "id", "11"}, Words{"nexthop", "bucket", "get", "index", "1"},
-                            Words{"nexthop", "bucket", "help"}})
+  for (const Words& help :
+       {Words{"nexthop", "bucket", "get", "id", "11"}, Words{"nexthop", "bucket", "get", "index", "1"},
+        Words{"nexthop", "bucket", "help"}})
     EXPECT_TRUE(error_of(help).help) << ::testing::PrintToString(help);
   EXPECT_EQ(error_of({"nexthop", "bucket", "show", "bogus"}).message, "Error: argument \"bogus\" is wrong: ");
-  EXPECT_EQ(error_of({"nexthop", "bucket", "foo"}).message, "Command \"foo\" is unknown, try \"brisk nexthop help\".");
+  EXPECT_EQ(error_of({"nexthop", "bucket", "foo"}).message,
+            "Command \"foo\" is unknown, try \"brisk nexthop help\".");
 }
 
 // Twin namespaces with gateways of both families, a blackhole, groups of
@@ -178,7 +211,8 @@ class IpNexthopGolden : public cli_test::TwinNetnsTest {
             {"nexthop", "add", "id", "3", "blackhole"},
             {"nexthop", "add", "id", "4", "dev", "v0"},
             {"nexthop", "add", "id", "10", "group", "1/4,5"},
-            {"nexthop", "add", "id", "11", "group", "1,3/4", "type", "resilient", "buckets", "32", "idle_timer", "10"},
+            {"nexthop", "add", "id", "11", "group", "1,3/4", "type", "resilient", "buckets", "32",
+             "idle_timer", "10"},
             {"nexthop", "add", "id", "12", "via", "10.0.0.9", "dev", "v0", "onlink", "proto", "static"},
             {"nexthop", "add", "id", "22", "fdb", "via", "10.0.0.3"},
             {"nexthop", "add", "id", "23", "group", "22", "fdb"},
@@ -191,26 +225,27 @@ class IpNexthopGolden : public cli_test::TwinNetnsTest {
 };
 
 TEST_F(IpNexthopGolden, ShowsAsIp) {
-  for (const Words& args : std::vector<Words>{{"nexthop"},
-                                              {"nexthop", "show"},
-                                              {"nexthop", "list", "dev", "v0"},
-                                              {"nexthop", "lst", "groups"},
-                                              {"nexthop", "show", "id", "10"},
-                                              {"nexthop", "get", "id", "11"},
-                                              {"nexthop", "get", "id", "77"},  // the kernel's ENOENT, status 2
-                                              {"-j", "nexthop", "show"},
-                                              {"-j", "-p", "nexthop", "show", "groups"},
-                                              {"-d", "nexthop", "show"},
-                                              {"-d", "-j", "nexthop", "show"},
-                                              {"-4", "nexthop"},
-                                              {"-6", "nexthop"},
-                                              {"nexthop", "show", "proto", "4"},
-                                              {"nexthop", "show", "protocol", "0x4"},
-                                              {"nexthop", "show", "fdb"},
-                                              {"nexthop", "show", "dev", "nosuch"},  // ip's argument error
-                                              {"nexthop", "show", "master", "v0"},
-                                              {"nexthop", "show", "vrf", "v0"},  // not a VRF
-                                              {"-d", "route", "show"}})
+  for (const Words& args :
+       std::vector<Words>{{"nexthop"},
+                          {"nexthop", "show"},
+                          {"nexthop", "list", "dev", "v0"},
+                          {"nexthop", "lst", "groups"},
+                          {"nexthop", "show", "id", "10"},
+                          {"nexthop", "get", "id", "11"},
+                          {"nexthop", "get", "id", "77"},  // the kernel's ENOENT, status 2
+                          {"-j", "nexthop", "show"},
+                          {"-j", "-p", "nexthop", "show", "groups"},
+                          {"-d", "nexthop", "show"},
+                          {"-d", "-j", "nexthop", "show"},
+                          {"-4", "nexthop"},
+                          {"-6", "nexthop"},
+                          {"nexthop", "show", "proto", "4"},
+                          {"nexthop", "show", "protocol", "0x4"},
+                          {"nexthop", "show", "fdb"},
+                          {"nexthop", "show", "dev", "nosuch"},  // ip's argument error
+                          {"nexthop", "show", "master", "v0"},
+                          {"nexthop", "show", "vrf", "v0"},  // not a VRF
+                          {"-d", "route", "show"}})
     same(args);
 }
 
@@ -218,16 +253,17 @@ TEST_F(IpNexthopGolden, ShowsAsIp) {
 TEST_F(IpNexthopGolden, BucketsAsIp) {
   const std::regex idle(R"((idle_time"?:? ?)[0-9.e+-]+)");
   auto steady = [&](std::string text) { return std::regex_replace(text, idle, "$1T"); };
-  for (const Words& args : std::vector<Words>{{"nexthop", "bucket"},
-                                              {"nexthop", "bucket", "show", "id", "11"},
-                                              {"nexthop", "bucket", "lst", "nhid", "4"},
-                                              {"nexthop", "bucket", "show", "dev", "v0"},
-                                              {"nexthop", "bucket", "show", "dev", "nosuch"},
-                                              {"-j", "nexthop", "bucket"},
-                                              {"-j", "-p", "nexthop", "bucket", "get", "id", "11", "index", "1"},
-                                              {"nexthop", "bucket", "get", "id", "11", "index", "31"},
-                                              {"nexthop", "bucket", "get", "id", "11", "index", "32"},  // ERANGE
-                                              {"nexthop", "bucket", "get", "id", "77", "index", "0"}}) {
+  for (const Words& args :
+       std::vector<Words>{{"nexthop", "bucket"},
+                          {"nexthop", "bucket", "show", "id", "11"},
+                          {"nexthop", "bucket", "lst", "nhid", "4"},
+                          {"nexthop", "bucket", "show", "dev", "v0"},
+                          {"nexthop", "bucket", "show", "dev", "nosuch"},
+                          {"-j", "nexthop", "bucket"},
+                          {"-j", "-p", "nexthop", "bucket", "get", "id", "11", "index", "1"},
+                          {"nexthop", "bucket", "get", "id", "11", "index", "31"},
+                          {"nexthop", "bucket", "get", "id", "11", "index", "32"},  // ERANGE
+                          {"nexthop", "bucket", "get", "id", "77", "index", "0"}}) {
     auto theirs = ip_run(args, ip_ns());
     auto ours = brisk_run(args, ns());
     EXPECT_EQ(ours.code, theirs.code) << ::testing::PrintToString(args);
@@ -237,33 +273,33 @@ TEST_F(IpNexthopGolden, BucketsAsIp) {
 }
 
 TEST_F(IpNexthopGolden, ChangesLeaveIpsState) {
-  for (const Words& args : std::vector<Words>{
-           {"nexthop", "add", "id", "5", "via", "10.0.0.1", "dev", "v0"},
-           {"nexthop", "add", "id", "5", "via", "10.0.0.1", "dev", "v0"},  // EEXIST, status 2
-           {"nexthop", "add", "id", "6", "via", "10.0.0.1"},                // the kernel wants a device
-           {"nexthop", "add", "id", "6", "dev", "nosuch"},                  // ip's argument error, 255
-           {"nexthop", "add", "id", "6", "group", "99"},
-           {"nexthop", "add", "id", "6", "group", "1/1"},
-           {"-6", "nexthop", "add", "id", "7", "blackhole"},
-           {"nexthop", "add", "id", "8", "group", "1/4", "type", "resilient", "buckets", "16", "idle_timer", "3",
-            "unbalanced_timer", "9", "proto", "7"},
-           {"nexthop", "add", "id", "9", "group", "2", "type", "mpath"},
-           {"nexthop", "add", "via", "10.0.0.1", "dev", "v0"},  // the kernel picks the id
-           {"nexthop", "replace", "id", "4", "via", "10.0.0.7", "dev", "v0"},
-           {"nexthop", "replace", "id", "40", "via", "10.0.0.7", "dev", "v0"},
-           {"nexthop", "add", "id", "41", "via", "10.0.0.1", "dev", "v0", "fdb"},
-           {"nexthop", "del", "id", "1", "dev", "v0"},  // a delete takes the id alone
-           {"nexthop", "del"},
-           {"nexthop", "del", "id", "12"},
-           {"nexthop", "del", "id", "77"},
-           {"nexthop", "flush", "id", "77"},  // status 1
-           {"nexthop", "flush", "id", "41"},
-           {"nexthop", "flush", "dev", "v0", "proto", "7"},
-           {"nexthop", "flush", "fdb"},
-           {"nexthop", "flush", "groups"},
-           {"nexthop", "flush", "dev", "v0"},
-           {"nexthop", "flush"},
-           {"nexthop", "flush"}}) {
+  for (const Words& args :
+       std::vector<Words>{{"nexthop", "add", "id", "5", "via", "10.0.0.1", "dev", "v0"},
+                          {"nexthop", "add", "id", "5", "via", "10.0.0.1", "dev", "v0"},  // EEXIST, status 2
+                          {"nexthop", "add", "id", "6", "via", "10.0.0.1"},  // the kernel wants a device
+                          {"nexthop", "add", "id", "6", "dev", "nosuch"},    // ip's argument error, 255
+                          {"nexthop", "add", "id", "6", "group", "99"},
+                          {"nexthop", "add", "id", "6", "group", "1/1"},
+                          {"-6", "nexthop", "add", "id", "7", "blackhole"},
+                          {"nexthop", "add", "id", "8", "group", "1/4", "type", "resilient", "buckets", "16",
+                           "idle_timer", "3", "unbalanced_timer", "9", "proto", "7"},
+                          {"nexthop", "add", "id", "9", "group", "2", "type", "mpath"},
+                          {"nexthop", "add", "via", "10.0.0.1", "dev", "v0"},  // the kernel picks the id
+                          {"nexthop", "replace", "id", "4", "via", "10.0.0.7", "dev", "v0"},
+                          {"nexthop", "replace", "id", "40", "via", "10.0.0.7", "dev", "v0"},
+                          {"nexthop", "add", "id", "41", "via", "10.0.0.1", "dev", "v0", "fdb"},
+                          {"nexthop", "del", "id", "1", "dev", "v0"},  // a delete takes the id alone
+                          {"nexthop", "del"},
+                          {"nexthop", "del", "id", "12"},
+                          {"nexthop", "del", "id", "77"},
+                          {"nexthop", "flush", "id", "77"},  // status 1
+                          {"nexthop", "flush", "id", "41"},
+                          {"nexthop", "flush", "dev", "v0", "proto", "7"},
+                          {"nexthop", "flush", "fdb"},
+                          {"nexthop", "flush", "groups"},
+                          {"nexthop", "flush", "dev", "v0"},
+                          {"nexthop", "flush"},
+                          {"nexthop", "flush"}}) {
     same(args);
     expect_same_state(::testing::PrintToString(args));
   }
@@ -299,13 +335,15 @@ TEST(IpNexthopBatch, StopsOrGoesOnAsIpDoes) {
   for (bool force : {false, true}) {
     UniqueFd brisk_ns = brisk::test::make_netns();
     UniqueFd ip_ns = brisk::test::make_netns();
-    if (ip_run({"nexthop", "show"}, ip_ns.get()).code != 0) GTEST_SKIP() << "this kernel has no nexthop objects";
+    if (ip_run({"nexthop", "show"}, ip_ns.get()).code != 0)
+      GTEST_SKIP() << "this kernel has no nexthop objects";
     cli_test::expect_same_batch(file, force, brisk_ns.get(), ip_ns.get());
     for (const Words& show : {Words{"-d", "nexthop", "show"}, Words{"route", "show"}})
       EXPECT_EQ(ip_run(show, brisk_ns.get()).out, ip_run(show, ip_ns.get()).out) << "force " << force;
   }
   // A device missing while ip parses the line ends even a -force batch.
-  cli_test::write_file(file, "nexthop add id 1 blackhole\nnexthop add id 2 dev nosuch\nnexthop add id 3 blackhole\n");
+  cli_test::write_file(
+      file, "nexthop add id 1 blackhole\nnexthop add id 2 dev nosuch\nnexthop add id 3 blackhole\n");
   UniqueFd brisk_ns = brisk::test::make_netns();
   UniqueFd ip_ns = brisk::test::make_netns();
   auto theirs = ip_run({"-force", "-batch", file}, ip_ns.get());

@@ -37,7 +37,8 @@ TEST_F(IpNtable, ShowsAsIp) {
            {"ntable", "show", "dev", "lo", "dev", "d1"},  // the last one
            {"ntable", "show", "name", "no_such_cache"},
            {"-o", "ntable"},
-           {"-s", "ntable", "show", "name", "arp_cache"},  // config and counters: the host's, so they may move
+           {"-s", "ntable", "show", "name",
+            "arp_cache"},  // config and counters: the host's, so they may move
            {"-s", "-6", "ntable", "show", "dev", "none"},
            {"-s", "-o", "ntable"},
        }) {
@@ -73,21 +74,25 @@ TEST_F(IpNtable, RefusesAsIp) {
            {"ntable", "change", "name", "arp_cache", "dev", "d0", "retrans", ""},
            {"ntable", "change", "name", "arp_cache", "dev", "d0", "nosuch", "1"},
            {"ntable", "change", "name", "arp_cache", "dev", "d0", "locktime"},
-           {"ntable", "change", "name", "arp_cache", "dev", "nosuch", "queue", "3"},  // "Cannot find device", 1
-           {"ntable", "change", "name", "arp_cache", "thresh1", "5"},      // the initial namespace's: ENOENT, 2
-           {"ntable", "change", "name", "arp_cache", "queue", "5"},        // likewise its defaults
+           {"ntable", "change", "name", "arp_cache", "dev", "nosuch", "queue",
+            "3"},                                                      // "Cannot find device", 1
+           {"ntable", "change", "name", "arp_cache", "thresh1", "5"},  // the initial namespace's: ENOENT, 2
+           {"ntable", "change", "name", "arp_cache", "queue", "5"},    // likewise its defaults
            {"ntable", "change", "name", "no_such_cache", "dev", "d0", "queue", "5"},
-           {"-6", "ntable", "change", "name", "arp_cache", "dev", "d0", "queue", "5"},  // no such table in inet6
+           {"-6", "ntable", "change", "name", "arp_cache", "dev", "d0", "queue",
+            "5"},  // no such table in inet6
        }) {
     auto theirs = ip_run(args, ns()), ours = brisk_run(args, ns());
     EXPECT_EQ(ours.err, theirs.err) << ::testing::PrintToString(args);
     EXPECT_EQ(ours.code, theirs.code) << ::testing::PrintToString(args);
     EXPECT_EQ(ours.out, theirs.out) << ::testing::PrintToString(args);
   }
-  std::regex moving("(reachable|allocs|destroys|lookups|hits|entries|last_flush|last_rand|hash_grows|res_failed|"
-                    "periodic_gc_runs|forced_gc_runs|rcv_probes_mcast|rcv_probes_ucast) [^ ]+( [0-9:]+)?");
+  std::regex moving(
+      "(reachable|allocs|destroys|lookups|hits|entries|last_flush|last_rand|hash_grows|res_failed|"
+      "periodic_gc_runs|forced_gc_runs|rcv_probes_mcast|rcv_probes_ucast) [^ ]+( [0-9:]+)?");
   auto masked = [&](const std::string& text) { return std::regex_replace(text, moving, "$1 N"); };
-  EXPECT_EQ(masked(ip_run({"-s", "ntable", "show", "dev", "d0"}, ns()).out), masked(before)) << "nothing changed";
+  EXPECT_EQ(masked(ip_run({"-s", "ntable", "show", "dev", "d0"}, ns()).out), masked(before))
+      << "nothing changed";
   // An unknown command names brisk's help, with ip's status.
   auto bogus = brisk_run({"ntable", "bogus"}, ns());
   EXPECT_EQ(bogus.code, ip_run({"ntable", "bogus"}, ns()).code);
@@ -104,12 +109,14 @@ TEST_F(IpNtable, ChangesADevicesParametersAsIp) {
   ASSERT_TRUE(theirs.valid());
   ASSERT_EQ(ip_run({"link", "add", "d0", "type", "veth", "peer", "name", "d1"}, theirs.get()).code, 0);
   for (const Words& args : std::vector<Words>{
-           {"ntable", "change", "name", "arp_cache", "dev", "d0", "base_reachable", "20000", "retrans", "0x7d0",
-            "gc_stale", "0165140", "delay_probe", "3000", "queue", "7", "app_probes", "1", "ucast_probes", "4",
-            "mcast_probes", "2", "anycast_delay", "500", "proxy_delay", "600", "proxy_queue", "33", "locktime",
-            "1500"},
+           {"ntable",         "change", "name",         "arp_cache", "dev",           "d0",
+            "base_reachable", "20000",  "retrans",      "0x7d0",     "gc_stale",      "0165140",
+            "delay_probe",    "3000",   "queue",        "7",         "app_probes",    "1",
+            "ucast_probes",   "4",      "mcast_probes", "2",         "anycast_delay", "500",
+            "proxy_delay",    "600",    "proxy_queue",  "33",        "locktime",      "1500"},
            {"ntable", "chg", "name", "ndisc_cache", "dev", "d1", "dev", "d0", "queue", "9", "locktime", "-1"},
-           {"-6", "ntable", "change", "name", "ndisc_cache", "dev", "d1", "mcast_probes", "0", "retrans", "+250"},
+           {"-6", "ntable", "change", "name", "ndisc_cache", "dev", "d1", "mcast_probes", "0", "retrans",
+            "+250"},
        }) {
     auto ip = ip_run(args, theirs.get()), ours = brisk_run(args, ns());
     ASSERT_EQ(ip.code, 0) << ::testing::PrintToString(args) << ip.err;
@@ -118,9 +125,11 @@ TEST_F(IpNtable, ChangesADevicesParametersAsIp) {
   }
   // `reachable` is drawn at random around base_reachable, per device.
   std::regex reachable("reachable\"?:? ?[0-9]+");
-  for (const Words& show : std::vector<Words>{{"ntable", "show", "dev", "d0"}, {"-j", "ntable", "show", "dev", "d1"}}) {
+  for (const Words& show :
+       std::vector<Words>{{"ntable", "show", "dev", "d0"}, {"-j", "ntable", "show", "dev", "d1"}}) {
     auto ip = ip_run(show, theirs.get()).out, ours = brisk_run(show, ns()).out;
-    EXPECT_EQ(std::regex_replace(ours, reachable, "reachable N"), std::regex_replace(ip, reachable, "reachable N"))
+    EXPECT_EQ(std::regex_replace(ours, reachable, "reachable N"),
+              std::regex_replace(ip, reachable, "reachable N"))
         << ::testing::PrintToString(show);
   }
   auto d0 = brisk_run({"ntable", "show", "name", "arp_cache", "dev", "d0"}, ns()).out;

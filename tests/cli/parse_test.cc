@@ -1,9 +1,8 @@
 // The ip grammar without a kernel: global options, every object and verb with
 // ip's abbreviations and defaults, batch-file splitting, and every error case.
+#include <gtest/gtest.h>
 #include <linux/neighbour.h>
 #include <linux/rtnetlink.h>
-
-#include <gtest/gtest.h>
 
 #include <string>
 #include <vector>
@@ -30,7 +29,8 @@ std::string parse_error_text(const Words& words, Globals g = {}) {
 }
 
 TEST(IpGlobals, OptionsBeforeTheObject) {
-  auto inv = parse_globals(Words{"brisk", "-n", "blue", "-j", "-p", "-force", "-d", "-s", "-4", "link", "show"});
+  auto inv =
+      parse_globals(Words{"brisk", "-n", "blue", "-j", "-p", "-force", "-d", "-s", "-4", "link", "show"});
   ASSERT_TRUE(inv) << inv.error().message;
   EXPECT_EQ(inv->globals.netns, "blue");
   EXPECT_TRUE(inv->globals.json);
@@ -85,7 +85,8 @@ TEST(IpGlobals, RepeatedStatsBriefAndOneline) {
 
 // addr show/flush scope and to: parsed values, "to" giving its family, and mismatches refused.
 TEST(IpAddr, ShowScopeAndTo) {
-  auto cmd = parse_command(Words{"addr", "show", "dev", "v0", "scope", "link", "to", "10.1.0.0/16"}, Globals{});
+  auto cmd =
+      parse_command(Words{"addr", "show", "dev", "v0", "scope", "link", "to", "10.1.0.0/16"}, Globals{});
   ASSERT_TRUE(cmd) << cmd.error().message;
   EXPECT_EQ(cmd->filter().scope, uint8_t(RT_SCOPE_LINK));
   ASSERT_TRUE(cmd->filter().to.has_value());
@@ -102,8 +103,9 @@ TEST(IpAddr, ShowScopeAndTo) {
 }
 
 TEST(IpLink, SetFlagsOnOff) {
-  auto cmd = parse_command(Words{"link", "set", "v0", "promisc", "on", "arp", "off", "multicast", "off", "allmulticast", "on"},
-                           Globals{});
+  auto cmd = parse_command(
+      Words{"link", "set", "v0", "promisc", "on", "arp", "off", "multicast", "off", "allmulticast", "on"},
+      Globals{});
   ASSERT_TRUE(cmd) << cmd.error().message;
   EXPECT_EQ(cmd->link_set().tuning.promisc, true);
   EXPECT_EQ(cmd->link_set().tuning.arp, false);
@@ -116,7 +118,8 @@ TEST(IpLink, SetFlagsOnOff) {
 }
 
 TEST(IpGlobals, LongFormsAndBatch) {
-  auto inv = parse_globals(Words{"brisk", "-netns", "x", "-json", "-pretty", "-details", "-stats", "-6", "-batch", "-"});
+  auto inv = parse_globals(
+      Words{"brisk", "-netns", "x", "-json", "-pretty", "-details", "-stats", "-6", "-batch", "-"});
   ASSERT_TRUE(inv) << inv.error().message;
   EXPECT_EQ(inv->globals.netns, "x");
   EXPECT_TRUE(inv->globals.json && inv->globals.pretty && inv->globals.details && inv->globals.stats);
@@ -131,9 +134,10 @@ TEST(IpGlobals, LongFormsAndBatch) {
 TEST(IpGlobals, Errors) {
   EXPECT_FALSE(parse_globals(Words{"brisk", "-n"}));
   EXPECT_FALSE(parse_globals(Words{"brisk", "-batch"}));
-  EXPECT_FALSE(parse_globals(Words{"brisk", "-j"}));                          // no object
+  EXPECT_FALSE(parse_globals(Words{"brisk", "-j"}));  // no object
   EXPECT_FALSE(parse_globals(Words{"brisk", "-bogus", "link"}));
-  EXPECT_TRUE(parse_globals(Words{"brisk", "-n", "../etc", "link"}));  // /run/netns/../etc, as ip opens it when run
+  EXPECT_TRUE(
+      parse_globals(Words{"brisk", "-n", "../etc", "link"}));    // /run/netns/../etc, as ip opens it when run
   auto empty = parse_globals(Words{"brisk", "-n", "", "link"});  // /run/netns itself, refused when entered
   ASSERT_TRUE(empty);
   EXPECT_EQ(empty->globals.netns, std::optional<std::string>(""));
@@ -141,9 +145,11 @@ TEST(IpGlobals, Errors) {
 }
 
 TEST(IpGlobals, DispatchDecision) {
-  for (const char* yes : {"link", "l", "li", "address", "addr", "a", "route", "r", "ro", "neigh", "n", "neighbour",
-                          "netns", "net", "fdb", "-j", "-n", "-batch", "-force", "-V", "-4", "-6", "-d", "-s", "-p",
-                          "-zzz", "-br"})  // unknown ip options: refused the ip way
+  for (const char* yes :
+       {"link", "l",         "li",    "address", "addr", "a",    "route", "r",      "ro",     "neigh",
+        "n",    "neighbour", "netns", "net",     "fdb",  "-j",   "-n",    "-batch", "-force", "-V",
+        "-4",   "-6",        "-d",    "-s",      "-p",   "-zzz", "-br"})  // unknown ip options: refused the
+                                                                          // ip way
     EXPECT_TRUE(is_ip_invocation(yes)) << yes;
   for (const char* no : {"bench", "demo", "run", "--help", "--zzz", "help", "x", "linkx", "fd", "", "-"})
     EXPECT_FALSE(is_ip_invocation(no)) << no;
@@ -181,7 +187,8 @@ TEST(IpObjects, UnknownObjectsAndCommands) {
 }
 
 TEST(IpLink, AddVeth) {
-  auto c = parse_ok({"link", "add", "v0", "mtu", "1400", "up", "type", "veth", "peer", "name", "v1", "mtu", "1300"});
+  auto c = parse_ok(
+      {"link", "add", "v0", "mtu", "1400", "up", "type", "veth", "peer", "name", "v1", "mtu", "1300"});
   ASSERT_EQ(c.verb, Verb::link_add);
   EXPECT_EQ(c.link_add().name, "v0");
   EXPECT_EQ(c.link_add().common.mtu, 1400u);
@@ -195,11 +202,13 @@ TEST(IpLink, AddVeth) {
   EXPECT_EQ(d.link_add().name, "va");
   EXPECT_EQ(std::get<netlink::VethOptions>(d.link_add().kind).peer, "vb");
   EXPECT_EQ(d.peer_netns, "blue");
-  EXPECT_EQ(parse_ok({"link", "add", "dev", "va", "type", "veth", "peer", "name", "vb"}).link_add().name, "va");
+  EXPECT_EQ(parse_ok({"link", "add", "dev", "va", "type", "veth", "peer", "name", "vb"}).link_add().name,
+            "va");
 }
 
 TEST(IpLink, AddOtherKinds) {
-  auto br = parse_ok({"link", "add", "br0", "type", "bridge", "stp_state", "1", "forward_delay", "400", "vlan_filtering", "0"});
+  auto br = parse_ok({"link", "add", "br0", "type", "bridge", "stp_state", "1", "forward_delay", "400",
+                      "vlan_filtering", "0"});
   auto& b = std::get<netlink::BridgeOptions>(br.link_add().kind);
   EXPECT_EQ(b.stp, true);
   EXPECT_EQ(b.forward_delay, 400u);
@@ -208,7 +217,8 @@ TEST(IpLink, AddOtherKinds) {
   auto& m = std::get<netlink::MacvlanOptions>(mv.link_add().kind);
   EXPECT_EQ(m.link, "eth0");
   EXPECT_EQ(m.mode, netlink::MacvlanMode::vepa);
-  auto vx = parse_ok({"link", "add", "vx0", "type", "vxlan", "id", "42", "dstport", "4789", "remote", "192.0.2.1", "nolearning"});
+  auto vx = parse_ok({"link", "add", "vx0", "type", "vxlan", "id", "42", "dstport", "4789", "remote",
+                      "192.0.2.1", "nolearning"});
   auto& x = std::get<netlink::VxlanOptions>(vx.link_add().kind);
   EXPECT_EQ(x.id, 42u);
   EXPECT_EQ(x.dstport, 4789);
@@ -225,26 +235,39 @@ TEST(IpLink, AddErrors) {
   EXPECT_NE(parse_error_text({"link", "add", "type", "bridge"}).find("\"name\""), std::string::npos);
   EXPECT_NE(parse_error_text({"link", "add", "v0", "type"}).find("not complete"), std::string::npos);
   EXPECT_NE(parse_error_text({"link", "add", "v0", "mtu"}).find("not complete"), std::string::npos);
-  EXPECT_NE(parse_error_text({"link", "add", "v0", "mtu", "big", "type", "bridge"}).find("\"mtu\""), std::string::npos);
+  EXPECT_NE(parse_error_text({"link", "add", "v0", "mtu", "big", "type", "bridge"}).find("\"mtu\""),
+            std::string::npos);
   // Past 15 bytes ip leaves the name to the kernel, whose policy refuses it.
-  EXPECT_NE(parse_error_text({"link", "add", "a23456789012345x", "type", "bridge"}).find("policy"), std::string::npos);
+  EXPECT_NE(parse_error_text({"link", "add", "a23456789012345x", "type", "bridge"}).find("policy"),
+            std::string::npos);
   EXPECT_NE(parse_error_text({"link", "add", "a/b", "type", "bridge"}).find("ifname"), std::string::npos);
-  EXPECT_NE(parse_error_text({"link", "add", "v0", "address", "zz:00", "type", "bridge"}).find("\"zz\" is invalid lladdr"), std::string::npos);
-  EXPECT_NE(parse_error_text({"link", "add", "v0", "v1", "type", "bridge"}).find("garbage"), std::string::npos);
-  EXPECT_NE(parse_error_text({"link", "add", "br0", "type", "bridge", "stp_state", "on"}).find("stp_state"), std::string::npos);
-  EXPECT_NE(parse_error_text({"link", "add", "br0", "type", "bridge", "bogus", "1"}).find("bogus"), std::string::npos);
+  EXPECT_NE(parse_error_text({"link", "add", "v0", "address", "zz:00", "type", "bridge"})
+                .find("\"zz\" is invalid lladdr"),
+            std::string::npos);
+  EXPECT_NE(parse_error_text({"link", "add", "v0", "v1", "type", "bridge"}).find("garbage"),
+            std::string::npos);
+  EXPECT_NE(parse_error_text({"link", "add", "br0", "type", "bridge", "stp_state", "on"}).find("stp_state"),
+            std::string::npos);
+  EXPECT_NE(parse_error_text({"link", "add", "br0", "type", "bridge", "bogus", "1"}).find("bogus"),
+            std::string::npos);
   EXPECT_NE(parse_error_text({"link", "add", "mv0", "type", "macvlan"}).find("link"), std::string::npos);
   EXPECT_NE(parse_error_text({"link", "add", "vx0", "type", "vxlan"}).find("identifier"), std::string::npos);
-  EXPECT_NE(parse_error_text({"link", "add", "vx0", "type", "vxlan", "id", "16777216"}).find("id"), std::string::npos);
-  EXPECT_NE(parse_error_text({"link", "add", "link", "e", "name", "e.5", "type", "vlan", "id", "4096"}).find("id"),
+  EXPECT_NE(parse_error_text({"link", "add", "vx0", "type", "vxlan", "id", "16777216"}).find("id"),
             std::string::npos);
-  EXPECT_NE(parse_error_text({"link", "add", "d0", "type", "dummy", "trailing"}).find("trailing"), std::string::npos);
-  EXPECT_NE(parse_error_text({"link", "add", "link", "e", "b0", "type", "bridge"}).find("link"), std::string::npos);
+  EXPECT_NE(
+      parse_error_text({"link", "add", "link", "e", "name", "e.5", "type", "vlan", "id", "4096"}).find("id"),
+      std::string::npos);
+  EXPECT_NE(parse_error_text({"link", "add", "d0", "type", "dummy", "trailing"}).find("trailing"),
+            std::string::npos);
+  EXPECT_NE(parse_error_text({"link", "add", "link", "e", "b0", "type", "bridge"}).find("link"),
+            std::string::npos);
 }
 
 TEST(IpLink, Set) {
-  auto c = parse_ok({"link", "set", "dev", "v0", "up", "mtu", "9000", "address", "02:00:00:00:00:01", "name", "v9",
-               "master", "br0", "alias", "hello", "txqlen", "5", "group", "7", "netns", "blue"});
+  auto c =
+      parse_ok({"link", "set",   "dev",    "v0",  "up",    "mtu",   "9000",   "address", "02:00:00:00:00:01",
+                "name", "v9",    "master", "br0", "alias", "hello", "txqlen", "5",       "group",
+                "7",    "netns", "blue"});
   ASSERT_EQ(c.verb, Verb::link_set);
   EXPECT_EQ(c.link_set().name, "v0");
   EXPECT_EQ(c.link_set().up, true);
@@ -290,8 +313,8 @@ TEST(IpLink, DeleteAndShow) {
 }
 
 TEST(IpAddr, AddReplaceDelete) {
-  auto a = parse_ok({"addr", "add", "10.0.0.1/24", "brd", "10.0.0.255", "dev", "v0", "label", "v0:1", "scope", "link",
-               "noprefixroute"});
+  auto a = parse_ok({"addr", "add", "10.0.0.1/24", "brd", "10.0.0.255", "dev", "v0", "label", "v0:1", "scope",
+                     "link", "noprefixroute"});
   ASSERT_EQ(a.verb, Verb::addr_add);
   EXPECT_EQ(a.addr().prefix, "10.0.0.1/24");
   EXPECT_EQ(a.addr().broadcast, "10.0.0.255");
@@ -309,17 +332,24 @@ TEST(IpAddr, AddReplaceDelete) {
 TEST(IpAddr, Errors) {
   EXPECT_NE(parse_error_text({"addr", "add", "10.0.0.1/24"}).find("\"dev\""), std::string::npos);
   EXPECT_NE(parse_error_text({"addr", "add", "dev", "v0"}).find("address"), std::string::npos);
-  EXPECT_NE(parse_error_text({"addr", "add", "10.0.0.256/24", "dev", "v0"}).find("10.0.0.256/24"), std::string::npos);
-  EXPECT_NE(parse_error_text({"addr", "add", "10.0.0.1/33", "dev", "v0"}).find("prefix is expected"), std::string::npos);
+  EXPECT_NE(parse_error_text({"addr", "add", "10.0.0.256/24", "dev", "v0"}).find("10.0.0.256/24"),
+            std::string::npos);
+  EXPECT_NE(parse_error_text({"addr", "add", "10.0.0.1/33", "dev", "v0"}).find("prefix is expected"),
+            std::string::npos);
   EXPECT_NE(parse_error_text({"addr", "add", "10.0.0.1/24", "dev"}).find("not complete"), std::string::npos);
-  EXPECT_NE(parse_error_text({"addr", "add", "10.0.0.1/24", "dev", "v0", "junk"}).find("garbage"), std::string::npos);
-  EXPECT_NE(parse_error_text({"addr", "add", "10.0.0.1/24", "brd", "fd00::1", "dev", "v0"}).find("fd00::1"), std::string::npos);
-  EXPECT_NE(parse_error_text({"addr", "add", "10.0.0.1/24", "dev", "v0", "label", "0123456789abcdef"}).find("label"),
+  EXPECT_NE(parse_error_text({"addr", "add", "10.0.0.1/24", "dev", "v0", "junk"}).find("garbage"),
+            std::string::npos);
+  EXPECT_NE(parse_error_text({"addr", "add", "10.0.0.1/24", "brd", "fd00::1", "dev", "v0"}).find("fd00::1"),
+            std::string::npos);
+  EXPECT_NE(parse_error_text({"addr", "add", "10.0.0.1/24", "dev", "v0", "label", "0123456789abcdef"})
+                .find("label"),
             std::string::npos);
   Globals v6{.family = AF_INET6};
-  EXPECT_NE(parse_error_text({"addr", "add", "10.0.0.1/24", "dev", "v0"}, v6).find("inet6 prefix is expected"),
-            std::string::npos);
-  EXPECT_EQ(parse_error_text({"addr", "flush"}), "Flush requires arguments.");  // ip's text, before any selector
+  EXPECT_NE(
+      parse_error_text({"addr", "add", "10.0.0.1/24", "dev", "v0"}, v6).find("inet6 prefix is expected"),
+      std::string::npos);
+  EXPECT_EQ(parse_error_text({"addr", "flush"}),
+            "Flush requires arguments.");  // ip's text, before any selector
 }
 
 TEST(IpAddr, ShowAndFlush) {
@@ -332,8 +362,8 @@ TEST(IpAddr, ShowAndFlush) {
 }
 
 TEST(IpRoute, AddForms) {
-  auto r = parse_ok({"route", "add", "10.2.0.0/16", "via", "10.0.0.1", "dev", "v0", "metric", "100", "table", "7", "proto",
-               "static", "src", "10.0.0.5", "onlink"});
+  auto r = parse_ok({"route", "add", "10.2.0.0/16", "via", "10.0.0.1", "dev", "v0", "metric", "100", "table",
+                     "7", "proto", "static", "src", "10.0.0.5", "onlink"});
   ASSERT_EQ(r.verb, Verb::route_add);
   EXPECT_EQ(r.route().prefix, "10.2.0.0/16");
   EXPECT_EQ(r.route().via, "10.0.0.1");
@@ -399,8 +429,9 @@ TEST(IpRoute, Get) {
 
 // The rest of ip's route get grammar: each keyword, and ip's error for each bad value.
 TEST(IpRoute, GetKeywords) {
-  auto q = parse_ok({"route", "get", "fibmatch", "10.0.0.2", "tos", "0x10", "uid", "1000", "ipproto", "tcp", "sport",
-               "80", "dport", "443", "notify", "connected", "vrf", "blue", "as", "to", "10.0.0.9"});
+  auto q = parse_ok({"route",  "get",       "fibmatch", "10.0.0.2", "tos", "0x10",  "uid",
+                     "1000",   "ipproto",   "tcp",      "sport",    "80",  "dport", "443",
+                     "notify", "connected", "vrf",      "blue",     "as",  "to",    "10.0.0.9"});
   const auto& query = q.route_query();
   EXPECT_TRUE(query.fib_match);
   EXPECT_EQ(query.tos, 0x10);
@@ -440,8 +471,10 @@ TEST(IpRoute, GetKeywords) {
             "Error: argument \"nosuchproto\" is wrong: Invalid \"ipproto\" value\n");
   EXPECT_EQ(message({"mark", "x"}), "Error: argument \"x\" is wrong: invalid mark value");
   EXPECT_NE(message({"as", "x"}).find("address is expected rather than \"x\""), std::string::npos);
-  EXPECT_NE(message({"from", "fd00::1"}).find("inet prefix is expected rather than \"fd00::1\""), std::string::npos);
-  for (const char* key : {"tos", "from", "iif", "oif", "mark", "vrf", "uid", "as", "sport", "dport", "ipproto"})
+  EXPECT_NE(message({"from", "fd00::1"}).find("inet prefix is expected rather than \"fd00::1\""),
+            std::string::npos);
+  for (const char* key :
+       {"tos", "from", "iif", "oif", "mark", "vrf", "uid", "as", "sport", "dport", "ipproto"})
     EXPECT_NE(message({key}).find("not complete"), std::string::npos) << key;
   EXPECT_EQ(parse_error_text({"route", "get", "fibmatch"}), "need at least a destination address");
 }
@@ -451,23 +484,29 @@ TEST(IpRoute, Errors) {
   EXPECT_NE(parse_error_text({"route", "add", "10.2.0.0/16"}).find("via"), std::string::npos);
   EXPECT_NE(parse_error_text({"route", "add", "10.2.0.0/16", "via", "nope"}).find("nope"), std::string::npos);
   EXPECT_NE(parse_error_text({"route", "add", "10.2.0.0/16", "via"}).find("not complete"), std::string::npos);
-  EXPECT_NE(parse_error_text({"route", "add", "10.2.0.0/16", "dev", "v0", "xx"}).find("garbage"), std::string::npos);
+  EXPECT_NE(parse_error_text({"route", "add", "10.2.0.0/16", "dev", "v0", "xx"}).find("garbage"),
+            std::string::npos);
   // "x" abbreviates the type xresolve, which ip reads before the second
   // destination it then wants: the line ends first.
-  EXPECT_NE(parse_error_text({"route", "add", "10.2.0.0/16", "dev", "v0", "x"}).find("not complete"), std::string::npos);
-  EXPECT_NE(parse_error_text({"route", "add", "10.2.0.0/16", "dev", "v0", "metric", "m"}).find("metric"), std::string::npos);
-  EXPECT_NE(parse_error_text({"route", "show", "junk"}).find("prefix is expected rather than \"junk\""), std::string::npos);
+  EXPECT_NE(parse_error_text({"route", "add", "10.2.0.0/16", "dev", "v0", "x"}).find("not complete"),
+            std::string::npos);
+  EXPECT_NE(parse_error_text({"route", "add", "10.2.0.0/16", "dev", "v0", "metric", "m"}).find("metric"),
+            std::string::npos);
+  EXPECT_NE(parse_error_text({"route", "show", "junk"}).find("prefix is expected rather than \"junk\""),
+            std::string::npos);
 }
 
 TEST(IpNeigh, Forms) {
-  auto n = parse_ok({"neigh", "add", "10.0.0.2", "lladdr", "02:00:00:00:00:02", "dev", "v0", "nud", "reachable"});
+  auto n =
+      parse_ok({"neigh", "add", "10.0.0.2", "lladdr", "02:00:00:00:00:02", "dev", "v0", "nud", "reachable"});
   ASSERT_EQ(n.verb, Verb::neigh_add);
   EXPECT_EQ(n.neigh().address, "10.0.0.2");
   EXPECT_EQ(n.neigh().lladdr, "02:00:00:00:00:02");
   EXPECT_EQ(n.neigh().dev, "v0");
   EXPECT_EQ(n.neigh().state, NUD_REACHABLE);
-  EXPECT_EQ(parse_ok({"neigh", "add", "to", "fd00::2", "lladdr", "02:00:00:00:00:02", "dev", "v0"}).neigh().state,
-            NUD_PERMANENT);
+  EXPECT_EQ(
+      parse_ok({"neigh", "add", "to", "fd00::2", "lladdr", "02:00:00:00:00:02", "dev", "v0"}).neigh().state,
+      NUD_PERMANENT);
   EXPECT_EQ(parse_ok({"neigh", "replace", "10.0.0.2", "lladdr", "02:00:00:00:00:03", "dev", "v0"}).verb,
             Verb::neigh_replace);
   EXPECT_EQ(parse_ok({"neigh", "del", "10.0.0.2", "dev", "v0"}).verb, Verb::neigh_del);
@@ -478,10 +517,12 @@ TEST(IpNeigh, Forms) {
             "Device and destination are required arguments.");
   EXPECT_EQ(parse_error_text({"neigh", "add", "lladdr", "02:00:00:00:00:02", "dev", "v0"}),
             "Device and destination are required arguments.");
-  EXPECT_NE(parse_error_text({"neigh", "add", "10.0.0.2", "lladdr", "xx", "dev", "v0"}).find("xx"), std::string::npos);
-  EXPECT_NE(parse_error_text({"neigh", "add", "10.0.0.2", "lladdr", "02:00:00:00:00:02", "dev", "v0", "nud", "odd"})
-                .find("odd"),
+  EXPECT_NE(parse_error_text({"neigh", "add", "10.0.0.2", "lladdr", "xx", "dev", "v0"}).find("xx"),
             std::string::npos);
+  EXPECT_NE(
+      parse_error_text({"neigh", "add", "10.0.0.2", "lladdr", "02:00:00:00:00:02", "dev", "v0", "nud", "odd"})
+          .find("odd"),
+      std::string::npos);
 }
 
 TEST(IpNetns, Forms) {
@@ -493,11 +534,13 @@ TEST(IpNetns, Forms) {
   EXPECT_EQ(e.verb, Verb::netns_exec);
   EXPECT_EQ(e.exec_argv, (Words{"ip", "-j", "link"}));
   EXPECT_NE(parse_error_text({"netns", "add"}).find("name"), std::string::npos);
-  EXPECT_EQ(parse_error_text({"netns", "add", "../x"}), "Invalid netns name \"../x\"");  // ip's words, exactly
+  EXPECT_EQ(parse_error_text({"netns", "add", "../x"}),
+            "Invalid netns name \"../x\"");  // ip's words, exactly
   EXPECT_EQ(parse_error_text({"netns", "add", ".."}), "Invalid netns name \"..\"");
   EXPECT_NE(parse_error_text({"netns", "add", "a", "b"}).find("garbage"), std::string::npos);
   EXPECT_NE(parse_error_text({"netns", "exec", "blue"}).find("command"), std::string::npos);
-  EXPECT_NE(parse_error_text({"netns", "add", std::string(300, 'x')}).find("Invalid netns name"), std::string::npos);
+  EXPECT_NE(parse_error_text({"netns", "add", std::string(300, 'x')}).find("Invalid netns name"),
+            std::string::npos);
 }
 
 // list-id's two ids, by ip's abbreviations; list and monitor read no more words.
@@ -514,7 +557,8 @@ TEST(IpNetns, ListIdAndMonitor) {
   EXPECT_EQ(parse_ok({"netns", "list", "x"}).verb, Verb::netns_list);
   EXPECT_EQ(parse_ok({"netns", "mon"}).verb, Verb::netns_monitor);
   EXPECT_EQ(parse_ok({"netns", "monitor", "x"}).verb, Verb::netns_monitor);
-  EXPECT_EQ(parse_error_text({"netns", "list-id", "nsid", "x"}), "Error: argument \"x\" is wrong: \"nsid\" value is invalid");
+  EXPECT_EQ(parse_error_text({"netns", "list-id", "nsid", "x"}),
+            "Error: argument \"x\" is wrong: \"nsid\" value is invalid");
   EXPECT_EQ(parse_error_text({"netns", "list-id", "nsid", "-1"}),
             "Error: argument \"(null)\" is wrong: \"nsid\" value should be >= 0");
   EXPECT_EQ(parse_error_text({"netns", "list-id", "target-nsid", "-1", "nsid"}),
@@ -545,7 +589,8 @@ TEST(IpFdb, Forms) {
   EXPECT_NE(parse_error_text({"fdb", "add", "dev", "v1"}).find("lladdr"), std::string::npos);
   EXPECT_NE(parse_error_text({"fdb", "add", "02:00:00:00:00:09"}).find("dev"), std::string::npos);
   EXPECT_NE(parse_error_text({"fdb", "add", "nomac", "dev", "v1"}).find("nomac"), std::string::npos);
-  EXPECT_NE(parse_error_text({"fdb", "add", "02:00:00:00:00:09", "dev", "v1", "vlan", "4095"}).find("vlan"), std::string::npos);
+  EXPECT_NE(parse_error_text({"fdb", "add", "02:00:00:00:00:09", "dev", "v1", "vlan", "4095"}).find("vlan"),
+            std::string::npos);
 }
 
 TEST(IpBatchSplit, CommentsQuotesContinuations) {
@@ -573,10 +618,11 @@ TEST(IpBatchSplit, CommentsQuotesContinuations) {
   EXPECT_EQ((*lines)[5].line, 10);
   // Where each command's text ends (what a `rule restore` there reads after it).
   EXPECT_EQ((*lines)[0].end, 35u);
-  EXPECT_EQ((*lines)[4].end, std::string_view("link add v0 type veth peer name v1\n\n   # a comment line\n"
-                                               "link set v0 up # trailing comment\nlink set v0 alias \"two words\" \n"
-                                               "link set v0 alias 'single quoted'\naddr add 10.0.0.1/24 \\\n  dev v0\n")
-                                  .size());
+  EXPECT_EQ((*lines)[4].end,
+            std::string_view("link add v0 type veth peer name v1\n\n   # a comment line\n"
+                             "link set v0 up # trailing comment\nlink set v0 alias \"two words\" \n"
+                             "link set v0 alias 'single quoted'\naddr add 10.0.0.1/24 \\\n  dev v0\n")
+                .size());
   EXPECT_EQ((*lines)[5].end, (*lines)[4].end + 3 + 9) << "the last, without a newline: the end of the text";
 }
 

@@ -22,14 +22,16 @@ class RouteEncap : public cli_test::TwinNetnsTest {
 
 TEST_F(RouteEncap, AddShowAndDeleteAsIp) {
   for (const Words& args : std::vector<Words>{
-           {"route", "add", "10.1.0.0/24", "encap", "ip", "id", "5", "dst", "1.2.3.4", "ttl", "9", "tos", "0x10",
-            "key", "csum", "dev", "v0"},
-           {"route", "add", "10.2.0.0/24", "encap", "ip6", "id", "7", "src", "2001:db8::1", "dst", "2001:db8::2",
-            "hoplimit", "3", "tc", "2", "seq", "dev", "v0"},
+           {"route", "add", "10.1.0.0/24", "encap", "ip", "id", "5", "dst", "1.2.3.4", "ttl", "9", "tos",
+            "0x10", "key", "csum", "dev", "v0"},
+           {"route", "add", "10.2.0.0/24", "encap", "ip6", "id", "7", "src", "2001:db8::1", "dst",
+            "2001:db8::2", "hoplimit", "3", "tc", "2", "seq", "dev", "v0"},
            {"route", "add", "10.3.0.0/24", "dev", "v0", "encap", "ip", "id", "0x10", "src", "10.0.0.1"},
            {"route", "add", "10.8.0.0/24", "encap", "ip", "id", "5", "dev", "v0", "metric", "7"},
-           {"route", "add", "10.7.0.0/24", "encap", "mpls", "100/200", "ttl", "5", "dev", "v0"},  // refused here
-           {"route", "del", "10.8.0.0/24", "encap", "ip", "id", "6", "dev", "v0", "metric", "7"},  // another encap
+           {"route", "add", "10.7.0.0/24", "encap", "mpls", "100/200", "ttl", "5", "dev",
+            "v0"},  // refused here
+           {"route", "del", "10.8.0.0/24", "encap", "ip", "id", "6", "dev", "v0", "metric",
+            "7"},  // another encap
        })
     same(args);
   for (const Words& show : std::vector<Words>{{"route"},
@@ -44,21 +46,22 @@ TEST_F(RouteEncap, AddShowAndDeleteAsIp) {
 }
 
 TEST_F(RouteEncap, ErrorsAsIp) {
-  for (const Words& args : std::vector<Words>{{"route", "add", "10.4.0.0/24", "dev", "v0", "encap", "ip", "key"},
-                                              {"route", "add", "10.4.0.0/24", "dev", "v0", "encap", "ip"},
-                                              {"route", "add", "10.4.0.0/24", "dev", "v0", "encap"},
-                                              {"route", "add", "10.5.0.0/24", "dev", "v0", "encap", "foo", "id", "5"},
-                                              {"route", "add", "10.5.0.0/24", "encap", "ip", "id", "5", "id", "6", "dev", "v0"},
-                                              {"route", "add", "10.5.0.0/24", "encap", "ip", "key", "key", "dev", "v0"},
-                                              {"route", "add", "10.6.0.0/24", "encap", "ip", "dst", "1.2.3.4", "bogus"},
-                                              {"route", "add", "10.6.0.0/24", "encap", "ip", "dst", "2001:db8::1", "dev", "v0"},
-                                              {"route", "add", "10.6.0.0/24", "encap", "ip", "ttl", "300", "dev", "v0"},
-                                              {"route", "add", "10.6.0.0/24", "encap", "ip", "tos", "bogus", "dev", "v0"},
-                                              {"route", "add", "10.6.0.0/24", "encap", "ip6", "tc", "bogus", "dev", "v0"},
-                                              {"route", "add", "10.6.0.0/24", "encap", "ip", "id", "x", "dev", "v0"},
-                                              {"route", "add", "10.7.0.0/24", "encap", "mpls", "bogus", "dev", "v0"},
-                                              {"route", "add", "10.7.0.0/24", "encap", "mpls", "1048576", "dev", "v0"},
-                                              {"route", "add", "10.7.0.0/24", "encap", "mpls", "5", "ttl", "5", "ttl", "6"}})
+  for (const Words& args :
+       std::vector<Words>{{"route", "add", "10.4.0.0/24", "dev", "v0", "encap", "ip", "key"},
+                          {"route", "add", "10.4.0.0/24", "dev", "v0", "encap", "ip"},
+                          {"route", "add", "10.4.0.0/24", "dev", "v0", "encap"},
+                          {"route", "add", "10.5.0.0/24", "dev", "v0", "encap", "foo", "id", "5"},
+                          {"route", "add", "10.5.0.0/24", "encap", "ip", "id", "5", "id", "6", "dev", "v0"},
+                          {"route", "add", "10.5.0.0/24", "encap", "ip", "key", "key", "dev", "v0"},
+                          {"route", "add", "10.6.0.0/24", "encap", "ip", "dst", "1.2.3.4", "bogus"},
+                          {"route", "add", "10.6.0.0/24", "encap", "ip", "dst", "2001:db8::1", "dev", "v0"},
+                          {"route", "add", "10.6.0.0/24", "encap", "ip", "ttl", "300", "dev", "v0"},
+                          {"route", "add", "10.6.0.0/24", "encap", "ip", "tos", "bogus", "dev", "v0"},
+                          {"route", "add", "10.6.0.0/24", "encap", "ip6", "tc", "bogus", "dev", "v0"},
+                          {"route", "add", "10.6.0.0/24", "encap", "ip", "id", "x", "dev", "v0"},
+                          {"route", "add", "10.7.0.0/24", "encap", "mpls", "bogus", "dev", "v0"},
+                          {"route", "add", "10.7.0.0/24", "encap", "mpls", "1048576", "dev", "v0"},
+                          {"route", "add", "10.7.0.0/24", "encap", "mpls", "5", "ttl", "5", "ttl", "6"}})
     same(args);
   same({"route"});  // nothing was added: the main table does not even exist, an empty show for ip
   same({"route", "show", "table", "main"});
@@ -70,14 +73,15 @@ TEST_F(RouteEncap, OnNexthopObjectsAsIp) {
   for (int n : {ns(), ip_ns()}) ASSERT_EQ(cli_test::ip_run({"link", "set", "v1", "up"}, n).code, 0);
   for (const Words& args : std::vector<Words>{
            {"nexthop", "add", "id", "1", "encap", "ip", "id", "5", "dst", "1.2.3.4", "dev", "v0"},
-           {"nexthop", "add", "id", "2", "encap", "ip6", "id", "7", "dst", "2001:db8::2", "tc", "3", "dev", "v0"},
+           {"nexthop", "add", "id", "2", "encap", "ip6", "id", "7", "dst", "2001:db8::2", "tc", "3", "dev",
+            "v0"},
            {"nexthop", "add", "id", "3", "encap", "mpls", "100", "dev", "v0"},  // refused here
            {"nexthop", "add", "id", "4", "encap", "ip", "dev", "v0"},
            {"nexthop", "add", "id", "5", "encap", "ip", "id", "1", "id", "2", "dev", "v0"},
            {"route", "add", "10.9.0.0/24", "nhid", "1"}})
     same(args);
-  for (const Words& show : std::vector<Words>{{"nexthop"}, {"-j", "nexthop"}, {"-c", "nexthop"}, {"-d", "route"},
-                                              {"-j", "-d", "route"}})
+  for (const Words& show : std::vector<Words>{
+           {"nexthop"}, {"-j", "nexthop"}, {"-c", "nexthop"}, {"-d", "route"}, {"-j", "-d", "route"}})
     same(show);
 }
 

@@ -69,7 +69,8 @@ TEST_F(IpRouteSave, TheStreamIsIps) {
                             Words{"route", "save", "root", "10.0.0.0/8", "proto", "static"},
                             Words{"route", "save", "dev", "d0"}, Words{"-6", "route", "save"}}) {
     auto ours = cli_test::brisk_run(save, ns());
-    cli_test::expect_same_stream(ours, cli_test::ip_run(save, ns()), kRouteSaveMagic, ::testing::PrintToString(save));
+    cli_test::expect_same_stream(ours, cli_test::ip_run(save, ns()), kRouteSaveMagic,
+                                 ::testing::PrintToString(save));
     if (save.size() == 2) {
       EXPECT_EQ(cli_test::saved_messages(ours.out).size(), 5u) << "main's five routes";
     }

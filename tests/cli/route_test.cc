@@ -1,10 +1,9 @@
 // ip route's grammar beyond the basics: change, prepend, append, flush with
 // show's selectors, any protocol, metrics and pref; parsed without a kernel,
 // then applied and printed as ip 6.1 applies and prints them.
+#include <gtest/gtest.h>
 #include <linux/icmpv6.h>
 #include <linux/rtnetlink.h>
-
-#include <gtest/gtest.h>
 
 #include <regex>
 
@@ -33,8 +32,9 @@ TEST(IpRouteGrammar, MergeVerbs) {
 }
 
 TEST(IpRouteGrammar, Metrics) {
-  auto r = ok({"route", "add", "10.0.0.0/8", "via", "10.9.0.2", "mtu", "lock", "1400", "advmss", "1360", "initcwnd",
-               "10", "initrwnd", "20", "window", "65535", "rtt", "100ms", "quickack", "1"});
+  auto r =
+      ok({"route",    "add", "10.0.0.0/8", "via", "10.9.0.2", "mtu",   "lock", "1400",  "advmss",   "1360",
+          "initcwnd", "10",  "initrwnd",   "20",  "window",   "65535", "rtt",  "100ms", "quickack", "1"});
   const auto& m = r.route().metrics;
   EXPECT_EQ(m.values[RTAX_MTU], 1400u);
   EXPECT_EQ(m.locked, 1u << RTAX_MTU);
@@ -44,7 +44,8 @@ TEST(IpRouteGrammar, Metrics) {
   EXPECT_EQ(m.values[RTAX_WINDOW], 65535u);
   EXPECT_EQ(m.values[RTAX_RTT], 800u);  // 1/8 ms, as the kernel keeps it
   EXPECT_EQ(m.values[RTAX_QUICKACK], 1u);
-  EXPECT_EQ(ok({"route", "add", "10.0.0.0/8", "dev", "v0", "rtt", "2s"}).route().metrics.values[RTAX_RTT], 16000u);
+  EXPECT_EQ(ok({"route", "add", "10.0.0.0/8", "dev", "v0", "rtt", "2s"}).route().metrics.values[RTAX_RTT],
+            16000u);
   EXPECT_EQ(ok({"route", "add", "10.0.0.0/8", "dev", "v0", "rtt", "3"}).route().metrics.values[RTAX_RTT], 3u);
   // As ip's get_time_rtt and its callers: rttvar in 1/4 ms, rto_min in ms and
   // always locked, a decimal rounded up, the unit in any case.
@@ -62,25 +63,29 @@ TEST(IpRouteGrammar, Metrics) {
   EXPECT_EQ(metric({"rtt", "1.5ms"}, RTAX_RTT), 16u);
   EXPECT_EQ(metric({"rtt", "2MS"}, RTAX_RTT), 16u);
   EXPECT_EQ(metric({"rtt", "0x10"}, RTAX_RTT), 16u);
-  EXPECT_EQ(ok({"route", "add", "10.0.0.0/8", "dev", "v0", "ttl-propagate", "dis"}).route().ttl_propagate, false);
+  EXPECT_EQ(ok({"route", "add", "10.0.0.0/8", "dev", "v0", "ttl-propagate", "dis"}).route().ttl_propagate,
+            false);
   EXPECT_EQ(error_of({"route", "add", "10.0.0.0/8", "dev", "v0", "ttl-propagate", "x"}).message,
             "Error: argument \"x\" is wrong: \"ttl-propagate\" value is invalid\n");
   EXPECT_EQ(ok({"route", "add", "10.0.0.0/8", "via", "inet", "10.9.0.2"}).route().via, "10.9.0.2");
   EXPECT_EQ(ok({"route", "add", "fd00::/8", "via", "inet6", "fd00::2"}).route().via, "fd00::2");
-  EXPECT_EQ(ok({"route", "add", "fd00::/64", "dev", "v0", "pref", "high"}).route().pref, ICMPV6_ROUTER_PREF_HIGH);
+  EXPECT_EQ(ok({"route", "add", "fd00::/64", "dev", "v0", "pref", "high"}).route().pref,
+            ICMPV6_ROUTER_PREF_HIGH);
   EXPECT_TRUE(ok({"route", "add", "10.0.0.0/8", "via", "10.9.0.2", "dev", "v0", "onlink"}).route().onlink);
   auto quick = error_of({"route", "add", "10.0.0.0/8", "dev", "v0", "quickack", "2"});
   EXPECT_EQ(quick.message, "Error: argument \"2\" is wrong: \"quickack\" value should be 0 or 1\n");
   for (const char* bad : {"big", "4294967296", "-1"})
-    EXPECT_NE(error_of({"route", "add", "10.0.0.0/8", "dev", "v0", "mtu", bad}).message.find("\"mtu\" value is invalid"),
+    EXPECT_NE(error_of({"route", "add", "10.0.0.0/8", "dev", "v0", "mtu", bad})
+                  .message.find("\"mtu\" value is invalid"),
               std::string::npos);
   EXPECT_FALSE(parse_command(Words{"route", "add", "10.0.0.0/8", "dev", "v0", "rtt", "5min"}, Globals{}));
   EXPECT_FALSE(parse_command(Words{"route", "add", "10.0.0.0/8", "dev", "v0", "mtu"}, Globals{}));
 }
 
 TEST(IpRouteGrammar, Multipath) {
-  auto r = ok({"route", "add", "10.30.0.0/16", "proto", "static", "nexthop", "via", "10.9.0.2", "dev", "d0",
-               "weight", "2", "nexthop", "via", "10.8.0.2", "weight", "256", "onlink", "nexthop", "dev", "e0"});
+  auto r = ok({"route",    "add",    "10.30.0.0/16", "proto",  "static",  "nexthop", "via",
+               "10.9.0.2", "dev",    "d0",           "weight", "2",       "nexthop", "via",
+               "10.8.0.2", "weight", "256",          "onlink", "nexthop", "dev",     "e0"});
   ASSERT_EQ(r.route().nexthops.size(), 3u);
   EXPECT_EQ(r.route().nexthops[0].via, "10.9.0.2");
   EXPECT_EQ(r.route().nexthops[0].dev, "d0");
@@ -117,7 +122,8 @@ TEST(IpRouteGrammar, KeywordsAsIpFindsThem) {
   EXPECT_EQ(metric("q").metrics.values[RTAX_QUICKACK], 1u);
   EXPECT_EQ(metric("fa").metrics.values[RTAX_FASTOPEN_NO_COOKIE], 1u);
   EXPECT_EQ(metric("d").tos, 1);
-  EXPECT_EQ(ok({"route", "add", "10.0.0.0/8", "dev", "d0", "pre", "high"}).route().pref, ICMPV6_ROUTER_PREF_HIGH);
+  EXPECT_EQ(ok({"route", "add", "10.0.0.0/8", "dev", "d0", "pre", "high"}).route().pref,
+            ICMPV6_ROUTER_PREF_HIGH);
   // `as [to] ADDR` is read and dropped: the kernel ignores RTA_NEWDST outside MPLS.
   auto as = ok({"route", "add", "10.0.0.0/8", "as", "to", "10.1.1.1", "dev", "d0"}).route();
   EXPECT_EQ(as.prefix, "10.0.0.0/8");
@@ -134,13 +140,15 @@ TEST(IpRouteGrammar, KeywordsAsIpFindsThem) {
            {{"fastopen_no_cookie", "2"},
             "Error: argument \"2\" is wrong: \"fastopen_no_cookie\" value should be 0 or 1\n"},
            {{"as", "fd00::1"}, "Error: inet address is expected rather than \"fd00::1\"."},
-           {{"nexthop", "via", "10.9.0.2", "foo"}, "Error: \"nexthop\" or end of line is expected instead of \"foo\""},
+           {{"nexthop", "via", "10.9.0.2", "foo"},
+            "Error: \"nexthop\" or end of line is expected instead of \"foo\""},
            {{"nexthop", "via", "10.9.0.2", "nexthop"}, "Error: unexpected end of line after \"nexthop\""},
            // A second destination, digits or not; ip reads its "to" and type first.
            {{"10.0.0.1"}, "Error: either \"to\" is duplicate, or \"10.0.0.1\" is a garbage."},
            {{"foo"}, "Error: either \"to\" is duplicate, or \"foo\" is a garbage."},
            {{"to", "10.1.0.0/24"}, "Error: either \"to\" is duplicate, or \"10.1.0.0/24\" is a garbage."},
-           {{"unicast", "10.1.0.0/24"}, "Error: either \"to\" is duplicate, or \"10.1.0.0/24\" is a garbage."},
+           {{"unicast", "10.1.0.0/24"},
+            "Error: either \"to\" is duplicate, or \"10.1.0.0/24\" is a garbage."},
            {{"to", "dev", "d0"}, "Error: either \"to\" is duplicate, or \"dev\" is a garbage."},
        }) {
     Words words{"route", "add", "10.0.0.0/8"};
@@ -148,8 +156,10 @@ TEST(IpRouteGrammar, KeywordsAsIpFindsThem) {
     auto e = error_of(words);
     EXPECT_EQ(format_error(e.message, e.exact), c.text) << ::testing::PrintToString(words);
   }
-  auto paths = ok({"route", "add", "10.0.0.0/8", "nexthop", "via", "10.9.0.2", "realms", "3/4", "nexthop", "dev",
-                   "d0", "rea", "7"}).route().nexthops;
+  auto paths = ok({"route", "add", "10.0.0.0/8", "nexthop", "via", "10.9.0.2", "realms", "3/4", "nexthop",
+                   "dev", "d0", "rea", "7"})
+                   .route()
+                   .nexthops;
   ASSERT_EQ(paths.size(), 2u);
   EXPECT_EQ(paths[0].realms, (3u << 16) | 4u);
   EXPECT_EQ(paths[1].realms, 7u);
@@ -166,7 +176,8 @@ TEST(IpRouteGrammar, Nhid) {
 
 TEST(IpRouteGrammar, ShowSelectors) {
   auto exact = ok({"route", "show", "10.50.0.0/16"});
-  ASSERT_TRUE(exact.filter().route_match && exact.filter().route_match->root && exact.filter().route_match->match);
+  ASSERT_TRUE(exact.filter().route_match && exact.filter().route_match->root &&
+              exact.filter().route_match->match);
   EXPECT_EQ(exact.filter().route_match->root->bits, 16);
   EXPECT_TRUE(exact.filter().route_match->root->length_given);
   auto root = ok({"route", "show", "to", "root", "10.0.0.0/8", "via", "inet", "10.9.0.2", "t", "main"});
@@ -182,7 +193,8 @@ TEST(IpRouteGrammar, ShowSelectors) {
   EXPECT_TRUE(ok({"route", "show", "default"}).filter().route_match->match->length_given);
   EXPECT_FALSE(ok({"route", "show", "all"}).filter().route_match->match->length_given);
   EXPECT_EQ(ok({"route", "show", "all"}).filter().route_match->match->family, AF_UNSPEC);
-  EXPECT_FALSE(ok({"route", "show", "dev", "d0"}).filter().route_match) << "no selector of its own: none kept";
+  EXPECT_FALSE(ok({"route", "show", "dev", "d0"}).filter().route_match)
+      << "no selector of its own: none kept";
   EXPECT_EQ(error_of({"route", "show", "10.0.0.0/33"}).message,
             "Error: any valid prefix is expected rather than \"10.0.0.0/33\".");
   EXPECT_EQ(ok({"route", "show", "vrf", "blue"}).filter().route_match->vrf, "blue");  // looked up when run
@@ -194,7 +206,8 @@ TEST(IpRouteGrammar, ShowSelectors) {
   EXPECT_EQ(realms.filter().route_match->realm_mask, 0xffff0000u);  // "3/": the source half alone
   EXPECT_EQ(ok({"route", "show", "realms", "4"}).filter().route_match->realm_mask, 0x0000ffffu);
   EXPECT_EQ(ok({"route", "show", "realms", "3/4"}).filter().route_match->realm_mask, 0xffffffffu);
-  EXPECT_EQ(error_of({"route", "show", "realms", "bogus/"}).message, "Error: argument \"bogus/\" is wrong: invalid realms\n");
+  EXPECT_EQ(error_of({"route", "show", "realms", "bogus/"}).message,
+            "Error: argument \"bogus/\" is wrong: invalid realms\n");
 }
 
 // The same route commands in ip's namespace and brisk's; then shows compared.
@@ -219,8 +232,8 @@ class IpRouteParity : public cli_test::CliNetnsTest {
   void both(const Words& args) {
     auto theirs = ip_run(args, ip_ns_.get());
     auto ours = brisk_run(args, ns());
-    EXPECT_EQ(ours.code == 0, theirs.code == 0) << ::testing::PrintToString(args) << "\nip: " << theirs.err
-                                      << "\nbrisk: " << ours.err;
+    EXPECT_EQ(ours.code == 0, theirs.code == 0)
+        << ::testing::PrintToString(args) << "\nip: " << theirs.err << "\nbrisk: " << ours.err;
   }
   // Link-local routes are left out: each namespace's addrconf adds them
   // on its own schedule (a slower run, under ASan, shows some in one
@@ -265,13 +278,13 @@ TEST_F(IpRouteParity, MergeVerbsMetricsAndProtocols) {
   both({"route", "prepend", "10.22.0.0/16", "via", "10.9.0.4"});
   both({"route", "change", "10.22.0.0/16", "via", "10.9.0.5"});
   both({"route", "change", "10.23.0.0/16", "via", "10.9.0.5"});  // fails: nothing to change
-  both({"route", "add", "10.20.0.0/16", "via", "10.9.0.2"});      // fails: exists
-  both({"route", "add", "10.30.0.0/16", "nexthop", "via", "10.9.0.2", "dev", "d0", "weight", "2", "nexthop", "via",
-        "10.8.0.2", "dev", "e0", "weight", "1"});
-  both({"route", "add", "10.31.0.0/16", "proto", "static", "metric", "5", "nexthop", "via", "10.9.0.2", "nexthop",
-        "dev", "e0"});
-  both({"route", "add", "fd00:30::/64", "nexthop", "via", "fd00:9::2", "dev", "d0", "weight", "3", "nexthop", "via",
-        "fd00:9::3", "dev", "d0"});
+  both({"route", "add", "10.20.0.0/16", "via", "10.9.0.2"});     // fails: exists
+  both({"route", "add", "10.30.0.0/16", "nexthop", "via", "10.9.0.2", "dev", "d0", "weight", "2", "nexthop",
+        "via", "10.8.0.2", "dev", "e0", "weight", "1"});
+  both({"route", "add", "10.31.0.0/16", "proto", "static", "metric", "5", "nexthop", "via", "10.9.0.2",
+        "nexthop", "dev", "e0"});
+  both({"route", "add", "fd00:30::/64", "nexthop", "via", "fd00:9::2", "dev", "d0", "weight", "3", "nexthop",
+        "via", "fd00:9::3", "dev", "d0"});
   expect_same_tables();
   for (const Words& show : std::vector<Words>{{"route", "show"},
                                               {"-6", "route", "show", "dev", "d0"},
@@ -302,7 +315,7 @@ TEST_F(IpRouteParity, RouteTypesAsIp) {
   both({"route", "add", "local", "fd00:12::1", "dev", "d0"});
   both({"route", "add", "unreachable", "fd00:17::/64"});
   both({"route", "add", "throw", "10.18.0.0/16", "dev", "d0"});  // fails: the kernel refuses a device
-  both({"route", "del", "10.16.0.0/16"});                       // a blackhole, by destination alone
+  both({"route", "del", "10.16.0.0/16"});                        // a blackhole, by destination alone
   both({"route", "del", "unreachable", "10.17.0.0/16"});
   both({"route", "del", "10.14.0.0/16", "table", "main"});
   both({"route", "del", "local", "10.13.0.0/16", "table", "main"});
@@ -324,13 +337,14 @@ TEST_F(IpRouteParity, RouteTypesAsIp) {
 TEST_F(IpRouteParity, RealmsFeaturesCongctlFromAndExpiresAsIp) {
   both({"route", "add", "10.16.0.0/16", "via", "10.9.0.2", "realm", "5"});
   both({"route", "add", "10.17.0.0/16", "via", "10.9.0.2", "realms", "3/cosmos"});
-  both({"route", "add", "10.18.0.0/16", "via", "10.9.0.2", "hoplimit", "32", "features", "ecn", "congctl", "lock",
-        "reno"});
+  both({"route", "add", "10.18.0.0/16", "via", "10.9.0.2", "hoplimit", "32", "features", "ecn", "congctl",
+        "lock", "reno"});
   both({"route", "add", "10.19.0.0/16", "dev", "e0", "congctl", "cubic", "mtu", "1400"});
   both({"route", "add", "fd00:19::/64", "from", "fd00:20::/64", "dev", "d0"});
   both({"route", "add", "fd00:21::/64", "from", "fd00:22::1", "via", "fd00:9::2"});
   both({"route", "add", "fd00:18::/64", "dev", "d0", "expires", "300"});
-  both({"route", "add", "10.20.0.0/16", "from", "10.1.0.0/16", "dev", "d0"});  // fails: IPv4 has no source routes
+  both({"route", "add", "10.20.0.0/16", "from", "10.1.0.0/16", "dev",
+        "d0"});  // fails: IPv4 has no source routes
   both({"route", "del", "fd00:19::/64", "from", "fd00:20::/64", "dev", "d0"});
   both({"route", "add", "fd00:19::/64", "from", "fd00:23::/64", "dev", "d0"});
   expect_same_tables();
@@ -340,11 +354,12 @@ TEST_F(IpRouteParity, RealmsFeaturesCongctlFromAndExpiresAsIp) {
   EXPECT_EQ(ip_run({"-6", "route", "show", "from", "fd00:23::/64"}, ns()).out, "");
   both({"route", "add", "fd00:19::/64", "from", "fd00:23::/64", "dev", "d0"});
   // A path's realms, and a dropped `as`.
-  both({"route", "add", "10.21.0.0/16", "nexthop", "via", "10.9.0.2", "realms", "3/4", "nexthop", "dev", "e0", "realm",
-        "7", "weight", "3"});
+  both({"route", "add", "10.21.0.0/16", "nexthop", "via", "10.9.0.2", "realms", "3/4", "nexthop", "dev", "e0",
+        "realm", "7", "weight", "3"});
   both({"route", "add", "10.22.0.0/16", "as", "to", "10.9.9.9", "dev", "e0"});
   expect_same_tables();
-  for (const Words& show : std::vector<Words>{{"route", "show"}, {"-6", "route", "show"}, {"-d", "route", "show"}}) {
+  for (const Words& show :
+       std::vector<Words>{{"route", "show"}, {"-6", "route", "show"}, {"-d", "route", "show"}}) {
     Words json = show;
     json.insert(json.begin(), "-j");
     cli_test::expect_same_output(show, ns());
@@ -353,23 +368,27 @@ TEST_F(IpRouteParity, RealmsFeaturesCongctlFromAndExpiresAsIp) {
 }
 
 TEST(IpRouteGrammar, RealmsFeaturesCongctlFromAndExpires) {
-  auto r = ok({"route", "add", "10.0.0.0/8", "dev", "d0", "realms", "3/5", "features", "ecn", "congctl", "lock", "bbr"});
+  auto r = ok({"route", "add", "10.0.0.0/8", "dev", "d0", "realms", "3/5", "features", "ecn", "congctl",
+               "lock", "bbr"});
   EXPECT_EQ(r.route().realms, (3u << 16) | 5u);
   EXPECT_EQ(r.route().metrics.values[RTAX_FEATURES], uint32_t(RTAX_FEATURE_ECN));
   EXPECT_EQ(r.route().metrics.congctl, "bbr");
   EXPECT_EQ(r.route().metrics.locked, 1u << RTAX_CC_ALGO);
   EXPECT_EQ(ok({"route", "add", "10.0.0.0/8", "dev", "d0", "realm", "cosmos"}).route().realms, 0u);
-  EXPECT_EQ(ok({"route", "add", "10.0.0.0/8", "dev", "d0", "realm", "0x50003"}).route().realms, 0x50003u);  // raw
+  EXPECT_EQ(ok({"route", "add", "10.0.0.0/8", "dev", "d0", "realm", "0x50003"}).route().realms,
+            0x50003u);  // raw
   auto v6 = ok({"route", "add", "fd00::/64", "from", "fd01::/64", "dev", "d0", "expires", "30"});
   EXPECT_EQ(v6.route().from, "fd01::/64");
   EXPECT_EQ(v6.route().expires, 30u);
   auto realm = error_of({"route", "add", "10.0.0.0/8", "dev", "d0", "realm", "nowhere"});
-  EXPECT_EQ(format_error(realm.message, realm.exact), "Error: argument \"nowhere\" is wrong: \"realm\" value is invalid\n");
+  EXPECT_EQ(format_error(realm.message, realm.exact),
+            "Error: argument \"nowhere\" is wrong: \"realm\" value is invalid\n");
   auto features = error_of({"route", "add", "10.0.0.0/8", "dev", "d0", "features", "sack"});
   EXPECT_EQ(format_error(features.message, features.exact),
             "Error: argument \"sack\" is wrong: \"features\" value not valid\n");
   auto expires = error_of({"route", "add", "fd00::/64", "dev", "d0", "expires", "-1"});
-  EXPECT_EQ(format_error(expires.message, expires.exact), "Error: argument \"-1\" is wrong: \"expires\" value is invalid\n");
+  EXPECT_EQ(format_error(expires.message, expires.exact),
+            "Error: argument \"-1\" is wrong: \"expires\" value is invalid\n");
   EXPECT_EQ(expires.exit_code, 255);
 }
 
@@ -377,12 +396,14 @@ TEST(IpRouteGrammar, TypesAndTheirTables) {
   auto l = ok({"route", "add", "local", "10.0.0.1", "dev", "d0"});
   EXPECT_EQ(l.route().type, netlink::RouteType::local);
   EXPECT_EQ(l.route().table, uint32_t(RT_TABLE_LOCAL));
-  EXPECT_EQ(ok({"route", "add", "brd", "10.0.0.255", "dev", "d0"}).route().type, netlink::RouteType::broadcast);
+  EXPECT_EQ(ok({"route", "add", "brd", "10.0.0.255", "dev", "d0"}).route().type,
+            netlink::RouteType::broadcast);
   EXPECT_EQ(ok({"route", "add", "local", "10.0.0.1", "dev", "d0", "table", "7"}).route().table, 7u);
   auto t = ok({"route", "add", "throw", "10.0.0.0/8"});
   EXPECT_EQ(t.route().type, netlink::RouteType::throw_);
   EXPECT_EQ(t.route().table, uint32_t(RT_TABLE_MAIN));
-  EXPECT_EQ(ok({"route", "add", "to", "mult", "239.0.0.0/8", "dev", "d0"}).route().type, netlink::RouteType::multicast);
+  EXPECT_EQ(ok({"route", "add", "to", "mult", "239.0.0.0/8", "dev", "d0"}).route().type,
+            netlink::RouteType::multicast);
   // A word starting with a digit is a destination, never a type number.
   EXPECT_EQ(ok({"route", "add", "10.0.0.0/8", "dev", "d0"}).route().type, netlink::RouteType::unicast);
   auto twice = error_of({"route", "add", "local", "10.0.0.1", "local", "10.0.0.2", "dev", "d0"});
@@ -393,21 +414,23 @@ TEST(IpRouteGrammar, TypesAndTheirTables) {
 // the kernel's refusals alike, and show prints nhid, and -d each object's nh_info.
 TEST_F(IpRouteParity, ThroughNexthopObjects) {
   for (int n : {ns(), ip_ns_.get()})
-    for (const Words& nh : std::vector<Words>{{"nexthop", "add", "id", "1", "via", "10.9.0.2", "dev", "d0"},
-                                              {"nexthop", "add", "id", "2", "via", "10.8.0.2", "dev", "e0"},
-                                              {"nexthop", "add", "id", "3", "group", "1/2,4"},
-                                              {"-6", "nexthop", "add", "id", "6", "via", "fd00:9::2", "dev", "d0"}})
+    for (const Words& nh :
+         std::vector<Words>{{"nexthop", "add", "id", "1", "via", "10.9.0.2", "dev", "d0"},
+                            {"nexthop", "add", "id", "2", "via", "10.8.0.2", "dev", "e0"},
+                            {"nexthop", "add", "id", "3", "group", "1/2,4"},
+                            {"-6", "nexthop", "add", "id", "6", "via", "fd00:9::2", "dev", "d0"}})
       ASSERT_EQ(ip_run(nh, n).code, 0) << ::testing::PrintToString(nh);
   both({"route", "add", "10.40.0.0/16", "nhid", "1"});
   both({"route", "add", "10.41.0.0/16", "nhid", "3", "proto", "static"});
   both({"route", "add", "fd00:40::/64", "nhid", "6"});
-  both({"route", "add", "10.42.0.0/16", "nhid", "9"});                        // fails: no such object
-  both({"route", "add", "10.43.0.0/16", "nhid", "1", "via", "10.9.0.3"});     // fails: both kinds of path
+  both({"route", "add", "10.42.0.0/16", "nhid", "9"});                     // fails: no such object
+  both({"route", "add", "10.43.0.0/16", "nhid", "1", "via", "10.9.0.3"});  // fails: both kinds of path
   both({"route", "replace", "10.40.0.0/16", "nhid", "2"});
   both({"route", "del", "10.41.0.0/16", "nhid", "3"});
   both({"route", "add", "10.41.0.0/16", "nhid", "3"});
   expect_same_tables();
-  for (const Words& show : std::vector<Words>{{"route", "show"}, {"-d", "route", "show"}, {"-6", "-d", "route"}}) {
+  for (const Words& show :
+       std::vector<Words>{{"route", "show"}, {"-d", "route", "show"}, {"-6", "-d", "route"}}) {
     Words json = show;
     json.insert(json.begin(), "-j");
     cli_test::expect_same_output(show, ns());
@@ -420,15 +443,16 @@ TEST_F(IpRouteParity, ThroughNexthopObjects) {
 // Every address, metric and tos selector of route show, alone and together,
 // against ip's output on the same table; and flush by them.
 TEST_F(IpRouteParity, ShowsSelectorsAsIp) {
-  for (const Words& add : std::vector<Words>{{"route", "add", "10.50.0.0/16", "via", "10.9.0.2", "metric", "7"},
-                                             {"route", "add", "10.50.1.0/24", "via", "10.9.0.3", "src", "10.9.0.1"},
-                                             {"route", "add", "10.51.0.0/16", "dev", "d0", "tos", "0x10"},
-                                             {"route", "add", "default", "via", "10.8.0.2"},
-                                             {"-6", "route", "add", "fd09::/64", "via", "fd00:9::2"},
-                                             {"-6", "route", "add", "fd0a::/64", "from", "fd00:1::/48", "dev", "d0"},
-                                             {"-6", "route", "add", "fd0b::/64", "from", "fd00:1:2::/64", "dev", "d0"},
-                                             {"route", "add", "10.53.0.0/16", "dev", "d0", "realms", "3/4"},
-                                             {"route", "add", "10.54.0.0/16", "dev", "d0", "realm", "5"}})
+  for (const Words& add :
+       std::vector<Words>{{"route", "add", "10.50.0.0/16", "via", "10.9.0.2", "metric", "7"},
+                          {"route", "add", "10.50.1.0/24", "via", "10.9.0.3", "src", "10.9.0.1"},
+                          {"route", "add", "10.51.0.0/16", "dev", "d0", "tos", "0x10"},
+                          {"route", "add", "default", "via", "10.8.0.2"},
+                          {"-6", "route", "add", "fd09::/64", "via", "fd00:9::2"},
+                          {"-6", "route", "add", "fd0a::/64", "from", "fd00:1::/48", "dev", "d0"},
+                          {"-6", "route", "add", "fd0b::/64", "from", "fd00:1:2::/64", "dev", "d0"},
+                          {"route", "add", "10.53.0.0/16", "dev", "d0", "realms", "3/4"},
+                          {"route", "add", "10.54.0.0/16", "dev", "d0", "realm", "5"}})
     for (int n : {ns(), ip_ns_.get()}) ASSERT_EQ(ip_run(add, n).code, 0) << ::testing::PrintToString(add);
   both({"route", "add", "10.52.0.0/16", "dev", "d0", "dsfield", "0x8"});
   both({"route", "add", "10.52.0.0/16", "dev", "d0", "tos", "0x10"});  // another key: a tos is part of it
@@ -479,7 +503,8 @@ TEST_F(IpRouteParity, ShowsSelectorsAsIp) {
     show.insert(show.end(), selectors.begin(), selectors.end());
     cli_test::expect_same_output(show, ns());
   }
-  for (const Words& missing : std::vector<Words>{{"route", "show", "iif", "nosuch"}, {"route", "show", "dev", "nosuch"},
+  for (const Words& missing : std::vector<Words>{{"route", "show", "iif", "nosuch"},
+                                                 {"route", "show", "dev", "nosuch"},
                                                  {"-6", "route", "show", "10.50.0.0/16"},
                                                  {"route", "show", "vrf", "nosuch"},  // ip's "Invalid VRF"
                                                  {"route", "show", "vrf", "d0"},      // a device, but no VRF
@@ -501,13 +526,13 @@ TEST_F(IpRouteParity, FlushWithShowsSelectors) {
                                                {"route", "flush", "table", "100"},
                                                {"route", "flush", "type", "blackhole"},
                                                {"-6", "route", "flush", "dev", "d0", "proto", "static"}}) {
-    for (const Words& add : std::vector<Words>{
-             {"route", "replace", "10.20.0.0/16", "via", "10.9.0.2"},
-             {"route", "replace", "10.21.0.0/16", "dev", "d0", "proto", "dhcp"},
-             {"route", "replace", "10.22.0.0/16", "dev", "d0", "proto", "static"},
-             {"route", "replace", "10.25.0.0/16", "dev", "d0", "table", "100"},
-             {"route", "replace", "blackhole", "10.26.0.0/16"},
-             {"route", "replace", "fd00:21::/64", "dev", "d0", "proto", "static"}})
+    for (const Words& add :
+         std::vector<Words>{{"route", "replace", "10.20.0.0/16", "via", "10.9.0.2"},
+                            {"route", "replace", "10.21.0.0/16", "dev", "d0", "proto", "dhcp"},
+                            {"route", "replace", "10.22.0.0/16", "dev", "d0", "proto", "static"},
+                            {"route", "replace", "10.25.0.0/16", "dev", "d0", "table", "100"},
+                            {"route", "replace", "blackhole", "10.26.0.0/16"},
+                            {"route", "replace", "fd00:21::/64", "dev", "d0", "proto", "static"}})
       for (int ns : {ns(), ip_ns_.get()}) ASSERT_EQ(ip_run(add, ns).code, 0);
     both(flush);
     expect_same_tables();

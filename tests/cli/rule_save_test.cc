@@ -66,7 +66,8 @@ TEST_F(IpRuleSave, TheStreamIsIps) {
     Words save = family;
     save.insert(save.end(), {"rule", "save"});
     auto ours = cli_test::brisk_run(save, ns());
-    cli_test::expect_same_stream(ours, cli_test::ip_run(save, ns()), kRuleSaveMagic, ::testing::PrintToString(save));
+    cli_test::expect_same_stream(ours, cli_test::ip_run(save, ns()), kRuleSaveMagic,
+                                 ::testing::PrintToString(save));
     EXPECT_EQ(cli_test::saved_messages(ours.out).size(), family == Words{"-6"} ? 3u : 7u)
         << "the default rules and ours";
   }

@@ -1,7 +1,6 @@
 // ip rule: the parser's keywords and errors, and golden comparisons with ip
 // 6.1: every line's output, stderr and status, and batch end states.
 #include <gtest/gtest.h>
-
 #include <linux/fib_rules.h>
 #include <linux/rtnetlink.h>
 
@@ -15,10 +14,43 @@ using cli_test::brisk_run;
 using cli_test::ip_run;
 
 TEST(IpRuleGrammar, EveryKeyword) {
-  auto r = ok({"rule", "add", "not", "from", "10.1.0.0/16", "to", "10.2.0.0/16", "tos", "10", "fwmark", "0x10/0xff",
-               "iif", "v0", "oif", "v1", "pref", "200", "lookup", "300", "suppress_prefixlength", "8",
-               "suppress_ifgroup", "3", "uidrange", "10-20", "ipproto", "tcp", "sport", "80", "dport", "1000-2000",
-               "protocol", "static", "realms", "1/2", "tun_id", "7"});
+  auto r = ok({"rule",
+               "add",
+               "not",
+               "from",
+               "10.1.0.0/16",
+               "to",
+               "10.2.0.0/16",
+               "tos",
+               "10",
+               "fwmark",
+               "0x10/0xff",
+               "iif",
+               "v0",
+               "oif",
+               "v1",
+               "pref",
+               "200",
+               "lookup",
+               "300",
+               "suppress_prefixlength",
+               "8",
+               "suppress_ifgroup",
+               "3",
+               "uidrange",
+               "10-20",
+               "ipproto",
+               "tcp",
+               "sport",
+               "80",
+               "dport",
+               "1000-2000",
+               "protocol",
+               "static",
+               "realms",
+               "1/2",
+               "tun_id",
+               "7"});
   EXPECT_EQ(r.verb, Verb::rule_add);
   EXPECT_TRUE(r.mutates());
   const auto& s = r.rule();
@@ -76,9 +108,10 @@ TEST(IpRuleGrammar, EveryKeyword) {
 }
 
 TEST(IpRuleGrammar, Selectors) {
-  auto s = ok({"rule", "show", "pref", "5", "not", "from", "10.0.0.0/8", "10.2.0.0/16", "tos", "0", "fwmark", "3",
-               "iif", "v0", "oif", "v1", "l3mdev", "uidrange", "1-2", "tun_id", "9", "table", "main", "ipproto",
-               "udp", "sport", "53", "dport", "1-2", "protocol", "static"});
+  auto s = ok({"rule",   "show",     "pref",   "5",      "not", "from",     "10.0.0.0/8", "10.2.0.0/16",
+               "tos",    "0",        "fwmark", "3",      "iif", "v0",       "oif",        "v1",
+               "l3mdev", "uidrange", "1-2",    "tun_id", "9",   "table",    "main",       "ipproto",
+               "udp",    "sport",    "53",     "dport",  "1-2", "protocol", "static"});
   EXPECT_EQ(s.verb, Verb::rule_show);
   EXPECT_FALSE(s.mutates());
   EXPECT_EQ(s.rule().priority, 5u);
@@ -92,7 +125,8 @@ TEST(IpRuleGrammar, Selectors) {
   EXPECT_EQ(s.rule().protocol, RTPROT_STATIC);
   EXPECT_FALSE(ok({"rule", "flush", "protocol", "all"}).rule().protocol);
   EXPECT_EQ(ok({"rule"}).verb, Verb::rule_show);
-  for (const char* verb : {"list", "lst", "show", "s", "l"}) EXPECT_EQ(ok({"rule", verb}).verb, Verb::rule_show);
+  for (const char* verb : {"list", "lst", "show", "s", "l"})
+    EXPECT_EQ(ok({"rule", verb}).verb, Verb::rule_show);
   EXPECT_EQ(ok({"rule", "flush"}).verb, Verb::rule_flush);
   EXPECT_FALSE(ok({"rule", "flush"}).mutates());
   EXPECT_EQ(ok({"ru", "add", "nop"}).verb, Verb::rule_add);  // "r" is route, "ru" rule
@@ -109,36 +143,58 @@ TEST(IpRuleGrammar, Errors) {
            {{"rule", "add"}, "\"ip rule add\" requires arguments.", 1},
            {{"rule", "del"}, "\"ip rule del\" requires arguments.", 1},
            {{"rule", "add", "from", "foo"}, "Error: any valid prefix is expected rather than \"foo\".", 1},
-           {{"rule", "add", "pref", "abc"}, "Error: argument \"abc\" is wrong: preference value is invalid\n", 255},
+           {{"rule", "add", "pref", "abc"},
+            "Error: argument \"abc\" is wrong: preference value is invalid\n",
+            255},
            {{"rule", "add", "pref", "4294967296"},
-            "Error: argument \"4294967296\" is wrong: preference value is invalid\n", 255},
-           {{"rule", "add", "fwmark", "1/x"}, "Error: argument \"x\" is wrong: fwmask value is invalid\n", 255},
+            "Error: argument \"4294967296\" is wrong: preference value is invalid\n",
+            255},
+           {{"rule", "add", "fwmark", "1/x"},
+            "Error: argument \"x\" is wrong: fwmask value is invalid\n",
+            255},
            {{"rule", "add", "fwmark", "y"}, "Error: argument \"y\" is wrong: fwmark value is invalid\n", 255},
            {{"rule", "add", "tos", "zz"}, "Error: argument \"zz\" is wrong: TOS value is invalid\n", 255},
            {{"rule", "add", "uidrange", "5"}, "Error: argument \"5\" is wrong: invalid UID range\n", 255},
            {{"rule", "add", "sport", "a-b"}, "Error: argument \"a-b\" is wrong: invalid port range\n", 255},
            {{"rule", "add", "dport", "x"}, "Error: argument \"x\" is wrong: invalid dport range\n", 255},
-           {{"rule", "add", "ipproto", "nosuch"}, "Error: argument \"nosuch\" is wrong: Invalid \"ipproto\" value\n",
+           {{"rule", "add", "ipproto", "nosuch"},
+            "Error: argument \"nosuch\" is wrong: Invalid \"ipproto\" value\n",
             255},
-           {{"rule", "add", "table", "nosuch"}, "Error: argument \"nosuch\" is wrong: invalid table ID\n", 255},
+           {{"rule", "add", "table", "nosuch"},
+            "Error: argument \"nosuch\" is wrong: invalid table ID\n",
+            255},
            {{"rule", "add", "goto", "x"}, "Error: argument \"x\" is wrong: invalid target\n", 255},
-           {{"rule", "add", "protocol", "x"}, "Error: argument \"x\" is wrong: \"protocol\" value is invalid\n", 255},
+           {{"rule", "add", "protocol", "x"},
+            "Error: argument \"x\" is wrong: \"protocol\" value is invalid\n",
+            255},
            {{"rule", "add", "suppress_prefixlength", "-1"},
-            "Error: argument \"-1\" is wrong: suppress_prefixlength value is invalid\n", 255},
+            "Error: argument \"-1\" is wrong: suppress_prefixlength value is invalid\n",
+            255},
            {{"rule", "add", "suppress_ifgroup", "nosuch"},
-            "Error: argument \"nosuch\" is wrong: Invalid \"suppress_ifgroup\" value\n", 255},
-           {{"rule", "add", "iif", "a/b"}, "Error: argument \"a/b\" is wrong: \"iif\"/\"dev\" not a valid ifname", 255},
+            "Error: argument \"nosuch\" is wrong: Invalid \"suppress_ifgroup\" value\n",
+            255},
+           {{"rule", "add", "iif", "a/b"},
+            "Error: argument \"a/b\" is wrong: \"iif\"/\"dev\" not a valid ifname",
+            255},
            {{"rule", "add", "oif", "0123456789abcdef"},
-            "Error: argument \"0123456789abcdef\" is wrong: \"oif\" not a valid ifname", 255},
+            "Error: argument \"0123456789abcdef\" is wrong: \"oif\" not a valid ifname",
+            255},
            {{"rule", "add", "realms", "x/y"}, "Error: argument \"x/y\" is wrong: invalid realms\n", 255},
            {{"rule", "add", "foo"}, "Error: argument \"foo\" is wrong: Failed to parse rule type", 255},
            {{"rule", "add", "nat", "foo"},
-            "Warning: route NAT is deprecated\nError: an IP address is expected rather than \"foo\"", 1},
+            "Warning: route NAT is deprecated\nError: an IP address is expected rather than \"foo\"",
+            1},
            {{"rule", "add", "l3mdev", "table", "5"}, "table can not be specified for l3mdev rules", EINVAL},
            {{"rule", "bogus"}, "Command \"bogus\" is unknown, try \"brisk rule help\".", 255},
-           {{"rule", "show", "pref", "x"}, "Error: argument \"x\" is wrong: preference value is invalid\n", 255},
-           {{"rule", "show", "from", "fd00::/64"}, "Error: inet prefix is expected rather than \"fd00::/64\".", 1},
-           {{"rule", "show", "lookup", "x"}, "Error: argument \"x\" is wrong: table id value is invalid\n", 255},
+           {{"rule", "show", "pref", "x"},
+            "Error: argument \"x\" is wrong: preference value is invalid\n",
+            255},
+           {{"rule", "show", "from", "fd00::/64"},
+            "Error: inet prefix is expected rather than \"fd00::/64\".",
+            1},
+           {{"rule", "show", "lookup", "x"},
+            "Error: argument \"x\" is wrong: table id value is invalid\n",
+            255},
            {{"rule", "show", "protocol", "x"}, "Error: argument \"x\" is wrong: invalid \"protocol\"\n", 255},
        }) {
     auto e = error_of(c.words);
@@ -163,13 +219,19 @@ TEST_F(IpRuleGolden, EveryLineAsIpRunsIt) {
   UniqueFd ip_ns = brisk::test::make_netns();
   ASSERT_TRUE(ip_ns.valid());
   const std::vector<Words> lines = {
-      {"rule"}, {"-j", "rule"}, {"-6", "rule"},
+      {"rule"},
+      {"-j", "rule"},
+      {"-6", "rule"},
       {"rule", "add", "from", "10.0.0.0/8", "table", "100"},
       {"rule", "add", "from", "fd00::/64", "table", "100"},  // IPv4 without -6: the kernel refuses
       {"rule", "del", "pref", "5000"},
-      {"rule", "add", "not", "from", "1.2.3.4", "to", "5.6.7.0/24", "tos", "10", "fwmark", "0x10/0xff", "iif", "lo",
-       "oif", "eth0", "pref", "200", "lookup", "200", "suppress_prefixlength", "0", "uidrange", "10-20", "ipproto",
-       "tcp", "sport", "80", "dport", "1000-2000", "protocol", "static"},
+      {"rule",      "add",        "not",    "from",      "1.2.3.4",
+       "to",        "5.6.7.0/24", "tos",    "10",        "fwmark",
+       "0x10/0xff", "iif",        "lo",     "oif",       "eth0",
+       "pref",      "200",        "lookup", "200",       "suppress_prefixlength",
+       "0",         "uidrange",   "10-20",  "ipproto",   "tcp",
+       "sport",     "80",         "dport",  "1000-2000", "protocol",
+       "static"},
       {"rule", "add", "pref", "300", "blackhole"},
       {"rule", "add", "pref", "301", "goto", "400"},
       {"rule", "add", "pref", "302", "nop"},
@@ -192,24 +254,49 @@ TEST_F(IpRuleGolden, EveryLineAsIpRunsIt) {
       {"rule", "add", "pref", "409", "type", "unreachable"},
       {"rule", "add", "pref", "410", "protocol", "99", "table", "9"},
       {"rule", "add", "pref", "300", "blackhole"},  // the same rule again: File exists
-      {"rule"}, {"-j", "rule"}, {"-j", "-p", "rule"}, {"-d", "rule"}, {"-d", "-j", "rule"},
-      {"rule", "show", "table", "200"}, {"rule", "show", "5.6.7.0/24"}, {"rule", "show", "from", "10.0.0.0/8"},
-      {"rule", "show", "from", "10.1.0.0/16"}, {"rule", "show", "to", "10.2.0.0/16"},
-      {"rule", "show", "pref", "402"}, {"rule", "show", "not"}, {"rule", "show", "tos", "10"},
-      {"rule", "show", "fwmark", "0x10/0xff"}, {"rule", "show", "iif", "lo"}, {"rule", "show", "oif", "eth0"},
-      {"rule", "show", "l3mdev"}, {"rule", "show", "uidrange", "10-20"}, {"rule", "show", "ipproto", "tcp"},
-      {"rule", "show", "sport", "80"}, {"rule", "show", "dport", "1000-2000"}, {"rule", "show", "tun_id", "7"},
-      {"rule", "show", "table", "main"}, {"rule", "show", "lookup", "1000"}, {"rule", "show", "protocol", "static"},
-      {"rule", "del", "pref", "300"}, {"rule", "del", "pref", "999"},
-      {"rule", "del", "from", "10.1.0.0/16", "to", "10.2.0.0/16"}, {"rule", "del", "table", "1000"},
+      {"rule"},
+      {"-j", "rule"},
+      {"-j", "-p", "rule"},
+      {"-d", "rule"},
+      {"-d", "-j", "rule"},
+      {"rule", "show", "table", "200"},
+      {"rule", "show", "5.6.7.0/24"},
+      {"rule", "show", "from", "10.0.0.0/8"},
+      {"rule", "show", "from", "10.1.0.0/16"},
+      {"rule", "show", "to", "10.2.0.0/16"},
+      {"rule", "show", "pref", "402"},
+      {"rule", "show", "not"},
+      {"rule", "show", "tos", "10"},
+      {"rule", "show", "fwmark", "0x10/0xff"},
+      {"rule", "show", "iif", "lo"},
+      {"rule", "show", "oif", "eth0"},
+      {"rule", "show", "l3mdev"},
+      {"rule", "show", "uidrange", "10-20"},
+      {"rule", "show", "ipproto", "tcp"},
+      {"rule", "show", "sport", "80"},
+      {"rule", "show", "dport", "1000-2000"},
+      {"rule", "show", "tun_id", "7"},
+      {"rule", "show", "table", "main"},
+      {"rule", "show", "lookup", "1000"},
+      {"rule", "show", "protocol", "static"},
+      {"rule", "del", "pref", "300"},
+      {"rule", "del", "pref", "999"},
+      {"rule", "del", "from", "10.1.0.0/16", "to", "10.2.0.0/16"},
+      {"rule", "del", "table", "1000"},
       {"-6", "rule", "add", "from", "fd00::/64", "table", "100", "pref", "100"},
       {"-6", "rule", "add", "to", "fd01::1", "table", "101"},
       {"-6", "rule", "add", "from", "10.0.0.0/8", "table", "100"},
-      {"-6", "rule"}, {"-6", "-j", "rule"},
-      {"rule", "flush", "protocol", "static"}, {"rule"},
-      {"rule", "flush", "table", "8"}, {"rule"},
-      {"-6", "rule", "flush"}, {"-6", "rule"},
-      {"rule", "flush"}, {"rule"}, {"-j", "rule"},
+      {"-6", "rule"},
+      {"-6", "-j", "rule"},
+      {"rule", "flush", "protocol", "static"},
+      {"rule"},
+      {"rule", "flush", "table", "8"},
+      {"rule"},
+      {"-6", "rule", "flush"},
+      {"-6", "rule"},
+      {"rule", "flush"},
+      {"rule"},
+      {"-j", "rule"},
   };
   for (const auto& line : lines) {
     auto theirs = ip_run(line, ip_ns.get());
@@ -229,7 +316,7 @@ TEST_F(IpRuleGolden, BatchStopsOrGoesOnAsIpDoes) {
       "rule add pref 102 from 10.3.0.0/16 table 12 protocol static\n"
       "rule add pref 100 from 10.1.0.0/16 table 10\n"  // exists
       "rule add pref 103 fwmark 3 table 13\n"
-      "rule del pref 999\n"                             // no such rule
+      "rule del pref 999\n"  // no such rule
       "rule add pref 104 blackhole\n"
       "rule del pref 101\n"
       "rule add pref 105 not to 10.5.0.0/16 lookup 15\n";

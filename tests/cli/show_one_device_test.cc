@@ -55,10 +55,17 @@ TEST_F(ShowOneDevice, ReadsTheDeviceAndTheLinksItNamesOnly) {
 // The same text and JSON as ip for the shows this path serves.
 TEST_F(ShowOneDevice, PrintsAsIp) {
   const std::vector<std::vector<std::string>> shows = {
-      {"link", "show", "v0"},      {"link", "show", "dev", "br0"},   {"-j", "link", "show", "v1"},
-      {"addr", "show", "dev", "v0"}, {"-j", "addr", "show", "dev", "w0"}, {"-br", "addr", "show", "dev", "v0"},
-      {"-s", "link", "show", "v0"}, {"-o", "addr", "show", "dev", "v0"}, {"link", "show", "nosuch"},
-      {"addr", "show", "dev", "nosuch"}, {"-4", "addr", "show", "dev", "br0"},
+      {"link", "show", "v0"},
+      {"link", "show", "dev", "br0"},
+      {"-j", "link", "show", "v1"},
+      {"addr", "show", "dev", "v0"},
+      {"-j", "addr", "show", "dev", "w0"},
+      {"-br", "addr", "show", "dev", "v0"},
+      {"-s", "link", "show", "v0"},
+      {"-o", "addr", "show", "dev", "v0"},
+      {"link", "show", "nosuch"},
+      {"addr", "show", "dev", "nosuch"},
+      {"-4", "addr", "show", "dev", "br0"},
   };
   for (auto words : shows) {
     words.insert(words.begin(), {"-n", ns_.name()});

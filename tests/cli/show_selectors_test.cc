@@ -39,10 +39,10 @@ class IpShowSelectorsParity : public cli_test::CliNetnsTest {
     if (IsSkipped()) return;
     for (const std::vector<std::string>& setup : std::vector<std::vector<std::string>>{
              {"link", "add", "br0", "address", "02:00:00:00:01:00", "type", "bridge"},
-             {"link", "add", "p0", "address", "02:00:00:00:01:01", "type", "veth", "peer", "name", "q0", "address",
-              "02:00:00:00:01:02"},
-             {"link", "add", "p1", "address", "02:00:00:00:01:03", "type", "veth", "peer", "name", "q1", "address",
-              "02:00:00:00:01:04"},
+             {"link", "add", "p0", "address", "02:00:00:00:01:01", "type", "veth", "peer", "name", "q0",
+              "address", "02:00:00:00:01:02"},
+             {"link", "add", "p1", "address", "02:00:00:00:01:03", "type", "veth", "peer", "name", "q1",
+              "address", "02:00:00:00:01:04"},
              {"link", "set", "p0", "master", "br0"},
              {"link", "set", "p1", "master", "br0"},
              {"addr", "add", "10.7.0.1/24", "dev", "p0"},
@@ -53,24 +53,32 @@ class IpShowSelectorsParity : public cli_test::CliNetnsTest {
 };
 
 TEST_F(IpShowSelectorsParity, ShowsWhatIpShows) {
-  for (const std::vector<std::string>& show : std::vector<std::vector<std::string>>{
-           {"link", "show", "master", "br0"},       {"addr", "show", "master", "br0"},
-           {"link", "show", "nomaster"},            {"addr", "show", "nomaster"},
-           {"link", "show", "type", "veth"},        {"addr", "show", "type", "bridge"},
-           {"link", "show", "type", "bridge_slave"}, {"addr", "show", "type", "bridge_slave"},
-           {"-j", "addr", "show", "master", "br0"}, {"-br", "link", "show", "nomaster"},
-           {"-d", "link", "show", "type", "bridge_slave"}, {"addr", "show", "master", "br0", "type", "veth"},
-           {"link", "show", "master", "p0"}}) {
+  for (const std::vector<std::string>& show :
+       std::vector<std::vector<std::string>>{{"link", "show", "master", "br0"},
+                                             {"addr", "show", "master", "br0"},
+                                             {"link", "show", "nomaster"},
+                                             {"addr", "show", "nomaster"},
+                                             {"link", "show", "type", "veth"},
+                                             {"addr", "show", "type", "bridge"},
+                                             {"link", "show", "type", "bridge_slave"},
+                                             {"addr", "show", "type", "bridge_slave"},
+                                             {"-j", "addr", "show", "master", "br0"},
+                                             {"-br", "link", "show", "nomaster"},
+                                             {"-d", "link", "show", "type", "bridge_slave"},
+                                             {"addr", "show", "master", "br0", "type", "veth"},
+                                             {"link", "show", "master", "p0"}}) {
     auto ours = brisk_run(show, ns());
     auto ip = ip_run(show, ns());
     EXPECT_EQ(ours.code, ip.code) << ::testing::PrintToString(show);
     EXPECT_EQ(ours.out, ip.out) << ::testing::PrintToString(show);
   }
   // A master or vrf ip cannot find while parsing: its argument error, exit 255.
-  for (const std::vector<std::string>& show : std::vector<std::vector<std::string>>{
-           {"link", "show", "master", "nosuch"}, {"addr", "show", "master", "nosuch"},
-           {"link", "show", "vrf", "br0"},       {"addr", "show", "vrf", "nosuch"},
-           {"addr", "flush", "master", "nosuch"}}) {
+  for (const std::vector<std::string>& show :
+       std::vector<std::vector<std::string>>{{"link", "show", "master", "nosuch"},
+                                             {"addr", "show", "master", "nosuch"},
+                                             {"link", "show", "vrf", "br0"},
+                                             {"addr", "show", "vrf", "nosuch"},
+                                             {"addr", "flush", "master", "nosuch"}}) {
     auto ours = brisk_run(show, ns());
     auto ip = ip_run(show, ns());
     EXPECT_EQ(ours.code, 255) << ::testing::PrintToString(show);

@@ -22,7 +22,8 @@ TEST(IpTokenGrammar, VerbsInIpsOrder) {
   EXPECT_FALSE(set.mutates());  // sent alone, outside a batch's pipeline
   auto del = ok({"token", "d", "::5", "dev", "d0"});
   EXPECT_EQ(del.token().token, "::");  // del reads no token
-  EXPECT_EQ(error_of({"token", "set", "::5"}).message, "Not enough information: \"dev\" argument is required.");
+  EXPECT_EQ(error_of({"token", "set", "::5"}).message,
+            "Not enough information: \"dev\" argument is required.");
   EXPECT_EQ(error_of({"token", "set", "dev", "d0"}).message, "Not enough information: token is required.");
   EXPECT_EQ(error_of({"token", "set", "10.0.0.1", "dev", "d0"}).message,
             "Error: inet6 prefix is expected rather than \"10.0.0.1\".");
@@ -51,7 +52,7 @@ TEST_F(IpToken, ChangesAndShowsAsIp) {
            {"token", "set", "::5", "dev", "lo"},  // the kernel refuses a loopback device: status 2
            {"token", "set", "zz", "dev", "v0"},
            {"token", "set", "::5"},
-           {"token", "list", "dev", "nope"},      // ip's argument error while it parses: 255
+           {"token", "list", "dev", "nope"},  // ip's argument error while it parses: 255
            {"token", "set", "::5", "dev", "nope"},
            {"token", "del", "dev", "v0"},
            {"token"},
@@ -63,7 +64,8 @@ TEST_F(IpToken, ChangesAndShowsAsIp) {
       same(full);
     }
   }
-  EXPECT_EQ(ip_run({"token", "get", "dev", "v1"}, ns()).out, "token ::1:2:3:4 dev v1\n");  // ip reads what brisk set
+  EXPECT_EQ(ip_run({"token", "get", "dev", "v1"}, ns()).out,
+            "token ::1:2:3:4 dev v1\n");  // ip reads what brisk set
 }
 
 // In a batch: a refused set fails its line (-force goes on); a missing

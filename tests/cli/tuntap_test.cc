@@ -3,9 +3,8 @@
 // `-j show` byte for byte, del, the error texts and exit codes, and batches.
 // The golden runs use `-n NAME` for both tools: ip reads tun_flags from
 // sysfs, which is right for a namespace only once ip -n has remounted /sys.
-#include <linux/if_tun.h>
-
 #include <gtest/gtest.h>
+#include <linux/if_tun.h>
 
 #include "cli_support.h"
 #include "parse_support.h"
@@ -36,8 +35,8 @@ TEST(IpTuntapGrammar, ObjectAndVerbs) {
 }
 
 TEST(IpTuntapGrammar, EveryKeyword) {
-  auto a = ok({"tuntap", "add", "dev", "tap7", "mode", "tap", "user", "1000", "group", "1001", "one_queue", "pi",
-               "vnet_hdr", "multi_queue"});
+  auto a = ok({"tuntap", "add", "dev", "tap7", "mode", "tap", "user", "1000", "group", "1001", "one_queue",
+               "pi", "vnet_hdr", "multi_queue"});
   EXPECT_EQ(a.name, "tap7");
   EXPECT_TRUE(a.tun().tap);
   EXPECT_EQ(a.tun().owner, 1000u);
@@ -46,14 +45,15 @@ TEST(IpTuntapGrammar, EveryKeyword) {
   auto defaults = ok({"tuntap", "add", "t0", "mode", "tun"});
   EXPECT_FALSE(defaults.tun().tap);
   EXPECT_FALSE(defaults.tun().owner || defaults.tun().group);
-  EXPECT_FALSE(defaults.tun().pi || defaults.tun().vnet_hdr || defaults.tun().multi_queue || defaults.tun().one_queue);
+  EXPECT_FALSE(defaults.tun().pi || defaults.tun().vnet_hdr || defaults.tun().multi_queue ||
+               defaults.tun().one_queue);
   // Prefixes as ip's matches() takes them, in ip's order: "m" is mode, "mu" multi_queue.
   auto p = ok({"tuntap", "add", "m", "ta", "p", "o", "v", "mu", "n", "x0", "u", "root", "g", "root"});
   EXPECT_TRUE(p.tun().tap && p.tun().pi && p.tun().one_queue && p.tun().vnet_hdr && p.tun().multi_queue);
   EXPECT_EQ(p.name, "x0");
   EXPECT_EQ(p.tun().owner, 0u);
   EXPECT_EQ(p.tun().group, 0u);
-  EXPECT_EQ(ok({"tuntap", "add", "mode", "t"}).tun().tap, false);  // "t" is tun
+  EXPECT_EQ(ok({"tuntap", "add", "mode", "t"}).tun().tap, false);           // "t" is tun
   EXPECT_EQ(ok({"tuntap", "add", "mode", "tun", "mode", "tun"}).name, "");  // no name: the kernel picks
   EXPECT_EQ(ok({"tuntap", "add", "name", "tap%d", "mode", "tap"}).name, "tap%d");
   // dev may replace a name given before; a number wraps as strtol's does, and -1 is "none".
@@ -78,22 +78,42 @@ TEST(IpTuntapGrammar, ErrorsAsIpPrintsThem) {
       {{"tuntap", "add", "t0"}, "You failed to specify a tunnel mode", 1},
       {{"tuntap", "del", "t0"}, "You failed to specify a tunnel mode", 1},
       {{"tuntap", "add", "t0", "mode", "foo"}, "Unknown tunnel mode \"foo\"", 255},
-      {{"tuntap", "add", "t0", "mode", "tun", "mode", "tap"}, "You managed to ask for more than one tunnel mode.", 255},
-      {{"tuntap", "add", "t0", "mode", "tap", "mode", "tun"}, "You managed to ask for more than one tunnel mode.", 255},
+      {{"tuntap", "add", "t0", "mode", "tun", "mode", "tap"},
+       "You managed to ask for more than one tunnel mode.",
+       255},
+      {{"tuntap", "add", "t0", "mode", "tap", "mode", "tun"},
+       "You managed to ask for more than one tunnel mode.",
+       255},
       {{"tuntap", "add", "t0", "mode"}, "Command line is not complete. Try option \"help\"", 255},
-      {{"tuntap", "add", "t0", "mode", "tap", "user"}, "Command line is not complete. Try option \"help\"", 255},
+      {{"tuntap", "add", "t0", "mode", "tap", "user"},
+       "Command line is not complete. Try option \"help\"",
+       255},
       {{"tuntap", "add", "dev"}, "Command line is not complete. Try option \"help\"", 255},
-      {{"tuntap", "add", "t0", "mode", "tap", "user", "nosuchuser-brisk"}, "invalid user \"nosuchuser-brisk\"", 255},
+      {{"tuntap", "add", "t0", "mode", "tap", "user", "nosuchuser-brisk"},
+       "invalid user \"nosuchuser-brisk\"",
+       255},
       {{"tuntap", "add", "t0", "mode", "tap", "user", ""}, "invalid user \"\"", 255},
-      {{"tuntap", "add", "t0", "mode", "tap", "group", "nosuchgrp-brisk"}, "invalid group \"nosuchgrp-brisk\"", 255},
-      {{"tuntap", "add", "t0", "t1", "mode", "tap"}, "Error: either \"name\" is duplicate, or \"t1\" is a garbage.", 255},
-      {{"tuntap", "add", "t0", "name", "t1"}, "Error: either \"name\" is duplicate, or \"t1\" is a garbage.", 255},
+      {{"tuntap", "add", "t0", "mode", "tap", "group", "nosuchgrp-brisk"},
+       "invalid group \"nosuchgrp-brisk\"",
+       255},
+      {{"tuntap", "add", "t0", "t1", "mode", "tap"},
+       "Error: either \"name\" is duplicate, or \"t1\" is a garbage.",
+       255},
+      {{"tuntap", "add", "t0", "name", "t1"},
+       "Error: either \"name\" is duplicate, or \"t1\" is a garbage.",
+       255},
       {{"tuntap", "del", "t0", "user", "5", "mode", "tap"},
-       "Error: either \"name\" is duplicate, or \"user\" is a garbage.", 255},
-      {{"tuntap", "add", "dev", "a/b", "mode", "tap"}, "Error: argument \"a/b\" is wrong: \"dev\" not a valid ifname", 255},
-      {{"tuntap", "add", "name", "a b", "mode", "tap"}, "Error: argument \"a b\" is wrong: \"name\" not a valid ifname", 255},
+       "Error: either \"name\" is duplicate, or \"user\" is a garbage.",
+       255},
+      {{"tuntap", "add", "dev", "a/b", "mode", "tap"},
+       "Error: argument \"a/b\" is wrong: \"dev\" not a valid ifname",
+       255},
+      {{"tuntap", "add", "name", "a b", "mode", "tap"},
+       "Error: argument \"a b\" is wrong: \"name\" not a valid ifname",
+       255},
       {{"tuntap", "add", "0123456789abcdef", "mode", "tap"},
-       "Error: argument \"0123456789abcdef\" is wrong: \"name\" not a valid ifname", 255},
+       "Error: argument \"0123456789abcdef\" is wrong: \"name\" not a valid ifname",
+       255},
       {{"tuntap", "foo"}, "Command \"foo\" is unknown, try \"brisk tuntap help\".", 255},
   };
   for (const auto& c : cases) {
@@ -104,12 +124,13 @@ TEST(IpTuntapGrammar, ErrorsAsIpPrintsThem) {
 }
 
 TEST(IpTuntapGrammar, HelpIsTheUsage) {
-  for (const Words& words : std::vector<Words>{{"tuntap", "help"}, {"tap", "help"}, {"tuntap", "add", "help"},
-                                               {"tuntap", "del", "t0", "h"}}) {
+  for (const Words& words : std::vector<Words>{
+           {"tuntap", "help"}, {"tap", "help"}, {"tuntap", "add", "help"}, {"tuntap", "del", "t0", "h"}}) {
     auto e = error_of(words);
     EXPECT_TRUE(e.help) << ::testing::PrintToString(words);
     EXPECT_EQ(e.exit_code, 255);
-    EXPECT_NE(e.message.find("[ one_queue ] [ pi ] [ vnet_hdr ] [ multi_queue ] [ name NAME ]"), std::string::npos);
+    EXPECT_NE(e.message.find("[ one_queue ] [ pi ] [ vnet_hdr ] [ multi_queue ] [ name NAME ]"),
+              std::string::npos);
   }
   EXPECT_NE(general_usage().find("tuntap"), std::string::npos);
 }
@@ -139,8 +160,11 @@ class IpTuntap : public ::testing::Test {
   }
   // Both namespaces show the same, in each form, by each tool.
   void same_show() {
-    for (const Words& show : std::vector<Words>{{"tuntap", "show"}, {"-j", "tuntap", "show"},
-                                                {"-j", "-p", "tuntap", "show"}, {"tap"}, {"-d", "tuntap", "list"},
+    for (const Words& show : std::vector<Words>{{"tuntap", "show"},
+                                                {"-j", "tuntap", "show"},
+                                                {"-j", "-p", "tuntap", "show"},
+                                                {"tap"},
+                                                {"-d", "tuntap", "list"},
                                                 {"-d", "-j", "tuntap", "show"}}) {
       auto theirs = ip_in(ip_ns_, show), ours = brisk_in(brisk_ns_, show);
       EXPECT_EQ(ours.code, theirs.code) << ::testing::PrintToString(show);
@@ -163,7 +187,7 @@ TEST_F(IpTuntap, AddEveryFlagCombinationThenShow) {
       {"tuntap", "add", "tap3", "mode", "tap", "vnet_hdr"},
       {"tuntap", "add", "tap4", "mode", "tap", "multi_queue"},
       {"tuntap", "add", "tun3", "mode", "tun", "pi", "one_queue", "vnet_hdr", "multi_queue", "user", "7"},
-      {"tuntap", "add", "mode", "tap"},             // the kernel names it tap5
+      {"tuntap", "add", "mode", "tap"},                   // the kernel names it tap5
       {"tuntap", "add", "name", "tun%d", "mode", "tun"},  // a template: tun4
       {"tuntap", "add", "tap6", "mode", "tap", "user", "-1", "group", "-1"},
   };
@@ -176,13 +200,13 @@ TEST_F(IpTuntap, DeleteAsIpDoes) {
                                              {"tuntap", "add", "tap1", "mode", "tap", "multi_queue"},
                                              {"tuntap", "add", "tun0", "mode", "tun", "vnet_hdr"}})
     same_change(add);
-  for (const Words& del : std::vector<Words>{
-           {"tuntap", "del", "tap0", "mode", "tun"},               // wrong mode: EINVAL
-           {"tuntap", "del", "tap1", "mode", "tap"},               // multi_queue differs: EINVAL
-           {"tuntap", "del", "nosuch", "mode", "tap"},             // no such device: succeeds
-           {"tuntap", "del", "tap0", "mode", "tap"},
-           {"tuntap", "del", "dev", "tap1", "mode", "tap", "multi_queue"},
-           {"tuntap", "d", "tun0", "mode", "tun"}})  // vnet_hdr need not match
+  for (const Words& del :
+       std::vector<Words>{{"tuntap", "del", "tap0", "mode", "tun"},    // wrong mode: EINVAL
+                          {"tuntap", "del", "tap1", "mode", "tap"},    // multi_queue differs: EINVAL
+                          {"tuntap", "del", "nosuch", "mode", "tap"},  // no such device: succeeds
+                          {"tuntap", "del", "tap0", "mode", "tap"},
+                          {"tuntap", "del", "dev", "tap1", "mode", "tap", "multi_queue"},
+                          {"tuntap", "d", "tun0", "mode", "tun"}})  // vnet_hdr need not match
     same_change(del);
   same_show();
   EXPECT_EQ(brisk_in(brisk_ns_, {"tuntap"}).out, "");
@@ -206,11 +230,13 @@ TEST_F(IpTuntap, ErrorsMatchIp) {
            {"tuntap", "del", "tap0", "user", "5", "mode", "tap"}})
     same_change(bad);
   // The usage and the unknown-command texts name the program.
-  for (const Words& words : std::vector<Words>{{"tuntap", "help"}, {"tuntap", "foo"}, {"tuntap", "add", "help"}}) {
+  for (const Words& words :
+       std::vector<Words>{{"tuntap", "help"}, {"tuntap", "foo"}, {"tuntap", "add", "help"}}) {
     auto theirs = ip_in(ip_ns_, words), ours = brisk_in(brisk_ns_, words);
     EXPECT_EQ(ours.code, theirs.code);
     std::string expected = theirs.err;
-    for (std::size_t at; (at = expected.find("ip tuntap")) != std::string::npos;) expected.replace(at, 2, "brisk");
+    for (std::size_t at; (at = expected.find("ip tuntap")) != std::string::npos;)
+      expected.replace(at, 2, "brisk");
     if (words[1] != "foo") {
       auto tail = ours.err.find("brisk tap is the same object");
       EXPECT_EQ(ours.err.substr(0, tail), expected);

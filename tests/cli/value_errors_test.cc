@@ -1,13 +1,12 @@
 // Values are checked by the parser, with ip's words: the parser tables for
 // route protocols, tables and netns PIDs, and the same stderr and exit code
 // as ip 6.1 for each bad value.
+#include <gtest/gtest.h>
 #include <linux/rtnetlink.h>
 
-#include <gtest/gtest.h>
-
 #include "cli/ip/ip.h"
-#include "parse_support.h"
 #include "cli_support.h"
+#include "parse_support.h"
 
 namespace brisk::ipcli {
 namespace {
@@ -18,23 +17,27 @@ TEST(IpValues, RouteProtocolsByAnyNameOrNumber) {
   EXPECT_EQ(ok({"route", "add", "10.0.0.0/8", "dev", "v0", "protocol", "99"}).route().protocol, 99);
   EXPECT_EQ(ok({"route", "show", "proto", "dhcp"}).filter().protocol, RTPROT_DHCP);
   auto bad = error_of({"route", "add", "10.0.0.0/8", "dev", "v0", "proto", "nosuch"});
-  EXPECT_EQ(format_error(bad.message, bad.exact), "Error: argument \"nosuch\" is wrong: \"protocol\" value is invalid\n");
+  EXPECT_EQ(format_error(bad.message, bad.exact),
+            "Error: argument \"nosuch\" is wrong: \"protocol\" value is invalid\n");
   EXPECT_EQ(bad.exit_code, 255);
   EXPECT_FALSE(parse_command(Words{"route", "add", "10.0.0.0/8", "dev", "v0", "proto", "256"}, Globals{}));
 }
 
 TEST(IpValues, RouteTablesByNameOrNumber) {
   EXPECT_EQ(ok({"route", "add", "10.0.0.0/8", "dev", "v0", "table", "local"}).route().table, RT_TABLE_LOCAL);
-  EXPECT_EQ(ok({"route", "add", "10.0.0.0/8", "dev", "v0", "table", "4294967295"}).route().table, 4294967295u);
+  EXPECT_EQ(ok({"route", "add", "10.0.0.0/8", "dev", "v0", "table", "4294967295"}).route().table,
+            4294967295u);
   EXPECT_EQ(ok({"route", "show", "table", "all"}).route().table, RT_TABLE_UNSPEC);
-  EXPECT_NE(error_of({"route", "add", "10.0.0.0/8", "dev", "v0", "table", "4294967296"}).message.find("\"table\""),
-            std::string::npos);
+  EXPECT_NE(
+      error_of({"route", "add", "10.0.0.0/8", "dev", "v0", "table", "4294967296"}).message.find("\"table\""),
+      std::string::npos);
   EXPECT_NE(error_of({"route", "show", "table", "nosuch"}).message.find("table id"), std::string::npos);
 }
 
 TEST(IpValues, LinkLayerAddressesAsIpReadsThem) {
   // Each byte as sscanf's %x reads it, written back in full.
-  EXPECT_EQ(ok({"neigh", "add", "10.0.0.9", "lladdr", "2:0:0:0:0:1", "dev", "d0"}).neigh().lladdr, "02:00:00:00:00:01");
+  EXPECT_EQ(ok({"neigh", "add", "10.0.0.9", "lladdr", "2:0:0:0:0:1", "dev", "d0"}).neigh().lladdr,
+            "02:00:00:00:00:01");
   EXPECT_EQ(ok({"neigh", "add", "10.0.0.9", "lladdr", "0x2:0:0:0:0:AB", "dev", "d0"}).neigh().lladdr,
             "02:00:00:00:00:ab");
   EXPECT_EQ(ok({"link", "set", "d0", "address", "2:0:0:0:0:a"}).link_set().address, "02:00:00:00:00:0a");

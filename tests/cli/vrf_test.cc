@@ -18,25 +18,30 @@ class Vrf : public cli_test::TwinNetnsTest {
   void SetUp() override {
     TwinNetnsTest::SetUp();
     if (IsSkipped()) return;
-    make_twin({cli_test::fixed_veth_pair(), {"link", "set", "v0", "up"}, {"addr", "add", "10.0.7.1/24", "dev", "v0"}});
+    make_twin({cli_test::fixed_veth_pair(),
+               {"link", "set", "v0", "up"},
+               {"addr", "add", "10.0.7.1/24", "dev", "v0"}});
   }
   void same_state() {
-    for (const Words& show : std::vector<Words>{{"route", "show", "table", "all"}, {"-br", "link"}, {"link", "show", "v1"}})
-      EXPECT_EQ(cli_test::ip_run(show, ns()).out, cli_test::ip_run(show, ip_ns()).out) << ::testing::PrintToString(show);
+    for (const Words& show :
+         std::vector<Words>{{"route", "show", "table", "all"}, {"-br", "link"}, {"link", "show", "v1"}})
+      EXPECT_EQ(cli_test::ip_run(show, ns()).out, cli_test::ip_run(show, ip_ns()).out)
+          << ::testing::PrintToString(show);
   }
 };
 
 TEST_F(Vrf, NoVrfIsIpsArgumentError) {
-  for (const Words& args : std::vector<Words>{{"route", "add", "10.71.0.0/16", "dev", "v0", "vrf", "red"},
-                                              {"route", "add", "10.71.0.0/16", "vr", "v1", "dev", "v0"},
-                                              {"route", "replace", "10.71.0.0/16", "dev", "v0", "vrf", "red"},
-                                              {"link", "set", "v1", "vrf", "red"},
-                                              {"link", "set", "v1", "vrf", "v0"},
-                                              {"link", "add", "z0", "vrf", "lo", "type", "veth", "peer", "name", "z1"},
-                                              {"link", "add", "z0", "type", "veth", "peer", "name", "z1", "vrf", "lo"},
-                                              {"route", "show", "vrf", "red"},
-                                              {"route", "flush", "vrf", "v0"},
-                                              {"route", "get", "10.0.7.9", "vrf", "v0"}})
+  for (const Words& args :
+       std::vector<Words>{{"route", "add", "10.71.0.0/16", "dev", "v0", "vrf", "red"},
+                          {"route", "add", "10.71.0.0/16", "vr", "v1", "dev", "v0"},
+                          {"route", "replace", "10.71.0.0/16", "dev", "v0", "vrf", "red"},
+                          {"link", "set", "v1", "vrf", "red"},
+                          {"link", "set", "v1", "vrf", "v0"},
+                          {"link", "add", "z0", "vrf", "lo", "type", "veth", "peer", "name", "z1"},
+                          {"link", "add", "z0", "type", "veth", "peer", "name", "z1", "vrf", "lo"},
+                          {"route", "show", "vrf", "red"},
+                          {"route", "flush", "vrf", "v0"},
+                          {"route", "get", "10.0.7.9", "vrf", "v0"}})
     same(args);
   same_state();
 }

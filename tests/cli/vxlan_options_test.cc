@@ -216,10 +216,11 @@ TEST_F(IpVxlanOptions, CreatedAsIpCreatesThem) {
   }
   // With no address given, -6 makes an IPv6 device (ip sends the group ::)
   // and -4 sends 0.0.0.0; a local address picks the family itself.
-  for (const Words& line : std::vector<Words>{
-           {"-6", "link", "add", "vx18", "type", "vxlan", "id", "18", "dstport", "4796"},
-           {"-4", "link", "add", "vx19", "type", "vxlan", "id", "19", "dstport", "4797"},
-           {"-6", "link", "add", "vx20", "type", "vxlan", "id", "20", "dstport", "4798", "local", "10.0.0.2"}}) {
+  for (const Words& line :
+       std::vector<Words>{{"-6", "link", "add", "vx18", "type", "vxlan", "id", "18", "dstport", "4796"},
+                          {"-4", "link", "add", "vx19", "type", "vxlan", "id", "19", "dstport", "4797"},
+                          {"-6", "link", "add", "vx20", "type", "vxlan", "id", "20", "dstport", "4798",
+                           "local", "10.0.0.2"}}) {
     same(line);
     expect_same_device(line[3], ::testing::PrintToString(line));
   }

@@ -6,14 +6,13 @@
 // touched.
 #pragma once
 
+#include <gtest/gtest.h>
 #include <unistd.h>
 
 #include <map>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <gtest/gtest.h>
-#include <nlohmann/json.hpp>
 
 #include "brisk/command.h"
 #include "brisk/netlink/netns.h"
@@ -61,7 +60,8 @@ class Sandbox {
         .check(false);
     return c;
   }
-  PluginRun run(const std::string& plugin, const std::map<std::string, std::string>& env, const std::string& conf) const {
+  PluginRun run(const std::string& plugin, const std::map<std::string, std::string>& env,
+                const std::string& conf) const {
     brisk::Output o = command(plugin, env, conf).output();
     return {o.status.exit.code().value_or(-1), o.out, o.err};
   }
@@ -90,7 +90,8 @@ class Sandbox {
 };
 
 inline std::map<std::string, std::string> cni_env(const std::string& command, const std::string& id,
-                                                  const std::string& netns, const std::string& ifname = "eth0") {
+                                                  const std::string& netns,
+                                                  const std::string& ifname = "eth0") {
   return {{"CNI_COMMAND", command}, {"CNI_CONTAINERID", id}, {"CNI_NETNS", netns}, {"CNI_IFNAME", ifname}};
 }
 

@@ -1,11 +1,11 @@
 // Faults: an ADD killed at any moment, and the features this kernel may
 // lack (bridge VLAN filtering), and the spoof check's rules.
+#include <gtest/gtest.h>
+
 #include <filesystem>
 #include <fstream>
-#include <thread>
-
-#include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
+#include <thread>
 
 #include "cni/cni_driver.h"
 
@@ -16,8 +16,12 @@ using nlohmann::json;
 namespace fs = std::filesystem;
 
 json conf(const std::string& data_dir) {
-  return {{"cniVersion", "1.0.0"}, {"name", "faultnet"}, {"type", "brisk-bridge"}, {"isGateway", true},
-          {"ipMasq", true},        {"macspoofchk", true},
+  return {{"cniVersion", "1.0.0"},
+          {"name", "faultnet"},
+          {"type", "brisk-bridge"},
+          {"isGateway", true},
+          {"ipMasq", true},
+          {"macspoofchk", true},
           {"ipam", {{"type", "host-local"}, {"subnet", "10.55.0.0/24"}, {"dataDir", data_dir}}}};
 }
 
@@ -49,10 +53,12 @@ TEST(CniFaults, AnAddKilledAtAnyStepIsUndoneByDel) {
     if (fs::exists(store))
       for (const auto& e : fs::directory_iterator(store)) {
         std::string name = e.path().filename();
-        if (name == "lock" || name.rfind("last_reserved_ip.", 0) == 0 || name.rfind(".brisk-tmp-", 0) == 0) continue;
+        if (name == "lock" || name.rfind("last_reserved_ip.", 0) == 0 || name.rfind(".brisk-tmp-", 0) == 0)
+          continue;
         std::ifstream in(e.path(), std::ios::binary);
         std::string content((std::istreambuf_iterator<char>(in)), {});
-        EXPECT_TRUE(content == "warm\r\neth0" || (content.rfind("k", 0) == 0 && content.find("\r\neth0") != std::string::npos))
+        EXPECT_TRUE(content == "warm\r\neth0" ||
+                    (content.rfind("k", 0) == 0 && content.find("\r\neth0") != std::string::npos))
             << name << " holds \"" << content << "\"";
       }
     PluginRun del = sandbox.run(BRISK_BRIDGE_PATH, cni_env("DEL", id, pod), c);
@@ -65,9 +71,11 @@ TEST(CniFaults, AnAddKilledAtAnyStepIsUndoneByDel) {
     EXPECT_TRUE(name == "lock" || name.rfind("last_reserved_ip.", 0) == 0) << "left behind: " << name;
   }
   EXPECT_TRUE(sandbox.ip(sandbox.host(), {"link", "show", "type", "veth"}).empty());
-  std::string pods = sandbox.shell_in(sandbox.host(), {"nft", "-j", "list", "set", "ip", "brisk_cni", "pods"});
+  std::string pods =
+      sandbox.shell_in(sandbox.host(), {"nft", "-j", "list", "set", "ip", "brisk_cni", "pods"});
   EXPECT_EQ(pods.find("\"elem\""), std::string::npos) << pods;
-  std::string ports = sandbox.shell_in(sandbox.host(), {"nft", "-j", "list", "set", "bridge", "brisk_cni", "ports"});
+  std::string ports =
+      sandbox.shell_in(sandbox.host(), {"nft", "-j", "list", "set", "bridge", "brisk_cni", "ports"});
   EXPECT_EQ(ports.find("\"elem\""), std::string::npos) << ports;
   RecordProperty("killed_early", killed_early);
   RecordProperty("completed", completed);
@@ -79,15 +87,20 @@ TEST(CniFaults, SpoofCheckElementsFollowThePod) {
   Sandbox sandbox;
   ASSERT_TRUE(sandbox.ok());
   std::string pod = sandbox.add_pod();
-  PluginRun add = sandbox.run(BRISK_BRIDGE_PATH, cni_env("ADD", "spoof", pod), conf(sandbox.data_dir()).dump());
+  PluginRun add =
+      sandbox.run(BRISK_BRIDGE_PATH, cni_env("ADD", "spoof", pod), conf(sandbox.data_dir()).dump());
   ASSERT_EQ(add.exit_code, 0) << add.out;
   json r = add.json();
   std::string host_veth = r["interfaces"][1]["name"], mac = r["interfaces"][2]["mac"];
-  std::string allowed = sandbox.shell_in(sandbox.host(), {"nft", "list", "set", "bridge", "brisk_cni", "allowed"});
+  std::string allowed =
+      sandbox.shell_in(sandbox.host(), {"nft", "list", "set", "bridge", "brisk_cni", "allowed"});
   EXPECT_NE(allowed.find("\"" + host_veth + "\" . " + mac), std::string::npos) << allowed;
-  std::string chain = sandbox.shell_in(sandbox.host(), {"nft", "list", "chain", "bridge", "brisk_cni", "prerouting"});
+  std::string chain =
+      sandbox.shell_in(sandbox.host(), {"nft", "list", "chain", "bridge", "brisk_cni", "prerouting"});
   EXPECT_NE(chain.find("iifname @ports iifname . ether saddr != @allowed drop"), std::string::npos) << chain;
-  ASSERT_EQ(sandbox.run(BRISK_BRIDGE_PATH, cni_env("DEL", "spoof", pod), conf(sandbox.data_dir()).dump()).exit_code, 0);
+  ASSERT_EQ(
+      sandbox.run(BRISK_BRIDGE_PATH, cni_env("DEL", "spoof", pod), conf(sandbox.data_dir()).dump()).exit_code,
+      0);
   allowed = sandbox.shell_in(sandbox.host(), {"nft", "list", "set", "bridge", "brisk_cni", "allowed"});
   EXPECT_EQ(allowed.find(host_veth), std::string::npos) << allowed;
 
@@ -101,8 +114,9 @@ TEST(CniFaults, SpoofCheckElementsFollowThePod) {
   sandbox.delete_pod(pod2);  // the pair goes with the namespace; the elements stay
   for (int i = 0; i < 100 && !sandbox.ip(sandbox.host(), {"link", "show", "dev", veth2}).empty(); ++i)
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  EXPECT_NE(sandbox.shell_in(sandbox.host(), {"nft", "list", "set", "bridge", "brisk_cni", "allowed"}).find(veth2),
-            std::string::npos);
+  EXPECT_NE(
+      sandbox.shell_in(sandbox.host(), {"nft", "list", "set", "bridge", "brisk_cni", "allowed"}).find(veth2),
+      std::string::npos);
   gc_conf["cni.dev/attachments"] = json::array();
   EXPECT_EQ(sandbox.run(BRISK_BRIDGE_PATH, {{"CNI_COMMAND", "GC"}}, gc_conf.dump()).exit_code, 0);
   for (const char* set : {"ports", "allowed"}) {
@@ -118,7 +132,8 @@ TEST(CniFaults, VlanPortsWhereTheKernelHasVlanFiltering) {
   sandbox.shell_in(sandbox.host(), {"ip", "link", "add", "vprobe", "type", "bridge", "vlan_filtering", "1"});
   json probe = sandbox.ip(sandbox.host(), {"-d", "link", "show", "dev", "vprobe"});
   bool filtering = !probe.empty() && probe[0]["linkinfo"]["info_data"].value("vlan_filtering", 0) == 1;
-  if (!filtering) GTEST_SKIP() << "this kernel lacks bridge VLAN filtering (CONFIG_BRIDGE_VLAN_FILTERING): no vlan tests";
+  if (!filtering)
+    GTEST_SKIP() << "this kernel lacks bridge VLAN filtering (CONFIG_BRIDGE_VLAN_FILTERING): no vlan tests";
   json c = conf(sandbox.data_dir());
   c["vlan"] = 100;
   c["macspoofchk"] = false;
@@ -152,9 +167,13 @@ TEST(CniIpamExec, ExecsThePluginAndReleasesOnFailure) {
   std::ofstream(dir + "/spy") << "#!/bin/sh\necho \"$CNI_COMMAND $CNI_CONTAINERID $CNI_IFNAME\" >> " << log
                               << "\nexec /usr/lib/cni/static\n";
   fs::permissions(dir + "/spy", fs::perms::owner_all);
-  json c = {{"cniVersion", "1.0.0"}, {"name", "staticnet"}, {"type", "brisk-bridge"}, {"bridge", "brs0"},
-            {"isGateway", true},
-            {"ipam", {{"type", "spy"}, {"addresses", {{{"address", "10.44.0.5/24"}, {"gateway", "10.44.0.1"}}}}}}};
+  json c = {
+      {"cniVersion", "1.0.0"},
+      {"name", "staticnet"},
+      {"type", "brisk-bridge"},
+      {"bridge", "brs0"},
+      {"isGateway", true},
+      {"ipam", {{"type", "spy"}, {"addresses", {{{"address", "10.44.0.5/24"}, {"gateway", "10.44.0.1"}}}}}}};
   std::string pod = sandbox.add_pod();
   auto env = cni_env("ADD", "st1", pod);
   env["CNI_PATH"] = dir;
@@ -174,7 +193,8 @@ TEST(CniIpamExec, ExecsThePluginAndReleasesOnFailure) {
   env["CNI_PATH"] = dir;
   PluginRun failed = sandbox.run(BRISK_BRIDGE_PATH, env, clash.dump());
   EXPECT_EQ(failed.exit_code, 1);
-  EXPECT_NE(failed.out.find("already has an IP address different from 10.45.0.1/24"), std::string::npos) << failed.out;
+  EXPECT_NE(failed.out.find("already has an IP address different from 10.45.0.1/24"), std::string::npos)
+      << failed.out;
   EXPECT_TRUE(sandbox.ip(pod2, {"link", "show", "dev", "eth0"}).empty());
   std::ifstream in(log);
   std::string text((std::istreambuf_iterator<char>(in)), {});

@@ -1,16 +1,16 @@
 // host-local in-process, with no kernel: config checks, the allocator's
 // order, the store's bytes, and the index's behaviour when another writer
 // (the reference plugin) changes the store.
+#include "brisk/cni/host_local.h"
+
+#include <gtest/gtest.h>
 #include <sys/stat.h>
 
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 
-#include <gtest/gtest.h>
-#include <nlohmann/json.hpp>
-
 #include "brisk/cni/error.h"
-#include "brisk/cni/host_local.h"
 #include "cni/lease_store.h"
 #include "support/test_support.h"
 
@@ -77,7 +77,8 @@ TEST(HostLocalConfig, RejectsWhatTheReferenceRejects) {
       {{{"subnet", "10.1.0.0/24"}, {"rangeStart", "10.2.0.1"}}, "RangeStart 10.2.0.1 not in network"},
       {{{"subnet", "10.1.0.0/24"}, {"rangeEnd", "10.2.0.1"}}, "RangeEnd 10.2.0.1 not in network"},
       {{{"subnet", "nonsense"}}, "invalid CIDR address"},
-      {{{"ranges", {{{{"subnet", "10.1.0.0/24"}}}, {{{"subnet", "10.1.0.0/16"}}}}}}, "range set 0 overlaps with 1"},
+      {{{"ranges", {{{{"subnet", "10.1.0.0/24"}}}, {{{"subnet", "10.1.0.0/16"}}}}}},
+       "range set 0 overlaps with 1"},
       {{{"ranges", {{{{"subnet", "10.1.0.0/24"}}, {{"subnet", "10.1.0.0/25"}}}}}}, "overlap"},
       {{{"ranges", {{{{"subnet", "10.1.0.0/24"}}, {{"subnet", "fd00::/64"}}}}}}, "mixed address families"},
       {{{"subnet", 5}}, "\"subnet\" must be a string"},
@@ -89,7 +90,9 @@ TEST(HostLocalConfig, RejectsWhatTheReferenceRejects) {
   }
   json old = conf("/d", {{"ranges", {{{{"subnet", "10.1.0.0/24"}}}, {{{"subnet", "10.2.0.0/24"}}}}}});
   old["cniVersion"] = "0.2.0";
-  EXPECT_NE(message_of([&] { parse_host_local_config(old, ""); }).find("does not support more than 1 address per family"),
+  EXPECT_NE(message_of([&] {
+              parse_host_local_config(old, "");
+            }).find("does not support more than 1 address per family"),
             std::string::npos);
 }
 
@@ -115,7 +118,8 @@ TEST(HostLocal, AllocatesRoundRobinAndWritesTheReferencesBytes) {
   // .1 is the gateway, .7 the broadcast: the /29 is full now.
   auto full = [&] { host_local_add(c, "ctr-g", "eth0"); };
   EXPECT_EQ(code_of(full), ErrorCode::try_again_later);
-  EXPECT_NE(message_of(full).find("no IP addresses available in range set: 10.1.0.1-10.1.0.6"), std::string::npos);
+  EXPECT_NE(message_of(full).find("no IP addresses available in range set: 10.1.0.1-10.1.0.6"),
+            std::string::npos);
   EXPECT_FALSE(exists(store + "/10.1.0.7"));
 }
 
@@ -127,7 +131,8 @@ TEST(HostLocal, RejectsADuplicatePairAndKeepsItsLease) {
   EXPECT_NE(message_of(again).find("10.1.0.2 has been allocated to ctr, duplicate allocation is not allowed"),
             std::string::npos);
   EXPECT_EQ(slurp(dir.path() + "/net/10.1.0.2"), "ctr\r\neth0");
-  EXPECT_EQ(host_local_add(c, "ctr", "eth1").ips[0].address.to_string(), "10.1.0.3/24");  // another ifname is fine
+  EXPECT_EQ(host_local_add(c, "ctr", "eth1").ips[0].address.to_string(),
+            "10.1.0.3/24");  // another ifname is fine
   host_local_check(c, "ctr", "eth0");
   EXPECT_EQ(host_local_del(c, "ctr", "eth0").size(), 1u);
   EXPECT_EQ(host_local_del(c, "ctr", "eth0").size(), 0u);  // a second DEL succeeds
@@ -148,9 +153,12 @@ TEST(HostLocal, RequestedAddressesAndDualStack) {
   auto taken = [&] { host_local_add(other, "ctr2", "eth0"); };
   EXPECT_NE(message_of(taken).find("requested IP address 10.1.0.77 is not available"), std::string::npos);
   auto gw = parse_host_local_config(conf(dir.path(), ipam), "IP=10.1.0.1");
-  EXPECT_NE(message_of([&] { host_local_add(gw, "ctr3", "eth0"); }).find("is subnet's gateway"), std::string::npos);
+  EXPECT_NE(message_of([&] { host_local_add(gw, "ctr3", "eth0"); }).find("is subnet's gateway"),
+            std::string::npos);
   auto outside = parse_host_local_config(conf(dir.path(), ipam), "IP=192.168.0.1");
-  EXPECT_NE(message_of([&] { host_local_add(outside, "ctr4", "eth0"); }).find("failed to allocate all requested IPs"),
+  EXPECT_NE(message_of([&] {
+              host_local_add(outside, "ctr4", "eth0");
+            }).find("failed to allocate all requested IPs"),
             std::string::npos);
   EXPECT_EQ(host_local_del(c, "ctr", "eth0").size(), 2u);
   // Nothing of the failed ADDs is left: only lock and last_reserved_ip.*.

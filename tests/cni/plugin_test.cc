@@ -1,14 +1,13 @@
 // brisk-bridge driven as a runtime drives it, and beside the reference
 // bridge + host-local (Debian's containernetworking-plugins) as the oracle.
+#include <gtest/gtest.h>
 #include <sys/stat.h>
 
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
-
-#include <gtest/gtest.h>
-#include <nlohmann/json.hpp>
 
 #include "brisk/run_all.h"
 #include "cni/cni_driver.h"
@@ -82,7 +81,8 @@ TEST_F(PluginTest, AddCheckDelAsARuntimeDrivesIt) {
       sandbox_.shell_in(pod, {"ip", "route", "del", "default"});
       check = sandbox_.run(kBrisk, cni_env("CHECK", "ctr" + version, pod), chained.dump());
       EXPECT_EQ(check.exit_code, 1);
-      EXPECT_NE(check.out.find("Expected Route {Dst:0.0.0.0/0 GW:10.88.0.1} not found in routing table"), std::string::npos)
+      EXPECT_NE(check.out.find("Expected Route {Dst:0.0.0.0/0 GW:10.88.0.1} not found in routing table"),
+                std::string::npos)
           << check.out;
       json no_prev = conf;
       check = sandbox_.run(kBrisk, cni_env("CHECK", "ctr" + version, pod), no_prev.dump());
@@ -96,9 +96,11 @@ TEST_F(PluginTest, AddCheckDelAsARuntimeDrivesIt) {
     EXPECT_EQ(del.exit_code, 0) << "a second DEL succeeds: " << del.out;
   }
   auto files = leases(sandbox_.data_dir() + "/testnet");
-  for (const auto& [name, content] : files) EXPECT_TRUE(name == "lock" || name.rfind("last_reserved_ip.", 0) == 0) << name;
+  for (const auto& [name, content] : files)
+    EXPECT_TRUE(name == "lock" || name.rfind("last_reserved_ip.", 0) == 0) << name;
   // Only the bridge is left on the host: every veth went with its pod's end.
-  for (const auto& link : sandbox_.ip(sandbox_.host(), {"link", "show", "type", "veth"})) ADD_FAILURE() << link.dump();
+  for (const auto& link : sandbox_.ip(sandbox_.host(), {"link", "show", "type", "veth"}))
+    ADD_FAILURE() << link.dump();
 }
 
 TEST_F(PluginTest, DelSucceedsWhenTheNetnsIsGoneOrNotGiven) {
@@ -106,7 +108,8 @@ TEST_F(PluginTest, DelSucceedsWhenTheNetnsIsGoneOrNotGiven) {
   conf["ipMasq"] = true;
   std::string pod = sandbox_.add_pod();
   ASSERT_EQ(sandbox_.run(kBrisk, cni_env("ADD", "gone", pod), conf.dump()).exit_code, 0);
-  EXPECT_NE(sandbox_.shell_in(sandbox_.host(), {"nft", "list", "set", "ip", "brisk_cni", "pods"}).find("testnet gone eth0"),
+  EXPECT_NE(sandbox_.shell_in(sandbox_.host(), {"nft", "list", "set", "ip", "brisk_cni", "pods"})
+                .find("testnet gone eth0"),
             std::string::npos);
   sandbox_.delete_pod(pod);
   PluginRun del = sandbox_.run(kBrisk, cni_env("DEL", "gone", pod), conf.dump());
@@ -145,13 +148,15 @@ TEST_F(PluginTest, FailuresAreClearAndLeaveNothing) {
   EXPECT_EQ(leases(sandbox_.data_dir() + "/testnet").count("10.88.0.3"), 0u);
 
   // A device named like the bridge that is not one.
-  sandbox_.shell_in(sandbox_.host(), {"ip", "link", "add", "notbr", "type", "veth", "peer", "name", "notbr-p"});
+  sandbox_.shell_in(sandbox_.host(),
+                    {"ip", "link", "add", "notbr", "type", "veth", "peer", "name", "notbr-p"});
   json bad = conf;
   bad["bridge"] = "notbr";
   std::string pod2 = sandbox_.add_pod();
   PluginRun notbr = sandbox_.run(kBrisk, cni_env("ADD", "three", pod2), bad.dump());
   EXPECT_EQ(notbr.exit_code, 1);
-  EXPECT_NE(notbr.out.find("\\\"notbr\\\" already exists but is not a bridge"), std::string::npos) << notbr.out;
+  EXPECT_NE(notbr.out.find("\\\"notbr\\\" already exists but is not a bridge"), std::string::npos)
+      << notbr.out;
   EXPECT_TRUE(sandbox_.ip(pod2, {"link", "show", "dev", "eth0"}).empty());
 
   // An exhausted range: the veth made before IPAM is removed again.
@@ -177,15 +182,18 @@ TEST_F(PluginTest, MatchesTheReferencePlugin) {
   for (bool dual : {false, true}) {
     SCOPED_TRACE(dual ? "dual stack" : "IPv4");
     json ref_conf = base_conf(other.data_dir());
-    if (dual) ref_conf["ipam"] = {{"type", "host-local"}, {"dataDir", other.data_dir()},
-                                  {"ranges", {{{{"subnet", "10.77.0.0/24"}}}, {{{"subnet", "fd00:77::/64"}}}}}};
+    if (dual)
+      ref_conf["ipam"] = {{"type", "host-local"},
+                          {"dataDir", other.data_dir()},
+                          {"ranges", {{{{"subnet", "10.77.0.0/24"}}}, {{{"subnet", "fd00:77::/64"}}}}}};
     std::string bridge = dual ? "cni1" : "cni0";  // a bridge keeps its gateway: one per subnet
     ref_conf["bridge"] = bridge;
     json conf = ref_conf;
     conf["type"] = "brisk-bridge";
     conf["ipam"]["dataDir"] = sandbox_.data_dir();
     std::string id = dual ? "dual" : "single";
-    PluginRun ref = other.run(kReference, cni_env("ADD", id, ref_pod, dual ? "net1" : "eth0"), ref_conf.dump());
+    PluginRun ref =
+        other.run(kReference, cni_env("ADD", id, ref_pod, dual ? "net1" : "eth0"), ref_conf.dump());
     PluginRun mine = sandbox_.run(kBrisk, cni_env("ADD", id, pod, dual ? "net1" : "eth0"), conf.dump());
     ASSERT_EQ(ref.exit_code, 0) << ref.out;
     ASSERT_EQ(mine.exit_code, 0) << mine.out;
@@ -210,7 +218,8 @@ TEST_F(PluginTest, MatchesTheReferencePlugin) {
       json st;
       for (const auto& a : s.ip(p, {"addr", "show", "dev", ifname}))
         for (const auto& info : a["addr_info"])
-          if (info["scope"] == "global") st["pod_addrs"].push_back(info["local"].get<std::string>() + "/" + info["prefixlen"].dump());
+          if (info["scope"] == "global")
+            st["pod_addrs"].push_back(info["local"].get<std::string>() + "/" + info["prefixlen"].dump());
       for (auto r : s.ip(p, {"route", "show"})) st["pod_routes4"].push_back(r);
       for (auto r : s.ip(p, {"-6", "route", "show", "table", "main"}))
         if (r["dst"] != "fe80::/64") st["pod_routes6"].push_back(r);
@@ -221,7 +230,9 @@ TEST_F(PluginTest, MatchesTheReferencePlugin) {
         st["port_hairpin"].push_back(l["linkinfo"]["info_slave_data"]["hairpin"]);
         st["port_up"].push_back(l["flags"]);
       }
-      for (const std::string& sysctl : std::vector<std::string>{"net/ipv4/ip_forward", "net/ipv6/conf/all/forwarding", "net/ipv6/conf/" + bridge + "/accept_ra"})
+      for (const std::string& sysctl :
+           std::vector<std::string>{"net/ipv4/ip_forward", "net/ipv6/conf/all/forwarding",
+                                    "net/ipv6/conf/" + bridge + "/accept_ra"})
         st[sysctl] = s.shell_in(s.host(), {"cat", "/proc/sys/" + sysctl});
       for (std::string sysctl : {"net/ipv4/conf/IF/arp_notify", "net/ipv6/conf/IF/accept_dad"}) {
         sysctl.replace(sysctl.find("IF"), 2, ifname);
@@ -271,8 +282,10 @@ TEST_F(PluginTest, ParallelAddsAndDelsGetDistinctAddressesAndLeaveNothing) {
   std::vector<brisk::Command> adds, dels;
   for (int i = 0; i < kPods; ++i) {
     pods.push_back(sandbox_.add_pod());
-    adds.push_back(sandbox_.command(kBrisk, cni_env("ADD", "p" + std::to_string(i), pods.back()), conf.dump()));
-    dels.push_back(sandbox_.command(kBrisk, cni_env("DEL", "p" + std::to_string(i), pods.back()), conf.dump()));
+    adds.push_back(
+        sandbox_.command(kBrisk, cni_env("ADD", "p" + std::to_string(i), pods.back()), conf.dump()));
+    dels.push_back(
+        sandbox_.command(kBrisk, cni_env("DEL", "p" + std::to_string(i), pods.back()), conf.dump()));
   }
   std::set<std::string> addresses;
   auto results = brisk::run_all(adds, {.max_parallel = 16});
@@ -282,7 +295,8 @@ TEST_F(PluginTest, ParallelAddsAndDelsGetDistinctAddressesAndLeaveNothing) {
     addresses.insert(json::parse(r->out)["ips"][0]["address"].get<std::string>());
   }
   EXPECT_EQ(addresses.size(), static_cast<std::size_t>(kPods));
-  std::string set = sandbox_.shell_in(sandbox_.host(), {"nft", "-j", "list", "set", "ip", "brisk_cni", "pods"});
+  std::string set =
+      sandbox_.shell_in(sandbox_.host(), {"nft", "-j", "list", "set", "ip", "brisk_cni", "pods"});
   EXPECT_EQ(json::parse(set)["nftables"][1]["set"]["elem"].size(), static_cast<std::size_t>(kPods));
   // DELs in another order than the ADDs, twice each.
   std::reverse(dels.begin(), dels.end());
@@ -334,7 +348,11 @@ TEST(PluginBadInput, GetsTheSpecsCodeAndChangesNothing) {
   auto conf = [&](json ipam) {
     ipam["type"] = "host-local";
     ipam["dataDir"] = sandbox.data_dir();
-    return json{{"cniVersion", "1.0.0"}, {"name", "badnet"}, {"type", "brisk-bridge"}, {"isGateway", true}, {"ipam", ipam}};
+    return json{{"cniVersion", "1.0.0"},
+                {"name", "badnet"},
+                {"type", "brisk-bridge"},
+                {"isGateway", true},
+                {"ipam", ipam}};
   };
   std::string good = conf({{"subnet", "10.11.0.0/24"}}).dump();
   struct Case {

@@ -1,6 +1,7 @@
 // The protocol layer with no kernel: environment and CNI_ARGS checks,
 // config errors, VERSION, and each version's result shape.
 #include <gtest/gtest.h>
+
 #include <nlohmann/json.hpp>
 
 #include "brisk/cni/bridge_config.h"
@@ -26,8 +27,11 @@ PluginOutput run(std::map<std::string, std::string> vars, std::string stdin_data
 }
 
 std::map<std::string, std::string> add_env() {
-  return {{"CNI_COMMAND", "ADD"}, {"CNI_CONTAINERID", "c1"}, {"CNI_NETNS", "/proc/self/ns/net"},
-          {"CNI_IFNAME", "eth0"}, {"CNI_PATH", "/usr/lib/cni"}};
+  return {{"CNI_COMMAND", "ADD"},
+          {"CNI_CONTAINERID", "c1"},
+          {"CNI_NETNS", "/proc/self/ns/net"},
+          {"CNI_IFNAME", "eth0"},
+          {"CNI_PATH", "/usr/lib/cni"}};
 }
 
 const char* kConf = R"({"cniVersion":"1.0.0","name":"n","type":"brisk-bridge","ipam":{}})";
@@ -41,7 +45,8 @@ TEST(Protocol, NoCommandPrintsTheAboutTextAndSucceeds) {
   auto out = run({}, "");
   EXPECT_EQ(out.exit_code, 0);
   EXPECT_EQ(out.stdout_data, "");
-  EXPECT_NE(out.stderr_data.find("CNI protocol versions supported: 0.1.0, 0.2.0, 0.3.0, 0.3.1, 0.4.0, 1.0.0, 1.1.0"),
+  EXPECT_NE(out.stderr_data.find(
+                "CNI protocol versions supported: 0.1.0, 0.2.0, 0.3.0, 0.3.1, 0.4.0, 1.0.0, 1.1.0"),
             std::string::npos);
 }
 
@@ -63,7 +68,8 @@ TEST(Protocol, BadEnvironmentGetsTheSpecsCodes) {
       {"CNI_COMMAND", "BOGUS", 4, "unknown CNI_COMMAND: BOGUS"},
       {"CNI_CONTAINERID", "", 4, "required env variables [CNI_CONTAINERID] missing"},
       {"CNI_CONTAINERID", "-bad", 4, "invalid characters in containerID"},
-      {"CNI_CONTAINERID", "\xff\xfe", 4, "invalid characters in containerID"},  // not UTF-8: still a JSON answer
+      {"CNI_CONTAINERID", "\xff\xfe", 4,
+       "invalid characters in containerID"},  // not UTF-8: still a JSON answer
       {"CNI_NETNS", "", 4, "required env variables [CNI_NETNS] missing"},
       {"CNI_IFNAME", "", 4, "required env variables [CNI_IFNAME] missing"},
       {"CNI_IFNAME", "a-name-far-too-long", 4, "interface name is too long"},
@@ -76,8 +82,10 @@ TEST(Protocol, BadEnvironmentGetsTheSpecsCodes) {
   };
   for (const auto& c : cases) {
     auto env = add_env();
-    if (c.value.empty()) env.erase(c.var);
-    else env[c.var] = c.value;
+    if (c.value.empty())
+      env.erase(c.var);
+    else
+      env[c.var] = c.value;
     json e = error_of(run(env, kConf));
     EXPECT_EQ(e["code"], c.code) << c.var << "=" << c.value << ": " << e.dump();
     EXPECT_NE(e["msg"].get<std::string>().find(c.msg), std::string::npos) << e.dump();
@@ -96,7 +104,8 @@ TEST(Protocol, BadConfigGetsTheSpecsCodes) {
       {R"({"cniVersion":"9.9.9","name":"n"})", 1, "incompatible CNI versions"},
       {R"({"cniVersion":"1.0.0","name":"n","mtu":"big"})", 7, "\"mtu\" must be an integer"},
       {R"({"cniVersion":"1.0.0","name":"n","vlan":5000})", 7, "invalid VLAN ID 5000"},
-      {R"({"cniVersion":"1.0.0","name":"n","hairpinMode":true,"promiscMode":true})", 7, "cannot set hairpin mode"},
+      {R"({"cniVersion":"1.0.0","name":"n","hairpinMode":true,"promiscMode":true})", 7,
+       "cannot set hairpin mode"},
       {R"({"cniVersion":"1.0.0","name":"n","runtimeConfig":{"mac":"zz"}})", 7, "invalid MAC address"},
       {R"({"cniVersion":"1.0.0","name":"n","bridge":"br/0"})", 4, "interface name contains"},
   };
@@ -118,12 +127,16 @@ TEST(Protocol, BadConfigGetsTheSpecsCodes) {
 TEST(Protocol, MacComesFromArgsThenConfigArgsThenRuntimeConfig) {
   Environment env{.command = Command::add, .args = "MAC=02:00:00:00:00:01"};
   EXPECT_EQ(parse_bridge_config(R"({"cniVersion":"1.0.0","name":"n"})", env).mac, "02:00:00:00:00:01");
-  EXPECT_EQ(parse_bridge_config(R"({"cniVersion":"1.0.0","name":"n","args":{"cni":{"mac":"02:00:00:00:00:02"}}})", env).mac,
+  EXPECT_EQ(parse_bridge_config(
+                R"({"cniVersion":"1.0.0","name":"n","args":{"cni":{"mac":"02:00:00:00:00:02"}}})", env)
+                .mac,
             "02:00:00:00:00:02");
-  EXPECT_EQ(parse_bridge_config(R"({"cniVersion":"1.0.0","name":"n","args":{"cni":{"mac":"02:00:00:00:00:02"}},
+  EXPECT_EQ(
+      parse_bridge_config(R"({"cniVersion":"1.0.0","name":"n","args":{"cni":{"mac":"02:00:00:00:00:02"}},
                                     "runtimeConfig":{"mac":"02:00:00:00:00:03"}})",
-                                env).mac,
-            "02:00:00:00:00:03");
+                          env)
+          .mac,
+      "02:00:00:00:00:03");
   auto c = parse_bridge_config(R"({"cniVersion":"1.0.0","name":"n","isDefaultGateway":true})", env);
   EXPECT_TRUE(c.is_gateway);
   EXPECT_EQ(c.bridge, "cni0");
@@ -131,10 +144,17 @@ TEST(Protocol, MacComesFromArgsThenConfigArgsThenRuntimeConfig) {
 
 Result sample() {
   Result r;
-  r.interfaces = {{.name = "cni0", .mac = "02:00:00:00:00:01"}, {.name = "eth0", .mac = "02:00:00:00:00:02", .sandbox = "/run/netns/x"}};
-  r.ips = {{.address = *netlink::IpPrefix::parse("10.1.0.5/16"), .gateway = netlink::IpAddress::parse("10.1.0.1").value(), .interface = 1},
-           {.address = *netlink::IpPrefix::parse("fd00::5/64"), .gateway = netlink::IpAddress::parse("fd00::1").value(), .interface = 1}};
-  r.routes = {{.dst = *netlink::IpPrefix::parse("0.0.0.0/0"), .gw = netlink::IpAddress::parse("10.1.0.1").value(), .mtu = 1400}};
+  r.interfaces = {{.name = "cni0", .mac = "02:00:00:00:00:01"},
+                  {.name = "eth0", .mac = "02:00:00:00:00:02", .sandbox = "/run/netns/x"}};
+  r.ips = {{.address = *netlink::IpPrefix::parse("10.1.0.5/16"),
+            .gateway = netlink::IpAddress::parse("10.1.0.1").value(),
+            .interface = 1},
+           {.address = *netlink::IpPrefix::parse("fd00::5/64"),
+            .gateway = netlink::IpAddress::parse("fd00::1").value(),
+            .interface = 1}};
+  r.routes = {{.dst = *netlink::IpPrefix::parse("0.0.0.0/0"),
+               .gw = netlink::IpAddress::parse("10.1.0.1").value(),
+               .mtu = 1400}};
   r.dns.nameservers = {"10.1.0.1"};
   return r;
 }
@@ -165,8 +185,8 @@ TEST(Result, EachVersionHasItsShape) {
 }
 
 TEST(Result, ReadsBackEveryShape) {
-  for (SpecVersion v : {SpecVersion{0, 2, 0}, SpecVersion{0, 3, 1}, SpecVersion{0, 4, 0}, SpecVersion{1, 0, 0},
-                        SpecVersion{1, 1, 0}}) {
+  for (SpecVersion v : {SpecVersion{0, 2, 0}, SpecVersion{0, 3, 1}, SpecVersion{0, 4, 0},
+                        SpecVersion{1, 0, 0}, SpecVersion{1, 1, 0}}) {
     Result back = result_from_json(json::parse(result_to_json(sample(), v).dump()));
     ASSERT_EQ(back.ips.size(), 2u) << v.to_string();
     EXPECT_EQ(back.ips[1].address.to_string(), "fd00::5/64");

@@ -60,11 +60,8 @@ TEST(Cancel, AChildIgnoringThePoliteSignalIsKilledAfterTheGrace) {
   auto token = std::make_shared<CancelToken>();
   DelayedCancel stopper(token, 100ms);
   // The shell execs sleep, which keeps the ignored disposition.
-  Output out = sh("trap '' TERM; echo ready; exec sleep 30")
-                   .cancel_on(token)
-                   .kill_after(100ms)
-                   .check(false)
-                   .output();
+  Output out =
+      sh("trap '' TERM; echo ready; exec sleep 30").cancel_on(token).kill_after(100ms).check(false).output();
   EXPECT_EQ(out.out, "ready\n");
   EXPECT_TRUE(out.status.cancelled);
   EXPECT_EQ(out.status.exit, ExitStatus::from_signal(SIGKILL));
@@ -119,7 +116,8 @@ void cancel_from_handler(int) { g_signal_token->cancel(); }
 
 TEST(Cancel, IsSafeFromASignalHandler) {
   g_signal_token = std::make_shared<CancelToken>();
-  struct sigaction action {}, old {};
+  struct sigaction action {
+  }, old{};
   action.sa_handler = cancel_from_handler;
   sigemptyset(&action.sa_mask);
   ASSERT_EQ(sigaction(SIGUSR1, &action, &old), 0);
@@ -154,7 +152,8 @@ TEST(Cancel, LeavesNoDescriptorBehind) {
 }
 
 TEST(TryWait, ReturnsNothingWhileTheRunGoesOnThenTheOutput) {
-  Process process = sh("read line; echo got $line").stdin_from(Input::pipe()).stdout_to(Sink::capture()).spawn();
+  Process process =
+      sh("read line; echo got $line").stdin_from(Input::pipe()).stdout_to(Sink::capture()).spawn();
   UniqueFd in = process.take_stdin();
   EXPECT_FALSE(process.try_wait().has_value());
   EXPECT_FALSE(process.wait_for(20ms).has_value());
@@ -193,7 +192,8 @@ TEST(TryWait, EnforcesTheTimeoutWhilePolled) {
 
 TEST(Wakeup, EndsAWaitEarlyAndLeavesTheRunGoing) {
   Wakeup wake;
-  Process process = sh("read line; echo got $line").stdin_from(Input::pipe()).stdout_to(Sink::capture()).spawn();
+  Process process =
+      sh("read line; echo got $line").stdin_from(Input::pipe()).stdout_to(Sink::capture()).spawn();
   UniqueFd in = process.take_stdin();
   std::thread notifier([&wake] {
     std::this_thread::sleep_for(50ms);

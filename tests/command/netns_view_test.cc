@@ -3,13 +3,12 @@
 // namespace of the child's own. Each test runs on a thread with a private
 // mount namespace holding its own /run (so /run/netns), /etc/netns and a
 // stand-in for the host's /etc/resolv.conf: nothing reaches the host.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
 #include <sched.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-#include <gmock/gmock.h>
-#include <gtest/gtest.h>
 
 #include <cstring>
 #include <filesystem>
@@ -95,7 +94,8 @@ TEST_F(NetnsViewTest, SysShowsTheNamespacesDevicesNotTheCallers) {
     EXPECT_EQ(Command({"ls", "/sys/class/net"}).netns(name).read(), "brvt0\nlo\n");
     EXPECT_FALSE(std::filesystem::exists("/sys/class/net/brvt0"));
     // A path has no /etc/netns directory: its view is /sys alone.
-    Command by_path = Command({"sh", "-c", "ls /sys/class/net; cat /etc/resolv.conf"}).netns(netns_path(name));
+    Command by_path =
+        Command({"sh", "-c", "ls /sys/class/net; cat /etc/resolv.conf"}).netns(netns_path(name));
     EXPECT_EQ(by_path.read(), "brvt0\nlo\n" + kHostResolv);
   });
 }
@@ -131,7 +131,8 @@ TEST_F(NetnsViewTest, AnEntryWithoutAnEtcCounterpartFailsClearlyOrIsSkipped) {
     }
     testing::force_spawn_method(SpawnMethod::unknown);
     // As ip does: skipped, and the other entries still bound.
-    EXPECT_EQ(Command({"cat", "/etc/resolv.conf"}).netns(name, {.skip_failed_binds = true}).read(), kNetnsResolv);
+    EXPECT_EQ(Command({"cat", "/etc/resolv.conf"}).netns(name, {.skip_failed_binds = true}).read(),
+              kNetnsResolv);
   });
 }
 

@@ -51,15 +51,15 @@ TEST(ChildSteps, FdMapOntoANumberAboveTheLimit) {
   rlimit limit{};
   ::getrlimit(RLIMIT_NOFILE, &limit);
   int target = static_cast<int>(std::min<rlim_t>(limit.rlim_cur, 1 << 20));
-  expect_step_failure({.argv = {"/bin/true"}, .fds = {{.child_fd = target, .parent_fd = 1}}}, SpawnStep::fd_map,
-                      EINVAL, "dup above the limit");
+  expect_step_failure({.argv = {"/bin/true"}, .fds = {{.child_fd = target, .parent_fd = 1}}},
+                      SpawnStep::fd_map, EINVAL, "dup above the limit");
 }
 
 TEST(ChildSteps, SetnsIntoSomethingThatIsNoNamespace) {
   if (!test::is_root()) GTEST_SKIP() << "setns needs CAP_SYS_ADMIN";
   UniqueFd not_ns(::open("/dev/null", O_RDONLY | O_CLOEXEC));
-  expect_step_failure({.argv = {"/bin/true"}, .namespaces = {{.type = 0, .fd = not_ns.get()}}}, SpawnStep::setns,
-                      EINVAL, "setns");
+  expect_step_failure({.argv = {"/bin/true"}, .namespaces = {{.type = 0, .fd = not_ns.get()}}},
+                      SpawnStep::setns, EINVAL, "setns");
 }
 
 TEST(ChildSteps, CgroupThatRefusesTheChild) {
@@ -85,8 +85,9 @@ TEST(ChildSteps, CgroupThatRefusesTheChild) {
 
 TEST(ChildSteps, ChrootToAMissingDirectory) {
   if (!test::is_root()) GTEST_SKIP() << "chroot needs CAP_SYS_CHROOT";
-  expect_step_failure({.argv = {"/bin/true"}, .chroot = "/nonexistent-root", .namespaces = {own_mount_namespace()}},
-                      SpawnStep::chroot, ENOENT, "chroot");
+  expect_step_failure(
+      {.argv = {"/bin/true"}, .chroot = "/nonexistent-root", .namespaces = {own_mount_namespace()}},
+      SpawnStep::chroot, ENOENT, "chroot");
 }
 
 TEST(ChildSteps, ChdirToAFile) {
@@ -111,12 +112,15 @@ TEST(ChildSteps, CredentialStepsWithoutPrivilege) {
   if (!test::is_root()) GTEST_SKIP() << "needs root to become nobody";
   int code = in_forked_process([] {
     if (!drop_to_nobody()) return 10;
-    expect_step_failure({.argv = {"/bin/true"}, .credentials = Credentials{.uid = 65534, .gid = 65534, .groups = {0}}},
-                        SpawnStep::setgroups, EPERM, "setgroups");
-    expect_step_failure({.argv = {"/bin/true"}, .credentials = Credentials{.uid = 65534, .gid = 0, .groups = {}}},
-                        SpawnStep::setgid, EPERM, "setgid");
-    expect_step_failure({.argv = {"/bin/true"}, .credentials = Credentials{.uid = 0, .gid = 65534, .groups = {}}},
-                        SpawnStep::setuid, EPERM, "setuid");
+    expect_step_failure(
+        {.argv = {"/bin/true"}, .credentials = Credentials{.uid = 65534, .gid = 65534, .groups = {0}}},
+        SpawnStep::setgroups, EPERM, "setgroups");
+    expect_step_failure(
+        {.argv = {"/bin/true"}, .credentials = Credentials{.uid = 65534, .gid = 0, .groups = {}}},
+        SpawnStep::setgid, EPERM, "setgid");
+    expect_step_failure(
+        {.argv = {"/bin/true"}, .credentials = Credentials{.uid = 0, .gid = 65534, .groups = {}}},
+        SpawnStep::setuid, EPERM, "setuid");
     return ::testing::Test::HasFailure() ? 11 : 0;
   });
   EXPECT_EQ(code, 0);
@@ -126,7 +130,8 @@ TEST(ChildSteps, ExecOfFilesThatCannotRun) {
   test::TempDir dir;
   std::string plain = dir.path() + "/plain", garbage = dir.path() + "/garbage";
   std::ofstream(plain) << "data\n";
-  std::ofstream(garbage) << "\x7f" "ELF garbage";
+  std::ofstream(garbage) << "\x7f"
+                            "ELF garbage";
   ::chmod(plain.c_str(), 0644);
   ::chmod(garbage.c_str(), 0755);
   // Root may read a 0644 file but never execute it without an x bit.

@@ -95,7 +95,7 @@ TEST_F(NetlinkEintr, SendAndReceiveAreRetriedForRequestsAndDumps) {
 class SignalStorm {
  public:
   SignalStorm() {
-    struct sigaction action{};
+    struct sigaction action {};
     action.sa_handler = [](int) { hits.fetch_add(1, std::memory_order_relaxed); };
     sigemptyset(&action.sa_mask);
     action.sa_flags = 0;  // no SA_RESTART
@@ -111,7 +111,7 @@ class SignalStorm {
   static inline std::atomic<unsigned> hits{0};
 
  private:
-  struct sigaction old_{};
+  struct sigaction old_ {};
 };
 
 TEST_F(NetlinkEintr, ASignalStormChangesNoOutcome) {
@@ -123,7 +123,8 @@ TEST_F(NetlinkEintr, ASignalStormChangesNoOutcome) {
       Output out = Command({"/bin/sh", "-c", "head -c 100000 /dev/zero | tr '\\0' x; sleep 0.01"}).output();
       ASSERT_EQ(out.out.size(), 100000u) << "run " << i;
       std::string name = "s" + std::to_string(i);
-      auto added = netlink::add_link(conn(), {.name = name, .kind = netlink::VethOptions{.peer = name + "p"}});
+      auto added =
+          netlink::add_link(conn(), {.name = name, .kind = netlink::VethOptions{.peer = name + "p"}});
       ASSERT_TRUE(added) << added.error().message();
       auto links = netlink::list_links(conn());
       ASSERT_TRUE(links) << links.error().message();

@@ -40,8 +40,8 @@ TEST_F(NetlinkFallback, AFailedGroupDeleteFallsBackToOneByOne) {
   for (int i = 0; i < 4; ++i)
     ASSERT_TRUE(netlink::add_link(conn(), {.name = "g" + std::to_string(i),
                                            .kind = netlink::VethOptions{.peer = "h" + std::to_string(i)}}));
-  ASSERT_TRUE(netlink::add_link(conn(), {.name = "keep0", .kind = netlink::VethOptions{.peer = "keep1"},
-                                         .common = {.group = 7}}));
+  ASSERT_TRUE(netlink::add_link(
+      conn(), {.name = "keep0", .kind = netlink::VethOptions{.peer = "keep1"}, .common = {.group = 7}}));
   netlink::Batch batch(conn());
   for (int i = 0; i < 4; ++i) batch.delete_link("g" + std::to_string(i));
   batch.delete_link("h0");  // gone with its peer g0: ENODEV, as one by one
@@ -50,7 +50,9 @@ TEST_F(NetlinkFallback, AFailedGroupDeleteFallsBackToOneByOne) {
   auto results = batch.flush();
   EXPECT_EQ(sys::testing::faults_fired(), 1u) << "the group delete was not where the test expects";
   ASSERT_EQ(results.size(), 5u);
-  for (int i = 0; i < 4; ++i) EXPECT_TRUE(results[static_cast<std::size_t>(i)]) << results[static_cast<std::size_t>(i)].error().message();
+  for (int i = 0; i < 4; ++i)
+    EXPECT_TRUE(results[static_cast<std::size_t>(i)])
+        << results[static_cast<std::size_t>(i)].error().message();
   ASSERT_FALSE(results[4]);
   EXPECT_EQ(results[4].error().code, ENODEV);
   EXPECT_EQ(ip_link_names(ns()), (std::vector<std::string>{"lo", "keep1", "keep0"}));

@@ -116,7 +116,8 @@ TEST(TruncatedReply, ShortErrorMessagesGiveTypedErrors) {
   } reply{};
   reply.header.nlmsg_type = NLMSG_ERROR;
   std::vector<char> request(sizeof(nlmsghdr), 0);
-  for (uint32_t len : {0u, 4u, static_cast<uint32_t>(NLMSG_HDRLEN), static_cast<uint32_t>(NLMSG_HDRLEN + 4)}) {
+  for (uint32_t len :
+       {0u, 4u, static_cast<uint32_t>(NLMSG_HDRLEN), static_cast<uint32_t>(NLMSG_HDRLEN + 4)}) {
     reply.header.nlmsg_len = len;
     auto acked = netlink::parse_ack(reply.header, request, "test", "obj");
     ASSERT_FALSE(acked) << len;
@@ -138,12 +139,14 @@ class Enobufs : public netlink::test::NetnsTest {};
 // Creations whose ACKs are lost: each is re-checked, and every pair is whole
 // or absent (no half-created veth).
 TEST_F(Enobufs, LostAcksOfCreationsLeaveNoHalfCreatedPair) {
-  auto small = netlink::Connection::open_in(ns(), {.receive_buffer = 1, .max_window = 100000, .unbounded_window = true});
+  auto small = netlink::Connection::open_in(
+      ns(), {.receive_buffer = 1, .max_window = 100000, .unbounded_window = true});
   ASSERT_TRUE(small) << small.error().message();
   netlink::Batch batch(*small);
   constexpr int kPairs = 200;
   for (int i = 0; i < kPairs; ++i)
-    batch.add_link({.name = "c" + std::to_string(i), .kind = netlink::VethOptions{.peer = "d" + std::to_string(i)}});
+    batch.add_link(
+        {.name = "c" + std::to_string(i), .kind = netlink::VethOptions{.peer = "d" + std::to_string(i)}});
   batch.add_link({.name = "c0", .kind = netlink::VethOptions{.peer = "dup"}});  // EEXIST, maybe lost
   auto results = batch.flush();
   EXPECT_GT(small->stats().enobufs, 0u) << "the buffer was not overrun; the test proves nothing";
@@ -162,7 +165,8 @@ TEST_F(Enobufs, LostAcksOfCreationsLeaveNoHalfCreatedPair) {
 TEST_F(Enobufs, AnInjectedEnobufsRestartsTheDump) {
   FaultGuard guard;
   for (int i = 0; i < 5; ++i)
-    ASSERT_TRUE(netlink::add_link(conn(), {.name = "e" + std::to_string(i), .kind = netlink::VethOptions{.peer = "f" + std::to_string(i)}}));
+    ASSERT_TRUE(netlink::add_link(conn(), {.name = "e" + std::to_string(i),
+                                           .kind = netlink::VethOptions{.peer = "f" + std::to_string(i)}}));
   uint64_t restarts = conn().stats().dump_restarts;
   sys::testing::inject("recvmsg", ENOBUFS, 1);
   auto links = netlink::list_links(conn());

@@ -3,9 +3,9 @@
 // syscall. (tests/netlink/netns_test.cc covers create/open/delete with
 // "", ".", "..", "../etc", "a/b", "/abs" and a 300-byte name; this adds the
 // NUL byte and the exact length boundary.)
-#include <climits>
-
 #include <gtest/gtest.h>
+
+#include <climits>
 
 #include "brisk/netlink/netns.h"
 
@@ -26,7 +26,7 @@ TEST(NetnsNames, NulAndLengthBoundaryAreChecked) {
   auto too_long = validate_netns_name(std::string(NAME_MAX + 1, 'n'));
   ASSERT_FALSE(too_long);
   EXPECT_EQ(too_long.error().code, ENAMETOOLONG);
-  EXPECT_TRUE(validate_netns_name("...") ) << "three dots is an ordinary file name";
+  EXPECT_TRUE(validate_netns_name("...")) << "three dots is an ordinary file name";
   EXPECT_TRUE(validate_netns_name(".hidden"));
   // open_netns refuses without touching the filesystem.
   auto opened = netlink::open_netns("../../proc/1/ns/net");

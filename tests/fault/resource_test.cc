@@ -1,9 +1,8 @@
 // Running out: processes (RLIMIT_NPROC -> EAGAIN from clone), descriptors
 // (RLIMIT_NOFILE -> EMFILE at every fd brisk opens) and memory (ENOMEM for
 // the child stack). Each must be a typed error that leaves nothing behind.
-#include <sys/resource.h>
-
 #include <dirent.h>
+#include <sys/resource.h>
 
 #include <fstream>
 
@@ -253,8 +252,10 @@ TEST(Exhaustion, RlimitAsMakesTheStackMapFailWithEnomem) {
     int result = 0;
     try {
       auto child = spawn(options);
-      if (child) result = 22;
-      else if (child.error().code != ENOMEM) result = 23;
+      if (child)
+        result = 22;
+      else if (child.error().code != ENOMEM)
+        result = 23;
     } catch (const std::bad_alloc&) {
       result = 0;  // a typed error too: the heap could not grow either
     }

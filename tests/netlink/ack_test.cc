@@ -1,7 +1,8 @@
 // parse_ack on hostile NLMSG_ERROR messages (found by fuzz/netlink_reply.cc).
-#include <linux/netlink.h>
+#include "netlink/ack.h"
 
 #include <gtest/gtest.h>
+#include <linux/netlink.h>
 
 #include <cerrno>
 #include <climits>
@@ -9,8 +10,6 @@
 #include <cstring>
 #include <string>
 #include <vector>
-
-#include "netlink/ack.h"
 
 namespace brisk::netlink {
 namespace {
@@ -35,7 +34,8 @@ std::vector<char> error_message(int error, uint32_t echoed_len, uint16_t flags) 
   std::size_t echoed_body = echoed_len >= sizeof(nlmsghdr) ? NLMSG_ALIGN(echoed_len) - sizeof(nlmsghdr) : 0;
   m.resize(m.size() + echoed_body, 0);
   append_text(m, "real");
-  nlmsghdr header{static_cast<uint32_t>(m.size()), NLMSG_ERROR, static_cast<uint16_t>(flags | NLM_F_ACK_TLVS), 1, 0};
+  nlmsghdr header{static_cast<uint32_t>(m.size()), NLMSG_ERROR, static_cast<uint16_t>(flags | NLM_F_ACK_TLVS),
+                  1, 0};
   std::memcpy(m.data(), &header, sizeof header);
   return m;
 }

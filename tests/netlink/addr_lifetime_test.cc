@@ -1,7 +1,6 @@
 // Address lifetimes and the IPv6 home/mngtmpaddr flags, with ip as the oracle.
-#include <linux/if_addr.h>
-
 #include <gtest/gtest.h>
+#include <linux/if_addr.h>
 
 #include "brisk/netlink/addr.h"
 #include "brisk/netlink/link.h"
@@ -28,8 +27,8 @@ class AddrLifetime : public test::NetnsTest {
 };
 
 TEST_F(AddrLifetime, LifetimesAreSentAndReadBack) {
-  auto added = add_address(conn(), {.dev = "d0", .prefix = "10.3.0.3/24", .valid_lifetime = 100,
-                                    .preferred_lifetime = 50});
+  auto added = add_address(
+      conn(), {.dev = "d0", .prefix = "10.3.0.3/24", .valid_lifetime = 100, .preferred_lifetime = 50});
   ASSERT_TRUE(added) << added.error().message();
   auto a = ip_addr("10.3.0.3");
   EXPECT_EQ(a["dynamic"], true);
@@ -52,8 +51,8 @@ TEST_F(AddrLifetime, LifetimesAreSentAndReadBack) {
 }
 
 TEST_F(AddrLifetime, HomeAndMngtmpaddrFlags) {
-  auto added = add_address(conn(), {.dev = "d0", .prefix = "fd00::5/64", .nodad = true, .home = true,
-                                    .mngtmpaddr = true});
+  auto added = add_address(
+      conn(), {.dev = "d0", .prefix = "fd00::5/64", .nodad = true, .home = true, .mngtmpaddr = true});
   ASSERT_TRUE(added) << added.error().message();
   auto a = ip_addr("fd00::5");
   EXPECT_EQ(a["home"], true);
@@ -65,8 +64,8 @@ TEST_F(AddrLifetime, BadLifetimesAreRefusedBeforeSending) {
   ASSERT_FALSE(zero);
   EXPECT_EQ(zero.error().code, EINVAL);
   EXPECT_NE(zero.error().message().find("valid_lft is zero"), std::string::npos) << zero.error().message();
-  auto longer = add_address(conn(), {.dev = "d0", .prefix = "10.3.0.5/24", .valid_lifetime = 10,
-                                     .preferred_lifetime = 100});
+  auto longer = add_address(
+      conn(), {.dev = "d0", .prefix = "10.3.0.5/24", .valid_lifetime = 10, .preferred_lifetime = 100});
   ASSERT_FALSE(longer);
   EXPECT_NE(longer.error().message().find("preferred_lft is greater"), std::string::npos);
   EXPECT_TRUE(ip_addr("10.3.0.5").is_null()) << "nothing was added";

@@ -1,10 +1,10 @@
 // Addresses, with `ip -j addr` as the oracle, in a throwaway namespace.
+#include "brisk/netlink/addr.h"
+
+#include <gtest/gtest.h>
 #include <linux/if_addr.h>
 #include <linux/rtnetlink.h>
 
-#include <gtest/gtest.h>
-
-#include "brisk/netlink/addr.h"
 #include "brisk/netlink/batch.h"
 #include "brisk/netlink/link.h"
 #include "netns_fixture.h"
@@ -34,8 +34,12 @@ class Addr : public test::NetnsTest {
 };
 
 TEST_F(Addr, Ipv4WithBroadcastLabelAndScopeReadsBack) {
-  auto added = add_address(conn(), {.dev = "d0", .prefix = "10.1.2.3/24", .broadcast = "10.1.2.255",
-                                    .label = "d0:web", .scope = RT_SCOPE_LINK, .noprefixroute = true});
+  auto added = add_address(conn(), {.dev = "d0",
+                                    .prefix = "10.1.2.3/24",
+                                    .broadcast = "10.1.2.255",
+                                    .label = "d0:web",
+                                    .scope = RT_SCOPE_LINK,
+                                    .noprefixroute = true});
   ASSERT_TRUE(added) << added.error().message();
   auto addrs = ip_addrs("inet");
   ASSERT_EQ(addrs.size(), 0u) << "scope link is filtered above; look at all";
@@ -110,7 +114,8 @@ TEST_F(Addr, ReplaceDeleteAndFlush) {
   ASSERT_FALSE(gone);
   EXPECT_EQ(gone.error().code, EADDRNOTAVAIL);
   Batch batch(conn());
-  for (int i = 1; i <= 20; ++i) batch.add_address({.dev = "d0", .prefix = "10.5.0." + std::to_string(i) + "/24"});
+  for (int i = 1; i <= 20; ++i)
+    batch.add_address({.dev = "d0", .prefix = "10.5.0." + std::to_string(i) + "/24"});
   batch.add_address({.dev = "d0", .prefix = "fd00:5::1/64", .nodad = true});
   for (auto& r : batch.flush()) ASSERT_TRUE(r) << r.error().message();
   EXPECT_EQ(ip_addrs("inet").size(), 20u);
@@ -122,7 +127,8 @@ TEST_F(Addr, ReplaceDeleteAndFlush) {
   // With a predicate only what it accepts goes.
   ASSERT_TRUE(add_address(conn(), {.dev = "d0", .prefix = "10.6.0.1/24"}));
   ASSERT_TRUE(add_address(conn(), {.dev = "d0", .prefix = "10.7.0.1/24"}));
-  ASSERT_TRUE(flush_addresses(conn(), "d0", AF_INET, [](const AddressInfo& a) { return a.prefix.address.bytes[1] == 6; }));
+  ASSERT_TRUE(flush_addresses(conn(), "d0", AF_INET,
+                              [](const AddressInfo& a) { return a.prefix.address.bytes[1] == 6; }));
   auto left = ip_addrs("inet");
   ASSERT_EQ(left.size(), 1u);
   EXPECT_EQ(left[0]["local"], "10.7.0.1");

@@ -4,11 +4,10 @@
 // socket, no namespace, no privilege: ctest also runs these as an
 // unprivileged user (netlink.batch_logic_unprivileged).
 #include <arpa/inet.h>
+#include <gtest/gtest.h>
 #include <linux/if_addr.h>
 #include <linux/if_link.h>
 #include <linux/rtnetlink.h>
-
-#include <gtest/gtest.h>
 
 #include <algorithm>
 #include <climits>
@@ -32,7 +31,8 @@ using brisk::test::FakeKernel;
 // A request's rtattrs after its family header of `header` bytes.
 std::vector<const rtattr*> attrs_of(const nlmsghdr& m, std::size_t header) {
   std::vector<const rtattr*> out;
-  auto* a = reinterpret_cast<const rtattr*>(reinterpret_cast<const char*>(NLMSG_DATA(&m)) + NLMSG_ALIGN(header));
+  auto* a =
+      reinterpret_cast<const rtattr*>(reinterpret_cast<const char*>(NLMSG_DATA(&m)) + NLMSG_ALIGN(header));
   int left = static_cast<int>(m.nlmsg_len) - static_cast<int>(NLMSG_HDRLEN + NLMSG_ALIGN(header));
   for (; RTA_OK(a, left); a = RTA_NEXT(a, left)) out.push_back(a);
   return out;
@@ -117,7 +117,8 @@ const ConnectionOptions kAckEach{.ack_every_change = true};
 
 // A connection over a fake kernel running `kernel`, with device d0 = 2.
 struct LogicFixture {
-  explicit LogicFixture(FakeKernel::Script script, ConnectionOptions options = {}, int receive_buffer = 1 << 20) {
+  explicit LogicFixture(FakeKernel::Script script, ConnectionOptions options = {},
+                        int receive_buffer = 1 << 20) {
     auto owned = std::make_unique<FakeKernel>(std::move(script), receive_buffer);
     fake = owned.get();
     fake->devices = {{"d0", 2}, {"d1", 3}};
@@ -200,7 +201,8 @@ TEST(BatchLogic, AnUndoThatFailsIsReportedOnItsOp) {
   auto results = add_addresses(*f.conn, 4, {.stop_at_first_error = true});
   ASSERT_FALSE(results[2]);
   EXPECT_EQ(results[2].error().code, EBUSY);
-  EXPECT_NE(results[2].error().detail.find("undoing it failed"), std::string::npos) << results[2].error().detail;
+  EXPECT_NE(results[2].error().detail.find("undoing it failed"), std::string::npos)
+      << results[2].error().detail;
   EXPECT_EQ(results[2].error().op, std::string("addr add"));
   ASSERT_FALSE(results[3]);
   EXPECT_EQ(results[3].error().code, ECANCELED);
@@ -259,7 +261,8 @@ TEST(BatchLogic, ARecheckThatFailsFailsTheRequest) {
   auto results = add_addresses(*f.conn, 1, {});
   ASSERT_FALSE(results[0]);
   EXPECT_EQ(results[0].error().code, ENOBUFS);
-  EXPECT_NE(results[0].error().detail.find("re-check failed"), std::string::npos) << results[0].error().detail;
+  EXPECT_NE(results[0].error().detail.find("re-check failed"), std::string::npos)
+      << results[0].error().detail;
 }
 
 // Links for the delete tests: ifindex, name, kind, group.
@@ -330,7 +333,8 @@ TEST(BatchLogic, ARunOfDeletesIsOneGroupDelete) {
   EXPECT_TRUE(results[0] && results[1] && results[2]);
   ASSERT_FALSE(results[3]);
   EXPECT_EQ(results[3].error().code, ENODEV);
-  EXPECT_EQ(kernel.log, (std::vector<std::string>{"dump", "move 10 away", "move 11 away", "move 12 away", "group delete"}));
+  EXPECT_EQ(kernel.log, (std::vector<std::string>{"dump", "move 10 away", "move 11 away", "move 12 away",
+                                                  "group delete"}));
   ASSERT_EQ(kernel.devs.size(), 1u);
   EXPECT_EQ(kernel.devs[0].name, "a3");
   EXPECT_EQ(kernel.devs[0].group, 0u);
@@ -344,10 +348,12 @@ TEST(BatchLogic, CoalescedDeletesFallBackToOneByOne) {
   kernel.devs[1].group = 7;
   LogicFixture f(std::ref(kernel));
   auto results = delete_links(*f.conn, {"a0", "a1", "a2", "a3"});
-  for (std::size_t i = 0; i < results.size(); ++i) EXPECT_TRUE(results[i]) << i << ": " << results[i].error().message();
-  EXPECT_EQ(kernel.log, (std::vector<std::string>{"dump", "move 10 away", "move 11 away", "move 12 away", "move 13 away",
-                                                  "group delete", "move 10 to 0", "move 11 to 7", "move 12 to 0",
-                                                  "move 13 to 0", "delete a0", "delete a1", "delete a2", "delete a3"}));
+  for (std::size_t i = 0; i < results.size(); ++i)
+    EXPECT_TRUE(results[i]) << i << ": " << results[i].error().message();
+  EXPECT_EQ(kernel.log,
+            (std::vector<std::string>{"dump", "move 10 away", "move 11 away", "move 12 away", "move 13 away",
+                                      "group delete", "move 10 to 0", "move 11 to 7", "move 12 to 0",
+                                      "move 13 to 0", "delete a0", "delete a1", "delete a2", "delete a3"}));
   EXPECT_TRUE(kernel.devs.empty());
 }
 
@@ -356,8 +362,8 @@ TEST(BatchLogic, ShortRunsAndStopModeDeleteOneByOne) {
     LinkKernel kernel;
     LogicFixture f(std::ref(kernel));
     Batch batch(*f.conn, {.stop_at_first_error = stop});
-    std::vector<std::string> names = stop ? std::vector<std::string>{"a0", "a1", "a2", "a3"}
-                                          : std::vector<std::string>{"a0", "a1", "a2"};
+    std::vector<std::string> names =
+        stop ? std::vector<std::string>{"a0", "a1", "a2", "a3"} : std::vector<std::string>{"a0", "a1", "a2"};
     for (auto& n : names) batch.delete_link(n);
     for (auto& r : batch.flush()) EXPECT_TRUE(r) << r.error().message();
     std::vector<std::string> expected;
@@ -387,7 +393,8 @@ TEST(BatchLogic, WindowsFitTheReceiveBuffer) {
     AddressKernel kernel;
     LogicFixture f(std::ref(kernel), {.unbounded_window = true, .ack_every_change = true}, kBuffer);
     auto results = add_addresses(*f.conn, 250, {});
-    for (auto& r : results) ASSERT_TRUE(r) << r.error().message();  // every add was applied: the re-checks say so
+    for (auto& r : results)
+      ASSERT_TRUE(r) << r.error().message();  // every add was applied: the re-checks say so
     EXPECT_GT(f.conn->stats().enobufs, 0u);
     EXPECT_GT(f.fake->dropped, 0u);
     EXPECT_EQ(f.conn->stats().rechecks, f.fake->dropped);
@@ -401,7 +408,8 @@ TEST(BatchLogic, WindowsFitTheReceiveBuffer) {
     EXPECT_EQ(f.conn->stats().enobufs, 0u);
     EXPECT_EQ(f.fake->dropped, 0u);
     EXPECT_EQ(f.fake->fences, 1u);
-    EXPECT_LE(f.fake->most_queued, FakeKernel::charge(Datagram(NLMSG_HDRLEN + NLMSG_ALIGN(sizeof(nlmsgerr)))));
+    EXPECT_LE(f.fake->most_queued,
+              FakeKernel::charge(Datagram(NLMSG_HDRLEN + NLMSG_ALIGN(sizeof(nlmsgerr)))));
   }
 }
 
@@ -454,23 +462,30 @@ TEST(BatchLogic, SequenceNumbersWrapPastZero) {
 // refused.
 TEST(BatchLogic, ForgedAndTruncatedRepliesAreNotTakenForAnswers) {
   int index = 0;
-  LogicFixture f([&](const nlmsghdr& m) -> FakeKernel::Answer {
-    ++index;
-    nlmsghdr stale = m;
-    stale.nlmsg_seq = m.nlmsg_seq + 1000;
-    Datagram truncated = brisk::test::ack(m);
-    reinterpret_cast<nlmsghdr*>(truncated.data())->nlmsg_len = NLMSG_HDRLEN + 4;
-    Datagram runs_past = brisk::test::ack(m);
-    reinterpret_cast<nlmsghdr*>(runs_past.data())->nlmsg_len = 4096;
-    Datagram wild = brisk::test::ack(m);
-    reinterpret_cast<nlmsgerr*>(wild.data() + NLMSG_HDRLEN)->error = INT_MIN;
-    switch (index) {
-      case 1: return {.datagrams = {brisk::test::ack(stale, EPERM), brisk::test::ack(m)}};  // the stale one changes nothing
-      case 2: return {.datagrams = {truncated}};
-      case 3: return {.datagrams = {runs_past, brisk::test::ack(m, EEXIST)}};  // the next datagram completes it
-      default: return {.datagrams = {wild}};
-    }
-  }, kAckEach);
+  LogicFixture f(
+      [&](const nlmsghdr& m) -> FakeKernel::Answer {
+        ++index;
+        nlmsghdr stale = m;
+        stale.nlmsg_seq = m.nlmsg_seq + 1000;
+        Datagram truncated = brisk::test::ack(m);
+        reinterpret_cast<nlmsghdr*>(truncated.data())->nlmsg_len = NLMSG_HDRLEN + 4;
+        Datagram runs_past = brisk::test::ack(m);
+        reinterpret_cast<nlmsghdr*>(runs_past.data())->nlmsg_len = 4096;
+        Datagram wild = brisk::test::ack(m);
+        reinterpret_cast<nlmsgerr*>(wild.data() + NLMSG_HDRLEN)->error = INT_MIN;
+        switch (index) {
+          case 1:
+            return {.datagrams = {brisk::test::ack(stale, EPERM),
+                                  brisk::test::ack(m)}};  // the stale one changes nothing
+          case 2:
+            return {.datagrams = {truncated}};
+          case 3:
+            return {.datagrams = {runs_past, brisk::test::ack(m, EEXIST)}};  // the next datagram completes it
+          default:
+            return {.datagrams = {wild}};
+        }
+      },
+      kAckEach);
   auto results = add_addresses(*f.conn, 4, {});
   EXPECT_TRUE(results[0]) << results[0].error().message();
   ASSERT_FALSE(results[1]);
@@ -663,7 +678,8 @@ TEST(BatchLogic, OverlappedStopModeSendsNothingAfterTheWindowThatFailed) {
   Overlapped run(kernel);
   auto results = run.add({.stop_at_first_error = true});
   ASSERT_EQ(results.size(), static_cast<std::size_t>(kLong));
-  for (int i = 1; i < failing; ++i) EXPECT_TRUE(results[i - 1]) << i << ": " << results[i - 1].error().message();
+  for (int i = 1; i < failing; ++i)
+    EXPECT_TRUE(results[i - 1]) << i << ": " << results[i - 1].error().message();
   ASSERT_FALSE(results[failing - 1]);
   EXPECT_EQ(results[failing - 1].error().code, EINVAL);
   auto sent = run.f.seen(RTM_NEWADDR);
@@ -724,7 +740,8 @@ TEST(BatchLogic, OverlappedMissingDeviceFailsOnlyItsOp) {
   AddressKernel kernel;
   Overlapped run(kernel);
   Batch batch(*run.f.conn);
-  for (int i = 1; i <= kLong; ++i) batch.add_address({.dev = i == 400 ? "nosuch" : "d0", .prefix = wide(i) + "/24"});
+  for (int i = 1; i <= kLong; ++i)
+    batch.add_address({.dev = i == 400 ? "nosuch" : "d0", .prefix = wide(i) + "/24"});
   auto results = batch.flush();
   for (int i = 1; i <= kLong; ++i) {
     if (i != 400) {
@@ -748,9 +765,11 @@ TEST(BatchLogic, AFedBatchQueuesWhileTheKernelWorks) {
   std::vector<std::size_t> seen_at_feed;  // requests the kernel had seen, at each call
   auto results = batch.flush(
       [&] {
-        seen_at_feed.push_back(run.f.fake->received.load(std::memory_order_acquire));  // the send thread may be adding
+        seen_at_feed.push_back(
+            run.f.fake->received.load(std::memory_order_acquire));  // the send thread may be adding
         if (next > kLong) return false;
-        EXPECT_EQ(batch.add_address({.dev = "d0", .prefix = wide(next) + "/24"}), static_cast<std::size_t>(next - 1));
+        EXPECT_EQ(batch.add_address({.dev = "d0", .prefix = wide(next) + "/24"}),
+                  static_cast<std::size_t>(next - 1));
         ++next;
         return true;
       },
@@ -760,7 +779,8 @@ TEST(BatchLogic, AFedBatchQueuesWhileTheKernelWorks) {
   std::vector<std::string> in_order;
   for (int i = 1; i <= kLong; ++i) in_order.push_back(wide(i));
   EXPECT_EQ(run.f.seen(RTM_NEWADDR), in_order);
-  ASSERT_EQ(seen_at_feed.size(), static_cast<std::size_t>(kLong + 1)) << "the feed is asked once per op, and once more";
+  ASSERT_EQ(seen_at_feed.size(), static_cast<std::size_t>(kLong + 1))
+      << "the feed is asked once per op, and once more";
   EXPECT_EQ(seen_at_feed.front(), 0u);
   EXPECT_GT(seen_at_feed[kLong / 2], 0u) << "every op was made before the first window went out";
   EXPECT_EQ(batch.size(), 0u);

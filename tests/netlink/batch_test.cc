@@ -1,8 +1,9 @@
 // Pipelined batches: per-request results, lost ACKs, interrupted dumps and
 // coalesced deletes. Every test runs in its own namespace.
-#include <linux/rtnetlink.h>
+#include "brisk/netlink/batch.h"
 
 #include <gtest/gtest.h>
+#include <linux/rtnetlink.h>
 
 #include <atomic>
 #include <chrono>
@@ -10,7 +11,6 @@
 #include <set>
 #include <thread>
 
-#include "brisk/netlink/batch.h"
 #include "netns_fixture.h"
 
 namespace brisk::netlink {
@@ -109,7 +109,8 @@ TEST_F(BatchTest, MasterCreatedEarlierInTheSameBatchResolves) {
 TEST_F(BatchTest, LostAcksAreRecheckedNeverAssumed) {
   make_pairs(150);
   // A tiny receive buffer and no window limit: the kernel drops ACKs.
-  auto small = Connection::open_in(ns(), {.receive_buffer = 1, .max_window = 100000, .unbounded_window = true});
+  auto small =
+      Connection::open_in(ns(), {.receive_buffer = 1, .max_window = 100000, .unbounded_window = true});
   ASSERT_TRUE(small) << small.error().message();
   Batch batch(*small);
   for (int i = 0; i < 150; ++i) batch.set_link({.name = "a" + std::to_string(i), .up = true, .mtu = 1400});
@@ -249,7 +250,8 @@ TEST_F(BatchTest, BulkDeleteMixedWithOtherOperationsKeepsOrder) {
   batch.set_link({.name = "a5", .up = true, .master = "br0"});
   batch.add_address({.dev = "a6", .prefix = "10.9.0.1/24"});
   for (int i = 7; i < 10; ++i) batch.delete_link("b" + std::to_string(i));
-  std::size_t after = batch.add_link({.name = "a7", .kind = VethOptions{.peer = "b7"}});  // the name is free again
+  std::size_t after =
+      batch.add_link({.name = "a7", .kind = VethOptions{.peer = "b7"}});  // the name is free again
   std::size_t deleted_set = batch.set_link({.name = "a0", .up = true});
   auto results = batch.flush();
   for (std::size_t i = 0; i < results.size(); ++i)
@@ -298,10 +300,12 @@ TEST_F(BatchTest, StopModePipelinesAddsAndUndoesThoseSentPastTheFailure) {
   for (std::size_t i = dup + 1; i <= pair; ++i) {
     ASSERT_FALSE(results[i]) << i;
     EXPECT_EQ(results[i].error().code, ECANCELED) << i;
-    EXPECT_NE(results[i].error().detail.find("not applied"), std::string::npos) << results[i].error().message();
+    EXPECT_NE(results[i].error().detail.find("not applied"), std::string::npos)
+        << results[i].error().message();
   }
   ASSERT_FALSE(results[set]);
-  EXPECT_NE(results[set].error().detail.find("not attempted"), std::string::npos) << results[set].error().message();
+  EXPECT_NE(results[set].error().detail.find("not attempted"), std::string::npos)
+      << results[set].error().message();
   // One window for the eight adds, one for the undo: not one request at a time.
   EXPECT_LE(conn().stats().sendmsg_calls - sends, 3u);
 
@@ -314,7 +318,8 @@ TEST_F(BatchTest, StopModePipelinesAddsAndUndoesThoseSentPastTheFailure) {
   EXPECT_EQ(routes, (std::set<std::string>{"10.0.0.0/24", "10.0.1.0/24", "10.9.0.0/16"}));
   EXPECT_TRUE(ip_json(ns(), {"neigh", "show", "dev", "a0"}).empty());
   EXPECT_EQ(ip_link_names(ns()), (std::vector<std::string>{"lo", "b0", "a0"}));
-  EXPECT_FALSE(ip_link(ns(), "b0")["flags"].dump().find("\"UP\"") != std::string::npos) << "b0 was set up after the failure";
+  EXPECT_FALSE(ip_link(ns(), "b0")["flags"].dump().find("\"UP\"") != std::string::npos)
+      << "b0 was set up after the failure";
   EXPECT_FALSE(conn().cached_ifindex("c0")) << "the undone device is still in the name cache";
 }
 

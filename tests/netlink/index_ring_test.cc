@@ -20,7 +20,8 @@ TEST(IndexRing, IndicesSurviveGrowthAndWrapAround) {
     ASSERT_EQ(ring.push("item " + std::to_string(i)), i);
     if (i % 3 == 0) ring.retire_before(++next_retired);
     ASSERT_EQ(ring.begin(), next_retired);
-    for (std::size_t k = ring.begin(); k < ring.end(); k += 97) ASSERT_EQ(ring[k], "item " + std::to_string(k));
+    for (std::size_t k = ring.begin(); k < ring.end(); k += 97)
+      ASSERT_EQ(ring[k], "item " + std::to_string(k));
   }
   EXPECT_EQ(ring.end(), 1000u);
   EXPECT_EQ(ring.live(), 1000u - next_retired);

@@ -1,12 +1,12 @@
 // IPv6 tokens: set through IFLA_AF_SPEC and read back from the AF_INET6
 // link dump, with iproute2 as the oracle, in a throwaway namespace.
-#include <net/if.h>
+#include "brisk/netlink/ipv6_token.h"
 
 #include <gtest/gtest.h>
+#include <net/if.h>
 
 #include <algorithm>
 
-#include "brisk/netlink/ipv6_token.h"
 #include "brisk/netlink/link.h"
 #include "netns_fixture.h"
 
@@ -22,7 +22,8 @@ class Ipv6TokenTest : public test::NetnsTest {
     auto all = list_ipv6_tokens(conn());
     EXPECT_TRUE(all) << all.error().message();
     if (!all) return std::nullopt;
-    auto it = std::find_if(all->begin(), all->end(), [&](const Ipv6Token& t) { return t.ifindex == ifindex; });
+    auto it =
+        std::find_if(all->begin(), all->end(), [&](const Ipv6Token& t) { return t.ifindex == ifindex; });
     EXPECT_NE(it, all->end()) << "ifindex " << ifindex << " missing from the AF_INET6 dump";
     return it == all->end() ? std::nullopt : it->token;
   }

@@ -1,9 +1,8 @@
 // Altnames, kind options changed on a live device, and a netns move that
 // renames, readdresses, resizes and raises the device in one request; with
 // iproute2 as the oracle, each test in its own namespace.
-#include <linux/if.h>
-
 #include <gtest/gtest.h>
+#include <linux/if.h>
 
 #include <algorithm>
 
@@ -97,8 +96,12 @@ TEST_F(LinkAltname, BatchedPropertyChangesResolveLaterOps) {
 TEST_F(LinkAltname, SetChangesBridgeOptionsAndMacvlanMode) {
   ASSERT_TRUE(add_link(conn(), {.name = "br0", .kind = BridgeOptions{.priority = 5}}));
   auto set = set_link(conn(), {.name = "br0",
-                               .kind = BridgeOptions{.stp = true, .forward_delay = 400, .hello_time = 300,
-                                                     .max_age = 2500, .ageing_time = 6000, .priority = 100,
+                               .kind = BridgeOptions{.stp = true,
+                                                     .forward_delay = 400,
+                                                     .hello_time = 300,
+                                                     .max_age = 2500,
+                                                     .ageing_time = 6000,
+                                                     .priority = 100,
                                                      .mcast_snooping = false}});
   ASSERT_TRUE(set) << set.error().message();
   auto data = ip_link(ns(), "br0")["linkinfo"]["info_data"];
@@ -140,8 +143,12 @@ TEST_F(LinkAltname, NetnsMoveWithNameAddressMtuAndUpIsOneRequest) {
   ASSERT_TRUE(add_link(conn(), {.name = "h0", .kind = VethOptions{.peer = "h1"}}));
   ASSERT_TRUE(resolve_link(conn(), "h0"));  // the rename addresses it by index: resolved beforehand
   auto before = conn().stats();
-  auto moved = set_link(conn(), {.name = "h0", .up = true, .mtu = 1400, .address = "02:00:00:00:00:42",
-                                 .new_name = "eth0", .netns_fd = target.get()});
+  auto moved = set_link(conn(), {.name = "h0",
+                                 .up = true,
+                                 .mtu = 1400,
+                                 .address = "02:00:00:00:00:42",
+                                 .new_name = "eth0",
+                                 .netns_fd = target.get()});
   ASSERT_TRUE(moved) << moved.error().message();
   auto after = conn().stats();
   EXPECT_EQ(after.requests - before.requests, 1u);

@@ -1,11 +1,10 @@
 // LinkDetails parsed from hand-built RTM_NEWLINK messages, without the kernel:
 // each attribute lands in its field, the kind's streams come back intact,
 // nothing is read unless asked, and a short attribute is refused.
+#include <gtest/gtest.h>
 #include <linux/if_link.h>
 #include <linux/rtnetlink.h>
 #include <sys/socket.h>
-
-#include <gtest/gtest.h>
 
 #include <array>
 

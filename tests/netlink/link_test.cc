@@ -1,11 +1,11 @@
 // Links, with iproute2 as the oracle. Every test runs in its own namespace.
+#include "brisk/netlink/link.h"
+
+#include <gtest/gtest.h>
 #include <linux/if.h>
 #include <sched.h>
 
-#include <gtest/gtest.h>
-
 #include "brisk/netlink/batch.h"
-#include "brisk/netlink/link.h"
 #include "netns_fixture.h"
 #include "sys/syscalls.h"
 
@@ -28,14 +28,16 @@ TEST_F(Link, AFreshNamespaceHoldsOnlyLoopback) {
 }
 
 TEST_F(Link, VethWithCommonOptionsReadsBackThroughIp) {
-  auto added = add_link(conn(), {.name = "va0",
-                                 .kind = VethOptions{.peer = "vb0", .peer_common = {.mtu = 1400, .address = "02:00:00:00:00:02"}},
-                                 .common = {.mtu = 9000,
-                                            .address = "02:00:00:00:00:01",
-                                            .txqueuelen = 77,
-                                            .alias = "uplink",
-                                            .group = 5,
-                                            .up = true}});
+  auto added = add_link(
+      conn(),
+      {.name = "va0",
+       .kind = VethOptions{.peer = "vb0", .peer_common = {.mtu = 1400, .address = "02:00:00:00:00:02"}},
+       .common = {.mtu = 9000,
+                  .address = "02:00:00:00:00:01",
+                  .txqueuelen = 77,
+                  .alias = "uplink",
+                  .group = 5,
+                  .up = true}});
   ASSERT_TRUE(added) << added.error().message();
   auto a = ip_link(ns(), "va0");
   ASSERT_FALSE(a.is_null());
@@ -55,9 +57,10 @@ TEST_F(Link, VethWithCommonOptionsReadsBackThroughIp) {
 }
 
 TEST_F(Link, GetReadsBackWhatIpCreated) {
-  ASSERT_TRUE(ip_run(ns(), {"link", "add", "ipa", "mtu", "1300", "address", "02:11:22:33:44:55", "type", "veth",
-                            "peer", "name", "ipb"}));
-  ASSERT_TRUE(ip_run(ns(), {"link", "set", "ipa", "up", "group", "9", "alias", "from-ip", "txqueuelen", "33"}));
+  ASSERT_TRUE(ip_run(ns(), {"link", "add", "ipa", "mtu", "1300", "address", "02:11:22:33:44:55", "type",
+                            "veth", "peer", "name", "ipb"}));
+  ASSERT_TRUE(
+      ip_run(ns(), {"link", "set", "ipa", "up", "group", "9", "alias", "from-ip", "txqueuelen", "33"}));
   auto link = get_link(conn(), "ipa");
   ASSERT_TRUE(link) << link.error().message();
   auto oracle = ip_link(ns(), "ipa");
@@ -82,7 +85,8 @@ TEST_F(Link, GetReadsBackWhatIpCreated) {
 TEST_F(Link, PeerIsCreatedDirectlyInAnotherNamespace) {
   UniqueFd other = brisk::test::make_netns();
   ASSERT_TRUE(other.valid());
-  auto added = add_link(conn(), {.name = "host0", .kind = VethOptions{.peer = "eth0", .peer_netns_fd = other.get()}});
+  auto added =
+      add_link(conn(), {.name = "host0", .kind = VethOptions{.peer = "eth0", .peer_netns_fd = other.get()}});
   ASSERT_TRUE(added) << added.error().message();
   EXPECT_FALSE(ip_link(ns(), "host0").is_null());
   EXPECT_TRUE(ip_link(ns(), "eth0").is_null());
@@ -95,10 +99,10 @@ TEST_F(Link, PeerIsCreatedDirectlyInAnotherNamespace) {
 }
 
 TEST_F(Link, BridgeOptionsAndMasterReadBack) {
-  auto bridge = add_link(conn(), {.name = "br0",
-                                  .kind = BridgeOptions{.stp = false, .forward_delay = 700}});
+  auto bridge = add_link(conn(), {.name = "br0", .kind = BridgeOptions{.stp = false, .forward_delay = 700}});
   ASSERT_TRUE(bridge) << bridge.error().message();
-  auto added = add_link(conn(), {.name = "p0", .kind = VethOptions{.peer = "p1"}, .common = {.master = "br0"}});
+  auto added =
+      add_link(conn(), {.name = "p0", .kind = VethOptions{.peer = "p1"}, .common = {.master = "br0"}});
   ASSERT_TRUE(added) << added.error().message();
   auto br = ip_link(ns(), "br0");
   EXPECT_EQ(br["linkinfo"]["info_kind"], "bridge");
@@ -128,9 +132,12 @@ TEST_F(Link, BridgeOptionsAndMasterReadBack) {
 
 TEST_F(Link, MacvlanAndMacvtapCarryTheirMode) {
   ASSERT_TRUE(add_link(conn(), {.name = "low0", .kind = VethOptions{.peer = "low1"}}));
-  auto mv = add_link(conn(), {.name = "mv0", .kind = MacvlanOptions{.link = "low0", .mode = MacvlanMode::private_}});
+  auto mv = add_link(conn(),
+                     {.name = "mv0", .kind = MacvlanOptions{.link = "low0", .mode = MacvlanMode::private_}});
   ASSERT_TRUE(mv) << mv.error().message();
-  auto mt = add_link(conn(), {.name = "mt0", .kind = MacvlanOptions{.link = "low0", .mode = MacvlanMode::vepa, .tap = true}});
+  auto mt = add_link(
+      conn(),
+      {.name = "mt0", .kind = MacvlanOptions{.link = "low0", .mode = MacvlanMode::vepa, .tap = true}});
   ASSERT_TRUE(mt) << mt.error().message();
   auto a = ip_link(ns(), "mv0");
   EXPECT_EQ(a["linkinfo"]["info_kind"], "macvlan");
@@ -144,8 +151,12 @@ TEST_F(Link, MacvlanAndMacvtapCarryTheirMode) {
 TEST_F(Link, VxlanCarriesItsOptions) {
   ASSERT_TRUE(add_link(conn(), {.name = "under0", .kind = VethOptions{.peer = "under1"}}));
   auto added = add_link(conn(), {.name = "vx0",
-                                 .kind = VxlanOptions{.id = 42, .dstport = 4789, .local = "10.0.0.1",
-                                                      .remote = "10.0.0.2", .dev = "under0", .ttl = 9,
+                                 .kind = VxlanOptions{.id = 42,
+                                                      .dstport = 4789,
+                                                      .local = "10.0.0.1",
+                                                      .remote = "10.0.0.2",
+                                                      .dev = "under0",
+                                                      .ttl = 9,
                                                       .learning = false}});
   ASSERT_TRUE(added) << added.error().message();
   auto vx = ip_link(ns(), "vx0");
@@ -158,13 +169,16 @@ TEST_F(Link, VxlanCarriesItsOptions) {
   EXPECT_EQ(data["link"], "under0");
   EXPECT_EQ(data["ttl"], 9);
   EXPECT_EQ(data["learning"], false);
-  auto group = add_link(conn(), {.name = "vx1", .kind = VxlanOptions{.id = 43, .group = "239.1.1.1", .dev = "under0"}});
+  auto group = add_link(
+      conn(), {.name = "vx1", .kind = VxlanOptions{.id = 43, .group = "239.1.1.1", .dev = "under0"}});
   ASSERT_TRUE(group) << group.error().message();
   EXPECT_EQ(ip_link(ns(), "vx1")["linkinfo"]["info_data"]["group"], "239.1.1.1");
 }
 
 TEST_F(Link, TunAndTapArePersistentWithOwnerAndGroup) {
-  auto tun = add_link(conn(), {.name = "tun0", .kind = TunOptions{.owner = 54321, .group = 54322}, .common = {.mtu = 1280, .up = true}});
+  auto tun = add_link(conn(), {.name = "tun0",
+                               .kind = TunOptions{.owner = 54321, .group = 54322},
+                               .common = {.mtu = 1280, .up = true}});
   ASSERT_TRUE(tun) << tun.error().message();
   auto tap = add_link(conn(), {.name = "tap0", .kind = TunOptions{.tap = true}});
   ASSERT_TRUE(tap) << tap.error().message();
@@ -195,8 +209,9 @@ class MissingKind : public test::NetnsTest, public ::testing::WithParamInterface
 TEST_P(MissingKind, ReportsEopnotsuppNamingTheKind) {
   std::string kind = GetParam();
   ASSERT_TRUE(add_link(conn(), {.name = "low0", .kind = VethOptions{.peer = "low1"}}));
-  NlResult<void> added = kind == "vlan" ? add_link(conn(), {.name = "k0", .kind = VlanOptions{.link = "low0", .id = 5}})
-                                        : add_link(conn(), {.name = "k0", .kind = OtherKind{kind}});
+  NlResult<void> added = kind == "vlan"
+                             ? add_link(conn(), {.name = "k0", .kind = VlanOptions{.link = "low0", .id = 5}})
+                             : add_link(conn(), {.name = "k0", .kind = OtherKind{kind}});
   if (added) {
     EXPECT_EQ(ip_link(ns(), "k0")["linkinfo"]["info_kind"], kind);
     GTEST_SKIP() << "this kernel has " << kind << "; the EOPNOTSUPP path cannot be shown here";
@@ -212,8 +227,14 @@ INSTANTIATE_TEST_SUITE_P(Kinds, MissingKind, ::testing::Values("dummy", "vlan", 
 TEST_F(Link, SetChangesEveryField) {
   ASSERT_TRUE(add_link(conn(), {.name = "br0", .kind = BridgeOptions{}}));
   ASSERT_TRUE(add_link(conn(), {.name = "s0", .kind = VethOptions{.peer = "s1"}}));
-  auto set = set_link(conn(), {.name = "s0", .up = true, .mtu = 1450, .address = "02:aa:bb:cc:dd:ee", .master = "br0",
-                               .alias = "hello", .txqueuelen = 12, .group = 3});
+  auto set = set_link(conn(), {.name = "s0",
+                               .up = true,
+                               .mtu = 1450,
+                               .address = "02:aa:bb:cc:dd:ee",
+                               .master = "br0",
+                               .alias = "hello",
+                               .txqueuelen = 12,
+                               .group = 3});
   ASSERT_TRUE(set) << set.error().message();
   auto a = ip_link(ns(), "s0");
   EXPECT_EQ(a["mtu"], 1450);
@@ -296,8 +317,9 @@ TEST_F(Link, RefusesBadNamesBeforeSendingAnything) {
     std::string name;
     int code;
   };
-  for (const auto& c : {Case{"sixteen-bytes-xx", ENAMETOOLONG}, Case{"has space", EINVAL}, Case{"a/b", EINVAL},
-                        Case{"a:b", EINVAL}, Case{"veth%d", EINVAL}, Case{"", EINVAL}, Case{"..", EINVAL}}) {
+  for (const auto& c :
+       {Case{"sixteen-bytes-xx", ENAMETOOLONG}, Case{"has space", EINVAL}, Case{"a/b", EINVAL},
+        Case{"a:b", EINVAL}, Case{"veth%d", EINVAL}, Case{"", EINVAL}, Case{"..", EINVAL}}) {
     uint64_t sent = conn().stats().requests;
     auto added = add_link(conn(), {.name = c.name, .kind = BridgeOptions{}});
     ASSERT_FALSE(added) << c.name;
@@ -325,7 +347,8 @@ TEST_F(Link, VethPeerNamedByTheKernelOrValid) {
 }
 
 TEST_F(Link, MtuOutOfRangeFailsAndSetCarriesTheKernelsExtAck) {
-  auto added = add_link(conn(), {.name = "big0", .kind = VethOptions{.peer = "big1"}, .common = {.mtu = 70000}});
+  auto added =
+      add_link(conn(), {.name = "big0", .kind = VethOptions{.peer = "big1"}, .common = {.mtu = 70000}});
   ASSERT_FALSE(added);
   EXPECT_EQ(added.error().code, EINVAL);
   EXPECT_EQ(added.error().object, "big0");
@@ -338,7 +361,8 @@ TEST_F(Link, MtuOutOfRangeFailsAndSetCarriesTheKernelsExtAck) {
 }
 
 TEST_F(Link, MalformedMacIsRefusedNamingTheDevice) {
-  auto added = add_link(conn(), {.name = "mac0", .kind = BridgeOptions{}, .common = {.address = "02:00:00:00:00"}});
+  auto added =
+      add_link(conn(), {.name = "mac0", .kind = BridgeOptions{}, .common = {.address = "02:00:00:00:00"}});
   ASSERT_FALSE(added);
   EXPECT_EQ(added.error().code, EINVAL);
   EXPECT_EQ(added.error().object, "mac0");
@@ -350,11 +374,13 @@ TEST_F(Link, MalformedMacIsRefusedNamingTheDevice) {
 }
 
 TEST_F(Link, MissingMasterDeviceOrNamespaceIsNamed) {
-  auto master = add_link(conn(), {.name = "x0", .kind = VethOptions{.peer = "x1"}, .common = {.master = "nobridge"}});
+  auto master =
+      add_link(conn(), {.name = "x0", .kind = VethOptions{.peer = "x1"}, .common = {.master = "nobridge"}});
   ASSERT_FALSE(master);
   EXPECT_EQ(master.error().code, ENODEV);
   EXPECT_EQ(master.error().object, "x0");
-  EXPECT_NE(master.error().message().find("master 'nobridge'"), std::string::npos) << master.error().message();
+  EXPECT_NE(master.error().message().find("master 'nobridge'"), std::string::npos)
+      << master.error().message();
   auto set = set_link(conn(), {.name = "ghost0", .up = true});
   ASSERT_FALSE(set);
   EXPECT_EQ(set.error().code, ENODEV);
@@ -364,7 +390,8 @@ TEST_F(Link, MissingMasterDeviceOrNamespaceIsNamed) {
   EXPECT_EQ(get.error().code, ENODEV);
   // A peer namespace fd that is not a namespace.
   UniqueFd not_ns = sys::open("/dev/null", O_RDONLY).value();
-  auto bad_ns = add_link(conn(), {.name = "x0", .kind = VethOptions{.peer = "x1", .peer_netns_fd = not_ns.get()}});
+  auto bad_ns =
+      add_link(conn(), {.name = "x0", .kind = VethOptions{.peer = "x1", .peer_netns_fd = not_ns.get()}});
   ASSERT_FALSE(bad_ns);
   EXPECT_EQ(bad_ns.error().object, "x0");
   EXPECT_EQ(ip_link_names(ns()), std::vector<std::string>{"lo"});
@@ -400,17 +427,21 @@ TEST_F(Link, ADeviceWeCreatedNeedsNoLookup) {
 
 TEST_F(Link, NameCacheFollowsRenameAndDelete) {
   ASSERT_TRUE(add_link(conn(), {.name = "br0", .kind = BridgeOptions{}}));
-  ASSERT_TRUE(add_link(conn(), {.name = "c0", .kind = VethOptions{.peer = "c1"}, .common = {.master = "br0"}}));
+  ASSERT_TRUE(
+      add_link(conn(), {.name = "c0", .kind = VethOptions{.peer = "c1"}, .common = {.master = "br0"}}));
   ASSERT_TRUE(conn().cached_ifindex("br0"));
   uint64_t lookups = conn().stats().link_lookups;
-  ASSERT_TRUE(add_link(conn(), {.name = "c2", .kind = VethOptions{.peer = "c3"}, .common = {.master = "br0"}}));
+  ASSERT_TRUE(
+      add_link(conn(), {.name = "c2", .kind = VethOptions{.peer = "c3"}, .common = {.master = "br0"}}));
   EXPECT_EQ(conn().stats().link_lookups, lookups) << "a cached master needs no lookup";
   ASSERT_TRUE(set_link(conn(), {.name = "br0", .new_name = "br1"}));
   EXPECT_FALSE(conn().cached_ifindex("br0"));
-  auto stale = add_link(conn(), {.name = "c4", .kind = VethOptions{.peer = "c5"}, .common = {.master = "br0"}});
+  auto stale =
+      add_link(conn(), {.name = "c4", .kind = VethOptions{.peer = "c5"}, .common = {.master = "br0"}});
   ASSERT_FALSE(stale);
   EXPECT_EQ(stale.error().code, ENODEV);
-  ASSERT_TRUE(add_link(conn(), {.name = "c4", .kind = VethOptions{.peer = "c5"}, .common = {.master = "br1"}}));
+  ASSERT_TRUE(
+      add_link(conn(), {.name = "c4", .kind = VethOptions{.peer = "c5"}, .common = {.master = "br1"}}));
   EXPECT_EQ(ip_link(ns(), "c4")["master"], "br1");
   // Delete and re-create under the same name: a new ifindex, which we must use.
   int old_index = *conn().cached_ifindex("br1");
@@ -431,17 +462,21 @@ namespace {
 // The flags `ip link set` toggles: each asked-for bit changes, the others stay.
 TEST_F(Link, SetTogglesPromiscArpMulticastAndAllmulticast) {
   ASSERT_TRUE(add_link(conn(), {.name = "f0", .kind = VethOptions{.peer = "f1"}}));
-  ASSERT_TRUE(set_link(conn(), {.name = "f0", .tuning = {.promisc = true, .arp = false, .allmulticast = true}}));
+  ASSERT_TRUE(
+      set_link(conn(), {.name = "f0", .tuning = {.promisc = true, .arp = false, .allmulticast = true}}));
   auto on = get_link(conn(), "f0");
   ASSERT_TRUE(on) << on.error().message();
   EXPECT_TRUE(on->flags & IFF_PROMISC);
   EXPECT_TRUE(on->flags & IFF_NOARP);
   EXPECT_TRUE(on->flags & IFF_ALLMULTI);
   EXPECT_TRUE(on->flags & IFF_MULTICAST) << "not asked for: unchanged";
-  ASSERT_TRUE(set_link(conn(), {.name = "f0", .tuning = {.promisc = false, .arp = true, .multicast = false, .allmulticast = false}}));
+  ASSERT_TRUE(set_link(
+      conn(),
+      {.name = "f0", .tuning = {.promisc = false, .arp = true, .multicast = false, .allmulticast = false}}));
   auto off = get_link(conn(), "f0");
   ASSERT_TRUE(off) << off.error().message();
-  EXPECT_FALSE(off->flags & (IFF_PROMISC | IFF_NOARP | IFF_ALLMULTI | IFF_MULTICAST)) << std::hex << off->flags;
+  EXPECT_FALSE(off->flags & (IFF_PROMISC | IFF_NOARP | IFF_ALLMULTI | IFF_MULTICAST))
+      << std::hex << off->flags;
 }
 
 }  // namespace

@@ -1,12 +1,12 @@
 // Layer 1: messages built and parsed without the kernel.
+#include "brisk/netlink/message.h"
+
+#include <gtest/gtest.h>
 #include <linux/if_link.h>
 #include <linux/rtnetlink.h>
 
-#include <gtest/gtest.h>
-
 #include "brisk/netlink/address.h"
 #include "brisk/netlink/attributes.h"
-#include "brisk/netlink/message.h"
 
 namespace brisk::netlink {
 namespace {
@@ -139,8 +139,8 @@ TEST(NetlinkAttributes, RejectsATruncatedAttribute) {
 TEST(NetlinkAttributes, SkipsAttributesTheSchemaDoesNotDeclare) {
   Message m(RTM_NEWLINK, NLM_F_REQUEST);
   m.put_header<ifinfomsg>();
-  m.put_u16(IFLA_LINK, 1);    // declared unused: wrong size is not our business
-  m.put_u32(200, 5);          // beyond the schema
+  m.put_u16(IFLA_LINK, 1);  // declared unused: wrong size is not our business
+  m.put_u32(200, 5);        // beyond the schema
   m.put_u32(IFLA_MTU, 1400);
   auto attrs = Attributes::parse(payload(m), kTop);
   ASSERT_TRUE(attrs);
@@ -162,7 +162,8 @@ TEST(NetlinkAddress, ParsesAndPrintsMacAddresses) {
   auto mac = MacAddress::parse("02:AB:cd:00:00:ff");
   ASSERT_TRUE(mac);
   EXPECT_EQ(mac->to_string(), "02:ab:cd:00:00:ff");
-  for (const char* bad : {"", "02:ab:cd:00:00", "02:ab:cd:00:00:fg", "02-ab-cd-00-00-ff", "02:ab:cd:00:00:ff:"})
+  for (const char* bad :
+       {"", "02:ab:cd:00:00", "02:ab:cd:00:00:fg", "02-ab-cd-00-00-ff", "02:ab:cd:00:00:ff:"})
     EXPECT_FALSE(MacAddress::parse(bad)) << bad;
 }
 

@@ -3,10 +3,9 @@
 #include "brisk/netlink/monitor.h"
 
 #include <fcntl.h>
+#include <gtest/gtest.h>
 #include <linux/rtnetlink.h>
 #include <poll.h>
-
-#include <gtest/gtest.h>
 
 #include <chrono>
 #include <functional>
@@ -55,7 +54,8 @@ TEST_F(MonitorTest, YieldsParsedLinkAndAddressEvents) {
   EXPECT_EQ(added.back().type, RTM_NEWLINK);
   EXPECT_FALSE(added.back().deleted);
   ASSERT_TRUE(add_address(conn(), {.dev = "m0", .prefix = "10.7.0.1/24"}));
-  auto addr = collect(*mon, [](const MonitorEvent& e) { return std::holds_alternative<AddressInfo>(e.object); });
+  auto addr =
+      collect(*mon, [](const MonitorEvent& e) { return std::holds_alternative<AddressInfo>(e.object); });
   ASSERT_FALSE(addr.empty());
   const auto& a = std::get<AddressInfo>(addr.back().object);
   EXPECT_EQ(a.prefix.address.to_string(), "10.7.0.1");

@@ -1,9 +1,8 @@
 // change_neighbour (an existing entry only) and proxy entries, with ip -j as
 // the oracle.
+#include <gtest/gtest.h>
 #include <linux/neighbour.h>
 #include <linux/rtnetlink.h>
-
-#include <gtest/gtest.h>
 
 #include <algorithm>
 
@@ -31,11 +30,13 @@ class NeighChange : public test::NetnsTest {
 };
 
 TEST_F(NeighChange, ChangesOnlyWhatExists) {
-  auto missing = change_neighbour(conn(), {.dev = "n0", .address = "10.1.0.2", .lladdr = "02:00:00:00:01:02"});
+  auto missing =
+      change_neighbour(conn(), {.dev = "n0", .address = "10.1.0.2", .lladdr = "02:00:00:00:01:02"});
   ASSERT_FALSE(missing);
   EXPECT_EQ(missing.error().code, ENOENT);
   EXPECT_EQ(missing.error().object, "10.1.0.2 dev n0");
-  EXPECT_TRUE(ip_json(ns(), {"neigh", "show", "nud", "all", "dev", "n0", "10.1.0.2"}).empty()) << "nothing created";
+  EXPECT_TRUE(ip_json(ns(), {"neigh", "show", "nud", "all", "dev", "n0", "10.1.0.2"}).empty())
+      << "nothing created";
 
   ASSERT_TRUE(add_neighbour(conn(), {.dev = "n0", .address = "10.1.0.2", .lladdr = "02:00:00:00:01:02"}));
   // Only the state and a flag: the lladdr stays.
@@ -48,8 +49,10 @@ TEST_F(NeighChange, ChangesOnlyWhatExists) {
   EXPECT_TRUE(shown[0].contains("router"));
 
   Batch batch(conn());
-  std::size_t changed = batch.change_neighbour({.dev = "n0", .address = "10.1.0.2", .lladdr = "02:00:00:00:01:09"});
-  std::size_t absent = batch.change_neighbour({.dev = "n0", .address = "10.1.0.3", .lladdr = "02:00:00:00:01:03"});
+  std::size_t changed =
+      batch.change_neighbour({.dev = "n0", .address = "10.1.0.2", .lladdr = "02:00:00:00:01:09"});
+  std::size_t absent =
+      batch.change_neighbour({.dev = "n0", .address = "10.1.0.3", .lladdr = "02:00:00:00:01:03"});
   auto results = batch.flush();
   EXPECT_TRUE(results[changed]) << results[changed].error().message();
   ASSERT_FALSE(results[absent]);
@@ -93,13 +96,16 @@ TEST_F(NeighChange, ProxyEntriesAreTheirOwnTable) {
 }
 
 TEST_F(NeighChange, ManagedAndExternLearnedReadBack) {
-  ASSERT_TRUE(add_neighbour(conn(), {.dev = "n0", .address = "10.1.0.11", .state = NUD_NONE, .managed = true}));
+  ASSERT_TRUE(
+      add_neighbour(conn(), {.dev = "n0", .address = "10.1.0.11", .state = NUD_NONE, .managed = true}));
   ASSERT_TRUE(add_neighbour(
-      conn(), {.dev = "n0", .address = "10.1.0.12", .lladdr = "02:00:00:00:01:12", .flags = NTF_EXT_LEARNED}));
+      conn(),
+      {.dev = "n0", .address = "10.1.0.12", .lladdr = "02:00:00:00:01:12", .flags = NTF_EXT_LEARNED}));
   auto listed = list_neighbours(conn(), {.dev = "n0", .family = AF_INET});
   ASSERT_TRUE(listed) << listed.error().message();
   auto find = [&](const char* dst) {
-    return std::find_if(listed->begin(), listed->end(), [&](const auto& n) { return n.address.to_string() == dst; });
+    return std::find_if(listed->begin(), listed->end(),
+                        [&](const auto& n) { return n.address.to_string() == dst; });
   };
   ASSERT_NE(find("10.1.0.11"), listed->end());
   EXPECT_TRUE(find("10.1.0.11")->managed);
@@ -109,10 +115,10 @@ TEST_F(NeighChange, ManagedAndExternLearnedReadBack) {
 }
 
 TEST_F(NeighChange, GetAsksForOneEntryWithItsProtocol) {
-  ASSERT_TRUE(add_neighbour(conn(), {.dev = "n0", .address = "10.1.0.2", .lladdr = "02:00:00:00:01:02",
-                                     .protocol = RTPROT_DHCP}));
-  ASSERT_TRUE(
-      add_neighbour(conn(), {.dev = "n0", .address = "10.1.0.7", .flags = NTF_PROXY, .protocol = RTPROT_STATIC}));
+  ASSERT_TRUE(add_neighbour(
+      conn(), {.dev = "n0", .address = "10.1.0.2", .lladdr = "02:00:00:00:01:02", .protocol = RTPROT_DHCP}));
+  ASSERT_TRUE(add_neighbour(
+      conn(), {.dev = "n0", .address = "10.1.0.7", .flags = NTF_PROXY, .protocol = RTPROT_STATIC}));
   ASSERT_TRUE(add_neighbour(conn(), {.address = "10.1.0.8", .flags = NTF_PROXY}));
   auto got = get_neighbour(conn(), "n0", "10.1.0.2");
   ASSERT_TRUE(got) << got.error().message();
@@ -120,7 +126,8 @@ TEST_F(NeighChange, GetAsksForOneEntryWithItsProtocol) {
   EXPECT_EQ(got->lladdr->to_string(), "02:00:00:00:01:02");
   EXPECT_EQ(got->state, NUD_PERMANENT);
   EXPECT_EQ(got->protocol, RTPROT_DHCP);
-  EXPECT_EQ(ip_json(ns(), {"neigh", "show", "dev", "n0", "10.1.0.2"})[0]["protocol"], "dhcp") << "sent as ip sends it";
+  EXPECT_EQ(ip_json(ns(), {"neigh", "show", "dev", "n0", "10.1.0.2"})[0]["protocol"], "dhcp")
+      << "sent as ip sends it";
   auto proxy = get_neighbour(conn(), "n0", "10.1.0.7", true);
   ASSERT_TRUE(proxy) << proxy.error().message();
   EXPECT_TRUE(proxy->flags & NTF_PROXY);

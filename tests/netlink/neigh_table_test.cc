@@ -1,17 +1,17 @@
 // Neighbour tables: the change request as built (its attributes and their
 // nest, read back by the parser a reply goes through), and, in a throwaway
 // namespace, the dump and a device's parameters changed and read back.
-#include <linux/neighbour.h>
-#include <linux/rtnetlink.h>
+#include "brisk/netlink/neigh_table.h"
 
 #include <gtest/gtest.h>
+#include <linux/neighbour.h>
+#include <linux/rtnetlink.h>
 
 #include <algorithm>
 #include <array>
 
 #include "brisk/netlink/attributes.h"
 #include "brisk/netlink/link.h"
-#include "brisk/netlink/neigh_table.h"
 #include "support/test_support.h"
 
 namespace brisk::netlink {
@@ -79,9 +79,12 @@ TEST(NeighTable, ListsTablesAndThisNamespacesDevicesAndChangesOnesParameters) {
   EXPECT_EQ(device.parms->ifindex, std::optional<int>(*lo));
   EXPECT_FALSE(device.thresh1 || device.config || device.stats);
 
-  auto changed = change_neigh_table(
-      *conn, {.family = AF_INET, .name = "arp_cache", .ifindex = *lo, .queue_len = 17, .ucast_probes = 9,
-              .locktime = 2000});
+  auto changed = change_neigh_table(*conn, {.family = AF_INET,
+                                            .name = "arp_cache",
+                                            .ifindex = *lo,
+                                            .queue_len = 17,
+                                            .ucast_probes = 9,
+                                            .locktime = 2000});
   ASSERT_TRUE(changed) << changed.error().message();
   auto after = list_neigh_tables(*conn, AF_INET);
   ASSERT_TRUE(after && after->size() == 2u);

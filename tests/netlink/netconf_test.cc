@@ -1,13 +1,13 @@
 // netconf: the dump of a family's per-device settings and the get of one
 // device's, against what /proc/sys says in a throwaway namespace.
-#include <linux/netconf.h>
+#include "brisk/netlink/netconf.h"
 
 #include <gtest/gtest.h>
+#include <linux/netconf.h>
 
 #include <algorithm>
 
 #include "brisk/netlink/link.h"
-#include "brisk/netlink/netconf.h"
 #include "support/test_support.h"
 
 namespace brisk::netlink {
@@ -32,7 +32,8 @@ TEST(Netconf, ListsEveryDeviceThenAllAndDefaultAndGetsOne) {
   EXPECT_EQ(indexes, (std::vector<int>{*lo, NETCONFA_IFINDEX_ALL, NETCONFA_IFINDEX_DEFAULT}));
   auto every = list_netconf(*conn);
   ASSERT_TRUE(every) << every.error().message();
-  EXPECT_TRUE(std::any_of(every->begin(), every->end(), [](const NetconfInfo& c) { return c.family == AF_INET6; }));
+  EXPECT_TRUE(
+      std::any_of(every->begin(), every->end(), [](const NetconfInfo& c) { return c.family == AF_INET6; }));
   auto one = get_netconf(*conn, AF_INET6, *lo);
   ASSERT_TRUE(one) << one.error().message();
   EXPECT_EQ(one->ifindex, std::optional<int>(*lo));

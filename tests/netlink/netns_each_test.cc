@@ -2,9 +2,8 @@
 // namespaces on one helper thread, with one result per item. Each test runs
 // inside the network benchmarks' sandbox (a private mount namespace with its
 // own /run), so /run/netns is its own and the host is never touched.
-#include <sys/stat.h>
-
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include "brisk/netlink/link.h"
 #include "brisk/netlink/netns.h"

@@ -2,9 +2,8 @@
 // connection inside it, and iproute2 (`ip -j`) run inside it as the oracle.
 #pragma once
 
-#include <sched.h>
-
 #include <gtest/gtest.h>
+#include <sched.h>
 
 #include <nlohmann/json.hpp>
 #include <string>

@@ -30,18 +30,21 @@ std::string inside_ip(int i) { return "10.0.0." + std::to_string(2 * i + 1); }
 std::vector<NetnsSetup> fleet(int n) {
   std::vector<NetnsSetup> all;
   for (int i = 0; i < n; ++i)
-    all.push_back({.name = name_of(i),
-                   .host = [i](Batch& b, int ns) {
-                     b.add_link({.name = host_end(i),
-                                 .kind = VethOptions{.peer = "eth0", .peer_netns_fd = ns},
-                                 .common = {.up = true}});
-                   },
-                   .host_after = [i](Batch& b) { b.add_address({.dev = host_end(i), .prefix = host_ip(i) + "/31"}); },
-                   .inside = [i](Batch& b) {
-                     b.add_address({.dev = "eth0", .prefix = inside_ip(i) + "/31"});
-                     b.set_link({.name = "eth0", .up = true});
-                     b.add_route({.prefix = "default", .via = host_ip(i)});
-                   }});
+    all.push_back(
+        {.name = name_of(i),
+         .host =
+             [i](Batch& b, int ns) {
+               b.add_link({.name = host_end(i),
+                           .kind = VethOptions{.peer = "eth0", .peer_netns_fd = ns},
+                           .common = {.up = true}});
+             },
+         .host_after = [i](Batch& b) { b.add_address({.dev = host_end(i), .prefix = host_ip(i) + "/31"}); },
+         .inside =
+             [i](Batch& b) {
+               b.add_address({.dev = "eth0", .prefix = inside_ip(i) + "/31"});
+               b.set_link({.name = "eth0", .up = true});
+               b.add_route({.prefix = "default", .via = host_ip(i)});
+             }});
   return all;
 }
 
@@ -193,8 +196,10 @@ TEST_P(NetnsSetupMany, StopOnErrorInsideUndoesTheRoundAfterIt) {
     ASSERT_FALSE(results[2]);
     EXPECT_EQ(results[2].error().code, ENETUNREACH) << results[2].error().message();
     ASSERT_FALSE(results[3]);  // its host side was applied in the same round, then undone
-    EXPECT_NE(results[3].error().message().find("not applied"), std::string::npos) << results[3].error().message();
-    for (int i = 4; i < 7; ++i) EXPECT_NE(results[i].error().message().find("not attempted"), std::string::npos);
+    EXPECT_NE(results[3].error().message().find("not applied"), std::string::npos)
+        << results[3].error().message();
+    for (int i = 4; i < 7; ++i)
+      EXPECT_NE(results[i].error().message().find("not attempted"), std::string::npos);
     expect_complete(host, 0);
     expect_complete(host, 1);
     EXPECT_EQ(*list_netns(), (std::vector<std::string>{"c0", "c1"}));

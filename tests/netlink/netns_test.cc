@@ -1,17 +1,17 @@
 // Named namespaces. Each test runs on a helper thread in a private mount
 // namespace with a tmpfs on /run, so /run/netns is its own and the host's
 // mounts are never touched; `ip netns` run from that thread sees the same.
+#include "brisk/netlink/netns.h"
+
 #include <fcntl.h>
+#include <gtest/gtest.h>
 #include <sched.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 
-#include <gtest/gtest.h>
-
 #include <thread>
 
 #include "brisk/netlink/link.h"
-#include "brisk/netlink/netns.h"
 #include "netns_fixture.h"
 
 namespace brisk::netlink {
@@ -54,7 +54,8 @@ TEST_F(Netns, OursAreVisibleToIpAndTheirsToUs) {
     EXPECT_NE(listed.find("\"brisk-a\""), std::string::npos) << listed;
     // ip can act in it, and what ip creates there we see.
     ASSERT_TRUE(brisk::test::run_capture({.argv = {"ip", "-n", "brisk-a", "link", "add", "x0", "type", "veth",
-                                                   "peer", "name", "x1"}}).status.success());
+                                                   "peer", "name", "x1"}})
+                    .status.success());
     auto fd = open_netns("brisk-a");
     ASSERT_TRUE(fd) << fd.error().message();
     auto conn = Connection::open_in(fd->get());
@@ -101,7 +102,8 @@ TEST_F(Netns, OnTheCallingThreadTheCallerReturnsToItsNamespace) {
     auto home = inode("/proc/thread-self/ns/net");
     ASSERT_NE(home, 0u);
     std::vector<std::string> names{"here-a", "here-b"};
-    for (auto& r : create_netns_each(names, {.on_calling_thread = true})) ASSERT_TRUE(r) << r.error().message();
+    for (auto& r : create_netns_each(names, {.on_calling_thread = true}))
+      ASSERT_TRUE(r) << r.error().message();
     EXPECT_EQ(inode("/proc/thread-self/ns/net"), home) << "the thread stayed in a new namespace";
     auto a = inode("/run/netns/here-a"), b = inode("/run/netns/here-b");
     EXPECT_NE(a, home);
@@ -138,7 +140,8 @@ TEST_F(Netns, OpensByPidAndByPathAndChecksTheType) {
   ASSERT_TRUE(child);
   auto by_pid = open_netns_pid(child->pid());
   ASSERT_TRUE(by_pid) << by_pid.error().message();
-  struct stat a{}, b{};
+  struct stat a {
+  }, b{};
   ::fstat(ns.get(), &a);
   ::fstat(by_pid->get(), &b);
   EXPECT_EQ(a.st_ino, b.st_ino);
@@ -159,7 +162,8 @@ TEST_F(Netns, EnterMovesTheCallingThreadAndNamesTheNamespaceOnFailure) {
   UniqueFd ns = brisk::test::make_netns();
   std::thread([&] {
     ASSERT_TRUE(enter_netns(ns.get(), "blue"));
-    struct stat want{}, now{};
+    struct stat want {
+    }, now{};
     ::fstat(ns.get(), &want);
     ::stat("/proc/thread-self/ns/net", &now);
     EXPECT_EQ(now.st_ino, want.st_ino);
@@ -212,7 +216,8 @@ TEST(NetnsId, NoneUntilAPeerLivesThereThenTheLinksId) {
   auto before = netns_id(*conn, there.get());
   ASSERT_TRUE(before) << before.error().message();
   EXPECT_FALSE(before->has_value());
-  ASSERT_TRUE(add_link(*conn, {.name = "p0", .kind = VethOptions{.peer = "p1", .peer_netns_fd = there.get()}}));
+  ASSERT_TRUE(
+      add_link(*conn, {.name = "p0", .kind = VethOptions{.peer = "p1", .peer_netns_fd = there.get()}}));
   auto link = get_link(*conn, "p0");
   ASSERT_TRUE(link) << link.error().message();
   ASSERT_TRUE(link->link_netnsid.has_value());

@@ -88,9 +88,13 @@ TEST_F(Nexthops, RoutesThroughThem) {
 }
 
 TEST_F(Nexthops, MadeReplacedAndDeleted) {
-  ASSERT_TRUE(add_nexthop(conn(), {.id = 20, .family = AF_INET, .via = "10.9.0.4", .dev = "d0", .protocol = 99}));
-  ASSERT_TRUE(add_nexthop(conn(), {.id = 21, .group = {{.id = 20, .weight = 256}, {.id = 3}},
-                                   .group_type = NEXTHOP_GRP_TYPE_RES, .buckets = 8, .idle_timer = 300}));
+  ASSERT_TRUE(
+      add_nexthop(conn(), {.id = 20, .family = AF_INET, .via = "10.9.0.4", .dev = "d0", .protocol = 99}));
+  ASSERT_TRUE(add_nexthop(conn(), {.id = 21,
+                                   .group = {{.id = 20, .weight = 256}, {.id = 3}},
+                                   .group_type = NEXTHOP_GRP_TYPE_RES,
+                                   .buckets = 8,
+                                   .idle_timer = 300}));
   auto twice = add_nexthop(conn(), {.id = 20, .family = AF_INET, .dev = "d0"});
   ASSERT_FALSE(twice);
   EXPECT_EQ(twice.error().code, EEXIST);

@@ -1,7 +1,6 @@
 // put_route's merge modes and route metrics, with ip as the oracle.
-#include <linux/rtnetlink.h>
-
 #include <gtest/gtest.h>
+#include <linux/rtnetlink.h>
 
 #include "brisk/netlink/link.h"
 #include "brisk/netlink/route.h"
@@ -49,8 +48,9 @@ TEST_F(RoutePut, AppendPrependChangeAsIp) {
 
 TEST_F(RoutePut, MultipathIsSentAndReadBack) {
   ASSERT_TRUE(test::ip_run(ns(), {"addr", "add", "10.9.1.1/24", "dev", "d0"}));
-  RouteSpec spec{.prefix = "10.30.0.0/16",
-                 .nexthops = {{.via = "10.9.0.2", .dev = "d0", .weight = 2}, {.via = "10.9.1.2", .weight = 256}}};
+  RouteSpec spec{
+      .prefix = "10.30.0.0/16",
+      .nexthops = {{.via = "10.9.0.2", .dev = "d0", .weight = 2}, {.via = "10.9.1.2", .weight = 256}}};
   auto added = add_route(conn(), spec);
   ASSERT_TRUE(added) << added.error().message();
   auto theirs = ip_json(ns(), {"route", "show", "10.30.0.0/16"});

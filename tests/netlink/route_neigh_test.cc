@@ -1,9 +1,8 @@
 // Routes, neighbours and bridge fdb, with ip -j / bridge -j as the oracle.
-#include <linux/neighbour.h>
-#include <linux/rtnetlink.h>
-
 #include <fmt/format.h>
 #include <gtest/gtest.h>
+#include <linux/neighbour.h>
+#include <linux/rtnetlink.h>
 
 #include "brisk/netlink/addr.h"
 #include "brisk/netlink/batch.h"
@@ -36,14 +35,15 @@ class Routing : public test::NetnsTest {
 };
 
 TEST_F(Routing, RoutesOfEveryShapeReadBackThroughIp) {
-  ASSERT_TRUE(add_route(conn(), {.prefix = "10.2.0.0/16", .via = "10.1.0.254", .dev = "r0", .metric = 50,
-                                 .src = "10.1.0.1"}));
+  ASSERT_TRUE(add_route(
+      conn(), {.prefix = "10.2.0.0/16", .via = "10.1.0.254", .dev = "r0", .metric = 50, .src = "10.1.0.1"}));
   ASSERT_TRUE(add_route(conn(), {.prefix = "10.3.0.0/16", .dev = "r0"}));
   ASSERT_TRUE(add_route(conn(), {.prefix = "10.4.0.0/16", .via = "192.0.2.1", .dev = "r0", .onlink = true}));
   ASSERT_TRUE(add_route(conn(), {.prefix = "10.5.0.0/16", .type = RouteType::blackhole}));
   ASSERT_TRUE(add_route(conn(), {.prefix = "10.6.0.0/16", .type = RouteType::unreachable}));
   ASSERT_TRUE(add_route(conn(), {.prefix = "10.7.0.0/16", .type = RouteType::prohibit}));
-  ASSERT_TRUE(add_route(conn(), {.prefix = "10.8.0.0/16", .dev = "r0", .table = 100, .protocol = RTPROT_STATIC}));
+  ASSERT_TRUE(
+      add_route(conn(), {.prefix = "10.8.0.0/16", .dev = "r0", .table = 100, .protocol = RTPROT_STATIC}));
   ASSERT_TRUE(add_route(conn(), {.prefix = "default", .via = "10.1.0.254"}));
   ASSERT_TRUE(add_route(conn(), {.prefix = "fd00:2::/64", .via = "fd00:1::fe", .dev = "r0", .metric = 7}));
   auto a = route("10.2.0.0/16");
@@ -122,7 +122,8 @@ TEST_F(Routing, BadRoutesAreRefusedNamingTheRoute) {
 TEST_F(Routing, NeighboursReadBackAndNeverDump) {
   Batch batch(conn());
   batch.add_neighbour({.dev = "r0", .address = "10.1.0.2", .lladdr = "02:00:00:00:01:02"});
-  batch.add_neighbour({.dev = "r0", .address = "10.1.0.3", .lladdr = "02:00:00:00:01:03", .state = NUD_REACHABLE});
+  batch.add_neighbour(
+      {.dev = "r0", .address = "10.1.0.3", .lladdr = "02:00:00:00:01:03", .state = NUD_REACHABLE});
   batch.add_neighbour({.dev = "r0", .address = "fd00:1::2", .lladdr = "02:00:00:00:01:04"});
   uint64_t requests = conn().stats().requests;
   for (auto& r : batch.flush()) ASSERT_TRUE(r) << r.error().message();
@@ -166,7 +167,8 @@ ConnectionStats many_changes_through_a_tiny_buffer(int netns, ConnectionOptions 
   Batch batch(*small);
   for (int i = 0; i < 100; ++i) {
     batch.add_route({.prefix = "10.50." + std::to_string(i) + ".0/24", .via = "10.1.0.254"});
-    batch.add_neighbour({.dev = "r0", .address = "10.1.0." + std::to_string(i + 100),
+    batch.add_neighbour({.dev = "r0",
+                         .address = "10.1.0." + std::to_string(i + 100),
                          .lladdr = "02:00:00:00:02:" + fmt::format("{:02x}", i)});
   }
   std::size_t bad = batch.add_route({.prefix = "10.60.0.0/24", .via = "192.0.2.1"});
@@ -208,11 +210,12 @@ TEST_F(Routing, BridgeFdbAddListDelete) {
   ASSERT_TRUE(set_link(conn(), {.name = "r1", .master = "br0"}));
   ASSERT_TRUE(add_fdb(conn(), {.dev = "r1", .lladdr = "02:00:00:00:aa:01"}));
   // The device's own table takes only permanent entries.
-  auto self = add_fdb(conn(), {.dev = "r1", .lladdr = "02:00:00:00:aa:02", .master = false, .self = true,
-                               .state = NUD_PERMANENT});
+  auto self = add_fdb(
+      conn(),
+      {.dev = "r1", .lladdr = "02:00:00:00:aa:02", .master = false, .self = true, .state = NUD_PERMANENT});
   ASSERT_TRUE(self) << self.error().message();
-  auto run = brisk::test::run_capture(
-      {.argv = {"bridge", "-j", "fdb", "show", "br", "br0"}, .namespaces = {{.type = CLONE_NEWNET, .fd = ns()}}});
+  auto run = brisk::test::run_capture({.argv = {"bridge", "-j", "fdb", "show", "br", "br0"},
+                                       .namespaces = {{.type = CLONE_NEWNET, .fd = ns()}}});
   auto oracle = nlohmann::json::parse(run.out);
   bool saw = false;
   for (const auto& e : oracle)

@@ -1,13 +1,13 @@
 // Policy routing rules through the library, with ip as the oracle: add,
 // list, delete, the spec a listed rule gives back, and the batch's undo of
 // rules added past a failure.
+#include "brisk/netlink/rule.h"
+
+#include <gtest/gtest.h>
 #include <linux/fib_rules.h>
 #include <linux/rtnetlink.h>
 
-#include <gtest/gtest.h>
-
 #include "brisk/netlink/batch.h"
-#include "brisk/netlink/rule.h"
 #include "netns_fixture.h"
 
 namespace brisk::netlink {
@@ -26,8 +26,7 @@ class Rules : public test::NetnsTest {
 };
 
 TEST_F(Rules, AddListDeleteAsIpSeesThem) {
-  ASSERT_TRUE(add_rule(conn(), {.priority = 100, .from = "10.1.0.0/16", .table = 100}))
-      << "add";
+  ASSERT_TRUE(add_rule(conn(), {.priority = 100, .from = "10.1.0.0/16", .table = 100})) << "add";
   ASSERT_TRUE(add_rule(conn(), {.priority = 101,
                                 .invert = true,
                                 .to = "10.2.0.0/16",
@@ -87,9 +86,9 @@ TEST_F(Rules, AddListDeleteAsIpSeesThem) {
 }
 
 TEST_F(Rules, BadInputIsRefusedBeforeSending) {
-  for (const RuleSpec& bad : {RuleSpec{.from = "10.0.0.300/8"}, RuleSpec{.to = "fd00::/129"},
-                              RuleSpec{.iif = "0123456789abcdef"}, RuleSpec{.l3mdev = true, .table = 5},
-                              RuleSpec{.nat_gateway = "fd00::1"}}) {
+  for (const RuleSpec& bad :
+       {RuleSpec{.from = "10.0.0.300/8"}, RuleSpec{.to = "fd00::/129"}, RuleSpec{.iif = "0123456789abcdef"},
+        RuleSpec{.l3mdev = true, .table = 5}, RuleSpec{.nat_gateway = "fd00::1"}}) {
     auto added = add_rule(conn(), bad);
     ASSERT_FALSE(added);
     EXPECT_EQ(added.error().code, EINVAL);
@@ -104,7 +103,7 @@ TEST_F(Rules, StopModeUndoesRulesAddedPastAFailure) {
   batch.add_rule({.priority = 201, .table = 21});
   batch.add_rule({.priority = 200, .table = 20});  // exists
   batch.add_rule({.priority = 202, .table = 22});  // pipelined past the failure, then undone
-  batch.delete_rule({.priority = 201});           // never sent
+  batch.delete_rule({.priority = 201});            // never sent
   auto results = batch.flush();
   ASSERT_EQ(results.size(), 4u);
   EXPECT_TRUE(results[0]);

@@ -3,12 +3,12 @@
 // while each side is still yielding and after it has gone to sleep (a job
 // or a pause longer than the yielding lasts). Plain, non-atomic data, so a
 // missing ordering is a TSan report, and under plain builds a wrong count.
+#include "netlink/send_thread.h"
+
 #include <gtest/gtest.h>
 
 #include <chrono>
 #include <thread>
-
-#include "netlink/send_thread.h"
 
 namespace brisk::netlink::detail {
 namespace {

@@ -1,13 +1,13 @@
 // tun/tap flags, ip tuntap's calls (add_tun, delete_tun, list_tuns), with the
 // kernel's sysfs tun_flags as the oracle: read by `cat` in a private mount
 // namespace whose /sys is remounted inside the test's network namespace.
+#include "brisk/netlink/tun.h"
+
+#include <gtest/gtest.h>
 #include <linux/if_tun.h>
 #include <sched.h>
 #include <unistd.h>
 
-#include <gtest/gtest.h>
-
-#include "brisk/netlink/tun.h"
 #include "netns_fixture.h"
 
 namespace brisk::netlink {
@@ -22,7 +22,8 @@ class Tun : public test::NetnsTest {
   // The kernel's tun_flags for `dev`, or -1 when it has none.
   long sysfs_flags(const std::string& dev) {
     auto run = brisk::test::run_capture(
-        {.argv = {"unshare", "-m", "sh", "-c", "mount -t sysfs sysfs /sys && cat /sys/class/net/" + dev + "/tun_flags"},
+        {.argv = {"unshare", "-m", "sh", "-c",
+                  "mount -t sysfs sysfs /sys && cat /sys/class/net/" + dev + "/tun_flags"},
          .namespaces = {{.type = CLONE_NEWNET, .fd = ns()}}});
     if (!run.status.success() || run.out.empty()) return -1;
     return std::stol(run.out, nullptr, 0);
@@ -42,7 +43,8 @@ TEST_F(Tun, EveryOptionReachesTunFlags) {
       {"tap1", {.tap = true, .vnet_hdr = true}, IFF_TAP | IFF_NO_PI | IFF_VNET_HDR | IFF_PERSIST},
       {"tap2", {.tap = true, .multi_queue = true}, IFF_TAP | IFF_NO_PI | IFF_MULTI_QUEUE | IFF_PERSIST},
       {"tun2", {.one_queue = true}, IFF_TUN | IFF_NO_PI | IFF_ONE_QUEUE | IFF_PERSIST},
-      {"tap3", {.tap = true, .pi = true, .vnet_hdr = true, .multi_queue = true, .one_queue = true},
+      {"tap3",
+       {.tap = true, .pi = true, .vnet_hdr = true, .multi_queue = true, .one_queue = true},
        IFF_TAP | IFF_VNET_HDR | IFF_MULTI_QUEUE | IFF_ONE_QUEUE | IFF_PERSIST},
   };
   for (const auto& c : cases) {

@@ -1,8 +1,7 @@
 // The Child handle: waits and signals go through the pidfd, and a Child
 // dropped early leaves neither a zombie nor a running process.
-#include <sys/wait.h>
-
 #include <gtest/gtest.h>
+#include <sys/wait.h>
 
 #include <chrono>
 

@@ -1,10 +1,9 @@
 // Many threads spawning at once, and signals arriving during spawns: a
 // handler must never run in the child, where it would share our memory.
+#include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/syscall.h>
 #include <unistd.h>
-
-#include <gtest/gtest.h>
 
 #include <atomic>
 #include <thread>
@@ -50,7 +49,8 @@ TEST(SpawnSignals, ParentHandlersNeverRunInTheChild) {
   g_parent = ::getpid();
   struct sigaction action {};
   action.sa_handler = handler;
-  struct sigaction old_usr1 {}, old_pipe {};
+  struct sigaction old_usr1 {
+  }, old_pipe{};
   ::sigaction(SIGUSR1, &action, &old_usr1);
   ::sigaction(SIGPIPE, &action, &old_pipe);
   std::atomic<bool> done{false};

@@ -2,9 +2,8 @@
 // nothing on any path (success, failed exec, failed chroot, failed cwd), and
 // closing stays cheap at RLIMIT_NOFILE 1048576.
 #include <fcntl.h>
-#include <unistd.h>
-
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <sstream>
 
@@ -52,8 +51,9 @@ TEST(SpawnFds, MappingsMaySwapDescriptors) {
   a->write.reset();
   b->write.reset();
   std::string fx = std::to_string(x.get()), fy = std::to_string(y.get());
-  auto child = spawn({.argv = {"bash", "-c", "echo A >&" + fx + "; echo B >&" + fy},
-                      .fds = {{.child_fd = x.get(), .parent_fd = y.get()}, {.child_fd = y.get(), .parent_fd = x.get()}}});
+  auto child = spawn(
+      {.argv = {"bash", "-c", "echo A >&" + fx + "; echo B >&" + fy},
+       .fds = {{.child_fd = x.get(), .parent_fd = y.get()}, {.child_fd = y.get(), .parent_fd = x.get()}}});
   ASSERT_TRUE(child) << child.error().message();
   x.reset();
   y.reset();
@@ -119,9 +119,18 @@ INSTANTIATE_TEST_SUITE_P(
                       LeakCase{"FailedExec", {.argv = {"/nonexistent/prog"}}, false},
                       LeakCase{"NotExecutable", {.argv = {"/etc/passwd"}}, false},
                       LeakCase{"FailedChroot", {.argv = {"/bin/true"}, .chroot = "/etc/passwd"}, false},
-                      LeakCase{"FailedCwdInChild", {.argv = {"/bin/true"}, .cwd = "/nonexistent", .namespaces = {{CLONE_NEWNET, -1, "/proc/self/ns/net"}}}, false},
-                      LeakCase{"FailedSetns", {.argv = {"/bin/true"}, .namespaces = {{CLONE_NEWUTS, -1, "/proc/self/ns/net"}}}, false},
-                      LeakCase{"FailedNamespaceOpen", {.argv = {"/bin/true"}, .namespaces = {{CLONE_NEWNET, -1, "/nonexistent/ns"}}}, false}),
+                      LeakCase{"FailedCwdInChild",
+                               {.argv = {"/bin/true"},
+                                .cwd = "/nonexistent",
+                                .namespaces = {{CLONE_NEWNET, -1, "/proc/self/ns/net"}}},
+                               false},
+                      LeakCase{
+                          "FailedSetns",
+                          {.argv = {"/bin/true"}, .namespaces = {{CLONE_NEWUTS, -1, "/proc/self/ns/net"}}},
+                          false},
+                      LeakCase{"FailedNamespaceOpen",
+                               {.argv = {"/bin/true"}, .namespaces = {{CLONE_NEWNET, -1, "/nonexistent/ns"}}},
+                               false}),
     [](const auto& info) { return info.param.name; });
 
 TEST(SpawnFds, HugeNofileClosesWithCloseRange) {

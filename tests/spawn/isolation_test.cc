@@ -1,14 +1,13 @@
 // Options that change where and as whom the child runs: chroot, setns,
 // credentials, rlimits, sessions and groups, parent-death signal, cgroups.
+#include <grp.h>
+#include <gtest/gtest.h>
 #include <sched.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
-#include <grp.h>
 #include <sys/wait.h>
 #include <unistd.h>
-
-#include <gtest/gtest.h>
 
 #include <filesystem>
 #include <fstream>
@@ -129,9 +128,11 @@ TEST(SpawnLimits, RlimitsAreSetInTheChildOnly) {
   options.rlimits = {{RLIMIT_CORE, 4096, 8192}, {RLIMIT_NOFILE, 256, 512}};
   auto got = run_capture(options);
   EXPECT_NE(got.out.find("Max core file size        4096                 8192                 bytes"),
-            std::string::npos) << got.out;
+            std::string::npos)
+      << got.out;
   EXPECT_NE(got.out.find("Max open files            256                  512                  files"),
-            std::string::npos) << got.out;
+            std::string::npos)
+      << got.out;
   auto after = sys::getrlimit(RLIMIT_CORE);
   EXPECT_EQ(before->rlim_cur, after->rlim_cur);
 }

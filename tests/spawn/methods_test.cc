@@ -1,6 +1,7 @@
 // Every creation method the engine falls back to works the same: clone3,
 // clone, vfork and fork each run programs and report child-side failures.
 #include <fcntl.h>
+#include <gtest/gtest.h>
 #include <linux/filter.h>
 #include <linux/seccomp.h>
 #include <stddef.h>
@@ -8,8 +9,6 @@
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
-
-#include <gtest/gtest.h>
 
 #include <vector>
 
@@ -142,11 +141,12 @@ TEST_P(SpawnFallback, ProbeMovesDownTheChain) {
 
 INSTANTIATE_TEST_SUITE_P(
     Seccomp, SpawnFallback,
-    ::testing::Values(FallbackCase{"Clone3Eperm", {.clone3 = EPERM}, SpawnMethod::clone},
-                      FallbackCase{"Clone3Enosys", {.clone3 = ENOSYS}, SpawnMethod::clone},
-                      FallbackCase{"CloneRefusedToo", {.clone3 = ENOSYS, .clone_vm = EPERM}, SpawnMethod::vfork},
-                      FallbackCase{"VforkEinvalToo", {.clone3 = ENOSYS, .clone_vm = EPERM, .vfork = EINVAL},
-                                   SpawnMethod::fork}),
+    ::testing::Values(
+        FallbackCase{"Clone3Eperm", {.clone3 = EPERM}, SpawnMethod::clone},
+        FallbackCase{"Clone3Enosys", {.clone3 = ENOSYS}, SpawnMethod::clone},
+        FallbackCase{"CloneRefusedToo", {.clone3 = ENOSYS, .clone_vm = EPERM}, SpawnMethod::vfork},
+        FallbackCase{
+            "VforkEinvalToo", {.clone3 = ENOSYS, .clone_vm = EPERM, .vfork = EINVAL}, SpawnMethod::fork}),
     [](const auto& info) { return std::string(info.param.name); });
 
 TEST(SpawnEngine, ProbeSettlesOnClone3OnThisKernel) {

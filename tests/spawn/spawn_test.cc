@@ -1,15 +1,15 @@
 // The spawn engine's basic contract: it runs the program with the argv, env,
 // cwd and umask asked for, and reports every failure as a typed error.
+#include "brisk/spawn.h"
+
 #include <fcntl.h>
+#include <gtest/gtest.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-#include <gtest/gtest.h>
 
 #include <filesystem>
 #include <fstream>
 
-#include "brisk/spawn.h"
 #include "support/test_support.h"
 
 namespace brisk {
@@ -79,8 +79,8 @@ TEST(FindProgram, SearchesPathAsExecvpWouldAndChecksAPathAsIs) {
 TEST(Spawn, EnvironmentCanBeSetUnsetAndCleared) {
   ::setenv("BRISK_TEST_INHERITED", "yes", 1);
   ::setenv("BRISK_TEST_UNSET_ME", "present", 1);
-  auto got = run_capture({.argv = {"/usr/bin/env"},
-                          .env = {{"BRISK_TEST_SET", "1"}, {"BRISK_TEST_UNSET_ME", std::nullopt}}});
+  auto got = run_capture(
+      {.argv = {"/usr/bin/env"}, .env = {{"BRISK_TEST_SET", "1"}, {"BRISK_TEST_UNSET_ME", std::nullopt}}});
   EXPECT_NE(got.out.find("BRISK_TEST_INHERITED=yes\n"), std::string::npos);
   EXPECT_NE(got.out.find("BRISK_TEST_SET=1\n"), std::string::npos);
   EXPECT_EQ(got.out.find("BRISK_TEST_UNSET_ME"), std::string::npos);
@@ -191,9 +191,13 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{"EmptyArgv", {}, "argv is empty"},
         BadInput{"NulInArgument", {.argv = {"echo", std::string("a\0b", 3)}}, "NUL"},
         BadInput{"NulInEnvValue", {.argv = {"true"}, .env = {{"K", std::string("v\0w", 3)}}}, "NUL"},
-        BadInput{"EnvNameWithEquals", {.argv = {"true"}, .env = {{"A=B", "c"}}}, "invalid environment variable name"},
+        BadInput{"EnvNameWithEquals",
+                 {.argv = {"true"}, .env = {{"A=B", "c"}}},
+                 "invalid environment variable name"},
         BadInput{"EmptyEnvName", {.argv = {"true"}, .env = {{"", "c"}}}, "invalid environment variable name"},
-        BadInput{"FdMapToClosedFd", {.argv = {"true"}, .fds = {{.child_fd = 5, .parent_fd = 987654}}}, "is not open"},
+        BadInput{"FdMapToClosedFd",
+                 {.argv = {"true"}, .fds = {{.child_fd = 5, .parent_fd = 987654}}},
+                 "is not open"},
         BadInput{"FdMappedTwice", {.argv = {"true"}, .fds = {{3, 1}, {3, 2}}}, "mapped twice"},
         BadInput{"NegativeFd", {.argv = {"true"}, .fds = {{-1, 1}}}, "negative"},
         BadInput{"SetsidWithProcessGroup", with_group_conflict(), "conflict"},

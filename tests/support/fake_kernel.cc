@@ -7,8 +7,11 @@ namespace brisk::test {
 
 Datagram ack(const nlmsghdr& request, int error) {
   Datagram d(NLMSG_HDRLEN + NLMSG_ALIGN(sizeof(nlmsgerr)), 0);
-  nlmsghdr h{.nlmsg_len = static_cast<uint32_t>(d.size()), .nlmsg_type = NLMSG_ERROR,
-             .nlmsg_flags = NLM_F_CAPPED, .nlmsg_seq = request.nlmsg_seq, .nlmsg_pid = 0};
+  nlmsghdr h{.nlmsg_len = static_cast<uint32_t>(d.size()),
+             .nlmsg_type = NLMSG_ERROR,
+             .nlmsg_flags = NLM_F_CAPPED,
+             .nlmsg_seq = request.nlmsg_seq,
+             .nlmsg_pid = 0};
   nlmsgerr e{.error = -error, .msg = request};
   std::memcpy(d.data(), &h, sizeof h);
   std::memcpy(d.data() + NLMSG_HDRLEN, &e, sizeof e);
@@ -17,8 +20,11 @@ Datagram ack(const nlmsghdr& request, int error) {
 
 Datagram done(const nlmsghdr& request) {
   Datagram d(NLMSG_HDRLEN + NLMSG_ALIGN(sizeof(int)), 0);
-  nlmsghdr h{.nlmsg_len = static_cast<uint32_t>(d.size()), .nlmsg_type = NLMSG_DONE,
-             .nlmsg_flags = NLM_F_MULTI, .nlmsg_seq = request.nlmsg_seq, .nlmsg_pid = 0};
+  nlmsghdr h{.nlmsg_len = static_cast<uint32_t>(d.size()),
+             .nlmsg_type = NLMSG_DONE,
+             .nlmsg_flags = NLM_F_MULTI,
+             .nlmsg_seq = request.nlmsg_seq,
+             .nlmsg_pid = 0};
   std::memcpy(d.data(), &h, sizeof h);
   return d;
 }
@@ -67,9 +73,11 @@ netlink::NlResult<void> FakeKernel::send(std::span<const iovec> parts) {
     sent.insert(sent.end(), p, p + part.iov_len);
   }
   if (sent.size() > static_cast<std::size_t>(send_buffer_))
-    return netlink::NetlinkError{.code = EMSGSIZE, .op = "sendmsg", .detail = "datagram larger than the send buffer"};
+    return netlink::NetlinkError{
+        .code = EMSGSIZE, .op = "sendmsg", .detail = "datagram larger than the send buffer"};
   int left = static_cast<int>(sent.size());
-  for (auto* nlh = reinterpret_cast<const nlmsghdr*>(sent.data()); NLMSG_OK(nlh, left); nlh = NLMSG_NEXT(nlh, left)) {
+  for (auto* nlh = reinterpret_cast<const nlmsghdr*>(sent.data()); NLMSG_OK(nlh, left);
+       nlh = NLMSG_NEXT(nlh, left)) {
     const char* start = reinterpret_cast<const char*>(nlh);
     Answer answer;
     if (nlh->nlmsg_type < NLMSG_MIN_TYPE) {
@@ -105,21 +113,24 @@ netlink::NlResult<std::size_t> FakeKernel::receive(std::span<char> buffer, bool 
   }
   if (queue_.empty()) {
     if (!wait) return std::size_t{0};
-    return netlink::NetlinkError{.code = EDEADLK, .op = "recvmsg",
+    return netlink::NetlinkError{.code = EDEADLK,
+                                 .op = "recvmsg",
                                  .detail = "fake kernel: nothing queued, the real one would block for ever"};
   }
   Datagram d = std::move(queue_.front());
   queue_.pop_front();
   queued_ -= charge(d);
   if (d.size() > buffer.size())
-    return netlink::NetlinkError{.code = EMSGSIZE, .op = "recvmsg", .detail = "datagram larger than the receive buffer"};
+    return netlink::NetlinkError{
+        .code = EMSGSIZE, .op = "recvmsg", .detail = "datagram larger than the receive buffer"};
   std::memcpy(buffer.data(), d.data(), d.size());
   return d.size();
 }
 
 netlink::NlResult<int> FakeKernel::interface_index(const std::string& name) {
   auto it = devices.find(name);
-  if (it == devices.end()) return netlink::NetlinkError{.code = ENODEV, .op = "ioctl(SIOCGIFINDEX)", .object = name};
+  if (it == devices.end())
+    return netlink::NetlinkError{.code = ENODEV, .op = "ioctl(SIOCGIFINDEX)", .object = name};
   return it->second;
 }
 

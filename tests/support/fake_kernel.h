@@ -66,15 +66,16 @@ class FakeKernel final : public netlink::Transport {
   // and a fixed overhead.
   static std::size_t charge(const Datagram& d) { return d.size() + 576; }
 
-  std::map<std::string, int> devices;  // what interface_index finds
-  std::vector<Datagram> requests;      // every request received, in order (control messages aside)
-  std::size_t fences = 0;              // control messages (NLMSG_NOOP) received, and ACKed if asked
+  std::map<std::string, int> devices;    // what interface_index finds
+  std::vector<Datagram> requests;        // every request received, in order (control messages aside)
+  std::size_t fences = 0;                // control messages (NLMSG_NOOP) received, and ACKed if asked
   std::atomic<std::size_t> received{0};  // requests.size(), readable while send() runs on another thread
-  std::size_t sends = 0;               // send() calls
-  std::size_t most_queued = 0;         // high-water mark of the queue, in charged bytes
-  std::size_t dropped = 0;             // datagrams dropped for want of room, or lost by the script
-  int fail_next_send = 0;              // an errno: the next send() takes nothing and fails with it
-  std::size_t fail_send_number = 0;    // with fail_send_errno: the send() of this number (1 = the first) fails so
+  std::size_t sends = 0;                 // send() calls
+  std::size_t most_queued = 0;           // high-water mark of the queue, in charged bytes
+  std::size_t dropped = 0;               // datagrams dropped for want of room, or lost by the script
+  int fail_next_send = 0;                // an errno: the next send() takes nothing and fails with it
+  std::size_t fail_send_number =
+      0;  // with fail_send_errno: the send() of this number (1 = the first) fails so
   int fail_send_errno = EIO;
   // Let a long batch look names up (in `devices`, which the script must
   // then leave alone) while send() runs on its send thread.

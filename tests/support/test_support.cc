@@ -2,11 +2,10 @@
 
 #include <dirent.h>
 #include <fcntl.h>
-#include <stdlib.h>
-#include <sched.h>
-#include <unistd.h>
-
 #include <gtest/gtest.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -37,7 +36,9 @@ ScopedTmpdir::ScopedTmpdir() {
   ::setenv("TMPDIR", dir_.path().c_str(), 1);
 }
 
-ScopedTmpdir::~ScopedTmpdir() { had_ ? (void)::setenv("TMPDIR", saved_.c_str(), 1) : (void)::unsetenv("TMPDIR"); }
+ScopedTmpdir::~ScopedTmpdir() {
+  had_ ? (void)::setenv("TMPDIR", saved_.c_str(), 1) : (void)::unsetenv("TMPDIR");
+}
 
 std::set<int> open_fds() {
   std::set<int> fds;

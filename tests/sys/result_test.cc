@@ -1,8 +1,8 @@
-#include <fcntl.h>
+#include "brisk/result.h"
 
+#include <fcntl.h>
 #include <gtest/gtest.h>
 
-#include "brisk/result.h"
 #include "sys/syscalls.h"
 
 namespace brisk {

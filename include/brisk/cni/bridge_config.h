@@ -2,11 +2,10 @@
 // field of the reference plugin (containernetworking/plugins 1.1.1).
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
-
-#include <nlohmann/json.hpp>
 
 #include "brisk/cni/environment.h"
 #include "brisk/cni/result.h"
@@ -30,10 +29,10 @@ struct BridgeConfig {
   bool mac_spoof_check = false;     // drop frames from the pod with another source MAC
   bool enable_dad = false;          // IPv6 duplicate address detection in the pod (off by default)
   Dns dns{};                        // returned as the result's dns
-  std::string mac{};                // the pod's MAC: CNI_ARGS MAC, args.cni.mac or runtimeConfig.mac (last wins)
-  std::string ipam_type{};          // ipam.type; empty: layer 2 only
+  std::string mac{};        // the pod's MAC: CNI_ARGS MAC, args.cni.mac or runtimeConfig.mac (last wins)
+  std::string ipam_type{};  // ipam.type; empty: layer 2 only
   std::optional<Result> prev_result{};  // prevResult, when chained
-  nlohmann::json raw{};             // the whole config as read (handed to an IPAM plugin)
+  nlohmann::json raw{};                 // the whole config as read (handed to an IPAM plugin)
 };
 
 // Parses stdin. Throws CniException: decoding_failure for bad JSON,

@@ -35,6 +35,7 @@ void validate_network_name(std::string_view name);
 
 // CNI_ARGS as "K=V" pairs. `known` lists the keys this plugin reads; any
 // other key is an error unless IgnoreUnknown is 1 or true.
-std::map<std::string, std::string> parse_cni_args(std::string_view args, const std::vector<std::string>& known);
+std::map<std::string, std::string> parse_cni_args(std::string_view args,
+                                                  const std::vector<std::string>& known);
 
 }  // namespace brisk::cni

@@ -17,11 +17,10 @@
 // into place, so none is ever seen half-written.
 #pragma once
 
+#include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json_fwd.hpp>
 
 #include "brisk/cni/result.h"
 #include "brisk/cni/version.h"
@@ -30,10 +29,10 @@
 namespace brisk::cni {
 
 struct AddressRange {
-  netlink::IpPrefix subnet{};            // network address with its length (no host bits)
-  netlink::IpAddress range_start{};      // first address handed out (inclusive)
-  netlink::IpAddress range_end{};        // last address handed out (inclusive)
-  netlink::IpAddress gateway{};          // never handed out
+  netlink::IpPrefix subnet{};                              // network address with its length (no host bits)
+  netlink::IpAddress range_start{};                        // first address handed out (inclusive)
+  netlink::IpAddress range_end{};                          // last address handed out (inclusive)
+  netlink::IpAddress gateway{};                            // never handed out
   bool contains(const netlink::IpAddress& address) const;  // within start..end
 };
 
@@ -41,12 +40,12 @@ struct AddressRange {
 using RangeSet = std::vector<AddressRange>;
 
 struct HostLocalConfig {
-  std::string network{};                      // the network's name
-  SpecVersion version{};                      // the config's cniVersion
-  std::vector<RangeSet> ranges{};             // one address from each set
-  std::vector<Route> routes{};                // returned as they are
+  std::string network{};           // the network's name
+  SpecVersion version{};           // the config's cniVersion
+  std::vector<RangeSet> ranges{};  // one address from each set
+  std::vector<Route> routes{};     // returned as they are
   std::string data_dir = "/var/lib/cni/networks";
-  std::string resolv_conf{};                  // a resolv.conf to return as dns; empty: none
+  std::string resolv_conf{};                    // a resolv.conf to return as dns; empty: none
   std::vector<netlink::IpAddress> requested{};  // CNI_ARGS IP, args.cni.ips, runtimeConfig.ips
 };
 
@@ -61,13 +60,15 @@ HostLocalConfig parse_host_local_config(const nlohmann::json& config, const std:
 // from the set's last reservation. Fails (and keeps nothing) on a
 // duplicate pair, a requested address that is taken or outside every
 // set, or an exhausted set.
-Result host_local_add(const HostLocalConfig& config, const std::string& container_id, const std::string& ifname);
+Result host_local_add(const HostLocalConfig& config, const std::string& container_id,
+                      const std::string& ifname);
 // DEL: releases every lease of (container_id, ifname); none is success.
 // Returns the addresses released.
 std::vector<netlink::IpAddress> host_local_del(const HostLocalConfig& config, const std::string& container_id,
                                                const std::string& ifname);
 // CHECK: throws unless (container_id, ifname) holds a lease.
-void host_local_check(const HostLocalConfig& config, const std::string& container_id, const std::string& ifname);
+void host_local_check(const HostLocalConfig& config, const std::string& container_id,
+                      const std::string& ifname);
 
 struct Attachment {
   std::string container_id{};
@@ -76,6 +77,7 @@ struct Attachment {
 };
 // GC: releases the leases of every attachment not in `keep`. Returns the
 // addresses released.
-std::vector<netlink::IpAddress> host_local_gc(const HostLocalConfig& config, const std::vector<Attachment>& keep);
+std::vector<netlink::IpAddress> host_local_gc(const HostLocalConfig& config,
+                                              const std::vector<Attachment>& keep);
 
 }  // namespace brisk::cni

@@ -17,8 +17,8 @@
 namespace brisk::cni {
 
 struct PluginInput {
-  GetEnv getenv{};              // the CNI_* variables (and, for IPAM plugins, the rest of the environment)
-  std::string stdin_data{};     // the network config
+  GetEnv getenv{};           // the CNI_* variables (and, for IPAM plugins, the rest of the environment)
+  std::string stdin_data{};  // the network config
   std::string about = "CNI brisk-bridge plugin";  // printed to stderr when CNI_COMMAND is unset
 };
 

@@ -6,11 +6,10 @@
 // interface fields. prevResult is read back from any of them.
 #pragma once
 
+#include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json_fwd.hpp>
 
 #include "brisk/cni/version.h"
 #include "brisk/netlink/address.h"
@@ -18,23 +17,23 @@
 namespace brisk::cni {
 
 struct Interface {
-  std::string name{};                // device name
-  std::string mac{};                 // "xx:xx:…"; empty: none
-  std::optional<int> mtu{};          // 1.1 only
-  std::string sandbox{};             // netns path for a container interface; empty on the host
-  std::string socket_path{};         // 1.1 only (vhost-user and the like)
-  std::string pci_id{};              // 1.1 only
+  std::string name{};         // device name
+  std::string mac{};          // "xx:xx:…"; empty: none
+  std::optional<int> mtu{};   // 1.1 only
+  std::string sandbox{};      // netns path for a container interface; empty on the host
+  std::string socket_path{};  // 1.1 only (vhost-user and the like)
+  std::string pci_id{};       // 1.1 only
 };
 
 struct IpConfig {
-  netlink::IpPrefix address{};              // "10.1.0.5/16": the address with its subnet's length
+  netlink::IpPrefix address{};  // "10.1.0.5/16": the address with its subnet's length
   std::optional<netlink::IpAddress> gateway{};
-  std::optional<int> interface{};           // index into Result::interfaces
+  std::optional<int> interface {};  // index into Result::interfaces
 };
 
 struct Route {
-  netlink::IpPrefix dst{};                  // "0.0.0.0/0" for a default route
-  std::optional<netlink::IpAddress> gw{};   // empty: the family's gateway of the result's IPs
+  netlink::IpPrefix dst{};                 // "0.0.0.0/0" for a default route
+  std::optional<netlink::IpAddress> gw{};  // empty: the family's gateway of the result's IPs
   // 1.1 only:
   std::optional<int> mtu{};
   std::optional<int> advmss{};

@@ -28,8 +28,8 @@ struct BRISK_EXPORT MacAddress {
 };
 
 struct BRISK_EXPORT IpAddress {
-  int family = AF_INET;            // AF_INET or AF_INET6
-  std::array<uint8_t, 16> bytes{}; // network order; IPv4 uses the first 4
+  int family = AF_INET;             // AF_INET or AF_INET6
+  std::array<uint8_t, 16> bytes{};  // network order; IPv4 uses the first 4
 
   static NlResult<IpAddress> parse(std::string_view text);
   // From an attribute payload of 4 or 16 bytes.

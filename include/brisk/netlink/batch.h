@@ -43,7 +43,7 @@ struct Op;
 template <class T>
 class IndexRing;
 struct BatchAccess;  // setup_netns_many runs a batch's operations itself
-}
+}  // namespace detail
 
 struct BatchOptions {
   // Coalesce runs of link deletes into one group delete.

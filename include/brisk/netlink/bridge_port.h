@@ -16,19 +16,19 @@
 namespace brisk::netlink {
 
 struct BridgePortSet {
-  std::string dev{};                // the port; it must have a bridge master
-  std::optional<bool> hairpin{};    // IFLA_BRPORT_MODE: frames may leave by the port they came in on
-  std::optional<bool> learning{};   // IFLA_BRPORT_LEARNING: learn source MACs seen on the port
-  std::optional<bool> flood{};      // IFLA_BRPORT_UNICAST_FLOOD: flood unknown unicast to the port
-  std::optional<bool> isolated{};   // IFLA_BRPORT_ISOLATED: no traffic to other isolated ports
+  std::string dev{};               // the port; it must have a bridge master
+  std::optional<bool> hairpin{};   // IFLA_BRPORT_MODE: frames may leave by the port they came in on
+  std::optional<bool> learning{};  // IFLA_BRPORT_LEARNING: learn source MACs seen on the port
+  std::optional<bool> flood{};     // IFLA_BRPORT_UNICAST_FLOOD: flood unknown unicast to the port
+  std::optional<bool> isolated{};  // IFLA_BRPORT_ISOLATED: no traffic to other isolated ports
 };
 
 struct BridgeVlan {
-  std::string dev{};       // the port (or the bridge itself, with self)
-  uint16_t vid = 1;        // 1..4094
-  bool pvid = false;       // untagged ingress frames get this VLAN
-  bool untagged = false;   // egress frames leave untagged
-  bool self = false;       // on the bridge device itself instead of a port
+  std::string dev{};      // the port (or the bridge itself, with self)
+  uint16_t vid = 1;       // 1..4094
+  bool pvid = false;      // untagged ingress frames get this VLAN
+  bool untagged = false;  // egress frames leave untagged
+  bool self = false;      // on the bridge device itself instead of a port
 };
 
 BRISK_EXPORT NlResult<void> set_bridge_port(Connection& conn, const BridgePortSet& spec);

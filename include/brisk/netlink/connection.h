@@ -71,9 +71,9 @@ inline constexpr std::size_t kAckBudget = 1024;
 inline constexpr std::size_t kGetBudget = 16384;
 
 struct Request {
-  Message message;                // the request; execute() stamps its seq and NLM_F_ACK
-  const char* op = "";            // e.g. "link add", for errors; static storage
-  std::string object{};           // what it acts on, for errors
+  Message message;                        // the request; execute() stamps its seq and NLM_F_ACK
+  const char* op = "";                    // e.g. "link add", for errors; static storage
+  std::string object{};                   // what it acts on, for errors
   std::size_t reply_budget = kAckBudget;  // receive-buffer bytes its replies may take
   // Ask for an ACK. A single-object GET turns it off: its one reply (or its
   // error) completes it, so reply and ACK never compete for a small buffer.
@@ -86,21 +86,21 @@ struct Request {
   // success; false or an error fails the request. Without it the request
   // fails with ENOBUFS.
   std::function<NlResult<bool>(Connection&)> recheck{};
-  NlResult<void> result{};        // filled in by execute()
-  std::vector<UniqueFd> fds{};    // descriptors the message names (IFLA_NET_NS_FD), open until sent
+  NlResult<void> result{};      // filled in by execute()
+  std::vector<UniqueFd> fds{};  // descriptors the message names (IFLA_NET_NS_FD), open until sent
   // Set by execute_unchecked() when the reply was lost and the re-check is
   // left to recheck_lost().
   bool reply_lost = false;
 };
 
 struct ConnectionStats {
-  uint64_t sendmsg_calls = 0;   // sendmsg system calls made
-  uint64_t requests = 0;        // requests sent
-  uint64_t enobufs = 0;         // times the kernel reported lost replies
-  uint64_t rechecks = 0;        // requests whose outcome was re-checked after ENOBUFS
-  uint64_t dump_restarts = 0;   // dumps restarted after NLM_F_DUMP_INTR or ENOBUFS
-  uint64_t link_lookups = 0;    // names resolved outside the cache (SIOCGIFINDEX or GETLINK)
-  uint64_t fences = 0;          // NLMSG_NOOPs sent to end a window of unacknowledged changes
+  uint64_t sendmsg_calls = 0;  // sendmsg system calls made
+  uint64_t requests = 0;       // requests sent
+  uint64_t enobufs = 0;        // times the kernel reported lost replies
+  uint64_t rechecks = 0;       // requests whose outcome was re-checked after ENOBUFS
+  uint64_t dump_restarts = 0;  // dumps restarted after NLM_F_DUMP_INTR or ENOBUFS
+  uint64_t link_lookups = 0;   // names resolved outside the cache (SIOCGIFINDEX or GETLINK)
+  uint64_t fences = 0;         // NLMSG_NOOPs sent to end a window of unacknowledged changes
 };
 
 class BRISK_EXPORT Connection {
@@ -158,7 +158,9 @@ class BRISK_EXPORT Connection {
   Transport& transport() { return *transport_; }
   int fd() const { return transport_->fd(); }
   int netns_fd() const { return netns_.get(); }  // -1: the caller's own namespace
-  int receive_buffer() const { return transport_->receive_buffer(); }  // actual bytes, as the kernel reports it
+  int receive_buffer() const {
+    return transport_->receive_buffer();
+  }  // actual bytes, as the kernel reports it
   // Requests of `reply_budget` bytes each that one window may hold.
   std::size_t window_requests(std::size_t reply_budget) const;
   const ConnectionStats& stats() const { return stats_; }

@@ -18,8 +18,9 @@ namespace brisk::netlink {
 // A device as the kernel's IPv6 side reports it.
 struct Ipv6Token {
   int ifindex = 0;
-  unsigned flags = 0;                  // ifi_flags (ip lists no loopback or NOARP device)
-  std::optional<IpAddress> token{};    // IFLA_INET6_TOKEN, :: when none is set; absent when the kernel sent none
+  unsigned flags = 0;  // ifi_flags (ip lists no loopback or NOARP device)
+  std::optional<IpAddress>
+      token{};  // IFLA_INET6_TOKEN, :: when none is set; absent when the kernel sent none
 };
 
 // Every device's token (RTM_GETLINK, family AF_INET6).

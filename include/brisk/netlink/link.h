@@ -42,22 +42,22 @@ struct LinkTuning {
   // IN6_ADDR_GEN_MODE_*: how the kernel makes the device's IPv6 link-local
   // address (NONE: it makes none, as container runtimes ask of a veth).
   std::optional<uint8_t> addr_gen_mode{};
-  std::optional<bool> carrier{};            // IFLA_CARRIER, where the driver lets it be set (dummy, tun)
-  std::optional<bool> protodown{};          // IFLA_PROTO_DOWN, where the driver supports it
-  std::optional<bool> dynamic{};            // IFF_DYNAMIC: the address may change
-  std::optional<bool> trailers{};           // false sets IFF_NOTRAILERS
-  std::optional<bool> promisc{};            // IFF_PROMISC: receive every frame (counted, as ip does)
-  std::optional<bool> arp{};                // false sets IFF_NOARP
-  std::optional<bool> multicast{};          // IFF_MULTICAST
-  std::optional<bool> allmulticast{};       // IFF_ALLMULTI: receive every multicast frame
-  std::optional<uint8_t> operstate{};       // IFLA_OPERSTATE: IF_OPER_* (RFC 2863), as `state UP|DORMANT|...`
-  std::optional<uint8_t> link_mode{};       // IFLA_LINKMODE: IF_LINK_MODE_DEFAULT, _DORMANT or _TESTING
-  std::optional<int32_t> link_netnsid{};    // IFLA_LINK_NETNSID: the id, here, of the lower device's namespace
+  std::optional<bool> carrier{};          // IFLA_CARRIER, where the driver lets it be set (dummy, tun)
+  std::optional<bool> protodown{};        // IFLA_PROTO_DOWN, where the driver supports it
+  std::optional<bool> dynamic{};          // IFF_DYNAMIC: the address may change
+  std::optional<bool> trailers{};         // false sets IFF_NOTRAILERS
+  std::optional<bool> promisc{};          // IFF_PROMISC: receive every frame (counted, as ip does)
+  std::optional<bool> arp{};              // false sets IFF_NOARP
+  std::optional<bool> multicast{};        // IFF_MULTICAST
+  std::optional<bool> allmulticast{};     // IFF_ALLMULTI: receive every multicast frame
+  std::optional<uint8_t> operstate{};     // IFLA_OPERSTATE: IF_OPER_* (RFC 2863), as `state UP|DORMANT|...`
+  std::optional<uint8_t> link_mode{};     // IFLA_LINKMODE: IF_LINK_MODE_DEFAULT, _DORMANT or _TESTING
+  std::optional<int32_t> link_netnsid{};  // IFLA_LINK_NETNSID: the id, here, of the lower device's namespace
   // IFLA_PROTO_DOWN_REASON: one reason bit (0..31) turned on or off.
   std::optional<std::pair<uint8_t, bool>> protodown_reason{};
-  std::string broadcast{};                  // IFLA_BROADCAST: the link-layer broadcast address; empty: unchanged
-  bool xdp_off = false;                     // detach the device's XDP program (IFLA_XDP, fd -1)
-  uint32_t xdp_flags = 0;                   // XDP_FLAGS_*_MODE of the program to detach; 0: any
+  std::string broadcast{};  // IFLA_BROADCAST: the link-layer broadcast address; empty: unchanged
+  bool xdp_off = false;     // detach the device's XDP program (IFLA_XDP, fd -1)
+  uint32_t xdp_flags = 0;   // XDP_FLAGS_*_MODE of the program to detach; 0: any
 
   bool operator==(const LinkTuning&) const = default;
 };
@@ -77,8 +77,8 @@ struct LinkCommon {
 };
 
 struct VethOptions {
-  std::string peer{};                 // the other end's name; empty: the kernel names it vethN (a scan of every name)
-  int peer_netns_fd = -1;             // create the peer directly in this namespace (fd not owned); -1: here
+  std::string peer{};      // the other end's name; empty: the kernel names it vethN (a scan of every name)
+  int peer_netns_fd = -1;  // create the peer directly in this namespace (fd not owned); -1: here
   // The peer's own settings, sent as the device's are (mtu, address,
   // txqueuelen, group, index, tuning). Its master and alias are refused:
   // the kernel ignores both on a peer, so set them once it exists. Its `up`
@@ -90,31 +90,31 @@ struct VethOptions {
 // Each field set is sent; at creation the rest take the kernel's defaults,
 // in a change (LinkSet::kind) the rest stay as they are.
 struct BridgeOptions {
-  std::optional<bool> stp{};                  // spanning tree on or off
-  std::optional<uint32_t> forward_delay{};    // in centiseconds, as `ip link ... forward_delay`
-  std::optional<uint32_t> hello_time{};       // STP hello interval, centiseconds
-  std::optional<uint32_t> max_age{};          // STP message age limit, centiseconds
-  std::optional<uint32_t> ageing_time{};      // FDB entry lifetime, centiseconds
-  std::optional<uint16_t> priority{};         // STP bridge priority
-  std::optional<bool> vlan_filtering{};       // 802.1Q filtering on the bridge's ports
-  std::optional<uint16_t> vlan_default_pvid{};  // PVID given to new ports (0: none)
-  std::optional<bool> mcast_snooping{};       // IGMP/MLD snooping
-  std::optional<bool> mcast_querier{};        // send IGMP/MLD queries
-  std::optional<bool> nf_call_iptables{};     // bridged IPv4 through iptables
-  std::optional<bool> nf_call_ip6tables{};    // bridged IPv6 through ip6tables
-  std::optional<bool> nf_call_arptables{};    // bridged ARP through arptables
-  std::optional<uint16_t> group_fwd_mask{};   // link-local groups forwarded: bit N for 01:80:c2:00:00:0N
-  std::optional<std::string> group_address{};  // the STP group address, a MAC (01:80:c2:00:00:0X)
-  std::optional<bool> no_linklocal_learn{};   // learn no source from link-local frames (a multi-boolopt)
-  bool fdb_flush = false;                     // flush the bridge's learned FDB entries (a change)
-  std::optional<uint16_t> vlan_protocol{};    // ETH_P_8021Q or ETH_P_8021AD, host order
-  std::optional<bool> vlan_stats_enabled{};   // per-VLAN counters
-  std::optional<bool> vlan_stats_per_port{};  // those counters kept per port
-  std::optional<uint8_t> mcast_router{};      // 0 off, 1 learned (default), 2 always
-  std::optional<bool> mcast_vlan_snooping{};  // snooping per VLAN (a multi-boolopt)
+  std::optional<bool> stp{};                     // spanning tree on or off
+  std::optional<uint32_t> forward_delay{};       // in centiseconds, as `ip link ... forward_delay`
+  std::optional<uint32_t> hello_time{};          // STP hello interval, centiseconds
+  std::optional<uint32_t> max_age{};             // STP message age limit, centiseconds
+  std::optional<uint32_t> ageing_time{};         // FDB entry lifetime, centiseconds
+  std::optional<uint16_t> priority{};            // STP bridge priority
+  std::optional<bool> vlan_filtering{};          // 802.1Q filtering on the bridge's ports
+  std::optional<uint16_t> vlan_default_pvid{};   // PVID given to new ports (0: none)
+  std::optional<bool> mcast_snooping{};          // IGMP/MLD snooping
+  std::optional<bool> mcast_querier{};           // send IGMP/MLD queries
+  std::optional<bool> nf_call_iptables{};        // bridged IPv4 through iptables
+  std::optional<bool> nf_call_ip6tables{};       // bridged IPv6 through ip6tables
+  std::optional<bool> nf_call_arptables{};       // bridged ARP through arptables
+  std::optional<uint16_t> group_fwd_mask{};      // link-local groups forwarded: bit N for 01:80:c2:00:00:0N
+  std::optional<std::string> group_address{};    // the STP group address, a MAC (01:80:c2:00:00:0X)
+  std::optional<bool> no_linklocal_learn{};      // learn no source from link-local frames (a multi-boolopt)
+  bool fdb_flush = false;                        // flush the bridge's learned FDB entries (a change)
+  std::optional<uint16_t> vlan_protocol{};       // ETH_P_8021Q or ETH_P_8021AD, host order
+  std::optional<bool> vlan_stats_enabled{};      // per-VLAN counters
+  std::optional<bool> vlan_stats_per_port{};     // those counters kept per port
+  std::optional<uint8_t> mcast_router{};         // 0 off, 1 learned (default), 2 always
+  std::optional<bool> mcast_vlan_snooping{};     // snooping per VLAN (a multi-boolopt)
   std::optional<bool> mcast_query_use_ifaddr{};  // queries from the bridge's own IP address
   std::optional<uint32_t> mcast_hash_elasticity{};
-  std::optional<uint32_t> mcast_hash_max{};       // the multicast database's size
+  std::optional<uint32_t> mcast_hash_max{};  // the multicast database's size
   std::optional<uint32_t> mcast_last_member_count{};
   std::optional<uint32_t> mcast_startup_query_count{};
   // Multicast timers, in centiseconds as ip takes them.
@@ -124,7 +124,7 @@ struct BridgeOptions {
   std::optional<uint64_t> mcast_query_interval{};
   std::optional<uint64_t> mcast_query_response_interval{};
   std::optional<uint64_t> mcast_startup_query_interval{};
-  std::optional<bool> mcast_stats_enabled{};  // multicast counters
+  std::optional<bool> mcast_stats_enabled{};    // multicast counters
   std::optional<uint8_t> mcast_igmp_version{};  // 2 or 3
   std::optional<uint8_t> mcast_mld_version{};   // 1 or 2
 };
@@ -132,9 +132,9 @@ struct BridgeOptions {
 // A bridge port's options, as `ip link set DEV type bridge_slave` sets them
 // (IFLA_INFO_SLAVE_DATA); only what is set is sent.
 struct BridgePortOptions {
-  std::optional<uint8_t> state{};            // BR_STATE_*: disabled 0, listening, learning, forwarding, blocking 4
-  std::optional<uint16_t> priority{};        // STP port priority
-  std::optional<uint32_t> cost{};            // STP path cost
+  std::optional<uint8_t> state{};      // BR_STATE_*: disabled 0, listening, learning, forwarding, blocking 4
+  std::optional<uint16_t> priority{};  // STP port priority
+  std::optional<uint32_t> cost{};      // STP path cost
   std::optional<uint8_t> mcast_router{};     // 0 off, 1 learned (default), 2 always, 3 temporary
   std::optional<uint16_t> group_fwd_mask{};  // link-local groups forwarded: bit N for 01:80:c2:00:00:0N
   std::optional<std::string> backup_port{};  // the port that takes over its traffic; "" clears it
@@ -162,10 +162,10 @@ enum class MacvlanMode : uint32_t { private_ = 1, vepa = 2, bridge = 4, passthru
 enum class MacvlanMacaddr : uint32_t { add = 0, del = 1, flush = 2, set = 3 };
 
 struct MacvlanOptions {
-  std::string link{};                  // the lower device; required to create
-  std::optional<MacvlanMode> mode{};   // how siblings reach each other; empty: the kernel's (vepa), as ip
-  bool tap = false;                    // macvtap instead of macvlan
-  std::optional<uint16_t> flags{};     // MACVLAN_FLAG_NOPROMISC (passthru only), MACVLAN_FLAG_NODST
+  std::string link{};                    // the lower device; required to create
+  std::optional<MacvlanMode> mode{};     // how siblings reach each other; empty: the kernel's (vepa), as ip
+  bool tap = false;                      // macvtap instead of macvlan
+  std::optional<uint16_t> flags{};       // MACVLAN_FLAG_NOPROMISC (passthru only), MACVLAN_FLAG_NODST
   std::optional<uint32_t> bcqueuelen{};  // the broadcast/multicast receive queue's length
   // Source mode: the change to its sender list, and the MACs it names (one
   // for add and del, any number for set, none for flush).
@@ -174,52 +174,52 @@ struct MacvlanOptions {
 };
 
 struct VxlanOptions {
-  std::optional<uint32_t> id{};        // VNI, 0..16777215: required to create; a change may only repeat it
-  std::optional<uint16_t> dstport{};   // UDP port; the kernel's default is 8472
-  std::string local{};                 // source address; empty: any
-  std::string remote{};                // unicast peer; exclusive with group
-  std::string group{};                 // multicast group; needs dev
-  std::string dev{};                   // device for the underlay
-  std::optional<uint8_t> ttl{};        // outer TTL; 0: the kernel's choice ("auto")
-  bool ttl_inherit = false;            // outer TTL copied from the inner packet (IFLA_VXLAN_TTL_INHERIT)
-  std::optional<bool> learning{};      // learn remote MACs from traffic
-  std::optional<uint8_t> tos{};        // outer TOS; 1: copied from the inner packet ("inherit")
-  std::optional<uint8_t> df{};         // outer DF bit: VXLAN_DF_UNSET, VXLAN_DF_SET or VXLAN_DF_INHERIT
-  std::optional<uint32_t> flowlabel{}; // outer IPv6 flow label, 20 bits
-  std::optional<uint32_t> ageing{};    // seconds an fdb entry lives; 0: forever
-  std::optional<uint32_t> max_addresses{};  // fdb entries at most; 0: no limit
+  std::optional<uint32_t> id{};         // VNI, 0..16777215: required to create; a change may only repeat it
+  std::optional<uint16_t> dstport{};    // UDP port; the kernel's default is 8472
+  std::string local{};                  // source address; empty: any
+  std::string remote{};                 // unicast peer; exclusive with group
+  std::string group{};                  // multicast group; needs dev
+  std::string dev{};                    // device for the underlay
+  std::optional<uint8_t> ttl{};         // outer TTL; 0: the kernel's choice ("auto")
+  bool ttl_inherit = false;             // outer TTL copied from the inner packet (IFLA_VXLAN_TTL_INHERIT)
+  std::optional<bool> learning{};       // learn remote MACs from traffic
+  std::optional<uint8_t> tos{};         // outer TOS; 1: copied from the inner packet ("inherit")
+  std::optional<uint8_t> df{};          // outer DF bit: VXLAN_DF_UNSET, VXLAN_DF_SET or VXLAN_DF_INHERIT
+  std::optional<uint32_t> flowlabel{};  // outer IPv6 flow label, 20 bits
+  std::optional<uint32_t> ageing{};     // seconds an fdb entry lives; 0: forever
+  std::optional<uint32_t> max_addresses{};                      // fdb entries at most; 0: no limit
   std::optional<std::pair<uint16_t, uint16_t>> source_ports{};  // UDP source port range, low and high
-  std::optional<bool> proxy{};         // answer ARP/ND from the fdb (IFLA_VXLAN_PROXY)
-  std::optional<bool> rsc{};           // route short-circuit
-  std::optional<bool> l2miss{};        // netlink notifications of fdb misses
-  std::optional<bool> l3miss{};        // netlink notifications of IP misses
-  std::optional<bool> udp_csum{};      // UDP checksums over IPv4
+  std::optional<bool> proxy{};              // answer ARP/ND from the fdb (IFLA_VXLAN_PROXY)
+  std::optional<bool> rsc{};                // route short-circuit
+  std::optional<bool> l2miss{};             // netlink notifications of fdb misses
+  std::optional<bool> l3miss{};             // netlink notifications of IP misses
+  std::optional<bool> udp_csum{};           // UDP checksums over IPv4
   std::optional<bool> udp6_zero_csum_tx{};  // send IPv6 UDP without a checksum
   std::optional<bool> udp6_zero_csum_rx{};  // accept IPv6 UDP without a checksum
-  std::optional<bool> remcsum_tx{};    // remote checksum offload, sending
-  std::optional<bool> remcsum_rx{};    // remote checksum offload, receiving
-  std::optional<bool> external{};      // metadata mode (IFLA_VXLAN_COLLECT_METADATA): the VNI per packet
-  std::optional<bool> vnifilter{};     // per-VNI filtering; only with external
-  bool gbp = false;                    // Group Based Policy extension
-  bool gpe = false;                    // Generic Protocol Extension
+  std::optional<bool> remcsum_tx{};         // remote checksum offload, sending
+  std::optional<bool> remcsum_rx{};         // remote checksum offload, receiving
+  std::optional<bool> external{};           // metadata mode (IFLA_VXLAN_COLLECT_METADATA): the VNI per packet
+  std::optional<bool> vnifilter{};          // per-VNI filtering; only with external
+  bool gbp = false;                         // Group Based Policy extension
+  bool gpe = false;                         // Generic Protocol Extension
 };
 
 struct VlanOptions {
-  std::string link{};         // the lower device; required
-  uint16_t id = 0;            // VLAN id, 0..4095
-  uint16_t protocol = 0x8100; // 0x8100 (802.1Q) or 0x88a8 (802.1ad)
+  std::string link{};          // the lower device; required
+  uint16_t id = 0;             // VLAN id, 0..4095
+  uint16_t protocol = 0x8100;  // 0x8100 (802.1Q) or 0x88a8 (802.1ad)
 };
 
 // Made through /dev/net/tun (TUNSETIFF) in the connection's namespace, and
 // always persistent: a non-persistent device would vanish with brisk's fd.
 struct TunOptions {
-  bool tap = false;             // a layer-2 tap instead of a layer-3 tun
-  std::optional<uid_t> owner{}; // user allowed to attach without CAP_NET_ADMIN
-  std::optional<gid_t> group{}; // group allowed to attach
-  bool pi = false;              // frames carry the 4-byte packet information header (IFF_NO_PI unset)
-  bool vnet_hdr = false;        // IFF_VNET_HDR: frames carry a virtio_net_hdr (offloads)
-  bool multi_queue = false;     // IFF_MULTI_QUEUE: several fds may attach, one queue each
-  bool one_queue = false;       // IFF_ONE_QUEUE: kept in tun_flags, otherwise ignored by the kernel
+  bool tap = false;              // a layer-2 tap instead of a layer-3 tun
+  std::optional<uid_t> owner{};  // user allowed to attach without CAP_NET_ADMIN
+  std::optional<gid_t> group{};  // group allowed to attach
+  bool pi = false;               // frames carry the 4-byte packet information header (IFF_NO_PI unset)
+  bool vnet_hdr = false;         // IFF_VNET_HDR: frames carry a virtio_net_hdr (offloads)
+  bool multi_queue = false;      // IFF_MULTI_QUEUE: several fds may attach, one queue each
+  bool one_queue = false;        // IFF_ONE_QUEUE: kept in tun_flags, otherwise ignored by the kernel
 };
 
 // Any other kind by its rtnetlink name ("dummy", "bond", "vrf", ...), with no
@@ -228,8 +228,8 @@ struct OtherKind {
   std::string kind{};
 };
 
-using LinkKind = std::variant<VethOptions, BridgeOptions, MacvlanOptions, VxlanOptions, VlanOptions, TunOptions,
-                              OtherKind>;
+using LinkKind = std::variant<VethOptions, BridgeOptions, MacvlanOptions, VxlanOptions, VlanOptions,
+                              TunOptions, OtherKind>;
 
 struct LinkAdd {
   std::string name{};   // 1..15 bytes, no '/', ':', whitespace or '%' (templates are refused)
@@ -243,16 +243,16 @@ struct LinkAdd {
 
 // Changes to one device; only the fields that are set are sent.
 struct LinkSet {
-  std::string name{};                    // the device to change; empty with `group`: every device in that group
-  std::optional<bool> up{};              // up or down
-  std::optional<uint32_t> mtu{};         // new MTU
-  std::string address{};                 // new MAC; empty: unchanged
-  std::string new_name{};                // rename to this; empty: unchanged
-  std::optional<std::string> master{};   // enslave to this device; "" releases (nomaster)
-  int netns_fd = -1;                     // move into the namespace of this fd (not owned)
-  std::optional<pid_t> netns_pid{};      // move into the namespace of this process
-  std::string netns_name{};              // move into this named namespace (/run/netns/<name>)
-  int32_t new_index = 0;                 // with a move: the device's ifindex there (IFLA_NEW_IFINDEX); 0: kept if free
+  std::string name{};             // the device to change; empty with `group`: every device in that group
+  std::optional<bool> up{};       // up or down
+  std::optional<uint32_t> mtu{};  // new MTU
+  std::string address{};          // new MAC; empty: unchanged
+  std::string new_name{};         // rename to this; empty: unchanged
+  std::optional<std::string> master{};  // enslave to this device; "" releases (nomaster)
+  int netns_fd = -1;                    // move into the namespace of this fd (not owned)
+  std::optional<pid_t> netns_pid{};     // move into the namespace of this process
+  std::string netns_name{};             // move into this named namespace (/run/netns/<name>)
+  int32_t new_index = 0;  // with a move: the device's ifindex there (IFLA_NEW_IFINDEX); 0: kept if free
   std::optional<std::string> alias{};    // new alias; "" clears it
   std::optional<uint32_t> txqueuelen{};  // new transmit queue length
   std::optional<uint32_t> group{};       // new device group; with no name: the group whose devices all change
@@ -269,14 +269,14 @@ struct LinkSet {
 
 // Counters from IFLA_STATS64, as `ip -s link` shows them.
 struct LinkStats {
-  uint64_t rx_packets = 0;  // packets received
-  uint64_t tx_packets = 0;  // packets sent
-  uint64_t rx_bytes = 0;    // bytes received
-  uint64_t tx_bytes = 0;    // bytes sent
-  uint64_t rx_errors = 0;   // bad packets received
-  uint64_t tx_errors = 0;   // packets that failed to send
-  uint64_t rx_dropped = 0;  // received, then dropped (no buffer, ...)
-  uint64_t tx_dropped = 0;  // dropped on the way out
+  uint64_t rx_packets = 0;         // packets received
+  uint64_t tx_packets = 0;         // packets sent
+  uint64_t rx_bytes = 0;           // bytes received
+  uint64_t tx_bytes = 0;           // bytes sent
+  uint64_t rx_errors = 0;          // bad packets received
+  uint64_t tx_errors = 0;          // packets that failed to send
+  uint64_t rx_dropped = 0;         // received, then dropped (no buffer, ...)
+  uint64_t tx_dropped = 0;         // dropped on the way out
   uint64_t rx_over_errors = 0;     // receive ring overruns
   uint64_t rx_missed_errors = 0;   // missed by the host (no room)
   uint64_t multicast = 0;          // multicast packets received
@@ -300,11 +300,12 @@ struct LinkStats {
 // kind's attributes costs an allocation per link. Each field is absent
 // when the kernel did not send it.
 struct LinkDetails {
-  std::optional<uint32_t> promiscuity{};    // IFLA_PROMISCUITY: promiscuous-mode users; > 0 acts PROMISC
-  std::optional<uint32_t> allmulti{};       // IFLA_ALLMULTI: all-multicast users; > 0 acts ALLMULTI
-  std::optional<uint32_t> min_mtu{};        // IFLA_MIN_MTU: smallest MTU the device accepts
-  std::optional<uint32_t> max_mtu{};        // IFLA_MAX_MTU: largest MTU the device accepts (0: no limit)
-  std::optional<uint8_t> addr_gen_mode{};   // IFLA_AF_SPEC/AF_INET6/IFLA_INET6_ADDR_GEN_MODE: IN6_ADDR_GEN_MODE_*
+  std::optional<uint32_t> promiscuity{};  // IFLA_PROMISCUITY: promiscuous-mode users; > 0 acts PROMISC
+  std::optional<uint32_t> allmulti{};     // IFLA_ALLMULTI: all-multicast users; > 0 acts ALLMULTI
+  std::optional<uint32_t> min_mtu{};      // IFLA_MIN_MTU: smallest MTU the device accepts
+  std::optional<uint32_t> max_mtu{};      // IFLA_MAX_MTU: largest MTU the device accepts (0: no limit)
+  std::optional<uint8_t>
+      addr_gen_mode{};  // IFLA_AF_SPEC/AF_INET6/IFLA_INET6_ADDR_GEN_MODE: IN6_ADDR_GEN_MODE_*
   std::optional<uint32_t> num_tx_queues{};  // IFLA_NUM_TX_QUEUES: transmit queues allocated
   std::optional<uint32_t> num_rx_queues{};  // IFLA_NUM_RX_QUEUES: receive queues allocated
   std::optional<uint32_t> gso_max_size{};   // IFLA_GSO_MAX_SIZE: largest GSO packet the stack builds, bytes
@@ -321,27 +322,27 @@ struct LinkDetails {
 };
 
 struct BRISK_EXPORT LinkInfo {
-  int ifindex = 0;                    // the kernel's index, unique in its namespace
-  std::string name{};                 // IFLA_IFNAME
-  std::string kind{};                 // rtnetlink kind ("veth"); empty for devices without one
-  uint32_t flags = 0;                 // IFF_UP, IFF_BROADCAST, ...
-  uint16_t type = 0;                  // ARPHRD_*: the link layer (ARPHRD_ETHER, ARPHRD_LOOPBACK, ...)
-  uint32_t mtu = 0;                   // bytes
-  std::optional<MacAddress> address{};  // absent for devices without a 6-byte address
+  int ifindex = 0;                        // the kernel's index, unique in its namespace
+  std::string name{};                     // IFLA_IFNAME
+  std::string kind{};                     // rtnetlink kind ("veth"); empty for devices without one
+  uint32_t flags = 0;                     // IFF_UP, IFF_BROADCAST, ...
+  uint16_t type = 0;                      // ARPHRD_*: the link layer (ARPHRD_ETHER, ARPHRD_LOOPBACK, ...)
+  uint32_t mtu = 0;                       // bytes
+  std::optional<MacAddress> address{};    // absent for devices without a 6-byte address
   std::optional<MacAddress> broadcast{};  // link-layer broadcast address (IFLA_BROADCAST)
-  std::string qdisc{};                // root queueing discipline ("noqueue"); empty: none reported
-  uint8_t linkmode = 0;               // IF_LINK_MODE_DEFAULT or IF_LINK_MODE_DORMANT
-  int master = 0;                     // master's ifindex; 0: none
-  int link = 0;                       // parent or peer ifindex (IFLA_LINK); 0: none
-  bool has_link = false;              // IFLA_LINK was sent, even as 0 (a veth whose peer is gone)
-  std::optional<int> link_netnsid{};  // set when `link` lives in another namespace
-  uint32_t group = 0;                 // device group (0: default)
-  uint32_t txqueuelen = 0;            // transmit queue length in packets
-  std::string alias{};                // ifalias; empty: none
-  std::vector<std::string> altnames{};  // alternative names (IFLA_PROP_LIST), in the kernel's order
-  uint8_t operstate = 0;              // IF_OPER_*
-  std::optional<LinkStats> stats{};   // only when asked for
-  std::optional<LinkDetails> details{};  // only when asked for (LinkFilter::details)
+  std::string qdisc{};                    // root queueing discipline ("noqueue"); empty: none reported
+  uint8_t linkmode = 0;                   // IF_LINK_MODE_DEFAULT or IF_LINK_MODE_DORMANT
+  int master = 0;                         // master's ifindex; 0: none
+  int link = 0;                           // parent or peer ifindex (IFLA_LINK); 0: none
+  bool has_link = false;                  // IFLA_LINK was sent, even as 0 (a veth whose peer is gone)
+  std::optional<int> link_netnsid{};      // set when `link` lives in another namespace
+  uint32_t group = 0;                     // device group (0: default)
+  uint32_t txqueuelen = 0;                // transmit queue length in packets
+  std::string alias{};                    // ifalias; empty: none
+  std::vector<std::string> altnames{};    // alternative names (IFLA_PROP_LIST), in the kernel's order
+  uint8_t operstate = 0;                  // IF_OPER_*
+  std::optional<LinkStats> stats{};       // only when asked for
+  std::optional<LinkDetails> details{};   // only when asked for (LinkFilter::details)
   bool up() const;
 };
 

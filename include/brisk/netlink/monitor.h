@@ -30,11 +30,11 @@
 namespace brisk::netlink {
 
 struct MonitorOptions {
-  std::vector<unsigned> groups{};  // RTNLGRP_* to join (NETLINK_ADD_MEMBERSHIP each)
+  std::vector<unsigned> groups{};           // RTNLGRP_* to join (NETLINK_ADD_MEMBERSHIP each)
   std::vector<unsigned> optional_groups{};  // joined where the kernel has them (RTNLGRP_STATS is 5.18's)
-  int netns_fd = -1;               // listen in this namespace (not owned); -1: the caller's
-  int receive_buffer = 1 << 20;    // SO_RCVBUF asked for: bursts beyond it are lost (ENOBUFS)
-  bool details = false;            // parse links' -d details (LinkInfo::details)
+  int netns_fd = -1;                        // listen in this namespace (not owned); -1: the caller's
+  int receive_buffer = 1 << 20;             // SO_RCVBUF asked for: bursts beyond it are lost (ENOBUFS)
+  bool details = false;                     // parse links' -d details (LinkInfo::details)
 };
 
 // One notification.
@@ -44,7 +44,8 @@ struct MonitorEvent {
   // The parsed object; monostate for a type without a parser here
   // (netconf, nsid, prefix, stats), a multicast route, or a message that
   // did not parse (see `raw`).
-  std::variant<std::monostate, LinkInfo, AddressInfo, RouteInfo, NeighbourInfo, RuleInfo, NexthopEntry> object{};
+  std::variant<std::monostate, LinkInfo, AddressInfo, RouteInfo, NeighbourInfo, RuleInfo, NexthopEntry>
+      object{};
   std::vector<char> raw{};  // the whole message (nlmsghdr first), for types parsed elsewhere
 };
 

@@ -23,21 +23,21 @@ namespace brisk::netlink {
 
 // NDTA_PARMS: a table's defaults, or one device's values in it. Times in ms.
 struct NeighTableParms {
-  std::optional<int> ifindex{};                  // NDTPA_IFINDEX: absent for the table's defaults
-  std::optional<uint32_t> refcnt{};              // NDTPA_REFCNT
-  std::optional<uint64_t> reachable_time{};      // NDTPA_REACHABLE_TIME: the randomised one in use
-  std::optional<uint64_t> base_reachable_time{}; // NDTPA_BASE_REACHABLE_TIME
-  std::optional<uint64_t> retrans_time{};        // NDTPA_RETRANS_TIME
-  std::optional<uint64_t> gc_staletime{};        // NDTPA_GC_STALETIME
-  std::optional<uint64_t> delay_probe_time{};    // NDTPA_DELAY_PROBE_TIME
-  std::optional<uint32_t> queue_len{};           // NDTPA_QUEUE_LEN: packets queued per unresolved entry
-  std::optional<uint32_t> app_probes{};          // NDTPA_APP_PROBES
-  std::optional<uint32_t> ucast_probes{};        // NDTPA_UCAST_PROBES
-  std::optional<uint32_t> mcast_probes{};        // NDTPA_MCAST_PROBES
-  std::optional<uint64_t> anycast_delay{};       // NDTPA_ANYCAST_DELAY
-  std::optional<uint64_t> proxy_delay{};         // NDTPA_PROXY_DELAY
-  std::optional<uint32_t> proxy_qlen{};          // NDTPA_PROXY_QLEN
-  std::optional<uint64_t> locktime{};            // NDTPA_LOCKTIME
+  std::optional<int> ifindex{};                   // NDTPA_IFINDEX: absent for the table's defaults
+  std::optional<uint32_t> refcnt{};               // NDTPA_REFCNT
+  std::optional<uint64_t> reachable_time{};       // NDTPA_REACHABLE_TIME: the randomised one in use
+  std::optional<uint64_t> base_reachable_time{};  // NDTPA_BASE_REACHABLE_TIME
+  std::optional<uint64_t> retrans_time{};         // NDTPA_RETRANS_TIME
+  std::optional<uint64_t> gc_staletime{};         // NDTPA_GC_STALETIME
+  std::optional<uint64_t> delay_probe_time{};     // NDTPA_DELAY_PROBE_TIME
+  std::optional<uint32_t> queue_len{};            // NDTPA_QUEUE_LEN: packets queued per unresolved entry
+  std::optional<uint32_t> app_probes{};           // NDTPA_APP_PROBES
+  std::optional<uint32_t> ucast_probes{};         // NDTPA_UCAST_PROBES
+  std::optional<uint32_t> mcast_probes{};         // NDTPA_MCAST_PROBES
+  std::optional<uint64_t> anycast_delay{};        // NDTPA_ANYCAST_DELAY
+  std::optional<uint64_t> proxy_delay{};          // NDTPA_PROXY_DELAY
+  std::optional<uint32_t> proxy_qlen{};           // NDTPA_PROXY_QLEN
+  std::optional<uint64_t> locktime{};             // NDTPA_LOCKTIME
 };
 
 // One RTM_NEWNEIGHTBL: a table (thresholds, config and stats set) or one of
@@ -58,30 +58,31 @@ struct NeighTableInfo {
 // of that name), and either its defaults or, with `ifindex`, one device's
 // parameters. Only the fields set are sent.
 struct NeighTableChange {
-  int family = AF_UNSPEC;                        // ndtm_family; AF_UNSPEC: the table by name alone
-  std::string name{};                            // NDTA_NAME: arp_cache, ndisc_cache
-  std::optional<int> ifindex{};                  // NDTPA_IFINDEX: that device's parameters
-  std::optional<uint32_t> thresh1{};             // NDTA_THRESH1
-  std::optional<uint32_t> thresh2{};             // NDTA_THRESH2
-  std::optional<uint32_t> thresh3{};             // NDTA_THRESH3
-  std::optional<uint64_t> gc_interval{};         // NDTA_GC_INTERVAL, ms
-  std::optional<uint64_t> base_reachable_time{}; // NDTPA_BASE_REACHABLE_TIME, ms
-  std::optional<uint64_t> retrans_time{};        // NDTPA_RETRANS_TIME, ms
-  std::optional<uint64_t> gc_staletime{};        // NDTPA_GC_STALETIME, ms
-  std::optional<uint64_t> delay_probe_time{};    // NDTPA_DELAY_PROBE_TIME, ms
-  std::optional<uint32_t> queue_len{};           // NDTPA_QUEUE_LEN, packets
-  std::optional<uint32_t> app_probes{};          // NDTPA_APP_PROBES
-  std::optional<uint32_t> ucast_probes{};        // NDTPA_UCAST_PROBES
-  std::optional<uint32_t> mcast_probes{};        // NDTPA_MCAST_PROBES
-  std::optional<uint64_t> anycast_delay{};       // NDTPA_ANYCAST_DELAY, ms
-  std::optional<uint64_t> proxy_delay{};         // NDTPA_PROXY_DELAY, ms
-  std::optional<uint32_t> proxy_qlen{};          // NDTPA_PROXY_QLEN, packets
-  std::optional<uint64_t> locktime{};            // NDTPA_LOCKTIME, ms
+  int family = AF_UNSPEC;                         // ndtm_family; AF_UNSPEC: the table by name alone
+  std::string name{};                             // NDTA_NAME: arp_cache, ndisc_cache
+  std::optional<int> ifindex{};                   // NDTPA_IFINDEX: that device's parameters
+  std::optional<uint32_t> thresh1{};              // NDTA_THRESH1
+  std::optional<uint32_t> thresh2{};              // NDTA_THRESH2
+  std::optional<uint32_t> thresh3{};              // NDTA_THRESH3
+  std::optional<uint64_t> gc_interval{};          // NDTA_GC_INTERVAL, ms
+  std::optional<uint64_t> base_reachable_time{};  // NDTPA_BASE_REACHABLE_TIME, ms
+  std::optional<uint64_t> retrans_time{};         // NDTPA_RETRANS_TIME, ms
+  std::optional<uint64_t> gc_staletime{};         // NDTPA_GC_STALETIME, ms
+  std::optional<uint64_t> delay_probe_time{};     // NDTPA_DELAY_PROBE_TIME, ms
+  std::optional<uint32_t> queue_len{};            // NDTPA_QUEUE_LEN, packets
+  std::optional<uint32_t> app_probes{};           // NDTPA_APP_PROBES
+  std::optional<uint32_t> ucast_probes{};         // NDTPA_UCAST_PROBES
+  std::optional<uint32_t> mcast_probes{};         // NDTPA_MCAST_PROBES
+  std::optional<uint64_t> anycast_delay{};        // NDTPA_ANYCAST_DELAY, ms
+  std::optional<uint64_t> proxy_delay{};          // NDTPA_PROXY_DELAY, ms
+  std::optional<uint32_t> proxy_qlen{};           // NDTPA_PROXY_QLEN, packets
+  std::optional<uint64_t> locktime{};             // NDTPA_LOCKTIME, ms
 };
 
 BRISK_EXPORT NlResult<NeighTableInfo> parse_neigh_table(const nlmsghdr& message);
 // Every table of `family` (AF_UNSPEC: all), each followed by its devices.
-BRISK_EXPORT NlResult<std::vector<NeighTableInfo>> list_neigh_tables(Connection& conn, int family = AF_UNSPEC);
+BRISK_EXPORT NlResult<std::vector<NeighTableInfo>> list_neigh_tables(Connection& conn,
+                                                                     int family = AF_UNSPEC);
 // The RTM_SETNEIGHTBL request of `change` (NLM_F_REPLACE), as sent.
 BRISK_EXPORT Message neigh_table_change_message(const NeighTableChange& change);
 // Sends it; the kernel refuses an unknown table (ENOENT) or device.

@@ -4,7 +4,8 @@
 // unlike `ip neigh` and `bridge fdb`, nothing here dumps per operation.
 //
 //   add_neighbour(conn, {.dev = "eth0", .address = "10.0.0.2", .lladdr = "02:00:00:00:00:02"}).value();
-//   add_fdb(conn, {.dev = "vxlan0", .lladdr = "00:00:00:00:00:00", .dst = "192.0.2.1", .self = true}).value();
+//   add_fdb(conn, {.dev = "vxlan0", .lladdr = "00:00:00:00:00:00", .dst = "192.0.2.1", .self =
+//   true}).value();
 #pragma once
 
 #include <linux/neighbour.h>
@@ -23,21 +24,21 @@
 namespace brisk::netlink {
 
 struct NeighbourSpec {
-  std::string dev{};                 // device the neighbour is on
-  std::string address{};             // its IPv4 or IPv6 address
-  std::string lladdr{};              // its MAC; empty: none (a proxy entry, a change keeping it)
-  uint16_t state = NUD_PERMANENT;    // NUD_* (permanent, noarp, reachable, stale, none, ...)
-  uint8_t flags = 0;                 // NTF_PROXY (a proxy entry, no lladdr), NTF_ROUTER, NTF_USE, NTF_EXT_LEARNED
-  bool managed = false;              // NTF_EXT_MANAGED: the kernel resolves and keeps the entry
-  uint8_t protocol = 0;              // NDA_PROTOCOL: who made the entry (RTPROT_*); 0: not said
+  std::string dev{};               // device the neighbour is on
+  std::string address{};           // its IPv4 or IPv6 address
+  std::string lladdr{};            // its MAC; empty: none (a proxy entry, a change keeping it)
+  uint16_t state = NUD_PERMANENT;  // NUD_* (permanent, noarp, reachable, stale, none, ...)
+  uint8_t flags = 0;     // NTF_PROXY (a proxy entry, no lladdr), NTF_ROUTER, NTF_USE, NTF_EXT_LEARNED
+  bool managed = false;  // NTF_EXT_MANAGED: the kernel resolves and keeps the entry
+  uint8_t protocol = 0;  // NDA_PROTOCOL: who made the entry (RTPROT_*); 0: not said
 };
 
 struct NeighbourInfo {
   int ifindex = 0;
   IpAddress address{};
   std::optional<MacAddress> lladdr{};
-  uint16_t state = 0;  // NUD_*
-  uint8_t flags = 0;   // NTF_*
+  uint16_t state = 0;    // NUD_*
+  uint8_t flags = 0;     // NTF_*
   bool managed = false;  // NTF_EXT_MANAGED in NDA_FLAGS_EXT
   uint8_t protocol = 0;  // NDA_PROTOCOL; 0: none given
   uint32_t refcnt = 0;   // NDA_CACHEINFO's ndm_refcnt: the entry's users (0 is ip's "unused")
@@ -71,22 +72,22 @@ BRISK_EXPORT NlResult<NeighbourInfo> get_neighbour(Connection& conn, const std::
                                                    const std::string& address, bool proxy = false);
 
 struct FdbSpec {
-  std::string dev{};                // the bridge port (or vxlan device)
-  std::string lladdr{};             // MAC of the entry
-  bool master = true;               // in the master bridge's table (NTF_MASTER)
-  bool self = false;                // in the device's own table (NTF_SELF)
-  uint16_t state = NUD_NOARP;       // NUD_NOARP (static), NUD_PERMANENT (local), NUD_REACHABLE (dynamic)
-  std::optional<uint16_t> vlan{};   // VLAN id
-  std::string dst{};                // remote IP for vxlan entries
+  std::string dev{};               // the bridge port (or vxlan device)
+  std::string lladdr{};            // MAC of the entry
+  bool master = true;              // in the master bridge's table (NTF_MASTER)
+  bool self = false;               // in the device's own table (NTF_SELF)
+  uint16_t state = NUD_NOARP;      // NUD_NOARP (static), NUD_PERMANENT (local), NUD_REACHABLE (dynamic)
+  std::optional<uint16_t> vlan{};  // VLAN id
+  std::string dst{};               // remote IP for vxlan entries
 };
 
 struct FdbInfo {
-  int ifindex = 0;           // the port
+  int ifindex = 0;  // the port
   MacAddress lladdr{};
   uint16_t state = 0;
-  uint8_t flags = 0;         // NTF_MASTER, NTF_SELF, ...
+  uint8_t flags = 0;  // NTF_MASTER, NTF_SELF, ...
   std::optional<uint16_t> vlan{};
-  int master = 0;            // the bridge's ifindex; 0: none reported
+  int master = 0;  // the bridge's ifindex; 0: none reported
 };
 
 BRISK_EXPORT NlResult<void> add_fdb(Connection& conn, const FdbSpec& spec);

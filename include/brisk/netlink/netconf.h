@@ -20,14 +20,14 @@ namespace brisk::netlink {
 
 // One RTM_NEWNETCONF (or RTM_DELNETCONF): each setting the kernel sent.
 struct NetconfInfo {
-  int family = AF_UNSPEC;                                   // ncm_family: AF_INET, AF_INET6 or AF_MPLS
-  std::optional<int> ifindex{};                             // a device, or NETCONFA_IFINDEX_ALL / _DEFAULT
-  std::optional<uint32_t> forwarding{};                     // NETCONFA_FORWARDING
-  std::optional<uint32_t> rp_filter{};                      // NETCONFA_RP_FILTER: 0 off, 1 strict, 2 loose
-  std::optional<uint32_t> mc_forwarding{};                  // NETCONFA_MC_FORWARDING
-  std::optional<uint32_t> proxy_neigh{};                    // NETCONFA_PROXY_NEIGH
-  std::optional<uint32_t> ignore_routes_with_linkdown{};    // NETCONFA_IGNORE_ROUTES_WITH_LINKDOWN
-  std::optional<uint32_t> input{};                          // NETCONFA_INPUT (MPLS)
+  int family = AF_UNSPEC;                                 // ncm_family: AF_INET, AF_INET6 or AF_MPLS
+  std::optional<int> ifindex{};                           // a device, or NETCONFA_IFINDEX_ALL / _DEFAULT
+  std::optional<uint32_t> forwarding{};                   // NETCONFA_FORWARDING
+  std::optional<uint32_t> rp_filter{};                    // NETCONFA_RP_FILTER: 0 off, 1 strict, 2 loose
+  std::optional<uint32_t> mc_forwarding{};                // NETCONFA_MC_FORWARDING
+  std::optional<uint32_t> proxy_neigh{};                  // NETCONFA_PROXY_NEIGH
+  std::optional<uint32_t> ignore_routes_with_linkdown{};  // NETCONFA_IGNORE_ROUTES_WITH_LINKDOWN
+  std::optional<uint32_t> input{};                        // NETCONFA_INPUT (MPLS)
 };
 
 BRISK_EXPORT NlResult<NetconfInfo> parse_netconf(const nlmsghdr& message);

@@ -88,8 +88,9 @@ BRISK_EXPORT NlResult<void> set_netns_id(Connection& conn, int netns_fd, std::op
 
 // One namespace id, as RTM_GETNSID answers it.
 struct NetnsIdEntry {
-  int nsid = -1;                     // NETNSA_NSID: the id (in the target namespace, when one is named); -1: none
-  std::optional<int> current_nsid{};  // NETNSA_CURRENT_NSID: with a target, the same namespace's id here (-1: none)
+  int nsid = -1;  // NETNSA_NSID: the id (in the target namespace, when one is named); -1: none
+  std::optional<int>
+      current_nsid{};  // NETNSA_CURRENT_NSID: with a target, the same namespace's id here (-1: none)
 };
 
 // An RTM_NEWNSID or RTM_DELNSID message (an answer, or a notification).
@@ -98,12 +99,12 @@ BRISK_EXPORT NlResult<NetnsIdEntry> parse_netns_id(const nlmsghdr& message);
 // Every id conn's namespace has given to another (RTM_GETNSID dump), or,
 // with `target_nsid`, every id the namespace that has that id here has
 // given, each with its id here too (`ip netns list-id [target-nsid N]`).
-BRISK_EXPORT NlResult<std::vector<NetnsIdEntry>> list_netns_ids(Connection& conn,
-                                                               std::optional<int> target_nsid = std::nullopt);
+BRISK_EXPORT NlResult<std::vector<NetnsIdEntry>> list_netns_ids(
+    Connection& conn, std::optional<int> target_nsid = std::nullopt);
 // The namespace with id `nsid` here, as that dump would show it: its id in
 // the target namespace when one is named (`ip netns list-id nsid N`).
 // ENOENT when no namespace has that id.
 BRISK_EXPORT NlResult<NetnsIdEntry> find_netns_id(Connection& conn, int nsid,
-                                                 std::optional<int> target_nsid = std::nullopt);
+                                                  std::optional<int> target_nsid = std::nullopt);
 
 }  // namespace brisk::netlink

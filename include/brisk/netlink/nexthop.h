@@ -20,8 +20,8 @@
 #include "brisk/export.h"
 #include "brisk/netlink/address.h"
 #include "brisk/netlink/connection.h"
-#include "brisk/netlink/route.h"
 #include "brisk/netlink/error.h"
+#include "brisk/netlink/route.h"
 
 namespace brisk::netlink {
 
@@ -56,7 +56,8 @@ struct NexthopEntry {
   std::vector<NexthopGroupMember> group{};       // a group's members; empty: not a group
   uint16_t group_type = NEXTHOP_GRP_TYPE_MPATH;  // NEXTHOP_GRP_TYPE_*
   std::optional<ResilientGroup> resilient{};     // a resilient group's table
-  std::optional<RouteEncap> encap{};  // its lightweight tunnel (NHA_ENCAP); type alone for a kind brisk does not read
+  std::optional<RouteEncap>
+      encap{};  // its lightweight tunnel (NHA_ENCAP); type alone for a kind brisk does not read
 };
 
 // A nexthop object to make, replace or delete (RTM_NEWNEXTHOP or
@@ -65,12 +66,13 @@ struct NexthopEntry {
 // blackhole no gateway, device or fdb, and a delete nothing but the id.
 struct NexthopObjectSpec {
   std::optional<uint32_t> id{};  // NHA_ID; none (or 0) on an add: the kernel picks one
-  int family = AF_UNSPEC;        // nhmsg's family: AF_INET or AF_INET6 for a gateway or device, AF_UNSPEC for a group
-  std::string via{};             // the gateway (NHA_GATEWAY), of `family` when that is set
-  std::string dev{};             // the output device (NHA_OIF), by name
-  bool onlink = false;           // the gateway is reachable on `dev` without a route to it (RTNH_F_ONLINK)
-  bool blackhole = false;        // drops what is routed through it (NHA_BLACKHOLE)
-  bool fdb = false;              // for a bridge's fdb (vxlan), not for routes (NHA_FDB)
+  int family =
+      AF_UNSPEC;        // nhmsg's family: AF_INET or AF_INET6 for a gateway or device, AF_UNSPEC for a group
+  std::string via{};    // the gateway (NHA_GATEWAY), of `family` when that is set
+  std::string dev{};    // the output device (NHA_OIF), by name
+  bool onlink = false;  // the gateway is reachable on `dev` without a route to it (RTNH_F_ONLINK)
+  bool blackhole = false;                   // drops what is routed through it (NHA_BLACKHOLE)
+  bool fdb = false;                         // for a bridge's fdb (vxlan), not for routes (NHA_FDB)
   std::vector<NexthopGroupMember> group{};  // a group's members, weights 1..256 (NHA_GROUP)
   std::optional<uint16_t> group_type{};     // NEXTHOP_GRP_TYPE_* (NHA_GROUP_TYPE); none: the kernel's mpath
   // A resilient group's table (NHA_RES_GROUP, sent with group_type
@@ -78,7 +80,7 @@ struct NexthopObjectSpec {
   std::optional<uint16_t> buckets{};
   std::optional<uint32_t> idle_timer{};
   std::optional<uint32_t> unbalanced_timer{};
-  uint8_t protocol = RTPROT_UNSPEC;  // RTPROT_* recorded as its maker (nh_protocol)
+  uint8_t protocol = RTPROT_UNSPEC;   // RTPROT_* recorded as its maker (nh_protocol)
   std::optional<RouteEncap> encap{};  // a lightweight tunnel on its path (NHA_ENCAP), as a route's
 };
 
@@ -121,13 +123,14 @@ struct NexthopBucketFilter {
   uint32_t nhid = 0;  // the buckets sending to this nexthop; 0: any
 };
 
-BRISK_EXPORT NlResult<std::vector<NexthopBucket>> list_nexthop_buckets(Connection& conn,
-                                                                        const NexthopBucketFilter& filter = {});
+BRISK_EXPORT NlResult<std::vector<NexthopBucket>> list_nexthop_buckets(
+    Connection& conn, const NexthopBucketFilter& filter = {});
 // Bucket `index` of group `id`; past its table the kernel's ENOENT ("Bucket index out of bounds").
 BRISK_EXPORT NlResult<NexthopBucket> get_nexthop_bucket(Connection& conn, uint32_t id, uint16_t index);
 
 // Every nexthop object in the connection's namespace, in the kernel's order (by id).
-BRISK_EXPORT NlResult<std::vector<NexthopEntry>> list_nexthops(Connection& conn, const NexthopFilter& filter = {});
+BRISK_EXPORT NlResult<std::vector<NexthopEntry>> list_nexthops(Connection& conn,
+                                                               const NexthopFilter& filter = {});
 // One by id; ENOENT when there is none.
 BRISK_EXPORT NlResult<NexthopEntry> get_nexthop(Connection& conn, uint32_t id);
 

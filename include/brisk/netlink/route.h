@@ -33,8 +33,8 @@ enum class RouteType : uint8_t {
   blackhole = RTN_BLACKHOLE,  // dropped silently
   unreachable = RTN_UNREACHABLE,
   prohibit = RTN_PROHIBIT,
-  throw_ = RTN_THROW,         // lookup goes on in the next rule's table
-  nat = RTN_NAT,              // the kernel refuses it since Linux 2.6 (kept for ip's grammar)
+  throw_ = RTN_THROW,  // lookup goes on in the next rule's table
+  nat = RTN_NAT,       // the kernel refuses it since Linux 2.6 (kept for ip's grammar)
 };
 
 // RTA_METRICS: a route's path and TCP parameters (`ip route ... mtu 1400
@@ -43,7 +43,7 @@ struct BRISK_EXPORT RouteMetrics {
   // Indexed by RTAX_* (RTAX_MTU, RTAX_WINDOW, RTAX_RTT in 1/8 ms, RTAX_ADVMSS,
   // RTAX_INITCWND, RTAX_INITRWND, RTAX_QUICKACK, ...).
   std::array<std::optional<uint32_t>, RTAX_MAX + 1> values{};
-  uint32_t locked = 0;  // RTAX_LOCK: bit 1 << RTAX_* for each value the kernel must keep
+  uint32_t locked = 0;    // RTAX_LOCK: bit 1 << RTAX_* for each value the kernel must keep
   std::string congctl{};  // RTAX_CC_ALGO: the TCP congestion control ("bbr"); empty: the default
   bool empty() const;
   bool operator==(const RouteMetrics&) const = default;
@@ -61,19 +61,19 @@ enum class RouteMerge : uint8_t {
 
 // One path of a multipath route (`nexthop via ADDR dev DEV weight N`).
 struct NexthopSpec {
-  std::string via{};      // gateway address; empty: directly connected
-  std::string dev{};      // output device; empty: the kernel finds one from via
-  uint16_t weight = 1;    // 1..256, the path's share of the flows
-  bool onlink = false;    // the gateway is on link even if no prefix says so
+  std::string via{};                 // gateway address; empty: directly connected
+  std::string dev{};                 // output device; empty: the kernel finds one from via
+  uint16_t weight = 1;               // 1..256, the path's share of the flows
+  bool onlink = false;               // the gateway is on link even if no prefix says so
   std::optional<uint32_t> realms{};  // RTA_FLOW of this path: (source realm << 16) | destination realm
 };
 
 // A path of a multipath route as the kernel reports it.
 struct NexthopInfo {
   std::optional<IpAddress> gateway{};
-  int oif = 0;            // output ifindex; 0: none
-  uint16_t weight = 1;    // rtnh_hops + 1
-  uint32_t flags = 0;     // RTNH_F_* (onlink, linkdown, dead)
+  int oif = 0;                       // output ifindex; 0: none
+  uint16_t weight = 1;               // rtnh_hops + 1
+  uint32_t flags = 0;                // RTNH_F_* (onlink, linkdown, dead)
   std::optional<uint32_t> realms{};  // the path's RTA_FLOW
   bool operator==(const NexthopInfo&) const = default;
 };
@@ -89,8 +89,8 @@ struct RouteEncap {
   std::optional<IpAddress> dst{};       // ip, ip6: the outer destination
   std::optional<uint8_t> ttl{};         // ip: ttl; ip6: hop limit; mpls: the labels' ttl
   std::optional<uint8_t> tos{};         // ip: tos; ip6: traffic class
-  uint16_t flags = 0;                   // ip, ip6: TUNNEL_KEY | TUNNEL_CSUM | TUNNEL_SEQ as the kernel takes them
-  std::vector<uint32_t> labels{};       // mpls: the label stack, outermost first (each < 2^20)
+  uint16_t flags = 0;              // ip, ip6: TUNNEL_KEY | TUNNEL_CSUM | TUNNEL_SEQ as the kernel takes them
+  std::vector<uint32_t> labels{};  // mpls: the label stack, outermost first (each < 2^20)
   bool operator==(const RouteEncap&) const = default;
 };
 
@@ -105,57 +105,60 @@ struct RouteSpec {
   std::string src{};                  // preferred source address (RTA_PREFSRC)
   bool onlink = false;                // the gateway is on link even if no prefix says so
   RouteType type = RouteType::unicast;
-  RouteMetrics metrics{};             // RTA_METRICS; none by default
-  std::optional<uint8_t> pref{};      // IPv6 router preference (ICMPV6_ROUTER_PREF_*), RTA_PREF
+  RouteMetrics metrics{};               // RTA_METRICS; none by default
+  std::optional<uint8_t> pref{};        // IPv6 router preference (ICMPV6_ROUTER_PREF_*), RTA_PREF
   std::vector<NexthopSpec> nexthops{};  // a multipath route (RTA_MULTIPATH), instead of via and dev
-  std::optional<uint32_t> nhid{};     // RTA_NH_ID: through this nexthop object, instead of via, dev or nexthops
-  uint8_t tos = 0;                    // rtm_tos: only for packets with this TOS (DS field); 0: any
+  std::optional<uint32_t> nhid{};  // RTA_NH_ID: through this nexthop object, instead of via, dev or nexthops
+  uint8_t tos = 0;                 // rtm_tos: only for packets with this TOS (DS field); 0: any
   std::optional<uint32_t> realms{};   // RTA_FLOW: (source realm << 16) | destination realm
   std::string from{};                 // IPv6 source prefix (RTA_SRC): a source-specific route; empty: any
   std::optional<uint32_t> expires{};  // IPv6: seconds until the kernel removes it (RTA_EXPIRES)
-  std::optional<bool> ttl_propagate{};  // RTA_TTL_PROPAGATE, as ip sends it (MPLS routes use it; IP ones ignore it)
+  std::optional<bool>
+      ttl_propagate{};  // RTA_TTL_PROPAGATE, as ip sends it (MPLS routes use it; IP ones ignore it)
   std::optional<RouteEncap> encap{};  // a lightweight tunnel (RTA_ENCAP); none by default
 };
 
 struct RouteInfo {
-  IpPrefix dst{};                      // 0.0.0.0/0 or ::/0 for a default route
+  IpPrefix dst{};  // 0.0.0.0/0 or ::/0 for a default route
   std::optional<IpAddress> gateway{};
-  int oif = 0;                         // output ifindex; 0: none
+  int oif = 0;  // output ifindex; 0: none
   uint32_t metric = 0;
   uint32_t table = 0;
   uint8_t scope = 0;
   uint8_t protocol = 0;
-  uint8_t type = 0;                    // RTN_*
-  uint8_t tos = 0;                     // rtm_tos: the TOS (DS field) the route is for; 0: any
+  uint8_t type = 0;  // RTN_*
+  uint8_t tos = 0;   // rtm_tos: the TOS (DS field) the route is for; 0: any
   std::optional<IpAddress> prefsrc{};
-  uint32_t flags = 0;                  // RTNH_F_* (onlink)
-  std::optional<uint8_t> pref{};       // IPv6 router preference (ICMPV6_ROUTER_PREF_*), RTA_PREF
-  RouteMetrics metrics{};              // RTA_METRICS, as the kernel reports them
+  uint32_t flags = 0;                   // RTNH_F_* (onlink)
+  std::optional<uint8_t> pref{};        // IPv6 router preference (ICMPV6_ROUTER_PREF_*), RTA_PREF
+  RouteMetrics metrics{};               // RTA_METRICS, as the kernel reports them
   std::vector<NexthopInfo> nexthops{};  // RTA_MULTIPATH: a multipath route's paths
-  std::optional<uint32_t> nhid{};      // RTA_NH_ID: the nexthop object it goes through (its paths above, as resolved)
-  std::optional<uint32_t> realms{};    // RTA_FLOW: (source realm << 16) | destination realm
-  std::optional<RouteEncap> encap{};   // RTA_ENCAP: its lightweight tunnel (type 0 for a kind brisk does not read)
-  std::optional<uint32_t> expires{};   // IPv6: seconds left (RTA_CACHEINFO's rta_expires), when it expires
+  std::optional<uint32_t>
+      nhid{};  // RTA_NH_ID: the nexthop object it goes through (its paths above, as resolved)
+  std::optional<uint32_t> realms{};  // RTA_FLOW: (source realm << 16) | destination realm
+  std::optional<RouteEncap>
+      encap{};  // RTA_ENCAP: its lightweight tunnel (type 0 for a kind brisk does not read)
+  std::optional<uint32_t> expires{};  // IPv6: seconds left (RTA_CACHEINFO's rta_expires), when it expires
   // RTA_SRC: a source-specific route's source prefix (its length is
   // src_len), or, in get_route() answers, the source the query gave.
   std::optional<IpAddress> src{};
   uint8_t src_len = 0;
   // Set in get_route() answers only:
-  int iif = 0;                         // the input device the query gave
-  std::optional<uint32_t> uid{};       // the uid the lookup was made for
-  std::optional<uint32_t> mark{};      // the firewall mark the query gave
-  bool cloned = false;                 // RTM_F_CLONED: a cache entry (an IPv4 get_route answer without fib_match)
+  int iif = 0;                     // the input device the query gave
+  std::optional<uint32_t> uid{};   // the uid the lookup was made for
+  std::optional<uint32_t> mark{};  // the firewall mark the query gave
+  bool cloned = false;             // RTM_F_CLONED: a cache entry (an IPv4 get_route answer without fib_match)
 };
 
 struct RouteQuery {
-  std::string to{};                // destination address (required)
-  std::string from{};              // source address; empty: the kernel picks one. (A prefix, as ip
-                                   // passes one, goes out with its length, which the kernel refuses.)
-  std::string iif{};               // as if the packet arrived on this device (the kernel wants from too)
-  std::string oif{};               // force this output device
-  std::optional<uint32_t> mark{};  // firewall mark
-  uint8_t tos = 0;                 // the packet's TOS (DS field)
-  std::optional<uint32_t> uid{};   // the socket owner a uid-range rule would match
+  std::string to{};                   // destination address (required)
+  std::string from{};                 // source address; empty: the kernel picks one. (A prefix, as ip
+                                      // passes one, goes out with its length, which the kernel refuses.)
+  std::string iif{};                  // as if the packet arrived on this device (the kernel wants from too)
+  std::string oif{};                  // force this output device
+  std::optional<uint32_t> mark{};     // firewall mark
+  uint8_t tos = 0;                    // the packet's TOS (DS field)
+  std::optional<uint32_t> uid{};      // the socket owner a uid-range rule would match
   std::optional<uint8_t> ip_proto{};  // the L4 protocol, for rules that match on it
   std::optional<uint16_t> sport{};    // and its ports (host order)
   std::optional<uint16_t> dport{};

@@ -37,9 +37,9 @@ BRISK_EXPORT NlResult<std::string> add_tun(Connection& conn, const std::string& 
 BRISK_EXPORT NlResult<void> delete_tun(Connection& conn, const std::string& name, const TunOptions& tun);
 
 struct TunInfo {
-  int ifindex = 0;               // the device's index
-  std::string name{};            // the device
-  uint32_t flags = 0;            // sysfs tun_flags: IFF_TUN|IFF_TAP, IFF_NO_PI, IFF_ONE_QUEUE, IFF_VNET_HDR, ...
+  int ifindex = 0;     // the device's index
+  std::string name{};  // the device
+  uint32_t flags = 0;  // sysfs tun_flags: IFF_TUN|IFF_TAP, IFF_NO_PI, IFF_ONE_QUEUE, IFF_VNET_HDR, ...
   std::optional<uid_t> owner{};  // user allowed to attach; none: -1 in sysfs
   std::optional<gid_t> group{};  // group allowed to attach
 };

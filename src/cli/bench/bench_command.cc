@@ -116,8 +116,9 @@ void add_bench(CLI::App& app) {
       ->add_option("--workload-n", o->sweep.workload_n, "With --sweep: calls of the workload shape (0 skips)")
       ->capture_default_str();
   spawn->add_flag("!--no-chroot", o->sweep.chroot, "With --sweep: skip the chroot point");
-  spawn->add_option("--budget", o->sweep.budget_seconds,
-                    "With --sweep: seconds per method and point; slower methods make fewer calls (0: none)")
+  spawn
+      ->add_option("--budget", o->sweep.budget_seconds,
+                   "With --sweep: seconds per method and point; slower methods make fewer calls (0: none)")
       ->capture_default_str();
   spawn->add_flag("--json", o->json, "Print the report as JSON");
   spawn->add_option("--out", o->out_dir, "Also write spawn.json, spawn.csv and plots into DIR");

@@ -37,9 +37,9 @@
 // hold the same N routes or rules: the row says whether they did.
 // --json prints the rows (bench/ip_report.h) as JSON on stdout once the run
 // ends, the table going to stderr as progress.
-#include <sched.h>
-
 #include <arpa/inet.h>
+#include <fmt/format.h>
+#include <sched.h>
 
 #include <algorithm>
 #include <chrono>
@@ -49,8 +49,6 @@
 #include <memory>
 #include <optional>
 #include <thread>
-
-#include <fmt/format.h>
 
 #include "bench/ip_report.h"
 #include "bench/ip_route_rule.h"
@@ -66,13 +64,13 @@ namespace brisk::cli {
 namespace {
 
 struct IpBenchConfig {
-  int n = 3000;       // veth pairs per batch phase
-  int single_n = 1000;  // one-process-per-op runs per method
-  int version_n = 300;  // `-V` runs per method
-  int settle_ms = 1500; // pause before each timed run, for the kernel's deferred work
-  int repeats = 5;      // timed runs per method of set up, addr, route and rule add; the median is kept
-  bool json = false;    // print the report as JSON on stdout (the table goes to stderr)
-  std::string out{};    // also write the JSON to DIR/ip.json; empty: nowhere
+  int n = 3000;          // veth pairs per batch phase
+  int single_n = 1000;   // one-process-per-op runs per method
+  int version_n = 300;   // `-V` runs per method
+  int settle_ms = 1500;  // pause before each timed run, for the kernel's deferred work
+  int repeats = 5;       // timed runs per method of set up, addr, route and rule add; the median is kept
+  bool json = false;     // print the report as JSON on stdout (the table goes to stderr)
+  std::string out{};     // also write the JSON to DIR/ip.json; empty: nowhere
 };
 
 // Runs argv in `ns` with stdout/stderr discarded; returns seconds and whether it exited 0.
@@ -97,8 +95,8 @@ struct Method {
 
 // 10.x.y.z for the i-th address of the addr file, in host order.
 uint32_t nth_address(int i) {
-  return (10u << 24) | static_cast<uint32_t>(i / 65536 + 1) << 16 | static_cast<uint32_t>(i / 256 % 256) << 8 |
-         static_cast<uint32_t>(i % 256);
+  return (10u << 24) | static_cast<uint32_t>(i / 65536 + 1) << 16 |
+         static_cast<uint32_t>(i / 256 % 256) << 8 | static_cast<uint32_t>(i % 256);
 }
 
 // veth add in this many rounds (see the top of the file).
@@ -129,16 +127,21 @@ bench::IpBenchReport run_ip_bench(const IpBenchConfig& config) {
       return "link add " + name('a', i) + " type veth peer name " + name('b', i);
     }));
   std::string up = write("up", 0, config.n, [&](int i) { return "link set " + name('a', i) + " up"; });
-  std::string up_undo = write("up-undo", 0, config.n, [&](int i) { return "link set " + name('a', i) + " down"; });
-  std::string addr = write("addr", 0, config.n, [&](int i) { return "addr add " + address(i) + "/32 dev " + name('a', i); });
+  std::string up_undo =
+      write("up-undo", 0, config.n, [&](int i) { return "link set " + name('a', i) + " down"; });
+  std::string addr =
+      write("addr", 0, config.n, [&](int i) { return "addr add " + address(i) + "/32 dev " + name('a', i); });
   std::string route = write("route", 0, config.n, [&](int i) { return bench::route_line(i, name('a', i)); });
   std::string rule = write("rule", 0, config.n, [&](int i) { return bench::rule_line(i); });
   std::string del = write("del", 0, config.n, [&](int i) { return "link del " + name('a', i); });
   // What undoes a repeated phase between its timed runs.
   auto undo_of = [](std::string line) { return line.replace(line.find(" add "), 5, " del "); };
-  std::string addr_undo = write("addr-undo", 0, config.n, [&](int i) { return "addr del " + address(i) + "/32 dev " + name('a', i); });
-  std::string route_undo = write("route-undo", 0, config.n, [&](int i) { return undo_of(bench::route_line(i, name('a', i))); });
-  std::string rule_undo = write("rule-undo", 0, config.n, [&](int i) { return undo_of(bench::rule_line(i)); });
+  std::string addr_undo = write("addr-undo", 0, config.n,
+                                [&](int i) { return "addr del " + address(i) + "/32 dev " + name('a', i); });
+  std::string route_undo =
+      write("route-undo", 0, config.n, [&](int i) { return undo_of(bench::route_line(i, name('a', i))); });
+  std::string rule_undo =
+      write("rule-undo", 0, config.n, [&](int i) { return undo_of(bench::rule_line(i)); });
 
   std::string self = bench::brisk_cli();
   std::vector<Method> methods;
@@ -152,19 +155,25 @@ bench::IpBenchReport run_ip_bench(const IpBenchConfig& config) {
   UniqueFd lockstep_ns = sandbox::fresh_netns();
   for (const auto& m : methods)
     if (!m.ns.valid()) throw std::runtime_error("cannot create network namespaces (needs root)");
-  if (!floor_ns.valid() || !lockstep_ns.valid()) throw std::runtime_error("cannot create network namespaces (needs root)");
+  if (!floor_ns.valid() || !lockstep_ns.valid())
+    throw std::runtime_error("cannot create network namespaces (needs root)");
   bench::RawNetlink floor(floor_ns.get());
   floor.pipeline(kFloorWindow);
   bench::RawNetlink lockstep(lockstep_ns.get());
   Method& ip = methods[0];
   Method& brisk = methods[1];
   std::FILE* table = config.json ? stderr : stdout;
-  std::fprintf(table, "brisk bench ip: %d veth pairs, the same batch files, one namespace per method; "
-               "floor: raw rtnetlink, %d requests per send; set up, addr, route and rule add: median of %d runs\n",
-               config.n, kFloorWindow, config.repeats);
+  std::fprintf(
+      table,
+      "brisk bench ip: %d veth pairs, the same batch files, one namespace per method; "
+      "floor: raw rtnetlink, %d requests per send; set up, addr, route and rule add: median of %d runs\n",
+      config.n, kFloorWindow, config.repeats);
   std::fputs(bench::format_header().c_str(), table);
-  bench::IpBenchReport report{.n = config.n, .single_n = config.single_n, .version_n = config.version_n,
-                              .settle_ms = config.settle_ms, .repeats = config.repeats,
+  bench::IpBenchReport report{.n = config.n,
+                              .single_n = config.single_n,
+                              .version_n = config.version_n,
+                              .settle_ms = config.settle_ms,
+                              .repeats = config.repeats,
                               .floor_window = kFloorWindow};
   int& failures = report.failures;
   // Seconds per method: ip, brisk, brisk -force and the floor in batches
@@ -172,7 +181,11 @@ bench::IpBenchReport run_ip_bench(const IpBenchConfig& config) {
   auto row = [&](const char* phase, int count, const std::vector<double>& t, const char* target,
                  int rounds = 1, std::optional<bool> verified = std::nullopt, int repeats = 1) {
     if (count == 0) return;
-    bench::IpBenchRow r{.phase = phase, .ops = count, .rounds = rounds, .repeats = repeats, .target = target,
+    bench::IpBenchRow r{.phase = phase,
+                        .ops = count,
+                        .rounds = rounds,
+                        .repeats = repeats,
+                        .target = target,
                         .verified = verified};
     const char* names[] = {"ip", "brisk", "brisk -force", "floor"};
     for (std::size_t k = 0; k < t.size() && k < std::size(names); ++k) r.methods.push_back({names[k], t[k]});
@@ -207,7 +220,8 @@ bench::IpBenchReport run_ip_bench(const IpBenchConfig& config) {
         auto start = bench::Clock::now();
         int failed = floors[k - methods.size()]();
         t[k] += bench::us_since(start) / 1e6;
-        if (failed) ++failures, std::fprintf(stderr, "floor: %d requests failed on %s\n", failed, file.c_str());
+        if (failed)
+          ++failures, std::fprintf(stderr, "floor: %d requests failed on %s\n", failed, file.c_str());
         continue;
       }
       Method& m = methods[k];
@@ -223,8 +237,8 @@ bench::IpBenchReport run_ip_bench(const IpBenchConfig& config) {
   // config.repeats runs of each method (see `runs`), `undo` run untimed by
   // ip in every namespace between them (the methods', the floor's and
   // `also`); t gets each method's median.
-  auto repeated = [&](const std::string& file, const Floors& floors, const std::string& undo, std::vector<double>& t,
-                      std::vector<int> also = {}) {
+  auto repeated = [&](const std::string& file, const Floors& floors, const std::string& undo,
+                      std::vector<double>& t, std::vector<int> also = {}) {
     std::vector<std::vector<double>> samples(t.size());
     for (int rep = 0; rep < config.repeats; ++rep) {
       std::vector<double> once(t.size(), 0);
@@ -235,7 +249,8 @@ bench::IpBenchReport run_ip_bench(const IpBenchConfig& config) {
       for (const auto& m : methods) all.push_back(m.ns.get());
       all.insert(all.end(), also.begin(), also.end());
       for (int ns : all)
-        if (!timed({"ip", "-batch", undo}, ns).second) ++failures, std::fprintf(stderr, "undo %s failed\n", undo.c_str());
+        if (!timed({"ip", "-batch", undo}, ns).second)
+          ++failures, std::fprintf(stderr, "undo %s failed\n", undo.c_str());
     }
     for (std::size_t k = 0; k < t.size(); ++k) t[k] = bench::median(samples[k]);
   };
@@ -263,12 +278,15 @@ bench::IpBenchReport run_ip_bench(const IpBenchConfig& config) {
   // The row of that, and brisk's methods over floor + it for `phase`.
   auto parse_row = [&](const char* phase, const char* row_name, const std::string& file) {
     double parse = parse_only(file);
-    row(row_name, config.n, {-1, parse, -1, -1}, "report: brisk refusing the file for a bad last line (start, read, parse)",
-        1, std::nullopt, config.repeats);
-    const auto& r = *std::find_if(report.rows.begin(), report.rows.end(), [&](const auto& x) { return x.phase == phase; });
+    row(row_name, config.n, {-1, parse, -1, -1},
+        "report: brisk refusing the file for a bad last line (start, read, parse)", 1, std::nullopt,
+        config.repeats);
+    const auto& r = *std::find_if(report.rows.begin(), report.rows.end(),
+                                  [&](const auto& x) { return x.phase == phase; });
     for (std::size_t k = 1; k <= 2; ++k)
-      report.over_parse_floor.push_back(
-          {.phase = phase, .method = r.methods[k].method, .ratio = r.methods[k].seconds / (r.methods[3].seconds + parse)});
+      report.over_parse_floor.push_back({.phase = phase,
+                                         .method = r.methods[k].method,
+                                         .ratio = r.methods[k].seconds / (r.methods[3].seconds + parse)});
   };
   // The floor once more, asking for no ACK of a success as brisk's engine
   // does: median of config.repeats runs in the floor's namespace, each after
@@ -278,21 +296,26 @@ bench::IpBenchReport run_ip_bench(const IpBenchConfig& config) {
                        const std::function<int()>& floor_run) {
     std::vector<double> samples;
     for (int rep = 0; rep < config.repeats; ++rep) {
-      if (!timed({"ip", "-batch", undo}, floor_ns.get()).second) ++failures, std::fprintf(stderr, "undo %s failed\n", undo.c_str());
+      if (!timed({"ip", "-batch", undo}, floor_ns.get()).second)
+        ++failures, std::fprintf(stderr, "undo %s failed\n", undo.c_str());
       std::this_thread::sleep_for(std::chrono::milliseconds(config.settle_ms));
       floor.quiet(true);
       auto start = bench::Clock::now();
       int failed = floor_run();
       samples.push_back(bench::us_since(start) / 1e6);
       floor.quiet(false);
-      if (failed) ++failures, std::fprintf(stderr, "floor without ACKs: %d requests failed on %s\n", failed, phase);
+      if (failed)
+        ++failures, std::fprintf(stderr, "floor without ACKs: %d requests failed on %s\n", failed, phase);
     }
     row(row_name, config.n, {-1, -1, -1, bench::median(samples)},
-        "report: the floor asking no ACK of a success, as brisk's engine does", 1, std::nullopt, config.repeats);
-    const auto& r = *std::find_if(report.rows.begin(), report.rows.end(), [&](const auto& x) { return x.phase == phase; });
+        "report: the floor asking no ACK of a success, as brisk's engine does", 1, std::nullopt,
+        config.repeats);
+    const auto& r = *std::find_if(report.rows.begin(), report.rows.end(),
+                                  [&](const auto& x) { return x.phase == phase; });
     for (std::size_t k = 1; k <= 2; ++k)
-      report.over_quiet_floor.push_back(
-          {.phase = phase, .method = r.methods[k].method, .ratio = r.methods[k].seconds / bench::median(samples)});
+      report.over_quiet_floor.push_back({.phase = phase,
+                                         .method = r.methods[k].method,
+                                         .ratio = r.methods[k].seconds / bench::median(samples)});
   };
   auto floor_over = [&](int from, int to, auto op) {
     return [&floor, from, to, op] {
@@ -303,7 +326,10 @@ bench::IpBenchReport run_ip_bench(const IpBenchConfig& config) {
 
   std::vector<double> t(4);
   for (int r = 0; r < kAddRounds; ++r)
-    runs(add[r], {floor_over(share(r).first, share(r).second, [&](int i) { floor.veth_add(name('a', i), name('b', i)); })}, t);
+    runs(add[r],
+         {floor_over(share(r).first, share(r).second,
+                     [&](int i) { floor.veth_add(name('a', i), name('b', i)); })},
+         t);
   row("veth add", config.n, t, ">= 1.8x; <= 1.25x floor", kAddRounds);
   lockstep.pipeline(kFloorWindow);
   for (int i = 0; i < config.n; ++i) lockstep.veth_add(name('a', i), name('b', i));
@@ -319,15 +345,17 @@ bench::IpBenchReport run_ip_bench(const IpBenchConfig& config) {
   repeated(up, {floor_over(0, config.n, [&](int i) { floor.set_up(name('a', i)); }), one_by_one}, up_undo, t,
            {lockstep_ns.get()});
   row("set up", config.n, {t[0], t[1], t[2], t[3]}, ">= 3x; <= 1.25x floor", 1, std::nullopt, config.repeats);
-  row("set up alone", config.n, {-1, -1, -1, t[4]}, "report: the floor of set up without -force (brisk's column)", 1,
-      std::nullopt, config.repeats);
+  row("set up alone", config.n, {-1, -1, -1, t[4]},
+      "report: the floor of set up without -force (brisk's column)", 1, std::nullopt, config.repeats);
   // Without -force a set up goes a request per answer, so that is its floor.
   report.over_alone_floor.push_back({.phase = "set up", .method = "brisk", .ratio = t[1] / t[4]});
   std::fputs(bench::format_over_alone_floor(report.over_alone_floor).c_str(), table);
   std::vector<int> ifindex(static_cast<std::size_t>(config.n));
   for (int i = 0; i < config.n; ++i) ifindex[static_cast<std::size_t>(i)] = floor.ifindex(name('a', i));
   t.assign(4, 0);
-  repeated(addr, {floor_over(0, config.n, [&](int i) { floor.addr_add(ifindex[static_cast<std::size_t>(i)], nth_address(i)); })},
+  repeated(addr,
+           {floor_over(0, config.n,
+                       [&](int i) { floor.addr_add(ifindex[static_cast<std::size_t>(i)], nth_address(i)); })},
            addr_undo, t);
   row("addr add", config.n, t, ">= 3x; <= 1.25x floor", 1, std::nullopt, config.repeats);
   quiet_row("addr add", "addr, no ACKs", addr_undo, floor_over(0, config.n, [&](int i) {
@@ -335,10 +363,12 @@ bench::IpBenchReport run_ip_bench(const IpBenchConfig& config) {
             }));
   parse_row("addr add", "addr parse", addr);
   t.assign(4, 0);
-  repeated(route, {floor_over(0, config.n, [&](int i) {
-             bench::route_floor(floor, i, ifindex[static_cast<std::size_t>(i)]);
-           })}, route_undo, t);
-  row("route add", config.n, t, "<= 1.25x floor", 1, all_hold_n("routes", bench::count_bench_routes), config.repeats);
+  repeated(route,
+           {floor_over(0, config.n,
+                       [&](int i) { bench::route_floor(floor, i, ifindex[static_cast<std::size_t>(i)]); })},
+           route_undo, t);
+  row("route add", config.n, t, "<= 1.25x floor", 1, all_hold_n("routes", bench::count_bench_routes),
+      config.repeats);
   quiet_row("route add", "route, no ACKs", route_undo, floor_over(0, config.n, [&](int i) {
               bench::route_floor(floor, i, ifindex[static_cast<std::size_t>(i)]);
             }));
@@ -355,23 +385,28 @@ bench::IpBenchReport run_ip_bench(const IpBenchConfig& config) {
     lookups.push_back(bench::us_since(lookup_start) / 1e6);
   }
   std::vector<double> lookup{-1, -1, -1, bench::median(lookups)};
-  row("name lookup", config.n, lookup, "report: floor + this = the floor of a line naming its device", 1, std::nullopt,
-      config.repeats);
+  row("name lookup", config.n, lookup, "report: floor + this = the floor of a line naming its device", 1,
+      std::nullopt, config.repeats);
   for (const auto& r : report.rows) {
     if (r.phase != "addr add" && r.phase != "route add") continue;
     for (std::size_t k = 1; k <= 2; ++k)
       report.over_lookup_floor.push_back(
-          {.phase = r.phase, .method = r.methods[k].method,
+          {.phase = r.phase,
+           .method = r.methods[k].method,
            .ratio = r.methods[k].seconds / (r.methods[3].seconds + lookup[3])});
     report.lookup_floor_over_floor.push_back(
-        {.phase = r.phase, .method = "floor + name lookup", .ratio = (r.methods[3].seconds + lookup[3]) / r.methods[3].seconds});
+        {.phase = r.phase,
+         .method = "floor + name lookup",
+         .ratio = (r.methods[3].seconds + lookup[3]) / r.methods[3].seconds});
   }
   std::fputs(bench::format_over_lookup_floor(report.over_lookup_floor).c_str(), table);
   std::fputs(bench::format_lookup_floor_over_floor(report.lookup_floor_over_floor).c_str(), table);
   t.assign(4, 0);
   repeated(rule, {floor_over(0, config.n, [&](int i) { bench::rule_floor(floor, i); })}, rule_undo, t);
-  row("rule add", config.n, t, "<= 1.25x floor", 1, all_hold_n("rules", bench::count_bench_rules), config.repeats);
-  quiet_row("rule add", "rule, no ACKs", rule_undo, floor_over(0, config.n, [&](int i) { bench::rule_floor(floor, i); }));
+  row("rule add", config.n, t, "<= 1.25x floor", 1, all_hold_n("rules", bench::count_bench_rules),
+      config.repeats);
+  quiet_row("rule add", "rule, no ACKs", rule_undo,
+            floor_over(0, config.n, [&](int i) { bench::rule_floor(floor, i); }));
   parse_row("rule add", "rule parse", rule);
   std::fputs(bench::format_over_parse_floor(report.over_parse_floor).c_str(), table);
   std::fputs(bench::format_over_quiet_floor(report.over_quiet_floor).c_str(), table);
@@ -384,7 +419,8 @@ bench::IpBenchReport run_ip_bench(const IpBenchConfig& config) {
     for (int k = 0; k < 2; ++k) {
       Method* m = ((done / chunk + k) % 2) ? &brisk : &ip;
       for (int i = done; i < std::min(done + chunk, config.single_n); ++i) {
-        auto [s, ok] = timed({m->program, "link", "set", "dev", name('a', i % config.n), i % 2 ? "up" : "down"}, m->ns.get());
+        auto [s, ok] = timed(
+            {m->program, "link", "set", "dev", name('a', i % config.n), i % 2 ? "up" : "down"}, m->ns.get());
         if (!ok) ++failures;
         single[m == &brisk] += s;
       }
@@ -413,15 +449,23 @@ bench::IpBenchReport run_ip_bench(const IpBenchConfig& config) {
 void add_bench_ip(CLI::App& bench) {
   auto* ip = bench.add_subcommand("ip", "ip -batch against brisk -batch, and one process per operation");
   auto config = std::make_shared<IpBenchConfig>();
-  ip->add_option("--n", config->n, "veth pairs per batch phase")->capture_default_str()->check(CLI::PositiveNumber);
-  ip->add_option("--single-n", config->single_n, "one-process-per-op runs per method")->capture_default_str()
+  ip->add_option("--n", config->n, "veth pairs per batch phase")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  ip->add_option("--single-n", config->single_n, "one-process-per-op runs per method")
+      ->capture_default_str()
       ->check(CLI::NonNegativeNumber);
-  ip->add_option("--version-n", config->version_n, "-V runs per method")->capture_default_str()
+  ip->add_option("--version-n", config->version_n, "-V runs per method")
+      ->capture_default_str()
       ->check(CLI::NonNegativeNumber);
-  ip->add_option("--settle-ms", config->settle_ms, "pause before each timed batch, for the kernel's deferred work")
-      ->capture_default_str()->check(CLI::NonNegativeNumber);
-  ip->add_option("--repeats", config->repeats, "timed runs per method of addr, route and rule add (the median is kept)")
-      ->capture_default_str()->check(CLI::PositiveNumber);
+  ip->add_option("--settle-ms", config->settle_ms,
+                 "pause before each timed batch, for the kernel's deferred work")
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber);
+  ip->add_option("--repeats", config->repeats,
+                 "timed runs per method of addr, route and rule add (the median is kept)")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
   ip->add_flag("--json", config->json, "Print the report as JSON (the table goes to stderr)");
   ip->add_option("--out", config->out, "Also write ip.json into this directory");
   ip->callback([config] {

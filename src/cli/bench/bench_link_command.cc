@@ -15,18 +15,24 @@ void add_bench_link(CLI::App& bench) {
   auto config = std::make_shared<bench::LinkBenchConfig>();
   auto json = std::make_shared<bool>(false);
   auto out = std::make_shared<std::string>();
-  link->add_option("--n", config->n, "veth pairs for the batch, raw and library methods")->capture_default_str()
+  link->add_option("--n", config->n, "veth pairs for the batch, raw and library methods")
+      ->capture_default_str()
       ->check(CLI::PositiveNumber);
-  link->add_option("--bucket", config->bucket, "ops per round and per reported bucket")->capture_default_str()
+  link->add_option("--bucket", config->bucket, "ops per round and per reported bucket")
+      ->capture_default_str()
       ->check(CLI::PositiveNumber);
   link->add_option("--ip-n", config->ip_n, "ops per phase for ip and brisk, one process each (0 skips)")
-      ->capture_default_str()->check(CLI::NonNegativeNumber);
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber);
   link->add_option("--delete-n", config->delete_n, "one-by-one deletes for ip -batch and raw")
-      ->capture_default_str()->check(CLI::NonNegativeNumber);
-  link->add_option("--netns-n", config->netns_n, "namespaces created per method (0 skips)")->capture_default_str()
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber);
+  link->add_option("--netns-n", config->netns_n, "namespaces created per method (0 skips)")
+      ->capture_default_str()
       ->check(CLI::NonNegativeNumber);
   link->add_option("--settle-ms", config->settle_ms, "pause before each phase for deferred kernel work")
-      ->capture_default_str()->check(CLI::NonNegativeNumber);
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber);
   link->add_option("--out", *out, "Write link.json and link.csv into this directory");
   link->add_flag("--json", *json, "Print the report as JSON");
   link->callback([config, json, out] {

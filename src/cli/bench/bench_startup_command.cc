@@ -13,9 +13,12 @@ void add_bench_startup(CLI::App& bench) {
       "startup", "Time whole processes: brisk -V and brisk link show against ip's, spawn to reaped");
   auto config = std::make_shared<bench::StartupBenchConfig>();
   auto json = std::make_shared<bool>(false);
-  startup->add_option("--n", config->n, "Runs of each command")->capture_default_str()->check(CLI::PositiveNumber);
-  startup->add_option("--brisk", config->brisk_paths,
-                      "A brisk CLI to measure (repeat to compare builds; default: the brisk beside brisk-bench)");
+  startup->add_option("--n", config->n, "Runs of each command")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  startup->add_option(
+      "--brisk", config->brisk_paths,
+      "A brisk CLI to measure (repeat to compare builds; default: the brisk beside brisk-bench)");
   startup->add_option("--ip", config->ip, "The ip to compare with")->capture_default_str();
   startup->add_flag("--json", *json, "Print the report as JSON");
   startup->callback([config, json] {

@@ -9,13 +9,13 @@
 
 namespace brisk::cli {
 
-void add_bench(CLI::App& app);  // bench_command.cc
-void add_demo(CLI::App& app);   // demo_command.cc
-void add_bench_link(CLI::App& bench);  // bench_link_command.cc
+void add_bench(CLI::App& app);               // bench_command.cc
+void add_demo(CLI::App& app);                // demo_command.cc
+void add_bench_link(CLI::App& bench);        // bench_link_command.cc
 void add_bench_containers(CLI::App& bench);  // bench_containers_command.cc
-void add_bench_cni(CLI::App& bench);  // bench_cni_command.cc
-void add_bench_ip(CLI::App& bench);  // bench_ip_command.cc: `brisk bench ip`
-void add_bench_startup(CLI::App& bench);  // bench_startup_command.cc
+void add_bench_cni(CLI::App& bench);         // bench_cni_command.cc
+void add_bench_ip(CLI::App& bench);          // bench_ip_command.cc: `brisk bench ip`
+void add_bench_startup(CLI::App& bench);     // bench_startup_command.cc
 
 // Runs a bench action: errors go to stderr as "<who>: ..." with exit code 1;
 // an Interrupted (Ctrl-C) ends the process by its signal after the stack

@@ -1,12 +1,11 @@
 // ip address: add, replace, delete, show and flush; and, as in iproute2's
 // ipaddress.c, the listing `ip link show` shares with `ip addr show`.
-#include <algorithm>
+#include <fnmatch.h>
 #include <linux/if.h>
 #include <linux/if_addr.h>
 #include <linux/rtnetlink.h>
 
-#include <fnmatch.h>
-
+#include <algorithm>
 #include <cstdio>
 #include <set>
 
@@ -33,8 +32,10 @@ Parsed<std::string> derived_broadcast(const std::string& sign, const std::string
   netlink::IpAddress brd = prefix->address;
   for (int bit = prefix->length; bit < 32; ++bit) {
     uint8_t mask = static_cast<uint8_t>(0x80 >> (bit % 8));
-    if (sign == "+") brd.bytes[bit / 8] |= mask;
-    else brd.bytes[bit / 8] &= static_cast<uint8_t>(~mask);
+    if (sign == "+")
+      brd.bytes[bit / 8] |= mask;
+    else
+      brd.bytes[bit / 8] &= static_cast<uint8_t>(~mask);
   }
   return brd.to_string();
 }
@@ -69,9 +70,13 @@ constexpr ChangeFlag kChangeFlags[] = {
     {"stable-privacy", nullptr, true},
 };
 
-void add_warning(IpCommand& cmd, const std::string& text) { cmd.warning += (cmd.warning.empty() ? "" : "\n") + text; }
+void add_warning(IpCommand& cmd, const std::string& text) {
+  cmd.warning += (cmd.warning.empty() ? "" : "\n") + text;
+}
 
-int family_of(const std::string& address) { return address.find(':') != std::string::npos ? AF_INET6 : AF_INET; }
+int family_of(const std::string& address) {
+  return address.find(':') != std::string::npos ? AF_INET6 : AF_INET;
+}
 
 bool is_multicast(const std::string& prefix) {
   auto p = netlink::IpPrefix::parse(prefix);
@@ -131,15 +136,17 @@ Parsed<IpCommand> parse_addr_change(Cursor& c, IpCommand&& cmd, Verb verb, int f
       seen = true;
       auto& target = valid ? spec.valid_lifetime : spec.preferred_lifetime;
       TRY_SET(target, c.read(key, [valid](const std::string& text) {
-                return lifetime(valid ? "valid_lft" : "preferred_lft", text);
-              }));
+        return lifetime(valid ? "valid_lft" : "preferred_lft", text);
+      }));
     } else if (auto flag = std::find_if(std::begin(kChangeFlags), std::end(kChangeFlags),
                                         [&key](const ChangeFlag& f) { return key == f.name; });
                flag != std::end(kChangeFlags)) {
-      if (!flag->field) add_warning(cmd, "Warning: " + key + " option is not mutable from userspace");
+      if (!flag->field)
+        add_warning(cmd, "Warning: " + key + " option is not mutable from userspace");
       else if (flag->v6only && family != AF_INET6)
         add_warning(cmd, "Warning: " + key + " option can be set only for IPv6 addresses");
-      else spec.*(flag->field) = true;
+      else
+        spec.*(flag->field) = true;
     } else {
       if (is(key, "local")) TRY_SET(key, c.value(key));
       if (matches(key, "help")) return object_help(Object::address);
@@ -154,15 +161,19 @@ Parsed<IpCommand> parse_addr_change(Cursor& c, IpCommand&& cmd, Verb verb, int f
   if (verb == Verb::addr_del && spec.peer.empty() && family_of(spec.prefix) == AF_INET &&
       spec.prefix.find('/') == std::string::npos) {
     spec.any_length = true;
-    add_warning(cmd, "Warning: Executing wildcard deletion to stay compatible with old scripts.\n"
-                     "         Explicitly specify the prefix length (" + spec.prefix + "/32) to avoid this warning.\n"
-                     "         This special behaviour is likely to disappear in further releases,\n"
-                     "         fix your scripts!");
+    add_warning(cmd,
+                "Warning: Executing wildcard deletion to stay compatible with old scripts.\n"
+                "         Explicitly specify the prefix length (" +
+                    spec.prefix +
+                    "/32) to avoid this warning.\n"
+                    "         This special behaviour is likely to disappear in further releases,\n"
+                    "         fix your scripts!");
   }
   if (!broadcast_sign.empty() && verb != Verb::addr_del)
     TRY_SET(spec.broadcast, derived_broadcast(broadcast_sign, spec.peer.empty() ? spec.prefix : spec.peer));
   // ip's default_scope(): a loopback address is host-scoped.
-  if (!spec.scope && verb != Verb::addr_del && family_of(spec.prefix) == AF_INET && spec.prefix.starts_with("127."))
+  if (!spec.scope && verb != Verb::addr_del && family_of(spec.prefix) == AF_INET &&
+      spec.prefix.starts_with("127."))
     spec.scope = RT_SCOPE_HOST;
   // ip's own checks, made before it sends anything.
   if (spec.valid_lifetime || spec.preferred_lifetime) {
@@ -191,15 +202,25 @@ bool address_flag_filter(std::string_view word, IpCommand& cmd) {
     word = "secondary";
   }
   static constexpr std::pair<std::string_view, uint32_t> kFlags[] = {
-      {"secondary", IFA_F_SECONDARY},   {"temporary", IFA_F_SECONDARY},   {"nodad", IFA_F_NODAD},
-      {"optimistic", IFA_F_OPTIMISTIC}, {"dadfailed", IFA_F_DADFAILED},   {"home", IFA_F_HOMEADDRESS},
-      {"deprecated", IFA_F_DEPRECATED}, {"tentative", IFA_F_TENTATIVE},   {"permanent", IFA_F_PERMANENT},
-      {"mngtmpaddr", IFA_F_MANAGETEMPADDR}, {"noprefixroute", IFA_F_NOPREFIXROUTE},
-      {"autojoin", IFA_F_MCAUTOJOIN},   {"stable-privacy", IFA_F_STABLE_PRIVACY}};
+      {"secondary", IFA_F_SECONDARY},
+      {"temporary", IFA_F_SECONDARY},
+      {"nodad", IFA_F_NODAD},
+      {"optimistic", IFA_F_OPTIMISTIC},
+      {"dadfailed", IFA_F_DADFAILED},
+      {"home", IFA_F_HOMEADDRESS},
+      {"deprecated", IFA_F_DEPRECATED},
+      {"tentative", IFA_F_TENTATIVE},
+      {"permanent", IFA_F_PERMANENT},
+      {"mngtmpaddr", IFA_F_MANAGETEMPADDR},
+      {"noprefixroute", IFA_F_NOPREFIXROUTE},
+      {"autojoin", IFA_F_MCAUTOJOIN},
+      {"stable-privacy", IFA_F_STABLE_PRIVACY}};
   for (auto [name, bit] : kFlags) {
     if (word != name) continue;
-    if (wanted) cmd.filter().addr_flags |= bit;
-    else cmd.filter().addr_flags &= ~bit;
+    if (wanted)
+      cmd.filter().addr_flags |= bit;
+    else
+      cmd.filter().addr_flags &= ~bit;
     cmd.filter().addr_flag_mask |= bit;
     return true;
   }
@@ -212,7 +233,8 @@ Parsed<IpCommand> parse_addr_show(Cursor& c, IpCommand&& cmd, Verb verb) {
   // a link (-0) has no addresses to flush.
   if (verb == Verb::addr_flush && c.done()) return refused("Flush requires arguments.");
   if (verb == Verb::addr_flush && cmd.family == AF_PACKET)
-    return fail(UsageError{.message = "Cannot flush link addresses.", .exact = true, .exit_code = 1, .line_failure = true});
+    return fail(UsageError{
+        .message = "Cannot flush link addresses.", .exact = true, .exit_code = 1, .line_failure = true});
   while (!c.done()) {
     std::string key = c.next(), v;
     bool selector = false;
@@ -229,8 +251,8 @@ Parsed<IpCommand> parse_addr_show(Cursor& c, IpCommand&& cmd, Verb verb) {
       auto prefix = netlink::IpPrefix::parse(v);
       if (!prefix) return usage("invalid \"to\" prefix \"" + v + "\"");
       if (cmd.family != AF_UNSPEC && cmd.family != prefix->address.family)
-        return usage(std::string(cmd.family == AF_INET ? "inet" : "inet6") + " prefix is expected rather than \"" + v +
-                     "\"");
+        return usage(std::string(cmd.family == AF_INET ? "inet" : "inet6") +
+                     " prefix is expected rather than \"" + v + "\"");
       cmd.filter().to = *prefix;
       cmd.family = prefix->address.family;  // as ip: "to 10.0.0.0/8" implies -4
     } else if (is(key, "group")) {
@@ -248,16 +270,17 @@ Parsed<IpCommand> parse_addr_show(Cursor& c, IpCommand&& cmd, Verb verb) {
   return cmd;
 }
 
-
 // The address flags ip names, in ip's order (print_ifa_flags): a missing
 // IFA_F_PERMANENT reads "dynamic", an IPv6 secondary "temporary", and bits
 // without a name "flags %02x".
 std::vector<std::string> address_flag_names(uint32_t flags, bool v4) {
   static constexpr std::pair<uint32_t, const char*> kNames[] = {
-      {IFA_F_SECONDARY, "secondary"},      {IFA_F_NODAD, "nodad"},           {IFA_F_OPTIMISTIC, "optimistic"},
-      {IFA_F_DADFAILED, "dadfailed"},      {IFA_F_HOMEADDRESS, "home"},      {IFA_F_DEPRECATED, "deprecated"},
-      {IFA_F_TENTATIVE, "tentative"},      {IFA_F_PERMANENT, "dynamic"},     {IFA_F_MANAGETEMPADDR, "mngtmpaddr"},
-      {IFA_F_NOPREFIXROUTE, "noprefixroute"}, {IFA_F_MCAUTOJOIN, "autojoin"}, {IFA_F_STABLE_PRIVACY, "stable-privacy"},
+      {IFA_F_SECONDARY, "secondary"},       {IFA_F_NODAD, "nodad"},
+      {IFA_F_OPTIMISTIC, "optimistic"},     {IFA_F_DADFAILED, "dadfailed"},
+      {IFA_F_HOMEADDRESS, "home"},          {IFA_F_DEPRECATED, "deprecated"},
+      {IFA_F_TENTATIVE, "tentative"},       {IFA_F_PERMANENT, "dynamic"},
+      {IFA_F_MANAGETEMPADDR, "mngtmpaddr"}, {IFA_F_NOPREFIXROUTE, "noprefixroute"},
+      {IFA_F_MCAUTOJOIN, "autojoin"},       {IFA_F_STABLE_PRIVACY, "stable-privacy"},
   };
   std::vector<std::string> names;
   for (auto [mask, name] : kNames) {
@@ -280,13 +303,15 @@ std::string lifetime_text(uint32_t seconds) {
 }
 
 // Whether addr show/flush's scope filter keeps `a`.
-bool in_scope(const netlink::AddressInfo& a, const IpCommand& cmd) { return !cmd.filter().scope || a.scope == *cmd.filter().scope; }
+bool in_scope(const netlink::AddressInfo& a, const IpCommand& cmd) {
+  return !cmd.filter().scope || a.scope == *cmd.filter().scope;
+}
 
 // The link-level selectors of show and flush (master, vrf, nomaster,
 // type KIND[_slave]): the named master resolved once, then a test per link.
 struct LinkSelectors {
-  int master = 0;                          // the ifindex master or vrf names; 0: any
-  std::set<int> of_slave_kind{};           // for type KIND_slave: the ports of such a master
+  int master = 0;                 // the ifindex master or vrf names; 0: any
+  std::set<int> of_slave_kind{};  // for type KIND_slave: the ports of such a master
   bool keeps(const netlink::LinkInfo& l, const IpCommand& cmd) const {
     if (master && l.master != master) return false;
     if (cmd.filter().no_master && l.master) return false;
@@ -299,7 +324,8 @@ netlink::NlResult<LinkSelectors> link_selectors(const IpCommand& cmd, const Link
   LinkSelectors s;
   s.master = BRISK_TRY(selected_master(cmd, all));
   for (const auto& [index, l] : all)
-    if (!cmd.filter().slave_kind.empty() && l.details && l.details->slave_kind == cmd.filter().slave_kind) s.of_slave_kind.insert(index);
+    if (!cmd.filter().slave_kind.empty() && l.details && l.details->slave_kind == cmd.filter().slave_kind)
+      s.of_slave_kind.insert(index);
   return s;
 }
 
@@ -365,7 +391,8 @@ Parsed<IpCommand> parse_address(Cursor& c, IpCommand&& cmd, int family) {
   if (c.done()) return parse_addr_show(c, std::move(cmd), Verb::addr_show);
   std::string verb = c.next();
   if (matches(verb, "add")) return parse_addr_change(c, std::move(cmd), Verb::addr_add, family);
-  if (matches(verb, "change") || verb == "chg") return parse_addr_change(c, std::move(cmd), Verb::addr_change, family);
+  if (matches(verb, "change") || verb == "chg")
+    return parse_addr_change(c, std::move(cmd), Verb::addr_change, family);
   if (matches(verb, "replace")) return parse_addr_change(c, std::move(cmd), Verb::addr_replace, family);
   if (matches(verb, "delete")) return parse_addr_change(c, std::move(cmd), Verb::addr_del, family);
   if (matches(verb, "list") || matches(verb, "show") || matches(verb, "lst"))
@@ -410,17 +437,23 @@ NlResult<void> show_links(Runner& r, const IpCommand& cmd) {
   }
   // `ip -6 addr` without a device reads links through the kernel's IPv6
   // link dump, which carries no qdisc, master or group; ip prints none of them.
-  LinkView view{.globals = g, .all = all, .runner = &r, .for_addr = cmd.verb == Verb::addr_show,
-                .inet6_dump = addr && g.family == AF_INET6 && cmd.filter().dev.empty(),  // -6 itself, not "to"
-                .family = links_only ? AF_UNSPEC : cmd.family};
+  LinkView view{
+      .globals = g,
+      .all = all,
+      .runner = &r,
+      .for_addr = cmd.verb == Verb::addr_show,
+      .inet6_dump = addr && g.family == AF_INET6 && cmd.filter().dev.empty(),  // -6 itself, not "to"
+      .family = links_only ? AF_UNSPEC : cmd.family};
   // ip prints no link part (header, JSON link keys, brief columns) under a label filter.
   bool link_part = cmd.filter().label_pattern.empty();
   bool found = cmd.filter().dev.empty();
   for (const auto& [index, l] : all) {
     if (!cmd.filter().dev.empty() && !named(l, cmd.filter().dev)) continue;
     found = true;
-    if ((cmd.filter().up_only && !(l.flags & IFF_UP)) || (cmd.filter().show_group && l.group != *cmd.filter().show_group)) {
-      if (g.json) r.emit(Json::object());  // as ip -j: an empty record for each link "up" or "group" leaves out
+    if ((cmd.filter().up_only && !(l.flags & IFF_UP)) ||
+        (cmd.filter().show_group && l.group != *cmd.filter().show_group)) {
+      if (g.json)
+        r.emit(Json::object());  // as ip -j: an empty record for each link "up" or "group" leaves out
       continue;
     }
     if (!selectors.keeps(l, cmd)) continue;
@@ -462,8 +495,10 @@ NlResult<void> show_links(Runner& r, const IpCommand& cmd) {
       }
     }
     if (g.oneline && !address_lines) text = one_line(text);
-    if (g.json) r.emit(std::move(j));
-    else r.out() += text;
+    if (g.json)
+      r.emit(std::move(j));
+    else
+      r.out() += text;
   }
   if (!found) return device_missing(cmd.filter().dev);
   return {};
@@ -473,7 +508,8 @@ NlResult<void> flush_addresses(Runner& r, const IpCommand& cmd) {
   auto c = BRISK_TRY(r.conn());
   auto all = BRISK_TRY(r.links_by_index(false, !cmd.filter().slave_kind.empty()));
   const std::string& dev = cmd.filter().dev;
-  if (!dev.empty() && std::none_of(all.begin(), all.end(), [&](const auto& l) { return named(l.second, dev); }))
+  if (!dev.empty() &&
+      std::none_of(all.begin(), all.end(), [&](const auto& l) { return named(l.second, dev); }))
     return device_missing(dev);  // as ip's lookup of it, before anything is read
   auto selectors = BRISK_TRY(link_selectors(cmd, all));
   const Globals& g = r.globals();

@@ -90,8 +90,10 @@ NlResult<void> show_addrlabels(Runner& r, const IpCommand& cmd) {
   for (const auto& l : labels) {
     Json j;
     std::string t = addrlabel_record(l, all, j);
-    if (r.globals().json) r.emit(std::move(j));
-    else r.out() += t;
+    if (r.globals().json)
+      r.emit(std::move(j));
+    else
+      r.out() += t;
   }
   return {};
 }
@@ -111,8 +113,10 @@ NlResult<void> flush_addrlabels(Runner& r, const IpCommand& cmd) {
   // As ip: one at a time, and the flush ends at the first that fails.
   netlink::Batch batch(*c, {.stop_at_first_error = true});
   for (const auto& l : labels)
-    batch.delete_addrlabel({.family = l.family, .prefix = l.prefix.to_string(),
-                            .dev = l.ifindex ? name_of(l.ifindex, all) : "", .label = l.label});
+    batch.delete_addrlabel({.family = l.family,
+                            .prefix = l.prefix.to_string(),
+                            .dev = l.ifindex ? name_of(l.ifindex, all) : "",
+                            .label = l.label});
   for (auto& result : batch.flush())
     if (!result) return flush_failed(std::move(result).error());
   return {};

@@ -1,5 +1,7 @@
 // ip -batch files: read whole, then split into numbered lines of words as
 // ip's getcmdline and makeargs do.
+#include "cli/ip/batch_file.h"
+
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -8,7 +10,6 @@
 #include <cerrno>
 #include <cstring>
 
-#include "cli/ip/batch_file.h"
 #include "cli/ip/parse_util.h"
 
 namespace brisk::ipcli {
@@ -66,7 +67,8 @@ Parsed<bool> BatchSplitter::next(BatchLine& line) {
       if (at == cp.size()) break;
       if (cp[at] == '\'' || cp[at] == '"') {
         std::size_t end = cp.find(cp[at], at + 1);
-        if (end == std::string_view::npos) return fail(done(UsageError{"unterminated quoted string", number_}));
+        if (end == std::string_view::npos)
+          return fail(done(UsageError{"unterminated quoted string", number_}));
         line.args.emplace_back(cp.substr(at + 1, end - at - 1));
         at = end + 1;
       } else {
@@ -118,7 +120,7 @@ Parsed<std::string> read_batch(const std::string& file) {
   // Read straight into the string, sized once for a regular file: growing
   // it by copies would touch every page of a long batch two or three times.
   std::string text;
-  struct stat st{};
+  struct stat st {};
   std::size_t chunk = 65536;
   if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0)
     chunk = static_cast<std::size_t>(st.st_size) + 1;  // +1: the read that sees the end

@@ -1,11 +1,11 @@
 #include "cli/ip/batch_parse.h"
 
-#include "cli/ip/batch_rules.h"
-
 #include <algorithm>
 #include <iterator>
 #include <system_error>
 #include <thread>
+
+#include "cli/ip/batch_rules.h"
 
 namespace brisk::ipcli {
 namespace {

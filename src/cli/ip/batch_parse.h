@@ -25,7 +25,7 @@ struct ParsedBatch {
   // The lines' parse errors, numbered, with their index in cmds, in order:
   // few, so not a slot per line (a long batch's pages are what it costs).
   std::vector<std::pair<std::size_t, UsageError>> errors;
-  std::vector<std::size_t> ends;                  // BatchLine::end of each line
+  std::vector<std::size_t> ends;  // BatchLine::end of each line
 };
 
 // split_batch(), then parse_command() for each line. The error is

@@ -41,7 +41,9 @@ std::vector<std::string> named_devices(const IpCommand& cmd) {
     case Verb::addr_add:
     case Verb::addr_replace:
     case Verb::addr_change:
-    case Verb::addr_del: add(cmd.addr().dev); break;
+    case Verb::addr_del:
+      add(cmd.addr().dev);
+      break;
     case Verb::route_add:
     case Verb::route_replace:
     case Verb::route_change:
@@ -54,15 +56,24 @@ std::vector<std::string> named_devices(const IpCommand& cmd) {
     case Verb::neigh_add:
     case Verb::neigh_replace:
     case Verb::neigh_change:
-    case Verb::neigh_del: add(cmd.neigh().dev); break;
+    case Verb::neigh_del:
+      add(cmd.neigh().dev);
+      break;
     case Verb::fdb_add:
-    case Verb::fdb_del: add(cmd.fdb().dev); break;
+    case Verb::fdb_del:
+      add(cmd.fdb().dev);
+      break;
     case Verb::nexthop_add:
     case Verb::nexthop_replace:
-    case Verb::nexthop_del: add(cmd.nexthop().dev); break;
+    case Verb::nexthop_del:
+      add(cmd.nexthop().dev);
+      break;
     case Verb::addrlabel_add:
-    case Verb::addrlabel_del: add(cmd.addrlabel().dev); break;
-    default: break;
+    case Verb::addrlabel_del:
+      add(cmd.addrlabel().dev);
+      break;
+    default:
+      break;
   }
   return names;
 }
@@ -84,12 +95,23 @@ bool is_route_change(Verb verb) {
 bool keeps_device_names(Verb verb) {
   if (is_route_change(verb)) return true;
   switch (verb) {
-    case Verb::addr_add: case Verb::addr_del: case Verb::addr_replace: case Verb::addr_change:
-    case Verb::rule_add: case Verb::rule_del:
-    case Verb::neigh_add: case Verb::neigh_del: case Verb::neigh_replace: case Verb::neigh_change:
-    case Verb::fdb_add: case Verb::fdb_del:
-    case Verb::nexthop_add: case Verb::nexthop_replace: case Verb::nexthop_del:
-    case Verb::addrlabel_add: case Verb::addrlabel_del:
+    case Verb::addr_add:
+    case Verb::addr_del:
+    case Verb::addr_replace:
+    case Verb::addr_change:
+    case Verb::rule_add:
+    case Verb::rule_del:
+    case Verb::neigh_add:
+    case Verb::neigh_del:
+    case Verb::neigh_replace:
+    case Verb::neigh_change:
+    case Verb::fdb_add:
+    case Verb::fdb_del:
+    case Verb::nexthop_add:
+    case Verb::nexthop_replace:
+    case Verb::nexthop_del:
+    case Verb::addrlabel_add:
+    case Verb::addrlabel_del:
       return true;
     default:
       return false;
@@ -99,10 +121,14 @@ bool keeps_device_names(Verb verb) {
 bool names_device_ip_parses(const IpCommand& cmd) {
   bool route = is_route_change(cmd.verb);
   bool backup_port = cmd.verb == Verb::link_set && cmd.link_set().bridge_port &&
-                     cmd.link_set().bridge_port->backup_port && !cmd.link_set().bridge_port->backup_port->empty();
-  bool nexthop = cmd.verb == Verb::nexthop_add || cmd.verb == Verb::nexthop_replace || cmd.verb == Verb::nexthop_del;
+                     cmd.link_set().bridge_port->backup_port &&
+                     !cmd.link_set().bridge_port->backup_port->empty();
+  bool nexthop =
+      cmd.verb == Verb::nexthop_add || cmd.verb == Verb::nexthop_replace || cmd.verb == Verb::nexthop_del;
   bool addrlabel = cmd.verb == Verb::addrlabel_add || cmd.verb == Verb::addrlabel_del;
-  return backup_port || !cmd.vrfs.empty() || !cmd.link_netns.empty() || !cmd.peer_link_netns.empty() || (nexthop && !cmd.nexthop().dev.empty()) || (addrlabel && !cmd.addrlabel().dev.empty()) || (cmd.verb == Verb::link_set && cmd.link_set().master && !cmd.link_set().master->empty()) ||
+  return backup_port || !cmd.vrfs.empty() || !cmd.link_netns.empty() || !cmd.peer_link_netns.empty() ||
+         (nexthop && !cmd.nexthop().dev.empty()) || (addrlabel && !cmd.addrlabel().dev.empty()) ||
+         (cmd.verb == Verb::link_set && cmd.link_set().master && !cmd.link_set().master->empty()) ||
          (cmd.verb == Verb::link_set && cmd.link_set().kind && names_vxlan_dev(*cmd.link_set().kind)) ||
          (cmd.verb == Verb::link_add && !cmd.link_add().common.master.empty()) ||
          // ip opens a named namespace as it parses: a missing one is an argument error
@@ -117,7 +143,9 @@ bool exits_on_kernel_refusal(Verb verb) {
          verb == Verb::neigh_change || verb == Verb::ntable_change;
 }
 
-bool may_end_batch(const IpCommand& cmd) { return names_device_ip_parses(cmd) || exits_on_kernel_refusal(cmd.verb); }
+bool may_end_batch(const IpCommand& cmd) {
+  return names_device_ip_parses(cmd) || exits_on_kernel_refusal(cmd.verb);
+}
 
 bool is_plain_change(const IpCommand& cmd) {
   return cmd.mutates() && cmd.verb != Verb::link_del && !may_end_batch(cmd);

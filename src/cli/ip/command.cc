@@ -1,11 +1,10 @@
 // The ip command line: global options, the object (with ip's
 // abbreviations), and the dispatch to that object's parser.
-#include "cli/ip/objects.h"
-
 #include <climits>
 #include <cstdlib>
 
 #include "cli/ip/names.h"
+#include "cli/ip/objects.h"
 
 namespace brisk::ipcli {
 namespace {
@@ -26,7 +25,8 @@ std::optional<Object> object_of(std::string_view word) {
   // ip's table has neigh ("n", "ne") and netns before nexthop ("nex"...).
   if (word.size() > 2 && matches(word, "nexthop")) return Object::nexthop;
   // ip's "t", "tu" and "tun" are its tunnel object, which brisk lacks.
-  if ((word.size() >= 4 && matches(word, "tuntap")) || (word.size() >= 2 && matches(word, "tap"))) return Object::tuntap;
+  if ((word.size() >= 4 && matches(word, "tuntap")) || (word.size() >= 2 && matches(word, "tap")))
+    return Object::tuntap;
   if (word.size() >= 2 && matches(word, "token")) return Object::token;
   // "m" is maddress, which comes first in ip's table.
   if (word.size() > 1 && matches(word, "monitor")) return Object::monitor;
@@ -97,29 +97,45 @@ Parsed<IpCommand> parse_command(std::span<const std::string> args, const Globals
   auto object = object_of(args[0]);
   // Words of ip's own objects that are not ip-only abbreviations of ours.
   if (!object)
-    return fail(UsageError{.message = "Object \"" + args[0] + "\" is unknown, try \"brisk help\".", .exact = true,
-                           .exit_code = 1, .line_failure = true});
-  if (args.size() >= 2 && matches(args[1], "help"))
-    return object_help(*object);
+    return fail(UsageError{.message = "Object \"" + args[0] + "\" is unknown, try \"brisk help\".",
+                           .exact = true,
+                           .exit_code = 1,
+                           .line_failure = true});
+  if (args.size() >= 2 && matches(args[1], "help")) return object_help(*object);
   IpCommand cmd;
   cmd.family = globals.family;
   Cursor c(args.subspan(1));
   switch (*object) {
-    case Object::link: return parse_link(c, std::move(cmd));
-    case Object::address: return parse_address(c, std::move(cmd), globals.family);
-    case Object::route: return parse_route(c, std::move(cmd), globals.family);
-    case Object::rule: return parse_rule(c, std::move(cmd), globals.family);
-    case Object::neigh: return parse_neigh(c, std::move(cmd), globals.family);
-    case Object::netns: return parse_netns(c, std::move(cmd), globals.all);
-    case Object::fdb: return parse_fdb(c, std::move(cmd));
-    case Object::tuntap: return parse_tuntap(c, std::move(cmd));
-    case Object::monitor: return parse_monitor(c, std::move(cmd));
-    case Object::nexthop: return parse_nexthop(c, std::move(cmd), globals.family);
-    case Object::addrlabel: return parse_addrlabel(c, std::move(cmd), globals.family);
-    case Object::maddr: return parse_maddr(c, std::move(cmd), globals.family);
-    case Object::netconf: return parse_netconf(c, std::move(cmd));
-    case Object::token: return parse_token(c, std::move(cmd));
-    case Object::ntable: return parse_ntable(c, std::move(cmd), globals.family);
+    case Object::link:
+      return parse_link(c, std::move(cmd));
+    case Object::address:
+      return parse_address(c, std::move(cmd), globals.family);
+    case Object::route:
+      return parse_route(c, std::move(cmd), globals.family);
+    case Object::rule:
+      return parse_rule(c, std::move(cmd), globals.family);
+    case Object::neigh:
+      return parse_neigh(c, std::move(cmd), globals.family);
+    case Object::netns:
+      return parse_netns(c, std::move(cmd), globals.all);
+    case Object::fdb:
+      return parse_fdb(c, std::move(cmd));
+    case Object::tuntap:
+      return parse_tuntap(c, std::move(cmd));
+    case Object::monitor:
+      return parse_monitor(c, std::move(cmd));
+    case Object::nexthop:
+      return parse_nexthop(c, std::move(cmd), globals.family);
+    case Object::addrlabel:
+      return parse_addrlabel(c, std::move(cmd), globals.family);
+    case Object::maddr:
+      return parse_maddr(c, std::move(cmd), globals.family);
+    case Object::netconf:
+      return parse_netconf(c, std::move(cmd));
+    case Object::token:
+      return parse_token(c, std::move(cmd));
+    case Object::ntable:
+      return parse_ntable(c, std::move(cmd), globals.family);
   }
   return usage("object \"" + args[0] + "\" is unknown");
 }
@@ -128,8 +144,33 @@ namespace {
 
 // ip's global options, by the prefixes ip's matches() accepts.
 enum class GlobalOption {
-  loops, family, v4, v6, packet, mpls, bridge, human, iec, stats, details, oneline, timestamp, tshort,
-  version, force, batch, brief, json, pretty, rcvbuf, color, help, netns, numeric, all, none
+  loops,
+  family,
+  v4,
+  v6,
+  packet,
+  mpls,
+  bridge,
+  human,
+  iec,
+  stats,
+  details,
+  oneline,
+  timestamp,
+  tshort,
+  version,
+  force,
+  batch,
+  brief,
+  json,
+  pretty,
+  rcvbuf,
+  color,
+  help,
+  netns,
+  numeric,
+  all,
+  none
 };
 
 // ip's read_family(): -f's names.
@@ -168,7 +209,9 @@ GlobalOption global_of(std::string_view arg) {
   if (arg.empty() || arg[0] != '-') return GlobalOption::none;
   std::string_view word = option_word(arg);
   // matches() with ip's empty-word rule: "-" alone is a prefix of the first.
-  auto is_prefix = [word](std::string_view of) { return word.size() <= of.size() && of.substr(0, word.size()) == word; };
+  auto is_prefix = [word](std::string_view of) {
+    return word.size() <= of.size() && of.substr(0, word.size()) == word;
+  };
   if (is_prefix("loops")) return GlobalOption::loops;
   if (is_prefix("family")) return GlobalOption::family;
   if (word == "4") return GlobalOption::v4;
@@ -233,28 +276,57 @@ Parsed<Invocation> parse_globals(std::span<const std::string> argv, const NetnsS
       case GlobalOption::netns:
         TRY_SET(g.netns, value(opt, "a namespace name"));  // opened as written, as ip's netns_switch()
         if (enter) {
-          if (auto failed = enter(*g.netns)) return fail(UsageError{.message = std::move(*failed), .exact = true});
+          if (auto failed = enter(*g.netns))
+            return fail(UsageError{.message = std::move(*failed), .exact = true});
           g.netns.reset();  // this process is there now
         }
         break;
-      case GlobalOption::json: g.json = true; break;
-      case GlobalOption::pretty: g.pretty = true; break;
-      case GlobalOption::batch: TRY_SET(g.batch, value(opt, "a file name")); break;
-      case GlobalOption::force: g.force = true; break;
-      case GlobalOption::details: g.details = true; break;
-      case GlobalOption::stats: ++g.stats; break;
-      case GlobalOption::brief: g.brief = true; break;
-      case GlobalOption::oneline: g.oneline = true; break;
+      case GlobalOption::json:
+        g.json = true;
+        break;
+      case GlobalOption::pretty:
+        g.pretty = true;
+        break;
+      case GlobalOption::batch:
+        TRY_SET(g.batch, value(opt, "a file name"));
+        break;
+      case GlobalOption::force:
+        g.force = true;
+        break;
+      case GlobalOption::details:
+        g.details = true;
+        break;
+      case GlobalOption::stats:
+        ++g.stats;
+        break;
+      case GlobalOption::brief:
+        g.brief = true;
+        break;
+      case GlobalOption::oneline:
+        g.oneline = true;
+        break;
       case GlobalOption::timestamp:
         // As ip: -ts anywhere wins over -t.
         if (g.timestamp == Timestamp::none) g.timestamp = Timestamp::long_line;
         break;
-      case GlobalOption::tshort: g.timestamp = Timestamp::short_prefix; break;
-      case GlobalOption::v4: g.family = AF_INET; break;
-      case GlobalOption::v6: g.family = AF_INET6; break;
-      case GlobalOption::packet: g.family = AF_PACKET; break;
-      case GlobalOption::mpls: g.family = AF_MPLS; break;
-      case GlobalOption::bridge: g.family = AF_BRIDGE; break;
+      case GlobalOption::tshort:
+        g.timestamp = Timestamp::short_prefix;
+        break;
+      case GlobalOption::v4:
+        g.family = AF_INET;
+        break;
+      case GlobalOption::v6:
+        g.family = AF_INET6;
+        break;
+      case GlobalOption::packet:
+        g.family = AF_PACKET;
+        break;
+      case GlobalOption::mpls:
+        g.family = AF_MPLS;
+        break;
+      case GlobalOption::bridge:
+        g.family = AF_BRIDGE;
+        break;
       case GlobalOption::family: {
         TRY_SET(v, value(opt, "a family"));
         if (v == "help") return fail(UsageError{.message = std::string(general_usage()), .help = true});
@@ -270,11 +342,21 @@ Parsed<Invocation> parse_globals(std::span<const std::string> argv, const NetnsS
         TRY_SET(v, value(opt, "a number of rounds"));
         g.flush_loops = std::atoi(v.c_str());  // as ip reads it
         break;
-      case GlobalOption::human: g.human = true; break;
-      case GlobalOption::iec: g.iec = true; break;
-      case GlobalOption::numeric: g.numeric = true; break;
-      case GlobalOption::all: g.all = true; break;
-      case GlobalOption::color: g.color = *color_option(option_word(opt)); break;
+      case GlobalOption::human:
+        g.human = true;
+        break;
+      case GlobalOption::iec:
+        g.iec = true;
+        break;
+      case GlobalOption::numeric:
+        g.numeric = true;
+        break;
+      case GlobalOption::all:
+        g.all = true;
+        break;
+      case GlobalOption::color:
+        g.color = *color_option(option_word(opt));
+        break;
       case GlobalOption::rcvbuf: {
         TRY_SET(v, value(opt, "a size"));
         auto size = unsigned_any_base(v);
@@ -283,7 +365,8 @@ Parsed<Invocation> parse_globals(std::span<const std::string> argv, const NetnsS
         g.rcvbuf = static_cast<uint32_t>(*size);
         break;
       }
-      case GlobalOption::help: return fail(UsageError{.message = std::string(general_usage()), .help = true});
+      case GlobalOption::help:
+        return fail(UsageError{.message = std::string(general_usage()), .help = true});
       case GlobalOption::none:
         return usage("option \"" + opt + "\" is unknown, try \"brisk help\"");
     }
@@ -291,8 +374,7 @@ Parsed<Invocation> parse_globals(std::span<const std::string> argv, const NetnsS
   inv.args.assign(argv.begin() + static_cast<std::ptrdiff_t>(std::min(i, argv.size())), argv.end());
   if (g.batch && !inv.args.empty())
     return usage("\"-batch\" takes its commands from the file; unexpected \"" + inv.args[0] + "\"");
-  if (!g.batch && !g.version && inv.args.empty())
-    return usage("no object given, try \"brisk help\"");
+  if (!g.batch && !g.version && inv.args.empty()) return usage("no object given, try \"brisk help\"");
   return inv;
 }
 

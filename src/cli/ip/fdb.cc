@@ -93,8 +93,10 @@ NlResult<void> show_fdb(Runner& r, const IpCommand& cmd) {
       j["state"] = state;
       t += " " + state;
     }
-    if (g.json) r.emit(std::move(j));
-    else r.out() += t + "\n";
+    if (g.json)
+      r.emit(std::move(j));
+    else
+      r.out() += t + "\n";
   }
   return {};
 }

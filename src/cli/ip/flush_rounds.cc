@@ -11,9 +11,10 @@ netlink::NlResult<void> flush_in_rounds(Runner& r, const FlushRounds& how,
         r.out() += how.out_of_rounds + std::to_string(how.max_rounds) + "\n";
         return netlink::NetlinkError{.code = 0, .op = kFlushIncomplete};
       }
-      return netlink::NetlinkError{.code = 0, .op = kFlushIncomplete,
-                                   .detail = "*** Flush remains incomplete after " + std::to_string(how.max_rounds) +
-                                             " rounds. ***"};
+      return netlink::NetlinkError{
+          .code = 0,
+          .op = kFlushIncomplete,
+          .detail = "*** Flush remains incomplete after " + std::to_string(how.max_rounds) + " rounds. ***"};
     }
     std::size_t deleted = BRISK_TRY(round());
     if (deleted == 0) {

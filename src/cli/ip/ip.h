@@ -12,8 +12,8 @@
 #include <functional>
 #include <memory>
 #include <optional>
-#include <stdexcept>
 #include <span>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <variant>
@@ -35,10 +35,10 @@ namespace brisk::ipcli {
 // "Error: <message>." (the final '.' is added when missing).
 struct UsageError {
   std::string message;
-  int line = 0;       // batch line number; 0 outside a batch
-  bool help = false;  // message is a usage text asked for with `help`, printed as is
-  bool exact = false; // message is ip's whole text ("Error: ..." or not), printed as is
-  int exit_code = 255; // ip's status for it: 255 (exit(-1)), or 1 where ip exits 1 (get_addr)
+  int line = 0;         // batch line number; 0 outside a batch
+  bool help = false;    // message is a usage text asked for with `help`, printed as is
+  bool exact = false;   // message is ip's whole text ("Error: ..." or not), printed as is
+  int exit_code = 255;  // ip's status for it: 255 (exit(-1)), or 1 where ip exits 1 (get_addr)
   // ip's parser returned an error instead of exiting: in a batch the line
   // is a failed command ("Command failed FILE:LINE", status 1, and -force
   // reads on); otherwise ip ends right there. Either way brisk applies none
@@ -63,25 +63,25 @@ enum class Timestamp { none, long_line, short_prefix };
 enum class ColorMode { never, automatic, always };
 
 struct Globals {
-  std::optional<std::string> netns{};  // -n NAME (may be empty, as ip takes it)
-  bool json = false;                  // -j
-  bool pretty = false;                // -p
-  bool force = false;                 // -force
-  bool details = false;               // -d
-  int stats = 0;                      // -s, given twice for the error counters too
-  bool brief = false;                 // -br: link and addr show, a line per device
-  bool oneline = false;               // -o: link and addr show, a line per record
-  bool version = false;               // -V
-  int family = AF_UNSPEC;             // -4 / -6 / -0 (AF_PACKET) / -M / -B, or -f NAME
-  std::optional<std::string> batch{}; // -batch FILE|-
+  std::optional<std::string> netns{};     // -n NAME (may be empty, as ip takes it)
+  bool json = false;                      // -j
+  bool pretty = false;                    // -p
+  bool force = false;                     // -force
+  bool details = false;                   // -d
+  int stats = 0;                          // -s, given twice for the error counters too
+  bool brief = false;                     // -br: link and addr show, a line per device
+  bool oneline = false;                   // -o: link and addr show, a line per record
+  bool version = false;                   // -V
+  int family = AF_UNSPEC;                 // -4 / -6 / -0 (AF_PACKET) / -M / -B, or -f NAME
+  std::optional<std::string> batch{};     // -batch FILE|-
   Timestamp timestamp = Timestamp::none;  // -t / -ts: monitor stamps each event
-  int flush_loops = 10;               // -l N: addr flush's rounds at most; 0: until done
-  ColorMode color = ColorMode::never; // -c[olor][=WHEN]
-  bool human = false;                 // -h: -s counters as 1.23M
-  bool iec = false;                   // -iec: -h in powers of 1024
-  bool numeric = false;               // -N: numbers, not names, for tables, protocols, scopes, ...
-  bool all = false;                   // -a: netns exec and delete in every named namespace
-  std::optional<uint32_t> rcvbuf{};   // -rc N: the netlink socket's receive buffer, in bytes
+  int flush_loops = 10;                   // -l N: addr flush's rounds at most; 0: until done
+  ColorMode color = ColorMode::never;     // -c[olor][=WHEN]
+  bool human = false;                     // -h: -s counters as 1.23M
+  bool iec = false;                       // -iec: -h in powers of 1024
+  bool numeric = false;                   // -N: numbers, not names, for tables, protocols, scopes, ...
+  bool all = false;                       // -a: netns exec and delete in every named namespace
+  std::optional<uint32_t> rcvbuf{};       // -rc N: the netlink socket's receive buffer, in bytes
 };
 
 // The global options and where the object starts in argv (argv[0] is the program).
@@ -99,7 +99,23 @@ using NetnsSwitch = std::function<std::optional<std::string>(const std::string& 
 // Globals::netns for the caller to enter.
 Parsed<Invocation> parse_globals(std::span<const std::string> argv, const NetnsSwitch& enter = {});
 
-enum class Object { link, address, route, rule, neigh, ntable, netns, fdb, tuntap, monitor, nexthop, addrlabel, maddr, netconf, token };
+enum class Object {
+  link,
+  address,
+  route,
+  rule,
+  neigh,
+  ntable,
+  netns,
+  fdb,
+  tuntap,
+  monitor,
+  nexthop,
+  addrlabel,
+  maddr,
+  netconf,
+  token
+};
 
 // `brisk OBJECT help` and `brisk help`: the grammar brisk accepts (help.cc).
 std::string_view object_usage(Object object);
@@ -114,23 +130,80 @@ std::string_view bridge_usage();
 bool is_ip_invocation(std::string_view arg, bool alone = false);
 
 enum class Verb {
-  link_add, link_set, link_del, link_del_group, link_show, link_prop_add, link_prop_del,
-  addr_add, addr_del, addr_replace, addr_change, addr_show, addr_flush,
-  route_add, route_del, route_replace, route_change, route_prepend, route_append, route_show, route_flush, route_get,
-  route_save, route_restore, route_showdump,
-  rule_add, rule_del, rule_show, rule_flush, rule_save, rule_restore,
-  neigh_add, neigh_del, neigh_replace, neigh_change, neigh_show, neigh_flush, neigh_get,
-  netns_add, netns_del, netns_list, netns_exec, netns_identify, netns_pids, netns_set, netns_attach,
-  netns_list_id, netns_monitor,
-  fdb_add, fdb_del, fdb_show,
-  tuntap_add, tuntap_del, tuntap_show,
-  nexthop_add, nexthop_replace, nexthop_del, nexthop_show, nexthop_flush, nexthop_bucket_show,
-  addrlabel_add, addrlabel_del, addrlabel_show, addrlabel_flush,
-  maddr_add, maddr_del, maddr_show,
+  link_add,
+  link_set,
+  link_del,
+  link_del_group,
+  link_show,
+  link_prop_add,
+  link_prop_del,
+  addr_add,
+  addr_del,
+  addr_replace,
+  addr_change,
+  addr_show,
+  addr_flush,
+  route_add,
+  route_del,
+  route_replace,
+  route_change,
+  route_prepend,
+  route_append,
+  route_show,
+  route_flush,
+  route_get,
+  route_save,
+  route_restore,
+  route_showdump,
+  rule_add,
+  rule_del,
+  rule_show,
+  rule_flush,
+  rule_save,
+  rule_restore,
+  neigh_add,
+  neigh_del,
+  neigh_replace,
+  neigh_change,
+  neigh_show,
+  neigh_flush,
+  neigh_get,
+  netns_add,
+  netns_del,
+  netns_list,
+  netns_exec,
+  netns_identify,
+  netns_pids,
+  netns_set,
+  netns_attach,
+  netns_list_id,
+  netns_monitor,
+  fdb_add,
+  fdb_del,
+  fdb_show,
+  tuntap_add,
+  tuntap_del,
+  tuntap_show,
+  nexthop_add,
+  nexthop_replace,
+  nexthop_del,
+  nexthop_show,
+  nexthop_flush,
+  nexthop_bucket_show,
+  addrlabel_add,
+  addrlabel_del,
+  addrlabel_show,
+  addrlabel_flush,
+  maddr_add,
+  maddr_del,
+  maddr_show,
   netconf_show,
-  token_show, token_set,
-  ntable_show, ntable_change,
-  unparsed,  // a batch line ip sends and the kernel refuses (UsageError::kernel_refusal): it fails in its place
+  token_show,
+  token_set,
+  ntable_show,
+  ntable_change,
+  unparsed,  // a batch line ip sends and the kernel refuses (UsageError::kernel_refusal): it fails in its
+             // place
   monitor,
 };
 
@@ -172,8 +245,8 @@ struct MonitorSpec {
   bool prefix = false;   // RTM_NEWPREFIX: an IPv6 prefix a router advertised
   bool nexthop = false;  // RTM_NEWNEXTHOP: nexthop objects
   bool stats = false;    // RTM_NEWSTATS: a device's hardware stats turned on or off
-  bool label = false;  // prefix each event with its object ("[LINK]"): `label`, or `all`
-  std::string dev{};   // dev DEVICE: only its links, addresses, routes (by oif) and neighbours
+  bool label = false;    // prefix each event with its object ("[LINK]"): `label`, or `all`
+  std::string dev{};     // dev DEVICE: only its links, addresses, routes (by oif) and neighbours
 };
 
 // route show/flush selectors beyond dev, table, proto, scope and type,
@@ -187,20 +260,20 @@ struct RouteMatch {
     int bits = 0;
     bool length_given = false;
   };
-  std::optional<Prefix> root{};     // [to] root P: routes within P
-  std::optional<Prefix> match{};    // [to] match P: routes that cover P (exact P: both)
-  std::optional<Prefix> via{};      // via [inet|inet6] P: the gateway within P
-  std::optional<Prefix> prefsrc{};  // src P: the preferred source within P
-  std::optional<uint32_t> metric{}; // metric|priority|preference N
-  std::optional<uint32_t> mark{};   // mark N
-  std::optional<uint8_t> tos{};     // tos|dsfield TOS
-  std::string iif{};                // iif DEV
-  std::optional<Prefix> src_root{}; // from root P: source-specific routes within P
-  std::optional<Prefix> src_match{};// from match P (exact P: both)
-  uint32_t realms = 0;              // realms [FROM/]TO, compared under realm_mask
-  uint32_t realm_mask = 0;          // the realm halves given; 0: no realms selector
-  std::string vrf{};                // vrf NAME: that VRF's table, its local and broadcast routes left out
-  bool cloned = false;              // cached|cloned: the cache's exceptions instead of the table's routes
+  std::optional<Prefix> root{};       // [to] root P: routes within P
+  std::optional<Prefix> match{};      // [to] match P: routes that cover P (exact P: both)
+  std::optional<Prefix> via{};        // via [inet|inet6] P: the gateway within P
+  std::optional<Prefix> prefsrc{};    // src P: the preferred source within P
+  std::optional<uint32_t> metric{};   // metric|priority|preference N
+  std::optional<uint32_t> mark{};     // mark N
+  std::optional<uint8_t> tos{};       // tos|dsfield TOS
+  std::string iif{};                  // iif DEV
+  std::optional<Prefix> src_root{};   // from root P: source-specific routes within P
+  std::optional<Prefix> src_match{};  // from match P (exact P: both)
+  uint32_t realms = 0;                // realms [FROM/]TO, compared under realm_mask
+  uint32_t realm_mask = 0;            // the realm halves given; 0: no realms selector
+  std::string vrf{};                  // vrf NAME: that VRF's table, its local and broadcast routes left out
+  bool cloned = false;                // cached|cloned: the cache's exceptions instead of the table's routes
 };
 
 // What `rule restore` reads. ip reads a batch file as its stdin (freopen),
@@ -219,33 +292,34 @@ struct RestoreInput {
 // batch holds a command per line, so a command keeps them boxed
 // (IpCommand::filter()).
 struct ShowFilter {
-  std::string dev{};                          // show/flush dev DEV
-  std::string master{};                       // link/addr/neigh show master DEV
-  bool no_master = false;                     // link/addr/neigh show nomaster
-  std::string vrf{};                          // link/addr/neigh show vrf NAME: a master that must be a VRF
-  std::string kind{};                         // link/addr show type KIND
-  std::string slave_kind{};                   // link/addr show type KIND_slave: ports of a KIND master
-  std::optional<uint32_t> show_group{};       // link/addr show group GROUP
+  std::string dev{};                     // show/flush dev DEV
+  std::string master{};                  // link/addr/neigh show master DEV
+  bool no_master = false;                // link/addr/neigh show nomaster
+  std::string vrf{};                     // link/addr/neigh show vrf NAME: a master that must be a VRF
+  std::string kind{};                    // link/addr show type KIND
+  std::string slave_kind{};              // link/addr show type KIND_slave: ports of a KIND master
+  std::optional<uint32_t> show_group{};  // link/addr show group GROUP
   bool up_only = false;
-  std::optional<uint8_t> scope{};             // addr show scope SCOPE
-  std::optional<netlink::IpPrefix> to{};      // addr/neigh show to PREFIX (its family becomes the command's)
-  uint32_t addr_flags = 0;                    // addr show/flush FLAG...: the IFA_F_* bits wanted set...
-  uint32_t addr_flag_mask = 0;                // ...among these (primary is secondary unset, dynamic permanent)
-  std::string label_pattern{};                // addr show/flush label PATTERN (fnmatch)
-  std::optional<uint32_t> nud{};              // neigh show nud STATE...: NUD_* bits, 0x100 for "none"
-  bool neigh_proxy = false;                   // neigh show/flush proxy: the proxy entries (NTF_PROXY)
-  bool neigh_unused = false;                  // neigh show/flush unused: entries nothing refers to
-  std::optional<uint8_t> protocol{};          // route/neigh show proto PROTO (RTPROT_*)
-  std::optional<uint8_t> route_scope{};       // route show scope SCOPE
-  std::optional<uint8_t> route_type{};        // route show type TYPE (RTN_*)
+  std::optional<uint8_t> scope{};         // addr show scope SCOPE
+  std::optional<netlink::IpPrefix> to{};  // addr/neigh show to PREFIX (its family becomes the command's)
+  uint32_t addr_flags = 0;                // addr show/flush FLAG...: the IFA_F_* bits wanted set...
+  uint32_t addr_flag_mask = 0;            // ...among these (primary is secondary unset, dynamic permanent)
+  std::string label_pattern{};            // addr show/flush label PATTERN (fnmatch)
+  std::optional<uint32_t> nud{};          // neigh show nud STATE...: NUD_* bits, 0x100 for "none"
+  bool neigh_proxy = false;               // neigh show/flush proxy: the proxy entries (NTF_PROXY)
+  bool neigh_unused = false;              // neigh show/flush unused: entries nothing refers to
+  std::optional<uint8_t> protocol{};      // route/neigh show proto PROTO (RTPROT_*)
+  std::optional<uint8_t> route_scope{};   // route show scope SCOPE
+  std::optional<uint8_t> route_type{};    // route show type TYPE (RTN_*)
   std::shared_ptr<const RouteMatch> route_match{};  // route show/flush's other selectors; null: none
-  bool rule_from_filter = false;              // rule show/flush from PREFIX (rule.from; empty: all)
-  bool rule_to_filter = false;                // rule show/flush to PREFIX (rule.to)
-  std::optional<uint8_t> rule_tos_filter{};   // rule show/flush tos TOS (0 selects too)
-  bool nexthop_groups = false;                // nexthop show/flush groups: only groups (the kernel's filter)
-  bool nexthop_fdb = false;                   // nexthop show/flush fdb: only fdb nexthops (likewise)
-  std::optional<uint32_t> nexthop_protocol{}; // nexthop show/flush protocol NUMBER (compared with nh_protocol)
-  uint32_t nexthop_bucket_nhid = 0;           // nexthop bucket list nhid ID: the buckets sending to it
+  bool rule_from_filter = false;                    // rule show/flush from PREFIX (rule.from; empty: all)
+  bool rule_to_filter = false;                      // rule show/flush to PREFIX (rule.to)
+  std::optional<uint8_t> rule_tos_filter{};         // rule show/flush tos TOS (0 selects too)
+  bool nexthop_groups = false;  // nexthop show/flush groups: only groups (the kernel's filter)
+  bool nexthop_fdb = false;     // nexthop show/flush fdb: only fdb nexthops (likewise)
+  std::optional<uint32_t>
+      nexthop_protocol{};            // nexthop show/flush protocol NUMBER (compared with nh_protocol)
+  uint32_t nexthop_bucket_nhid = 0;  // nexthop bucket list nhid ID: the buckets sending to it
   std::optional<uint16_t> nexthop_bucket_index{};  // nexthop bucket get id ID index N: that one bucket
 };
 
@@ -285,25 +359,25 @@ struct IpCommand {
                             TokenChange, NtableChange>;
 
   Verb verb = Verb::link_show;
-  int line = 0;  // batch line; 0 for a command line
-  Spec spec{};   // the verb's spec; see the accessors below
-  std::string add_netns{};       // link add: the device made in this namespace (a name, or a PID)
-  std::string peer_netns{};      // veth peer created in this namespace (a name, or a PID)
-  std::string set_netns{};       // `link set ... netns NAME|PID`
-  std::string name{};            // link del, netns add/del/exec, tuntap add/del
-  bool every_netns = false;      // netns exec/del under -all: each named namespace, no name given
-  std::vector<std::string> vrfs{};  // `vrf NAME`s of link add|set and route changes: VRF devices when run
-  std::string link_netns{};       // link add|set `link-netns NAME`: that namespace's id here, when run
-  std::string peer_link_netns{};  // the same for a veth peer
-  uint32_t group = 0;            // link del group
-  pid_t pid = 0;                 // netns identify (0: this process) and attach
-  std::optional<int> nsid{};     // netns set (nullopt: auto, the kernel picks); list-id's `nsid N`
+  int line = 0;                      // batch line; 0 for a command line
+  Spec spec{};                       // the verb's spec; see the accessors below
+  std::string add_netns{};           // link add: the device made in this namespace (a name, or a PID)
+  std::string peer_netns{};          // veth peer created in this namespace (a name, or a PID)
+  std::string set_netns{};           // `link set ... netns NAME|PID`
+  std::string name{};                // link del, netns add/del/exec, tuntap add/del
+  bool every_netns = false;          // netns exec/del under -all: each named namespace, no name given
+  std::vector<std::string> vrfs{};   // `vrf NAME`s of link add|set and route changes: VRF devices when run
+  std::string link_netns{};          // link add|set `link-netns NAME`: that namespace's id here, when run
+  std::string peer_link_netns{};     // the same for a veth peer
+  uint32_t group = 0;                // link del group
+  pid_t pid = 0;                     // netns identify (0: this process) and attach
+  std::optional<int> nsid{};         // netns set (nullopt: auto, the kernel picks); list-id's `nsid N`
   std::optional<int> target_nsid{};  // netns list-id `target-nsid N`: the ids that namespace gave
-  Boxed<ShowFilter> filters{};  // show/flush selectors: filter()
-  std::string warning{};                      // what ip prints to stderr as it reads the line
+  Boxed<ShowFilter> filters{};       // show/flush selectors: filter()
+  std::string warning{};             // what ip prints to stderr as it reads the line
   int family = AF_UNSPEC;
   std::vector<std::string> exec_argv{};
-  std::optional<UsageError> parse_error{};    // unparsed: why
+  std::optional<UsageError> parse_error{};  // unparsed: why
 
   bool mutates() const;  // changes kernel state through the netlink engine
 
@@ -370,8 +444,8 @@ struct IpCommand {
 // of those pages cost the parse more than the parsing did.
 struct BatchCommand {
   Verb verb = Verb::unparsed;
-  int line = 0;                       // batch line; 0 for a command line
-  std::string_view text{};            // a plain change's text: its line(s), and what precedes them since the last
+  int line = 0;             // batch line; 0 for a command line
+  std::string_view text{};  // a plain change's text: its line(s), and what precedes them since the last
   std::unique_ptr<IpCommand> held{};  // every other command, whole; null for a plain change
 
   // What is not held is a plain change, or a line that did not parse.
@@ -403,10 +477,10 @@ class BatchSplitter {
 
  private:
   UsageError done(UsageError error);  // ends the splitting with `error`
-  std::string_view text_;  // what is left to split
-  std::size_t size_;       // of the whole text, for BatchLine::end
-  int number_ = 0;         // lines read so far
-  std::string pending_;    // a line joined by continuations
+  std::string_view text_;             // what is left to split
+  std::size_t size_;                  // of the whole text, for BatchLine::end
+  int number_ = 0;                    // lines read so far
+  std::string pending_;               // a line joined by continuations
 };
 
 // "Error: <message>." for an error; with `exact`, the message itself (ip's

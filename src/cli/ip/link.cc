@@ -2,6 +2,7 @@
 #include <linux/if.h>
 #include <linux/if_link.h>
 #include <strings.h>
+
 #include <algorithm>
 #include <climits>
 
@@ -18,8 +19,11 @@ namespace {
 Parsed<std::string> new_device_name(const std::string& text) {
   bool plain = text.find_first_of("/ \t\n\v\f\r") == std::string::npos;
   if (text.size() > 15 && text.size() < 128 && plain)
-    return fail(UsageError{.message = "Error: Attribute failed policy validation.", .exact = true, .exit_code = 2,
-                           .line_failure = true, .kernel_refusal = true});
+    return fail(UsageError{.message = "Error: Attribute failed policy validation.",
+                           .exact = true,
+                           .exit_code = 2,
+                           .line_failure = true,
+                           .kernel_refusal = true});
   return link_name("name", text);
 }
 
@@ -105,20 +109,23 @@ Parsed<bool> parse_new_link_setting(const std::string& key, Cursor& c, netlink::
 // `netns PID` names a process by a number that fits ip's int; anything
 // else is a namespace name (nullopt here).
 Parsed<std::optional<pid_t>> netns_pid(const std::string& text) {
-  if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos) return std::optional<pid_t>{};
+  if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos)
+    return std::optional<pid_t>{};
   auto pid = number<uint32_t>("netns", text, INT_MAX);
   if (!pid) return invarg("Invalid \"netns\" value\n", text);
   return std::optional<pid_t>(static_cast<pid_t>(*pid));
 }
 
 // `change`: for `link set`, where no lower device is named.
-Parsed<netlink::LinkKind> parse_kind(const std::string& type, Cursor& c, const std::string& lower, IpCommand& cmd,
-                                     bool change = false);
+Parsed<netlink::LinkKind> parse_kind(const std::string& type, Cursor& c, const std::string& lower,
+                                     IpCommand& cmd, bool change = false);
 
 // ip's reply to an option its bridge parser lacks: its text and usage, status 1.
 Failure<UsageError> bridge_unknown(const std::string& key) {
-  return fail(UsageError{.message = "bridge: unknown command \"" + key + "\"?\n" + std::string(bridge_usage()),
-                         .exact = true, .exit_code = 1});
+  return fail(
+      UsageError{.message = "bridge: unknown command \"" + key + "\"?\n" + std::string(bridge_usage()),
+                 .exact = true,
+                 .exit_code = 1});
 }
 
 // One bridge option: how ip finds its keyword (most by abbreviation, two
@@ -147,18 +154,20 @@ Parsed<bool> bridge_field(netlink::BridgeOptions& br, Cursor& c, const std::stri
   using Stored = typename std::remove_reference_t<decltype(br.*Field)>::value_type;
   Width n{};
   TRY_SET(n, bridge_number<Width>(c, key, Name));
-  if constexpr (std::is_same_v<Stored, bool>) br.*Field = n != 0;
-  else br.*Field = n;
+  if constexpr (std::is_same_v<Stored, bool>)
+    br.*Field = n != 0;
+  else
+    br.*Field = n;
   return true;
 }
 
 // KEY sets FIELD, read as a WIDTH; ip matches KEY abbreviated unless WHOLE.
-#define BRISK_BRIDGE_OPTION_AS(key, field, width, whole)                                  \
-  BridgeOption {                                                                          \
-    #key, whole, [](netlink::BridgeOptions& br, Cursor& c, const std::string& word) {     \
+#define BRISK_BRIDGE_OPTION_AS(key, field, width, whole)                                \
+  BridgeOption {                                                                        \
+#key, whole, [](netlink::BridgeOptions& br, Cursor& c, const std::string& word) {     \
       static constexpr char kName[] = #key;                                               \
       return bridge_field<&netlink::BridgeOptions::field, kName, width>(br, c, word);     \
-    }                                                                                     \
+    } \
   }
 #define BRISK_BRIDGE_OPTION(name, width) BRISK_BRIDGE_OPTION_AS(name, name, width, false)
 
@@ -178,10 +187,14 @@ const BridgeOption kBridgeOptions[] = {
        // ll_proto_a2n: a name (any case), else a number.
        auto lower = v;
        for (auto& ch : lower) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-       if (lower == "802.1q") br.vlan_protocol = 0x8100;
-       else if (lower == "802.1ad") br.vlan_protocol = 0x88a8;
-       else if (auto n = number<uint16_t>(key, v)) br.vlan_protocol = *n;
-       else return invarg("invalid vlan_protocol", v);
+       if (lower == "802.1q")
+         br.vlan_protocol = 0x8100;
+       else if (lower == "802.1ad")
+         br.vlan_protocol = 0x88a8;
+       else if (auto n = number<uint16_t>(key, v))
+         br.vlan_protocol = *n;
+       else
+         return invarg("invalid vlan_protocol", v);
        return true;
      }},
     BRISK_BRIDGE_OPTION(group_fwd_mask, uint16_t),
@@ -273,12 +286,16 @@ Parsed<netlink::MacvlanMode> macvlan_mode(const std::string& v, const std::strin
   if (v == "bridge") return netlink::MacvlanMode::bridge;
   if (v == "passthru") return netlink::MacvlanMode::passthru;
   if (v == "source") return netlink::MacvlanMode::source;
-  return macvlan_refused("Error: argument of \"mode\" must be \"private\", \"vepa\", \"bridge\", \"passthru\" or "
-                         "\"source\", not \"" + v + "\"", type, false);
+  return macvlan_refused(
+      "Error: argument of \"mode\" must be \"private\", \"vepa\", \"bridge\", \"passthru\" or "
+      "\"source\", not \"" +
+          v + "\"",
+      type, false);
 }
 
 // The macvlan (macvtap) options, as ip 6.1's macvlan_parse_opt reads them.
-Parsed<netlink::MacvlanOptions> parse_macvlan(Cursor& c, netlink::MacvlanOptions mv, const std::string& type) {
+Parsed<netlink::MacvlanOptions> parse_macvlan(Cursor& c, netlink::MacvlanOptions mv,
+                                              const std::string& type) {
   bool has_flags = false;
   uint16_t flags = 0;
   while (!c.done()) {
@@ -288,21 +305,28 @@ Parsed<netlink::MacvlanOptions> parse_macvlan(Cursor& c, netlink::MacvlanOptions
       TRY_SET(mv.mode, macvlan_mode(v, type));
     } else if (matches(key, "flag")) {
       TRY_SET(v, c.value(key));
-      if (v == "nopromisc") flags |= MACVLAN_FLAG_NOPROMISC;
-      else if (v == "nodst") flags |= MACVLAN_FLAG_NODST;
+      if (v == "nopromisc")
+        flags |= MACVLAN_FLAG_NOPROMISC;
+      else if (v == "nodst")
+        flags |= MACVLAN_FLAG_NODST;
       else if (v != "null")
-        return macvlan_refused("Error: argument of \"flag\" must be \"nopromisc\", \"nodst\" or \"null\", not \"" + v +
-                                   "\"",
-                               type, false);
+        return macvlan_refused(
+            "Error: argument of \"flag\" must be \"nopromisc\", \"nodst\" or \"null\", not \"" + v + "\"",
+            type, false);
       has_flags = true;
     } else if (matches(key, "macaddr")) {
       TRY_SET(v, c.value(key));
       using M = netlink::MacvlanMacaddr;
-      if (v == "add") mv.macaddr = M::add;
-      else if (v == "del") mv.macaddr = M::del;
-      else if (v == "set") mv.macaddr = M::set;
-      else if (v == "flush") mv.macaddr = M::flush;
-      else return macvlan_refused("", type);
+      if (v == "add")
+        mv.macaddr = M::add;
+      else if (v == "del")
+        mv.macaddr = M::del;
+      else if (v == "set")
+        mv.macaddr = M::set;
+      else if (v == "flush")
+        mv.macaddr = M::flush;
+      else
+        return macvlan_refused("", type);
       mv.macaddrs.clear();
       if (*mv.macaddr == M::add || *mv.macaddr == M::del) {
         std::string mac;
@@ -327,9 +351,9 @@ Parsed<netlink::MacvlanOptions> parse_macvlan(Cursor& c, netlink::MacvlanOptions
       TRY_SET(v, c.value(key));
       auto n = number<uint32_t>(key, v);
       if (!n)
-        return macvlan_refused("Error: argument of \"bcqueuelen\" must be a positive integer [0-4294967295], not \"" +
-                                   v + "\"",
-                               type, false);
+        return macvlan_refused(
+            "Error: argument of \"bcqueuelen\" must be a positive integer [0-4294967295], not \"" + v + "\"",
+            type, false);
       mv.bcqueuelen = *n;
     } else if (matches(key, "help")) {
       return macvlan_refused("", type);
@@ -383,7 +407,8 @@ Where:	VNI	:= 0-16777215
 	TTL	:= { 1..255 | auto | inherit }
 	DF	:= { unset | set | inherit }
 	LABEL := 0-1048575)",
-                         .exact = true, .exit_code = 1});
+                         .exact = true,
+                         .exit_code = 1});
 }
 
 bool multicast(const netlink::IpAddress& a) {
@@ -500,10 +525,14 @@ Parsed<netlink::LinkKind> parse_vxlan(Cursor& c, bool change, IpCommand& cmd) {
     } else if (matches(key, "df")) {
       TRY_SET(v, c.value(key));
       TRY_SET(std::ignore, once("df", "df", v));
-      if (v == "unset") vx.df = VXLAN_DF_UNSET;
-      else if (v == "set") vx.df = VXLAN_DF_SET;
-      else if (v == "inherit") vx.df = VXLAN_DF_INHERIT;
-      else return invarg("DF must be 'unset', 'set' or 'inherit'", v);
+      if (v == "unset")
+        vx.df = VXLAN_DF_UNSET;
+      else if (v == "set")
+        vx.df = VXLAN_DF_SET;
+      else if (v == "inherit")
+        vx.df = VXLAN_DF_INHERIT;
+      else
+        return invarg("DF must be 'unset', 'set' or 'inherit'", v);
     } else if (matches(key, "label") || matches(key, "flowlabel")) {
       TRY_SET(v, c.value(key));
       TRY_SET(std::ignore, once("label", "flowlabel", v));
@@ -533,10 +562,9 @@ Parsed<netlink::LinkKind> parse_vxlan(Cursor& c, bool change, IpCommand& cmd) {
       auto port = number<uint16_t>("dstport", v);
       if (!port) return invarg("dst port", v);
       vx.dstport = *port;
-    } else if (auto toggle = std::find_if(std::begin(kVxlanToggles), std::end(kVxlanToggles),
-                                          [&key](const VxlanToggle& t) {
-                                            return matches(key, t.first) || matches(key, t.second);
-                                          });
+    } else if (auto toggle = std::find_if(
+                   std::begin(kVxlanToggles), std::end(kVxlanToggles),
+                   [&key](const VxlanToggle& t) { return matches(key, t.first) || matches(key, t.second); });
                toggle != std::end(kVxlanToggles)) {
       TRY_SET(std::ignore, once(toggle->second, key, key));
       bool on = matches(key, toggle->first) ? toggle->first_value : !toggle->first_value;
@@ -565,15 +593,18 @@ Parsed<netlink::LinkKind> parse_vxlan(Cursor& c, bool change, IpCommand& cmd) {
   if (external && vx.id) return vxlan_refused("vxlan: both 'external' and vni cannot be specified");
   if (!external && !vx.vnifilter.value_or(false) && !vx.id && !change)
     return vxlan_refused("vxlan: missing virtual network identifier");
-  if (!vx.group.empty() && vx.dev.empty()) return vxlan_refused("vxlan: 'group' requires 'dev' to be specified");
+  if (!vx.group.empty() && vx.dev.empty())
+    return vxlan_refused("vxlan: 'group' requires 'dev' to be specified");
   // As ip: with no address to pick the family, -4/-6 picks it by sending
   // the unspecified group, so `-6 link add ... type vxlan` is an IPv6 device.
   if (vx.local.empty() && vx.remote.empty() && vx.group.empty()) {
     if (cmd.family == AF_INET) vx.remote = "0.0.0.0";
     if (cmd.family == AF_INET6) vx.remote = "::";
   }
-  if (!vx.dstport && vx.gpe) vx.dstport = 4790;  // as ip: GPE's IANA port
-  else if (!vx.dstport && !change) cmd.warning = kVxlanPortWarning;
+  if (!vx.dstport && vx.gpe)
+    vx.dstport = 4790;  // as ip: GPE's IANA port
+  else if (!vx.dstport && !change)
+    cmd.warning = kVxlanPortWarning;
   if (!change || given("learning")) vx.learning = learning;
   return netlink::LinkKind{vx};
 }
@@ -585,12 +616,13 @@ Parsed<netlink::LinkKind> parse_kind_change(const std::string& type, Cursor& c, 
   if (c.done()) return netlink::LinkKind{netlink::OtherKind{type}};
   if (type == "bridge" || type == "macvlan" || type == "macvtap" || type == "vxlan")
     return parse_kind(type, c, "", cmd, true);
-  return usage("brisk changes the options of bridge, macvlan, macvtap and vxlan devices only, not \"" + type + "\"");
+  return usage("brisk changes the options of bridge, macvlan, macvtap and vxlan devices only, not \"" + type +
+               "\"");
 }
 
 // Options after `type veth|bridge|...` in `link add` (and a bridge's in `link set`).
-Parsed<netlink::LinkKind> parse_kind(const std::string& type, Cursor& c, const std::string& lower, IpCommand& cmd,
-                                     bool change) {
+Parsed<netlink::LinkKind> parse_kind(const std::string& type, Cursor& c, const std::string& lower,
+                                     IpCommand& cmd, bool change) {
   if (type == "veth") {
     netlink::VethOptions veth;
     if (!c.done() && c.peek() == "peer") {
@@ -642,9 +674,12 @@ Parsed<netlink::LinkKind> parse_kind(const std::string& type, Cursor& c, const s
         TRY_SET(vl.id, number<uint16_t>(key, v, 4095));
         have_id = true;
       } else if (is(key, "protocol")) {
-        if (v == "802.1Q" || v == "802.1q") vl.protocol = 0x8100;
-        else if (v == "802.1ad") vl.protocol = 0x88a8;
-        else return invalid("protocol must be 802.1Q or 802.1ad", v);
+        if (v == "802.1Q" || v == "802.1q")
+          vl.protocol = 0x8100;
+        else if (v == "802.1ad")
+          vl.protocol = 0x88a8;
+        else
+          return invalid("protocol must be 802.1Q or 802.1ad", v);
       } else {
         return usage("unknown vlan option \"" + key + "\"");
       }
@@ -653,7 +688,8 @@ Parsed<netlink::LinkKind> parse_kind(const std::string& type, Cursor& c, const s
     return netlink::LinkKind{vl};
   }
   if (type == "vxlan") return parse_vxlan(c, change, cmd);
-  if (!c.done()) return usage("brisk accepts no options for link type \"" + type + "\": \"" + c.peek() + "\"");
+  if (!c.done())
+    return usage("brisk accepts no options for link type \"" + type + "\": \"" + c.peek() + "\"");
   return netlink::LinkKind{netlink::OtherKind{type}};
 }
 
@@ -688,15 +724,24 @@ constexpr std::string_view kBridgeSlaveUsage =
 Parsed<netlink::BridgePortOptions> parse_bridge_port(Cursor& c) {
   using P = netlink::BridgePortOptions;
   static constexpr std::pair<std::string_view, std::optional<bool> P::*> kSwitches[] = {
-      {"hairpin", &P::hairpin},         {"guard", &P::guard},
-      {"root_block", &P::root_block},   {"fastleave", &P::fast_leave},
-      {"learning", &P::learning},       {"flood", &P::flood},
-      {"mcast_flood", &P::mcast_flood}, {"bcast_flood", &P::bcast_flood},
-      {"mcast_to_unicast", &P::mcast_to_unicast}, {"proxy_arp", &P::proxy_arp},
-      {"proxy_arp_wifi", &P::proxy_arp_wifi},     {"mcast_router", nullptr},
-      {"mcast_fast_leave", &P::fast_leave},       {"neigh_suppress", &P::neigh_suppress},
-      {"group_fwd_mask", nullptr},      {"vlan_tunnel", &P::vlan_tunnel},
-      {"isolated", &P::isolated},       {"locked", &P::locked}};
+      {"hairpin", &P::hairpin},
+      {"guard", &P::guard},
+      {"root_block", &P::root_block},
+      {"fastleave", &P::fast_leave},
+      {"learning", &P::learning},
+      {"flood", &P::flood},
+      {"mcast_flood", &P::mcast_flood},
+      {"bcast_flood", &P::bcast_flood},
+      {"mcast_to_unicast", &P::mcast_to_unicast},
+      {"proxy_arp", &P::proxy_arp},
+      {"proxy_arp_wifi", &P::proxy_arp_wifi},
+      {"mcast_router", nullptr},
+      {"mcast_fast_leave", &P::fast_leave},
+      {"neigh_suppress", &P::neigh_suppress},
+      {"group_fwd_mask", nullptr},
+      {"vlan_tunnel", &P::vlan_tunnel},
+      {"isolated", &P::isolated},
+      {"locked", &P::locked}};
   P port;
   auto value = [&c](const std::string& key, const std::string& what, auto max) -> Parsed<decltype(max)> {
     return c.read(key, [&what](const std::string& text) -> Parsed<decltype(max)> {
@@ -737,8 +782,10 @@ Parsed<netlink::BridgePortOptions> parse_bridge_port(Cursor& c) {
     } else if (matches(key, "help")) {
       return fail(UsageError{.message = std::string(kBridgeSlaveUsage), .exact = true, .exit_code = 1});
     } else {
-      return fail(UsageError{.message = "bridge_slave: unknown option \"" + key + "\"?\n" + std::string(kBridgeSlaveUsage),
-                             .exact = true, .exit_code = 1});
+      return fail(UsageError{
+          .message = "bridge_slave: unknown option \"" + key + "\"?\n" + std::string(kBridgeSlaveUsage),
+          .exact = true,
+          .exit_code = 1});
     }
   }
   return port;
@@ -768,7 +815,8 @@ Parsed<uint8_t> addr_gen_mode(const std::string& text) {
 
 // What ip link add and set both take beyond the basics (iplink_parse):
 // true when `key` was one of them, its value read into `t`.
-Parsed<bool> parse_tuning(const std::string& key, Cursor& c, netlink::LinkTuning& t, std::string& link_netns) {
+Parsed<bool> parse_tuning(const std::string& key, Cursor& c, netlink::LinkTuning& t,
+                          std::string& link_netns) {
   auto unsigned_value = [&c, &key](const std::string& name) {
     return c.read(key, [&name](const std::string& text) -> Parsed<uint32_t> {
       if (auto n = number<uint32_t>(name, text)) return *n;
@@ -781,10 +829,11 @@ Parsed<bool> parse_tuning(const std::string& key, Cursor& c, netlink::LinkTuning
     std::string v;
     TRY_SET(v, c.value(key));
     if (v != "off" && v != "none")
-      return usage("brisk loads no XDP programs: \"" + key + " off\" (or none) detaches one, not \"" + v + "\"");
+      return usage("brisk loads no XDP programs: \"" + key + " off\" (or none) detaches one, not \"" + v +
+                   "\"");
     t.xdp_off = true;
-    t.xdp_flags = is(key, "xdpgeneric") ? XDP_FLAGS_SKB_MODE
-                  : is(key, "xdpdrv")   ? XDP_FLAGS_DRV_MODE
+    t.xdp_flags = is(key, "xdpgeneric")   ? XDP_FLAGS_SKB_MODE
+                  : is(key, "xdpdrv")     ? XDP_FLAGS_DRV_MODE
                   : is(key, "xdpoffload") ? XDP_FLAGS_HW_MODE
                                           : 0u;
   } else if (is(key, "carrier") || is(key, "protodown")) {
@@ -816,10 +865,12 @@ Parsed<bool> parse_tuning(const std::string& key, Cursor& c, netlink::LinkTuning
       return invarg("Invalid link mode\n", text);
     }));
   } else if (matches(key, "link-netns")) {  // its id here, looked up (and made) when run
-    if (t.link_netnsid || !link_netns.empty()) return duplicate("link-netns/link-netnsid", c.done() ? key : c.peek());
+    if (t.link_netnsid || !link_netns.empty())
+      return duplicate("link-netns/link-netnsid", c.done() ? key : c.peek());
     TRY_SET(link_netns, c.value(key));
   } else if (matches(key, "link-netnsid")) {
-    if (t.link_netnsid || !link_netns.empty()) return duplicate("link-netns/link-netnsid", c.done() ? key : c.peek());
+    if (t.link_netnsid || !link_netns.empty())
+      return duplicate("link-netns/link-netnsid", c.done() ? key : c.peek());
     TRY_SET(t.link_netnsid, c.read(key, [](const std::string& text) -> Parsed<int32_t> {
       if (auto id = int_any_base(text)) return *id;
       return invarg("Invalid \"link-netnsid\" value\n", text);
@@ -834,7 +885,8 @@ Parsed<bool> parse_tuning(const std::string& key, Cursor& c, netlink::LinkTuning
     TRY_SET(on, c.read(key, [](const std::string& text) -> Parsed<bool> {
       if (matches(text, "on")) return true;
       if (matches(text, "off")) return false;
-      return refused("Error: argument of \"protodown_reason\" must be \"on\" or \"off\", not \"" + text + "\"");
+      return refused("Error: argument of \"protodown_reason\" must be \"on\" or \"off\", not \"" + text +
+                     "\"");
     }));
     t.protodown_reason = std::pair{bit, on};
   } else if (matches(key, "numtxqueues") || matches(key, "numrxqueues")) {
@@ -928,8 +980,10 @@ Parsed<IpCommand> parse_link_set(Cursor& c, IpCommand&& cmd) {
     } else if (is(key, "type")) {
       // As ip: the kind's options run to the end of the line.
       TRY_SET(v, c.value(key));
-      if (v == "bridge_slave") TRY_SET(spec.bridge_port, parse_bridge_port(c));
-      else TRY_SET(spec.kind, parse_kind_change(v, c, cmd));
+      if (v == "bridge_slave")
+        TRY_SET(spec.bridge_port, parse_bridge_port(c));
+      else
+        TRY_SET(spec.kind, parse_kind_change(v, c, cmd));
     } else if (is(key, "index")) {
       TRY_SET(spec.new_index, c.read(key, [&spec](const std::string& text) -> Parsed<int32_t> {
         if (spec.new_index) return duplicate("index", text);
@@ -972,7 +1026,8 @@ Parsed<IpCommand> parse_link_del(Cursor& c, IpCommand&& cmd) {
       return garbage("dev", key);
     }
   }
-  if (cmd.verb == Verb::link_del_group && !cmd.name.empty()) return usage("\"group\" and a device name are exclusive");
+  if (cmd.verb == Verb::link_del_group && !cmd.name.empty())
+    return usage("\"group\" and a device name are exclusive");
   if (cmd.verb == Verb::link_del && cmd.name.empty())
     return usage("not enough information: \"dev\" argument is required");
   return cmd;
@@ -1029,10 +1084,14 @@ Parsed<IpCommand> parse_link_show(Cursor& c, IpCommand&& cmd) {
 Parsed<IpCommand> parse_link_property(Cursor& c, IpCommand&& cmd) {
   if (c.done()) return object_help(Object::link);
   std::string op = c.next();
-  if (matches(op, "add")) cmd.verb = Verb::link_prop_add;
-  else if (matches(op, "del")) cmd.verb = Verb::link_prop_del;
-  else if (op == "help") return object_help(Object::link);
-  else return fail(UsageError{.message = "Operator required", .exact = true});
+  if (matches(op, "add"))
+    cmd.verb = Verb::link_prop_add;
+  else if (matches(op, "del"))
+    cmd.verb = Verb::link_prop_del;
+  else if (op == "help")
+    return object_help(Object::link);
+  else
+    return fail(UsageError{.message = "Operator required", .exact = true});
   auto& change = cmd.altnames();
   while (!c.done()) {
     std::string key = c.next(), v;
@@ -1049,7 +1108,8 @@ Parsed<IpCommand> parse_link_property(Cursor& c, IpCommand&& cmd) {
     }
   }
   if (change.name.empty())
-    return fail(UsageError{.message = "Not enough of information: \"dev\" argument is required.", .exact = true});
+    return fail(
+        UsageError{.message = "Not enough of information: \"dev\" argument is required.", .exact = true});
   return cmd;
 }
 
@@ -1066,7 +1126,8 @@ Parsed<IpCommand> parse_link(Cursor& c, IpCommand&& cmd) {
   if (matches(verb, "add")) return parse_link_add(c, std::move(cmd));
   if (matches(verb, "change") || matches(verb, "set")) return parse_link_set(c, std::move(cmd));
   if (matches(verb, "delete")) return parse_link_del(c, std::move(cmd));
-  if (matches(verb, "show") || matches(verb, "lst") || matches(verb, "list")) return parse_link_show(c, std::move(cmd));
+  if (matches(verb, "show") || matches(verb, "lst") || matches(verb, "list"))
+    return parse_link_show(c, std::move(cmd));
   if (matches(verb, "property")) return parse_link_property(c, std::move(cmd));
   return unknown_command(verb, "link");
 }

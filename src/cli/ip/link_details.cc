@@ -12,10 +12,14 @@ namespace {
 
 std::string addr_gen_mode_name(uint8_t mode) {
   switch (mode) {
-    case IN6_ADDR_GEN_MODE_EUI64: return "eui64";
-    case IN6_ADDR_GEN_MODE_NONE: return "none";
-    case IN6_ADDR_GEN_MODE_STABLE_PRIVACY: return "stable_secret";
-    case IN6_ADDR_GEN_MODE_RANDOM: return "random";
+    case IN6_ADDR_GEN_MODE_EUI64:
+      return "eui64";
+    case IN6_ADDR_GEN_MODE_NONE:
+      return "none";
+    case IN6_ADDR_GEN_MODE_STABLE_PRIVACY:
+      return "stable_secret";
+    case IN6_ADDR_GEN_MODE_RANDOM:
+      return "random";
   }
   char buffer[8];
   std::snprintf(buffer, sizeof buffer, "%#.2hhx", mode);
@@ -31,7 +35,8 @@ void kind_line(const std::string& kind, const std::string& printer_kind, const s
   DetailPrinter::Json fields = DetailPrinter::Json::object();
   if (linkinfo) (*linkinfo)[kind_key] = kind;
   DetailPrinter out(text, linkinfo ? &fields : nullptr);
-  if (print_kind_data(printer_kind, data, out, name_of) && linkinfo) (*linkinfo)[data_key] = std::move(fields);
+  if (print_kind_data(printer_kind, data, out, name_of) && linkinfo)
+    (*linkinfo)[data_key] = std::move(fields);
 }
 
 }  // namespace
@@ -59,8 +64,8 @@ void append_link_details(const netlink::LinkInfo& link, bool with_addrgenmode,
     if (!link.kind.empty())
       kind_line(link.kind, link.kind, d.info_data, "info_kind", "info_data", name_of, text, info);
     if (!d.slave_kind.empty())
-      kind_line(d.slave_kind, d.slave_kind + "_slave", d.slave_data, "info_slave_kind", "info_slave_data", name_of,
-                text, info);
+      kind_line(d.slave_kind, d.slave_kind + "_slave", d.slave_data, "info_slave_kind", "info_slave_data",
+                name_of, text, info);
     if (json) (*json)["linkinfo"] = std::move(linkinfo);
   }
   if (with_addrgenmode && d.addr_gen_mode)

@@ -10,8 +10,8 @@
 #include <pwd.h>
 
 #include <array>
-#include <vector>
 #include <cstring>
+#include <vector>
 
 #include "brisk/netlink/attributes.h"
 #include "cli/ip/detail_printer.h"
@@ -19,9 +19,9 @@
 namespace brisk::ipcli {
 namespace {
 
+using netlink::Attributes;
 using netlink::AttrKind;
 using netlink::AttrPolicy;
-using netlink::Attributes;
 
 template <std::size_t N>
 using Policies = std::array<AttrPolicy, N>;
@@ -30,8 +30,8 @@ using Policies = std::array<AttrPolicy, N>;
 // ether_ntoa writes it (no zero padding), e.g. "8000.2:0:0:0:0:1".
 std::string bridge_id_text(std::span<const uint8_t> id) {
   char buffer[48];
-  std::snprintf(buffer, sizeof buffer, "%.2x%.2x.%x:%x:%x:%x:%x:%x", id[0], id[1], id[2], id[3], id[4], id[5], id[6],
-                id[7]);
+  std::snprintf(buffer, sizeof buffer, "%.2x%.2x.%x:%x:%x:%x:%x:%x", id[0], id[1], id[2], id[3], id[4], id[5],
+                id[6], id[7]);
   return buffer;
 }
 
@@ -54,22 +54,23 @@ std::string address_text(int family, std::span<const uint8_t> raw) {
 
 constexpr auto kBridge = [] {
   Policies<IFLA_BR_MAX + 1> p{};
-  for (int t : {IFLA_BR_FORWARD_DELAY, IFLA_BR_HELLO_TIME, IFLA_BR_MAX_AGE, IFLA_BR_AGEING_TIME, IFLA_BR_STP_STATE,
-                IFLA_BR_ROOT_PATH_COST, IFLA_BR_MCAST_HASH_ELASTICITY, IFLA_BR_MCAST_HASH_MAX,
-                IFLA_BR_MCAST_LAST_MEMBER_CNT, IFLA_BR_MCAST_STARTUP_QUERY_CNT})
+  for (int t : {IFLA_BR_FORWARD_DELAY, IFLA_BR_HELLO_TIME, IFLA_BR_MAX_AGE, IFLA_BR_AGEING_TIME,
+                IFLA_BR_STP_STATE, IFLA_BR_ROOT_PATH_COST, IFLA_BR_MCAST_HASH_ELASTICITY,
+                IFLA_BR_MCAST_HASH_MAX, IFLA_BR_MCAST_LAST_MEMBER_CNT, IFLA_BR_MCAST_STARTUP_QUERY_CNT})
     p[t] = {AttrKind::u32};
   for (int t : {IFLA_BR_PRIORITY, IFLA_BR_VLAN_PROTOCOL, IFLA_BR_GROUP_FWD_MASK, IFLA_BR_ROOT_PORT,
                 IFLA_BR_VLAN_DEFAULT_PVID})
     p[t] = {AttrKind::u16};
   for (int t : {IFLA_BR_VLAN_FILTERING, IFLA_BR_TOPOLOGY_CHANGE, IFLA_BR_TOPOLOGY_CHANGE_DETECTED,
-                IFLA_BR_MCAST_ROUTER, IFLA_BR_MCAST_SNOOPING, IFLA_BR_MCAST_QUERY_USE_IFADDR, IFLA_BR_MCAST_QUERIER,
-                IFLA_BR_NF_CALL_IPTABLES, IFLA_BR_NF_CALL_IP6TABLES, IFLA_BR_NF_CALL_ARPTABLES,
-                IFLA_BR_VLAN_STATS_ENABLED, IFLA_BR_MCAST_STATS_ENABLED, IFLA_BR_MCAST_IGMP_VERSION,
-                IFLA_BR_MCAST_MLD_VERSION, IFLA_BR_VLAN_STATS_PER_PORT})
+                IFLA_BR_MCAST_ROUTER, IFLA_BR_MCAST_SNOOPING, IFLA_BR_MCAST_QUERY_USE_IFADDR,
+                IFLA_BR_MCAST_QUERIER, IFLA_BR_NF_CALL_IPTABLES, IFLA_BR_NF_CALL_IP6TABLES,
+                IFLA_BR_NF_CALL_ARPTABLES, IFLA_BR_VLAN_STATS_ENABLED, IFLA_BR_MCAST_STATS_ENABLED,
+                IFLA_BR_MCAST_IGMP_VERSION, IFLA_BR_MCAST_MLD_VERSION, IFLA_BR_VLAN_STATS_PER_PORT})
     p[t] = {AttrKind::u8};
-  for (int t : {IFLA_BR_HELLO_TIMER, IFLA_BR_TCN_TIMER, IFLA_BR_TOPOLOGY_CHANGE_TIMER, IFLA_BR_GC_TIMER,
-                IFLA_BR_MCAST_LAST_MEMBER_INTVL, IFLA_BR_MCAST_MEMBERSHIP_INTVL, IFLA_BR_MCAST_QUERIER_INTVL,
-                IFLA_BR_MCAST_QUERY_INTVL, IFLA_BR_MCAST_QUERY_RESPONSE_INTVL, IFLA_BR_MCAST_STARTUP_QUERY_INTVL})
+  for (int t :
+       {IFLA_BR_HELLO_TIMER, IFLA_BR_TCN_TIMER, IFLA_BR_TOPOLOGY_CHANGE_TIMER, IFLA_BR_GC_TIMER,
+        IFLA_BR_MCAST_LAST_MEMBER_INTVL, IFLA_BR_MCAST_MEMBERSHIP_INTVL, IFLA_BR_MCAST_QUERIER_INTVL,
+        IFLA_BR_MCAST_QUERY_INTVL, IFLA_BR_MCAST_QUERY_RESPONSE_INTVL, IFLA_BR_MCAST_STARTUP_QUERY_INTVL})
     p[t] = {AttrKind::u64};
   p[IFLA_BR_ROOT_ID] = {AttrKind::binary, 0, sizeof(ifla_bridge_id)};
   p[IFLA_BR_BRIDGE_ID] = {AttrKind::binary, 0, sizeof(ifla_bridge_id)};
@@ -117,7 +118,9 @@ void print_bridge(const Attributes& a, DetailPrinter& out) {
   if (auto proto = a.u16(IFLA_BR_VLAN_PROTOCOL)) {
     uint16_t host = ntohs(*proto);
     out.field("vlan_protocol", "vlan_protocol",
-              host == 0x8100 ? std::string("802.1Q") : host == 0x88a8 ? std::string("802.1ad") : DetailPrinter::hex_text(host));
+              host == 0x8100   ? std::string("802.1Q")
+              : host == 0x88a8 ? std::string("802.1ad")
+                               : DetailPrinter::hex_text(host));
   }
   f.bridge_id(IFLA_BR_BRIDGE_ID, "bridge_id", "bridge_id");
   f.bridge_id(IFLA_BR_ROOT_ID, "root_id", "designated_root");
@@ -169,11 +172,12 @@ void print_bridge(const Attributes& a, DetailPrinter& out) {
 
 constexpr auto kBridgePort = [] {
   Policies<IFLA_BRPORT_MAX + 1> p{};
-  for (int t : {IFLA_BRPORT_STATE, IFLA_BRPORT_MODE, IFLA_BRPORT_GUARD, IFLA_BRPORT_PROTECT, IFLA_BRPORT_FAST_LEAVE,
-                IFLA_BRPORT_LEARNING, IFLA_BRPORT_UNICAST_FLOOD, IFLA_BRPORT_PROXYARP, IFLA_BRPORT_PROXYARP_WIFI,
-                IFLA_BRPORT_TOPOLOGY_CHANGE_ACK, IFLA_BRPORT_CONFIG_PENDING, IFLA_BRPORT_MULTICAST_ROUTER,
-                IFLA_BRPORT_MCAST_FLOOD, IFLA_BRPORT_BCAST_FLOOD, IFLA_BRPORT_MCAST_TO_UCAST,
-                IFLA_BRPORT_NEIGH_SUPPRESS, IFLA_BRPORT_VLAN_TUNNEL, IFLA_BRPORT_ISOLATED, IFLA_BRPORT_LOCKED})
+  for (int t :
+       {IFLA_BRPORT_STATE, IFLA_BRPORT_MODE, IFLA_BRPORT_GUARD, IFLA_BRPORT_PROTECT, IFLA_BRPORT_FAST_LEAVE,
+        IFLA_BRPORT_LEARNING, IFLA_BRPORT_UNICAST_FLOOD, IFLA_BRPORT_PROXYARP, IFLA_BRPORT_PROXYARP_WIFI,
+        IFLA_BRPORT_TOPOLOGY_CHANGE_ACK, IFLA_BRPORT_CONFIG_PENDING, IFLA_BRPORT_MULTICAST_ROUTER,
+        IFLA_BRPORT_MCAST_FLOOD, IFLA_BRPORT_BCAST_FLOOD, IFLA_BRPORT_MCAST_TO_UCAST,
+        IFLA_BRPORT_NEIGH_SUPPRESS, IFLA_BRPORT_VLAN_TUNNEL, IFLA_BRPORT_ISOLATED, IFLA_BRPORT_LOCKED})
     p[t] = {AttrKind::u8};
   for (int t : {IFLA_BRPORT_PRIORITY, IFLA_BRPORT_ID, IFLA_BRPORT_NO, IFLA_BRPORT_DESIGNATED_PORT,
                 IFLA_BRPORT_DESIGNATED_COST, IFLA_BRPORT_GROUP_FWD_MASK})
@@ -193,15 +197,20 @@ std::string fwd_mask_words(uint16_t mask) {
   for (int bit = 0; bit < 16; ++bit) {
     if (!(mask & (1u << bit))) continue;
     if (!out.empty()) out += ",";
-    if (bit == 0) out += "stp";
-    else if (bit == 2) out += "lacp";
-    else if (bit == 14) out += "lldp";
-    else out += DetailPrinter::hex_text(1u << bit);
+    if (bit == 0)
+      out += "stp";
+    else if (bit == 2)
+      out += "lacp";
+    else if (bit == 14)
+      out += "lldp";
+    else
+      out += DetailPrinter::hex_text(1u << bit);
   }
   return out.empty() ? "0x0" : out;
 }
 
-void print_bridge_port(const Attributes& a, DetailPrinter& out, const std::function<std::string(int)>& name_of) {
+void print_bridge_port(const Attributes& a, DetailPrinter& out,
+                       const std::function<std::string(int)>& name_of) {
   Fields f{a, out};
   if (auto state = a.u8(IFLA_BRPORT_STATE)) {
     static const char* const kStates[] = {"disabled", "listening", "learning", "forwarding", "blocking"};
@@ -235,7 +244,8 @@ void print_bridge_port(const Attributes& a, DetailPrinter& out, const std::funct
   if (auto v = a.u8(IFLA_BRPORT_PROXYARP_WIFI)) out.on_off("proxy_arp_wifi", "proxy_arp_wifi", *v);
   f.u8(IFLA_BRPORT_MULTICAST_ROUTER, "multicast_router", "mcast_router");
   // ip repeats fast leave under its multicast name, in the text only.
-  if (auto v = a.u8(IFLA_BRPORT_FAST_LEAVE)) out.text(std::string("mcast_fast_leave ") + (*v ? "on " : "off "));
+  if (auto v = a.u8(IFLA_BRPORT_FAST_LEAVE))
+    out.text(std::string("mcast_fast_leave ") + (*v ? "on " : "off "));
   f.on_off(IFLA_BRPORT_MCAST_FLOOD, "mcast_flood");
   f.on_off(IFLA_BRPORT_BCAST_FLOOD, "bcast_flood");
   if (auto v = a.u8(IFLA_BRPORT_MCAST_TO_UCAST)) out.on_off("mcast_to_unicast", "mcast_to_unicast", *v);
@@ -247,7 +257,8 @@ void print_bridge_port(const Attributes& a, DetailPrinter& out, const std::funct
   f.on_off(IFLA_BRPORT_VLAN_TUNNEL, "vlan_tunnel");
   f.on_off(IFLA_BRPORT_ISOLATED, "isolated");
   f.on_off(IFLA_BRPORT_LOCKED, "locked");
-  if (auto port = a.u32(IFLA_BRPORT_BACKUP_PORT)) out.field("backup_port", "backup_port", name_of(static_cast<int>(*port)));
+  if (auto port = a.u32(IFLA_BRPORT_BACKUP_PORT))
+    out.field("backup_port", "backup_port", name_of(static_cast<int>(*port)));
 }
 
 // ---- macvlan / macvtap ----
@@ -368,7 +379,8 @@ void print_vxlan(const Attributes& a, DetailPrinter& out, const std::function<st
   } else if (auto v6 = a.bytes(IFLA_VXLAN_GROUP6)) {
     if (!all_zero(*v6)) {
       bool multicast = (*v6)[0] == 0xff;
-      out.field(multicast ? "group6" : "remote6", multicast ? "group" : "remote", address_text(AF_INET6, *v6));
+      out.field(multicast ? "group6" : "remote6", multicast ? "group" : "remote",
+                address_text(AF_INET6, *v6));
     }
   }
   if (auto v4 = a.bytes(IFLA_VXLAN_LOCAL)) {
@@ -376,7 +388,8 @@ void print_vxlan(const Attributes& a, DetailPrinter& out, const std::function<st
   } else if (auto v6 = a.bytes(IFLA_VXLAN_LOCAL6)) {
     if (!all_zero(*v6)) out.field("local6", "local", address_text(AF_INET6, *v6));
   }
-  if (auto link = a.u32(IFLA_VXLAN_LINK); link && *link) out.field("link", "dev", name_of(static_cast<int>(*link)));
+  if (auto link = a.u32(IFLA_VXLAN_LINK); link && *link)
+    out.field("link", "dev", name_of(static_cast<int>(*link)));
   if (auto raw = a.bytes(IFLA_VXLAN_PORT_RANGE)) {
     ifla_vxlan_port_range range;
     std::memcpy(&range, raw->data(), sizeof range);
@@ -411,9 +424,12 @@ void print_vxlan(const Attributes& a, DetailPrinter& out, const std::function<st
     out.text(*ttl ? "ttl " + std::to_string(*ttl) + " " : std::string("ttl auto "));
   }
   if (auto df = a.u8(IFLA_VXLAN_DF)) {
-    if (*df == VXLAN_DF_UNSET) out.json("df", "unset");
-    else if (*df == VXLAN_DF_SET) out.field("df", "df", std::string("set"));
-    else if (*df == VXLAN_DF_INHERIT) out.field("df", "df", std::string("inherit"));
+    if (*df == VXLAN_DF_UNSET)
+      out.json("df", "unset");
+    else if (*df == VXLAN_DF_SET)
+      out.field("df", "df", std::string("set"));
+    else if (*df == VXLAN_DF_INHERIT)
+      out.field("df", "df", std::string("inherit"));
   }
   if (auto label = a.u32(IFLA_VXLAN_LABEL); label && *label) out.hex("label", "flowlabel", ntohl(*label));
   if (auto age = a.u32(IFLA_VXLAN_AGEING)) {
@@ -456,13 +472,17 @@ constexpr auto kTun = [] {
 
 // A user or group by name when the system knows it, else by number.
 void owner_field(DetailPrinter& out, const char* word, const char* name, uint32_t id) {
-  if (name) out.field(word, word, std::string(name));
-  else out.field(word, word, id);
+  if (name)
+    out.field(word, word, std::string(name));
+  else
+    out.field(word, word, id);
 }
 
 void print_tun(const Attributes& a, DetailPrinter& out) {
   if (auto type = a.u8(IFLA_TUN_TYPE)) {
-    std::string name = *type == IFF_TUN ? "tun" : *type == IFF_TAP ? "tap" : "UNKNOWN:" + std::to_string(*type);
+    std::string name = *type == IFF_TUN   ? "tun"
+                       : *type == IFF_TAP ? "tap"
+                                          : "UNKNOWN:" + std::to_string(*type);
     out.field("type", "type", name);
   }
   Fields f{a, out};

@@ -1,10 +1,9 @@
 // ip's print_linkinfo: a link's header, link layer, details and counters.
 #include "cli/ip/link_print.h"
 
-#include <strings.h>
-
 #include <linux/if.h>
 #include <linux/rtnetlink.h>
+#include <strings.h>
 
 #include <algorithm>
 #include <array>
@@ -24,12 +23,12 @@ std::vector<std::string> link_flags(uint32_t flags, bool mdown) {
   if ((flags & IFF_UP) && !(flags & IFF_RUNNING)) out.emplace_back("NO-CARRIER");
   // In ip's print_link_flags order.
   static const std::pair<uint32_t, const char*> kFlags[] = {
-      {IFF_LOOPBACK, "LOOPBACK"},   {IFF_BROADCAST, "BROADCAST"}, {IFF_POINTOPOINT, "POINTOPOINT"},
-      {IFF_MULTICAST, "MULTICAST"}, {IFF_NOARP, "NOARP"},         {IFF_ALLMULTI, "ALLMULTI"},
-      {IFF_PROMISC, "PROMISC"},     {IFF_MASTER, "MASTER"},       {IFF_SLAVE, "SLAVE"},
-      {IFF_DEBUG, "DEBUG"},         {IFF_DYNAMIC, "DYNAMIC"},     {IFF_AUTOMEDIA, "AUTOMEDIA"},
+      {IFF_LOOPBACK, "LOOPBACK"},   {IFF_BROADCAST, "BROADCAST"},   {IFF_POINTOPOINT, "POINTOPOINT"},
+      {IFF_MULTICAST, "MULTICAST"}, {IFF_NOARP, "NOARP"},           {IFF_ALLMULTI, "ALLMULTI"},
+      {IFF_PROMISC, "PROMISC"},     {IFF_MASTER, "MASTER"},         {IFF_SLAVE, "SLAVE"},
+      {IFF_DEBUG, "DEBUG"},         {IFF_DYNAMIC, "DYNAMIC"},       {IFF_AUTOMEDIA, "AUTOMEDIA"},
       {IFF_PORTSEL, "PORTSEL"},     {IFF_NOTRAILERS, "NOTRAILERS"}, {IFF_UP, "UP"},
-      {IFF_LOWER_UP, "LOWER_UP"},   {IFF_DORMANT, "DORMANT"},     {IFF_ECHO, "ECHO"}};
+      {IFF_LOWER_UP, "LOWER_UP"},   {IFF_DORMANT, "DORMANT"},       {IFF_ECHO, "ECHO"}};
   for (auto [bit, name] : kFlags)
     if (flags & bit) out.emplace_back(name);
   if (mdown) out.emplace_back("M-DOWN");
@@ -37,15 +36,20 @@ std::vector<std::string> link_flags(uint32_t flags, bool mdown) {
 }
 
 // IF_OPER_* in order (RFC 2863), as `state` prints and `link set … state` reads them.
-constexpr const char* kOperStates[] = {"UNKNOWN", "NOTPRESENT", "DOWN", "LOWERLAYERDOWN", "TESTING", "DORMANT", "UP"};
+constexpr const char* kOperStates[] = {"UNKNOWN", "NOTPRESENT", "DOWN", "LOWERLAYERDOWN",
+                                       "TESTING", "DORMANT",    "UP"};
 
-const char* operstate_name(uint8_t state) { return state < std::size(kOperStates) ? kOperStates[state] : "UNKNOWN"; }
+const char* operstate_name(uint8_t state) {
+  return state < std::size(kOperStates) ? kOperStates[state] : "UNKNOWN";
+}
 
 // IF_LINK_MODE_*; ip reads only the first two back (`link set … mode`).
 constexpr const char* kLinkModes[] = {"DEFAULT", "DORMANT", "TESTING"};
 static_assert(IF_LINK_MODE_DEFAULT == 0 && IF_LINK_MODE_DORMANT == 1 && IF_LINK_MODE_TESTING == 2);
 
-const char* linkmode_name(uint8_t mode) { return mode < std::size(kLinkModes) ? kLinkModes[mode] : "UNKNOWN"; }
+const char* linkmode_name(uint8_t mode) {
+  return mode < std::size(kLinkModes) ? kLinkModes[mode] : "UNKNOWN";
+}
 
 std::string link_type(const netlink::LinkInfo& l) {
   // Type 0 (ARPHRD_NETROM, which no Linux device has) is a LinkInfo made
@@ -74,8 +78,10 @@ std::optional<PeerInfo> peer_of(const netlink::LinkInfo& l, const Links& all) {
 
 // "link" (or "link_index" for a peer in another namespace), then "ifname".
 void name_json(Json& j, const netlink::LinkInfo& l, const std::optional<PeerInfo>& peer) {
-  if (peer && !peer->other_netns && l.link == 0) j["link"] = nullptr;  // ip's "@NONE"
-  else if (peer && !peer->other_netns) j["link"] = peer->name;
+  if (peer && !peer->other_netns && l.link == 0)
+    j["link"] = nullptr;  // ip's "@NONE"
+  else if (peer && !peer->other_netns)
+    j["link"] = peer->name;
   if (peer && peer->other_netns) j["link_index"] = l.link;
   j["ifname"] = l.name;
 }
@@ -93,13 +99,16 @@ std::string altnames_text(const netlink::LinkInfo& l) {
 
 }  // namespace
 
-
 // ip -j -s's "stats64" object; -s -s (`detailed`) adds the error counters.
 Json stats_json(const netlink::LinkStats& s, bool detailed) {
-  Json rx{{"bytes", s.rx_bytes}, {"packets", s.rx_packets}, {"errors", s.rx_errors},
+  Json rx{{"bytes", s.rx_bytes},     {"packets", s.rx_packets},         {"errors", s.rx_errors},
           {"dropped", s.rx_dropped}, {"over_errors", s.rx_over_errors}, {"multicast", s.multicast}};
-  Json tx{{"bytes", s.tx_bytes}, {"packets", s.tx_packets}, {"errors", s.tx_errors},
-          {"dropped", s.tx_dropped}, {"carrier_errors", s.tx_carrier_errors}, {"collisions", s.collisions}};
+  Json tx{{"bytes", s.tx_bytes},
+          {"packets", s.tx_packets},
+          {"errors", s.tx_errors},
+          {"dropped", s.tx_dropped},
+          {"carrier_errors", s.tx_carrier_errors},
+          {"collisions", s.collisions}};
   if (detailed) {
     rx["length_errors"] = s.rx_length_errors;
     rx["crc_errors"] = s.rx_crc_errors;
@@ -124,9 +133,10 @@ std::string stats_text(const netlink::LinkStats& s, bool detailed) {
   using Row = std::array<uint64_t, 6>;
   const Row rx{s.rx_bytes, s.rx_packets, s.rx_errors, s.rx_dropped, s.rx_missed_errors, s.multicast};
   const Row tx{s.tx_bytes, s.tx_packets, s.tx_errors, s.tx_dropped, s.tx_carrier_errors, s.collisions};
-  const Row rx_err{0, s.rx_length_errors, s.rx_crc_errors, s.rx_frame_errors, s.rx_fifo_errors, s.rx_over_errors};
-  const Row tx_err{0, s.tx_aborted_errors, s.tx_fifo_errors, s.tx_window_errors, s.tx_heartbeat_errors,
-                   s.carrier_changes};
+  const Row rx_err{
+      0, s.rx_length_errors, s.rx_crc_errors, s.rx_frame_errors, s.rx_fifo_errors, s.rx_over_errors};
+  const Row tx_err{
+      0, s.tx_aborted_errors, s.tx_fifo_errors, s.tx_window_errors, s.tx_heartbeat_errors, s.carrier_changes};
   std::array<std::size_t, 7> width{10, 7, 6, 7, 7, 7, 0};
   // With -h the columns keep their headers' widths, as ip's size_columns().
   bool human = print_style().human;
@@ -136,7 +146,9 @@ std::string stats_text(const netlink::LinkStats& s, bool detailed) {
   bool nohandler = detailed && s.rx_nohandler;
   // The nohandler column is ip's compressed one (at least 10 wide).
   if (nohandler) width[6] = std::max<std::size_t>(10, human ? 0 : std::to_string(s.rx_nohandler).size());
-  auto pad = [](const std::string& text, std::size_t w) { return std::string(w - std::min(w, text.size()), ' ') + text; };
+  auto pad = [](const std::string& text, std::size_t w) {
+    return std::string(w - std::min(w, text.size()), ' ') + text;
+  };
   auto table = [&](const char* title, const std::array<const char*, 6>& names, const Row& values) {
     std::string out = std::string("    ") + title + ":" + pad(names[0], width[0] - 3);
     for (std::size_t i = 1; i < names.size(); ++i) out += " " + pad(names[i], width[i]);
@@ -144,7 +156,8 @@ std::string stats_text(const netlink::LinkStats& s, bool detailed) {
     for (std::size_t i = 0; i < values.size(); ++i) out += pad(human_count(values[i]), width[i]) + " ";
     return out + "\n";
   };
-  auto errors = [&](const char* title, const std::array<const char*, 5>& names, const Row& values, uint64_t extra) {
+  auto errors = [&](const char* title, const std::array<const char*, 5>& names, const Row& values,
+                    uint64_t extra) {
     std::string out = std::string("    ") + title + " errors:" + std::string(width[0] - 10, ' ');
     for (std::size_t i = 0; i < names.size(); ++i) out += " " + pad(names[i], width[i + 1]);
     if (extra) out += " " + pad("nohandler", width[6]);
@@ -154,12 +167,13 @@ std::string stats_text(const netlink::LinkStats& s, bool detailed) {
     return out + "\n";
   };
   std::string out = table("RX", {"bytes", "packets", "errors", "dropped", "missed", "mcast"}, rx);
-  if (detailed) out += errors("RX", {"length", "crc", "frame", "fifo", "overrun"}, rx_err, nohandler ? s.rx_nohandler : 0);
+  if (detailed)
+    out +=
+        errors("RX", {"length", "crc", "frame", "fifo", "overrun"}, rx_err, nohandler ? s.rx_nohandler : 0);
   out += table("TX", {"bytes", "packets", "errors", "dropped", "carrier", "collsns"}, tx);
   if (detailed) out += errors("TX", {"aborted", "fifo", "window", "heartbt", "transns"}, tx_err, 0);
   return out;
 }
-
 
 Json link_json(const netlink::LinkInfo& l, const LinkView& view) {
   const Globals& g = view.globals;
@@ -191,9 +205,11 @@ Json link_json(const netlink::LinkInfo& l, const LinkView& view) {
   if (v6_addr) return j;  // the IPv6 link dump carries no more (shown with -d only)
   if (l.broadcast) j["broadcast"] = l.broadcast->to_string();
   if (l.link_netnsid) j["link_netnsid"] = *l.link_netnsid;
-  append_link_details(l, !for_addr, [&all](int index) { return name_of(index, all); }, nullptr, &j);
+  append_link_details(
+      l, !for_addr, [&all](int index) { return name_of(index, all); }, nullptr, &j);
   if ((!for_addr || g.details) && !l.alias.empty()) j["ifalias"] = l.alias;
-  if (g.stats && l.stats && !for_addr) j["stats64"] = stats_json(*l.stats, g.stats > 1);  // addr show: after addr_info
+  if (g.stats && l.stats && !for_addr)
+    j["stats64"] = stats_json(*l.stats, g.stats > 1);  // addr show: after addr_info
   altnames_json(j, l);
   return j;
 }
@@ -204,7 +220,8 @@ std::string link_text(const netlink::LinkInfo& l, const LinkView& view) {
   bool for_addr = view.for_addr;
   auto peer = peer_of(l, all);
   // ip paints "NAME@PEER: " with its colon and space.
-  std::string t = std::to_string(l.ifindex) + ": " + paint(Paint::ifname, (peer ? l.name + "@" + peer->name : l.name) + ": ");
+  std::string t = std::to_string(l.ifindex) + ": " +
+                  paint(Paint::ifname, (peer ? l.name + "@" + peer->name : l.name) + ": ");
   t += "<" + join(link_flags(l.flags, peer && peer->down), ",") + "> mtu " + std::to_string(l.mtu);
   bool v6_addr = for_addr && view.inet6_dump;  // as in link_json()
   if (!l.qdisc.empty() && !v6_addr) t += " qdisc " + l.qdisc;
@@ -222,14 +239,19 @@ std::string link_text(const netlink::LinkInfo& l, const LinkView& view) {
   if (l.link_netnsid) {
     const std::map<int, std::string>* names = view.runner ? &view.runner->netns_by_id() : nullptr;
     auto named = names ? names->find(*l.link_netnsid) : std::map<int, std::string>::const_iterator{};
-    if (names && named != names->end()) t += " link-netns " + named->second;
-    else if (*l.link_netnsid < 0) t += " link-netnsid unknown";
-    else t += " link-netnsid " + std::to_string(*l.link_netnsid);
+    if (names && named != names->end())
+      t += " link-netns " + named->second;
+    else if (*l.link_netnsid < 0)
+      t += " link-netnsid unknown";
+    else
+      t += " link-netnsid " + std::to_string(*l.link_netnsid);
   }
-  append_link_details(l, !for_addr, [&all](int index) { return name_of(index, all); }, &t, nullptr);
+  append_link_details(
+      l, !for_addr, [&all](int index) { return name_of(index, all); }, &t, nullptr);
   t += "\n";
   if ((!for_addr || g.details) && !l.alias.empty()) t += "    alias " + l.alias + "\n";
-  if (g.stats && l.stats && !for_addr) t += stats_text(*l.stats, g.stats > 1);  // addr show prints them after the addresses
+  if (g.stats && l.stats && !for_addr)
+    t += stats_text(*l.stats, g.stats > 1);  // addr show prints them after the addresses
   return t + altnames_text(l);
 }
 
@@ -269,7 +291,6 @@ void print_brief(Runner& r, const netlink::LinkInfo& l, const Links& all,
   }
   r.out() += t + "\n";
 }
-
 
 std::optional<uint8_t> operstate_number(const std::string& word) {
   for (std::size_t i = 0; i < std::size(kOperStates); ++i)

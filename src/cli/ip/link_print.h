@@ -15,13 +15,13 @@ namespace brisk::ipcli {
 
 // How a link is being printed.
 struct LinkView {
-  const Globals& globals;                             // -d, -s, -j
-  const Links& all;                                   // every link, to name masters and peers
+  const Globals& globals;    // -d, -s, -j
+  const Links& all;          // every link, to name masters and peers
   Runner* runner = nullptr;  // names netns ids for link-netns, on first need
-  bool for_addr = false;    // under addr show (or monitor): no "mode", counters after the addresses
-  bool inet6_dump = false;  // read through the kernel's IPv6 link dump: no qdisc, master or group
-  int family = AF_UNSPEC;   // addr show's family (-4/-6 or to's): no link layer unless -d
-  bool queue = true;        // "qlen": link and addr show print it, monitor does not
+  bool for_addr = false;     // under addr show (or monitor): no "mode", counters after the addresses
+  bool inet6_dump = false;   // read through the kernel's IPv6 link dump: no qdisc, master or group
+  int family = AF_UNSPEC;    // addr show's family (-4/-6 or to's): no link layer unless -d
+  bool queue = true;         // "qlen": link and addr show print it, monitor does not
 };
 
 Json link_json(const netlink::LinkInfo& l, const LinkView& view);

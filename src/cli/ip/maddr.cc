@@ -86,8 +86,10 @@ Parsed<IpCommand> parse_maddr_show(Cursor& c, IpCommand&& cmd) {
   std::string& dev = cmd.filter().dev;
   while (!c.done()) {
     std::string word = c.next();
-    if (is(word, "dev")) TRY_SET(word, c.value(word));
-    else if (matches(word, "help")) return object_help(Object::maddr);
+    if (is(word, "dev"))
+      TRY_SET(word, c.value(word));
+    else if (matches(word, "help"))
+      return object_help(Object::maddr);
     if (!dev.empty()) return garbage("dev", word);
     dev = word;
   }
@@ -115,7 +117,9 @@ std::string hex_to_mac(const std::string& hex) {
 }
 
 // "/proc/thread-self/net/NAME": the lists of the namespace this thread is in.
-std::ifstream proc_net(const char* name) { return std::ifstream(std::string("/proc/thread-self/net/") + name); }
+std::ifstream proc_net(const char* name) {
+  return std::ifstream(std::string("/proc/thread-self/net/") + name);
+}
 
 void read_dev_mcast(std::vector<Membership>& out) {
   auto in = proc_net("dev_mcast");
@@ -163,7 +167,8 @@ void read_igmp6(std::vector<Membership>& out) {
     std::string hex;
     if (!(words >> m.index >> m.name >> hex >> m.users) || hex.size() != 32) continue;
     in6_addr a{};
-    for (int i = 0; i < 16; ++i) a.s6_addr[i] = static_cast<uint8_t>(std::stoul(hex.substr(2 * i, 2), nullptr, 16));
+    for (int i = 0; i < 16; ++i)
+      a.s6_addr[i] = static_cast<uint8_t>(std::stoul(hex.substr(2 * i, 2), nullptr, 16));
     char text[INET6_ADDRSTRLEN];
     m.address = ::inet_ntop(AF_INET6, &a, text, sizeof text);
     out.push_back(std::move(m));
@@ -178,7 +183,8 @@ Parsed<IpCommand> parse_maddr(Cursor& c, IpCommand&& cmd, int family) {
   std::string verb = c.next();
   if (matches(verb, "add")) return parse_maddr_change(c, std::move(cmd), Verb::maddr_add);
   if (matches(verb, "delete")) return parse_maddr_change(c, std::move(cmd), Verb::maddr_del);
-  if (matches(verb, "list") || matches(verb, "show") || matches(verb, "lst")) return parse_maddr_show(c, std::move(cmd));
+  if (matches(verb, "list") || matches(verb, "show") || matches(verb, "lst"))
+    return parse_maddr_show(c, std::move(cmd));
   if (matches(verb, "help")) return object_help(Object::maddr);
   return unknown_command(verb, "maddr");
 }
@@ -199,7 +205,8 @@ NlResult<void> show_maddrs(Runner& r, const IpCommand& cmd) {
   if (cmd.family == AF_UNSPEC || cmd.family == AF_INET6) read_igmp6(all);
   const std::string& dev = cmd.filter().dev;
   std::erase_if(all, [&](const Membership& m) { return !dev.empty() && m.name != dev; });
-  std::stable_sort(all.begin(), all.end(), [](const Membership& a, const Membership& b) { return a.index < b.index; });
+  std::stable_sort(all.begin(), all.end(),
+                   [](const Membership& a, const Membership& b) { return a.index < b.index; });
   const bool oneline = r.globals().oneline;
   int current = 0;
   Json device;

@@ -1,23 +1,24 @@
 // ip monitor: each rtnetlink notification printed as the object's show
 // prints it, "Deleted " before a removal, flushed as it comes, until SIGINT
 // or SIGTERM ends the run with status 0.
-#include <linux/net_namespace.h>
+#include "brisk/netlink/monitor.h"
+
 #include <linux/neighbour.h>
+#include <linux/net_namespace.h>
 #include <linux/netconf.h>
 #include <linux/rtnetlink.h>
 
 #include <algorithm>
 #include <array>
-#include <map>
-#include <optional>
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <ctime>
+#include <map>
+#include <optional>
 
 #include "brisk/netlink/attributes.h"
-#include "brisk/netlink/monitor.h"
 #include "brisk/netlink/netns.h"
 #include "cli/ip/link_print.h"
 #include "cli/ip/monitor_raw.h"
@@ -34,8 +35,8 @@ using netlink::MonitorEvent;
 using netlink::NlResult;
 
 bool every_object(const MonitorSpec& spec) {
-  return !spec.link && !spec.address && !spec.route && !spec.neigh && !spec.rule && !spec.netconf && !spec.nsid &&
-         !spec.mroute && !spec.prefix && !spec.nexthop && !spec.stats;
+  return !spec.link && !spec.address && !spec.route && !spec.neigh && !spec.rule && !spec.netconf &&
+         !spec.nsid && !spec.mroute && !spec.prefix && !spec.nexthop && !spec.stats;
 }
 
 // The groups ip joins for the objects, -4/-6 narrowing the per-family ones;
@@ -118,8 +119,10 @@ class EventPrinter {
     std::string body, label;
     std::string deleted = e.deleted ? "Deleted " : "";
     if (const auto* l = std::get_if<netlink::LinkInfo>(&e.object)) {
-      if (e.deleted) all_.erase(l->ifindex);
-      else all_.insert_or_assign(l->ifindex, *l);
+      if (e.deleted)
+        all_.erase(l->ifindex);
+      else
+        all_.insert_or_assign(l->ifindex, *l);
       if (dev_ && l->ifindex != dev_) return {};
       known(l->master);
       if (!l->link_netnsid) known(l->link);
@@ -144,15 +147,18 @@ class EventPrinter {
       label = "[ROUTE]";
       if (rt->nhid && g.details) nexthop_known(*rt->nhid);
       // Under dev, as in ip route show dev: no "dev" on the line.
-      RouteView view{.globals = g, .all = all_, .dev_fixed = dev_ != 0, .nexthops = g.details ? &nexthops_ : nullptr};
+      RouteView view{
+          .globals = g, .all = all_, .dev_fixed = dev_ != 0, .nexthops = g.details ? &nexthops_ : nullptr};
       body = deleted + route_record(*rt, view, j);
     } else if (is_mroute(e)) {
       label = "[MROUTE]";
       body = mroute_text(e, name_, dev_, g);
     } else if (const auto* nh = std::get_if<netlink::NexthopEntry>(&e.object)) {
       // ip's nexthop cache, which -d route events read their nh_info from.
-      if (e.deleted) nexthops_.erase(nh->id);
-      else nexthops_.insert_or_assign(nh->id, *nh);
+      if (e.deleted)
+        nexthops_.erase(nh->id);
+      else
+        nexthops_.insert_or_assign(nh->id, *nh);
       known(nh->oif);
       label = "[NEXTHOP]";
       body = nexthop_record(*nh, {.all = all_, .details = g.details, .deleted = e.deleted}, j);
@@ -224,8 +230,8 @@ class EventPrinter {
   netlink::Connection& conn_;
   const IpCommand& cmd_;
   Links all_;
-  int dev_ = 0;  // dev DEVICE's ifindex; 0: every device
-  NsidNames* netns_names_ = nullptr;  // ip's nsid cache, the runner's
+  int dev_ = 0;                                         // dev DEVICE's ifindex; 0: every device
+  NsidNames* netns_names_ = nullptr;                    // ip's nsid cache, the runner's
   std::map<uint32_t, netlink::NexthopEntry> nexthops_;  // ip's nexthop cache, by id
   // A device's name for the raw printers, cached as the others are.
   NameOf name_ = [this](int index) {
@@ -243,22 +249,36 @@ Parsed<IpCommand> parse_monitor(Cursor& c, IpCommand&& cmd) {
     std::string word = c.next();
     // In ip's order, so an abbreviation means what it means to ip
     // ("l" is label, "a" address, "n" neigh).
-    if (matches(word, "label")) spec.label = true;
-    else if (matches(word, "link")) spec.link = true;
-    else if (matches(word, "address")) spec.address = true;
-    else if (matches(word, "route")) spec.route = true;
-    else if (matches(word, "mroute")) spec.mroute = true;
-    else if (matches(word, "prefix")) spec.prefix = true;
-    else if (matches(word, "neigh")) spec.neigh = true;
-    else if (matches(word, "netconf")) spec.netconf = true;
-    else if (matches(word, "rule")) spec.rule = true;
-    else if (matches(word, "nsid")) spec.nsid = true;
-    else if (matches(word, "nexthop")) spec.nexthop = true;
-    else if (word == "stats") spec.stats = true;  // as ip: the whole word
-    else if (word == "all") spec.label = true;  // every object, labelled
+    if (matches(word, "label"))
+      spec.label = true;
+    else if (matches(word, "link"))
+      spec.link = true;
+    else if (matches(word, "address"))
+      spec.address = true;
+    else if (matches(word, "route"))
+      spec.route = true;
+    else if (matches(word, "mroute"))
+      spec.mroute = true;
+    else if (matches(word, "prefix"))
+      spec.prefix = true;
+    else if (matches(word, "neigh"))
+      spec.neigh = true;
+    else if (matches(word, "netconf"))
+      spec.netconf = true;
+    else if (matches(word, "rule"))
+      spec.rule = true;
+    else if (matches(word, "nsid"))
+      spec.nsid = true;
+    else if (matches(word, "nexthop"))
+      spec.nexthop = true;
+    else if (word == "stats")
+      spec.stats = true;  // as ip: the whole word
+    else if (word == "all")
+      spec.label = true;  // every object, labelled
     else if (matches(word, "help"))
       return object_help(Object::monitor);
-    else if (word == "dev") TRY_SET(spec.dev, c.link_name(word));
+    else if (word == "dev")
+      TRY_SET(spec.dev, c.link_name(word));
     else
       return fail(UsageError{.message = "Argument \"" + word + "\" is unknown, try \"brisk monitor help\".",
                              .exact = true});
@@ -271,8 +291,10 @@ NlResult<void> run_monitor(Runner& r, const IpCommand& cmd) {
   auto* conn = BRISK_TRY(r.conn());  // in -n's namespace from here on
   // As ip: stats named is a group to join, stats as part of all one to try.
   std::vector<unsigned> groups = groups_of(cmd.monitor(), g.family), optional;
-  if (cmd.monitor().stats) groups.push_back(RTNLGRP_STATS);
-  else if (every_object(cmd.monitor())) optional.push_back(RTNLGRP_STATS);
+  if (cmd.monitor().stats)
+    groups.push_back(RTNLGRP_STATS);
+  else if (every_object(cmd.monitor()))
+    optional.push_back(RTNLGRP_STATS);
   auto mon = netlink::Monitor::open({.groups = std::move(groups),
                                      .optional_groups = std::move(optional),
                                      .netns_fd = conn->netns_fd(),
@@ -283,8 +305,9 @@ NlResult<void> run_monitor(Runner& r, const IpCommand& cmd) {
   if (!cmd.monitor().dev.empty()) {
     auto index = netlink::resolve_link(*conn, cmd.monitor().dev);
     if (!index)  // ip's argument error, found as it parses
-      return netlink::NetlinkError{
-          .code = ENODEV, .op = "monitor", .detail = "monitor dev '" + cmd.monitor().dev + "' does not exist"};
+      return netlink::NetlinkError{.code = ENODEV,
+                                   .op = "monitor",
+                                   .detail = "monitor dev '" + cmd.monitor().dev + "' does not exist"};
     dev = *index;
   }
   EventPrinter printer(r, *conn, cmd, BRISK_TRY(r.links_by_index(g.stats, g.details)), dev);

@@ -64,7 +64,7 @@ class NamePrefetch {
   std::vector<Found> found_;          // a slot per line, filled in order by the helper
   std::atomic<std::size_t> done_{0};  // found_[0, done_) are final
   std::atomic<bool> stop_{false};
-  std::thread helper_;                // last: joined before the rest goes
+  std::thread helper_;  // last: joined before the rest goes
 };
 
 // Whether `run` is long enough for the helper to pay off, and made only of

@@ -1,19 +1,19 @@
 #include "cli/ip/names.h"
 
-#include "cli/ip/print_style.h"
-
 #include <dirent.h>
-#include <netdb.h>
 #include <linux/if_arp.h>
 #include <linux/neighbour.h>
 #include <linux/rtnetlink.h>
+#include <netdb.h>
 
 #include <algorithm>
-#include <cstdio>
 #include <cctype>
 #include <charconv>
+#include <cstdio>
 #include <fstream>
 #include <sstream>
+
+#include "cli/ip/print_style.h"
 
 namespace brisk::ipcli {
 std::optional<int32_t> int_any_base(std::string_view text) {
@@ -22,7 +22,8 @@ std::optional<int32_t> int_any_base(std::string_view text) {
   if (text.empty() || text[0] == '-' || text[0] == '+') return std::nullopt;
   auto magnitude = unsigned_any_base(text);
   if (!magnitude || *magnitude > (negative ? 0x80000000ull : 0x7fffffffull)) return std::nullopt;
-  return static_cast<int32_t>(negative ? -static_cast<int64_t>(*magnitude) : static_cast<int64_t>(*magnitude));
+  return static_cast<int32_t>(negative ? -static_cast<int64_t>(*magnitude)
+                                       : static_cast<int64_t>(*magnitude));
 }
 
 namespace {
@@ -35,12 +36,18 @@ std::string read_file(const std::string& path);
 
 const char* family_name(int family) {
   switch (family) {
-    case AF_INET: return "inet";
-    case AF_INET6: return "inet6";
-    case AF_PACKET: return "link";
-    case AF_MPLS: return "mpls";
-    case AF_BRIDGE: return "bridge";
-    default: return "???";
+    case AF_INET:
+      return "inet";
+    case AF_INET6:
+      return "inet6";
+    case AF_PACKET:
+      return "link";
+    case AF_MPLS:
+      return "mpls";
+    case AF_BRIDGE:
+      return "bridge";
+    default:
+      return "???";
   }
 }
 
@@ -127,49 +134,77 @@ std::optional<uint32_t> NameTable::number(std::string_view word) const {
 
 const NameTable& route_tables() {
   static const NameTable table = with_files(
-      NameTable({{RT_TABLE_DEFAULT, "default"}, {RT_TABLE_MAIN, "main"}, {RT_TABLE_LOCAL, "local"}}, UINT32_MAX),
+      NameTable({{RT_TABLE_DEFAULT, "default"}, {RT_TABLE_MAIN, "main"}, {RT_TABLE_LOCAL, "local"}},
+                UINT32_MAX),
       "rt_tables");
   return table;
 }
 
 const NameTable& protocols() {
   // ip 6.1's built-in names, before rt_protos.
-  static const NameTable table = with_files(
-      NameTable({{RTPROT_UNSPEC, "unspec"}, {RTPROT_REDIRECT, "redirect"}, {RTPROT_KERNEL, "kernel"},
-                 {RTPROT_BOOT, "boot"}, {RTPROT_STATIC, "static"}, {RTPROT_GATED, "gated"}, {RTPROT_RA, "ra"},
-                 {RTPROT_MRT, "mrt"}, {RTPROT_ZEBRA, "zebra"}, {RTPROT_BIRD, "bird"},
-                 {RTPROT_BABEL, "babel"}, {RTPROT_DHCP, "dhcp"}, {RTPROT_DNROUTED, "dnrouted"},
-                 {RTPROT_XORP, "xorp"}, {RTPROT_NTK, "ntk"}, {RTPROT_KEEPALIVED, "keepalived"},
-                 {RTPROT_OPENR, "openr"}, {RTPROT_BGP, "bgp"}, {RTPROT_ISIS, "isis"}, {RTPROT_OSPF, "ospf"},
-                 {RTPROT_RIP, "rip"}, {RTPROT_EIGRP, "eigrp"}},
-                255),
-      "rt_protos");
+  static const NameTable table = with_files(NameTable({{RTPROT_UNSPEC, "unspec"},
+                                                       {RTPROT_REDIRECT, "redirect"},
+                                                       {RTPROT_KERNEL, "kernel"},
+                                                       {RTPROT_BOOT, "boot"},
+                                                       {RTPROT_STATIC, "static"},
+                                                       {RTPROT_GATED, "gated"},
+                                                       {RTPROT_RA, "ra"},
+                                                       {RTPROT_MRT, "mrt"},
+                                                       {RTPROT_ZEBRA, "zebra"},
+                                                       {RTPROT_BIRD, "bird"},
+                                                       {RTPROT_BABEL, "babel"},
+                                                       {RTPROT_DHCP, "dhcp"},
+                                                       {RTPROT_DNROUTED, "dnrouted"},
+                                                       {RTPROT_XORP, "xorp"},
+                                                       {RTPROT_NTK, "ntk"},
+                                                       {RTPROT_KEEPALIVED, "keepalived"},
+                                                       {RTPROT_OPENR, "openr"},
+                                                       {RTPROT_BGP, "bgp"},
+                                                       {RTPROT_ISIS, "isis"},
+                                                       {RTPROT_OSPF, "ospf"},
+                                                       {RTPROT_RIP, "rip"},
+                                                       {RTPROT_EIGRP, "eigrp"}},
+                                                      255),
+                                            "rt_protos");
   return table;
 }
 
 const NameTable& scopes() {
-  static const NameTable table = with_files(
-      NameTable({{RT_SCOPE_UNIVERSE, "global"}, {RT_SCOPE_SITE, "site"}, {RT_SCOPE_LINK, "link"},
-                 {RT_SCOPE_HOST, "host"}, {RT_SCOPE_NOWHERE, "nowhere"}},
-                255),
-      "rt_scopes");
+  static const NameTable table = with_files(NameTable({{RT_SCOPE_UNIVERSE, "global"},
+                                                       {RT_SCOPE_SITE, "site"},
+                                                       {RT_SCOPE_LINK, "link"},
+                                                       {RT_SCOPE_HOST, "host"},
+                                                       {RT_SCOPE_NOWHERE, "nowhere"}},
+                                                      255),
+                                            "rt_scopes");
   return table;
 }
 
 const NameTable& route_types() {
-  static const NameTable table({{RTN_UNICAST, "unicast"}, {RTN_LOCAL, "local"},
-                                {RTN_BROADCAST, "broadcast"}, {RTN_ANYCAST, "anycast"},
-                                {RTN_MULTICAST, "multicast"}, {RTN_BLACKHOLE, "blackhole"},
-                                {RTN_UNREACHABLE, "unreachable"}, {RTN_PROHIBIT, "prohibit"}, {RTN_THROW, "throw"},
-                                {RTN_NAT, "nat"}, {RTN_XRESOLVE, "xresolve"}},
+  static const NameTable table({{RTN_UNICAST, "unicast"},
+                                {RTN_LOCAL, "local"},
+                                {RTN_BROADCAST, "broadcast"},
+                                {RTN_ANYCAST, "anycast"},
+                                {RTN_MULTICAST, "multicast"},
+                                {RTN_BLACKHOLE, "blackhole"},
+                                {RTN_UNREACHABLE, "unreachable"},
+                                {RTN_PROHIBIT, "prohibit"},
+                                {RTN_THROW, "throw"},
+                                {RTN_NAT, "nat"},
+                                {RTN_XRESOLVE, "xresolve"}},
                                255);
   return table;
 }
 
 const NameTable& nud_states() {
-  static const NameTable table({{NUD_INCOMPLETE, "incomplete"}, {NUD_REACHABLE, "reachable"}, {NUD_STALE, "stale"},
-                                {NUD_DELAY, "delay"}, {NUD_PROBE, "probe"}, {NUD_FAILED, "failed"},
-                                {NUD_NOARP, "noarp"}, {NUD_PERMANENT, "permanent"}},
+  static const NameTable table({{NUD_INCOMPLETE, "incomplete"},
+                                {NUD_REACHABLE, "reachable"},
+                                {NUD_STALE, "stale"},
+                                {NUD_DELAY, "delay"},
+                                {NUD_PROBE, "probe"},
+                                {NUD_FAILED, "failed"},
+                                {NUD_NOARP, "noarp"},
+                                {NUD_PERMANENT, "permanent"}},
                                0xff);
   return table;
 }
@@ -193,10 +228,14 @@ std::optional<uint8_t> rtn_type_number(std::string_view word) {
   if (word == "nat") return RTN_NAT;
   if (word == "brd") return RTN_BROADCAST;
   auto prefix_of = [word](std::string_view name) { return !word.empty() && name.starts_with(word); };
-  for (auto [type, name] : {std::pair{RTN_BROADCAST, "broadcast"}, {RTN_ANYCAST, "anycast"},
-                            {RTN_MULTICAST, "multicast"}, {RTN_PROHIBIT, "prohibit"},
-                            {RTN_UNREACHABLE, "unreachable"}, {RTN_BLACKHOLE, "blackhole"},
-                            {RTN_XRESOLVE, "xresolve"}, {RTN_UNICAST, "unicast"}})
+  for (auto [type, name] : {std::pair{RTN_BROADCAST, "broadcast"},
+                            {RTN_ANYCAST, "anycast"},
+                            {RTN_MULTICAST, "multicast"},
+                            {RTN_PROHIBIT, "prohibit"},
+                            {RTN_UNREACHABLE, "unreachable"},
+                            {RTN_BLACKHOLE, "blackhole"},
+                            {RTN_XRESOLVE, "xresolve"},
+                            {RTN_UNICAST, "unicast"}})
     if (prefix_of(name)) return static_cast<uint8_t>(type);
   if (word == "throw") return RTN_THROW;
   auto value = unsigned_any_base(word);
@@ -238,7 +277,8 @@ std::optional<uint8_t> dsfield_number(std::string_view word) {
   if (word.size() > 2 && word[0] == '0' && (word[1] == 'x' || word[1] == 'X')) word.remove_prefix(2);
   uint32_t value = 0;
   auto [end, ec] = std::from_chars(word.data(), word.data() + word.size(), value, 16);
-  if (word.empty() || ec != std::errc{} || end != word.data() + word.size() || value > 255) return std::nullopt;
+  if (word.empty() || ec != std::errc{} || end != word.data() + word.size() || value > 255)
+    return std::nullopt;
   return static_cast<uint8_t>(value);
 }
 
@@ -254,7 +294,8 @@ std::vector<std::string> nud_names(uint16_t state) {
   for (const auto& [bit, name] : nud_states().entries()) {
     if (!(state & bit)) continue;
     std::string upper = name;
-    std::transform(upper.begin(), upper.end(), upper.begin(), [](unsigned char ch) { return std::toupper(ch); });
+    std::transform(upper.begin(), upper.end(), upper.begin(),
+                   [](unsigned char ch) { return std::toupper(ch); });
     out.push_back(std::move(upper));
   }
   if (out.empty()) out.emplace_back("NONE");
@@ -278,7 +319,8 @@ std::optional<uint8_t> ip_proto_number(const std::string& text) {
 std::string ip_proto_name(uint8_t proto) {
   protoent entry{}, *found = nullptr;
   char buffer[1024];
-  if (!print_style().numeric && ::getprotobynumber_r(proto, &entry, buffer, sizeof buffer, &found) == 0 && found)
+  if (!print_style().numeric && ::getprotobynumber_r(proto, &entry, buffer, sizeof buffer, &found) == 0 &&
+      found)
     return found->p_name;
   return "ipproto-" + std::to_string(proto);
 }
@@ -286,28 +328,81 @@ std::string ip_proto_name(uint8_t proto) {
 std::string link_layer_name(uint16_t type) {
   // ip's ll_type_n2a() names (lib/ll_types.c).
   static const std::pair<uint16_t, const char*> kNames[] = {
-      {ARPHRD_NETROM, "netrom"}, {ARPHRD_ETHER, "ether"}, {ARPHRD_EETHER, "eether"}, {ARPHRD_AX25, "ax25"},
-      {ARPHRD_PRONET, "pronet"}, {ARPHRD_CHAOS, "chaos"}, {ARPHRD_IEEE802, "ieee802"}, {ARPHRD_ARCNET, "arcnet"},
-      {ARPHRD_APPLETLK, "atalk"}, {ARPHRD_DLCI, "dlci"}, {ARPHRD_ATM, "atm"}, {ARPHRD_METRICOM, "metricom"},
-      {ARPHRD_IEEE1394, "ieee1394"}, {ARPHRD_INFINIBAND, "infiniband"}, {ARPHRD_SLIP, "slip"},
-      {ARPHRD_CSLIP, "cslip"}, {ARPHRD_SLIP6, "slip6"}, {ARPHRD_CSLIP6, "cslip6"}, {ARPHRD_RSRVD, "rsrvd"},
-      {ARPHRD_ADAPT, "adapt"}, {ARPHRD_ROSE, "rose"}, {ARPHRD_X25, "x25"}, {ARPHRD_HWX25, "hwx25"},
-      {ARPHRD_CAN, "can"}, {ARPHRD_PPP, "ppp"}, {ARPHRD_HDLC, "hdlc"}, {ARPHRD_LAPB, "lapb"},
-      {ARPHRD_DDCMP, "ddcmp"}, {ARPHRD_RAWHDLC, "rawhdlc"}, {ARPHRD_TUNNEL, "ipip"}, {ARPHRD_TUNNEL6, "tunnel6"},
-      {ARPHRD_FRAD, "frad"}, {ARPHRD_SKIP, "skip"}, {ARPHRD_LOOPBACK, "loopback"}, {ARPHRD_LOCALTLK, "ltalk"},
-      {ARPHRD_FDDI, "fddi"}, {ARPHRD_BIF, "bif"}, {ARPHRD_SIT, "sit"}, {ARPHRD_IPDDP, "ip/ddp"},
-      {ARPHRD_IPGRE, "gre"}, {ARPHRD_PIMREG, "pimreg"}, {ARPHRD_HIPPI, "hippi"}, {ARPHRD_ASH, "ash"},
-      {ARPHRD_ECONET, "econet"}, {ARPHRD_IRDA, "irda"}, {ARPHRD_FCPP, "fcpp"}, {ARPHRD_FCAL, "fcal"},
-      {ARPHRD_FCPL, "fcpl"}, {ARPHRD_FCFABRIC, "fcfb0"}, {ARPHRD_FCFABRIC + 1, "fcfb1"},
-      {ARPHRD_FCFABRIC + 2, "fcfb2"}, {ARPHRD_FCFABRIC + 3, "fcfb3"}, {ARPHRD_FCFABRIC + 4, "fcfb4"},
-      {ARPHRD_FCFABRIC + 5, "fcfb5"}, {ARPHRD_FCFABRIC + 6, "fcfb6"}, {ARPHRD_FCFABRIC + 7, "fcfb7"},
-      {ARPHRD_FCFABRIC + 8, "fcfb8"}, {ARPHRD_FCFABRIC + 9, "fcfb9"}, {ARPHRD_FCFABRIC + 10, "fcfb10"},
-      {ARPHRD_FCFABRIC + 11, "fcfb11"}, {ARPHRD_FCFABRIC + 12, "fcfb12"}, {ARPHRD_IEEE802_TR, "tr"},
-      {ARPHRD_IEEE80211, "ieee802.11"}, {ARPHRD_IEEE80211_PRISM, "ieee802.11/prism"},
-      {ARPHRD_IEEE80211_RADIOTAP, "ieee802.11/radiotap"}, {ARPHRD_IEEE802154, "ieee802.15.4"},
-      {ARPHRD_IEEE802154_MONITOR, "ieee802.15.4/monitor"}, {ARPHRD_PHONET, "phonet"},
-      {ARPHRD_PHONET_PIPE, "phonet_pipe"}, {ARPHRD_CAIF, "caif"}, {ARPHRD_IP6GRE, "gre6"},
-      {ARPHRD_NETLINK, "netlink"}, {ARPHRD_6LOWPAN, "6lowpan"}, {ARPHRD_NONE, "none"}, {ARPHRD_VOID, "void"}};
+      {ARPHRD_NETROM, "netrom"},
+      {ARPHRD_ETHER, "ether"},
+      {ARPHRD_EETHER, "eether"},
+      {ARPHRD_AX25, "ax25"},
+      {ARPHRD_PRONET, "pronet"},
+      {ARPHRD_CHAOS, "chaos"},
+      {ARPHRD_IEEE802, "ieee802"},
+      {ARPHRD_ARCNET, "arcnet"},
+      {ARPHRD_APPLETLK, "atalk"},
+      {ARPHRD_DLCI, "dlci"},
+      {ARPHRD_ATM, "atm"},
+      {ARPHRD_METRICOM, "metricom"},
+      {ARPHRD_IEEE1394, "ieee1394"},
+      {ARPHRD_INFINIBAND, "infiniband"},
+      {ARPHRD_SLIP, "slip"},
+      {ARPHRD_CSLIP, "cslip"},
+      {ARPHRD_SLIP6, "slip6"},
+      {ARPHRD_CSLIP6, "cslip6"},
+      {ARPHRD_RSRVD, "rsrvd"},
+      {ARPHRD_ADAPT, "adapt"},
+      {ARPHRD_ROSE, "rose"},
+      {ARPHRD_X25, "x25"},
+      {ARPHRD_HWX25, "hwx25"},
+      {ARPHRD_CAN, "can"},
+      {ARPHRD_PPP, "ppp"},
+      {ARPHRD_HDLC, "hdlc"},
+      {ARPHRD_LAPB, "lapb"},
+      {ARPHRD_DDCMP, "ddcmp"},
+      {ARPHRD_RAWHDLC, "rawhdlc"},
+      {ARPHRD_TUNNEL, "ipip"},
+      {ARPHRD_TUNNEL6, "tunnel6"},
+      {ARPHRD_FRAD, "frad"},
+      {ARPHRD_SKIP, "skip"},
+      {ARPHRD_LOOPBACK, "loopback"},
+      {ARPHRD_LOCALTLK, "ltalk"},
+      {ARPHRD_FDDI, "fddi"},
+      {ARPHRD_BIF, "bif"},
+      {ARPHRD_SIT, "sit"},
+      {ARPHRD_IPDDP, "ip/ddp"},
+      {ARPHRD_IPGRE, "gre"},
+      {ARPHRD_PIMREG, "pimreg"},
+      {ARPHRD_HIPPI, "hippi"},
+      {ARPHRD_ASH, "ash"},
+      {ARPHRD_ECONET, "econet"},
+      {ARPHRD_IRDA, "irda"},
+      {ARPHRD_FCPP, "fcpp"},
+      {ARPHRD_FCAL, "fcal"},
+      {ARPHRD_FCPL, "fcpl"},
+      {ARPHRD_FCFABRIC, "fcfb0"},
+      {ARPHRD_FCFABRIC + 1, "fcfb1"},
+      {ARPHRD_FCFABRIC + 2, "fcfb2"},
+      {ARPHRD_FCFABRIC + 3, "fcfb3"},
+      {ARPHRD_FCFABRIC + 4, "fcfb4"},
+      {ARPHRD_FCFABRIC + 5, "fcfb5"},
+      {ARPHRD_FCFABRIC + 6, "fcfb6"},
+      {ARPHRD_FCFABRIC + 7, "fcfb7"},
+      {ARPHRD_FCFABRIC + 8, "fcfb8"},
+      {ARPHRD_FCFABRIC + 9, "fcfb9"},
+      {ARPHRD_FCFABRIC + 10, "fcfb10"},
+      {ARPHRD_FCFABRIC + 11, "fcfb11"},
+      {ARPHRD_FCFABRIC + 12, "fcfb12"},
+      {ARPHRD_IEEE802_TR, "tr"},
+      {ARPHRD_IEEE80211, "ieee802.11"},
+      {ARPHRD_IEEE80211_PRISM, "ieee802.11/prism"},
+      {ARPHRD_IEEE80211_RADIOTAP, "ieee802.11/radiotap"},
+      {ARPHRD_IEEE802154, "ieee802.15.4"},
+      {ARPHRD_IEEE802154_MONITOR, "ieee802.15.4/monitor"},
+      {ARPHRD_PHONET, "phonet"},
+      {ARPHRD_PHONET_PIPE, "phonet_pipe"},
+      {ARPHRD_CAIF, "caif"},
+      {ARPHRD_IP6GRE, "gre6"},
+      {ARPHRD_NETLINK, "netlink"},
+      {ARPHRD_6LOWPAN, "6lowpan"},
+      {ARPHRD_NONE, "none"},
+      {ARPHRD_VOID, "void"}};
   if (!print_style().numeric)
     for (auto [number, name] : kNames)
       if (number == type) return name;

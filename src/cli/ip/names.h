@@ -45,8 +45,8 @@ const NameTable& route_types();   // RTN_*: unicast, blackhole, ...
 const NameTable& nud_states();    // NUD_* bits: permanent, reachable, ...
 const NameTable& link_groups();   // group: default, ...
 
-const NameTable& dsfields();     // rt_dsfield: TOS / DS field values (AF11, CS1, ...)
-const NameTable& realms();       // rt_realms: route realms
+const NameTable& dsfields();  // rt_dsfield: TOS / DS field values (AF11, CS1, ...)
+const NameTable& realms();    // rt_realms: route realms
 
 // strtoul(text, 0) that must use the whole word: decimal, 0x hex or 0 octal.
 std::optional<uint64_t> unsigned_any_base(std::string_view text);

@@ -1,6 +1,5 @@
 // ip neigh: add, replace, change, delete, show and flush, of cache and proxy entries.
 #include <linux/neighbour.h>
-
 #include <unistd.h>
 
 #include "cli/ip/flush_rounds.h"
@@ -21,8 +20,12 @@ std::optional<uint16_t> nud_state(const std::string& text) {
   for (auto [name, state] : {std::pair{"permanent", NUD_PERMANENT}, {"reachable", NUD_REACHABLE}}) {
     if (matches(text, name)) return uint16_t(state);
   }
-  for (auto [name, state] : {std::pair{"noarp", NUD_NOARP}, {"none", NUD_NONE}, {"stale", NUD_STALE},
-                             {"incomplete", NUD_INCOMPLETE}, {"delay", NUD_DELAY}, {"probe", NUD_PROBE}}) {
+  for (auto [name, state] : {std::pair{"noarp", NUD_NOARP},
+                             {"none", NUD_NONE},
+                             {"stale", NUD_STALE},
+                             {"incomplete", NUD_INCOMPLETE},
+                             {"delay", NUD_DELAY},
+                             {"probe", NUD_PROBE}}) {
     if (text == name) return uint16_t(state);
   }
   if (matches(text, "failed")) return uint16_t(NUD_FAILED);
@@ -167,11 +170,13 @@ Parsed<IpCommand> parse_neigh(Cursor& c, IpCommand&& cmd, int family) {
   if (c.done()) return parse_neigh_show(c, std::move(cmd));
   std::string verb = c.next();
   if (matches(verb, "add")) return parse_neigh_change(c, std::move(cmd), Verb::neigh_add, family);
-  if (matches(verb, "change") || verb == "chg") return parse_neigh_change(c, std::move(cmd), Verb::neigh_change, family);
+  if (matches(verb, "change") || verb == "chg")
+    return parse_neigh_change(c, std::move(cmd), Verb::neigh_change, family);
   if (matches(verb, "replace")) return parse_neigh_change(c, std::move(cmd), Verb::neigh_replace, family);
   if (matches(verb, "delete")) return parse_neigh_change(c, std::move(cmd), Verb::neigh_del, family);
   if (matches(verb, "get")) return parse_neigh_get(c, std::move(cmd), family);
-  if (matches(verb, "show") || matches(verb, "list") || matches(verb, "lst")) return parse_neigh_show(c, std::move(cmd));
+  if (matches(verb, "show") || matches(verb, "list") || matches(verb, "lst"))
+    return parse_neigh_show(c, std::move(cmd));
   if (matches(verb, "flush")) {
     if (c.done()) return refused("Flush requires arguments.");
     auto flush = parse_neigh_show(c, std::move(cmd));
@@ -186,7 +191,9 @@ namespace {
 // What a show or flush asks the kernel for: the device and master filters
 // go into the dump request, the rest is tested per entry (`selected`).
 NlResult<netlink::NeighbourFilter> dump_filter(const IpCommand& cmd, const Links& all) {
-  netlink::NeighbourFilter filter{.dev = cmd.filter().dev, .family = cmd.family, .proxy = cmd.filter().neigh_proxy,
+  netlink::NeighbourFilter filter{.dev = cmd.filter().dev,
+                                  .family = cmd.family,
+                                  .proxy = cmd.filter().neigh_proxy,
                                   .no_master = cmd.filter().no_master};
   if (int master = BRISK_TRY(selected_master(cmd, all))) filter.master = name_of(master, all);
   return filter;
@@ -196,9 +203,10 @@ NlResult<netlink::NeighbourFilter> dump_filter(const IpCommand& cmd, const Links
 // learned entries whatever their state; 0x100 for a state of none), the
 // prefix, the protocol, and for "unused" no reference held.
 bool selected(const netlink::NeighbourInfo& n, const IpCommand& cmd, uint32_t wanted) {
-  bool state = (n.state & wanted) || (n.flags & (NTF_PROXY | NTF_EXT_LEARNED)) ||
-               (n.state == 0 && (wanted & 0x100));
-  return state && (!cmd.filter().to || within(n.address, *cmd.filter().to)) && (!cmd.filter().protocol || n.protocol == *cmd.filter().protocol) &&
+  bool state =
+      (n.state & wanted) || (n.flags & (NTF_PROXY | NTF_EXT_LEARNED)) || (n.state == 0 && (wanted & 0x100));
+  return state && (!cmd.filter().to || within(n.address, *cmd.filter().to)) &&
+         (!cmd.filter().protocol || n.protocol == *cmd.filter().protocol) &&
          (!cmd.filter().neigh_unused || n.refcnt == 0);
 }
 
@@ -224,8 +232,10 @@ NlResult<void> flush_neighbours(Runner& r, const IpCommand& cmd) {
     std::size_t deleted = 0;
     for (const auto& n : BRISK_TRY(netlink::list_neighbours(*c, filter))) {
       if (!selected(n, cmd, wanted)) continue;
-      if (g.stats > 1 && !g.json) print_neighbour(r, n, all, cmd.filter().dev.empty() && n.ifindex);  // -s -s: as show
-      batch.delete_neighbour({.dev = n.ifindex ? name_of(n.ifindex, all) : "", .address = n.address.to_string(),
+      if (g.stats > 1 && !g.json)
+        print_neighbour(r, n, all, cmd.filter().dev.empty() && n.ifindex);  // -s -s: as show
+      batch.delete_neighbour({.dev = n.ifindex ? name_of(n.ifindex, all) : "",
+                              .address = n.address.to_string(),
                               .flags = uint8_t(n.flags & NTF_PROXY)});
       ++deleted;
     }
@@ -237,15 +247,19 @@ NlResult<void> flush_neighbours(Runner& r, const IpCommand& cmd) {
   });
 }
 
-std::string neigh_record(const netlink::NeighbourInfo& n, const Links& all, bool with_dev, Json& j, bool stats) {
+std::string neigh_record(const netlink::NeighbourInfo& n, const Links& all, bool with_dev, Json& j,
+                         bool stats) {
   // ip paints each of the first three with the space after it (paint_spaced).
   j["dst"] = n.address.to_string();
   std::string t = paint_spaced(family_paint(n.address.family), n.address.to_string());
   if (with_dev) painted_field(j, t, "dev", "dev", Paint::ifname, name_of(n.ifindex, all));
   if (n.lladdr) painted_field(j, t, "lladdr", "lladdr", Paint::mac, n.lladdr->to_string());
   // ip's order; managed is an extended flag, kept apart.
-  for (auto [bit, name] : {std::pair{NTF_ROUTER, "router"}, {NTF_PROXY, "proxy"}, {0, "managed"},
-                           {NTF_EXT_LEARNED, "extern_learn"}, {NTF_OFFLOADED, "offload"}}) {
+  for (auto [bit, name] : {std::pair{NTF_ROUTER, "router"},
+                           {NTF_PROXY, "proxy"},
+                           {0, "managed"},
+                           {NTF_EXT_LEARNED, "extern_learn"},
+                           {NTF_OFFLOADED, "offload"}}) {
     if (!(bit ? (n.flags & bit) : n.managed)) continue;
     j[name] = nullptr;
     t += std::string(" ") + name;
@@ -295,8 +309,10 @@ void print_neighbour(Runner& r, const netlink::NeighbourInfo& n, const Links& al
     return;
   }
   std::string t = neigh_record(n, all, with_dev, j, g.stats > 0);
-  if (g.json) r.emit(std::move(j));
-  else r.out() += t;
+  if (g.json)
+    r.emit(std::move(j));
+  else
+    r.out() += t;
 }
 
 }  // namespace

@@ -1,9 +1,10 @@
 // ip netconf: each family's per-device settings (forwarding, rp_filter, ...),
 // shown as ip 6.1 shows them; the same record serves ip monitor netconf.
+#include "brisk/netlink/netconf.h"
+
 #include <linux/netconf.h>
 
 #include "brisk/netlink/link.h"
-#include "brisk/netlink/netconf.h"
 #include "cli/ip/object_print.h"
 #include "cli/ip/objects.h"
 #include "cli/ip/print_util.h"
@@ -17,7 +18,8 @@ Parsed<IpCommand> parse_netconf(Cursor& c, IpCommand&& cmd) {
   if (c.done()) return std::move(cmd);
   std::string verb = c.next();
   if (matches(verb, "help")) return object_help(Object::netconf);
-  if (!matches(verb, "show") && !matches(verb, "lst") && !matches(verb, "list")) return unknown_command(verb, "netconf");
+  if (!matches(verb, "show") && !matches(verb, "lst") && !matches(verb, "list"))
+    return unknown_command(verb, "netconf");
   // As ip: `dev DEV`, the last one given; any other word is passed over.
   while (!c.done()) {
     std::string word = c.next();
@@ -26,14 +28,17 @@ Parsed<IpCommand> parse_netconf(Cursor& c, IpCommand&& cmd) {
   return std::move(cmd);
 }
 
-std::string netconf_record(const netlink::NetconfInfo& c, bool deleted, const std::function<std::string(int)>& name,
-                           Json& j) {
+std::string netconf_record(const netlink::NetconfInfo& c, bool deleted,
+                           const std::function<std::string(int)>& name, Json& j) {
   std::string t;
   if (deleted) {
     j["deleted"] = true;
     t += "Deleted ";
   }
-  std::string family = c.family == AF_INET ? "inet" : c.family == AF_INET6 ? "inet6" : c.family == AF_MPLS ? "mpls" : "unknown";
+  std::string family = c.family == AF_INET    ? "inet"
+                       : c.family == AF_INET6 ? "inet6"
+                       : c.family == AF_MPLS  ? "mpls"
+                                              : "unknown";
   j["family"] = family;
   t += family + " ";
   if (c.ifindex) {
@@ -51,9 +56,12 @@ std::string netconf_record(const netlink::NetconfInfo& c, bool deleted, const st
   on_off(c.forwarding, "forwarding");
   if (c.rp_filter) {
     static constexpr const char* kRpFilter[] = {"off", "strict", "loose"};
-    if (*c.rp_filter < 3) j["rp_filter"] = kRpFilter[*c.rp_filter];
-    else j["rp_filter"] = *c.rp_filter;
-    t += "rp_filter " + (*c.rp_filter < 3 ? std::string(kRpFilter[*c.rp_filter]) : std::to_string(*c.rp_filter)) + " ";
+    if (*c.rp_filter < 3)
+      j["rp_filter"] = kRpFilter[*c.rp_filter];
+    else
+      j["rp_filter"] = *c.rp_filter;
+    t += "rp_filter " +
+         (*c.rp_filter < 3 ? std::string(kRpFilter[*c.rp_filter]) : std::to_string(*c.rp_filter)) + " ";
   }
   on_off(c.mc_forwarding, "mc_forwarding");
   on_off(c.proxy_neigh, "proxy_neigh");
@@ -85,8 +93,10 @@ NlResult<void> show_netconf(Runner& r, const IpCommand& cmd) {
     if ((g.family != AF_UNSPEC && record.family != g.family) || (dev && record.ifindex != dev)) continue;
     Json j;
     std::string t = netconf_record(record, false, name, j);
-    if (g.json) r.emit(std::move(j));
-    else r.out() += t;
+    if (g.json)
+      r.emit(std::move(j));
+    else
+      r.out() += t;
   }
   return {};
 }

@@ -1,6 +1,8 @@
 // ip netns: add, attach, delete, list, list-id, exec, identify, pids, set
 // and monitor.
 
+#include "brisk/netlink/netns.h"
+
 #include <fcntl.h>
 #include <sys/inotify.h>
 #include <sys/stat.h>
@@ -11,7 +13,6 @@
 #include <cstdio>
 #include <cstring>
 
-#include "brisk/netlink/netns.h"
 #include "brisk/spawn.h"
 #include "cli/ip/names.h"
 #include "cli/ip/nsid_print.h"
@@ -25,11 +26,11 @@ using netlink::NetlinkError;
 using netlink::NlResult;
 
 Parsed<std::string> netns_name(const std::string& text) {
-  if (text.empty() || text == "." || text == ".." || text.find('/') != std::string::npos || text.size() > NAME_MAX)
+  if (text.empty() || text == "." || text == ".." || text.find('/') != std::string::npos ||
+      text.size() > NAME_MAX)
     return fatal("Invalid netns name \"" + text + "\"", 255);
   return text;
 }
-
 
 namespace {
 
@@ -79,8 +80,9 @@ Parsed<IpCommand> parse_netns(Cursor& c, IpCommand&& cmd, bool all) {
     auto rest = args();
     if (rest.size() > 1) return refused("extra arguments specified");
     if (!rest.empty()) {
-      auto pid = rest[0].find_first_not_of("0123456789") == std::string::npos ? number<uint32_t>("pid", rest[0], INT_MAX)
-                                                                               : Parsed<uint32_t>(usage(""));
+      auto pid = rest[0].find_first_not_of("0123456789") == std::string::npos
+                     ? number<uint32_t>("pid", rest[0], INT_MAX)
+                     : Parsed<uint32_t>(usage(""));
       if (!pid) return refused("Specified string '" + rest[0] + "' is not a pid");
       cmd.pid = static_cast<pid_t>(*pid);
     }
@@ -118,10 +120,14 @@ Parsed<IpCommand> parse_netns(Cursor& c, IpCommand&& cmd, bool all) {
     cmd.pid = *pid;
     return cmd;
   }
-  if (matches(verb, "add")) cmd.verb = Verb::netns_add;
-  else if (matches(verb, "delete")) cmd.verb = Verb::netns_del;
-  else if (matches(verb, "exec")) cmd.verb = Verb::netns_exec;
-  else return unknown_command(verb, "netns");
+  if (matches(verb, "add"))
+    cmd.verb = Verb::netns_add;
+  else if (matches(verb, "delete"))
+    cmd.verb = Verb::netns_del;
+  else if (matches(verb, "exec"))
+    cmd.verb = Verb::netns_exec;
+  else
+    return unknown_command(verb, "netns");
   // -all: exec and delete go through every named namespace (ip's netns_foreach).
   cmd.every_netns = all && cmd.verb != Verb::netns_add;
   if (!cmd.every_netns) {
@@ -175,14 +181,17 @@ namespace {
 // failure is an error with code 0 and the status as detail.
 NlResult<void> exec_in_netns(Runner& r, const std::string& name, const std::vector<std::string>& argv) {
   r.flush_out();
-  SpawnOptions options{.argv = {"brisk", "netns", "exec", name}, .program = "/proc/self/exe", .search_path = false};
+  SpawnOptions options{
+      .argv = {"brisk", "netns", "exec", name}, .program = "/proc/self/exe", .search_path = false};
   options.argv.insert(options.argv.end(), argv.begin(), argv.end());
   auto child = spawn(options);
   if (!child)
-    return NetlinkError{.code = child.error().code, .op = "netns exec", .object = name, .detail = child.error().message()};
+    return NetlinkError{
+        .code = child.error().code, .op = "netns exec", .object = name, .detail = child.error().message()};
   auto status = child->wait();
   if (!status) return NetlinkError{.code = status.error().code, .op = "netns exec", .object = name};
-  if (!status->success()) return NetlinkError{.code = 0, .op = "netns exec", .object = name, .detail = status->to_string()};
+  if (!status->success())
+    return NetlinkError{.code = 0, .op = "netns exec", .object = name, .detail = status->to_string()};
   return {};
 }
 
@@ -216,8 +225,10 @@ NlResult<void> list_ids(Runner& r, const IpCommand& cmd) {
   }
   for (const auto& entry : entries) {
     auto name = names.name_of(entry, false);
-    if (r.globals().json) r.emit(nsid_json(entry, false, name));
-    else r.out() += nsid_text(entry, false, name);
+    if (r.globals().json)
+      r.emit(nsid_json(entry, false, name));
+    else
+      r.out() += nsid_text(entry, false, name);
   }
   return {};
 }
@@ -278,8 +289,10 @@ NlResult<void> run_netns(Runner& r, const IpCommand& cmd) {
       }
       return {};
     }
-    case Verb::netns_list_id: return list_ids(r, cmd);
-    case Verb::netns_monitor: return watch_netns_dir(r);
+    case Verb::netns_list_id:
+      return list_ids(r, cmd);
+    case Verb::netns_monitor:
+      return watch_netns_dir(r);
     case Verb::netns_exec: {
       if (!cmd.every_netns) return exec_in_netns(r, cmd.name, cmd.exec_argv);
       // As ip -all: each namespace under a "netns: NAME" heading, whatever
@@ -293,7 +306,7 @@ NlResult<void> run_netns(Runner& r, const IpCommand& cmd) {
     }
     case Verb::netns_identify: {
       // ip reads /proc/self after -n moved it: that namespace, then.
-      auto fd = cmd.pid ? netlink::open_netns_pid(cmd.pid)
+      auto fd = cmd.pid    ? netlink::open_netns_pid(cmd.pid)
                 : !g.netns ? netlink::open_netns_path("/proc/self/ns/net")
                            : netlink::open_netns(*g.netns);
       if (!fd) return NetlinkError{.code = fd.error().code, .op = kNetnsOpen};
@@ -317,7 +330,8 @@ NlResult<void> run_netns(Runner& r, const IpCommand& cmd) {
     case Verb::netns_attach:
       r.forget_netns_ids();
       return netlink::attach_netns(cmd.name, cmd.pid);
-    default: break;
+    default:
+      break;
   }
   return {};
 }

@@ -89,11 +89,13 @@ Parsed<bool> group_type(Cursor& c, const std::string& key, NexthopObjectSpec& sp
       }));
     } else if (is(word, "idle_timer")) {
       c.next();
-      TRY_SET(spec.idle_timer, c.read(word, [&](const std::string& t) { return seconds(t, "invalid idle timer value"); }));
+      TRY_SET(spec.idle_timer,
+              c.read(word, [&](const std::string& t) { return seconds(t, "invalid idle timer value"); }));
     } else if (is(word, "unbalanced_timer")) {
       c.next();
-      TRY_SET(spec.unbalanced_timer,
-              c.read(word, [&](const std::string& t) { return seconds(t, "invalid unbalanced timer value"); }));
+      TRY_SET(spec.unbalanced_timer, c.read(word, [&](const std::string& t) {
+        return seconds(t, "invalid unbalanced timer value");
+      }));
     } else {
       break;
     }
@@ -122,8 +124,10 @@ Parsed<IpCommand> parse_nexthop_change(Cursor& c, IpCommand&& cmd, Verb verb, in
       if (named != AF_UNSPEC) TRY_SET(v, c.value(key));
       TRY_SET(spec.via, ip_address(key, v, named != AF_UNSPEC ? named : spec.family));
       int got = netlink::IpAddress::parse(v)->family;
-      if (spec.family == AF_UNSPEC) spec.family = got;
-      else if (spec.family != got) return invarg("address family mismatch\n", v);
+      if (spec.family == AF_UNSPEC)
+        spec.family = got;
+      else if (spec.family != got)
+        return invarg("address family mismatch\n", v);
     } else if (is(key, "blackhole")) {
       spec.blackhole = true;
       if (spec.family == AF_UNSPEC) spec.family = AF_INET;
@@ -151,9 +155,10 @@ Parsed<IpCommand> parse_nexthop_change(Cursor& c, IpCommand&& cmd, Verb verb, in
 // `dev DEV`, `master DEV` or `vrf NAME`, each by any prefix as ip reads
 // them; true when `key` was one of them (its value read).
 Parsed<bool> device_selector(const std::string& key, Cursor& c, ShowFilter& f) {
-  std::string* target = matches(key, "dev") ? &f.dev : matches(key, "master") ? &f.master
-                        : matches(key, "vrf")                     ? &f.vrf
-                                                                  : nullptr;
+  std::string* target = matches(key, "dev")      ? &f.dev
+                        : matches(key, "master") ? &f.master
+                        : matches(key, "vrf")    ? &f.vrf
+                                                 : nullptr;
   if (!target) return false;
   TRY_SET(*target, c.device(key));
   return true;
@@ -177,7 +182,8 @@ Parsed<IpCommand> parse_nexthop_show(Cursor& c, IpCommand&& cmd, Verb verb, int 
       TRY_SET(cmd.nexthop().id, c.read(key, id_value));
       return std::move(cmd);
     } else if (matches(key, "protocol")) {
-      TRY_SET(f.nexthop_protocol, c.read(key, [](const std::string& t) { return u32_value(t, "invalid protocol value"); }));
+      TRY_SET(f.nexthop_protocol,
+              c.read(key, [](const std::string& t) { return u32_value(t, "invalid protocol value"); }));
     } else if (matches(key, "fdb")) {
       f.nexthop_fdb = true;
     } else if (matches(key, "help")) {
@@ -241,7 +247,8 @@ Parsed<IpCommand> parse_bucket_get(Cursor& c, IpCommand&& cmd) {
       return object_help(Object::nexthop);
     }
   }
-  if (!cmd.nexthop().id.value_or(0) || !cmd.filter().nexthop_bucket_index) return object_help(Object::nexthop);
+  if (!cmd.nexthop().id.value_or(0) || !cmd.filter().nexthop_bucket_index)
+    return object_help(Object::nexthop);
   return std::move(cmd);
 }
 
@@ -249,7 +256,8 @@ Parsed<IpCommand> parse_bucket_get(Cursor& c, IpCommand&& cmd) {
 Parsed<IpCommand> parse_bucket(Cursor& c, IpCommand&& cmd) {
   if (c.done()) return parse_bucket_list(c, std::move(cmd));
   std::string verb = c.next();
-  if (matches(verb, "list") || matches(verb, "show") || matches(verb, "lst")) return parse_bucket_list(c, std::move(cmd));
+  if (matches(verb, "list") || matches(verb, "show") || matches(verb, "lst"))
+    return parse_bucket_list(c, std::move(cmd));
   if (matches(verb, "get")) return parse_bucket_get(c, std::move(cmd));
   if (matches(verb, "help")) return object_help(Object::nexthop);
   return unknown_command(verb, "nexthop");
@@ -264,7 +272,8 @@ NlResult<netlink::NexthopFilter> dump_filter(netlink::Connection& c, const IpCom
   auto index_of = [&](const std::string& name, const char* role) -> NlResult<int> {
     auto index = netlink::resolve_link(c, name);
     if (!index && index.error().code == ENODEV)
-      return NetlinkError{.code = ENODEV, .op = op, .detail = std::string(role) + " '" + name + "' does not exist"};
+      return NetlinkError{
+          .code = ENODEV, .op = op, .detail = std::string(role) + " '" + name + "' does not exist"};
     return index;
   };
   if (!f.dev.empty()) filter.oif = BRISK_TRY(index_of(f.dev, "dev"));
@@ -342,7 +351,8 @@ std::string nexthop_record(const netlink::NexthopEntry& nh, const NexthopView& v
   if (nh.encap) t += route_encap_text(*nh.encap, j).substr(1) + " ";
   if (nh.gateway) {
     j["gateway"] = nh.gateway->to_string();
-    t += "via " + paint(family_paint(nh.gateway->family), nh.gateway->to_string() + " ");  // ip's "%s " in colour
+    t += "via " +
+         paint(family_paint(nh.gateway->family), nh.gateway->to_string() + " ");  // ip's "%s " in colour
   }
   if (nh.oif) {
     j["dev"] = name_of(nh.oif, view.all);
@@ -405,8 +415,10 @@ NlResult<void> show_nexthops(Runner& r, const IpCommand& cmd) {
   for (const auto& nh : found) {
     Json j;
     std::string t = nexthop_record(nh, {.all = all, .details = r.globals().details}, j);
-    if (r.globals().json) r.emit(std::move(j));
-    else r.out() += t;
+    if (r.globals().json)
+      r.emit(std::move(j));
+    else
+      r.out() += t;
   }
   return {};
 }
@@ -416,14 +428,15 @@ NlResult<void> show_nexthop_buckets(Runner& r, const IpCommand& cmd) {
   r.use_json();
   std::vector<netlink::NexthopBucket> found;
   if (cmd.filter().nexthop_bucket_index) {
-    found.push_back(BRISK_TRY(netlink::get_nexthop_bucket(*c, *cmd.nexthop().id, *cmd.filter().nexthop_bucket_index)));
+    found.push_back(
+        BRISK_TRY(netlink::get_nexthop_bucket(*c, *cmd.nexthop().id, *cmd.filter().nexthop_bucket_index)));
   } else {
     auto devices = BRISK_TRY(dump_filter(*c, cmd, false));
     found = BRISK_TRY(netlink::list_nexthop_buckets(*c, {.family = devices.family,
-                                                          .oif = devices.oif,
-                                                          .master = devices.master,
-                                                          .id = cmd.nexthop().id.value_or(0),
-                                                          .nhid = cmd.filter().nexthop_bucket_nhid}));
+                                                         .oif = devices.oif,
+                                                         .master = devices.master,
+                                                         .id = cmd.nexthop().id.value_or(0),
+                                                         .nhid = cmd.filter().nexthop_bucket_nhid}));
   }
   for (const auto& b : found) {
     Json j;
@@ -438,8 +451,10 @@ NlResult<void> show_nexthop_buckets(Runner& r, const IpCommand& cmd) {
     std::vector<std::string> flags = route_flags(b.flags);
     for (const auto& flag : flags) t += flag + " ";
     j["flags"] = flags;
-    if (r.globals().json) r.emit(std::move(j));
-    else r.out() += t + "\n";
+    if (r.globals().json)
+      r.emit(std::move(j));
+    else
+      r.out() += t + "\n";
   }
   return {};
 }
@@ -459,11 +474,14 @@ NlResult<void> flush_nexthops(Runner& r, const IpCommand& cmd) {
     for (const auto& nh : BRISK_TRY(netlink::list_nexthops(*c, filter)))
       if (protocol_selected(cmd, nh) && nh.id) batch.put_nexthop({.id = nh.id}, netlink::NexthopWrite::del);
     for (auto& result : batch.flush()) {
-      if (result) ++flushed;
-      else r.error_line(runtime_message(result.error()));  // ip says so and goes on
+      if (result)
+        ++flushed;
+      else
+        r.error_line(runtime_message(result.error()));  // ip says so and goes on
     }
   }
-  r.out() += flushed ? "Flushed " + std::to_string(flushed) + " nexthops\n" : std::string("Nothing to flush\n");
+  r.out() +=
+      flushed ? "Flushed " + std::to_string(flushed) + " nexthops\n" : std::string("Nothing to flush\n");
   return {};
 }
 

@@ -39,7 +39,8 @@ std::optional<int> named_netns_id(netlink::Connection& conn, const std::string& 
   return *id;
 }
 
-std::string nsid_text(const netlink::NetnsIdEntry& entry, bool deleted, const std::optional<std::string>& name) {
+std::string nsid_text(const netlink::NetnsIdEntry& entry, bool deleted,
+                      const std::optional<std::string>& name) {
   std::string t = deleted ? "Deleted " : "";
   t += entry.nsid < 0 ? "nsid unassigned " : "nsid " + std::to_string(entry.nsid) + " ";
   if (auto current = entry.current_nsid)

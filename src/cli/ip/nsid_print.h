@@ -17,7 +17,8 @@ class NsidNames {
  public:
   // `by_id`: the named namespaces by their ids here, as netns_map_init reads
   // them; `conn` (in the same namespace) looks up ids missing from it.
-  NsidNames(netlink::Connection* conn, std::map<int, std::string> by_id) : conn_(conn), by_id_(std::move(by_id)) {}
+  NsidNames(netlink::Connection* conn, std::map<int, std::string> by_id)
+      : conn_(conn), by_id_(std::move(by_id)) {}
 
   // The name printed beside `entry`: the cached one of its id here (the
   // current-nsid when there is one), which ip then drops from the cache;
@@ -41,8 +42,10 @@ std::optional<int> named_netns_id(netlink::Connection& conn, const std::string& 
 
 // "[Deleted ]nsid N [current-nsid M ](iproute2 netns name: NAME)\n", with
 // "unassigned" for a negative id.
-std::string nsid_text(const netlink::NetnsIdEntry& entry, bool deleted, const std::optional<std::string>& name);
+std::string nsid_text(const netlink::NetnsIdEntry& entry, bool deleted,
+                      const std::optional<std::string>& name);
 // The same as -j prints it (an unassigned id has no key).
-nlohmann::ordered_json nsid_json(const netlink::NetnsIdEntry& entry, bool deleted, const std::optional<std::string>& name);
+nlohmann::ordered_json nsid_json(const netlink::NetnsIdEntry& entry, bool deleted,
+                                 const std::optional<std::string>& name);
 
 }  // namespace brisk::ipcli

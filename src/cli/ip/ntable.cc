@@ -65,14 +65,15 @@ Parsed<IpCommand> parse_ntable_change(Cursor& c, IpCommand&& cmd, int family) {
     std::optional<uint64_t> netlink::NeighTableChange::*field;
   };
   using C = netlink::NeighTableChange;
-  static constexpr U32Key kU32[] = {{"thresh1", &C::thresh1},       {"thresh2", &C::thresh2},
-                                    {"thresh3", &C::thresh3},       {"queue", &C::queue_len},
-                                    {"app_probes", &C::app_probes}, {"ucast_probes", &C::ucast_probes},
+  static constexpr U32Key kU32[] = {{"thresh1", &C::thresh1},           {"thresh2", &C::thresh2},
+                                    {"thresh3", &C::thresh3},           {"queue", &C::queue_len},
+                                    {"app_probes", &C::app_probes},     {"ucast_probes", &C::ucast_probes},
                                     {"mcast_probes", &C::mcast_probes}, {"proxy_queue", &C::proxy_qlen}};
-  static constexpr U64Key kU64[] = {{"gc_int", &C::gc_interval},          {"base_reachable", &C::base_reachable_time},
-                                    {"retrans", &C::retrans_time},        {"gc_stale", &C::gc_staletime},
-                                    {"delay_probe", &C::delay_probe_time}, {"anycast_delay", &C::anycast_delay},
-                                    {"proxy_delay", &C::proxy_delay},      {"locktime", &C::locktime}};
+  static constexpr U64Key kU64[] = {
+      {"gc_int", &C::gc_interval},           {"base_reachable", &C::base_reachable_time},
+      {"retrans", &C::retrans_time},         {"gc_stale", &C::gc_staletime},
+      {"delay_probe", &C::delay_probe_time}, {"anycast_delay", &C::anycast_delay},
+      {"proxy_delay", &C::proxy_delay},      {"locktime", &C::locktime}};
   while (!c.done()) {
     std::string word = c.next();
     if (word == "name") {
@@ -89,15 +90,18 @@ Parsed<IpCommand> parse_ntable_change(Cursor& c, IpCommand&& cmd, int family) {
     }
     auto u32 = std::find_if(std::begin(kU32), std::end(kU32), [&](const U32Key& k) { return word == k.key; });
     auto u64 = std::find_if(std::begin(kU64), std::end(kU64), [&](const U64Key& k) { return word == k.key; });
-    if (u32 != std::end(kU32)) TRY_SET(t.*u32->field, ntable_value<uint32_t>(c, word));
-    else if (u64 != std::end(kU64)) TRY_SET(t.*u64->field, ntable_value<uint64_t>(c, word));
-    else return invarg("unknown", word);
+    if (u32 != std::end(kU32))
+      TRY_SET(t.*u32->field, ntable_value<uint32_t>(c, word));
+    else if (u64 != std::end(kU64))
+      TRY_SET(t.*u64->field, ntable_value<uint64_t>(c, word));
+    else
+      return invarg("unknown", word);
   }
   if (!named) return fatal("Error: argument \"NAME\" is required", 255);  // ip's missarg()
   bool thresholds = t.thresh1 || t.thresh2 || t.thresh3 || t.gc_interval;
-  bool parms = t.base_reachable_time || t.retrans_time || t.gc_staletime || t.delay_probe_time || t.queue_len ||
-               t.app_probes || t.ucast_probes || t.mcast_probes || t.anycast_delay || t.proxy_delay || t.proxy_qlen ||
-               t.locktime;
+  bool parms = t.base_reachable_time || t.retrans_time || t.gc_staletime || t.delay_probe_time ||
+               t.queue_len || t.app_probes || t.ucast_probes || t.mcast_probes || t.anycast_delay ||
+               t.proxy_delay || t.proxy_qlen || t.locktime;
   if (!thresholds && !parms) return fatal("Not enough information: changeable attributes required.", 255);
   return std::move(cmd);
 }
@@ -207,7 +211,9 @@ void print_ntable(const netlink::NeighTableInfo& t, const Globals& g, const Link
 NlResult<int> ntable_device(netlink::Connection& conn, const std::string& dev, bool show) {
   auto index = netlink::resolve_link(conn, dev);
   if (index || index.error().code != ENODEV) return index;
-  if (show) return netlink::NetlinkError{.code = ENODEV, .op = "ntable show", .detail = "dev '" + dev + "' does not exist"};
+  if (show)
+    return netlink::NetlinkError{
+        .code = ENODEV, .op = "ntable show", .detail = "dev '" + dev + "' does not exist"};
   return netlink::NetlinkError{.code = ENODEV, .op = "link", .object = dev};
 }
 
@@ -251,8 +257,10 @@ NlResult<void> show_ntables(Runner& r, const IpCommand& cmd) {
     Json j;
     DetailPrinter out(g.json ? nullptr : &text, g.json ? &j : nullptr);
     print_ntable(t, g, all, out);
-    if (g.json) r.emit(std::move(j));
-    else r.out() += text;
+    if (g.json)
+      r.emit(std::move(j));
+    else
+      r.out() += text;
   }
   return {};
 }

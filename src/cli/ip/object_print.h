@@ -11,9 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "brisk/netlink/nexthop.h"
-
 #include "brisk/netlink/netconf.h"
+#include "brisk/netlink/nexthop.h"
 #include "cli/ip/runner.h"
 
 namespace brisk::ipcli {
@@ -56,15 +55,16 @@ std::string nexthop_record(const netlink::NexthopEntry& nh, const NexthopView& v
 // A family's settings on a device (or all, default) as ip netconf and
 // ip monitor netconf print them, "Deleted " first for a removal; `name`
 // names a device by its ifindex.
-std::string netconf_record(const netlink::NetconfInfo& c, bool deleted, const std::function<std::string(int)>& name,
-                           Json& j);
+std::string netconf_record(const netlink::NetconfInfo& c, bool deleted,
+                           const std::function<std::string(int)>& name, Json& j);
 
 // An address label's line as ip addrlabel prints it.
 std::string addrlabel_record(const netlink::AddrLabelInfo& l, const Links& all, Json& j);
 
 // A neighbour line; with_dev: " dev NAME" (no dev filter).
 // ip's neighbour line; `stats` (-s) adds the cache's ages and probes.
-std::string neigh_record(const netlink::NeighbourInfo& n, const Links& all, bool with_dev, Json& j, bool stats = false);
+std::string neigh_record(const netlink::NeighbourInfo& n, const Links& all, bool with_dev, Json& j,
+                         bool stats = false);
 
 // A rule's line as ip rule show prints it, "Deleted " first for a removal.
 std::string rule_record(const netlink::RuleInfo& rule, bool deleted, const Globals& g, Json& j);

@@ -30,7 +30,8 @@ Failure<UsageError> invalid(const std::string& what, const std::string& value) {
 }
 
 Failure<UsageError> refused(std::string text, int exit_code) {
-  return fail(UsageError{.message = std::move(text), .exact = true, .exit_code = exit_code, .line_failure = true});
+  return fail(
+      UsageError{.message = std::move(text), .exact = true, .exit_code = exit_code, .line_failure = true});
 }
 
 Failure<UsageError> unknown_command(const std::string& verb, const std::string& object) {
@@ -47,7 +48,8 @@ Failure<UsageError> invarg(const std::string& what, const std::string& value) {
 
 Parsed<std::string> link_name(const std::string& key, const std::string& text) {
   if (auto ok = netlink::validate_link_name(text, "name"); !ok) {
-    if (text.size() > 15) return usage("argument \"" + text + "\" is wrong: \"" + key + "\" not a valid ifname");
+    if (text.size() > 15)
+      return usage("argument \"" + text + "\" is wrong: \"" + key + "\" not a valid ifname");
     return invalid("\"" + key + "\" not a valid ifname", text);
   }
   return text;
@@ -71,7 +73,8 @@ Parsed<std::string> ll_address(const std::string& text) {
     std::string part(rest.substr(0, colon));
     unsigned byte = 0;
     // sscanf's %x, as ip reads each part: "0x1f", " 2" and "2zz" pass.
-    if (std::sscanf(part.c_str(), "%x", &byte) != 1 || byte > 255) return refused("\"" + part + "\" is invalid lladdr.");
+    if (std::sscanf(part.c_str(), "%x", &byte) != 1 || byte > 255)
+      return refused("\"" + part + "\" is invalid lladdr.");
     bytes.push_back(byte);
     if (colon == std::string_view::npos) break;
     rest.remove_prefix(colon + 1);
@@ -79,8 +82,8 @@ Parsed<std::string> ll_address(const std::string& text) {
   if (text.find('.') != std::string::npos || bytes.size() != 6)
     return invalid("brisk takes a 6-byte link-layer address", text);
   char canonical[18];
-  std::snprintf(canonical, sizeof canonical, "%02x:%02x:%02x:%02x:%02x:%02x", bytes[0], bytes[1], bytes[2], bytes[3],
-                bytes[4], bytes[5]);
+  std::snprintf(canonical, sizeof canonical, "%02x:%02x:%02x:%02x:%02x:%02x", bytes[0], bytes[1], bytes[2],
+                bytes[3], bytes[4], bytes[5]);
   return std::string(canonical);
 }
 
@@ -95,8 +98,9 @@ const char* family_words(int family) { return family == AF_UNSPEC ? "any valid" 
 Parsed<std::string> ip_address(const std::string&, const std::string& text, int family) {
   auto parsed = netlink::IpAddress::parse(text);
   if (!parsed || (family != AF_UNSPEC && parsed->family != family))
-    return fatal(std::string("Error: ") + family_words(family) + " address is expected rather than \"" + text + "\".",
-                 1);
+    return fatal(
+        std::string("Error: ") + family_words(family) + " address is expected rather than \"" + text + "\".",
+        1);
   return text;
 }
 
@@ -106,8 +110,9 @@ Parsed<std::string> ip_prefix(const std::string&, const std::string& text, int f
     return fatal("Error: \"" + text + "\" may be inet prefix, but it is not allowed in this context.", 1);
   auto parsed = netlink::IpPrefix::parse(text);
   if (!parsed || (family != AF_UNSPEC && parsed->address.family != family))
-    return fatal(std::string("Error: ") + family_words(family) + " prefix is expected rather than \"" + text + "\".",
-                 1);
+    return fatal(
+        std::string("Error: ") + family_words(family) + " prefix is expected rather than \"" + text + "\".",
+        1);
   return text;
 }
 
@@ -121,7 +126,8 @@ Parsed<bool> one_of_off_on(const std::string& key, const std::string& text) {
   if (matches(text, "off")) return false;
   if (matches(text, "on")) return true;
   // ip's parser returns -EINVAL, which a single command exits with.
-  return refused("Error: argument of \"" + key + "\" must be one of \"off\", \"on\", not \"" + text + "\"", EINVAL);
+  return refused("Error: argument of \"" + key + "\" must be one of \"off\", \"on\", not \"" + text + "\"",
+                 EINVAL);
 }
 
 Parsed<uint8_t> scope_value(const std::string& text) {
@@ -142,7 +148,8 @@ Parsed<std::optional<uint8_t>> protocol_selector(const std::string& text) {
 
 Parsed<std::string> Cursor::value(const std::string&) {
   // ip's incomplete_command().
-  if (done()) return fail(UsageError{.message = "Command line is not complete. Try option \"help\"", .exact = true});
+  if (done())
+    return fail(UsageError{.message = "Command line is not complete. Try option \"help\"", .exact = true});
   return next();
 }
 

@@ -24,7 +24,9 @@ Failure<UsageError> object_help(Object object);
 
 // word == keyword, without the strlen and compare() of std::string's
 // operator== on a literal: each word of a batch line meets a chain of these.
-inline bool is(const std::string& word, std::string_view keyword) { return std::string_view(word) == keyword; }
+inline bool is(const std::string& word, std::string_view keyword) {
+  return std::string_view(word) == keyword;
+}
 
 // ip's matches(): a non-empty prefix of the keyword. Inline, so that a
 // literal keyword's length is known where it is called, not measured.

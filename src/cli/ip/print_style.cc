@@ -1,7 +1,7 @@
 #include "cli/ip/print_style.h"
 
-#include <sys/socket.h>
 #include <linux/if.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -15,7 +15,8 @@ PrintStyle current;
 
 // ip's palettes (lib/color.c), by Paint: light, then dark backgrounds.
 constexpr const char* kLight[] = {"\033[36m", "\033[33m", "\033[35m", "\033[34m", "\033[32m", "\033[31m"};
-constexpr const char* kDark[] = {"\033[1;36m", "\033[1;33m", "\033[1;35m", "\033[1;34m", "\033[1;32m", "\033[1;31m"};
+constexpr const char* kDark[] = {"\033[1;36m", "\033[1;33m", "\033[1;35m",
+                                 "\033[1;34m", "\033[1;32m", "\033[1;31m"};
 constexpr const char* kClear = "\033[0m";
 
 // COLORFGBG is "FG;BG" or "FG;X;BG"; its last field 0-6 or 8 is a dark background.
@@ -31,7 +32,8 @@ const PrintStyle& print_style() { return current; }
 
 PrintStyle style_of(const Globals& g) {
   PrintStyle style{.numeric = g.numeric, .human = g.human, .iec = g.iec};
-  if (!g.json && (g.color == ColorMode::always || (g.color == ColorMode::automatic && ::isatty(STDOUT_FILENO)))) {
+  if (!g.json &&
+      (g.color == ColorMode::always || (g.color == ColorMode::automatic && ::isatty(STDOUT_FILENO)))) {
     style.color = true;
     style.dark = dark_background();
   }
@@ -99,8 +101,8 @@ std::string human_count(uint64_t count) {
   for (uint64_t limit = 10; precision > 0; --precision, limit *= 10)
     if (count / scale < limit) break;
   char text[64];
-  std::snprintf(text, sizeof text, "%.*f%c%s", precision, static_cast<double>(count) / static_cast<double>(scale),
-                *unit, current.iec ? "i" : "");
+  std::snprintf(text, sizeof text, "%.*f%c%s", precision,
+                static_cast<double>(count) / static_cast<double>(scale), *unit, current.iec ? "i" : "");
   return text;
 }
 

@@ -15,11 +15,11 @@
 namespace brisk::ipcli {
 
 struct PrintStyle {
-  bool color = false;      // wrap names and addresses in ip's colours (-c, not with -j)
-  bool dark = false;       // the dark-background palette: COLORFGBG's background is 0-6 or 8
-  bool numeric = false;    // -N: tables, protocols, scopes, types and groups as numbers
-  bool human = false;      // -h: counters as 1.23M
-  bool iec = false;        // -iec: with -h, powers of 1024 ("Mi")
+  bool color = false;    // wrap names and addresses in ip's colours (-c, not with -j)
+  bool dark = false;     // the dark-background palette: COLORFGBG's background is 0-6 or 8
+  bool numeric = false;  // -N: tables, protocols, scopes, types and groups as numbers
+  bool human = false;    // -h: counters as 1.23M
+  bool iec = false;      // -iec: with -h, powers of 1024 ("Mi")
 };
 
 const PrintStyle& print_style();

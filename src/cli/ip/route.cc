@@ -110,8 +110,10 @@ Parsed<IpCommand> parse_route_change(Cursor& c, IpCommand&& cmd, Verb verb, int 
     }
     if (matches(key, "help")) return object_help(Object::route);
     if (!spec.prefix.empty()) return garbage("to", key);
-    if (is(key, "default") || is(key, "all") || is(key, "any")) spec.prefix = "default";
-    else TRY_SET(spec.prefix, ip_prefix("to", key, family));
+    if (is(key, "default") || is(key, "all") || is(key, "any"))
+      spec.prefix = "default";
+    else
+      TRY_SET(spec.prefix, ip_prefix("to", key, family));
     return true;
   };
   // In iproute_modify's order: where a word is a prefix of two keywords
@@ -205,8 +207,8 @@ Parsed<IpCommand> parse_route_change(Cursor& c, IpCommand&& cmd, Verb verb, int 
   if (!table_given && (spec.type == RouteType::local || spec.type == RouteType::broadcast ||
                        spec.type == RouteType::nat || spec.type == RouteType::anycast))
     spec.table = RT_TABLE_LOCAL;
-  if (verb != Verb::route_del && spec.type == netlink::RouteType::unicast && spec.via.empty() && spec.dev.empty() &&
-      spec.nexthops.empty() && !spec.nhid)
+  if (verb != Verb::route_del && spec.type == netlink::RouteType::unicast && spec.via.empty() &&
+      spec.dev.empty() && spec.nexthops.empty() && !spec.nhid)
     return usage("not enough information: \"via\" or \"dev\" is required");
   return cmd;
 }
@@ -254,7 +256,8 @@ Parsed<IpCommand> parse_route_show(Cursor& c, IpCommand&& cmd) {
       // ip's mask: a half the text leaves out ("/TO" or "FROM/") matches any.
       m.realm_mask = ~0u;
       if ((m.realms & 0xffff) == 0 && v.back() == '/') m.realm_mask &= ~0xffffu;
-      if ((m.realms & 0xffff0000u) == 0 && (v.find('/') == std::string::npos || v[0] == '/')) m.realm_mask &= ~0xffff0000u;
+      if ((m.realms & 0xffff0000u) == 0 && (v.find('/') == std::string::npos || v[0] == '/'))
+        m.realm_mask &= ~0xffff0000u;
     } else if (matches(key, "from")) {
       TRY_SET(v, c.value(key));
       TRY_SET(std::ignore, prefix_selector(c, v, family, m.src_root, m.src_match));
@@ -295,8 +298,8 @@ Parsed<IpCommand> parse_route_show(Cursor& c, IpCommand&& cmd) {
       if (matches(key, "to")) TRY_SET(key, c.value(key));
       TRY_SET(std::ignore, prefix_selector(c, key, family, m.root, m.match));
     }
-    any |= m.root || m.match || m.via || m.prefsrc || m.tos || m.mark || m.metric || !m.iif.empty() || m.src_root ||
-           m.src_match || m.realm_mask || !m.vrf.empty() || m.cloned;
+    any |= m.root || m.match || m.via || m.prefsrc || m.tos || m.mark || m.metric || !m.iif.empty() ||
+           m.src_root || m.src_match || m.realm_mask || !m.vrf.empty() || m.cloned;
   }
   if (any) cmd.filter().route_match = std::make_shared<const RouteMatch>(std::move(m));
   return cmd;
@@ -386,7 +389,6 @@ Parsed<IpCommand> parse_route_get(Cursor& c, IpCommand&& cmd) {
   return cmd;
 }
 
-
 // ip prints a full-length prefix without "/len".
 std::string dst_text(const netlink::IpPrefix& p) {
   if (p.length == 0) return "default";
@@ -402,7 +404,8 @@ Parsed<IpCommand> parse_route(Cursor& c, IpCommand&& cmd, int family) {
   std::string verb = c.next();
   if (matches(verb, "add")) return parse_route_change(c, std::move(cmd), Verb::route_add, family);
   if (matches(verb, "replace")) return parse_route_change(c, std::move(cmd), Verb::route_replace, family);
-  if (matches(verb, "change") || verb == "chg") return parse_route_change(c, std::move(cmd), Verb::route_change, family);
+  if (matches(verb, "change") || verb == "chg")
+    return parse_route_change(c, std::move(cmd), Verb::route_change, family);
   if (matches(verb, "prepend")) return parse_route_change(c, std::move(cmd), Verb::route_prepend, family);
   if (matches(verb, "append")) return parse_route_change(c, std::move(cmd), Verb::route_append, family);
   if (matches(verb, "flush")) {
@@ -412,7 +415,8 @@ Parsed<IpCommand> parse_route(Cursor& c, IpCommand&& cmd, int family) {
     return flush;
   }
   if (matches(verb, "delete")) return parse_route_change(c, std::move(cmd), Verb::route_del, family);
-  if (matches(verb, "list") || matches(verb, "show") || matches(verb, "lst")) return parse_route_show(c, std::move(cmd));
+  if (matches(verb, "list") || matches(verb, "show") || matches(verb, "lst"))
+    return parse_route_show(c, std::move(cmd));
   if (matches(verb, "get")) return parse_route_get(c, std::move(cmd));
   if (matches(verb, "save")) {
     auto save = parse_route_show(c, std::move(cmd));
@@ -441,16 +445,19 @@ NlResult<void> get_route(Runner& runner, const IpCommand& cmd) {
   auto print = [&](const netlink::RouteInfo& r) {
     Json j;
     std::string t = route_record(r, view, j);
-    if (g.json) runner.emit(std::move(j));
-    else runner.out() += t;
+    if (g.json)
+      runner.emit(std::move(j));
+    else
+      runner.out() += t;
   };
   auto r = BRISK_TRY(netlink::get_route(*c, get.query));
   if (get.connected && get.query.from.empty()) {
     // ip prints the answer, then asks the same again and prints that too
     // (its rewrite of the answer into a second query goes unused).
     print(r);
-    if (!r.prefsrc && !r.src) return netlink::NetlinkError{.code = EINVAL, .op = "route get", .object = get.query.to,
-                                                  .detail = "Failed to connect the route"};
+    if (!r.prefsrc && !r.src)
+      return netlink::NetlinkError{
+          .code = EINVAL, .op = "route get", .object = get.query.to, .detail = "Failed to connect the route"};
     r = BRISK_TRY(netlink::get_route(*c, get.query));
   }
   print(r);
@@ -458,11 +465,17 @@ NlResult<void> get_route(Runner& runner, const IpCommand& cmd) {
 }
 
 std::vector<std::string> route_flags(uint32_t bits) {
-  static constexpr std::pair<uint32_t, const char*> kNames[] = {
-      {RTNH_F_DEAD, "dead"},           {RTNH_F_ONLINK, "onlink"},       {RTNH_F_PERVASIVE, "pervasive"},
-      {RTNH_F_OFFLOAD, "offload"},     {RTNH_F_TRAP, "trap"},           {RTM_F_NOTIFY, "notify"},
-      {RTNH_F_LINKDOWN, "linkdown"},   {RTNH_F_UNRESOLVED, "unresolved"}, {RTM_F_OFFLOAD, "rt_offload"},
-      {RTM_F_TRAP, "rt_trap"},         {RTM_F_OFFLOAD_FAILED, "rt_offload_failed"}};
+  static constexpr std::pair<uint32_t, const char*> kNames[] = {{RTNH_F_DEAD, "dead"},
+                                                                {RTNH_F_ONLINK, "onlink"},
+                                                                {RTNH_F_PERVASIVE, "pervasive"},
+                                                                {RTNH_F_OFFLOAD, "offload"},
+                                                                {RTNH_F_TRAP, "trap"},
+                                                                {RTM_F_NOTIFY, "notify"},
+                                                                {RTNH_F_LINKDOWN, "linkdown"},
+                                                                {RTNH_F_UNRESOLVED, "unresolved"},
+                                                                {RTM_F_OFFLOAD, "rt_offload"},
+                                                                {RTM_F_TRAP, "rt_trap"},
+                                                                {RTM_F_OFFLOAD_FAILED, "rt_offload_failed"}};
   std::vector<std::string> flags;
   for (auto [bit, name] : kNames)
     if (bits & bit) flags.emplace_back(name);
@@ -477,7 +490,8 @@ NlResult<int> selector_device(netlink::Connection& c, const std::string& name, c
   auto index = netlink::resolve_link(c, name);
   if (!index) {
     index.error().op = "route list";
-    if (index.error().code == ENODEV) index.error().detail = std::string(role) + " '" + name + "' does not exist";
+    if (index.error().code == ENODEV)
+      index.error().detail = std::string(role) + " '" + name + "' does not exist";
   }
   return index;
 }
@@ -490,9 +504,11 @@ NlResult<uint32_t> vrf_table(netlink::Connection& c, const std::string& name, co
   auto vrf = netlink::get_link(c, name, {.details = true});
   std::optional<uint32_t> table;
   if (vrf && vrf->kind == "vrf" && vrf->details)
-    if (auto data = netlink::Attributes::parse(vrf->details->info_data, kVrf)) table = data->u32(IFLA_VRF_TABLE);
+    if (auto data = netlink::Attributes::parse(vrf->details->info_data, kVrf))
+      table = data->u32(IFLA_VRF_TABLE);
   if (!table || !*table)
-    return netlink::NetlinkError{.code = ENODEV, .op = op, .object = name, .detail = "route vrf '" + name + "' does not exist"};
+    return netlink::NetlinkError{
+        .code = ENODEV, .op = op, .object = name, .detail = "route vrf '" + name + "' does not exist"};
   return *table;
 }
 
@@ -501,7 +517,9 @@ NlResult<RouteSelection> route_selection(netlink::Connection& c, const IpCommand
   uint32_t table = cmd.route().table;
   if (m && !m->vrf.empty()) table = BRISK_TRY(vrf_table(c, m->vrf, "route list"));
   bool every_table = table == RT_TABLE_UNSPEC;
-  RouteSelection s{.filter = {.family = cmd.family != AF_UNSPEC ? cmd.family : every_table ? AF_UNSPEC : AF_INET,
+  RouteSelection s{.filter = {.family = cmd.family != AF_UNSPEC ? cmd.family
+                                        : every_table           ? AF_UNSPEC
+                                                                : AF_INET,
                               .table = table,
                               .dev = cmd.route().dev,
                               .cloned = m && m->cloned}};
@@ -513,7 +531,8 @@ NlResult<RouteSelection> route_selection(netlink::Connection& c, const IpCommand
 bool RouteSelection::keeps(const IpCommand& cmd, const netlink::RouteInfo& r) const {
   // The kernel answers a family with no route dump of its own (-0, -B) with every family's.
   return (filter.family == AF_UNSPEC || r.dst.address.family == filter.family) &&
-         (!cmd.filter().protocol || r.protocol == *cmd.filter().protocol) && (!cmd.filter().route_scope || r.scope == *cmd.filter().route_scope) &&
+         (!cmd.filter().protocol || r.protocol == *cmd.filter().protocol) &&
+         (!cmd.filter().route_scope || r.scope == *cmd.filter().route_scope) &&
          (!cmd.filter().route_type || r.type == *cmd.filter().route_type) &&
          (!cmd.filter().route_match || route_selected(*cmd.filter().route_match, r, iif));
 }
@@ -542,8 +561,11 @@ NlResult<std::vector<netlink::RouteInfo>> selected_routes(netlink::Connection& c
 RouteView selection_view(const IpCommand& cmd, const Globals& g, const Links& all,
                          const std::map<uint32_t, netlink::NexthopEntry>* nexthops) {
   const RouteMatch* match = cmd.filter().route_match.get();
-  return {.globals = g, .all = all, .every_table = cmd.route().table == RT_TABLE_UNSPEC,
-          .dev_fixed = !cmd.route().dev.empty(), .protocol_fixed = cmd.filter().protocol.has_value(),
+  return {.globals = g,
+          .all = all,
+          .every_table = cmd.route().table == RT_TABLE_UNSPEC,
+          .dev_fixed = !cmd.route().dev.empty(),
+          .protocol_fixed = cmd.filter().protocol.has_value(),
           .scope_fixed = cmd.filter().route_scope.has_value(),
           .tos_fixed = match && match->tos,
           .via_fixed = match && names_host(match->via),
@@ -565,16 +587,17 @@ NlResult<void> flush_routes(Runner& runner, const IpCommand& cmd) {
         Json ignored;
         runner.out() += route_record(r, selection_view(cmd, g, all, nullptr), ignored);
       }
-      batch.delete_route({.prefix = r.dst.to_string(),
-                          .via = r.gateway ? r.gateway->to_string() : std::string(),
-                          .dev = r.oif ? name_of(r.oif, all) : std::string(),
-                          .metric = r.metric,
-                          .table = r.table,
-                          .protocol = r.protocol,
-                          .type = static_cast<netlink::RouteType>(r.type),
-                          .tos = r.tos,
-                          // an IPv6 route is keyed by its source prefix too
-                          .from = r.src && r.src_len ? netlink::IpPrefix{*r.src, r.src_len}.to_string() : std::string()});
+      batch.delete_route(
+          {.prefix = r.dst.to_string(),
+           .via = r.gateway ? r.gateway->to_string() : std::string(),
+           .dev = r.oif ? name_of(r.oif, all) : std::string(),
+           .metric = r.metric,
+           .table = r.table,
+           .protocol = r.protocol,
+           .type = static_cast<netlink::RouteType>(r.type),
+           .tos = r.tos,
+           // an IPv6 route is keyed by its source prefix too
+           .from = r.src && r.src_len ? netlink::IpPrefix{*r.src, r.src_len}.to_string() : std::string()});
     }
     for (auto& result : batch.flush()) {
       // A route that went with another (an IPv6 one with its address) is fine.
@@ -595,12 +618,20 @@ std::string hex(uint32_t value) {
 // A cloned IPv4 route's routing-cache flags (RTCF_*, rtm_flags' upper half),
 // as ip's print_cache_flags() writes them: "\n    cache <local,brd> ".
 void cache_flags(uint32_t flags, Json& j, std::string& t) {
-  static constexpr std::pair<uint32_t, const char*> kNames[] = {
-      {RTCF_LOCAL, "local"},           {RTCF_REJECT, "reject"},       {RTCF_MULTICAST, "mc"},
-      {RTCF_BROADCAST, "brd"},         {RTCF_DNAT, "dst-nat"},        {RTCF_SNAT, "src-nat"},
-      {RTCF_MASQ, "masq"},             {RTCF_DIRECTDST, "dst-direct"}, {RTCF_DIRECTSRC, "src-direct"},
-      {RTCF_REDIRECTED, "redirected"}, {RTCF_DOREDIRECT, "redirect"}, {RTCF_FAST, "fastroute"},
-      {RTCF_NOTIFY, "notify"},         {RTCF_TPROXY, "proxy"}};
+  static constexpr std::pair<uint32_t, const char*> kNames[] = {{RTCF_LOCAL, "local"},
+                                                                {RTCF_REJECT, "reject"},
+                                                                {RTCF_MULTICAST, "mc"},
+                                                                {RTCF_BROADCAST, "brd"},
+                                                                {RTCF_DNAT, "dst-nat"},
+                                                                {RTCF_SNAT, "src-nat"},
+                                                                {RTCF_MASQ, "masq"},
+                                                                {RTCF_DIRECTDST, "dst-direct"},
+                                                                {RTCF_DIRECTSRC, "src-direct"},
+                                                                {RTCF_REDIRECTED, "redirected"},
+                                                                {RTCF_DOREDIRECT, "redirect"},
+                                                                {RTCF_FAST, "fastroute"},
+                                                                {RTCF_NOTIFY, "notify"},
+                                                                {RTCF_TPROXY, "proxy"}};
   flags &= ~0xffffu;
   Json names = Json::array();
   t += " \n    cache";
@@ -655,7 +686,8 @@ std::string route_record(const netlink::RouteInfo& r, const RouteView& view, Jso
   }
   if (r.encap) t += route_encap_text(*r.encap, j);
   if (r.tos && !view.tos_fixed) field(j, t, "tos", "tos", dsfield_name(r.tos));
-  if (r.gateway && !view.via_fixed) painted_field(j, t, "gateway", "via", family_paint(r.gateway->family), r.gateway->to_string());
+  if (r.gateway && !view.via_fixed)
+    painted_field(j, t, "gateway", "via", family_paint(r.gateway->family), r.gateway->to_string());
   if (r.oif && !view.dev_fixed) painted_field(j, t, "dev", "dev", Paint::ifname, name_of(r.oif, view.all));
   if (view.every_table && (r.table != RT_TABLE_MAIN || view.globals.details))
     field(j, t, "table", "table", table_name(r.table));
@@ -694,8 +726,8 @@ std::string route_record(const netlink::RouteInfo& r, const RouteView& view, Jso
   std::string end = " ";
   if (r.pref) {  // IPv6: ip ends the line with it, without the trailing space
     static const std::map<uint8_t, const char*> kPrefs{{ICMPV6_ROUTER_PREF_LOW, "low"},
-                                                        {ICMPV6_ROUTER_PREF_MEDIUM, "medium"},
-                                                        {ICMPV6_ROUTER_PREF_HIGH, "high"}};
+                                                       {ICMPV6_ROUTER_PREF_MEDIUM, "medium"},
+                                                       {ICMPV6_ROUTER_PREF_HIGH, "high"}};
     auto name = kPrefs.find(*r.pref);
     if (name != kPrefs.end()) {
       j["pref"] = name->second;
@@ -722,7 +754,8 @@ std::string route_record(const netlink::RouteInfo& r, const RouteView& view, Jso
     for (const auto& nh : r.nexthops) {
       Json h;
       std::string line = "\tnexthop";
-      if (nh.gateway) painted_field(h, line, "gateway", "via", family_paint(nh.gateway->family), nh.gateway->to_string());
+      if (nh.gateway)
+        painted_field(h, line, "gateway", "via", family_paint(nh.gateway->family), nh.gateway->to_string());
       if (nh.realms) print_flow(*nh.realms, h, line);
       if (nh.oif) field(h, line, "dev", "dev", name_of(nh.oif, view.all));
       h["weight"] = nh.weight;
@@ -753,8 +786,10 @@ NlResult<void> show_routes(Runner& runner, const IpCommand& cmd) {
   for (const auto& r : BRISK_TRY(selected_routes(*c, cmd))) {
     Json j;
     std::string t = route_record(r, view, j);
-    if (g.json) runner.emit(std::move(j));
-    else runner.out() += t;
+    if (g.json)
+      runner.emit(std::move(j));
+    else
+      runner.out() += t;
   }
   return {};
 }

@@ -12,11 +12,16 @@ namespace {
 
 // ip's read_encap_type(); 0 for a word that names none.
 uint16_t encap_type(const std::string& word) {
-  static const std::pair<const char*, uint16_t> kTypes[] = {
-      {"mpls", LWTUNNEL_ENCAP_MPLS}, {"ip", LWTUNNEL_ENCAP_IP},     {"ip6", LWTUNNEL_ENCAP_IP6},
-      {"ila", LWTUNNEL_ENCAP_ILA},   {"bpf", LWTUNNEL_ENCAP_BPF},   {"seg6", LWTUNNEL_ENCAP_SEG6},
-      {"seg6local", LWTUNNEL_ENCAP_SEG6_LOCAL}, {"rpl", LWTUNNEL_ENCAP_RPL}, {"ioam6", LWTUNNEL_ENCAP_IOAM6},
-      {"xfrm", LWTUNNEL_ENCAP_XFRM}};
+  static const std::pair<const char*, uint16_t> kTypes[] = {{"mpls", LWTUNNEL_ENCAP_MPLS},
+                                                            {"ip", LWTUNNEL_ENCAP_IP},
+                                                            {"ip6", LWTUNNEL_ENCAP_IP6},
+                                                            {"ila", LWTUNNEL_ENCAP_ILA},
+                                                            {"bpf", LWTUNNEL_ENCAP_BPF},
+                                                            {"seg6", LWTUNNEL_ENCAP_SEG6},
+                                                            {"seg6local", LWTUNNEL_ENCAP_SEG6_LOCAL},
+                                                            {"rpl", LWTUNNEL_ENCAP_RPL},
+                                                            {"ioam6", LWTUNNEL_ENCAP_IOAM6},
+                                                            {"xfrm", LWTUNNEL_ENCAP_XFRM}};
   for (auto [name, type] : kTypes)
     if (word == name) return type;
   return 0;
@@ -24,17 +29,28 @@ uint16_t encap_type(const std::string& word) {
 
 const char* encap_name(uint16_t type) {
   switch (type) {
-    case LWTUNNEL_ENCAP_MPLS: return "mpls";
-    case LWTUNNEL_ENCAP_IP: return "ip";
-    case LWTUNNEL_ENCAP_IP6: return "ip6";
-    case LWTUNNEL_ENCAP_ILA: return "ila";
-    case LWTUNNEL_ENCAP_BPF: return "bpf";
-    case LWTUNNEL_ENCAP_SEG6: return "seg6";
-    case LWTUNNEL_ENCAP_SEG6_LOCAL: return "seg6local";
-    case LWTUNNEL_ENCAP_RPL: return "rpl";
-    case LWTUNNEL_ENCAP_IOAM6: return "ioam6";
-    case LWTUNNEL_ENCAP_XFRM: return "xfrm";
-    default: return "unknown";
+    case LWTUNNEL_ENCAP_MPLS:
+      return "mpls";
+    case LWTUNNEL_ENCAP_IP:
+      return "ip";
+    case LWTUNNEL_ENCAP_IP6:
+      return "ip6";
+    case LWTUNNEL_ENCAP_ILA:
+      return "ila";
+    case LWTUNNEL_ENCAP_BPF:
+      return "bpf";
+    case LWTUNNEL_ENCAP_SEG6:
+      return "seg6";
+    case LWTUNNEL_ENCAP_SEG6_LOCAL:
+      return "seg6local";
+    case LWTUNNEL_ENCAP_RPL:
+      return "rpl";
+    case LWTUNNEL_ENCAP_IOAM6:
+      return "ioam6";
+    case LWTUNNEL_ENCAP_XFRM:
+      return "xfrm";
+    default:
+      return "unknown";
   }
 }
 
@@ -43,7 +59,8 @@ std::optional<std::vector<uint32_t>> mpls_labels(const std::string& text) {
   std::vector<uint32_t> labels;
   for (std::size_t from = 0;;) {
     std::size_t slash = text.find('/', from);
-    auto label = unsigned_any_base(text.substr(from, slash == std::string::npos ? std::string::npos : slash - from));
+    auto label =
+        unsigned_any_base(text.substr(from, slash == std::string::npos ? std::string::npos : slash - from));
     if (!label || *label >= (1u << 20)) return std::nullopt;
     labels.push_back(static_cast<uint32_t>(*label));
     if (slash == std::string::npos) return labels;
@@ -60,14 +77,15 @@ Parsed<bool> ip_keywords(Cursor& c, netlink::RouteEncap& e) {
   std::vector<std::string> seen;
   while (!c.done()) {
     std::string key = c.peek();
-    bool known = key == "id" || key == "dst" || key == "src" || key == tos_word || key == ttl_word || key == "key" ||
-                 key == "csum" || key == "seq";
+    bool known = key == "id" || key == "dst" || key == "src" || key == tos_word || key == ttl_word ||
+                 key == "key" || key == "csum" || key == "seq";
     if (key == "geneve_opts" || key == "vxlan_opts" || key == "erspan_opts")
       return usage("brisk does not encode \"" + key + "\" in an encap");
     if (!known) return true;  // the route's own keyword: ip's encap parser stops there
     c.next();
     bool flag = key == "key" || key == "csum" || key == "seq";
-    if (std::find(seen.begin(), seen.end(), key) != seen.end()) return garbage(key, flag ? key : c.done() ? key : c.peek());
+    if (std::find(seen.begin(), seen.end(), key) != seen.end())
+      return garbage(key, flag ? key : c.done() ? key : c.peek());
     seen.push_back(key);
     if (key == "id") {
       TRY_SET(e.id, c.read(key, [](const std::string& text) -> Parsed<uint64_t> {

@@ -85,7 +85,8 @@ bool route_selected(const RouteMatch& m, const netlink::RouteInfo& r, int iif) {
     if (m.src_match && !match_passes(*m.src_match, family, src, r.src_len)) return false;
   }
   if ((r.realms.value_or(0) ^ m.realms) & m.realm_mask) return false;
-  if (!m.vrf.empty() && (r.type == RTN_LOCAL || r.type == RTN_BROADCAST)) return false;  // ip's typemask for vrf
+  if (!m.vrf.empty() && (r.type == RTN_LOCAL || r.type == RTN_BROADCAST))
+    return false;  // ip's typemask for vrf
   if (m.via && !address_passes(*m.via, family, r.gateway ? &*r.gateway : nullptr)) return false;
   if (m.prefsrc && !address_passes(*m.prefsrc, family, r.prefsrc ? &*r.prefsrc : nullptr)) return false;
   if (m.tos && r.tos != *m.tos) return false;

@@ -1,7 +1,6 @@
 #include "cli/ip/route_metrics.h"
 
 #include <linux/rtnetlink.h>
-
 #include <strings.h>
 
 #include <algorithm>
@@ -15,9 +14,9 @@ namespace {
 
 // ip's mx_names, by RTAX_*.
 constexpr const char* kNames[RTAX_MAX + 1] = {
-    nullptr,    nullptr,    "mtu",       "window",   "rtt",      "rttvar",   "ssthresh",
-    "cwnd",     "advmss",   "reordering", "hoplimit", "initcwnd", "features", "rto_min",
-    "initrwnd", "quickack", "congctl",   "fastopen_no_cookie"};
+    nullptr,    nullptr,   "mtu",      "window",     "rtt",      "rttvar",
+    "ssthresh", "cwnd",    "advmss",   "reordering", "hoplimit", "initcwnd",
+    "features", "rto_min", "initrwnd", "quickack",   "congctl",  "fastopen_no_cookie"};
 
 // ip's get_time_rtt(): milliseconds, a decimal rounded up, with an
 // optional unit (s, sec, secs, ms, msec, msecs, any case); `raw` says there
@@ -43,8 +42,10 @@ std::optional<RttTime> rtt_time(const std::string& text) {
   RttTime out;
   if (*end) {
     out.raw = false;
-    if (!strcasecmp(end, "s") || !strcasecmp(end, "sec") || !strcasecmp(end, "secs")) t *= 1000;
-    else if (strcasecmp(end, "ms") && strcasecmp(end, "msec") && strcasecmp(end, "msecs")) return std::nullopt;
+    if (!strcasecmp(end, "s") || !strcasecmp(end, "sec") || !strcasecmp(end, "secs"))
+      t *= 1000;
+    else if (strcasecmp(end, "ms") && strcasecmp(end, "msec") && strcasecmp(end, "msecs"))
+      return std::nullopt;
   }
   if (t > UINT32_MAX) return std::nullopt;
   out.ms = static_cast<uint32_t>(t);
@@ -64,12 +65,21 @@ struct MetricWord {
   bool whole;
   uint16_t type;
 };
-constexpr MetricWord kMetricWords[] = {
-    {"mtu", true, RTAX_MTU},           {"hoplimit", true, RTAX_HOPLIMIT}, {"advmss", true, RTAX_ADVMSS},
-    {"reordering", false, RTAX_REORDERING}, {"rtt", true, RTAX_RTT},  {"rto_min", true, RTAX_RTO_MIN},
-    {"window", false, RTAX_WINDOW},    {"cwnd", false, RTAX_CWND},        {"initcwnd", false, RTAX_INITCWND},
-    {"initrwnd", false, RTAX_INITRWND}, {"features", false, RTAX_FEATURES}, {"quickack", false, RTAX_QUICKACK},
-    {"congctl", false, RTAX_CC_ALGO},  {"rttvar", false, RTAX_RTTVAR},    {"ssthresh", false, RTAX_SSTHRESH}};
+constexpr MetricWord kMetricWords[] = {{"mtu", true, RTAX_MTU},
+                                       {"hoplimit", true, RTAX_HOPLIMIT},
+                                       {"advmss", true, RTAX_ADVMSS},
+                                       {"reordering", false, RTAX_REORDERING},
+                                       {"rtt", true, RTAX_RTT},
+                                       {"rto_min", true, RTAX_RTO_MIN},
+                                       {"window", false, RTAX_WINDOW},
+                                       {"cwnd", false, RTAX_CWND},
+                                       {"initcwnd", false, RTAX_INITCWND},
+                                       {"initrwnd", false, RTAX_INITRWND},
+                                       {"features", false, RTAX_FEATURES},
+                                       {"quickack", false, RTAX_QUICKACK},
+                                       {"congctl", false, RTAX_CC_ALGO},
+                                       {"rttvar", false, RTAX_RTTVAR},
+                                       {"ssthresh", false, RTAX_SSTHRESH}};
 
 // Their first letters: most words of a route line (dev, onlink, ...) stop there.
 constexpr std::string_view kFirstLetters = "achfimqrsw";
@@ -112,7 +122,8 @@ Parsed<bool> read_route_metric(uint16_t type, Cursor& c, netlink::RouteMetrics& 
     // goes as it is); rto_min in ms, and ip always locks it.
     if (auto time = rtt_time(text)) {
       uint64_t scale = time->raw || type == RTAX_RTO_MIN ? 1 : type == RTAX_RTT ? 8 : 4;
-      if (uint64_t scaled = uint64_t{time->ms} * scale; scaled <= UINT32_MAX) value = static_cast<uint32_t>(scaled);
+      if (uint64_t scaled = uint64_t{time->ms} * scale; scaled <= UINT32_MAX)
+        value = static_cast<uint32_t>(scaled);
     }
     if (type == RTAX_RTO_MIN) metrics.locked |= 1u << type;
   } else if (auto n = number<uint32_t>(name, text)) {
@@ -156,11 +167,15 @@ void print_route_metrics(const netlink::RouteMetrics& metrics, Json& j, std::str
     }
     if (type == RTAX_RTT || type == RTAX_RTTVAR || type == RTAX_RTO_MIN) {
       // The kernel keeps rtt in 1/8 ms and rttvar in 1/4 ms; ip prints milliseconds.
-      if (type == RTAX_RTT) value /= 8;
-      else if (type == RTAX_RTTVAR) value /= 4;
+      if (type == RTAX_RTT)
+        value /= 8;
+      else if (type == RTAX_RTTVAR)
+        value /= 4;
       char buffer[32];
-      if (value >= 1000) std::snprintf(buffer, sizeof buffer, " %gs", value / 1e3);
-      else std::snprintf(buffer, sizeof buffer, " %ums", value);
+      if (value >= 1000)
+        std::snprintf(buffer, sizeof buffer, " %gs", value / 1e3);
+      else
+        std::snprintf(buffer, sizeof buffer, " %ums", value);
       text += buffer;
     } else {
       text += " " + std::to_string(value);

@@ -47,7 +47,8 @@ NlResult<void> save_routes(Runner& r, const IpCommand& cmd) {
         if (message.nlmsg_type != RTM_NEWROUTE) return {};
         auto route = BRISK_TRY(netlink::route_from_message(message));
         bool table = selection.filter.table == RT_TABLE_UNSPEC || route.table == selection.filter.table;
-        if (table && (!selection.oif || route.oif == selection.oif) && !route.cloned && selection.keeps(cmd, route))
+        if (table && (!selection.oif || route.oif == selection.oif) && !route.cloned &&
+            selection.keeps(cmd, route))
           stream.append(reinterpret_cast<const char*>(&message), message.nlmsg_len);
         return {};
       },

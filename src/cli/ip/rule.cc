@@ -56,8 +56,10 @@ Parsed<netlink::UidRange> uid_range(const std::string& text) {
 Parsed<netlink::PortRange> port_range(const std::string& text, const std::string& what) {
   unsigned short start = 0, end = 0;
   int got = std::sscanf(text.c_str(), "%hu-%hu", &start, &end);
-  if (got == 1) end = start;
-  else if (got != 2) return invarg(what, text);
+  if (got == 1)
+    end = start;
+  else if (got != 2)
+    return invarg(what, text);
   return netlink::PortRange{start, end};
 }
 
@@ -71,7 +73,8 @@ Parsed<IpCommand> read_fwmark(const std::string& text, RuleSpec& spec) {
   auto slash = text.find('/');
   std::string mark = text.substr(0, slash);
   TRY_SET(spec.fwmark, u32_or(mark, "fwmark value is invalid\n"));
-  if (slash != std::string::npos) TRY_SET(spec.fwmask, u32_or(text.substr(slash + 1), "fwmask value is invalid\n"));
+  if (slash != std::string::npos)
+    TRY_SET(spec.fwmask, u32_or(text.substr(slash + 1), "fwmask value is invalid\n"));
   return IpCommand{};
 }
 
@@ -127,7 +130,8 @@ Parsed<IpCommand> parse_rule_change(Cursor& c, IpCommand&& cmd, Verb verb, int f
       TRY_SET(v, c.value(key));
       char* end = nullptr;
       long pl = std::strtol(v.c_str(), &end, 0);
-      if (v.empty() || *end || pl < 0 || pl > INT32_MAX) return invarg("suppress_prefixlength value is invalid\n", v);
+      if (v.empty() || *end || pl < 0 || pl > INT32_MAX)
+        return invarg("suppress_prefixlength value is invalid\n", v);
       spec.suppress_prefixlength = static_cast<int32_t>(pl);
     } else if (matches(key, "suppress_ifgroup") || is(key, "sup_group")) {
       TRY_SET(v, c.value(key));
@@ -148,8 +152,9 @@ Parsed<IpCommand> parse_rule_change(Cursor& c, IpCommand&& cmd, Verb verb, int f
       auto gw = netlink::IpAddress::parse(v);
       // ip warns first, then reads the address (exit 1 when it is none).
       if (!gw || gw->family != AF_INET)
-        return fatal("Warning: route NAT is deprecated\nError: an IP address is expected rather than \"" + v + "\"",
-                     1);
+        return fatal(
+            "Warning: route NAT is deprecated\nError: an IP address is expected rather than \"" + v + "\"",
+            1);
       cmd.warning = "Warning: route NAT is deprecated";
       spec.nat_gateway = v;
       spec.action = RTN_NAT;
@@ -283,7 +288,8 @@ bool selected(const RuleInfo& rule, const IpCommand& cmd, bool flush) {
   if (rule.family != f.family) return false;
   if (f.priority && rule.priority != *f.priority) return false;
   if (f.invert && !(rule.flags & FIB_RULE_INVERT)) return false;
-  if (cmd.filter().rule_from_filter && !prefix_selects(f.from, rule.src, rule.src_len, rule.family)) return false;
+  if (cmd.filter().rule_from_filter && !prefix_selects(f.from, rule.src, rule.src_len, rule.family))
+    return false;
   if (cmd.filter().rule_to_filter && !prefix_selects(f.to, rule.dst, rule.dst_len, rule.family)) return false;
   if (cmd.filter().rule_tos_filter && rule.tos != *cmd.filter().rule_tos_filter) return false;
   // As ip: a zero mark or mask selects nothing.
@@ -374,7 +380,8 @@ std::string rule_record(const RuleInfo& rule, bool deleted, const Globals& g, Js
       t += "/" + hex_alt(mask);
     }
   }
-  auto device = [&](const std::string& name, const char* key, uint32_t detached_flag, const char* detached_key) {
+  auto device = [&](const std::string& name, const char* key, uint32_t detached_flag,
+                    const char* detached_key) {
     if (name.empty()) return;
     j[key] = name;
     t += std::string(" ") + key + " " + paint(Paint::ifname, name);  // no space inside, as ip's "%s"
@@ -465,8 +472,10 @@ std::string rule_record(const RuleInfo& rule, bool deleted, const Globals& g, Js
 void print_rule(Runner& r, const RuleInfo& rule, bool deleted) {
   Json j;
   std::string t = rule_record(rule, deleted, r.globals(), j);
-  if (r.globals().json) r.emit(std::move(j));
-  else r.out() += t;
+  if (r.globals().json)
+    r.emit(std::move(j));
+  else
+    r.out() += t;
 }
 
 NlResult<void> show_rules(Runner& r, const IpCommand& cmd) {

@@ -1,6 +1,8 @@
 // Runs parsed ip-grammar commands: one connection (in -n's namespace),
 // changes scheduled into engine batches as ip -batch's semantics allow,
 // and each show handed to its object's printer.
+#include "cli/ip/runner.h"
+
 #include <linux/rtnetlink.h>
 
 #include <algorithm>
@@ -16,7 +18,6 @@
 #include "cli/ip/print_style.h"
 #include "cli/ip/print_util.h"
 #include "cli/ip/route_match.h"
-#include "cli/ip/runner.h"
 
 namespace brisk::ipcli {
 
@@ -67,18 +68,19 @@ std::optional<std::string> argument_error(const NetlinkError& e) {
     for (std::string_view prefix : {"dev '", "master '", "vrf '"}) {
       if (!detail.starts_with(prefix)) continue;
       std::string dev(detail.substr(prefix.size(), detail.size() - prefix.size() - suffix.size()));
-      return "Error: argument \"" + dev + "\" is wrong: " + (prefix == "vrf '" ? "Invalid VRF\n" : "Device does not exist\n");
+      return "Error: argument \"" + dev +
+             "\" is wrong: " + (prefix == "vrf '" ? "Invalid VRF\n" : "Device does not exist\n");
     }
   }
-  for (std::string_view prefix :
-       {"master '", "backup_port '", "nexthop dev '", "monitor dev '", "vxlan dev '", "vrf '", "route vrf '", "netns '",
-        "link-netns '"}) {
+  for (std::string_view prefix : {"master '", "backup_port '", "nexthop dev '", "monitor dev '",
+                                  "vxlan dev '", "vrf '", "route vrf '", "netns '", "link-netns '"}) {
     if (!detail.starts_with(prefix)) continue;
     std::string dev(detail.substr(prefix.size(), detail.size() - prefix.size() - suffix.size()));
     if (prefix == "route vrf '") return "Error: argument \"" + dev + "\" is wrong: Invalid VRF\n";
     if (prefix == "vrf '") return "Error: argument \"" + dev + "\" is wrong: Not a valid VRF name\n";
     if (prefix == "netns '") return "Error: argument \"" + dev + "\" is wrong: Invalid \"netns\" value\n";
-    if (prefix == "link-netns '") return "Error: argument \"" + dev + "\" is wrong: Invalid \"link-netns\" value\n";
+    if (prefix == "link-netns '")
+      return "Error: argument \"" + dev + "\" is wrong: Invalid \"link-netns\" value\n";
     if (prefix == "nexthop dev '") return "Cannot find device \"" + dev + "\"\nError: cannot parse nexthop";
     if (prefix == "vxlan dev '") return "Cannot find device \"" + dev + "\"";
     return "Error: argument \"" + dev + "\" is wrong: Device does not exist\n";
@@ -95,7 +97,8 @@ namespace {
 std::optional<std::string> missing_device(const NetlinkError& e) {
   if (e.code != ENODEV || !e.ext_ack.empty()) return std::nullopt;
   auto open = e.detail.find('\''), close = e.detail.find('\'', open + 1);
-  if (open != std::string::npos && close != std::string::npos) return e.detail.substr(open + 1, close - open - 1);
+  if (open != std::string::npos && close != std::string::npos)
+    return e.detail.substr(open + 1, close - open - 1);
   if (std::string_view(e.op).starts_with("link") && !e.object.empty() && e.detail.empty()) return e.object;
   return std::nullopt;
 }
@@ -113,7 +116,8 @@ std::optional<std::string> netns_message(const NetlinkError& e) {
   std::string_view op = e.op;
   std::string reason = std::strerror(e.code);
   if (op == kNetnsOpen)
-    return "Cannot open network namespace" + (e.object.empty() ? std::string() : " \"" + e.object + "\"") + ": " + reason;
+    return "Cannot open network namespace" + (e.object.empty() ? std::string() : " \"" + e.object + "\"") +
+           ": " + reason;
   std::string file = netns_path(e.object);
   if ((op == "netns add" || op == "netns attach") && e.detail.starts_with("open "))
     return "Cannot create namespace file \"" + file + "\": " + reason;
@@ -121,7 +125,8 @@ std::optional<std::string> netns_message(const NetlinkError& e) {
     return "Bind /proc/self/ns/net -> " + file + " failed: " + reason;
   if (op == "netns attach" && e.detail.starts_with("bind "))
     return "Bind " + e.detail.substr(5) + " -> " + file + " failed: " + reason;
-  if (op == "netns delete" && e.detail.starts_with("unlink ")) return "Cannot remove namespace file \"" + file + "\": " + reason;
+  if (op == "netns delete" && e.detail.starts_with("unlink "))
+    return "Cannot remove namespace file \"" + file + "\": " + reason;
   return std::nullopt;
 }
 
@@ -134,10 +139,14 @@ std::string dump_ended(const NetlinkError& e, Verb verb) {
     case Verb::route_flush:
     case Verb::neigh_flush:
     case Verb::addr_flush:
-    case Verb::addrlabel_flush: return "\nFlush terminated";
-    case Verb::nexthop_flush: return "\nDump terminated. Failed to flush nexthops";
-    case Verb::rule_flush: return "";
-    default: return "\nDump terminated";
+    case Verb::addrlabel_flush:
+      return "\nFlush terminated";
+    case Verb::nexthop_flush:
+      return "\nDump terminated. Failed to flush nexthops";
+    case Verb::rule_flush:
+      return "";
+    default:
+      return "\nDump terminated";
   }
 }
 
@@ -148,7 +157,8 @@ int Runner::failure_status(const NetlinkError& e, Verb verb) const {
   // and addrlabel flush return -1, addrlabel list 1.
   if (verb == Verb::nexthop_flush || verb == Verb::addrlabel_flush) return 1;
   if (verb == Verb::addrlabel_show) return kArgumentExit;
-  if (verb == Verb::rule_show && e.kernel && std::string_view(e.op) == "rule list") return kArgumentExit;  // its 1, negated
+  if (verb == Verb::rule_show && e.kernel && std::string_view(e.op) == "rule list")
+    return kArgumentExit;                                                // its 1, negated
   if (e.op == std::string_view(kFlushIncomplete)) return kArgumentExit;  // the flush's 1, negated
   // ip's do_cmd negates the -2 of a failed rtnl_talk; a device it could not
   // find is its parser's exit(1).
@@ -158,7 +168,8 @@ int Runner::failure_status(const NetlinkError& e, Verb verb) const {
 std::string runtime_message(const NetlinkError& e) {
   if (e.op == std::string_view(kFlushIncomplete)) return e.detail;
   if (auto text = netns_message(e)) return *text;
-  if (e.code == ENODEV && e.op == std::string_view(kDeviceShow)) return "Device \"" + e.object + "\" does not exist.";
+  if (e.code == ENODEV && e.op == std::string_view(kDeviceShow))
+    return "Device \"" + e.object + "\" does not exist.";
   if (!e.ext_ack.empty()) return format_error(e.ext_ack);
   if (auto dev = missing_device(e)) return "Cannot find device \"" + *dev + "\"";
   // The kernel's errno without a text of its own, as ip prints it.
@@ -234,7 +245,8 @@ NlResult<int> Runner::held_netns(const std::string& name_or_pid, const char* op)
   if (!fd && !name_or_pid.empty() && name_or_pid.find_first_not_of("0123456789") == std::string::npos)
     fd = netlink::open_netns_pid(static_cast<pid_t>(std::stol(name_or_pid)));
   // Neither: ip's "Invalid "netns" value", an argument error (argument_error).
-  if (!fd) return NetlinkError{.code = ENODEV, .op = op, .detail = "netns '" + name_or_pid + "' does not exist"};
+  if (!fd)
+    return NetlinkError{.code = ENODEV, .op = op, .detail = "netns '" + name_or_pid + "' does not exist"};
   int raw = fd->get();
   held_fds_.push_back(std::move(*fd));
   return raw;
@@ -251,7 +263,8 @@ NlResult<void> Runner::check_vrfs(IpCommand& cmd) {
   for (const auto& name : cmd.vrfs) {  // ip's name_is_vrf(): a device of kind vrf
     auto link = netlink::get_link(*c, name);
     if (!link || link->kind != "vrf")
-      return NetlinkError{.code = ENODEV, .op = "link set", .object = name, .detail = "vrf '" + name + "' does not exist"};
+      return NetlinkError{
+          .code = ENODEV, .op = "link set", .object = name, .detail = "vrf '" + name + "' does not exist"};
   }
   return {};
 }
@@ -259,7 +272,8 @@ NlResult<void> Runner::check_vrfs(IpCommand& cmd) {
 NlResult<int> Runner::link_netnsid(const std::string& name) {
   // ip's get_netnsid_from_name(), and set_netnsid_from_name() for a
   // namespace with no id here yet: the kernel assigns one.
-  NetlinkError invalid{.code = ENODEV, .op = "link set", .object = name, .detail = "link-netns '" + name + "' does not exist"};
+  NetlinkError invalid{
+      .code = ENODEV, .op = "link set", .object = name, .detail = "link-netns '" + name + "' does not exist"};
   auto* c = BRISK_TRY(conn());
   auto fd = netlink::open_netns(name);
   if (!fd) return invalid;
@@ -290,37 +304,66 @@ NlResult<std::size_t> Runner::queue(netlink::Batch& batch, IpCommand& cmd) {
       netlink::LinkSet spec = std::move(cmd.link_set());
       if (!cmd.link_netns.empty()) spec.tuning.link_netnsid = BRISK_TRY(link_netnsid(cmd.link_netns));
       // `netns NAME`; the parser has already read a PID into netns_pid.
-      if (!cmd.set_netns.empty() && !spec.netns_pid) spec.netns_fd = BRISK_TRY(held_netns(cmd.set_netns, "link set"));
+      if (!cmd.set_netns.empty() && !spec.netns_pid)
+        spec.netns_fd = BRISK_TRY(held_netns(cmd.set_netns, "link set"));
       return batch.set_link(std::move(spec));
     }
-    case Verb::link_del: return batch.delete_link(cmd.name);
-    case Verb::link_del_group: return batch.delete_link_group(cmd.group);
-    case Verb::link_prop_add: return batch.add_altnames(std::move(cmd.altnames()));
-    case Verb::link_prop_del: return batch.delete_altnames(std::move(cmd.altnames()));
-    case Verb::addr_add: return batch.add_address(std::move(cmd.addr()));
-    case Verb::addr_replace: return batch.replace_address(std::move(cmd.addr()));
-    case Verb::addr_change: return batch.change_address(std::move(cmd.addr()));
-    case Verb::addr_del: return batch.delete_address(std::move(cmd.addr()));
-    case Verb::route_add: return batch.add_route(std::move(cmd.route()));
-    case Verb::route_replace: return batch.replace_route(std::move(cmd.route()));
-    case Verb::route_change: return batch.put_route(std::move(cmd.route()), netlink::RouteMerge::change);
-    case Verb::route_prepend: return batch.put_route(std::move(cmd.route()), netlink::RouteMerge::prepend);
-    case Verb::route_append: return batch.put_route(std::move(cmd.route()), netlink::RouteMerge::append);
-    case Verb::route_del: return batch.delete_route(std::move(cmd.route()));
-    case Verb::rule_add: return batch.add_rule(std::move(cmd.rule()));
-    case Verb::rule_del: return batch.delete_rule(std::move(cmd.rule()));
-    case Verb::neigh_add: return batch.add_neighbour(std::move(cmd.neigh()));
-    case Verb::neigh_replace: return batch.replace_neighbour(std::move(cmd.neigh()));
-    case Verb::neigh_change: return batch.change_neighbour(std::move(cmd.neigh()));
-    case Verb::neigh_del: return batch.delete_neighbour(std::move(cmd.neigh()));
-    case Verb::fdb_add: return batch.add_fdb(std::move(cmd.fdb()));
-    case Verb::fdb_del: return batch.delete_fdb(std::move(cmd.fdb()));
-    case Verb::nexthop_add: return batch.put_nexthop(std::move(cmd.nexthop()), netlink::NexthopWrite::add);
-    case Verb::nexthop_replace: return batch.put_nexthop(std::move(cmd.nexthop()), netlink::NexthopWrite::replace);
-    case Verb::nexthop_del: return batch.put_nexthop(std::move(cmd.nexthop()), netlink::NexthopWrite::del);
-    case Verb::addrlabel_add: return batch.add_addrlabel(std::move(cmd.addrlabel()));
-    case Verb::addrlabel_del: return batch.delete_addrlabel(std::move(cmd.addrlabel()));
-    default: break;
+    case Verb::link_del:
+      return batch.delete_link(cmd.name);
+    case Verb::link_del_group:
+      return batch.delete_link_group(cmd.group);
+    case Verb::link_prop_add:
+      return batch.add_altnames(std::move(cmd.altnames()));
+    case Verb::link_prop_del:
+      return batch.delete_altnames(std::move(cmd.altnames()));
+    case Verb::addr_add:
+      return batch.add_address(std::move(cmd.addr()));
+    case Verb::addr_replace:
+      return batch.replace_address(std::move(cmd.addr()));
+    case Verb::addr_change:
+      return batch.change_address(std::move(cmd.addr()));
+    case Verb::addr_del:
+      return batch.delete_address(std::move(cmd.addr()));
+    case Verb::route_add:
+      return batch.add_route(std::move(cmd.route()));
+    case Verb::route_replace:
+      return batch.replace_route(std::move(cmd.route()));
+    case Verb::route_change:
+      return batch.put_route(std::move(cmd.route()), netlink::RouteMerge::change);
+    case Verb::route_prepend:
+      return batch.put_route(std::move(cmd.route()), netlink::RouteMerge::prepend);
+    case Verb::route_append:
+      return batch.put_route(std::move(cmd.route()), netlink::RouteMerge::append);
+    case Verb::route_del:
+      return batch.delete_route(std::move(cmd.route()));
+    case Verb::rule_add:
+      return batch.add_rule(std::move(cmd.rule()));
+    case Verb::rule_del:
+      return batch.delete_rule(std::move(cmd.rule()));
+    case Verb::neigh_add:
+      return batch.add_neighbour(std::move(cmd.neigh()));
+    case Verb::neigh_replace:
+      return batch.replace_neighbour(std::move(cmd.neigh()));
+    case Verb::neigh_change:
+      return batch.change_neighbour(std::move(cmd.neigh()));
+    case Verb::neigh_del:
+      return batch.delete_neighbour(std::move(cmd.neigh()));
+    case Verb::fdb_add:
+      return batch.add_fdb(std::move(cmd.fdb()));
+    case Verb::fdb_del:
+      return batch.delete_fdb(std::move(cmd.fdb()));
+    case Verb::nexthop_add:
+      return batch.put_nexthop(std::move(cmd.nexthop()), netlink::NexthopWrite::add);
+    case Verb::nexthop_replace:
+      return batch.put_nexthop(std::move(cmd.nexthop()), netlink::NexthopWrite::replace);
+    case Verb::nexthop_del:
+      return batch.put_nexthop(std::move(cmd.nexthop()), netlink::NexthopWrite::del);
+    case Verb::addrlabel_add:
+      return batch.add_addrlabel(std::move(cmd.addrlabel()));
+    case Verb::addrlabel_del:
+      return batch.delete_addrlabel(std::move(cmd.addrlabel()));
+    default:
+      break;
   }
   return netlink::invalid_argument("queue", "", "not a mutating command");
 }
@@ -377,7 +420,8 @@ int Runner::run(std::vector<BatchCommand>& cmds) {
           }
           auto again = parse_again(cmds[k], g_, words);
           if (!again) return netlink::invalid_argument("parse", "", again.error().message);
-          if (auto found = names.take(k - i)) (*c)->remember_ifindex(std::string(found->name), found->ifindex);
+          if (auto found = names.take(k - i))
+            (*c)->remember_ifindex(std::string(found->name), found->ifindex);
           warn(*again);
           sync_named_devices(batch, *again);
           return queue(batch, *again);
@@ -431,7 +475,7 @@ int Runner::run(std::vector<BatchCommand>& cmds) {
       continue;
     }
     const IpCommand& cmd = *cmds[i].held;  // what is not a change is held whole
-    if (cmd.verb == Verb::unparsed) {  // a line ip sends and the kernel refuses: a failed line
+    if (cmd.verb == Verb::unparsed) {      // a line ip sends and the kernel refuses: a failed line
       const UsageError& e = *cmd.parse_error;
       flush_out();
       print_error_line(format_error(e.message, e.exact));
@@ -460,7 +504,8 @@ int Runner::run(std::vector<BatchCommand>& cmds) {
       flush_out();
       if (done) return status;
       const NetlinkError& e = done.error();
-      bool ours = !e.kernel && (e.op == std::string_view(kRouteRestore) || e.op == std::string_view(kRouteShowdump));
+      bool ours =
+          !e.kernel && (e.op == std::string_view(kRouteRestore) || e.op == std::string_view(kRouteShowdump));
       report(cmd.line, ours ? e.detail : runtime_message(e));
       if (!source_.empty()) return 1;
       return ours && e.code == EINVAL ? 1 : 2;  // ip's do_cmd negates the -1 (at the start) or -2
@@ -472,19 +517,20 @@ int Runner::run(std::vector<BatchCommand>& cmds) {
       if (changed) return 0;
       const NetlinkError& e = changed.error();
       // The ioctl's refusal, as ip's perror("ioctl"); brisk's own check otherwise.
-      print_error_line(e.detail.empty() ? std::string("ioctl: ") + std::strerror(e.code) : runtime_message(e));
+      print_error_line(e.detail.empty() ? std::string("ioctl: ") + std::strerror(e.code)
+                                        : runtime_message(e));
       return 1;
     }
     warn(cmd);
     NlResult<void> result = run_one(cmd);
     if (result && cmd.verb == Verb::tuntap_add) unsynced_.insert(cmd.name);
-    bool parses_devices = cmd.verb == Verb::monitor || cmd.verb == Verb::link_show ||
-                          cmd.verb == Verb::addr_show || cmd.verb == Verb::addr_flush ||
-                          cmd.verb == Verb::neigh_show || cmd.verb == Verb::neigh_flush ||
-                          cmd.verb == Verb::route_get || cmd.verb == Verb::route_show ||
-                          cmd.verb == Verb::route_flush || cmd.verb == Verb::route_save || cmd.verb == Verb::nexthop_show ||
-                          cmd.verb == Verb::nexthop_flush || cmd.verb == Verb::nexthop_bucket_show ||
-                          cmd.verb == Verb::token_show || cmd.verb == Verb::token_set || cmd.verb == Verb::ntable_show;
+    bool parses_devices =
+        cmd.verb == Verb::monitor || cmd.verb == Verb::link_show || cmd.verb == Verb::addr_show ||
+        cmd.verb == Verb::addr_flush || cmd.verb == Verb::neigh_show || cmd.verb == Verb::neigh_flush ||
+        cmd.verb == Verb::route_get || cmd.verb == Verb::route_show || cmd.verb == Verb::route_flush ||
+        cmd.verb == Verb::route_save || cmd.verb == Verb::nexthop_show || cmd.verb == Verb::nexthop_flush ||
+        cmd.verb == Verb::nexthop_bucket_show || cmd.verb == Verb::token_show ||
+        cmd.verb == Verb::token_set || cmd.verb == Verb::ntable_show;
     if (!result && parses_devices) {
       if (auto text = argument_error(result.error())) {  // monitor dev DEV, show master|vrf DEV: missing
         flush_out();
@@ -585,8 +631,10 @@ NlResult<Links> Runner::links_around(const std::string& dev, bool stats) {
   for (int other : named) {
     if (other <= 0 || out.count(other)) continue;
     auto l = netlink::get_link(*c, other);
-    if (l) out.emplace(other, std::move(*l));  // gone since: printed as "if<N>", as ip does
-    else if (l.error().code != ENODEV) return std::move(l).error();
+    if (l)
+      out.emplace(other, std::move(*l));  // gone since: printed as "if<N>", as ip does
+    else if (l.error().code != ENODEV)
+      return std::move(l).error();
   }
   return out;
 }
@@ -595,7 +643,8 @@ const std::map<int, std::string>& Runner::netns_by_id() {
   if (netns_by_id_) return *netns_by_id_;
   netns_by_id_.emplace();
   auto c = conn();
-  auto names = netlink::list_netns(netlink::NetnsOrder::directory);  // the first name of a namespace wins, as in ip
+  auto names =
+      netlink::list_netns(netlink::NetnsOrder::directory);  // the first name of a namespace wins, as in ip
   if (!c || !names) return *netns_by_id_;
   for (const auto& name : *names)
     if (auto id = named_netns_id(**c, name, !netns_map_built_)) netns_by_id_->emplace(*id, name);
@@ -622,39 +671,69 @@ NlResult<void> Runner::run_one(const IpCommand& cmd) {
     case Verb::netns_set:
     case Verb::netns_attach:
     case Verb::netns_list_id:
-    case Verb::netns_monitor: return run_netns(*this, cmd);
-    case Verb::addr_flush: return flush_addresses(*this, cmd);
+    case Verb::netns_monitor:
+      return run_netns(*this, cmd);
+    case Verb::addr_flush:
+      return flush_addresses(*this, cmd);
     case Verb::link_show:
-    case Verb::addr_show: return show_links(*this, cmd);
-    case Verb::route_show: return show_routes(*this, cmd);
-    case Verb::route_flush: return flush_routes(*this, cmd);
-    case Verb::route_get: return get_route(*this, cmd);
-    case Verb::rule_show: return show_rules(*this, cmd);
-    case Verb::rule_flush: return flush_rules(*this, cmd);
-    case Verb::rule_save: return save_rules(*this, cmd);
-    case Verb::route_save: return save_routes(*this, cmd);
-    case Verb::neigh_show: return show_neighbours(*this, cmd);
-    case Verb::neigh_flush: return flush_neighbours(*this, cmd);
-    case Verb::neigh_get: return get_neighbour(*this, cmd);
-    case Verb::fdb_show: return show_fdb(*this, cmd);
-    case Verb::nexthop_show: return show_nexthops(*this, cmd);
-    case Verb::nexthop_flush: return flush_nexthops(*this, cmd);
-    case Verb::nexthop_bucket_show: return show_nexthop_buckets(*this, cmd);
-    case Verb::addrlabel_show: return show_addrlabels(*this, cmd);
-    case Verb::netconf_show: return show_netconf(*this, cmd);
-    case Verb::token_show: return show_tokens(*this, cmd);
-    case Verb::token_set: return change_token(*this, cmd);
-    case Verb::ntable_show: return show_ntables(*this, cmd);
-    case Verb::ntable_change: return change_ntable(*this, cmd);
-    case Verb::addrlabel_flush: return flush_addrlabels(*this, cmd);
+    case Verb::addr_show:
+      return show_links(*this, cmd);
+    case Verb::route_show:
+      return show_routes(*this, cmd);
+    case Verb::route_flush:
+      return flush_routes(*this, cmd);
+    case Verb::route_get:
+      return get_route(*this, cmd);
+    case Verb::rule_show:
+      return show_rules(*this, cmd);
+    case Verb::rule_flush:
+      return flush_rules(*this, cmd);
+    case Verb::rule_save:
+      return save_rules(*this, cmd);
+    case Verb::route_save:
+      return save_routes(*this, cmd);
+    case Verb::neigh_show:
+      return show_neighbours(*this, cmd);
+    case Verb::neigh_flush:
+      return flush_neighbours(*this, cmd);
+    case Verb::neigh_get:
+      return get_neighbour(*this, cmd);
+    case Verb::fdb_show:
+      return show_fdb(*this, cmd);
+    case Verb::nexthop_show:
+      return show_nexthops(*this, cmd);
+    case Verb::nexthop_flush:
+      return flush_nexthops(*this, cmd);
+    case Verb::nexthop_bucket_show:
+      return show_nexthop_buckets(*this, cmd);
+    case Verb::addrlabel_show:
+      return show_addrlabels(*this, cmd);
+    case Verb::netconf_show:
+      return show_netconf(*this, cmd);
+    case Verb::token_show:
+      return show_tokens(*this, cmd);
+    case Verb::token_set:
+      return change_token(*this, cmd);
+    case Verb::ntable_show:
+      return show_ntables(*this, cmd);
+    case Verb::ntable_change:
+      return change_ntable(*this, cmd);
+    case Verb::addrlabel_flush:
+      return flush_addrlabels(*this, cmd);
     case Verb::maddr_add:
-    case Verb::maddr_del: return change_maddr(*this, cmd);
-    case Verb::maddr_show: return show_maddrs(*this, cmd);
+    case Verb::maddr_del:
+      return change_maddr(*this, cmd);
+    case Verb::maddr_show:
+      return show_maddrs(*this, cmd);
     case Verb::tuntap_add:
-    case Verb::tuntap_del: return run_tuntap(*this, cmd);
-    case Verb::tuntap_show: return show_tuntaps(*this, cmd);
-    case Verb::monitor: return run_monitor(*this, cmd);
-    default: break;
+    case Verb::tuntap_del:
+      return run_tuntap(*this, cmd);
+    case Verb::tuntap_show:
+      return show_tuntaps(*this, cmd);
+    case Verb::monitor:
+      return run_monitor(*this, cmd);
+    default:
+      break;
   }
   return netlink::invalid_argument("run", "", "a change is run through a batch");
 }

@@ -6,8 +6,8 @@
 #include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
-#include <unordered_set>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 #include "brisk/netlink/batch.h"
@@ -91,7 +91,7 @@ class Runner {
   bool own_process_ = false;
   UniqueFd netns_fd_;
   std::optional<netlink::Connection> conn_;
-  std::vector<UniqueFd> held_fds_;  // peer namespaces named in queued commands, open until flushed
+  std::vector<UniqueFd> held_fds_;            // peer namespaces named in queued commands, open until flushed
   std::unordered_set<std::string> unsynced_;  // devices this batch made that no line has named yet
   std::string out_;
   Json json_ = Json::array();
@@ -130,7 +130,7 @@ netlink::NlResult<void> show_neighbours(Runner& r, const IpCommand& cmd);
 netlink::NlResult<void> flush_neighbours(Runner& r, const IpCommand& cmd);
 netlink::NlResult<void> get_neighbour(Runner& r, const IpCommand& cmd);
 netlink::NlResult<void> show_fdb(Runner& r, const IpCommand& cmd);
-netlink::NlResult<void> show_nexthops(Runner& r, const IpCommand& cmd);  // show, list and get
+netlink::NlResult<void> show_nexthops(Runner& r, const IpCommand& cmd);         // show, list and get
 netlink::NlResult<void> show_nexthop_buckets(Runner& r, const IpCommand& cmd);  // bucket list and get
 // One delete per nexthop the selectors pick (groups first when none is
 // given), each failure on stderr; then "Flushed N nexthops".
@@ -150,7 +150,8 @@ netlink::NlResult<void> change_token(Runner& r, const IpCommand& cmd);
 netlink::NlResult<void> show_ntables(Runner& r, const IpCommand& cmd);
 netlink::NlResult<void> change_ntable(Runner& r, const IpCommand& cmd);
 inline constexpr const char* kAddrlabelFlush = "addrlabel flush";  // the op of its failure
-inline constexpr const char* kFlushIncomplete = "flush rounds";  // ip's flush gave up; the detail is its words
+inline constexpr const char* kFlushIncomplete =
+    "flush rounds";                                        // ip's flush gave up; the detail is its words
 inline constexpr const char* kNetnsOpen = "netns lookup";  // a namespace ip netns could not open
 netlink::NlResult<void> run_netns(Runner& r, const IpCommand& cmd);
 netlink::NlResult<void> run_tuntap(Runner& r, const IpCommand& cmd);  // tuntap add and del

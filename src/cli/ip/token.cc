@@ -44,7 +44,8 @@ Parsed<IpCommand> parse_token_change(Cursor& c, IpCommand&& cmd, bool del) {
 NlResult<int> token_device(netlink::Connection& conn, const std::string& dev) {
   auto index = netlink::resolve_link(conn, dev);
   if (!index && index.error().code == ENODEV)  // any other failure keeps its own errno and text
-    return netlink::NetlinkError{.code = ENODEV, .op = "token dev", .detail = "dev '" + dev + "' does not exist"};
+    return netlink::NetlinkError{
+        .code = ENODEV, .op = "token dev", .detail = "dev '" + dev + "' does not exist"};
   return index;
 }
 
@@ -77,10 +78,13 @@ NlResult<void> show_tokens(Runner& r, const IpCommand& cmd) {
   auto tokens = BRISK_TRY(netlink::list_ipv6_tokens(*c));
   const Links& all = BRISK_TRY(r.links_by_index(false));
   for (const auto& t : tokens) {
-    if (!t.ifindex || (dev && t.ifindex != dev) || (t.flags & (IFF_LOOPBACK | IFF_NOARP)) || !t.token) continue;
+    if (!t.ifindex || (dev && t.ifindex != dev) || (t.flags & (IFF_LOOPBACK | IFF_NOARP)) || !t.token)
+      continue;
     std::string token = t.token->to_string(), name = name_of(t.ifindex, all);
-    if (r.globals().json) r.emit(Json{{"token", token}, {"ifname", name}});
-    else r.out() += "token " + token + " dev " + name + "\n";
+    if (r.globals().json)
+      r.emit(Json{{"token", token}, {"ifname", name}});
+    else
+      r.out() += "token " + token + " dev " + name + "\n";
   }
   return {};
 }

@@ -21,7 +21,9 @@ namespace {
 using netlink::NlResult;
 
 // ip's texts outside its "Error: ..." family, each exit 255.
-Failure<UsageError> plain(std::string text) { return fail(UsageError{.message = std::move(text), .exact = true}); }
+Failure<UsageError> plain(std::string text) {
+  return fail(UsageError{.message = std::move(text), .exact = true});
+}
 
 // ip's get_ifname(): 1..15 bytes, no '/' or white space (the kernel checks the rest).
 bool ifname_ok(const std::string& name) {
@@ -133,8 +135,8 @@ std::vector<std::string> flag_words(uint32_t flags) {
   if (flags & IFF_VNET_HDR) words.emplace_back("vnet_hdr");
   if (flags & IFF_PERSIST) words.emplace_back("persist");
   if (!(flags & IFF_NOFILTER)) words.emplace_back("filter");
-  uint32_t rest = flags & ~uint32_t(IFF_TUN | IFF_TAP | IFF_NO_PI | IFF_ONE_QUEUE | IFF_MULTI_QUEUE | IFF_VNET_HDR |
-                                    IFF_PERSIST | IFF_NOFILTER);
+  uint32_t rest = flags & ~uint32_t(IFF_TUN | IFF_TAP | IFF_NO_PI | IFF_ONE_QUEUE | IFF_MULTI_QUEUE |
+                                    IFF_VNET_HDR | IFF_PERSIST | IFF_NOFILTER);
   if (rest) {
     char hex[16];
     std::snprintf(hex, sizeof hex, "%#x", rest);
@@ -188,7 +190,8 @@ std::vector<Attached> attached_processes(const std::string& dev) {
       char line[256];
       while (std::fgets(line, sizeof line, file)) {
         char key[64], value[64];
-        if (std::sscanf(line, "%63[^:]: %63s", key, value) == 2 && std::strcmp(key, "iff") == 0 && dev == value)
+        if (std::sscanf(line, "%63[^:]: %63s", key, value) == 2 && std::strcmp(key, "iff") == 0 &&
+            dev == value)
           out.push_back({task_name(pid).value_or("<NULL>"), pid});
       }
       std::fclose(file);
@@ -235,7 +238,8 @@ NlResult<void> show_tuntaps(Runner& r, const IpCommand&) {
       if (t.group) j["group"] = *t.group;
       if (details) {
         Json processes = Json::array();
-        for (const auto& p : attached_processes(t.name)) processes.push_back({{"name", p.name}, {"pid", p.pid}});
+        for (const auto& p : attached_processes(t.name))
+          processes.push_back({{"name", p.name}, {"pid", p.pid}});
         j["processes"] = std::move(processes);
       }
       r.emit(std::move(j));
@@ -256,6 +260,8 @@ NlResult<void> show_tuntaps(Runner& r, const IpCommand&) {
 }
 
 // ip's perror() text for a failed add or delete: "ioctl(TUNSETIFF): Device or resource busy".
-std::string tuntap_message(const netlink::NetlinkError& e) { return std::string(e.op) + ": " + std::strerror(e.code); }
+std::string tuntap_message(const netlink::NetlinkError& e) {
+  return std::string(e.op) + ": " + std::strerror(e.code);
+}
 
 }  // namespace brisk::ipcli

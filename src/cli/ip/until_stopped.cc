@@ -16,7 +16,8 @@ netlink::NlResult<void> until_stopped(int fd, const std::function<netlink::NlRes
   sigemptyset(&mask);
   sigaddset(&mask, SIGINT);
   sigaddset(&mask, SIGTERM);
-  if (::sigprocmask(SIG_BLOCK, &mask, nullptr) != 0) return netlink::NetlinkError::from(last_error("sigprocmask"));
+  if (::sigprocmask(SIG_BLOCK, &mask, nullptr) != 0)
+    return netlink::NetlinkError::from(last_error("sigprocmask"));
   UniqueFd stop(::signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK));
   if (!stop) return netlink::NetlinkError::from(last_error("signalfd"));
   std::array<pollfd, 2> fds{pollfd{.fd = fd, .events = POLLIN, .revents = 0},

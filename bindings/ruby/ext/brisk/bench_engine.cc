@@ -21,8 +21,8 @@
 #include <atomic>
 #include <chrono>
 #include <limits>
-#include <optional>
 #include <new>
+#include <optional>
 #include <string>
 #include <system_error>
 #include <vector>

@@ -24,11 +24,11 @@
 #include <utility>
 #include <vector>
 
+#include "bench_engine.h"
 #include "brisk/cancel.h"
 #include "brisk/command.h"
 #include "brisk/pipeline.h"
 #include "brisk/spawn.h"
-#include "bench_engine.h"
 #include "wakeup_pool.h"
 
 namespace {
@@ -166,7 +166,8 @@ std::chrono::nanoseconds seconds(double value) {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::duration<double>(value));
 }
 
-void configure(brisk::Command& command, const Request& request, const std::optional<brisk::Credentials>& credentials) {
+void configure(brisk::Command& command, const Request& request,
+               const std::optional<brisk::Credentials>& credentials) {
   for (const auto& [key, value] : request.env) {
     if (value)
       command.env(key, *value);
@@ -203,8 +204,8 @@ void start(Request& request) {
     std::string user = request.user ? *request.user : std::to_string(::getuid());
     auto resolved = brisk::Credentials::for_user(user, request.group ? *request.group : std::string());
     if (!resolved) {
-      request.argument_error = "cannot resolve user " + user +
-                               (request.group ? " and group " + *request.group : std::string());
+      request.argument_error =
+          "cannot resolve user " + user + (request.group ? " and group " + *request.group : std::string());
       return;
     }
     credentials = std::move(resolved).value();
@@ -323,8 +324,10 @@ void parse(Request& request, VALUE commands, VALUE options) {
   request.out_io = rb_hash_aref(options, ID2SYM(rb_intern("stdout")));
   request.err_io = rb_hash_aref(options, ID2SYM(rb_intern("stderr")));
   request.recorder = rb_hash_aref(options, ID2SYM(rb_intern("recorder")));
-  if (request.out_mode == kStream) request.out_writer = SYM2ID(rb_hash_aref(options, ID2SYM(rb_intern("stdout_writer"))));
-  if (request.err_mode == kStream) request.err_writer = SYM2ID(rb_hash_aref(options, ID2SYM(rb_intern("stderr_writer"))));
+  if (request.out_mode == kStream)
+    request.out_writer = SYM2ID(rb_hash_aref(options, ID2SYM(rb_intern("stdout_writer"))));
+  if (request.err_mode == kStream)
+    request.err_writer = SYM2ID(rb_hash_aref(options, ID2SYM(rb_intern("stderr_writer"))));
 
   VALUE env = rb_hash_aref(options, ID2SYM(rb_intern("env")));
   if (!NIL_P(env)) {
@@ -444,8 +447,10 @@ VALUE native_run(VALUE, VALUE commands, VALUE options) {
       const std::string& err = recorded ? request->err_kept : output.err;
       // UTF-8, as Cheetah's StringIO buffers make them; recorded and
       // streamed chunks stay binary, as Cheetah's reads are.
-      rb_hash_aset(result, ID2SYM(rb_intern("stdout")), rb_utf8_str_new(out.data(), static_cast<long>(out.size())));
-      rb_hash_aset(result, ID2SYM(rb_intern("stderr")), rb_utf8_str_new(err.data(), static_cast<long>(err.size())));
+      rb_hash_aset(result, ID2SYM(rb_intern("stdout")),
+                   rb_utf8_str_new(out.data(), static_cast<long>(out.size())));
+      rb_hash_aset(result, ID2SYM(rb_intern("stderr")),
+                   rb_utf8_str_new(err.data(), static_cast<long>(err.size())));
       rb_hash_aset(result, ID2SYM(rb_intern("timed_out")), output.status.timed_out ? Qtrue : Qfalse);
       // Never pass output cut short by a failed read off as the whole of it.
       if (output.status.read_error) other_error = "output lost: " + output.status.read_error->message();
