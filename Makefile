@@ -138,7 +138,7 @@ format:
 # CI's check: every source as clang-format (.clang-format) would write it.
 format-check:
 	@scripts/install-deps dev
-	clang-format --dry-run -Werror $(SOURCES)
+	@clang-format --dry-run -Werror $(SOURCES) && echo "format-check: $(words $(SOURCES)) files as clang-format writes them"
 
 lint: deps configure
 	@scripts/install-deps dev
