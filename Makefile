@@ -21,7 +21,7 @@ CTEST_JOBS ?= $(shell echo $$(( $(JOBS) * 2 )))
 # section runs brisk-bridge).
 DEMO_TARGETS := brisk-cli brisk-bench brisk-bridge
 
-.PHONY: all deps configure build demo test bench asan tsan fuzz soak format format-check lint install clean ruby
+.PHONY: all deps configure build demo-programs demo test bench asan tsan fuzz soak format format-check lint install clean ruby
 
 all: build
 
@@ -36,10 +36,13 @@ configure:
 build: deps configure
 	cmake --build $(BUILD) -j $(JOBS)
 
-demo:
+# The demo's packages and programs, for `make demo` and `make bench`.
+demo-programs:
 	@scripts/install-deps demo
 	@$(MAKE) --no-print-directory configure
 	cmake --build $(BUILD) -j $(JOBS) --target $(DEMO_TARGETS)
+
+demo: demo-programs
 	./$(BUILD)/brisk demo --out brisk-demo
 
 test: build
@@ -49,10 +52,8 @@ test: build
 BENCH_OUT ?= brisk-bench
 # Everything into $(BENCH_OUT): tables (*.txt), JSON, CSV and charts. The
 # docs/performance.md's tables and docs/plots/ come from such runs.
-bench:
-	@scripts/install-deps demo
-	@$(MAKE) --no-print-directory configure
-	cmake --build $(BUILD) -j $(JOBS) --target $(DEMO_TARGETS) brisk-gbench
+bench: demo-programs
+	cmake --build $(BUILD) -j $(JOBS) --target brisk-gbench
 	mkdir -p $(BENCH_OUT)
 	./$(BUILD)/brisk bench spawn --sweep --out $(BENCH_OUT)
 	./$(BUILD)/brisk bench link --n 10000 --out $(BENCH_OUT) > $(BENCH_OUT)/link.txt && cat $(BENCH_OUT)/link.txt

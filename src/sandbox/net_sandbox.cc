@@ -95,24 +95,10 @@ bool reset_inherited_net_settings_here() {
   return ok;
 }
 
-bool reset_inherited_net_settings(int netns_fd) {
-  bool ok = false;
-  std::thread([&] {
-    // A thread's network namespace is its own: setns here leaves the caller's.
-    if (::setns(netns_fd, CLONE_NEWNET) != 0) return;
-    ok = reset_inherited_net_settings_here();
-  }).join();
-  return ok;
-}
-
 void disable_ipv6_here() {
-  for (const char* knob :
-       {"/proc/sys/net/ipv6/conf/all/disable_ipv6", "/proc/sys/net/ipv6/conf/default/disable_ipv6"}) {
-    int fd = ::open(knob, O_WRONLY | O_CLOEXEC);
-    if (fd < 0) continue;  // a kernel without IPv6
-    (void)!::write(fd, "1", 1);
-    ::close(fd);
-  }
+  // A kernel without IPv6 has neither knob, and then nothing to turn off.
+  for (const char* conf : {"all", "default"})
+    (void)write_knob(std::string("ipv6/conf/") + conf + "/disable_ipv6", "1");
 }
 
 void run_in_net_sandbox(const std::function<void()>& fn) {

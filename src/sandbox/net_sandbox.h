@@ -62,8 +62,6 @@ void disable_ipv6_here();
 // written too, for hosts with devconf_inherit_init_net = 1. Knobs the kernel
 // lacks are passed over; returns false when one that exists could not be set.
 bool reset_inherited_net_settings_here();
-// The same in the namespace held by netns_fd, from a helper thread.
-bool reset_inherited_net_settings(int netns_fd);
 
 // A fresh network namespace with IPv6 off (no DAD/MLD work in the
 // background) and the kernel's defaults for what it would otherwise inherit
