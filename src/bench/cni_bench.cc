@@ -12,6 +12,7 @@
 
 #include "bench/cni_pods.h"
 #include "bench/net_helpers.h"
+#include "bench/stats.h"
 #include "brisk/run_all.h"
 #include "sandbox/net_sandbox.h"
 
@@ -42,13 +43,6 @@ double mean(const std::vector<double>& v) {
   double sum = 0;
   for (double x : v) sum += x;
   return sum / static_cast<double>(v.size());
-}
-
-double median(std::vector<double> v) {
-  if (v.empty()) return 0;
-  std::sort(v.begin(), v.end());
-  std::size_t mid = v.size() / 2;
-  return v.size() % 2 ? v[mid] : (v[mid - 1] + v[mid]) / 2;
 }
 
 // Buckets of `size` consecutive runs; each reports the pods attached when it began.

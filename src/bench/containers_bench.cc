@@ -65,31 +65,49 @@ struct Run {
   int made = 0;
 };
 
-// CPU seconds used so far by this process and its waited-for children.
-double cpu_seconds() {
-  double total = 0;
-  for (int who : {RUSAGE_SELF, RUSAGE_CHILDREN}) {
-    rusage u{};
-    ::getrusage(who, &u);
-    total += static_cast<double>(u.ru_utime.tv_sec + u.ru_stime.tv_sec) +
-             static_cast<double>(u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6;
+// What this process and its waited-for children have used so far.
+struct Usage {
+  double cpu_s = 0;   // user + system
+  double user_s = 0;  // user alone
+  long switches = 0;  // context switches, voluntary and involuntary (this process's)
+
+  static Usage now() {
+    Usage total;
+    for (int who : {RUSAGE_SELF, RUSAGE_CHILDREN}) {
+      rusage u{};
+      ::getrusage(who, &u);
+      double user = static_cast<double>(u.ru_utime.tv_sec) + static_cast<double>(u.ru_utime.tv_usec) / 1e6;
+      double sys = static_cast<double>(u.ru_stime.tv_sec) + static_cast<double>(u.ru_stime.tv_usec) / 1e6;
+      total.cpu_s += user + sys;
+      total.user_s += user;
+      if (who == RUSAGE_SELF) total.switches = u.ru_nvcsw + u.ru_nivcsw;
+    }
+    return total;
   }
-  return total;
+  Usage operator-(const Usage& o) const {
+    return {cpu_s - o.cpu_s, user_s - o.user_s, switches - o.switches};
+  }
+};
+
+void add_usage(ContainersMethodResult& res, const Usage& used) {
+  res.cpu_s += used.cpu_s;
+  res.cpu_user_s += used.user_s;
+  res.context_switches += used.switches;
 }
 
 void make_round(Run& run, int r, const ContainersBenchConfig& c) {
   int begin = r * c.bucket, end = std::min(c.n, (r + 1) * c.bucket);
   Setup s;
   double us = 0;
-  double cpu = 0;
+  Usage used;
   run.method->on_thread([&] {
-    double cpu_start = cpu_seconds();
+    Usage before = Usage::now();
     auto start = Clock::now();
     s = run.method->make(begin, end);
     us = us_since(start);
-    cpu = cpu_seconds() - cpu_start;
+    used = Usage::now() - before;
   });
-  run.result.cpu_s += cpu;
+  add_usage(run.result, used);
   run.result.total_s += us / 1e6;
   run.result.failures += s.failures;
   run.result.processes += s.processes;
@@ -106,10 +124,10 @@ void make_round(Run& run, int r, const ContainersBenchConfig& c) {
 // makes its fleet; a bucket ends at the first round end that reaches it.
 void make_all_rounds(Run& run, const ContainersBenchConfig& c) {
   Setup s;
-  double cpu = 0;
+  Usage used;
   Clock::time_point start;
   run.method->on_thread([&] {
-    double cpu_start = cpu_seconds();
+    Usage before = Usage::now();
     start = Clock::now();
     Clock::time_point bucket_start = start;
     auto at_round = [&](int done) {
@@ -126,10 +144,10 @@ void make_all_rounds(Run& run, const ContainersBenchConfig& c) {
       bucket_start = Clock::now();
     };
     s = run.method->make_all(c.n, at_round);
-    cpu = cpu_seconds() - cpu_start;
+    used = Usage::now() - before;
   });
   run.result.total_s = us_since(start) / 1e6;
-  run.result.cpu_s = cpu;
+  add_usage(run.result, used);
   run.result.failures += s.failures;
   run.result.processes += s.processes;
   if (run.made != c.n) ++run.result.failures;  // a stop before the end (cannot happen without stop_on_error)
@@ -159,7 +177,12 @@ void finish(Run& run, const ContainersBenchConfig& c, int background) {
   res.teardown_settled_s = us_since(start) / 1e6;
 }
 
-void run_in_sandbox(const ContainersBenchConfig& c, ContainersBenchReport& report) {
+// One run of every method, in a sandbox of its own; rep rotates the order
+// in which they go, so no method is always first (on a fresh machine) or
+// last (behind the others' kernel cleanup). Returns whether they were
+// interleaved; results come in the canonical order: brisk, floor,
+// brisk-1core, ip-batch, ip.
+bool run_in_sandbox(const ContainersBenchConfig& c, int rep, std::vector<ContainersMethodResult>& results) {
   std::vector<Run> runs;
   auto make = c.shape == ContainersShape::phys ? containers::make_phys_method : containers::make_veth_method;
   runs.push_back({make("brisk", c)});
@@ -169,26 +192,30 @@ void run_in_sandbox(const ContainersBenchConfig& c, ContainersBenchReport& repor
   // A namespace with a veth pair costs ~1 MB of kernel memory; every
   // method's containers exist at once when interleaved.
   long need_kb = static_cast<long>(runs.size()) * c.n * 1100;
-  report.interleaved = c.schedule == ContainersSchedule::interleaved ||
-                       (c.schedule == ContainersSchedule::automatic && need_kb < mem_available_kb() / 2);
+  bool interleaved = c.schedule == ContainersSchedule::interleaved ||
+                     (c.schedule == ContainersSchedule::automatic && need_kb < mem_available_kb() / 2);
   int rounds = (c.n + c.bucket - 1) / c.bucket;
+  std::string run_label = c.repeat > 1 ? fmt::format("run {}/{}: ", rep + 1, c.repeat) : "";
   auto tell = [&](const std::string& line) {
-    if (c.progress) c.progress("containers: " + line);
+    if (c.progress) c.progress("containers: " + run_label + line);
   };
-  if (report.interleaved) {
+  auto nth = [&](std::size_t k, std::size_t offset) -> Run& { return runs[(k + offset) % runs.size()]; };
+  const auto first = static_cast<std::size_t>(rep);
+  if (interleaved) {
     for (int r = 0; r < rounds; ++r) {
       for (std::size_t k = 0; k < runs.size(); ++k)
-        make_round(runs[(k + static_cast<std::size_t>(r)) % runs.size()], r, c);
+        make_round(nth(k, first + static_cast<std::size_t>(r)), r, c);
       tell(fmt::format("round {}/{} done", r + 1, rounds));
     }
     int alive = static_cast<int>(runs.size()) * c.n;
-    for (auto& run : runs) {
+    for (std::size_t k = 0; k < runs.size(); ++k) {
       alive -= c.n;
-      finish(run, c, alive);
-      tell(run.result.method + " torn down");
+      finish(nth(k, first), c, alive);
+      tell(nth(k, first).result.method + " torn down");
     }
   } else {
-    for (auto& run : runs) {
+    for (std::size_t k = 0; k < runs.size(); ++k) {
+      Run& run = nth(k, first);
       std::this_thread::sleep_for(std::chrono::milliseconds(c.settle_ms));
       if (run.method->makes_all()) {
         make_all_rounds(run, c);
@@ -204,8 +231,105 @@ void run_in_sandbox(const ContainersBenchConfig& c, ContainersBenchReport& repor
   }
   for (auto& run : runs) {
     run.result.ratio_to_brisk = runs[0].result.total_s > 0 ? run.result.total_s / runs[0].result.total_s : 0;
-    report.methods.push_back(std::move(run.result));
+    results.push_back(std::move(run.result));
   }
+  return interleaved;
+}
+
+const ContainersMethodResult* find_in(const std::vector<ContainersMethodResult>& results,
+                                      const std::string& name) {
+  for (const auto& m : results)
+    if (m.method == name) return &m;
+  return nullptr;
+}
+
+// brisk's worst bucket against the floor's same bucket (0 when they differ in buckets).
+double worst_bucket_ratio(const ContainersMethodResult& brisk, const ContainersMethodResult& floor) {
+  if (brisk.buckets.size() != floor.buckets.size()) return 0;
+  double worst = 0;
+  for (std::size_t b = 0; b < brisk.buckets.size(); ++b)
+    if (floor.buckets[b].us_per_container > 0)
+      worst = std::max(worst, brisk.buckets[b].us_per_container / floor.buckets[b].us_per_container);
+  return worst;
+}
+
+// Each ratio the targets are judged on, one value per run: numerator and
+// denominator were measured in the same run, side by side.
+std::vector<Spread> run_ratios(const std::vector<std::vector<ContainersMethodResult>>& runs) {
+  struct Ratio {
+    const char* name;
+    const char* other;
+    double (*of)(const ContainersMethodResult& brisk, const ContainersMethodResult& other);
+  };
+  static const Ratio kRatios[] = {
+      {"setup brisk / floor", "floor", [](const auto& b, const auto& o) { return b.total_s / o.total_s; }},
+      {"worst bucket brisk / floor", "floor",
+       [](const auto& b, const auto& o) { return worst_bucket_ratio(b, o); }},
+      {"cpu brisk / floor", "floor", [](const auto& b, const auto& o) { return b.cpu_s / o.cpu_s; }},
+      {"teardown settled brisk / floor", "floor",
+       [](const auto& b, const auto& o) { return b.teardown_settled_s / o.teardown_settled_s; }},
+      {"setup brisk / brisk-1core", "brisk-1core",
+       [](const auto& b, const auto& o) { return b.total_s / o.total_s; }},
+      {"cpu brisk / brisk-1core", "brisk-1core",
+       [](const auto& b, const auto& o) { return b.cpu_s / o.cpu_s; }},
+      {"teardown settled brisk / ip-batch", "ip-batch",
+       [](const auto& b, const auto& o) { return b.teardown_settled_s / o.teardown_settled_s; }},
+      {"setup ip-batch / brisk", "ip-batch",
+       [](const auto& b, const auto& o) { return o.total_s / b.total_s; }},
+      {"setup ip / brisk", "ip", [](const auto& b, const auto& o) { return o.total_s / b.total_s; }},
+  };
+  std::vector<Spread> out;
+  for (const auto& ratio : kRatios) {
+    std::vector<double> values;
+    for (const auto& run : runs) {
+      const auto* brisk = find_in(run, "brisk");
+      const auto* other = find_in(run, ratio.other);
+      if (brisk && other) values.push_back(ratio.of(*brisk, *other));
+    }
+    if (!values.empty()) out.push_back(spread(ratio.name, std::move(values)));
+  }
+  return out;
+}
+
+// One method's figures over the runs: medians, summed failures, verified
+// only when every run was.
+ContainersMethodResult median_of(const std::vector<std::vector<ContainersMethodResult>>& runs,
+                                 std::size_t m) {
+  ContainersMethodResult out = runs.front()[m];
+  auto med = [&](auto field) {
+    std::vector<double> values;
+    for (const auto& run : runs) values.push_back(static_cast<double>(field(run[m])));
+    return median(std::move(values));
+  };
+  out.total_s = med([](const auto& r) { return r.total_s; });
+  out.containers_per_s = out.total_s > 0 ? out.containers / out.total_s : 0;
+  out.us_per_container = out.total_s * 1e6 / std::max(1, out.containers);
+  out.ratio_to_brisk = med([](const auto& r) { return r.ratio_to_brisk; });
+  out.cpu_s = med([](const auto& r) { return r.cpu_s; });
+  out.cpu_user_s = med([](const auto& r) { return r.cpu_user_s; });
+  out.context_switches = static_cast<long>(med([](const auto& r) { return r.context_switches; }));
+  out.teardown_s = med([](const auto& r) { return r.teardown_s; });
+  out.teardown_settled_s = med([](const auto& r) { return r.teardown_settled_s; });
+  out.growth = med([](const auto& r) { return r.growth; });
+  out.failures = 0;
+  out.verified = true;
+  for (const auto& run : runs) {
+    out.failures += run[m].failures;
+    out.verified = out.verified && run[m].verified;
+  }
+  for (std::size_t b = 0; b < out.buckets.size(); ++b) {
+    std::vector<double> us;
+    for (const auto& run : runs)
+      if (b < run[m].buckets.size()) us.push_back(run[m].buckets[b].us_per_container);
+    out.buckets[b].us_per_container = median(std::move(us));
+  }
+  return out;
+}
+
+void summarize(ContainersBenchReport& report) {
+  for (std::size_t m = 0; m < report.runs.front().size(); ++m)
+    report.methods.push_back(median_of(report.runs, m));
+  report.ratios = run_ratios(report.runs);
   const auto& brisk = report.methods[0];
   for (const auto& m : report.methods)
     if (m.method == "floor" && m.growth > 0 && brisk.growth > 1)
@@ -225,9 +349,21 @@ ContainersBenchReport run_containers_bench(const ContainersBenchConfig& config) 
     if (m != "ip" && m != "ip-batch" && m != "brisk" && m != "brisk-1core" && m != "floor")
       throw std::runtime_error("unknown method " + m);
   if (config.brisk_round < 0) throw std::runtime_error("--brisk-round must not be negative");
+  if (config.repeat < 1) throw std::runtime_error("--repeat takes at least 1 run");
   ContainersBenchReport report{.config = config};
   report.notes.push_back("load average before the run: " + load_average() + " (other work on the machine)");
-  sandbox::run_in_net_sandbox([&] { run_in_sandbox(config, report); });
+  for (int rep = 0; rep < config.repeat; ++rep) {
+    // The last run's kernel cleanup (namespaces die asynchronously) is not the next one's cost.
+    if (rep > 0) std::this_thread::sleep_for(std::chrono::milliseconds(config.settle_ms));
+    std::vector<ContainersMethodResult> results;
+    sandbox::run_in_net_sandbox([&] { report.interleaved = run_in_sandbox(config, rep, results); });
+    report.runs.push_back(std::move(results));
+  }
+  summarize(report);
+  if (config.repeat > 1)
+    report.notes.push_back(fmt::format(
+        "{} runs, the methods' order rotated each time; figures are medians, ratios median [min-max]",
+        config.repeat));
   report.notes.push_back(
       report.interleaved
           ? "the methods took turns round by round, in rotating order"
@@ -275,60 +411,78 @@ std::pair<long, long> brisk_rss(const ContainersMethodResult& brisk, int contain
   return {at, brisk.buckets.empty() ? 0 : brisk.buckets.back().rss_kb};
 }
 
-// The targets of issue 18, each with the figures it is judged on.
+const Spread* find_ratio(const ContainersBenchReport& report, const std::string& name) {
+  for (const auto& r : report.ratios)
+    if (r.name == name) return &r;
+  return nullptr;
+}
+
+// "1.02x [0.97-1.10]", or "1.02x" from one run.
+std::string spread_text(const Spread& r) {
+  if (r.values.size() < 2) return fmt::format("{:.2f}x", r.median);
+  return fmt::format("{:.2f}x [{:.2f}-{:.2f}]", r.median, r.min, r.max);
+}
+
+// The targets of issue 47, each judged on the median of its per-run ratio.
 std::string targets_lines(const ContainersBenchReport& report) {
-  const auto* brisk = find_method(report, "brisk");
-  const auto* floor = find_method(report, "floor");
-  const auto* one_core = find_method(report, "brisk-1core");
-  std::string out = "\ntargets\n";
-  if (floor && brisk->total_s > 0) {
-    double speedup = floor->total_s / brisk->total_s;
-    out += fmt::format("  setup vs the one-thread floor: brisk {:.2f}x faster (target >= 1.2x: {})", speedup,
-                       verdict(speedup >= 1.2));
-    if (one_core && one_core->total_s > 0)
-      out += fmt::format("; brisk-1core {:.2f}x, so the second core gives {:.2f}x",
-                         floor->total_s / one_core->total_s, one_core->total_s / brisk->total_s);
-    out += "\n";
-  }
-  for (const auto& m : report.methods) {
-    double target = m.method == "ip" ? 20 : m.method == "ip-batch" ? 5 : 0;
-    if (target > 0)
-      out += fmt::format("  vs {:<9} {:>6.1f}x faster (target >= {:.0f}x: {}); cpu {:.1f}x\n", m.method,
-                         m.ratio_to_brisk, target, verdict(m.ratio_to_brisk >= target),
-                         brisk->cpu_s > 0 ? m.cpu_s / brisk->cpu_s : 0.0);
-  }
-  if (floor && brisk->buckets.size() == floor->buckets.size()) {
-    double worst = 0;
-    for (std::size_t b = 0; b < brisk->buckets.size(); ++b)
-      if (floor->buckets[b].us_per_container > 0)
-        worst = std::max(worst, brisk->buckets[b].us_per_container / floor->buckets[b].us_per_container);
-    out += fmt::format("  brisk / floor, worst bucket {:.2f}x (target <= 1.1x: {})\n", worst,
-                       verdict(worst <= 1.1));
-  }
-  const auto* ipb = find_method(report, "ip-batch");
-  for (const auto* other : {floor, ipb}) {
-    if (!other) continue;
-    bool strict = other == ipb;  // faster than ip -batch; at most the floor
-    if (other->teardown_background != brisk->teardown_background) {
-      out += fmt::format(
-          "  teardown vs {}: not comparable in this run ({} and {} other containers alive; "
-          "--schedule sequential makes them equal)\n",
-          other->method, brisk->teardown_background, other->teardown_background);
-      continue;
+  struct Target {
+    const char* ratio;
+    const char* text;
+    double limit;
+    bool at_least;  // the ratio must be >= limit (else <=, or < when strict)
+    bool strict;
+  };
+  static const Target kTargets[] = {
+      {"setup brisk / floor", "setup, brisk / one-thread floor", 1.0, false, false},
+      {"worst bucket brisk / floor", "worst bucket, brisk / floor", 1.15, false, false},
+      {"cpu brisk / floor", "CPU per container, brisk / floor", 1.25, false, false},
+      {"teardown settled brisk / floor", "teardown until settled, brisk / floor", 1.0, false, false},
+      {"teardown settled brisk / ip-batch", "teardown until settled, brisk / ip-batch", 1.0, false, true},
+      {"setup brisk / brisk-1core", "setup, brisk / brisk-1core (the second core)", 1.0, false, false},
+      {"setup ip-batch / brisk", "setup, ip-batch / brisk", 8.0, true, false},
+  };
+  std::string out = "\ntargets (median over the runs)\n";
+  for (const auto& t : kTargets) {
+    const Spread* r = find_ratio(report, t.ratio);
+    if (!r) continue;
+    if (std::string_view(t.ratio).starts_with("teardown")) {
+      const auto* other =
+          find_method(report, std::string_view(t.ratio).ends_with("floor") ? "floor" : "ip-batch");
+      if (other && other->teardown_background != report.methods[0].teardown_background) {
+        out += fmt::format(
+            "  {}: not comparable in this run ({} and {} other containers alive; "
+            "--schedule sequential makes them equal)\n",
+            t.text, report.methods[0].teardown_background, other->teardown_background);
+        continue;
+      }
     }
-    bool met = strict ? brisk->teardown_settled_s < other->teardown_settled_s
-                      : brisk->teardown_settled_s <= other->teardown_settled_s;
-    out += fmt::format("  teardown until settled: brisk {:.0f} µs/container, {} {:.0f} (target {} {}: {})\n",
-                       brisk->teardown_settled_s * 1e6 / brisk->containers, other->method,
-                       other->teardown_settled_s * 1e6 / other->containers,
-                       strict ? "<" : "<=", other->method, verdict(met));
+    bool met = t.at_least ? r->median >= t.limit : t.strict ? r->median < t.limit : r->median <= t.limit;
+    out += fmt::format("  {:<46} {:<22} (target {} {:.2f}x: {})\n", t.text, spread_text(*r),
+                       t.at_least ? ">="
+                       : t.strict ? "<"
+                                  : "<=",
+                       t.limit, verdict(met));
   }
-  auto [at_500, at_end] = brisk_rss(*brisk, 500);
+  const auto& brisk = report.methods[0];
+  auto [at_500, at_end] = brisk_rss(brisk, 500);
   if (at_500 > 0 && report.config.n > 500)
     out +=
         fmt::format("  RSS: {:.1f} MiB at 500 containers, {:.1f} MiB at {}: {:.2f}x (target <= 1.2x: {})\n",
                     at_500 / 1024.0, at_end / 1024.0, report.config.n, static_cast<double>(at_end) / at_500,
                     verdict(at_end <= 1.2 * at_500));
+  return out;
+}
+
+// Every ratio, with each run's value.
+std::string ratio_lines(const ContainersBenchReport& report) {
+  if (report.runs.size() < 2) return "";
+  std::string out =
+      fmt::format("\nratios over {} runs: median [min-max], then each run's\n", report.runs.size());
+  for (const auto& r : report.ratios) {
+    out += fmt::format("  {:<34} {:<22}", r.name, spread_text(r));
+    for (double v : r.values) out += fmt::format(" {:.2f}", v);
+    out += "\n";
+  }
   return out;
 }
 
@@ -345,15 +499,19 @@ std::string format_table(const ContainersBenchReport& report) {
           : fmt::format(
                 "brisk bench containers: {} containers per method, {} bridge(s) of up to {} ports\n\n", c.n,
                 (c.n + c.bridge_ports - 1) / c.bridge_ports, c.bridge_ports);
-  out += fmt::format("{:<11} {:>8} {:>12} {:>13} {:>9} {:>10} {:>10} {:>11} {:>10} {:>9} {:>9}\n", "method",
-                     "total s", "containers/s", "µs/container", "vs brisk", "cpu µs/ct", "processes",
-                     "teardown s", "settled s", "failures", "verified");
+  out +=
+      fmt::format("{:<11} {:>8} {:>12} {:>13} {:>9} {:>10} {:>10} {:>9} {:>10} {:>11} {:>10} {:>9} {:>9}\n",
+                  "method", "total s", "containers/s", "µs/container", "vs brisk", "cpu µs/ct", "user µs/ct",
+                  "csw/ct", "processes", "teardown s", "settled s", "failures", "verified");
   for (const auto& m : report.methods)
     out += fmt::format(
-        "{:<11} {:>8.2f} {:>12.1f} {:>13.0f} {:>8.1f}x {:>10.0f} {:>10} {:>11.2f} {:>10.2f} {:>9} {:>9}\n",
+        "{:<11} {:>8.2f} {:>12.1f} {:>13.0f} {:>8.2f}x {:>10.0f} {:>10.0f} {:>9.1f} {:>10} {:>11.2f} "
+        "{:>10.2f} {:>9} "
+        "{:>9}\n",
         m.method, m.total_s, m.containers_per_s, m.us_per_container, m.ratio_to_brisk,
-        m.cpu_s * 1e6 / m.containers, m.processes, m.teardown_s, m.teardown_settled_s, m.failures,
-        m.verified ? "yes" : "NO");
+        m.cpu_s * 1e6 / m.containers, m.cpu_user_s * 1e6 / m.containers,
+        static_cast<double>(m.context_switches) / m.containers, m.processes, m.teardown_s,
+        m.teardown_settled_s, m.failures, m.verified ? "yes" : "NO");
   out += fmt::format(
       "\nµs per container, per bucket of {} (flat means no slowdown as containers accumulate)\n{:>8}",
       c.bucket, "before");
@@ -367,14 +525,17 @@ std::string format_table(const ContainersBenchReport& report) {
     out += "\n";
   }
   out += growth_line(report);
+  out += ratio_lines(report);
   out += targets_lines(report);
   for (const auto& note : report.notes) out += "note: " + note + "\n";
   return out;
 }
 
-nlohmann::json to_json(const ContainersBenchReport& report) {
+namespace {
+
+nlohmann::json methods_json(const std::vector<ContainersMethodResult>& results) {
   nlohmann::json methods = nlohmann::json::array();
-  for (const auto& m : report.methods) {
+  for (const auto& m : results) {
     nlohmann::json buckets = nlohmann::json::array();
     for (const auto& b : m.buckets)
       buckets.push_back({{"index", b.index},
@@ -391,6 +552,8 @@ nlohmann::json to_json(const ContainersBenchReport& report) {
                        {"us_per_container", m.us_per_container},
                        {"ratio_to_brisk", m.ratio_to_brisk},
                        {"cpu_s", m.cpu_s},
+                       {"cpu_user_s", m.cpu_user_s},
+                       {"context_switches", m.context_switches},
                        {"teardown_s", m.teardown_s},
                        {"teardown_settled_s", m.teardown_settled_s},
                        {"teardown_background", m.teardown_background},
@@ -399,6 +562,19 @@ nlohmann::json to_json(const ContainersBenchReport& report) {
                        {"growth", m.growth},
                        {"buckets", buckets}});
   }
+  return methods;
+}
+
+}  // namespace
+
+nlohmann::json to_json(const ContainersBenchReport& report) {
+  nlohmann::json methods = methods_json(report.methods);
+  nlohmann::json runs = nlohmann::json::array();
+  for (const auto& run : report.runs) runs.push_back(methods_json(run));
+  nlohmann::json ratios = nlohmann::json::array();
+  for (const auto& r : report.ratios)
+    ratios.push_back(
+        {{"name", r.name}, {"median", r.median}, {"min", r.min}, {"max", r.max}, {"values", r.values}});
   const auto& c = report.config;
   return {
       {"bench", "containers"},
@@ -409,6 +585,9 @@ nlohmann::json to_json(const ContainersBenchReport& report) {
         {"teardown_s", "seconds"},
         {"teardown_settled_s", "seconds"},
         {"cpu_s", "seconds of CPU"},
+        {"cpu_user_s", "seconds of CPU in user space"},
+        {"context_switches", "count, during the setup"},
+        {"ratios", "per-run ratio, median and range over the runs"},
         {"rss_kb", "KiB resident"},
         {"ratio_to_brisk", "method time / brisk time"},
         {"growth", "last bucket's us_per_container / the first's"},
@@ -420,9 +599,12 @@ nlohmann::json to_json(const ContainersBenchReport& report) {
         {"bridge_ports", c.bridge_ports},
         {"bridges_up", c.bridges_up},
         {"settle_ms", c.settle_ms},
-        {"brisk_round", c.brisk_round}}},
+        {"brisk_round", c.brisk_round},
+        {"repeat", c.repeat}}},
       {"interleaved", report.interleaved},
       {"methods", methods},
+      {"ratios", ratios},
+      {"runs", runs},
       {"floor_share_of_growth", report.floor_share_of_growth ? nlohmann::json(*report.floor_share_of_growth)
                                                              : nlohmann::json(nullptr)},
       {"notes", report.notes}};

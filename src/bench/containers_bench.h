@@ -40,6 +40,8 @@
 #include <string>
 #include <vector>
 
+#include "bench/stats.h"
+
 namespace brisk::bench {
 
 enum class ContainersSchedule { automatic, interleaved, sequential };
@@ -68,6 +70,11 @@ struct ContainersBenchConfig {
   // of its namespace thread); 0: a quarter of `bucket`.
   int brisk_round = 0;
   ContainersSchedule schedule = ContainersSchedule::automatic;
+  // Runs of every method, each in a fresh sandbox, the methods' order
+  // rotated each time: a method's figures are then its medians, and each
+  // ratio is quoted as its median and range over the repeats. One run per
+  // method is what once gave 0.79x and 0.92x for the same command.
+  int repeat = 1;
   std::function<void(const std::string&)> progress{};  // told after each round; may be empty
   // Tests: called with the method's name and its first container's namespace
   // name on the method's thread (where that name resolves), just before the
@@ -97,6 +104,8 @@ struct ContainersMethodResult {
   // defers to its own threads is not. Shows how much of each method's time
   // is the kernel's floor, the same for every method, and how much is its own.
   double cpu_s = 0;
+  double cpu_user_s = 0;          // the user-space part of cpu_s: what is the tool's own
+  long context_switches = 0;      // voluntary and involuntary, this process's, during the setup
   double teardown_s = 0;          // until the teardown commands returned
   double teardown_settled_s = 0;  // until the kernel had removed every host end
   // Other methods' containers still there during the teardown: a dying
@@ -111,8 +120,16 @@ struct ContainersMethodResult {
 
 struct ContainersBenchReport {
   ContainersBenchConfig config;
-  bool interleaved = true;                        // the schedule actually used
-  std::vector<ContainersMethodResult> methods{};  // brisk first, then the floor when it ran
+  bool interleaved = true;  // the schedule actually used
+  // brisk first, then the floor when it ran. Over repeats, each figure is
+  // the method's median (a bucket's, per bucket), ratio_to_brisk the median
+  // of the per-run ratios, failures their sum, verified whether every run was.
+  std::vector<ContainersMethodResult> methods{};
+  // Every run's results, methods in the order of `methods`.
+  std::vector<std::vector<ContainersMethodResult>> runs{};
+  // brisk against the floor, brisk-1core, ip-batch and ip, one value per run
+  // (see ratio_names in the .cc); only those whose methods ran.
+  std::vector<Spread> ratios{};
   // How much of brisk's growth the floor shows too: (floor growth - 1) /
   // (brisk growth - 1); unset when either did not run in 2+ buckets or brisk did not grow.
   std::optional<double> floor_share_of_growth{};

@@ -30,13 +30,6 @@ HeapBallast::~HeapBallast() {
   if (data_) ::munmap(data_, size_);
 }
 
-double median(std::vector<double> values) {
-  if (values.empty()) return 0;
-  std::sort(values.begin(), values.end());
-  size_t mid = values.size() / 2;
-  return values.size() % 2 ? values[mid] : (values[mid - 1] + values[mid]) / 2;
-}
-
 NofileScope::NofileScope(rlim_t wanted) {
   ::getrlimit(RLIMIT_NOFILE, &saved_);
   outcome_.requested = wanted;

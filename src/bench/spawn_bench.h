@@ -13,6 +13,8 @@
 #include <utility>
 #include <vector>
 
+#include "bench/stats.h"  // median, which the spawn benches' callers use too
+
 namespace brisk::bench {
 
 struct SpawnBenchConfig {
@@ -97,7 +99,5 @@ class NofileScope {
 // program), and Interrupted (bench/interrupt.h) on SIGINT/SIGTERM within an
 // InterruptScope.
 SpawnBenchReport run_spawn_bench(const SpawnBenchConfig& config);
-
-double median(std::vector<double> values);
 
 }  // namespace brisk::bench

@@ -73,9 +73,10 @@ TEST(ContainersBench, EveryMethodBuildsVerifiesAndTearsDown) {
   EXPECT_EQ(json["bench"], "containers");
   ASSERT_EQ(json["methods"].size(), 5u);
   for (const auto& m : json["methods"]) {
-    for (const char* key : {"method", "containers", "processes", "total_s", "containers_per_s",
-                            "us_per_container", "ratio_to_brisk", "cpu_s", "teardown_s", "teardown_settled_s",
-                            "teardown_background", "failures", "verified", "growth", "buckets"})
+    for (const char* key :
+         {"method", "containers", "processes", "total_s", "containers_per_s", "us_per_container",
+          "ratio_to_brisk", "cpu_s", "cpu_user_s", "context_switches", "teardown_s", "teardown_settled_s",
+          "teardown_background", "failures", "verified", "growth", "buckets"})
       EXPECT_TRUE(m.contains(key)) << key;
     for (const auto& b : m["buckets"])
       for (const char* key :
@@ -90,14 +91,19 @@ TEST(ContainersBench, EveryMethodBuildsVerifiesAndTearsDown) {
   std::string table = format_table(report);
   EXPECT_NE(table.find("targets"), std::string::npos);
   EXPECT_NE(table.find("growth, last bucket / first bucket: brisk"), std::string::npos) << table;
-  EXPECT_NE(table.find("brisk / floor, worst bucket"), std::string::npos) << table;
-  EXPECT_NE(table.find("setup vs the one-thread floor: brisk"), std::string::npos) << table;
-  EXPECT_NE(table.find("so the second core gives"), std::string::npos) << table;
-  EXPECT_NE(table.find("vs ip-batch"), std::string::npos) << table;
+  for (const char* target :
+       {"setup, brisk / one-thread floor", "worst bucket, brisk / floor", "CPU per container, brisk / floor",
+        "setup, brisk / brisk-1core (the second core)", "setup, ip-batch / brisk"})
+    EXPECT_NE(table.find(target), std::string::npos) << target << "\n" << table;
   // Different backgrounds: the teardowns are not compared.
-  EXPECT_NE(table.find("teardown vs floor: not comparable in this run (24 and 18 other containers alive"),
+  EXPECT_NE(table.find("teardown until settled, brisk / floor: not comparable in this run (24 and 18 other "
+                       "containers alive"),
             std::string::npos)
       << table;
+  // One run: every ratio has one value, and no per-run section.
+  EXPECT_EQ(report.runs.size(), 1u);
+  EXPECT_EQ(table.find("ratios over"), std::string::npos) << table;
+  for (const auto& r : report.ratios) EXPECT_EQ(r.values.size(), 1u) << r.name;
   // Each method's column in the bucket table.
   EXPECT_NE(table.find("       brisk       floor brisk-1core    ip-batch          ip\n"), std::string::npos)
       << table;
@@ -177,7 +183,61 @@ TEST(ContainersBench, SequentialScheduleAndMethodChoice) {
   }
   std::string table = format_table(report);
   EXPECT_EQ(table.find("not comparable"), std::string::npos) << table;
-  EXPECT_NE(table.find("teardown until settled: brisk"), std::string::npos) << table;
+  EXPECT_NE(table.find("teardown until settled, brisk / ip-batch"), std::string::npos) << table;
+}
+
+// --repeat: every method runs each time; a method's figure is the median
+// of its runs, and each ratio is quoted with the value of every run.
+TEST(ContainersBench, RepeatsGiveMediansAndEachRatiosRange) {
+  if (!brisk::test::can_unshare_net()) GTEST_SKIP() << "needs CAP_SYS_ADMIN to create namespaces";
+  std::vector<std::string> progress;
+  auto report =
+      run_containers_bench({.n = 3,
+                            .bucket = 3,
+                            .settle_ms = 0,
+                            .methods = {"floor", "brisk-1core"},
+                            .schedule = ContainersSchedule::sequential,
+                            .repeat = 3,
+                            .progress = [&](const std::string& line) { progress.push_back(line); }});
+  ASSERT_EQ(report.runs.size(), 3u);
+  ASSERT_EQ(report.methods.size(), 3u);
+  // The order of the methods rotates from run to run; the results keep theirs.
+  std::vector<std::string> first_made;
+  for (const auto& line : progress)
+    if (line.find("made its containers") != std::string::npos ||
+        line.find("round 1/1") != std::string::npos) {
+      auto colon = line.find(": ", line.find("run "));
+      first_made.push_back(line.substr(colon + 2, line.find(' ', colon + 2) - colon - 2));
+    }
+  ASSERT_EQ(first_made.size(), 9u);
+  EXPECT_EQ(first_made[0], "brisk");
+  EXPECT_EQ(first_made[3], "floor");
+  EXPECT_EQ(first_made[6], "brisk-1core");
+  for (std::size_t m = 0; m < 3; ++m) {
+    std::vector<double> totals;
+    for (const auto& run : report.runs) {
+      EXPECT_EQ(run[m].method, report.methods[m].method);
+      EXPECT_TRUE(run[m].verified) << run[m].method;
+      totals.push_back(run[m].total_s);
+    }
+    EXPECT_DOUBLE_EQ(report.methods[m].total_s, median(totals)) << report.methods[m].method;
+    EXPECT_TRUE(report.methods[m].verified);
+  }
+  ASSERT_FALSE(report.ratios.empty());
+  for (const auto& r : report.ratios) {
+    ASSERT_EQ(r.values.size(), 3u) << r.name;
+    EXPECT_LE(r.min, r.median) << r.name;
+    EXPECT_LE(r.median, r.max) << r.name;
+  }
+  EXPECT_EQ(report.ratios[0].name, "setup brisk / floor");
+  for (std::size_t k = 0; k < 3; ++k)
+    EXPECT_DOUBLE_EQ(report.ratios[0].values[k], report.runs[k][0].total_s / report.runs[k][1].total_s);
+  std::string table = format_table(report);
+  EXPECT_NE(table.find("ratios over 3 runs"), std::string::npos) << table;
+  auto json = to_json(report);
+  EXPECT_EQ(json["runs"].size(), 3u);
+  EXPECT_EQ(json["ratios"][0]["values"].size(), 3u);
+  EXPECT_EQ(json["config"]["repeat"], 3);
 }
 
 // LXC's phys shape at a small size, every method: the moved interfaces'
@@ -232,6 +292,7 @@ TEST(ContainersBench, RefusesBadConfiguration) {
   EXPECT_THROW(run_containers_bench({.n = 4, .bucket = 2, .methods = {"lxc"}}), std::runtime_error);
   EXPECT_THROW(run_containers_bench({.n = 4, .bucket = 2, .methods = {"floor", "raw"}}), std::runtime_error);
   EXPECT_THROW(run_containers_bench({.n = 4, .bucket = 2, .brisk_round = -1}), std::runtime_error);
+  EXPECT_THROW(run_containers_bench({.n = 4, .bucket = 2, .repeat = 0}), std::runtime_error);
 }
 
 }  // namespace

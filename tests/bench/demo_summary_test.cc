@@ -13,9 +13,14 @@
 namespace brisk::bench {
 namespace {
 
-// Ten containers at `us` each to set up, and half that each to tear down.
+// Ten containers at `us` each to set up; a tenth of that each for the
+// teardown call, half of it until the kernel has settled.
 ContainersMethodResult method(const std::string& name, double us) {
-  return {.method = name, .containers = 10, .us_per_container = us, .teardown_s = 10 * us / 2 / 1e6};
+  return {.method = name,
+          .containers = 10,
+          .us_per_container = us,
+          .teardown_s = 10 * us / 10 / 1e6,
+          .teardown_settled_s = 10 * us / 2 / 1e6};
 }
 
 TEST(DemoSummary, EachContainerBaselineIsNamedAsTheBenchNamesIt) {
@@ -26,6 +31,7 @@ TEST(DemoSummary, EachContainerBaselineIsNamedAsTheBenchNamesIt) {
   ASSERT_EQ(rows.size(), 8u);
   std::map<std::string, double> setup_by_label;
   for (const auto& row : rows) {
+    // Teardown rows are until settled: the call returns before the kernel is done.
     EXPECT_NEAR(row.brisk_us, row.operation == "container setup" ? 900 : 450, 1e-6) << row.operation;
     if (row.operation == "container setup") setup_by_label[row.baseline] = row.baseline_us;
   }

@@ -52,6 +52,10 @@ void add_bench_containers(CLI::App& bench) {
           {"auto", bench::ContainersSchedule::automatic},
           {"interleaved", bench::ContainersSchedule::interleaved},
           {"sequential", bench::ContainersSchedule::sequential}}));
+  cmd->add_option("--repeat", config->repeat,
+                  "runs of every method, their order rotated; figures are medians, ratios median and range")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
   cmd->add_option("--out", *out, "Write containers.json and containers.csv into this directory");
   cmd->add_flag("--json", *json, "Print the report as JSON");
   cmd->callback([config, json, out, methods] {
