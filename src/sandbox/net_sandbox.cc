@@ -1,6 +1,7 @@
 #include "sandbox/net_sandbox.h"
 
 #include <fcntl.h>
+#include <pthread.h>
 #include <sched.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
@@ -123,8 +124,9 @@ struct NetnsDirThread::State {
   bool stop = false;
 };
 
-NetnsDirThread::NetnsDirThread() : state_(std::make_unique<State>()) {
-  thread_ = std::thread([s = state_.get()] {
+NetnsDirThread::NetnsDirThread(const std::string& name) : state_(std::make_unique<State>()) {
+  thread_ = std::thread([s = state_.get(), name = name.substr(0, 15)] {
+    ::pthread_setname_np(::pthread_self(), name.c_str());
     std::unique_lock lock(s->mutex);
     try {
       if (::unshare(CLONE_NEWNS) != 0) throw sys_error("cannot make a private mount namespace");

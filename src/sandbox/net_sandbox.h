@@ -35,7 +35,9 @@ void run_in_net_sandbox(const std::function<void()>& fn);
 // Processes and threads started from run() inherit it.
 class NetnsDirThread {
  public:
-  NetnsDirThread();  // throws std::runtime_error when the mount namespace cannot be made
+  // name: the thread's, as perf and top -H show it (15 bytes at most are
+  // kept). Throws std::runtime_error when the mount namespace cannot be made.
+  explicit NetnsDirThread(const std::string& name = "netns-dir");
   ~NetnsDirThread();
   NetnsDirThread(const NetnsDirThread&) = delete;
   NetnsDirThread& operator=(const NetnsDirThread&) = delete;

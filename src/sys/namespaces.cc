@@ -5,6 +5,7 @@
 #include <sched.h>
 #include <sys/ioctl.h>
 #include <sys/mount.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -14,6 +15,11 @@ namespace brisk::sys {
 
 Result<void> setns(int fd, int nstype) {
   if (::setns(fd, nstype) < 0) return last_error("setns");
+  return {};
+}
+
+Result<void> name_thread(const char* name) {
+  if (::prctl(PR_SET_NAME, name, 0, 0, 0) < 0) return last_error("prctl(PR_SET_NAME)");
   return {};
 }
 

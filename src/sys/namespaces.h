@@ -34,6 +34,9 @@ Result<int> namespace_type(int fd);
 Result<void> run_in_netns(int netns_fd, const std::function<Result<void>()>& fn);
 // socket() (SOCK_CLOEXEC) made in the namespace netns_fd, through run_in_netns.
 Result<UniqueFd> socket_in_netns(int netns_fd, int domain, int type, int protocol);
+// PR_SET_NAME: the calling thread's name, as perf, top -H and /proc show it
+// (15 bytes are kept).
+Result<void> name_thread(const char* name);
 // Runs fn on a short-lived helper thread (which may unshare namespaces).
 Result<void> run_on_thread(const std::function<Result<void>()>& fn);
 
