@@ -1,8 +1,8 @@
 // netlink/netns_setup.cc: setup_netns_many (see brisk/netlink/netns_setup.h).
 //
 // Round r's namespaces are made on a thread of their own while round r-1's
-// operations run on the caller's: namespace creation and the RTNL-bound
-// netlink work then use a core each. Each round's host side is one run of
+// operations run on the caller's, where that pays (overlap_policy.h);
+// otherwise on a helper thread the caller waits for. Each round's host side is one run of
 // pipelined ops; each container's inside is one on the socket made in it.
 #include "brisk/netlink/netns_setup.h"
 
@@ -16,6 +16,7 @@
 #include "brisk/netlink/netns.h"
 #include "netlink/netns_internal.h"
 #include "netlink/op.h"
+#include "netlink/overlap_policy.h"
 
 namespace brisk::netlink {
 namespace {
@@ -89,13 +90,15 @@ class FleetSetup {
   std::vector<NlResult<void>> run() {
     const std::size_t rounds = (containers_.size() + options_.round - 1) / options_.round;
     RoundMaker makers[2];
-    if (rounds > 0) makers[0].start(round_names(0), options_.overlap);
+    // Round 0 has nothing to overlap with: the caller waits for it either way.
+    if (rounds > 0) makers[0].start(round_names(0), options_.overlap == NetnsOverlap::always);
     for (std::size_t r = 0; r < rounds; ++r) {
       RoundMaker& now = makers[r % 2];
       RoundMaker& next = makers[(r + 1) % 2];
       now.wait();
       const bool more = r + 1 < rounds;
-      if (more && options_.overlap) next.start(round_names(r + 1), true);
+      const bool overlap = more && overlap_next(round_names(r + 1).size());
+      if (overlap) next.start(round_names(r + 1), true);
       set_up_round(r, now);
       now.clear();  // closes the round's fds, and leaves nothing for abandon_round to find
       if (culprit_) {
@@ -105,12 +108,24 @@ class FleetSetup {
         break;
       }
       if (options_.on_round) options_.on_round(std::min(containers_.size(), (r + 1) * options_.round));
-      if (more && !options_.overlap) next.start(round_names(r + 1), false);
+      if (more && !overlap) next.start(round_names(r + 1), false);
     }
     return std::move(results_);
   }
 
  private:
+  // Whether the next round (of `size` containers) is made on a second
+  // thread; automatic keeps its last decision until the meter can say more.
+  bool overlap_next(std::size_t size) {
+    if (options_.overlap != NetnsOverlap::automatic) return options_.overlap == NetnsOverlap::always;
+    if (!meter_) meter_.emplace();
+    if (meter_->cpus() < detail::kOverlapMinCpus) return false;  // it never reads /proc/stat then
+    if (auto idle = meter_->idle_since_last())
+      overlapping_ = detail::overlap_pays(
+          {.cpus = meter_->cpus(), .idle_cpus = *idle, .overlapping = overlapping_, .round = size});
+    return overlapping_ && size >= detail::kOverlapMinRound;
+  }
+
   // Where each container's operations sit in its round's host ops.
   struct Slot {
     std::size_t host_first = 0, host_last = 0;    // from `host`
@@ -244,7 +259,9 @@ class FleetSetup {
   std::vector<std::string> names_;
   const NetnsSetupOptions& options_;
   std::vector<NlResult<void>> results_;
-  std::optional<std::size_t> culprit_{};  // stop_on_error: the first container that failed
+  std::optional<std::size_t> culprit_{};      // stop_on_error: the first container that failed
+  std::optional<detail::IdleMeter> meter_{};  // NetnsOverlap::automatic's view of the machine
+  bool overlapping_ = false;                  // its last decision
 };
 
 }  // namespace
