@@ -181,12 +181,12 @@ void finish(Run& run, const ContainersBenchConfig& c, int background) {
 // in which they go, so no method is always first (on a fresh machine) or
 // last (behind the others' kernel cleanup). Returns whether they were
 // interleaved; results come in the canonical order: brisk, floor,
-// brisk-1core, ip-batch, ip.
+// brisk-1core, brisk-2core, ip-batch, ip.
 bool run_in_sandbox(const ContainersBenchConfig& c, int rep, std::vector<ContainersMethodResult>& results) {
   std::vector<Run> runs;
   auto make = c.shape == ContainersShape::phys ? containers::make_phys_method : containers::make_veth_method;
   runs.push_back({make("brisk", c)});
-  for (const char* name : {"floor", "brisk-1core", "ip-batch", "ip"})
+  for (const char* name : {"floor", "brisk-1core", "brisk-2core", "ip-batch", "ip"})
     if (wanted(c, name)) runs.push_back({make(name, c)});
   for (auto& run : runs) run.method->on_thread([&] { run.method->prepare(c.n); });
   // A namespace with a veth pair costs ~1 MB of kernel memory; every
@@ -346,7 +346,8 @@ ContainersBenchReport run_containers_bench(const ContainersBenchConfig& config) 
   if (config.n > (1 << 22))
     throw std::runtime_error("at most 4194304 containers (their /31s fill 10.0.0.0/8)");
   for (const auto& m : config.methods)
-    if (m != "ip" && m != "ip-batch" && m != "brisk" && m != "brisk-1core" && m != "floor")
+    if (m != "ip" && m != "ip-batch" && m != "brisk" && m != "brisk-1core" && m != "brisk-2core" &&
+        m != "floor")
       throw std::runtime_error("unknown method " + m);
   if (config.brisk_round < 0) throw std::runtime_error("--brisk-round must not be negative");
   if (config.repeat < 1) throw std::runtime_error("--repeat takes at least 1 run");

@@ -16,8 +16,10 @@
 //             the addresses), then one Batch per container on the socket
 //             made in its namespace (address, up, default route); the next
 //             round's namespaces are made meanwhile on a second thread
-//   brisk-1core  the same calls with setup_netns_many's overlap off: what
-//             the second core gives, measured side by side
+//             where the library judges that it pays (NetnsOverlap::automatic)
+//   brisk-1core  the same calls, never overlapped (NetnsOverlap::never)
+//   brisk-2core  the same calls, always overlapped: with brisk-1core, what
+//             the library's choice gained or saved, measured side by side
 //   floor     the kernel's floor: raw rtnetlink from the bench thread, every
 //             ifindex chosen beforehand, pipelined (see Floor in the .cc);
 //             what any tool's cost, and its growth, must be measured against
@@ -63,9 +65,9 @@ struct ContainersBenchConfig {
   // other port, O(N^2) kernel work that no tool causes and that lands on
   // whichever method runs next. The ports are enslaved either way.
   bool bridges_up = false;
-  int settle_ms = 1500;  // pause before each teardown and between sequential methods
-  std::vector<std::string>
-      methods{};  // "ip", "ip-batch", "floor", "brisk-1core" to include; empty: all (brisk always runs)
+  int settle_ms = 1500;                // pause before each teardown and between sequential methods
+  std::vector<std::string> methods{};  // "ip", "ip-batch", "floor", "brisk-1core", "brisk-2core" to include;
+                                       // empty: all (brisk always runs)
   // Containers per setup_netns_many round in the brisk methods (the lookahead
   // of its namespace thread); 0: a quarter of `bucket`.
   int brisk_round = 0;
@@ -92,7 +94,7 @@ struct ContainersBucket {
 };
 
 struct ContainersMethodResult {
-  std::string method{};  // "ip", "ip-batch", "brisk", "brisk-1core", "floor"
+  std::string method{};  // "ip", "ip-batch", "brisk", "brisk-1core", "brisk-2core", "floor"
   int containers = 0;
   int processes = 0;   // processes started for the setup
   double total_s = 0;  // setup, summed over rounds
@@ -127,7 +129,7 @@ struct ContainersBenchReport {
   std::vector<ContainersMethodResult> methods{};
   // Every run's results, methods in the order of `methods`.
   std::vector<std::vector<ContainersMethodResult>> runs{};
-  // brisk against the floor, brisk-1core, ip-batch and ip, one value per run
+  // brisk against the floor, brisk-1core, brisk-2core, ip-batch and ip, one value per run
   // (see ratio_names in the .cc); only those whose methods ran.
   std::vector<Spread> ratios{};
   // How much of brisk's growth the floor shows too: (floor growth - 1) /

@@ -41,7 +41,11 @@ struct Setup {
 class Method {
  public:
   Method(std::string name, std::string prefix, const ContainersBenchConfig& config)
-      : name_(std::move(name)), prefix_(std::move(prefix)), config_(config), host_(sandbox::fresh_netns()) {}
+      : name_(std::move(name)),
+        prefix_(std::move(prefix)),
+        config_(config),
+        host_(sandbox::fresh_netns()),
+        dir_("m:" + name_) {}
   virtual ~Method() = default;
   Method(const Method&) = delete;
   Method& operator=(const Method&) = delete;
@@ -79,7 +83,19 @@ class Method {
   sandbox::NetnsDirThread dir_;
 };
 
-// The method called name ("ip", "ip-batch", "brisk", "floor") in the
+// brisk's methods: the library's default, and each way of overlapping forced.
+struct BriskWay {
+  const char* name;    // the method's name
+  const char* prefix;  // its namespaces' names start with this
+  netlink::NetnsOverlap overlap;
+};
+inline constexpr BriskWay kBriskWays[] = {{"brisk", "brisk", netlink::NetnsOverlap::automatic},
+                                          {"brisk-1core", "brisk1", netlink::NetnsOverlap::never},
+                                          {"brisk-2core", "brisk2", netlink::NetnsOverlap::always}};
+// The way called name; throws std::runtime_error when there is none.
+const BriskWay& brisk_way(const std::string& name);
+
+// The method called name ("ip", "ip-batch", "floor", or a BriskWay) in the
 // config's shape; throws std::runtime_error when its namespaces cannot be made.
 std::unique_ptr<Method> make_veth_method(const std::string& name, const ContainersBenchConfig& config);
 std::unique_ptr<Method> make_phys_method(const std::string& name, const ContainersBenchConfig& config);
@@ -89,10 +105,10 @@ UniqueFd open_own_netns();
 
 // Steps both shapes' methods share (containers_steps.cc).
 // brisk: netlink::setup_netns_many of the fleet, in rounds of
-// config.brisk_round, overlapped or on one thread; returns the failures.
+// config.brisk_round, with the given overlap; returns the failures.
 // at_round, when given, is told the containers done after each round.
 int brisk_setup(netlink::Connection& host, std::span<const netlink::NetnsSetup> fleet,
-                const ContainersBenchConfig& config, bool overlap,
+                const ContainersBenchConfig& config, netlink::NetnsOverlap overlap,
                 const std::function<void(int done)>& at_round = {});
 // ip: one `ip ARGS...` process in the method's host namespace, counted into s.
 void run_ip(const Method& m, std::vector<std::string> args, Setup& s);

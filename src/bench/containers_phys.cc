@@ -158,10 +158,9 @@ class PhysIpBatch : public PhysMethod {
 
 class PhysBrisk : public PhysMethod {
  public:
-  // overlap false: "brisk-1core", the same calls on one core.
-  PhysBrisk(const ContainersBenchConfig& config, bool overlap)
-      : PhysMethod(overlap ? "brisk" : "brisk-1core", overlap ? "brisk" : "brisk1", config),
-        overlap_(overlap),
+  PhysBrisk(const ContainersBenchConfig& config, const BriskWay& way)
+      : PhysMethod(way.name, way.prefix, config),
+        overlap_(way.overlap),
         conn_(netlink::Connection::open_in(host()).value()) {}
 
   Setup make(int begin, int end) override { return make_range(begin, end, {}); }
@@ -196,7 +195,7 @@ class PhysBrisk : public PhysMethod {
     return {.failures = brisk_setup(conn_, fleet, config_, overlap_, at_round)};
   }
 
-  bool overlap_;
+  netlink::NetnsOverlap overlap_;
   netlink::Connection conn_;
 };
 
@@ -248,7 +247,7 @@ std::unique_ptr<Method> make_phys_method(const std::string& name, const Containe
   if (name == "ip") return std::make_unique<PhysIp>(config);
   if (name == "ip-batch") return std::make_unique<PhysIpBatch>(config);
   if (name == "floor") return std::make_unique<PhysFloor>(config);
-  return std::make_unique<PhysBrisk>(config, name != "brisk-1core");
+  return std::make_unique<PhysBrisk>(config, brisk_way(name));
 }
 
 }  // namespace brisk::bench::containers

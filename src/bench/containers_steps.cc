@@ -19,7 +19,7 @@
 namespace brisk::bench::containers {
 
 int brisk_setup(netlink::Connection& host, std::span<const netlink::NetnsSetup> fleet,
-                const ContainersBenchConfig& config, bool overlap,
+                const ContainersBenchConfig& config, netlink::NetnsOverlap overlap,
                 const std::function<void(int done)>& at_round) {
   std::size_t round = config.brisk_round > 0 ? static_cast<std::size_t>(config.brisk_round)
                                              : static_cast<std::size_t>(std::max(1, config.bucket / 4));
@@ -28,6 +28,12 @@ int brisk_setup(netlink::Connection& host, std::span<const netlink::NetnsSetup> 
   auto results = netlink::setup_netns_many(host, fleet, options);
   if (!results) throw std::runtime_error(results.error().message());
   return static_cast<int>(std::count_if(results->begin(), results->end(), [](const auto& r) { return !r; }));
+}
+
+const BriskWay& brisk_way(const std::string& name) {
+  for (const auto& way : kBriskWays)
+    if (name == way.name) return way;
+  throw std::runtime_error("no brisk method " + name);
 }
 
 void run_ip(const Method& m, std::vector<std::string> args, Setup& s) {

@@ -33,12 +33,13 @@ TEST(ContainersBench, EveryMethodBuildsVerifiesAndTearsDown) {
                             .schedule = ContainersSchedule::interleaved,
                             .progress = [&](const std::string& line) { progress.push_back(line); }});
   EXPECT_TRUE(report.interleaved);
-  ASSERT_EQ(report.methods.size(), 5u);
+  ASSERT_EQ(report.methods.size(), 6u);
   EXPECT_EQ(report.methods[0].method, "brisk");
   EXPECT_EQ(report.methods[1].method, "floor");
   EXPECT_EQ(report.methods[2].method, "brisk-1core");
-  EXPECT_EQ(report.methods[3].method, "ip-batch");
-  EXPECT_EQ(report.methods[4].method, "ip");
+  EXPECT_EQ(report.methods[3].method, "brisk-2core");
+  EXPECT_EQ(report.methods[4].method, "ip-batch");
+  EXPECT_EQ(report.methods[5].method, "ip");
   for (const auto& m : report.methods) {
     EXPECT_EQ(m.failures, 0) << m.method;
     EXPECT_TRUE(m.verified) << m.method;
@@ -60,18 +61,16 @@ TEST(ContainersBench, EveryMethodBuildsVerifiesAndTearsDown) {
     EXPECT_DOUBLE_EQ(m.growth, m.buckets[1].us_per_container / m.buckets[0].us_per_container) << m.method;
   }
   EXPECT_DOUBLE_EQ(report.methods[0].ratio_to_brisk, 1.0);
-  EXPECT_EQ(report.methods[0].processes, 0);
-  EXPECT_EQ(report.methods[1].processes, 0);
-  EXPECT_EQ(report.methods[2].processes, 0);
-  EXPECT_EQ(report.methods[3].processes, 2 + 6);      // a host batch per round, an inside batch per container
-  EXPECT_EQ(report.methods[4].processes, 2 + 6 * 7);  // two bridges, seven steps per container
-  EXPECT_EQ(progress.size(), 2u + 5u);                // two rounds, five teardowns
+  for (int k = 0; k < 4; ++k) EXPECT_EQ(report.methods[k].processes, 0) << report.methods[k].method;
+  EXPECT_EQ(report.methods[4].processes, 2 + 6);      // a host batch per round, an inside batch per container
+  EXPECT_EQ(report.methods[5].processes, 2 + 6 * 7);  // two bridges, seven steps per container
+  EXPECT_EQ(progress.size(), 2u + 6u);                // two rounds, six teardowns
   // Torn down one after another: each with fewer others' containers alive.
-  for (int k = 0; k < 5; ++k) EXPECT_EQ(report.methods[k].teardown_background, 6 * (4 - k));
+  for (int k = 0; k < 6; ++k) EXPECT_EQ(report.methods[k].teardown_background, 6 * (5 - k));
 
   auto json = to_json(report);
   EXPECT_EQ(json["bench"], "containers");
-  ASSERT_EQ(json["methods"].size(), 5u);
+  ASSERT_EQ(json["methods"].size(), 6u);
   for (const auto& m : json["methods"]) {
     for (const char* key :
          {"method", "containers", "processes", "total_s", "containers_per_s", "us_per_container",
@@ -87,7 +86,7 @@ TEST(ContainersBench, EveryMethodBuildsVerifiesAndTearsDown) {
   std::string csv = to_csv(report);
   EXPECT_EQ(csv.substr(0, csv.find('\n')),
             "method,kind,bucket,first,containers,containers_before,us_per_container,rss_kb");
-  EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 1 + 5 * (2 + 2));
+  EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 1 + 6 * (2 + 2));
   std::string table = format_table(report);
   EXPECT_NE(table.find("targets"), std::string::npos);
   EXPECT_NE(table.find("growth, last bucket / first bucket: brisk"), std::string::npos) << table;
@@ -96,7 +95,7 @@ TEST(ContainersBench, EveryMethodBuildsVerifiesAndTearsDown) {
         "setup, brisk / brisk-1core (the second core)", "setup, ip-batch / brisk"})
     EXPECT_NE(table.find(target), std::string::npos) << target << "\n" << table;
   // Different backgrounds: the teardowns are not compared.
-  EXPECT_NE(table.find("teardown until settled, brisk / floor: not comparable in this run (24 and 18 other "
+  EXPECT_NE(table.find("teardown until settled, brisk / floor: not comparable in this run (30 and 24 other "
                        "containers alive"),
             std::string::npos)
       << table;
@@ -105,7 +104,8 @@ TEST(ContainersBench, EveryMethodBuildsVerifiesAndTearsDown) {
   EXPECT_EQ(table.find("ratios over"), std::string::npos) << table;
   for (const auto& r : report.ratios) EXPECT_EQ(r.values.size(), 1u) << r.name;
   // Each method's column in the bucket table.
-  EXPECT_NE(table.find("       brisk       floor brisk-1core    ip-batch          ip\n"), std::string::npos)
+  EXPECT_NE(table.find("       brisk       floor brisk-1core brisk-2core    ip-batch          ip\n"),
+            std::string::npos)
       << table;
   EXPECT_EQ(json.contains("floor_share_of_growth"), true);
   if (report.methods[0].growth > 1) {
@@ -250,16 +250,16 @@ TEST(ContainersBench, PhysShapeEveryMethodBuildsAndVerifies) {
                                       .bucket = 4,
                                       .settle_ms = 0,
                                       .schedule = ContainersSchedule::interleaved});
-  ASSERT_EQ(report.methods.size(), 5u);
+  ASSERT_EQ(report.methods.size(), 6u);
   for (const auto& m : report.methods) {
     EXPECT_EQ(m.failures, 0) << m.method;
     EXPECT_TRUE(m.verified) << m.method;
     EXPECT_EQ(m.buckets.size(), 2u) << m.method;
     EXPECT_GE(m.teardown_settled_s, m.teardown_s) << m.method;
   }
-  EXPECT_EQ(report.methods[3].processes,
+  EXPECT_EQ(report.methods[4].processes,
             2 + 8);  // ip-batch: a host batch per round, an inside one per container
-  EXPECT_EQ(report.methods[4].processes, 8 * 6);  // ip: netns add, 2 link set, 2 addr add, route add
+  EXPECT_EQ(report.methods[5].processes, 8 * 6);  // ip: netns add, 2 link set, 2 addr add, route add
   EXPECT_EQ(to_json(report)["config"]["shape"], "phys");
   EXPECT_NE(format_table(report).find("--shape phys"), std::string::npos);
 }

@@ -38,9 +38,11 @@ void add_bench_containers(CLI::App& bench) {
   cmd->add_option("--settle-ms", config->settle_ms, "pause before each teardown")
       ->capture_default_str()
       ->check(CLI::NonNegativeNumber);
-  cmd->add_option("--methods", *methods, "only these besides brisk: ip, ip-batch, floor, brisk-1core")
+  cmd->add_option(
+         "--methods", *methods,
+         "only these besides brisk: ip, ip-batch, floor, brisk-1core (never overlaps), brisk-2core (always)")
       ->delimiter(',')
-      ->check(CLI::IsMember({"ip", "ip-batch", "brisk", "brisk-1core", "floor"}));
+      ->check(CLI::IsMember({"ip", "ip-batch", "brisk", "brisk-1core", "brisk-2core", "floor"}));
   cmd->add_option("--brisk-round", config->brisk_round,
                   "containers per setup_netns_many round in brisk's methods (0: a quarter of --bucket)")
       ->capture_default_str()
