@@ -5,6 +5,7 @@
 #include "brisk/netlink/netns_setup.h"
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include <algorithm>
 #include <string>
@@ -96,13 +97,23 @@ class NetnsSetupMany : public ::testing::TestWithParam<NetnsOverlap> {
   NetnsSetupOptions options(std::size_t round) const { return {.round = round, .overlap = GetParam()}; }
 };
 
+// The calling thread's network namespace, by inode.
+ino_t own_netns() {
+  struct stat st {};
+  EXPECT_EQ(::stat("/proc/thread-self/ns/net", &st), 0);
+  return st.st_ino;
+}
+
 TEST_P(NetnsSetupMany, SetsUpEveryContainerAndLeaksNoFd) {
   sandbox::run_in_net_sandbox([&] {
     auto host = Connection::open().value();
     auto containers = fleet(7);
     auto fds_before = brisk::test::open_fds();
+    ino_t home = own_netns();
     auto results = setup_netns_many(host, containers, options(3));  // rounds of 3, 3 and 1
     EXPECT_EQ(brisk::test::open_fds(), fds_before);
+    // Made on this thread or another, the namespaces leave it where it was.
+    EXPECT_EQ(own_netns(), home);
     ASSERT_TRUE(results) << results.error().message();
     ASSERT_EQ(results->size(), 7u);
     for (int i = 0; i < 7; ++i) {
