@@ -99,6 +99,15 @@ TEST(ContainersBench, EveryMethodBuildsVerifiesAndTearsDown) {
                        "containers alive"),
             std::string::npos)
       << table;
+  // Each ratio whose methods ran, brisk-2core's among them.
+  std::vector<std::string> ratio_names;
+  for (const auto& r : report.ratios) ratio_names.push_back(r.name);
+  EXPECT_EQ(ratio_names,
+            (std::vector<std::string>{
+                "setup brisk / floor", "worst bucket brisk / floor", "cpu brisk / floor",
+                "teardown settled brisk / floor", "setup brisk / brisk-1core", "cpu brisk / brisk-1core",
+                "setup brisk / brisk-2core", "cpu brisk / brisk-2core", "teardown settled brisk / ip-batch",
+                "setup ip-batch / brisk", "setup ip / brisk"}));
   // One run: every ratio has one value, and no per-run section.
   EXPECT_EQ(report.runs.size(), 1u);
   EXPECT_EQ(table.find("ratios over"), std::string::npos) << table;
