@@ -59,6 +59,18 @@ bool wanted(const ContainersBenchConfig& c, const std::string& method) {
   return c.methods.empty() || std::find(c.methods.begin(), c.methods.end(), method) != c.methods.end();
 }
 
+// The pause before a method's setup or teardown: settle_ms, then until the
+// CPUs are quiet (at most quiet_ms), so that the kernel's cleanup of what
+// ran before is not charged to what runs next: without it, sequential runs
+// at 1,000 put brisk's CPU at 1.19x the floor's [1.06-1.36]; with it,
+// 1.15x [1.11-1.33], and brisk / brisk-1core (the same code on 2 CPUs)
+// 0.99x. Tests pass settle_ms 0: no pause at all.
+void settle(const ContainersBenchConfig& c) {
+  if (c.settle_ms <= 0) return;
+  std::this_thread::sleep_for(std::chrono::milliseconds(c.settle_ms));
+  wait_until_quiet(std::chrono::milliseconds(std::max(0, c.quiet_ms)));
+}
+
 struct Run {
   std::unique_ptr<Method> method;
   ContainersMethodResult result{};
@@ -166,7 +178,7 @@ void finish(Run& run, const ContainersBenchConfig& c, int background) {
     if (c.before_verify) c.before_verify(res.method, run.method->netns(0));
     res.verified = run.method->verify(c.n);
   });
-  std::this_thread::sleep_for(std::chrono::milliseconds(c.settle_ms));
+  settle(c);
   Clock::time_point start;
   run.method->on_thread([&] {
     start = Clock::now();
@@ -216,7 +228,7 @@ bool run_in_sandbox(const ContainersBenchConfig& c, int rep, std::vector<Contain
   } else {
     for (std::size_t k = 0; k < runs.size(); ++k) {
       Run& run = nth(k, first);
-      std::this_thread::sleep_for(std::chrono::milliseconds(c.settle_ms));
+      settle(c);
       if (run.method->makes_all()) {
         make_all_rounds(run, c);
         tell(run.method->name() + " made its containers in one call");
@@ -359,7 +371,7 @@ ContainersBenchReport run_containers_bench(const ContainersBenchConfig& config) 
   report.notes.push_back("load average before the run: " + load_average() + " (other work on the machine)");
   for (int rep = 0; rep < config.repeat; ++rep) {
     // The last run's kernel cleanup (namespaces die asynchronously) is not the next one's cost.
-    if (rep > 0) std::this_thread::sleep_for(std::chrono::milliseconds(config.settle_ms));
+    if (rep > 0) settle(config);
     std::vector<ContainersMethodResult> results;
     sandbox::run_in_net_sandbox([&] { report.interleaved = run_in_sandbox(config, rep, results); });
     report.runs.push_back(std::move(results));
@@ -604,6 +616,7 @@ nlohmann::json to_json(const ContainersBenchReport& report) {
         {"bridge_ports", c.bridge_ports},
         {"bridges_up", c.bridges_up},
         {"settle_ms", c.settle_ms},
+        {"quiet_ms", c.quiet_ms},
         {"brisk_round", c.brisk_round},
         {"repeat", c.repeat}}},
       {"interleaved", report.interleaved},

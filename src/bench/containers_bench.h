@@ -65,7 +65,11 @@ struct ContainersBenchConfig {
   // other port, O(N^2) kernel work that no tool causes and that lands on
   // whichever method runs next. The ports are enslaved either way.
   bool bridges_up = false;
-  int settle_ms = 1500;                // pause before each teardown and between sequential methods
+  // Pause before each teardown, between sequential methods and between
+  // runs; then the bench waits, at most quiet_ms, for the CPUs to be 90%
+  // idle. settle_ms 0: no pause and no wait.
+  int settle_ms = 1500;
+  int quiet_ms = 5000;
   std::vector<std::string> methods{};  // "ip", "ip-batch", "floor", "brisk-1core", "brisk-2core" to include;
                                        // empty: all (brisk always runs)
   // Containers per setup_netns_many round in the brisk methods (the lookahead

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <stdexcept>
+#include <thread>
 
 #include "brisk/spawn.h"
 #include "cli/companion.h"
@@ -51,6 +52,35 @@ std::string load_average() {
   std::string one, five;
   in >> one >> five;
   return one + " " + five;
+}
+
+std::optional<CpuTimes> cpu_times() {
+  std::ifstream in("/proc/stat");
+  std::string name;
+  if (!(in >> name) || name != "cpu") return std::nullopt;
+  CpuTimes t;
+  for (int field = 0; field < 8; ++field) {  // user nice system idle iowait irq softirq steal
+    long long ticks = 0;
+    if (!(in >> ticks)) return std::nullopt;
+    t.total += ticks;
+    if (field == 3 || field == 4) t.idle += ticks;
+  }
+  return t;
+}
+
+Clock::duration wait_until_quiet(Clock::duration limit) {
+  auto start = Clock::now();
+  auto before = cpu_times();
+  while (before && Clock::now() - start < limit) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    auto after = cpu_times();
+    if (!after) break;
+    long long total = after->total - before->total;
+    if (total > 0 && static_cast<double>(after->idle - before->idle) >= 0.9 * static_cast<double>(total))
+      break;
+    before = after;
+  }
+  return Clock::now() - start;
 }
 
 void make_directories(const std::string& path) {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <chrono>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -24,6 +25,19 @@ std::string brisk_cli();
 void write_file(const std::string& path, const std::string& text);
 // The 1- and 5-minute load averages, "2.10 1.85", for the report's notes.
 std::string load_average();
+// The share of all CPUs' time spent idle (idle and iowait) from /proc/stat's
+// "cpu " line between two of its samples, or nullopt when it cannot be read.
+struct CpuTimes {
+  long long idle = 0;
+  long long total = 0;
+};
+std::optional<CpuTimes> cpu_times();
+// Waits until the CPUs have been at least 90% idle over a 100 ms window, or
+// `limit` has passed; returns how long it waited. A namespace's teardown
+// goes on in the kernel long after the call returns (the cleanup workqueue,
+// then RCU callbacks run in softirq on whichever task is current): what
+// runs next would be charged for it.
+Clock::duration wait_until_quiet(Clock::duration limit);
 // mkdir -p; throws std::runtime_error on failure.
 void make_directories(const std::string& path);
 

@@ -35,7 +35,12 @@ void add_bench_containers(CLI::App& bench) {
       ->check(CLI::Range(1, 1024));
   cmd->add_flag("--bridges-up", config->bridges_up,
                 "Bring the host bridges up (floods every container's IPv6 start-up traffic to every port)");
-  cmd->add_option("--settle-ms", config->settle_ms, "pause before each teardown")
+  cmd->add_option("--settle-ms", config->settle_ms, "pause before each teardown, method and run")
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber);
+  cmd->add_option(
+         "--quiet-ms", config->quiet_ms,
+         "after each pause, wait at most this long for the CPUs to be 90% idle (the kernel's cleanup)")
       ->capture_default_str()
       ->check(CLI::NonNegativeNumber);
   cmd->add_option(
