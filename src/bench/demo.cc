@@ -128,7 +128,10 @@ DemoSectionResult run_containers_section(const DemoSettings& settings,
   ContainersBenchConfig config;
   config.n = settings.containers_n;
   config.bucket = std::max(1, settings.containers_n / 10);
-  config.quiet_ms = 1000;  // the short version: a busy machine is not waited out
+  // The short version: pauses in proportion to the containers (1 s at the
+  // default 200), and a busy machine is not waited out.
+  config.settle_ms = std::min(1500, 5 * settings.containers_n);
+  config.quiet_ms = 1000;
   ContainersBenchReport report = run_net_bench([&] { return run_containers_bench(config); });
   progress("containers: done");
   result.rows = container_rows(report);

@@ -131,7 +131,7 @@ TEST_F(BenchCli, ContainersWritesJsonAndCsvWithAFigureForEveryMethod) {
   ASSERT_TRUE(run.status.success()) << run.out;
   auto written = read_json(dir.path() + "/containers.json");
   EXPECT_EQ(nlohmann::json::parse(run.out), written);
-  ASSERT_EQ(written["methods"].size(), 5u);  // brisk, floor, brisk-1core, ip-batch, ip
+  ASSERT_EQ(written["methods"].size(), 6u);  // brisk, floor, brisk-1core, brisk-2core, ip-batch, ip
   for (const auto& m : written["methods"]) {
     EXPECT_GT(m["total_s"].get<double>(), 0) << m.dump();
     EXPECT_GT(m["teardown_s"].get<double>(), 0) << m.dump();
@@ -141,7 +141,7 @@ TEST_F(BenchCli, ContainersWritesJsonAndCsvWithAFigureForEveryMethod) {
   }
   EXPECT_EQ(written["methods"][1]["method"], "floor");
   EXPECT_TRUE(written.contains("floor_share_of_growth"));
-  EXPECT_EQ(csv_lines(dir.path() + "/containers.csv"), 1u + 5u * (2u + 2u));
+  EXPECT_EQ(csv_lines(dir.path() + "/containers.csv"), 1u + 6u * (2u + 2u));
 }
 
 // Bad flags are refused by name, with the usage status, before any

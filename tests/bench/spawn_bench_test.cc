@@ -215,7 +215,8 @@ TEST(Demo, TinyNetworkSectionsAddTheirRowsAndCharts) {
   std::multiset<std::string> setups;
   for (const auto& row : summary["rows"])
     if (row["operation"] == "container setup") setups.insert(row["baseline"].get<std::string>());
-  EXPECT_EQ(setups, (std::multiset<std::string>{"floor", "brisk-1core", "ip -batch", "ip per command"}));
+  EXPECT_EQ(setups, (std::multiset<std::string>{"floor", "brisk-1core", "brisk-2core", "ip -batch",
+                                                "ip per command"}));
 }
 
 TEST(Demo, TinyRunWritesItsDirectoryAndLeavesNoTemp) {
