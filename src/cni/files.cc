@@ -51,6 +51,27 @@ std::optional<std::string> read_file(const std::string& path) {
   }
 }
 
+std::optional<std::string> read_store_file(const std::string& path, std::size_t limit) {
+  int fd;
+  do fd = ::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+  while (fd < 0 && errno == EINTR);
+  if (fd < 0) return std::nullopt;
+  UniqueFd owned(fd);
+  struct stat st {};
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || static_cast<std::size_t>(st.st_size) > limit)
+    return std::nullopt;
+  std::string out;
+  char buffer[4096];
+  for (;;) {
+    ssize_t n = ::read(fd, buffer, sizeof buffer);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return std::nullopt;
+    if (n == 0) return out;
+    out.append(buffer, static_cast<std::size_t>(n));
+    if (out.size() > limit) return std::nullopt;  // grew since the fstat
+  }
+}
+
 void write_all(int fd, const std::string& data, const std::string& path) {
   std::size_t done = 0;
   while (done < data.size()) {

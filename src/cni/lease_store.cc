@@ -37,6 +37,23 @@ LeaseKey key_of_content(const std::string& content) {
   return {t.substr(0, crlf), t.substr(crlf + 2)};
 }
 
+// A lease's container id or ifname as it may appear in a file name or on a
+// line of the index: bytes outside [A-Za-z0-9._-] become %XX. Lease
+// contents are anyone's writing: "../../x", "a/b" or NUL bytes must name
+// nothing but a file in the index, and nothing there but their own.
+std::string escape(const std::string& text) {
+  std::string out;
+  for (unsigned char c : text) {
+    bool plain = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' ||
+                 c == '_' || c == '-';
+    if (plain)
+      out += static_cast<char>(c);
+    else
+      out += fmt::format("%{:02X}", c);
+  }
+  return out;
+}
+
 std::vector<std::string> list_directory(const std::string& dir) {
   std::vector<std::string> names;
   DIR* d = ::opendir(dir.c_str());
@@ -59,7 +76,9 @@ LeaseStore::LeaseStore(const std::string& data_dir, const std::string& network)
     : dir_(data_dir + "/" + network), index_dir_(data_dir + "/.brisk-index/" + network) {
   make_directories(dir_, 0755);
   make_directories(index_dir_, 0755);
-  lock_ = open_file(dir_ + "/lock", O_RDONLY | O_CREAT, 0750);  // as go-filemutex creates it
+  // As go-filemutex creates it; never through a symlink, which would make
+  // the file wherever the link points.
+  lock_ = open_file(dir_ + "/lock", O_RDONLY | O_CREAT | O_NOFOLLOW, 0750);
   while (::flock(lock_.get(), LOCK_EX) != 0)
     if (errno != EINTR) fail_io("flock", dir_ + "/lock", errno);
 }
@@ -78,20 +97,23 @@ LeaseStore::~LeaseStore() {
 
 std::string LeaseStore::stamp_text() const {
   struct stat st = stat_path(dir_);
-  return fmt::format("{} {}.{:09} {}.{:09} {}\n", st.st_ino, st.st_mtim.tv_sec, st.st_mtim.tv_nsec,
+  // "2": the index's format (escaped names); an index of another format is rebuilt.
+  return fmt::format("2 {} {}.{:09} {}.{:09} {}\n", st.st_ino, st.st_mtim.tv_sec, st.st_mtim.tv_nsec,
                      st.st_ctim.tv_sec, st.st_ctim.tv_nsec, st.st_size);
 }
 
 void LeaseStore::ensure_index() {
   if (index_checked_) return;
   index_checked_ = true;
-  auto stamp = read_file(index_dir_ + "/" + kStamp);
+  auto stamp = read_store_file(index_dir_ + "/" + kStamp);
   if (!stamp || *stamp != stamp_text()) rebuild_index();
 }
 
 std::string LeaseStore::hint_name(const LeaseKey& key) const {
-  std::string name = key.container_id + ":" + key.ifname;
-  if (name.size() > 200) name = fmt::format("#{:016x}:{}", fnv1a(key.container_id), key.ifname);
+  // Never "stamp", ".", "..", a temporary file's name or a path: escaped
+  // text has no '/' and no ':' but the one between the two.
+  std::string name = escape(key.container_id) + ":" + escape(key.ifname);
+  if (name.size() > 200) name = fmt::format("#{:016x}", fnv1a(key.container_id + '\0' + key.ifname));
   return name;
 }
 
@@ -101,19 +123,20 @@ void LeaseStore::write_hint(const LeaseKey& key, const std::vector<netlink::IpAd
     remove_file(path);
     return;
   }
-  std::string text = key.container_id + "\n" + key.ifname + "\n";
+  std::string text = escape(key.container_id) + "\n" + escape(key.ifname) + "\n";
   for (const auto& a : addresses) text += a.to_string() + "\n";
   replace_file(index_dir_, hint_name(key), text, 0644);
 }
 
 std::optional<std::vector<netlink::IpAddress>> LeaseStore::read_hint(const LeaseKey& key) {
-  auto text = read_file(index_dir_ + "/" + hint_name(key));
+  auto text = read_store_file(index_dir_ + "/" + hint_name(key), 1 << 20);
   if (!text) return std::nullopt;
   std::vector<std::string> lines;
   std::size_t start = 0;
   for (std::size_t nl; (nl = text->find('\n', start)) != std::string::npos; start = nl + 1)
     lines.push_back(text->substr(start, nl - start));
-  if (lines.size() < 2 || lines[0] != key.container_id || lines[1] != key.ifname) return std::nullopt;
+  if (lines.size() < 2 || lines[0] != escape(key.container_id) || lines[1] != escape(key.ifname))
+    return std::nullopt;
   std::vector<netlink::IpAddress> out;
   for (std::size_t i = 2; i < lines.size(); ++i)
     if (auto a = netlink::IpAddress::parse(lines[i])) out.push_back(*a);
@@ -125,8 +148,10 @@ std::map<LeaseKey, std::vector<netlink::IpAddress>> LeaseStore::scan() {
   for (const std::string& name : list_directory(dir_)) {
     auto address = netlink::IpAddress::parse(name);
     if (!address) continue;  // lock, last_reserved_ip.N, temporary files
-    auto content = read_file(dir_ + "/" + name);
-    if (!content) continue;  // released meanwhile
+    // Released meanwhile, or not a lease brisk can read (a symlink, a FIFO,
+    // a damaged file): its address stays taken, as the file is there.
+    auto content = read_store_file(dir_ + "/" + name);
+    if (!content) continue;
     leases[key_of_content(*content)].push_back(*address);
   }
   return leases;
@@ -150,7 +175,7 @@ LeaseStore::Held LeaseStore::held(const LeaseKey& key) {
     Held found{.key = k};
     // The hint says where to look; the lease file itself is the truth.
     for (const auto& a : read_hint(k).value_or(std::vector<netlink::IpAddress>{})) {
-      auto content = read_file(dir_ + "/" + a.to_string());
+      auto content = read_store_file(dir_ + "/" + a.to_string());
       if (content && key_of_content(*content) == k) found.addresses.push_back(a);
     }
     if (!found.addresses.empty() || k.ifname.empty()) return found;
@@ -170,7 +195,7 @@ bool LeaseStore::reserve(const netlink::IpAddress& address, const LeaseKey& key,
 }
 
 std::optional<netlink::IpAddress> LeaseStore::last_reserved(std::size_t range_set) {
-  auto text = read_file(dir_ + "/" + kLastReserved + std::to_string(range_set));
+  auto text = read_store_file(dir_ + "/" + kLastReserved + std::to_string(range_set));
   if (!text) return std::nullopt;
   auto a = netlink::IpAddress::parse(trim(*text));
   if (!a) return std::nullopt;
@@ -191,7 +216,7 @@ void LeaseStore::release_addresses(const LeaseKey& key, const std::vector<netlin
   if (addresses.empty()) return;
   std::vector<netlink::IpAddress> keep = read_hint(key).value_or(std::vector<netlink::IpAddress>{});
   for (const auto& a : addresses) {
-    auto content = read_file(dir_ + "/" + a.to_string());
+    auto content = read_store_file(dir_ + "/" + a.to_string());
     if (content && key_of_content(*content) == key) remove_file(dir_ + "/" + a.to_string());
     keep.erase(std::remove(keep.begin(), keep.end(), a), keep.end());
   }

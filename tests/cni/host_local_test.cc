@@ -5,9 +5,12 @@
 
 #include <gtest/gtest.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
+#include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <sstream>
 
 #include "brisk/cni/error.h"
@@ -203,6 +206,99 @@ TEST(LeaseStore, AForeignWriterCausesARebuildAndItsLeasesAreHonoured) {
   // An old-format lease ("<id>" alone) is released by id, as the reference does.
   std::ofstream(dir.path() + "/net/10.1.0.9", std::ios::binary) << "legacy";
   EXPECT_EQ(host_local_del(c, "legacy", "eth0").size(), 1u);
+}
+
+// Every file under root, as paths relative to it (no symlink followed).
+std::set<std::string> files_under(const std::string& root) {
+  std::set<std::string> out;
+  for (const auto& e : std::filesystem::recursive_directory_iterator(root))
+    out.insert(std::filesystem::relative(e.path(), root).string());
+  return out;
+}
+
+void write_raw(const std::string& path, const std::string& bytes) {
+  std::ofstream(path, std::ios::binary | std::ios::trunc) << bytes;
+}
+
+// Lease contents are anyone's writing. Contents that look like paths must
+// name nothing outside the index when the index is written, on ADD, DEL and
+// GC alike, and must still be released by their own key.
+TEST(LeaseStore, ContentsThatLookLikePathsNameNothingOutsideTheIndex) {
+  brisk::test::TempDir top;
+  std::string data = top.path() + "/data";  // the store sits two levels below top
+  std::filesystem::create_directories(data);
+  auto c = parse_host_local_config(conf(data, {{"subnet", "10.1.0.0/24"}}), "");
+  host_local_add(c, "first", "eth0");
+  for (auto [address, content] :
+       std::initializer_list<std::pair<const char*, const char*>>{{"10.1.0.50", "../../../x\r\neth0"},
+                                                                  {"10.1.0.51", "../../y\r\n../../z"},
+                                                                  {"10.1.0.52", "..\r\n.."},
+                                                                  {"10.1.0.53", "stamp\r\n"},
+                                                                  {"10.1.0.54", "a/b\r\neth0"}})
+    write_raw(data + "/net/" + address, content);
+  std::set<std::string> outside_before = files_under(top.path());
+  EXPECT_EQ(host_local_add(c, "second", "eth0").ips[0].address.to_string(), "10.1.0.3/24");  // rebuilds
+  EXPECT_EQ(host_local_del(c, "../../../x", "eth0").size(), 1u);
+  EXPECT_EQ(host_local_del(c, "a/b", "eth0").size(), 1u);
+  EXPECT_EQ(host_local_gc(c, {{"first", "eth0"}, {"second", "eth0"}}).size(), 3u);
+  for (const auto& path : files_under(top.path())) {
+    if (outside_before.count(path)) continue;
+    EXPECT_EQ(path.rfind("data/", 0), 0u) << "written outside the data dir: " << path;
+  }
+  for (const char* escaped : {"x", "y", "z", "x:eth0", "data/x:eth0"})
+    EXPECT_FALSE(exists(top.path() + "/" + escaped)) << escaped;
+  EXPECT_TRUE(exists(data + "/net/10.1.0.2"));
+  EXPECT_TRUE(exists(data + "/net/10.1.0.3"));
+  EXPECT_FALSE(exists(data + "/net/10.1.0.50"));
+}
+
+// A damaged lease (NUL bytes, what a crash can leave), a symlink or a FIFO
+// named like an address: each counts as taken, no read follows or waits on
+// it, and every other ADD and DEL goes on working.
+TEST(LeaseStore, OddFilesCountAsTakenAndNeverStopTheNetwork) {
+  brisk::test::TempDir dir, elsewhere;
+  auto c = parse_host_local_config(conf(dir.path(), {{"subnet", "10.1.0.0/28"}}), "");
+  std::string store = dir.path() + "/net";
+  host_local_add(c, "first", "eth0");  // 10.1.0.2; makes the store
+  write_raw(store + "/10.1.0.3", std::string(10, '\0'));
+  write_raw(elsewhere.path() + "/secret", "secret-contents\r\neth0");
+  std::filesystem::create_symlink(elsewhere.path() + "/secret", store + "/10.1.0.4");
+  ASSERT_EQ(::mkfifo((store + "/10.1.0.5").c_str(), 0644), 0);
+  ASSERT_EQ(::mkfifo((store + "/last_reserved_ip.0.tmp").c_str(), 0644), 0);
+  std::filesystem::create_directory(store + "/10.1.0.6");
+  EXPECT_EQ(host_local_add(c, "second", "eth0").ips[0].address.to_string(), "10.1.0.7/28");  // .3-.6 taken
+  EXPECT_EQ(host_local_del(c, "first", "eth0").size(), 1u);
+  EXPECT_EQ(host_local_del(c, "second", "eth0").size(), 1u);
+  EXPECT_EQ(host_local_del(c, "secret-contents", "eth0").size(), 0u);  // a symlink is no lease of anyone's
+  // The symlink's target was not read into the index, nor touched.
+  for (const auto& e : std::filesystem::directory_iterator(dir.path() + "/.brisk-index/net"))
+    EXPECT_EQ(slurp(e.path().string()).find("secret"), std::string::npos) << e.path();
+  EXPECT_EQ(slurp(elsewhere.path() + "/secret"), "secret-contents\r\neth0");
+  EXPECT_TRUE(std::filesystem::is_symlink(store + "/10.1.0.4"));
+}
+
+// A FIFO in place of last_reserved_ip.N does not hang the allocator.
+TEST(LeaseStore, AFifoForTheLastReservedAddressIsIgnored) {
+  brisk::test::TempDir dir;
+  auto c = parse_host_local_config(conf(dir.path(), {{"subnet", "10.1.0.0/29"}}), "");
+  host_local_add(c, "first", "eth0");
+  std::string last = dir.path() + "/net/last_reserved_ip.0";
+  ASSERT_EQ(::unlink(last.c_str()), 0);
+  ASSERT_EQ(::mkfifo(last.c_str(), 0644), 0);
+  EXPECT_EQ(host_local_add(c, "second", "eth0").ips[0].address.to_string(), "10.1.0.3/29");
+}
+
+// The store's lock is never opened through a symlink: that would create a
+// file wherever it points.
+TEST(LeaseStore, ALockThatIsASymlinkIsRefused) {
+  brisk::test::TempDir dir, elsewhere;
+  std::filesystem::create_directories(dir.path() + "/net");
+  std::filesystem::create_symlink(elsewhere.path() + "/made-here", dir.path() + "/net/lock");
+  auto c = parse_host_local_config(conf(dir.path(), {{"subnet", "10.1.0.0/29"}}), "");
+  auto add = [&] { host_local_add(c, "first", "eth0"); };
+  EXPECT_EQ(code_of(add), ErrorCode::io_failure);
+  EXPECT_NE(message_of(add).find("/net/lock"), std::string::npos) << message_of(add);
+  EXPECT_FALSE(exists(elsewhere.path() + "/made-here"));
 }
 
 TEST(HostLocal, GcReleasesWhatIsNotInUse) {
