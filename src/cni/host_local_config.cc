@@ -3,6 +3,7 @@
 // with the same messages.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
 
 #include "brisk/cni/environment.h"
@@ -48,6 +49,13 @@ AddressRange parse_range(const json& j) {
   if (subnet_text.find('/') == std::string::npos || !subnet)
     fail(ErrorCode::invalid_config, fmt::format("invalid CIDR address: {}", subnet_text));
   unsigned bits = detail::host_length(subnet->address.family);
+  // An IPv4-mapped IPv6 subnet (::ffff:a.b.c.d/len): the reference reads its
+  // address as IPv4 and its mask as IPv6, and refuses the pair.
+  const auto& b = subnet->address.bytes;
+  bool v4_mapped = std::all_of(b.begin(), b.begin() + 10, [](uint8_t x) { return x == 0; }) &&
+                   b[10] == 0xff && b[11] == 0xff;
+  if (subnet->address.family == AF_INET6 && v4_mapped)
+    fail(ErrorCode::invalid_config, "IPNet IP and Mask version mismatch");
   if (subnet->length > bits - 2)
     fail(ErrorCode::invalid_config, fmt::format("Network {} too small to allocate from", subnet_text));
   IpAddress network = detail::network_of(*subnet);
@@ -59,14 +67,18 @@ AddressRange parse_range(const json& j) {
   std::string gw = string_field(j, "gateway");
   r.gateway = gw.empty() ? detail::next(network) : parse_address(gw, "gateway");
   std::string start = string_field(j, "rangeStart");
+  std::string end = string_field(j, "rangeEnd");
   if (start.empty()) {
     r.range_start = detail::next(network);
   } else {
     r.range_start = parse_address(start, "rangeStart");
-    if (!in_prefix(*subnet, r.range_start))
+    // As the reference's Range.Contains: inside the subnet and, when a
+    // rangeEnd is given, not after it (else the broadcast address and
+    // addresses outside the subnet were handed out).
+    bool after_end = !end.empty() && compare(r.range_start, parse_address(end, "rangeEnd")) > 0;
+    if (!in_prefix(*subnet, r.range_start) || after_end)
       fail(ErrorCode::invalid_config, fmt::format("RangeStart {} not in network {}", start, subnet_text));
   }
-  std::string end = string_field(j, "rangeEnd");
   if (end.empty()) {
     r.range_end = detail::last_of(*subnet);
     if (subnet->address.family == AF_INET) --r.range_end.bytes[3];  // not the broadcast address

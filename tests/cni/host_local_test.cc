@@ -79,6 +79,12 @@ TEST(HostLocalConfig, RejectsWhatTheReferenceRejects) {
       {{{"subnet", "10.1.0.5/24"}}, "Network has host bits set"},
       {{{"subnet", "10.1.0.0/24"}, {"rangeStart", "10.2.0.1"}}, "RangeStart 10.2.0.1 not in network"},
       {{{"subnet", "10.1.0.0/24"}, {"rangeEnd", "10.2.0.1"}}, "RangeEnd 10.2.0.1 not in network"},
+      // The reference's words for a start after the end, and for a v4-mapped subnet.
+      {{{"subnet", "10.9.0.0/24"}, {"rangeStart", "10.9.0.100"}, {"rangeEnd", "10.9.0.50"}},
+       "RangeStart 10.9.0.100 not in network 10.9.0.0/24"},
+      {{{"subnet", "fd00::/64"}, {"rangeStart", "fd00::20"}, {"rangeEnd", "fd00::10"}},
+       "RangeStart fd00::20 not in network fd00::/64"},
+      {{{"subnet", "::ffff:10.9.0.0/120"}}, "IPNet IP and Mask version mismatch"},
       {{{"subnet", "nonsense"}}, "invalid CIDR address"},
       {{{"ranges", {{{{"subnet", "10.1.0.0/24"}}}, {{{"subnet", "10.1.0.0/16"}}}}}},
        "range set 0 overlaps with 1"},
