@@ -253,6 +253,10 @@ std::string bridge_add(const Environment& env, const BridgeConfig& c, const std:
     fail(ErrorCode::invalid_environment,
          fmt::format("failed to open netns \"{}\": {}", env.netns, pod_ns_r.error().message()));
   UniqueFd pod_ns = std::move(*pod_ns_r);
+  // The pod's side would be made on the host itself: its eth0, its routes.
+  if (same_netns(pod_ns.get(), host_ns.get()))
+    fail(ErrorCode::invalid_environment,
+         fmt::format("CNI_NETNS \"{}\" is the plugin's own network namespace, not a pod's", env.netns));
   IpamContext ipam{c, env, stdin_data};
   if (!c.ipam_type.empty()) ipam_validate(ipam);  // bad input changes nothing
 

@@ -45,6 +45,9 @@ void bridge_check(const Environment& env, const BridgeConfig& c, const std::stri
   if (!pod_ns)
     fail(ErrorCode::invalid_environment,
          fmt::format("failed to open netns \"{}\": {}", env.netns, pod_ns.error().message()));
+  if (same_netns(pod_ns->get(), current_netns().get()))
+    fail(ErrorCode::invalid_environment,
+         fmt::format("CNI_NETNS \"{}\" is the plugin's own network namespace, not a pod's", env.netns));
   IpamContext ipam{c, env, stdin_data};
   if (!c.ipam_type.empty()) ipam_check(ipam);
   if (!c.prev_result) check_failed("Required prevResult missing");

@@ -55,9 +55,17 @@ PodSide delete_pod_interface(const Environment& env, int pod_ns) {
 
 void bridge_del(const Environment& env, const BridgeConfig& c, const std::string& stdin_data) {
   PodSide side;
-  if (!env.netns.empty()) {
+  // No pod side to remove: no namespace was given; or CNI_IFNAME is a name
+  // no interface can have (CNI's own check lets control characters
+  // through), so nothing is looked up and the lease is still released.
+  bool pod_side = !env.netns.empty() && netlink::validate_link_name(env.ifname, "cni del").ok();
+  if (pod_side) {
     auto pod_ns = netlink::open_netns_path(env.netns);
-    if (pod_ns) {
+    if (pod_ns && same_netns(pod_ns->get(), current_netns().get())) {
+      // The plugin's own namespace is no pod's: deleting CNI_IFNAME there
+      // would delete a host interface (the bridge, say). ADD refuses such a
+      // namespace, so nothing of this attachment is there to remove.
+    } else if (pod_ns) {
       side = delete_pod_interface(env, pod_ns->get());
     } else if (int e = pod_ns.error().code; e != ENOENT && e != EINVAL && e != ENOTTY) {
       // (ENOENT: the namespace is gone. EINVAL, ENOTTY: the path is no

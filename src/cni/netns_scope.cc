@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <sched.h>
+#include <sys/stat.h>
 
 #include <cerrno>
 #include <cstring>
@@ -12,6 +13,14 @@
 namespace brisk::cni::detail {
 
 UniqueFd current_netns() { return open_file("/proc/thread-self/ns/net", O_RDONLY); }
+
+bool same_netns(int a, int b) {
+  struct stat sa {
+  }, sb{};
+  if (::fstat(a, &sa) != 0) fail_io("fstat", "the pod's namespace", errno);
+  if (::fstat(b, &sb) != 0) fail_io("fstat", "the plugin's namespace", errno);
+  return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
 
 void in_netns(int target, int home, const std::function<void()>& fn) {
   if (::setns(target, CLONE_NEWNET) != 0)

@@ -14,6 +14,8 @@ namespace brisk::cni::detail {
 
 // The calling thread's network namespace, to come back to.
 UniqueFd current_netns();
+// Whether two namespace fds are the same namespace (nsfs device and inode).
+bool same_netns(int a, int b);
 // setns(target), fn(), setns(home): also when fn throws. Failing to come
 // home throws (every later step would act on the wrong namespace).
 void in_netns(int target, int home, const std::function<void()>& fn);

@@ -205,11 +205,13 @@ NlResult<UniqueFd> open_netns(const std::string& name) {
     valid.error().op = "netns open";
     return std::move(valid).error();
   }
-  return checked(sys::open(netns_path(name), O_RDONLY), name);
+  return checked(sys::open(netns_path(name), O_RDONLY | O_NONBLOCK), name);
 }
 
+// O_NONBLOCK: a FIFO where a namespace should be opens at once (and is
+// then refused as no namespace), instead of waiting for a writer forever.
 NlResult<UniqueFd> open_netns_path(const std::string& path) {
-  return checked(sys::open(path, O_RDONLY), path);
+  return checked(sys::open(path, O_RDONLY | O_NONBLOCK), path);
 }
 
 NlResult<void> enter_netns(int netns_fd, const std::string& name) {
@@ -220,7 +222,7 @@ NlResult<void> enter_netns(int netns_fd, const std::string& name) {
 
 NlResult<UniqueFd> open_netns_pid(pid_t pid) {
   if (pid <= 0) return invalid_argument("netns open", std::to_string(pid), "pid must be positive");
-  return checked(sys::open("/proc/" + std::to_string(pid) + "/ns/net", O_RDONLY),
+  return checked(sys::open("/proc/" + std::to_string(pid) + "/ns/net", O_RDONLY | O_NONBLOCK),
                  "pid " + std::to_string(pid));
 }
 

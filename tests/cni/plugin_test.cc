@@ -138,6 +138,53 @@ TEST_F(PluginTest, DelSucceedsWhenTheNetnsIsGoneOrNotGiven) {
   EXPECT_EQ(set.find("10.88.0.4"), std::string::npos) << set;
 }
 
+// CNI_NETNS naming the plugin's own namespace: ADD and CHECK refuse it
+// before anything is made, and a DEL removes no host interface, not even
+// one named as CNI_IFNAME says (here the bridge).
+TEST_F(PluginTest, ThePluginsOwnNamespaceIsNoPods) {
+  json conf = base_conf(sandbox_.data_dir());
+  std::string pod = sandbox_.add_pod();
+  ASSERT_EQ(sandbox_.run(kBrisk, cni_env("ADD", "real", pod), conf.dump()).exit_code, 0);  // makes cni0
+  auto links_before = sandbox_.ip(sandbox_.host(), {"link", "show"}).size();
+  for (const std::string& own : {netns_path(sandbox_.host()), std::string("/proc/self/ns/net")}) {
+    PluginRun add = sandbox_.run(kBrisk, cni_env("ADD", "host", own), conf.dump());
+    EXPECT_EQ(add.exit_code, 1) << add.out;
+    EXPECT_EQ(add.json()["code"], 4) << add.out;  // invalid environment
+    EXPECT_NE(add.out.find("is the plugin's own network namespace"), std::string::npos) << add.out;
+    PluginRun del = sandbox_.run(kBrisk, cni_env("DEL", "host", own, "cni0"), conf.dump());
+    EXPECT_EQ(del.exit_code, 0) << del.out;
+  }
+  EXPECT_EQ(sandbox_.ip(sandbox_.host(), {"link", "show", "dev", "cni0"}).size(), 1u);
+  EXPECT_EQ(sandbox_.ip(sandbox_.host(), {"link", "show"}).size(), links_before);
+  EXPECT_EQ(leases(sandbox_.data_dir() + "/testnet").count("10.88.0.3"), 0u);
+}
+
+// A FIFO for CNI_NETNS fails ADD at once instead of hanging it; DEL, which
+// must succeed, releases the lease.
+TEST_F(PluginTest, AFifoForTheNamespaceFailsAddAtOnce) {
+  json conf = base_conf(sandbox_.data_dir());
+  brisk::test::TempDir dir;
+  std::string fifo = dir.path() + "/netns";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  PluginRun add = sandbox_.run(kBrisk, cni_env("ADD", "fifo", fifo), conf.dump());
+  EXPECT_EQ(add.exit_code, 1) << add.out;
+  EXPECT_NE(add.out.find("failed to open netns"), std::string::npos) << add.out;
+  EXPECT_EQ(sandbox_.run(kBrisk, cni_env("DEL", "fifo", fifo), conf.dump()).exit_code, 0);
+}
+
+// An interface name the kernel would refuse (CNI's check lets control
+// characters through): DEL succeeds and releases the lease it finds.
+TEST_F(PluginTest, DelWithANameNoInterfaceCanHaveReleasesTheLease) {
+  json conf = base_conf(sandbox_.data_dir());
+  std::string pod = sandbox_.add_pod();
+  std::string odd = "et\x01h0";
+  std::filesystem::create_directories(sandbox_.data_dir() + "/testnet");
+  std::ofstream(sandbox_.data_dir() + "/testnet/10.88.0.9", std::ios::binary) << "odd\r\n" << odd;
+  PluginRun del = sandbox_.run(kBrisk, cni_env("DEL", "odd", pod, odd), conf.dump());
+  EXPECT_EQ(del.exit_code, 0) << del.out;
+  EXPECT_EQ(leases(sandbox_.data_dir() + "/testnet").count("10.88.0.9"), 0u);
+}
+
 TEST_F(PluginTest, FailuresAreClearAndLeaveNothing) {
   json conf = base_conf(sandbox_.data_dir());
   std::string pod = sandbox_.add_pod();

@@ -13,6 +13,7 @@
 
 #include "brisk/netlink/link.h"
 #include "netns_fixture.h"
+#include "support/test_support.h"
 
 namespace brisk::netlink {
 namespace {
@@ -155,6 +156,17 @@ TEST_F(Netns, OpensByPidAndByPathAndChecksTheType) {
   auto not_ns = open_netns_path("/dev/null");
   ASSERT_FALSE(not_ns);
   EXPECT_FALSE(open_netns_pid(-1));
+}
+
+// A FIFO where a namespace should be is refused at once: opening it for
+// reading would otherwise wait for a writer that never comes.
+TEST(NetnsOpen, AFifoIsRefusedWithoutWaiting) {
+  brisk::test::TempDir dir;
+  std::string fifo = dir.path() + "/ns";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  auto opened = open_netns_path(fifo);
+  ASSERT_FALSE(opened);
+  EXPECT_EQ(opened.error().code, ENOTTY) << opened.error().message();  // NS_GET_NSTYPE on a FIFO
 }
 
 // The thread moves and stays: what the CLI does instead of a helper thread.
