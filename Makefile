@@ -105,7 +105,7 @@ tsan: deps $(TSAN_BUILD)/build.ninja
 # Any crash, leak or hang fails; its input is saved as
 # $(FUZZ_BUILD)/run/<target>/crash-* (add it to fuzz/regressions/<target>/).
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS ?= netlink_reply ip_batch run_batch_lines json_lines cni_config
+FUZZ_TARGETS ?= netlink_reply ip_batch run_batch_lines json_lines cni_config lease_store
 
 $(FUZZ_BUILD)/build.ninja: | deps
 	@scripts/install-deps fuzz
