@@ -268,31 +268,33 @@ double worst_bucket_ratio(const ContainersMethodResult& brisk, const ContainersM
 // Each ratio the targets are judged on, one value per run: numerator and
 // denominator were measured in the same run, side by side.
 std::vector<Spread> run_ratios(const std::vector<std::vector<ContainersMethodResult>>& runs) {
+  // brisk's figure over the other's; or, inverted, the other's over brisk's (a speed-up).
+  using Figure = double (*)(const ContainersMethodResult&);
+  constexpr Figure setup = [](const ContainersMethodResult& m) { return m.total_s; };
+  constexpr Figure cpu = [](const ContainersMethodResult& m) { return m.cpu_s; };
+  constexpr Figure settled = [](const ContainersMethodResult& m) { return m.teardown_settled_s; };
   struct Ratio {
     const char* name;
     const char* other;
-    double (*of)(const ContainersMethodResult& brisk, const ContainersMethodResult& other);
+    Figure figure;  // nullptr: the worst bucket
+    bool inverted = false;
   };
   static const Ratio kRatios[] = {
-      {"setup brisk / floor", "floor", [](const auto& b, const auto& o) { return b.total_s / o.total_s; }},
-      {"worst bucket brisk / floor", "floor",
-       [](const auto& b, const auto& o) { return worst_bucket_ratio(b, o); }},
-      {"cpu brisk / floor", "floor", [](const auto& b, const auto& o) { return b.cpu_s / o.cpu_s; }},
-      {"teardown settled brisk / floor", "floor",
-       [](const auto& b, const auto& o) { return b.teardown_settled_s / o.teardown_settled_s; }},
-      {"setup brisk / brisk-1core", "brisk-1core",
-       [](const auto& b, const auto& o) { return b.total_s / o.total_s; }},
-      {"cpu brisk / brisk-1core", "brisk-1core",
-       [](const auto& b, const auto& o) { return b.cpu_s / o.cpu_s; }},
-      {"setup brisk / brisk-2core", "brisk-2core",
-       [](const auto& b, const auto& o) { return b.total_s / o.total_s; }},
-      {"cpu brisk / brisk-2core", "brisk-2core",
-       [](const auto& b, const auto& o) { return b.cpu_s / o.cpu_s; }},
-      {"teardown settled brisk / ip-batch", "ip-batch",
-       [](const auto& b, const auto& o) { return b.teardown_settled_s / o.teardown_settled_s; }},
-      {"setup ip-batch / brisk", "ip-batch",
-       [](const auto& b, const auto& o) { return o.total_s / b.total_s; }},
-      {"setup ip / brisk", "ip", [](const auto& b, const auto& o) { return o.total_s / b.total_s; }},
+      {"setup brisk / floor", "floor", setup},
+      {"worst bucket brisk / floor", "floor", nullptr},
+      {"cpu brisk / floor", "floor", cpu},
+      {"teardown settled brisk / floor", "floor", settled},
+      {"setup brisk / brisk-1core", "brisk-1core", setup},
+      {"cpu brisk / brisk-1core", "brisk-1core", cpu},
+      {"setup brisk / brisk-2core", "brisk-2core", setup},
+      {"cpu brisk / brisk-2core", "brisk-2core", cpu},
+      {"teardown settled brisk / ip-batch", "ip-batch", settled},
+      {"setup ip-batch / brisk", "ip-batch", setup, true},
+      {"setup ip / brisk", "ip", setup, true},
+  };
+  auto value = [](const Ratio& r, const ContainersMethodResult& b, const ContainersMethodResult& o) {
+    if (!r.figure) return worst_bucket_ratio(b, o);
+    return r.inverted ? r.figure(o) / r.figure(b) : r.figure(b) / r.figure(o);
   };
   std::vector<Spread> out;
   for (const auto& ratio : kRatios) {
@@ -300,7 +302,7 @@ std::vector<Spread> run_ratios(const std::vector<std::vector<ContainersMethodRes
     for (const auto& run : runs) {
       const auto* brisk = find_in(run, "brisk");
       const auto* other = find_in(run, ratio.other);
-      if (brisk && other) values.push_back(ratio.of(*brisk, *other));
+      if (brisk && other) values.push_back(value(ratio, *brisk, *other));
     }
     if (!values.empty()) out.push_back(spread(ratio.name, std::move(values)));
   }
@@ -448,13 +450,15 @@ std::string targets_lines(const ContainersBenchReport& report) {
     double limit;
     bool at_least;  // the ratio must be >= limit (else <=, or < when strict)
     bool strict;
+    const char* teardown_against = nullptr;  // a teardown ratio: comparable only with equal backgrounds
   };
   static const Target kTargets[] = {
       {"setup brisk / floor", "setup, brisk / one-thread floor", 1.0, false, false},
       {"worst bucket brisk / floor", "worst bucket, brisk / floor", 1.15, false, false},
       {"cpu brisk / floor", "CPU per container, brisk / floor", 1.25, false, false},
-      {"teardown settled brisk / floor", "teardown until settled, brisk / floor", 1.0, false, false},
-      {"teardown settled brisk / ip-batch", "teardown until settled, brisk / ip-batch", 1.0, false, true},
+      {"teardown settled brisk / floor", "teardown until settled, brisk / floor", 1.0, false, false, "floor"},
+      {"teardown settled brisk / ip-batch", "teardown until settled, brisk / ip-batch", 1.0, false, true,
+       "ip-batch"},
       {"setup brisk / brisk-1core", "setup, brisk / brisk-1core (the second core)", 1.0, false, false},
       {"setup ip-batch / brisk", "setup, ip-batch / brisk", 8.0, true, false},
   };
@@ -462,9 +466,8 @@ std::string targets_lines(const ContainersBenchReport& report) {
   for (const auto& t : kTargets) {
     const Spread* r = find_ratio(report, t.ratio);
     if (!r) continue;
-    if (std::string_view(t.ratio).starts_with("teardown")) {
-      const auto* other =
-          find_method(report, std::string_view(t.ratio).ends_with("floor") ? "floor" : "ip-batch");
+    if (t.teardown_against) {
+      const auto* other = find_method(report, t.teardown_against);
       if (other && other->teardown_background != report.methods[0].teardown_background) {
         out += fmt::format(
             "  {}: not comparable in this run ({} and {} other containers alive; "
