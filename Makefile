@@ -21,7 +21,7 @@ CTEST_JOBS ?= $(shell echo $$(( $(JOBS) * 2 )))
 # section runs brisk-bridge).
 DEMO_TARGETS := brisk-cli brisk-bench brisk-bridge
 
-.PHONY: all deps configure build demo-programs demo test bench asan tsan fuzz soak format format-check lint install clean ruby
+.PHONY: all deps configure build demo-programs demo test bench asan tsan fuzz soak format format-check lint install clean ruby python
 
 all: build
 
@@ -132,6 +132,21 @@ ruby: build
 	mkdir -p $(BUILD)/ruby
 	cd bindings/ruby && gem build brisk.gemspec --output $(abspath $(BUILD))/ruby/brisk.gem
 	@echo "make ruby: $(BUILD)/ruby/brisk.gem; extension for tests in $(BUILD)/bindings/ruby/lib"
+
+# The Python package: installed with pip into the venv $(PYTHON_VENV), made
+# with --system-site-packages so that Debian's python3-pyroute2 and pytest
+# stay visible. Debian's Python is externally managed: a venv is the
+# documented way, `PYTHON_VENV=/path make python` picks another. Linked with
+# the libbrisk just built (setup.py finds it in $(BUILD)/src).
+PYTHON      ?= /usr/bin/python3
+PYTHON_VENV ?= $(BUILD)/python-venv
+python: build
+	test -x $(PYTHON_VENV)/bin/pip || $(PYTHON) -m venv --system-site-packages $(PYTHON_VENV)
+	BRISK_BUILD=$(abspath $(BUILD)) $(PYTHON_VENV)/bin/pip install --no-build-isolation --no-index \
+	  --quiet --force-reinstall --no-deps ./bindings/python
+	@echo "make python: brisk installed into the venv $(PYTHON_VENV); run $(PYTHON_VENV)/bin/python,"
+	@echo "  or install elsewhere: python3 -m venv --system-site-packages VENV &&"
+	@echo "  VENV/bin/pip install --no-build-isolation --no-index $(CURDIR)/bindings/python"
 
 SOURCES = $(shell git ls-files '*.cc' '*.h')
 
