@@ -1,0 +1,3 @@
+"""pyroute2.nslink: NetNS lives in iproute.linux here (no helper process)."""
+
+from .iproute.linux import NetNS  # noqa: F401
