@@ -771,11 +771,13 @@ VXLAN_DATA.klass.prefix = 'IFLA_'
 
 
 def _e_port_range(v, f):
+    # pyroute2 0.7.2 encodes this struct from a dict's 'low'/'high'; a
+    # tuple (as Neutron passes it) leaves both fields 0 -- and so do we,
+    # so the kernel ends up in the same state.
     if isinstance(v, dict):
-        lo, hi = v['low'], v['high']
-    else:
-        lo, hi = v
-    return _PORT_RANGE.struct.pack(int(lo), int(hi))
+        return _PORT_RANGE.struct.pack(int(v.get('low', 0)),
+                                       int(v.get('high', 0)))
+    return _PORT_RANGE.struct.pack(0, 0)
 
 
 VXLAN_DATA.by_name['IFLA_VXLAN_PORT_RANGE'] = (10, _e_port_range)
@@ -1080,7 +1082,6 @@ def _d_multipath(b, s, e, f):
         if length < 8:
             break
         nh = NH_KLASS()
-        nh['length'] = length
         nh['flags'] = flags
         nh['hops'] = hops
         nh['oif'] = oif

@@ -211,6 +211,25 @@ class RTNL_API(object):
             return tuple(msgs)
         return self._change(req)
 
+    def fdb(self, command, **kwarg):
+        dump_filter = None
+        if command == 'dump':
+            dump_filter, kwarg = R.get_dump_filter(kwarg)
+        kwarg['family'] = C.AF_BRIDGE
+        if 'nud' in kwarg:
+            kwarg['state'] = kwarg.pop('nud')
+        noarp, permanent, reachable = 0x40, 0x80, 0x02
+        if command in ('add', 'del', 'append') and \
+                not kwarg.get('state', 0) & noarp:
+            kwarg['state'] = kwarg.pop('state', 0) | noarp
+            if not kwarg.get('state', 0) & (permanent | reachable):
+                kwarg['state'] |= permanent
+            if not kwarg.get('flags', 0) & (0x02 | 0x04):
+                kwarg['flags'] = kwarg.get('flags', 0) | 0x02
+        if dump_filter is not None:
+            kwarg['match'] = dump_filter
+        return self.neigh(command, **kwarg)
+
     def get_neighbours(self, family=AF_UNSPEC, match=None, **kwarg):
         return self.neigh('dump', family=family, match=match or kwarg)
 
@@ -316,9 +335,27 @@ class RTNL_API(object):
         return Batch(self)
 
     # ------------------------------------------------------------ misc
-    def bind(self, *argv, **kwarg):
-        raise UnsupportedArgument(
-            'brisk.pyroute2: bind() (event subscription) is not supported')
+    def _unsupported(name):
+        def method(self, *argv, **kwarg):
+            raise UnsupportedArgument(
+                'brisk.pyroute2: IPRoute.%s() is not supported' % (name,))
+        method.__name__ = name
+        return method
+
+    bind = _unsupported('bind')          # event subscription
+    get = _unsupported('get')
+    dump = _unsupported('dump')
+    nlm_request = _unsupported('nlm_request')
+    put = _unsupported('put')
+    tc = _unsupported('tc')
+    get_qdiscs = _unsupported('get_qdiscs')
+    get_classes = _unsupported('get_classes')
+    get_filters = _unsupported('get_filters')
+    brport = _unsupported('brport')
+    vlan_filter = _unsupported('vlan_filter')
+    stats = _unsupported('stats')
+    poll = _unsupported('poll')
+    del _unsupported
 
     def fileno(self):
         return self.transport.fileno()
@@ -382,7 +419,11 @@ class NetNS(RTNL_API):
                 raise OSError(errno.EEXIST, 'netns exists', netns)
         elif flags & os.O_CREAT:
             _netns.create(netns)
-        self.transport = _transport.Netlink(path)
+        try:
+            self.transport = _transport.Netlink(path)
+        except OSError as e:
+            # pyroute2 reports the os.open() of the namespace file
+            raise OSError(e.errno, e.strerror, path.encode('ascii'))
 
     def clone(self):
         return type(self)(self.netns, self.flags)

@@ -1,6 +1,29 @@
 """pyroute2.netlink: constants, message base classes, exceptions."""
 
 from .._codec import nla, nlmsg, nlmsg_base  # noqa: F401
+
+# isinstance() targets callers use (e.g. Neutron's make_serializable):
+# nested attribute values are `nla_base`; attribute cells are plain
+# (name, value) tuples here, so nothing is an `nla_slot`.
+nla_base = nla
+
+
+class nla_slot(tuple):
+    """Attribute cell type name; brisk.pyroute2 returns plain tuples."""
+
+    __slots__ = ()
+
+    def __new__(cls, name, value):
+        return tuple.__new__(cls, (name, value))
+
+    @property
+    def name(self):
+        return self[0]
+
+    @property
+    def value(self):
+        return self[1]
+
 from .exceptions import (NetlinkDecodeError, NetlinkDumpInterrupted,  # noqa
                          NetlinkError)
 
