@@ -5,7 +5,6 @@ messages on the fields callers read."""
 
 import socket
 
-import pytest
 
 AF_INET, AF_INET6 = socket.AF_INET, socket.AF_INET6
 VOLATILE_FLAGS = 0x40 | 0x10000 | 0x20000  # RUNNING, LOWER_UP, DORMANT

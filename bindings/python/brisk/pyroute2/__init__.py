@@ -19,7 +19,7 @@ objects index and unpack the same way).
 
 import sys
 
-from . import iproute, netlink, netns  # noqa: F401
+from . import config, iproute, netlink, netns, nslink  # noqa: F401
 from ._codec import UnsupportedArgument  # noqa: F401
 from .iproute import IPRoute, NetNS  # noqa: F401
 from .iproute.linux import Batch  # noqa: F401
@@ -34,6 +34,7 @@ _SUBMODULES = (
     'netlink', 'netlink.exceptions', 'netlink.rtnl', 'netlink.rtnl.ifinfmsg',
     'netlink.rtnl.ndmsg', 'netlink.rtnl.ifaddrmsg', 'netlink.rtnl.rtmsg',
     'netlink.rtnl.fibmsg', 'iproute', 'iproute.linux', 'netns', 'nslink',
+    'nslink.nslink', 'config',
 )
 
 
