@@ -1,6 +1,7 @@
 """IPRoute / NetNS: pyroute2 0.7.2's RTNL API over brisk's transport."""
 
 import errno
+import gc
 import os
 import warnings
 from socket import AF_INET, AF_INET6, AF_UNSPEC
@@ -54,7 +55,15 @@ class RTNL_API(object):
     def _decode_all(self, replies):
         target = self.target
         decode = C.decode
-        return [decode(r, target) for r in replies]
+        if len(replies) < 64 or not gc.isenabled():
+            return [decode(r, target) for r in replies]
+        # a big dump allocates hundreds of thousands of dicts and tuples,
+        # none in a cycle: collecting during it only costs time (3x here)
+        gc.disable()
+        try:
+            return [decode(r, target) for r in replies]
+        finally:
+            gc.enable()
 
     def _change(self, req, with_ack=True):
         replies = self._request(req)
