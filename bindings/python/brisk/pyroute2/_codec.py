@@ -14,6 +14,7 @@ objects.
 
 import os
 import struct
+import threading
 from collections import namedtuple
 from socket import AF_INET, AF_INET6, inet_ntop, inet_pton
 
@@ -513,10 +514,17 @@ def _e_netns_fd(v, f):
     return _U32.pack(_OpenFds.resolve(v))
 
 
-class _OpenFds(object):
-    """Namespace fds opened while encoding one request (closed after it)."""
+class _FdList(threading.local):
+    fds = None
 
-    current = None
+
+class _OpenFds(object):
+    """Namespace fds opened while encoding a request (closed after it).
+
+    Per thread: requests are encoded and sent on the caller's thread.
+    """
+
+    _local = _FdList()
 
     @classmethod
     def resolve(cls, value):
@@ -526,15 +534,20 @@ class _OpenFds(object):
             value = value.decode('utf-8')
         path = value if '/' in value else '/var/run/netns/' + value
         fd = os.open(path, os.O_RDONLY)
-        if cls.current is None:
-            cls.current = []
-        cls.current.append(fd)
+        if cls._local.fds is None:
+            cls._local.fds = []
+        cls._local.fds.append(fd)
         return fd
 
     @classmethod
+    def take(cls):
+        """Hand the open fds to the caller (who closes them)."""
+        fds, cls._local.fds = cls._local.fds, None
+        return fds or []
+
+    @classmethod
     def close(cls):
-        fds, cls.current = cls.current, None
-        for fd in fds or ():
+        for fd in cls.take():
             try:
                 os.close(fd)
             except OSError:

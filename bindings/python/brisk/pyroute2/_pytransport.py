@@ -145,14 +145,14 @@ class Netlink(object):
                     code, extack = self._error(data, off, length, mflags)
                     return (code, extack, replies)
                 if mtype == NLMSG_DONE:
+                    # a dump ends here (the kernel sends no ACK after it);
+                    # the DONE payload carries the dump's error, if any
                     if intr:
                         return None   # restart the dump
-                    if not dump:
-                        off += (length + 3) & ~3
-                        continue
-                    # the ACK follows the DONE when NLM_F_ACK was set
-                    off += (length + 3) & ~3
-                    continue
+                    code = 0
+                    if length >= 20:
+                        code = -struct.unpack_from('=i', data, off + 16)[0]
+                    return (code if code > 0 else 0, '', replies)
                 replies.append(bytes(data[off:off + length]))
                 off += (length + 3) & ~3
 

@@ -482,9 +482,7 @@ class Batch(object):
         req, _ = R.link_request(command, kwarg)
         # net_ns_fd etc. were opened while encoding: keep them open until
         # the batch is sent
-        self._fds = (getattr(self, '_fds', None) or []) + \
-            (C._OpenFds.current or [])
-        C._OpenFds.current = None
+        self._fds = (getattr(self, '_fds', None) or []) + C._OpenFds.take()
         return self._queue('link', command, req)
 
     def addr(self, command, **kwarg):
