@@ -17,6 +17,9 @@ string key into characters, returns None).  Attribute cells in
 objects index and unpack the same way).
 """
 
+import importlib
+import importlib.abc
+import importlib.util
 import sys
 
 from . import config, iproute, netlink, netns, nslink  # noqa: F401
@@ -38,14 +41,54 @@ _SUBMODULES = (
 )
 
 
+class _AliasLoader(importlib.abc.Loader):
+    def __init__(self, module):
+        self.module = module
+
+    def create_module(self, spec):
+        return self.module
+
+    def exec_module(self, module):
+        pass
+
+
+class _AliasFinder(importlib.abc.MetaPathFinder):
+    """`sys.modules['pyroute2'] = brisk.pyroute2` alone must be enough:
+    then `import pyroute2.netlink.exceptions` resolves to the (one and
+    only) brisk.pyroute2.netlink.exceptions, not to a second copy loaded
+    from the same files under another name (whose NetlinkError would be
+    a different class)."""
+
+    @staticmethod
+    def find_spec(fullname, path=None, target=None):
+        for alias, pkg in tuple(_ALIASES.items()):
+            if not fullname.startswith(alias + '.'):
+                continue
+            if sys.modules.get(alias) is not pkg:
+                continue
+            real = __name__ + fullname[len(alias):]
+            try:
+                module = importlib.import_module(real)
+            except ImportError:
+                return None
+            return importlib.util.spec_from_loader(fullname,
+                                                   _AliasLoader(module))
+        return None
+
+
+_ALIASES = {'pyroute2': sys.modules[__name__]}
+if not any(isinstance(f, _AliasFinder) for f in sys.meta_path):
+    sys.meta_path.insert(0, _AliasFinder())
+
+
 def install_as_pyroute2(name='pyroute2'):
     """Make ``import pyroute2`` (and its submodules) resolve to this package.
 
     Registers this package and every submodule under `name` in
     sys.modules; call it before anything imports the real pyroute2.
     """
-    import importlib
     pkg = sys.modules[__name__]
+    _ALIASES[name] = pkg
     sys.modules[name] = pkg
     for sub in _SUBMODULES:
         mod = importlib.import_module('%s.%s' % (__name__, sub))
