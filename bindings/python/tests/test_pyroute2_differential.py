@@ -431,3 +431,35 @@ def test_decoded_messages_match(pair, pyroute2_real, brisk_pr2):
         assert m.get_nested('IFLA_LINKINFO', 'IFLA_INFO_KIND') == 'vxlan'
         assert m.get(('linkinfo', 'data', 'vxlan_id')) == 42
         assert m['header']['target'] == a
+
+
+def test_get_netns_info(pair, pyroute2_real, brisk_pr2):
+    real, ours, a, b = pair
+    for ipr in (real, ours):
+        ipr.link('add', ifname='ni0', kind='veth',
+                 peer={'ifname': 'ni0p', 'net_ns_fd': a if ipr is ours
+                       else b})
+
+    def view(ipr):
+        return sorted((i.get_attr('NSINFO_PATH'), i['netnsid'],
+                       sorted(i.get_attrs('NSINFO_PEER')))
+                      for i in ipr.get_netns_info()
+                      if i.get_attr('NSINFO_PATH').rsplit('/', 1)[1]
+                      in (a, b))
+    got, want = view(ours), view(real)
+    assert [g[0] for g in got] == [w[0] for w in want]
+    # each side's namespace holds both libraries' veth ends whose peers
+    # sit in the other namespace (one made there, one moved there):
+    # the two views are mirror images
+    g = {path.rsplit('/', 1)[1]: peers for path, _, peers in got}
+    w = {path.rsplit('/', 1)[1]: peers for path, _, peers in want}
+    assert g[a] == w[b] == ['ni0', 'ni0p'] and g[b] == w[a] == []
+
+
+def test_iproute_reads_the_callers_namespace(pyroute2_real, brisk_pr2):
+    """Read-only: the host namespace is never modified by these tests."""
+    with pyroute2_real.IPRoute() as r, brisk_pr2.IPRoute() as o:
+        assert o.link_lookup(ifname='lo') == r.link_lookup(ifname='lo')
+        assert sorted(l['index'] for l in o.get_links()) == \
+            sorted(l['index'] for l in r.get_links())
+        assert o.get_links(1)[0]['header']['target'] == 'localhost'
