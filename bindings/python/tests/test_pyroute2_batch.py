@@ -11,11 +11,16 @@ class CountingTransport(object):
     def __init__(self, inner):
         self.inner = inner
         self.batch_calls = []
+        self.delete_calls = []
         self.request_calls = 0
 
     def batch(self, msgs):
         self.batch_calls.append(len(msgs))
         return self.inner.batch(msgs)
+
+    def delete_links(self, targets):
+        self.delete_calls.append(len(targets))
+        return self.inner.delete_links(targets)
 
     def request(self, msg):
         self.request_calls += 1
@@ -120,3 +125,65 @@ def test_batch_not_sent_on_exception(ours):
             raise RuntimeError('caller failed')
     assert ours.transport.batch_calls == []
     assert ours.link_lookup(ifname='nx0') == []
+
+
+def test_batch_without_undo_sends_every_change_like_force_batch(
+        ours, ns_name, pyroute2_real, brisk_pr2):
+    ours.link('add', ifname='fu0', kind='veth', peer='fu0p', index=70)
+    ours.link('add', ifname='fu1', kind='veth', peer='fu1p', index=71)
+    t = ours.transport
+    with pytest.raises(brisk_pr2.NetlinkError) as info:
+        with ours.batch(undo=False) as b:
+            b.link('set', index=70, state='up', mtu=1400)
+            b.link('set', index=9999, state='up')  # fails: no such device
+            b.addr('add', index=70, address='10.50.0.1', prefixlen=24)
+            b.link('del', index=71)
+    assert t.batch_calls == [4]
+    assert info.value.code == errno.ENODEV and '#1' in info.value.args[1]
+    assert [code for code, _ in b.results] == [0, errno.ENODEV, 0, 0]
+    assert b.rollback is None
+    links, addrs, _, _, _ = _kernel_state(ns_name, pyroute2_real)
+    assert 'fu1' not in links and 'fu0' in links
+    assert (70, '10.50.0.1', 24) in addrs
+    with pyroute2_real.NetNS(ns_name, flags=0) as r:
+        (link,) = r.link('get', index=70)
+    assert link.get_attr('IFLA_MTU') == 1400 and link['flags'] & 1
+
+
+def test_batch_refuses_reads_in_either_mode(ours, brisk_pr2):
+    for undo in (True, False):
+        with pytest.raises(brisk_pr2.UnsupportedArgument, match='reads nothing'):
+            with ours.batch(undo=undo) as b:
+                b.link('dump')
+        with pytest.raises(brisk_pr2.UnsupportedArgument, match='reads nothing'):
+            with ours.batch(undo=undo) as b:
+                b.addr('flush', index=1)
+    assert ours.transport.batch_calls == []
+
+
+def test_batch_without_undo_coalesces_runs_of_link_deletes(
+        ours, ns_name, pyroute2_real, brisk_pr2):
+    for i in range(6):
+        ours.link('add', ifname='cd%d' % i, kind='veth', peer='cd%dp' % i,
+                  index=200 + i)
+    t = ours.transport
+    with pytest.raises(brisk_pr2.NetlinkError) as info:
+        with ours.batch(undo=False) as b:
+            b.link('set', index=200, mtu=1300)
+            for i in range(5):
+                b.link('del', index=200 + i)
+            b.link('del', index=4242)  # no such device
+            b.link('del', ifname='cd5')
+    assert info.value.code == errno.ENODEV and '#6' in info.value.args[1]
+    assert t.batch_calls == [1] and t.delete_calls == [7]
+    assert [code for code, _ in b.results] == [0] * 6 + [errno.ENODEV, 0]
+    links = _kernel_state(ns_name, pyroute2_real)[0]
+    assert not any(name.startswith('cd') for name in links)
+
+
+def test_short_runs_of_deletes_are_plain_requests(ours, brisk_pr2):
+    ours.link('add', ifname='sd0', kind='bridge', index=300)
+    t = ours.transport
+    with ours.batch(undo=False) as b:
+        b.link('del', index=300)
+    assert t.delete_calls == [] and t.batch_calls == [1]

@@ -1,24 +1,11 @@
-"""Where the netlink transport comes from.
+"""Where the netlink transport comes from: ``brisk._brisk`` (C++).
 
-The package is built on ``brisk._brisk`` (C++): ``Netlink``,
-``create_netns``, ``delete_netns``, ``list_netns``.  The pure-Python
-``_pytransport`` is a development fallback only, used when the extension
-is not importable (e.g. before it is built); set BRISK_PYROUTE2_REQUIRE_NATIVE=1
-to refuse the fallback.
+``Netlink`` (one NETLINK_ROUTE socket made inside a namespace, pipelined
+requests, coalesced link deletes), ``create_netns``, ``delete_netns`` and
+``list_netns``. There is no pure-Python fallback: without the extension
+the package does not import, rather than run slower and differently.
 """
 
-import os
+from .._brisk import Netlink, create_netns, delete_netns, list_netns  # noqa: F401
 
-try:
-    from .. import _brisk as _native
-    Netlink = _native.Netlink
-    create_netns = _native.create_netns
-    delete_netns = _native.delete_netns
-    list_netns = _native.list_netns
-    NATIVE = True
-except ImportError:
-    if os.environ.get('BRISK_PYROUTE2_REQUIRE_NATIVE'):
-        raise
-    from ._pytransport import (Netlink, create_netns,  # noqa: F401
-                               delete_netns, list_netns)
-    NATIVE = False
+NATIVE = True
