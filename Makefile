@@ -50,6 +50,8 @@ test: build
 
 # The full sweeps, everything written to ./brisk-bench/ (JSON, CSV, plots).
 BENCH_OUT ?= brisk-bench
+# The Python benches run the package from the build tree (bench/python/).
+PYBENCH = PYTHONPATH=$(abspath $(BUILD))/bindings/python:$(CURDIR)/bindings/python $(PYTHON)
 # Everything into $(BENCH_OUT): tables (*.txt), JSON, CSV and charts. The
 # docs/performance.md's tables and docs/plots/ come from such runs.
 bench: demo-programs
@@ -63,6 +65,12 @@ bench: demo-programs
 	./$(BUILD)/brisk bench startup --n 500 > $(BENCH_OUT)/startup.txt && cat $(BENCH_OUT)/startup.txt
 	./$(BUILD)/bench/brisk-gbench --benchmark_min_time=0.5 \
 	  --benchmark_out=$(BENCH_OUT)/gbench.json --benchmark_out_format=json
+	@scripts/install-deps test
+	cmake --build $(BUILD) -j $(JOBS) --target brisk_python
+	$(PYBENCH) bench/python/bench_spawn.py --as-nobody --json $(BENCH_OUT)/python-spawn.json \
+	  > $(BENCH_OUT)/python-spawn.txt && cat $(BENCH_OUT)/python-spawn.txt
+	$(PYBENCH) bench/python/bench_pyroute2.py --json $(BENCH_OUT)/python-pyroute2.json \
+	  > $(BENCH_OUT)/python-pyroute2.txt && cat $(BENCH_OUT)/python-pyroute2.txt
 
 # Long runs kept out of `make test`: 100,000 captured spawns and 10 cycles of
 # 10,000 interfaces in a throwaway netns; fds, children and RSS must stay flat.
