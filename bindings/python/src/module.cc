@@ -8,8 +8,9 @@
 namespace brisk::python {
 
 void raise_os_error(int code, const std::string& filename) {
-  PyObject* args = Py_BuildValue("(isN)", code, std::strerror(code),
-                                 PyUnicode_DecodeFSDefaultAndSize(filename.data(), static_cast<Py_ssize_t>(filename.size())));
+  PyObject* args = Py_BuildValue(
+      "(isN)", code, std::strerror(code),
+      PyUnicode_DecodeFSDefaultAndSize(filename.data(), static_cast<Py_ssize_t>(filename.size())));
   PyErr_SetObject(PyExc_OSError, args);
   Py_XDECREF(args);
   throw pybind11::error_already_set();

@@ -49,33 +49,35 @@ struct Spec {
   int stdout_fd = -1;
   int stderr_mode = static_cast<int>(Stream::inherit);
   int stderr_fd = -1;
-  std::optional<double> timeout{};     // seconds from the start; none: no limit
-  std::optional<double> kill_after{};  // SIGTERM at the timeout, SIGKILL this much later; none: SIGKILL at once
+  std::optional<double> timeout{};  // seconds from the start; none: no limit
+  std::optional<double>
+      kill_after{};  // SIGTERM at the timeout, SIGKILL this much later; none: SIGKILL at once
   // The whole environment when set; none: the parent's.
   std::optional<std::vector<std::pair<std::string, std::string>>> env{};
-  std::string cwd{};                          // working directory; empty: the parent's (or / in a chroot)
-  std::string chroot{};                       // new root; empty: none
-  std::string netns{};                        // a name under /run/netns or a path; empty: none
-  bool netns_view = true;                     // with netns: ip netns exec's /sys and /etc (false: setns only)
-  std::optional<uid_t> uid{};                 // switch to this user
-  std::optional<gid_t> gid{};                 // and group
+  std::string cwd{};           // working directory; empty: the parent's (or / in a chroot)
+  std::string chroot{};        // new root; empty: none
+  std::string netns{};         // a name under /run/netns or a path; empty: none
+  bool netns_view = true;      // with netns: ip netns exec's /sys and /etc (false: setns only)
+  std::optional<uid_t> uid{};  // switch to this user
+  std::optional<gid_t> gid{};  // and group
   std::optional<std::vector<gid_t>> groups{};  // supplementary groups; none: [] when uid or gid is set
   std::vector<std::tuple<int, rlim_t, rlim_t>> rlimits{};  // (resource, soft, hard)
-  std::optional<mode_t> umask{};                          // none: the parent's
-  bool new_session = false;                               // setsid (start_new_session)
-  std::vector<int> pass_fds{};                            // descriptors kept open, at the same numbers
+  std::optional<mode_t> umask{};                           // none: the parent's
+  bool new_session = false;                                // setsid (start_new_session)
+  std::vector<int> pass_fds{};                             // descriptors kept open, at the same numbers
 };
 
 // What a run produced, or why it could not start.
 struct RunResult {
-  int returncode = 0;                            // exit code, or -signal as subprocess reports it
-  std::vector<int> returncodes{};                // one per process, pipeline order
-  std::optional<py::bytes> out{};                // captured stdout
-  std::optional<py::bytes> err{};                // captured stderr
-  bool timed_out = false;                        // the timeout expired and the run was killed
-  std::string read_error{};                      // captured output lost to a read error: its text
+  int returncode = 0;              // exit code, or -signal as subprocess reports it
+  std::vector<int> returncodes{};  // one per process, pipeline order
+  std::optional<py::bytes> out{};  // captured stdout
+  std::optional<py::bytes> err{};  // captured stderr
+  bool timed_out = false;          // the timeout expired and the run was killed
+  std::string read_error{};        // captured output lost to a read error: its text
   // A start failure: (kind, step, errno, program, object, message); empty otherwise.
-  std::optional<std::tuple<std::string, std::string, int, std::string, std::string, std::string>> spawn_error{};
+  std::optional<std::tuple<std::string, std::string, int, std::string, std::string, std::string>>
+      spawn_error{};
 };
 
 std::chrono::nanoseconds seconds(double s) {
@@ -84,20 +86,29 @@ std::chrono::nanoseconds seconds(double s) {
 
 Input input_of(const Spec& spec) {
   switch (static_cast<Stream>(spec.stdin_mode)) {
-    case Stream::null: return Input::null();
-    case Stream::fd: return Input::fd(spec.stdin_fd);
-    case Stream::data: return Input::data(spec.input);
-    default: return Input::inherit();
+    case Stream::null:
+      return Input::null();
+    case Stream::fd:
+      return Input::fd(spec.stdin_fd);
+    case Stream::data:
+      return Input::data(spec.input);
+    default:
+      return Input::inherit();
   }
 }
 
 Sink sink_of(int mode, int fd) {
   switch (static_cast<Stream>(mode)) {
-    case Stream::null: return Sink::null();
-    case Stream::capture: return Sink::capture();
-    case Stream::fd: return Sink::fd(fd);
-    case Stream::merge: return Sink::merge();
-    default: return Sink::inherit();
+    case Stream::null:
+      return Sink::null();
+    case Stream::capture:
+      return Sink::capture();
+    case Stream::fd:
+      return Sink::fd(fd);
+    case Stream::merge:
+      return Sink::merge();
+    default:
+      return Sink::inherit();
   }
 }
 
@@ -149,15 +160,27 @@ int returncode_of(const ExitStatus& status) {
   return status.code().value_or(0);
 }
 
-std::tuple<std::string, std::string, int, std::string, std::string, std::string> describe(const SpawnError& e) {
+std::tuple<std::string, std::string, int, std::string, std::string, std::string> describe(
+    const SpawnError& e) {
   const char* kind = "other";
   switch (e.kind()) {
-    case SpawnError::Kind::invalid_argument: kind = "invalid_argument"; break;
-    case SpawnError::Kind::program_not_found: kind = "program_not_found"; break;
-    case SpawnError::Kind::permission_denied: kind = "permission_denied"; break;
-    case SpawnError::Kind::bad_cwd: kind = "bad_cwd"; break;
-    case SpawnError::Kind::bad_chroot: kind = "bad_chroot"; break;
-    case SpawnError::Kind::other: break;
+    case SpawnError::Kind::invalid_argument:
+      kind = "invalid_argument";
+      break;
+    case SpawnError::Kind::program_not_found:
+      kind = "program_not_found";
+      break;
+    case SpawnError::Kind::permission_denied:
+      kind = "permission_denied";
+      break;
+    case SpawnError::Kind::bad_cwd:
+      kind = "bad_cwd";
+      break;
+    case SpawnError::Kind::bad_chroot:
+      kind = "bad_chroot";
+      break;
+    case SpawnError::Kind::other:
+      break;
   }
   return {kind, to_string(e.step), e.code, e.program, e.object, e.message()};
 }
