@@ -2,7 +2,8 @@
 
 Each ``*_request`` function returns a ``Request`` (type, flags, bytes of
 the complete message) plus what the caller needs afterwards (dump filter,
-undo request for batches).  The rules follow pyroute2 0.7.2's
+and with ``want_undo`` the undo request a batch needs: plain calls do not
+pay for building it).  The rules follow pyroute2 0.7.2's
 ``requests/`` filters and ``iproute/linux.py`` (defaults, flags, implied
 fields); the implementation is ours.
 """
@@ -318,7 +319,7 @@ def link_filter(match):
 _LINK_HDR = ('family', 'ifi_type', 'index', 'flags', 'change')
 
 
-def link_request(command, kwarg):
+def link_request(command, kwarg, want_undo=False):
     if command not in LINK_COMMANDS:
         if isinstance(command, (list, tuple)):
             mtype, flags = command
@@ -357,7 +358,7 @@ def link_request(command, kwarg):
         C._OpenFds.close()
         raise
     undo = None
-    if mtype == RTM_NEWLINK and flags & NLM_F_EXCL:
+    if want_undo and mtype == RTM_NEWLINK and flags & NLM_F_EXCL:
         # the matching del: by index when given, else by name
         name = next((v for k, v in attrs if k == 'IFLA_IFNAME'), None)
         uattrs = [('IFLA_IFNAME', name)] if name and not fields[2] else []
@@ -395,7 +396,7 @@ def _broadcast(address, prefixlen, family):
     return str(net.broadcast_address)
 
 
-def addr_request(command, kwarg):
+def addr_request(command, kwarg, want_undo=False):
     mtype, flags = ADDR_COMMANDS[command]
     dump_filter = None
     if command == 'dump':
@@ -484,7 +485,7 @@ def addr_request(command, kwarg):
         body = C.ifaddr_body(family, prefixlen, 0, scope, index)
     data = C.build(mtype, flags, body, attrs, C.IFADDRMSG, family)
     undo = None
-    if mtype == RTM_NEWADDR and flags & NLM_F_EXCL:
+    if want_undo and mtype == RTM_NEWADDR and flags & NLM_F_EXCL:
         undo = C.build(RTM_DELADDR, F_BASE, body, attrs, C.IFADDRMSG, family)
     return Request(mtype, flags, data, 'addr %s' % (command,), undo), \
         dump_filter
@@ -658,7 +659,7 @@ def route_filter(match):
     return _route_fields(match, False, 'dump')
 
 
-def route_request(command, kwarg, strict_check=False):
+def route_request(command, kwarg, strict_check=False, want_undo=False):
     if command in ('add', 'set', 'replace', 'change', 'append'):
         kwarg['proto'] = kwarg.get('proto', 'static') or 'static'
         kwarg['type'] = kwarg.get('type', 'unicast') or 'unicast'
@@ -714,7 +715,7 @@ def route_request(command, kwarg, strict_check=False):
                          rflags)
     data = C.build(mtype, flags, body, attrs, C.RTMSG, family)
     undo = None
-    if mtype == RTM_NEWROUTE and flags & NLM_F_EXCL:
+    if want_undo and mtype == RTM_NEWROUTE and flags & NLM_F_EXCL:
         undo = C.build(RTM_DELROUTE, F_BASE, body, attrs, C.RTMSG, family)
     if match and isinstance(match, dict):
         match = route_filter(match)
@@ -749,7 +750,7 @@ def states_a2n(value):
     return ret
 
 
-def neigh_request(command, kwarg):
+def neigh_request(command, kwarg, want_undo=False):
     dump_filter = None
     if command == 'dump':
         dump_filter, kwarg = get_dump_filter(kwarg)
@@ -790,7 +791,7 @@ def neigh_request(command, kwarg):
         body = C.nd_body(*fields)
     data = C.build(mtype, flags, body, attrs, C.NDMSG, fields[0])
     undo = None
-    if mtype == RTM_NEWNEIGH and flags & NLM_F_EXCL:
+    if want_undo and mtype == RTM_NEWNEIGH and flags & NLM_F_EXCL:
         undo = C.build(RTM_DELNEIGH, F_BASE, body, attrs, C.NDMSG, fields[0])
     return Request(mtype, flags, data, 'neigh %s' % (command,), undo), \
         dump_filter
@@ -840,7 +841,7 @@ def rule_filter(match):
     return _rule_fields(match, 'dump')
 
 
-def rule_request(command, kwarg):
+def rule_request(command, kwarg, want_undo=False):
     if 'match' not in kwarg and command == 'dump':
         match = kwarg
     else:
@@ -875,7 +876,7 @@ def rule_request(command, kwarg):
                          rflags)
     data = C.build(mtype, flags, body, attrs, C.FIBMSG, family)
     undo = None
-    if mtype == RTM_NEWRULE and flags & NLM_F_EXCL:
+    if want_undo and mtype == RTM_NEWRULE and flags & NLM_F_EXCL:
         undo = C.build(RTM_DELRULE, F_BASE, body, attrs, C.FIBMSG, family)
     if match and isinstance(match, dict):
         match = rule_filter(match)

@@ -3,6 +3,7 @@
 import errno
 import gc
 import os
+import struct
 import warnings
 from socket import AF_INET, AF_INET6, AF_UNSPEC
 
@@ -13,6 +14,8 @@ from .._codec import UnsupportedArgument
 from ..netlink.exceptions import NetlinkError
 
 DEFAULT_TABLE = 254
+# ifinfomsg's ifi_index, after the 16-byte nlmsghdr and 4 bytes of family, pad and type.
+_IFI_INDEX = struct.Struct('=i')
 NETNS_RUN_DIR = '/var/run/netns'
 
 # IPRoute(...) keywords that change nothing observable here
@@ -116,11 +119,14 @@ class RTNL_API(object):
 
     def link_lookup(self, match=None, **kwarg):
         if set(kwarg) in ({'index'}, {'ifname'}, {'index', 'ifname'}):
+            # A kernel-filtered get; only the answer's ifi_index is read, so
+            # none of its attributes is decoded.
             try:
-                for link in self.link('get', **kwarg):
-                    return [link['index']]
+                replies = self._request(R.link_request('get', kwarg)[0])
             except NetlinkError:
                 return []
+            for reply in replies:
+                return [_IFI_INDEX.unpack_from(reply, 20)[0]]
             return None
         return [link['index']
                 for link in self.get_links(match=match or kwarg)]
@@ -508,7 +514,7 @@ class Batch(object):
                 'can: its undo is a delete); use batch(undo=False)'
                 % (kind, command))
         try:
-            req = self.BUILDERS[kind](command, kwarg)[0]
+            req = self.BUILDERS[kind](command, kwarg, want_undo=self.undo)[0]
         finally:
             # net_ns_fd etc. opened while encoding stay open until sent
             self._fds += C._OpenFds.take()
