@@ -9,6 +9,8 @@ fields); the implementation is ours.
 """
 
 import ipaddress
+import socket
+import struct
 import warnings
 from socket import AF_INET, AF_INET6
 
@@ -396,7 +398,52 @@ def _broadcast(address, prefixlen, family):
     return str(net.broadcast_address)
 
 
+# The shapes callers send most, by far: an IPv4 address on an ifindex.
+_FAST_ADDR_KEYS = (frozenset(('index', 'address', 'mask')),
+                   frozenset(('index', 'address', 'prefixlen')))
+
+
+def _addr_fast(command, kwarg):
+    """addr add/del of a plain IPv4 address on an ifindex, built without
+    the general translation: the same bytes as _addr_generic (a test
+    holds them equal), in a third of the time. None for any other shape."""
+    if command not in ('add', 'del') or kwarg.keys() not in _FAST_ADDR_KEYS:
+        return None
+    index, address = kwarg['index'], kwarg['address']
+    prefixlen = kwarg.get('prefixlen', kwarg.get('mask'))
+    if type(index) is not int or type(address) is not str or \
+            type(prefixlen) is not int or '/' in address or ':' in address \
+            or not address:
+        return None
+    try:
+        packed = inet_aton_strict(address)
+    except OSError:
+        return None  # the general path says what is wrong with it
+    mtype, flags = ADDR_COMMANDS[command]
+    data = _FAST_ADDR.pack(40, mtype, flags, 0, 0, AF_INET, prefixlen, 0, 0,
+                           index, 8, 1, packed, 8, 2, packed)
+    return Request(mtype, flags, data, 'addr %s' % (command,)), None
+
+
+# nlmsghdr, ifaddrmsg, IFA_ADDRESS (1) and IFA_LOCAL (2) of 4 bytes each.
+_FAST_ADDR = struct.Struct('=IHHII BBBBI HH4s HH4s')
+
+
+def inet_aton_strict(address):
+    """The 4 bytes of a dotted quad; OSError for anything else (inet_pton,
+    unlike inet_aton, refuses '10.1' and '010.1.2.3')."""
+    return socket.inet_pton(AF_INET, address)
+
+
 def addr_request(command, kwarg, want_undo=False):
+    if not want_undo:
+        fast = _addr_fast(command, kwarg)
+        if fast is not None:
+            return fast
+    return _addr_generic(command, kwarg, want_undo)
+
+
+def _addr_generic(command, kwarg, want_undo=False):
     mtype, flags = ADDR_COMMANDS[command]
     dump_filter = None
     if command == 'dump':
