@@ -43,3 +43,21 @@ def test_other_shapes_take_the_general_path(command, kwarg):
 def test_a_batch_still_gets_its_undo():
     req = R.addr_request("add", {"index": 5, "address": "10.1.2.3", "mask": 24}, want_undo=True)[0]
     assert req.undo is not None
+
+
+@pytest.mark.parametrize("kwarg", [{"index": 5, "state": "up"}, {"index": 70000, "state": "down"},
+                                   {"index": 0, "state": "up"}])
+def test_fast_link_state_is_the_general_one(kwarg):
+    fast = R._link_state_fast("set", dict(kwarg))
+    assert fast is not None
+    general = R._link_generic("set", dict(kwarg))
+    assert fast[0].data == general[0].data and fast[0].what == general[0].what
+
+
+@pytest.mark.parametrize("command,kwarg", [("set", {"index": 5, "state": "UP"}),
+                                           ("set", {"index": 5, "mtu": 1400}),
+                                           ("set", {"ifname": "x", "state": "up"}),
+                                           ("add", {"index": 5, "state": "up"}),
+                                           ("set", {"index": 5, "state": "up", "mtu": 1400})])
+def test_other_link_shapes_take_the_general_path(command, kwarg):
+    assert R._link_state_fast(command, dict(kwarg)) is None
