@@ -40,9 +40,12 @@ def test_other_shapes_take_the_general_path(command, kwarg):
     assert R.addr_request(command, dict(kwarg))[0].data == R._addr_generic(command, dict(kwarg))[0].data
 
 
-def test_a_batch_still_gets_its_undo():
-    req = R.addr_request("add", {"index": 5, "address": "10.1.2.3", "mask": 24}, want_undo=True)[0]
-    assert req.undo is not None
+@pytest.mark.parametrize("command,kwarg", FAST)
+def test_a_batch_gets_the_general_undo(command, kwarg):
+    fast = R._addr_fast(command, dict(kwarg), want_undo=True)[0]
+    general = R._addr_generic(command, dict(kwarg), want_undo=True)[0]
+    assert (fast.data, fast.undo) == (general.data, general.undo)
+    assert (fast.undo is not None) == (command == "add")
 
 
 @pytest.mark.parametrize("kwarg", [{"index": 5, "state": "up"}, {"index": 70000, "state": "down"},
