@@ -60,15 +60,23 @@ std::string copy_of(const nlmsghdr& h) { return {reinterpret_cast<const char*>(&
 
 class Netlink {
  public:
+  // Without the GIL: the socket is made on a helper thread inside the namespace.
   explicit Netlink(const std::optional<std::string>& netns_path) {
-    NlResult<Connection> opened = [&] {
-      if (!netns_path) return Connection::open();
-      auto fd = netlink::open_netns_path(*netns_path);
-      if (!fd) return NlResult<Connection>(fd.error());
-      return Connection::open_in(fd.value().get());
-    }();
+    std::optional<NlResult<Connection>> made;
+    {
+      py::gil_scoped_release nogil;
+      made.emplace(open(netns_path));
+    }
+    NlResult<Connection>& opened = *made;
     if (!opened) raise_os_error(opened.error().code, netns_path.value_or("NETLINK_ROUTE"));
     conn_.emplace(std::move(opened.value()));
+  }
+
+  static NlResult<Connection> open(const std::optional<std::string>& netns_path) {
+    if (!netns_path) return Connection::open();
+    auto fd = netlink::open_netns_path(*netns_path);
+    if (!fd) return NlResult<Connection>(fd.error());
+    return Connection::open_in(fd.value().get());
   }
 
   // One request: a dump's every object, or a GET's answer, or a change's ACK.
