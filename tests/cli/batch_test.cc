@@ -322,6 +322,21 @@ const Case kCorpus[] = {
      "link set g2 group 7\nlink add h0 type bridge\n"
      "link del group 7\n"
      "link set h0 up\n"},
+    // Every form of PREFIX ip's get_prefix() takes: lxc-net's and ifupdown's
+    // dotted netmask, strtoul's bases and short IPv4 forms, among a failure.
+    {"prefix_forms",
+     "link add lxcbr0 type bridge\n"
+     "addr add 10.0.3.1/255.255.255.0 broadcast + dev lxcbr0\n"
+     "addr add 10.0.4.1/0x18 dev lxcbr0\n"
+     "addr add 10.5/16 dev lxcbr0\n"
+     "addr add 0x0a.6.0.1/030 dev lxcbr0\n"
+     "addr add 10.0.3.1/24 dev lxcbr0\n"  // EEXIST: the first line's address
+     "addr add 10.0.7.1/255.255.255.255 dev lxcbr0\n"
+     "addr add fd00::1/0x40 dev lxcbr0 nodad\n"
+     "link set lxcbr0 up\n"
+     "route add 10.9.0.0/255.255.0.0 dev lxcbr0\n"
+     "route add 10.10/16 via 10.0.3.2\n"
+     "addr del 10.0.4.1/255.255.255.0 dev lxcbr0\n"},
     {"comments_and_continuations",
      "# a comment\n"
      "\n"

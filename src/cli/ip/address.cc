@@ -14,6 +14,7 @@
 #include "cli/ip/names.h"
 #include "cli/ip/object_print.h"
 #include "cli/ip/objects.h"
+#include "cli/ip/prefix_forms.h"
 #include "cli/ip/print_style.h"
 #include "cli/ip/print_util.h"
 
@@ -248,8 +249,9 @@ Parsed<IpCommand> parse_addr_show(Cursor& c, IpCommand&& cmd, Verb verb) {
       TRY_SET(cmd.filter().scope, c.scope(key));
     } else if (is(key, "to")) {
       TRY_SET(v, c.value(key));
-      auto prefix = netlink::IpPrefix::parse(v);
-      if (!prefix) return usage("invalid \"to\" prefix \"" + v + "\"");
+      auto canonical = canonical_prefix(v);  // ip's get_prefix() forms
+      auto prefix = netlink::IpPrefix::parse(canonical.value_or(""));
+      if (!canonical || !prefix) return usage("invalid \"to\" prefix \"" + v + "\"");
       if (cmd.family != AF_UNSPEC && cmd.family != prefix->address.family)
         return usage(std::string(cmd.family == AF_INET ? "inet" : "inet6") +
                      " prefix is expected rather than \"" + v + "\"");

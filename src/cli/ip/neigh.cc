@@ -94,8 +94,9 @@ Parsed<uint32_t> nud_filter(const std::string& text) {
 Parsed<std::optional<netlink::IpPrefix>> show_prefix(const std::string& text, int family) {
   if (family == AF_PACKET) return ip_prefix("to", text, family).error();  // -0: ip's error, before the words
   if (text == "all" || text == "any" || text == "default") return std::optional<netlink::IpPrefix>{};
-  if (auto valid = ip_prefix("to", text, family); !valid) return valid.error();
-  return std::optional<netlink::IpPrefix>{*netlink::IpPrefix::parse(text)};
+  std::string canonical;
+  TRY_SET(canonical, ip_prefix("to", text, family));
+  return std::optional<netlink::IpPrefix>{*netlink::IpPrefix::parse(canonical)};
 }
 
 // ip's do_show_or_flush(): its keywords in its order, a prefix for any other word.

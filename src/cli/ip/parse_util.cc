@@ -8,6 +8,7 @@
 
 #include "brisk/netlink/address.h"
 #include "cli/ip/names.h"
+#include "cli/ip/prefix_forms.h"
 
 namespace brisk::ipcli {
 
@@ -108,12 +109,14 @@ Parsed<std::string> ip_address(const std::string&, const std::string& text, int 
 Parsed<std::string> ip_prefix(const std::string&, const std::string& text, int family) {
   if (family == AF_PACKET)  // -0
     return fatal("Error: \"" + text + "\" may be inet prefix, but it is not allowed in this context.", 1);
-  auto parsed = netlink::IpPrefix::parse(text);
-  if (!parsed || (family != AF_UNSPEC && parsed->address.family != family))
+  // Every form ip's get_prefix() takes, as the library's "a.b.c.d/len".
+  auto canonical = canonical_prefix(text);
+  auto parsed = netlink::IpPrefix::parse(canonical.value_or(""));
+  if (!canonical || !parsed || (family != AF_UNSPEC && parsed->address.family != family))
     return fatal(
         std::string("Error: ") + family_words(family) + " prefix is expected rather than \"" + text + "\".",
         1);
-  return text;
+  return *canonical;
 }
 
 Parsed<bool> on_off(const std::string& key, const std::string& text) {

@@ -59,11 +59,12 @@ Parsed<Prefix> match_prefix(const std::string& text, int family) {
     p.length_given = text == "default";  // as ip: default is 0/0, all and any no prefix at all
     return p;
   }
-  TRY_SET(std::ignore, ip_prefix("", text, family));  // ip's error for what is no prefix
-  auto parsed = netlink::IpPrefix::parse(text);
+  std::string canonical;
+  TRY_SET(canonical, ip_prefix("", text, family));  // ip's error for what is no prefix
+  auto parsed = netlink::IpPrefix::parse(canonical);
   p.family = parsed->address.family;
   p.bits = parsed->length;
-  p.length_given = text.find('/') != std::string::npos;
+  p.length_given = canonical.find('/') != std::string::npos;
   p.bytes = bytes_of(&parsed->address);
   return p;
 }

@@ -29,8 +29,9 @@ Parsed<IpCommand> parse_token_change(Cursor& c, IpCommand&& cmd, bool del) {
     } else if (matches(word, "help")) {
       return object_help(Object::token);
     } else if (!have_token) {
-      TRY_SET(std::ignore, ip_prefix("token", word, AF_INET6));
-      change.token = word.substr(0, word.find('/'));
+      std::string token;
+      TRY_SET(token, ip_prefix("token", word, AF_INET6));
+      change.token = token.substr(0, token.find('/'));
       have_token = true;
     }
   }
