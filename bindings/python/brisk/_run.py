@@ -17,8 +17,10 @@ This module only checks and translates arguments; the run happens in
 """
 
 import errno as _errno
+import grp
 import locale
 import os
+import pwd
 import resource as _resource
 import subprocess
 from subprocess import DEVNULL, PIPE, STDOUT, CalledProcessError, CompletedProcess, TimeoutExpired
@@ -308,8 +310,6 @@ def _process_options(spec, *, executable, cwd, env, chroot, netns, netns_view, u
     if netns is not None:
         spec.netns = _fs(netns, "netns")
         spec.netns_view = bool(netns_view)
-    import grp
-    import pwd
     if uid is not None and user is not None:
         raise ValueError("give uid= or user=, not both")
     if gid is not None and group is not None:

@@ -10,6 +10,7 @@
 #include <linux/netlink.h>
 #include <pybind11/stl.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <mutex>
 #include <optional>
@@ -135,16 +136,16 @@ class Netlink {
     py::gil_scoped_release nogil;
     std::lock_guard lock(mutex_);
     Connection& conn = open_connection();
+    // Deletes go by name; ifindexes are named from one dump, taken only if needed.
     std::unordered_map<int, std::string> names;
-    for (const auto& t : targets) {
-      if (!std::holds_alternative<int>(t)) continue;
+    if (std::any_of(targets.begin(), targets.end(),
+                    [](const auto& t) { return std::holds_alternative<int>(t); })) {
       auto links = netlink::list_links(conn);
       if (!links) {
         for (auto& o : out) o = status_of(NlResult<void>(links.error()));
         return out;
       }
       for (auto& l : links.value()) names.emplace(l.ifindex, std::move(l.name));
-      break;
     }
     netlink::Batch batch(conn);
     std::vector<std::size_t> slot(targets.size(), SIZE_MAX);

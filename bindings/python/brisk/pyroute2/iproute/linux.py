@@ -75,6 +75,16 @@ class RTNL_API(object):
             out.append(C.ack(self.target))
         return tuple(out)
 
+    def _flush(self, msgs, mtype, flags):
+        """Deletes what a dump returned: each message sent back as the
+        delete, all in one pipelined batch. pyroute2 sends these without
+        waiting for errors; so do we. Returns the messages, as pyroute2."""
+        msgs = list(msgs)
+        if msgs:
+            self.transport.batch([C.rewrite_type(m._raw, mtype, flags)
+                                  for m in msgs])
+        return msgs
+
     def filter_messages(self, dump_filter, msgs):
         return tuple(self._genmatch(dump_filter, msgs))
 
@@ -172,16 +182,8 @@ class RTNL_API(object):
         return self.addr('dump', family=family, match=match or kwarg)
 
     def flush_addr(self, *argv, **kwarg):
-        ret = []
-        batch = []
-        for addr in self.get_addr(*argv, **kwarg):
-            batch.append(C.rewrite_type(addr._raw, R.RTM_DELADDR,
-                                        R.NLM_F_CREATE | R.NLM_F_REQUEST))
-            ret.append(addr)
-        if batch:
-            # pyroute2 sends these without waiting for errors; so do we
-            self.transport.batch(batch)
-        return ret
+        return self._flush(self.get_addr(*argv, **kwarg), R.RTM_DELADDR,
+                           R.NLM_F_CREATE | R.NLM_F_REQUEST)
 
     # ------------------------------------------------------------ routes
     def route(self, command, **kwarg):
@@ -206,15 +208,8 @@ class RTNL_API(object):
                 if x.get_attr('RTA_DST', None) is None and x['dst_len'] == 0]
 
     def flush_routes(self, *argv, **kwarg):
-        ret = []
-        batch = []
-        for route in self.get_routes(*argv, **kwarg):
-            batch.append(C.rewrite_type(route._raw, R.RTM_DELROUTE,
-                                        R.NLM_F_REQUEST))
-            ret.append(route)
-        if batch:
-            self.transport.batch(batch)
-        return ret
+        return self._flush(self.get_routes(*argv, **kwarg), R.RTM_DELROUTE,
+                           R.NLM_F_REQUEST)
 
     # ------------------------------------------------------------ neighbours
     def neigh(self, command, **kwarg):
@@ -266,15 +261,8 @@ class RTNL_API(object):
                          match=match or kwarg)
 
     def flush_rules(self, *argv, **kwarg):
-        ret = []
-        batch = []
-        for rule in self.get_rules(*argv, **kwarg):
-            batch.append(C.rewrite_type(rule._raw, R.RTM_DELRULE,
-                                        R.NLM_F_CREATE | R.NLM_F_REQUEST))
-            ret.append(rule)
-        if batch:
-            self.transport.batch(batch)
-        return ret
+        return self._flush(self.get_rules(*argv, **kwarg), R.RTM_DELRULE,
+                           R.NLM_F_CREATE | R.NLM_F_REQUEST)
 
     # ------------------------------------------------------------ netns info
     def get_netnsid(self, nsid=None, pid=None, fd=None, target_nsid=None):
