@@ -1,6 +1,5 @@
 #include "cni/lease_store.h"
 
-#include <dirent.h>
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <sys/file.h>
@@ -54,18 +53,6 @@ std::string escape(const std::string& text) {
   return out;
 }
 
-std::vector<std::string> list_directory(const std::string& dir) {
-  std::vector<std::string> names;
-  DIR* d = ::opendir(dir.c_str());
-  if (!d) fail_io("opendir", dir, errno);
-  while (dirent* e = ::readdir(d)) {
-    std::string n = e->d_name;
-    if (n != "." && n != "..") names.push_back(std::move(n));
-  }
-  ::closedir(d);
-  return names;
-}
-
 }  // namespace
 
 std::string lease_content(const LeaseKey& key) {
@@ -73,14 +60,14 @@ std::string lease_content(const LeaseKey& key) {
 }
 
 LeaseStore::LeaseStore(const std::string& data_dir, const std::string& network)
-    : dir_(data_dir + "/" + network), index_dir_(data_dir + "/.brisk-index/" + network) {
-  make_directories(dir_, 0755);
-  make_directories(index_dir_, 0755);
+    : top_(StoreDir::open_top(data_dir, 0755)),
+      dir_(top_.subdirectory(network, 0755)),
+      index_dir_(top_.subdirectory(".brisk-index", 0755).subdirectory(network, 0755)) {
   // As go-filemutex creates it; never through a symlink, which would make
   // the file wherever the link points.
-  lock_ = open_file(dir_ + "/lock", O_RDONLY | O_CREAT | O_NOFOLLOW, 0750);
+  lock_ = dir_.open("lock", O_RDONLY | O_CREAT, 0750);
   while (::flock(lock_.get(), LOCK_EX) != 0)
-    if (errno != EINTR) fail_io("flock", dir_ + "/lock", errno);
+    if (errno != EINTR) fail_io("flock", dir_.path() + "/lock", errno);
 }
 
 LeaseStore::~LeaseStore() {
@@ -88,7 +75,7 @@ LeaseStore::~LeaseStore() {
   // so a crash before it leaves an old stamp and the next user rebuilds.
   if (changed_) {
     try {
-      replace_file(index_dir_, kStamp, stamp_text(), 0644);
+      index_dir_.replace(kStamp, stamp_text(), 0644);
     } catch (const CniException&) {
       // No stamp: the next user rebuilds the index. Nothing is lost.
     }
@@ -96,7 +83,7 @@ LeaseStore::~LeaseStore() {
 }
 
 std::string LeaseStore::stamp_text() const {
-  struct stat st = stat_path(dir_);
+  struct stat st = dir_.status();
   // "2": the index's format (escaped names); an index of another format is rebuilt.
   return fmt::format("2 {} {}.{:09} {}.{:09} {}\n", st.st_ino, st.st_mtim.tv_sec, st.st_mtim.tv_nsec,
                      st.st_ctim.tv_sec, st.st_ctim.tv_nsec, st.st_size);
@@ -105,7 +92,7 @@ std::string LeaseStore::stamp_text() const {
 void LeaseStore::ensure_index() {
   if (index_checked_) return;
   index_checked_ = true;
-  auto stamp = read_store_file(index_dir_ + "/" + kStamp);
+  auto stamp = index_dir_.read(kStamp);
   if (!stamp || *stamp != stamp_text()) rebuild_index();
 }
 
@@ -118,18 +105,17 @@ std::string LeaseStore::hint_name(const LeaseKey& key) const {
 }
 
 void LeaseStore::write_hint(const LeaseKey& key, const std::vector<netlink::IpAddress>& addresses) {
-  std::string path = index_dir_ + "/" + hint_name(key);
   if (addresses.empty()) {
-    remove_file(path);
+    index_dir_.remove(hint_name(key));
     return;
   }
   std::string text = escape(key.container_id) + "\n" + escape(key.ifname) + "\n";
   for (const auto& a : addresses) text += a.to_string() + "\n";
-  replace_file(index_dir_, hint_name(key), text, 0644);
+  index_dir_.replace(hint_name(key), text, 0644);
 }
 
 std::optional<std::vector<netlink::IpAddress>> LeaseStore::read_hint(const LeaseKey& key) {
-  auto text = read_store_file(index_dir_ + "/" + hint_name(key), 1 << 20);
+  auto text = index_dir_.read(hint_name(key), 1 << 20);
   if (!text) return std::nullopt;
   std::vector<std::string> lines;
   std::size_t start = 0;
@@ -145,12 +131,12 @@ std::optional<std::vector<netlink::IpAddress>> LeaseStore::read_hint(const Lease
 
 std::map<LeaseKey, std::vector<netlink::IpAddress>> LeaseStore::scan() {
   std::map<LeaseKey, std::vector<netlink::IpAddress>> leases;
-  for (const std::string& name : list_directory(dir_)) {
+  for (const std::string& name : dir_.list()) {
     auto address = netlink::IpAddress::parse(name);
     if (!address) continue;  // lock, last_reserved_ip.N, temporary files
     // Released meanwhile, or not a lease brisk can read (a symlink, a FIFO,
     // a damaged file): its address stays taken, as the file is there.
-    auto content = read_store_file(dir_ + "/" + name);
+    auto content = dir_.read(name);
     if (!content) continue;
     leases[key_of_content(*content)].push_back(*address);
   }
@@ -159,11 +145,11 @@ std::map<LeaseKey, std::vector<netlink::IpAddress>> LeaseStore::scan() {
 
 void LeaseStore::rebuild_index() {
   ++rebuilds_;
-  for (const std::string& name : list_directory(index_dir_)) remove_file(index_dir_ + "/" + name);
+  for (const std::string& name : index_dir_.list()) index_dir_.remove(name);
   for (const auto& [key, addresses] : scan()) write_hint(key, addresses);
   // Temporary files of a writer killed half-way hold no lease: drop them.
-  for (const std::string& name : list_directory(dir_))
-    if (name.rfind(".brisk-tmp-", 0) == 0) remove_file(dir_ + "/" + name);
+  for (const std::string& name : dir_.list())
+    if (name.rfind(kTempPrefix, 0) == 0) dir_.remove(name);
   changed_ = true;
 }
 
@@ -175,7 +161,7 @@ LeaseStore::Held LeaseStore::held(const LeaseKey& key) {
     Held found{.key = k};
     // The hint says where to look; the lease file itself is the truth.
     for (const auto& a : read_hint(k).value_or(std::vector<netlink::IpAddress>{})) {
-      auto content = read_store_file(dir_ + "/" + a.to_string());
+      auto content = dir_.read(a.to_string());
       if (content && key_of_content(*content) == k) found.addresses.push_back(a);
     }
     if (!found.addresses.empty() || k.ifname.empty()) return found;
@@ -185,9 +171,9 @@ LeaseStore::Held LeaseStore::held(const LeaseKey& key) {
 
 bool LeaseStore::reserve(const netlink::IpAddress& address, const LeaseKey& key, std::size_t range_set) {
   ensure_index();
-  if (!create_exclusive(dir_, address.to_string(), lease_content(key), 0644)) return false;
+  if (!dir_.create_exclusive(address.to_string(), lease_content(key), 0644)) return false;
   changed_ = true;
-  replace_file(dir_, kLastReserved + std::to_string(range_set), address.to_string(), 0644);
+  dir_.replace(kLastReserved + std::to_string(range_set), address.to_string(), 0644);
   std::vector<netlink::IpAddress> all = read_hint(key).value_or(std::vector<netlink::IpAddress>{});
   all.push_back(address);
   write_hint(key, all);
@@ -195,7 +181,7 @@ bool LeaseStore::reserve(const netlink::IpAddress& address, const LeaseKey& key,
 }
 
 std::optional<netlink::IpAddress> LeaseStore::last_reserved(std::size_t range_set) {
-  auto text = read_store_file(dir_ + "/" + kLastReserved + std::to_string(range_set));
+  auto text = dir_.read(kLastReserved + std::to_string(range_set));
   if (!text) return std::nullopt;
   auto a = netlink::IpAddress::parse(trim(*text));
   if (!a) return std::nullopt;
@@ -204,7 +190,7 @@ std::optional<netlink::IpAddress> LeaseStore::last_reserved(std::size_t range_se
 
 std::vector<netlink::IpAddress> LeaseStore::release(const LeaseKey& key) {
   Held found = held(key);
-  for (const auto& a : found.addresses) remove_file(dir_ + "/" + a.to_string());
+  for (const auto& a : found.addresses) dir_.remove(a.to_string());
   if (!found.addresses.empty()) {
     changed_ = true;
     write_hint(found.key, {});
@@ -216,8 +202,8 @@ void LeaseStore::release_addresses(const LeaseKey& key, const std::vector<netlin
   if (addresses.empty()) return;
   std::vector<netlink::IpAddress> keep = read_hint(key).value_or(std::vector<netlink::IpAddress>{});
   for (const auto& a : addresses) {
-    auto content = read_store_file(dir_ + "/" + a.to_string());
-    if (content && key_of_content(*content) == key) remove_file(dir_ + "/" + a.to_string());
+    auto content = dir_.read(a.to_string());
+    if (content && key_of_content(*content) == key) dir_.remove(a.to_string());
     keep.erase(std::remove(keep.begin(), keep.end(), a), keep.end());
   }
   changed_ = true;

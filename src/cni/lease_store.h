@@ -11,6 +11,7 @@
 
 #include "brisk/fd.h"
 #include "brisk/netlink/address.h"
+#include "cni/store_dir.h"
 
 namespace brisk::cni::detail {
 
@@ -41,7 +42,7 @@ class LeaseStore {
   // Every lease, read from the lease files themselves.
   std::map<LeaseKey, std::vector<netlink::IpAddress>> scan();
 
-  const std::string& directory() const { return dir_; }
+  const std::string& directory() const { return dir_.path(); }
   // Index rebuilds so far (for tests: a foreign change must cause one).
   std::size_t rebuilds() const { return rebuilds_; }
 
@@ -58,8 +59,9 @@ class LeaseStore {
   std::optional<std::vector<netlink::IpAddress>> read_hint(const LeaseKey& key);
   std::string stamp_text() const;
 
-  std::string dir_;
-  std::string index_dir_;
+  StoreDir top_;        // the config's dataDir
+  StoreDir dir_;        // <dataDir>/<network>: the leases, as the reference keeps them
+  StoreDir index_dir_;  // <dataDir>/.brisk-index/<network>
   UniqueFd lock_;
   bool index_checked_ = false;
   bool changed_ = false;

@@ -307,6 +307,43 @@ TEST(LeaseStore, ALockThatIsASymlinkIsRefused) {
   EXPECT_FALSE(exists(elsewhere.path() + "/made-here"));
 }
 
+// The store's own directories (<dataDir>/<network>, the index and its
+// network directory) are never followed through a symlink: whoever can
+// write the data dir could otherwise point ADD's writes, and GC's deletes,
+// at any directory. Each is refused, and nothing lands where it points.
+TEST(LeaseStore, AStoreDirectoryThatIsASymlinkIsRefused) {
+  for (const char* swapped : {"net", ".brisk-index", ".brisk-index/net"}) {
+    SCOPED_TRACE(swapped);
+    brisk::test::TempDir dir, elsewhere;
+    if (std::string(swapped) != ".brisk-index")
+      std::filesystem::create_directories(dir.path() + "/.brisk-index");
+    std::filesystem::create_directory_symlink(elsewhere.path(), dir.path() + "/" + swapped);
+    auto c = parse_host_local_config(conf(dir.path(), {{"subnet", "10.1.0.0/29"}}), "");
+    auto add = [&] { host_local_add(c, "first", "eth0"); };
+    EXPECT_EQ(code_of(add), ErrorCode::io_failure);
+    EXPECT_NE(message_of(add).find(std::string(swapped) + " is a symlink"), std::string::npos)
+        << message_of(add);
+    auto del = [&] { host_local_del(c, "first", "eth0"); };
+    EXPECT_EQ(code_of(del), ErrorCode::io_failure);
+    EXPECT_TRUE(std::filesystem::is_empty(elsewhere.path()));
+  }
+  // A plain file where a directory should be is refused the same way.
+  brisk::test::TempDir dir;
+  write_raw(dir.path() + "/net", "not a directory");
+  auto c = parse_host_local_config(conf(dir.path(), {{"subnet", "10.1.0.0/29"}}), "");
+  auto add = [&] { host_local_add(c, "first", "eth0"); };
+  EXPECT_NE(message_of(add).find("net is another kind of file"), std::string::npos) << message_of(add);
+}
+
+// The data dir itself is the administrator's to place: a symlink there is followed.
+TEST(LeaseStore, ADataDirThatIsASymlinkIsFollowed) {
+  brisk::test::TempDir dir, elsewhere;
+  std::filesystem::create_directory_symlink(elsewhere.path(), dir.path() + "/data");
+  auto c = parse_host_local_config(conf(dir.path() + "/data", {{"subnet", "10.1.0.0/29"}}), "");
+  EXPECT_EQ(host_local_add(c, "first", "eth0").ips[0].address.to_string(), "10.1.0.2/29");
+  EXPECT_TRUE(exists(elsewhere.path() + "/net/10.1.0.2"));
+}
+
 TEST(HostLocal, GcReleasesWhatIsNotInUse) {
   brisk::test::TempDir dir;
   auto c = parse_host_local_config(conf(dir.path(), {{"subnet", "10.1.0.0/24"}}), "");
