@@ -39,6 +39,10 @@ Result<void> prepare_dir() {
 NlResult<UniqueFd> checked(Result<UniqueFd> fd, const std::string& object) {
   if (!fd) return failed(fd.error(), "netns open", object);
   auto type = sys::namespace_type(fd->get());
+  // ENOTTY: a regular file, a directory, a device or a FIFO, not a namespace.
+  if (!type && type.error().code == ENOTTY)
+    return invalid_argument("netns open", object,
+                            "not a namespace file (/proc/PID/ns/net or a bind mount of it)", ENOTTY);
   if (!type) return failed(type.error(), "netns open", object);
   if (*type != CLONE_NEWNET) return invalid_argument("netns open", object, "not a network namespace");
   return std::move(*fd);
