@@ -161,7 +161,7 @@ Op address_op(AddressSpec spec, AddressWrite write) {
     if (spec.preferred_lifetime.value_or(AddressInfo::kForever) > valid)
       return fail(invalid_argument(op, object, "preferred_lft is greater than valid_lft"));
   }
-  result.needs.push_back({spec.dev, "dev"});
+  result.needs.push_back({spec.dev, Argument::device});
   // One copy of the spec and of what the closures need, shared by them
   // through Op::state (see route_op).
   struct State {

@@ -57,7 +57,7 @@ Op addrlabel_op(AddrLabelSpec spec, bool add) {
   if (!spec.dev.empty()) {
     if (auto valid = check_dev(spec.dev, op, object); !valid)
       return failed_op(op, object, std::move(valid).error());
-    result.needs.push_back({spec.dev, "dev"});
+    result.needs.push_back({spec.dev, Argument::device});
   }
   if (add) result.undo = [spec] { return addrlabel_op(spec, false); };
   result.build = [spec = std::move(spec), prefix = *prefix, add, op,

@@ -17,7 +17,9 @@ namespace detail {
 namespace {
 
 NetlinkError no_such_device(const std::string& name, std::string detail = {}) {
-  return {.code = ENODEV, .op = "link del", .object = name, .detail = std::move(detail)};
+  NetlinkError e{.code = ENODEV, .op = "link del", .object = name, .detail = std::move(detail)};
+  mark_missing_device(e);  // only when there is no detail: gone with its peer is no argument error
+  return e;
 }
 
 Request group_move(int ifindex, uint32_t group, const std::string& name) {

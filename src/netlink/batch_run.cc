@@ -156,6 +156,7 @@ class BatchRun {
   void finish(std::size_t i) {
     Op& op = ops_[i];
     if (!results_[i] && op.explain) op.explain(results_[i].error());
+    if (!results_[i] && op.object_is_device) mark_missing_device(results_[i].error());
     if (op.after) op.after(conn_, results_[i]);
   }
 
@@ -197,11 +198,16 @@ class BatchRun {
       }
       if (index) continue;
       NetlinkError e = std::move(index).error();
-      e.detail = std::string(need.role) + " '" + need.name + "'" +
-                 (e.code == ENODEV ? " does not exist" : ": " + e.message());
-      e.op = op.op;
-      e.object = op.object;
-      e.ext_ack.clear();
+      if (e.code == ENODEV) {
+        bool kernel = e.kernel;
+        e = missing_argument(op.op, op.object, need.role, need.name);
+        e.kernel = kernel;
+      } else {
+        e.detail = std::string(argument_name(need.role)) + " '" + need.name + "': " + e.message();
+        e.op = op.op;
+        e.object = op.object;
+        e.ext_ack.clear();
+      }
       results_[i] = std::move(e);
       return false;
     }

@@ -416,14 +416,19 @@ NlResult<void> Connection::dump(Message request, const char* op, const std::stri
         if (nlh.nlmsg_seq != request.seq()) return true;
         if (nlh.nlmsg_flags & NLM_F_DUMP_INTR) interrupted = true;
         if (nlh.nlmsg_type == NLMSG_DONE) {
-          if (auto ended = parse_dump_done(nlh, op, object); !ended && !failure)
+          if (auto ended = parse_dump_done(nlh, op, object); !ended && !failure) {
             failure = std::move(ended).error();
+            failure->dump = true;
+          }
           done = true;
           return false;
         }
         if (nlh.nlmsg_type == NLMSG_ERROR) {
           auto acked = parse_ack(nlh, request.bytes(), op, object);
-          if (!acked) failure = std::move(acked).error();
+          if (!acked) {
+            failure = std::move(acked).error();
+            failure->dump = true;
+          }
           done = true;
           return false;
         }

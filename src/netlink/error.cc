@@ -1,5 +1,6 @@
 #include "brisk/netlink/error.h"
 
+#include <cerrno>
 #include <cstring>
 
 namespace brisk::netlink {
@@ -38,6 +39,42 @@ void throw_error(const NetlinkError& error) { throw NetlinkException(error); }
 
 NetlinkError invalid_argument(const char* op, std::string object, std::string detail, int code) {
   return {.code = code, .op = op, .object = std::move(object), .detail = std::move(detail)};
+}
+
+const char* argument_name(Argument argument) {
+  switch (argument) {
+    case Argument::none:
+      return "";
+    case Argument::device:
+      return "dev";
+    case Argument::master:
+      return "master";
+    case Argument::link:
+      return "link";
+    case Argument::vxlan_device:
+      return "vxlan dev";
+    case Argument::backup_port:
+      return "backup_port";
+    case Argument::nexthop_device:
+      return "nexthop dev";
+    case Argument::vrf:
+      return "vrf";
+    case Argument::netns:
+      return "netns";
+    case Argument::link_netns:
+      return "link-netns";
+  }
+  return "";
+}
+
+NetlinkError missing_argument(const char* op, std::string object, Argument argument, std::string name) {
+  NetlinkError e{.code = ENODEV,
+                 .op = op,
+                 .object = std::move(object),
+                 .detail = std::string(argument_name(argument)) + " '" + name + "' does not exist"};
+  e.missing = argument;
+  e.missing_name = std::move(name);
+  return e;
 }
 
 }  // namespace brisk::netlink

@@ -40,7 +40,11 @@ NlResult<void> validate_link_name(const std::string& name, const char* op) {
 }
 
 NlResult<void> validate_link_ref(const std::string& name, const char* op) {
-  if (name.size() >= ALTIFNAMSIZ) return NetlinkError{.code = ENODEV, .op = op, .object = name};
+  if (name.size() >= ALTIFNAMSIZ) {  // no device can have it
+    NetlinkError e{.code = ENODEV, .op = op, .object = name};
+    detail::mark_missing_device(e);
+    return e;
+  }
   return check_name_chars(name, op);
 }
 
@@ -427,11 +431,11 @@ NlResult<void> validate_add(const LinkAdd& spec) {
 
 std::vector<NameNeed> add_needs(const LinkAdd& spec) {
   std::vector<NameNeed> needs;
-  if (!spec.common.master.empty()) needs.push_back({spec.common.master, "master"});
-  if (auto* v = std::get_if<MacvlanOptions>(&spec.kind)) needs.push_back({v->link, "link"});
-  if (auto* v = std::get_if<VlanOptions>(&spec.kind)) needs.push_back({v->link, "link"});
+  if (!spec.common.master.empty()) needs.push_back({spec.common.master, Argument::master});
+  if (auto* v = std::get_if<MacvlanOptions>(&spec.kind)) needs.push_back({v->link, Argument::link});
+  if (auto* v = std::get_if<VlanOptions>(&spec.kind)) needs.push_back({v->link, Argument::link});
   if (auto* v = std::get_if<VxlanOptions>(&spec.kind); v && !v->dev.empty())
-    needs.push_back({v->dev, "vxlan dev"});
+    needs.push_back({v->dev, Argument::vxlan_device});
   return needs;
 }
 
@@ -466,7 +470,13 @@ Op failed_op(const char* op, std::string object, NetlinkError error) {
 
 NlResult<void> check_dev(const std::string& dev, const char* op, const std::string& object) {
   auto valid = validate_link_ref(dev, op);
-  if (!valid) valid.error().object = object;
+  if (!valid) {
+    // Reported as the op's own failure on its object (an address, a
+    // route), as ip reports it, not as a device it could not find.
+    valid.error().object = object;
+    valid.error().missing = Argument::none;
+    valid.error().missing_name.clear();
+  }
   return valid;
 }
 
@@ -474,7 +484,7 @@ Op link_add_op(LinkAdd spec) {
   const char* op = "link add";
   if (auto valid = validate_add(spec); !valid) return failed_op(op, spec.name, std::move(valid).error());
   if (std::holds_alternative<TunOptions>(spec.kind)) return tun_add_op(std::move(spec));
-  Op result{.op = op, .object = spec.name, .needs = add_needs(spec)};
+  Op result{.op = op, .object = spec.name, .needs = add_needs(spec), .object_is_device = true};
   const bool here = spec.netns_fd < 0;
   // NLM_F_EXCL: the device is ours, and deleting it takes a veth peer along.
   if (here) result.undo = [name = spec.name] { return link_delete_op(name); };
@@ -520,10 +530,12 @@ Op link_add_op(LinkAdd spec) {
   };
   result.explain = [kind = kind_name(spec.kind)](NetlinkError& error) {
     if (error.code != EOPNOTSUPP) return;
-    // The kernel says "Unknown device type" only for a kind it cannot load.
-    error.detail = error.ext_ack.find("Unknown device type") != std::string::npos
-                       ? "link kind '" + kind + "' is not available in this kernel"
-                       : "link kind '" + kind + "' does not support an option given";
+    // The kernel says "Unknown device type" only for a kind it cannot load,
+    // and has no other way to say it; only the words for people depend on it.
+    bool unknown =
+        error.ext_ack.find("Unknown device type") != std::string::npos;  // error-text: kernel's only signal
+    error.detail = unknown ? "link kind '" + kind + "' is not available in this kernel"
+                           : "link kind '" + kind + "' does not support an option given";
   };
   return result;
 }
@@ -574,16 +586,18 @@ Op link_set_op(LinkSet spec) {
     return failed_op(
         op, spec.name,
         invalid_argument(op, spec.name, "a new ifindex is given only with a move to a namespace"));
-  Op result{.op = op, .object = by_group ? "group " + std::to_string(*spec.group) : spec.name};
+  Op result{.op = op,
+            .object = by_group ? "group " + std::to_string(*spec.group) : spec.name,
+            .object_is_device = true};
   result.changes_names = !spec.new_name.empty() || moves;
   // A rename must address the device by index: IFLA_IFNAME carries the new name.
-  if (!spec.new_name.empty()) result.needs.push_back({spec.name, "dev"});
-  if (spec.master && !spec.master->empty()) result.needs.push_back({*spec.master, "master"});
+  if (!spec.new_name.empty()) result.needs.push_back({spec.name, Argument::device});
+  if (spec.master && !spec.master->empty()) result.needs.push_back({*spec.master, Argument::master});
   if (spec.bridge_port && spec.bridge_port->backup_port && !spec.bridge_port->backup_port->empty())
-    result.needs.push_back({*spec.bridge_port->backup_port, "backup_port"});
+    result.needs.push_back({*spec.bridge_port->backup_port, Argument::backup_port});
   if (spec.kind) {
     if (auto* v = std::get_if<VxlanOptions>(&*spec.kind); v && !v->dev.empty())
-      result.needs.push_back({v->dev, "vxlan dev"});
+      result.needs.push_back({v->dev, Argument::vxlan_device});
   }
   // One copy of the spec, shared by the closures through Op::state (see
   // route_op): a set is the commonest line of a batch, and copying the spec
@@ -683,7 +697,7 @@ Op link_set_op(LinkSet spec) {
 Op link_delete_op(std::string name) {
   const char* op = "link del";
   if (auto valid = validate_link_ref(name, op); !valid) return failed_op(op, name, std::move(valid).error());
-  Op result{.op = op, .object = name, .delete_name = name, .changes_names = true};
+  Op result{.op = op, .object = name, .delete_name = name, .object_is_device = true, .changes_names = true};
   result.build = [name](Connection&) -> NlResult<std::vector<Request>> {
     Message m(RTM_DELLINK, 0);
     m.put_header<ifinfomsg>();
@@ -704,7 +718,7 @@ Op link_delete_op(std::string name) {
 
 Op link_group_delete_op(uint32_t group) {
   std::string object = "group " + std::to_string(group);
-  Op result{.op = "link del", .object = object, .changes_names = true};
+  Op result{.op = "link del", .object = object, .object_is_device = true, .changes_names = true};
   result.build = [group, object](Connection&) -> NlResult<std::vector<Request>> {
     Message m(RTM_DELLINK, 0);
     m.put_header<ifinfomsg>();
@@ -725,7 +739,7 @@ Op link_property_op(AltnameChange change, bool add) {
     if (auto valid = validate_altname(alt, op); !valid)
       return failed_op(op, change.name, std::move(valid).error());
   // An added name may shadow nothing, a removed one must leave the cache.
-  Op result{.op = op, .object = change.name, .changes_names = true};
+  Op result{.op = op, .object = change.name, .object_is_device = true, .changes_names = true};
   result.build = [change, add, op](Connection&) -> NlResult<std::vector<Request>> {
     Message m(add ? RTM_NEWLINKPROP : RTM_DELLINKPROP, 0);
     m.put_header<ifinfomsg>();

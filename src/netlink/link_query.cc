@@ -197,7 +197,10 @@ NlResult<LinkInfo> get_one(Connection& conn, const std::string& name, int ifinde
     return {};
   };
   auto done = conn.execute(std::move(r));
-  if (!done) return std::move(done).error();
+  if (!done) {
+    detail::mark_missing_device(done.error());
+    return std::move(done).error();
+  }
   if (!found) return NetlinkError{.code = ENODEV, .op = "link get", .object = name, .detail = "no reply"};
   if (!read.stats) found->stats.reset();
   return std::move(*found);
@@ -246,7 +249,11 @@ std::optional<NlResult<int>> resolve_link_without_socket(Connection& conn, const
     conn.remember_ifindex(name, *index);
     return *index;
   }
-  if (index.error().code == ENODEV) return NetlinkError{.code = ENODEV, .op = "link get", .object = name};
+  if (index.error().code == ENODEV) {
+    NetlinkError e{.code = ENODEV, .op = "link get", .object = name};
+    mark_missing_device(e);
+    return e;
+  }
   return std::nullopt;
 }
 

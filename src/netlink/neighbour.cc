@@ -128,7 +128,7 @@ Op neighbour_op(NeighbourSpec spec, NeighWrite write) {
   }
   // No lladdr is the kernel's to judge: a change keeps the entry's, a proxy
   // entry has none, nor has one the kernel is still to resolve.
-  if (!no_dev) result.needs.push_back({spec.dev, "dev"});
+  if (!no_dev) result.needs.push_back({spec.dev, Argument::device});
   // A proxy add succeeds on an entry already there: undoing it would take
   // that entry away.
   if (write == NeighWrite::add && !proxy)
@@ -178,7 +178,7 @@ Op fdb_op(FdbSpec spec, int kind) {
   }
   if (spec.vlan && *spec.vlan > 4095)
     return reject(invalid_argument(op, object, "vlan id above 4095", ERANGE));
-  result.needs.push_back({spec.dev, "dev"});
+  result.needs.push_back({spec.dev, Argument::device});
   if (kind == RTM_NEWNEIGH) result.undo = [spec] { return fdb_op(spec, RTM_DELNEIGH); };
   result.build = [spec, mac = *mac, dst, kind, op,
                   object](Connection& conn) -> NlResult<std::vector<Request>> {
@@ -292,9 +292,7 @@ NlResult<NeighbourInfo> get_neighbour(Connection& conn, const std::string& dev, 
   int ifindex = 0;
   if (!dev.empty()) {
     auto index = resolve_link(conn, dev);
-    if (!index && index.error().code == ENODEV)
-      return NetlinkError{
-          .code = ENODEV, .op = op, .object = object, .detail = "dev '" + dev + "' does not exist"};
+    if (!index && index.error().code == ENODEV) return missing_argument(op, object, Argument::device, dev);
     ifindex = BRISK_TRY(std::move(index));
   }
   Message m(RTM_GETNEIGH, NLM_F_REQUEST);

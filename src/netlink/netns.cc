@@ -24,6 +24,13 @@ NetlinkError failed(const SysError& error, const char* op, const std::string& ob
   return e;
 }
 
+// A failed step on a namespace file, typed for callers that word it.
+NetlinkError failed_step(NetlinkError e, FileStep step, std::string path) {
+  e.file_step = step;
+  e.path = std::move(path);
+  return e;
+}
+
 // /run/netns must be a shared mount so that bind mounts made under it show
 // up in other mount namespaces (what iproute2 does, step for step).
 Result<void> prepare_dir() {
@@ -98,7 +105,8 @@ std::vector<NlResult<void>> create_netns_each_on(std::span<const std::string> na
   std::erase_if(todo, [&](std::size_t i) {
     // O_EXCL: the name is ours or the call fails; never reuse someone's mount point.
     auto file = sys::open(path(i), O_RDONLY | O_CREAT | O_EXCL, 0);
-    if (!file) results[i] = failed(file.error(), "netns add", names[i]);
+    if (!file)
+      results[i] = failed_step(failed(file.error(), "netns add", names[i]), FileStep::create, path(i));
     return !file;
   });
   // Each unshare leaves the thread in a new namespace; the bind mount keeps
@@ -109,17 +117,24 @@ std::vector<NlResult<void>> create_netns_each_on(std::span<const std::string> na
   auto make_all = [&] {
     for (std::size_t i : todo) {
       auto fresh = sys::unshare(CLONE_NEWNET);
-      auto bound = fresh ? sys::mount(self, path(i), "none", MS_BIND) : std::move(fresh);
-      if (bound) mounted[i] = 1;
-      if (bound && opened) {
+      if (!fresh) {
+        results[i] = failed(fresh.error(), "netns add", names[i]);
+        continue;
+      }
+      auto bound = sys::mount(self, path(i), "none", MS_BIND);
+      if (!bound) {
+        results[i] = failed_step(failed(bound.error(), "netns add", names[i]), FileStep::bind, self);
+        continue;
+      }
+      mounted[i] = 1;
+      if (opened) {
         auto ns = sys::open(self, O_RDONLY);
         auto rtnl = ns ? sys::socket(AF_NETLINK, SOCK_RAW, NETLINK_ROUTE) : Result<UniqueFd>(ns.error());
         if (rtnl)
           (*opened)[i] = {std::move(*ns), std::move(*rtnl)};
         else
-          bound = rtnl.error();  // made but not usable: undone below
+          results[i] = failed(rtnl.error(), "netns add", names[i]);  // made but not usable: undone below
       }
-      if (!bound) results[i] = failed(bound.error(), "netns add", names[i]);
     }
   };
   // A thread of brisk's own says so to perf and top -H.
@@ -165,14 +180,14 @@ NlResult<void> attach_netns(const std::string& name, pid_t pid) {
     e.op = op;
     e.object = name;
     e.detail = "bind " + proc;
-    return e;
+    return failed_step(std::move(e), FileStep::bind, proc);
   };
   auto source = open_netns_pid(pid);
   if (!source) return binding(std::move(source).error());
   if (auto ready = prepare_dir(); !ready) return failed(ready.error(), op, name);
   std::string path = netns_path(name);
   auto file = sys::open(path, O_RDONLY | O_CREAT | O_EXCL, 0);
-  if (!file) return failed(file.error(), op, name);
+  if (!file) return failed_step(failed(file.error(), op, name), FileStep::create, path);
   auto bound = sys::mount("/proc/self/fd/" + std::to_string(source->get()), path, "none", MS_BIND);
   if (!bound) {
     (void)sys::unlink(path);
@@ -189,7 +204,7 @@ NlResult<void> delete_netns(const std::string& name) {
   std::string path = netns_path(name);
   auto unmounted = sys::umount2(path, MNT_DETACH);
   auto removed = sys::unlink(path);
-  if (!removed) return failed(removed.error(), "netns delete", name);
+  if (!removed) return failed_step(failed(removed.error(), "netns delete", name), FileStep::remove, path);
   if (!unmounted && unmounted.error().code != EINVAL) return failed(unmounted.error(), "netns delete", name);
   return {};
 }

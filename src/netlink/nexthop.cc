@@ -126,7 +126,7 @@ Op nexthop_op(NexthopObjectSpec spec, NexthopWrite write) {
   if (!spec.dev.empty()) {
     if (auto valid = check_dev(spec.dev, op, object); !valid)
       return failed_op(op, object, std::move(valid).error());
-    result.needs.push_back({spec.dev, "dev"});
+    result.needs.push_back({spec.dev, Argument::device});
   }
   // An add that named its id made that object, so deleting the id undoes it.
   if (write == NexthopWrite::add && spec.id && *spec.id)

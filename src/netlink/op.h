@@ -4,6 +4,7 @@
 // same batch can be resolved, and a run of deletes can be coalesced.
 #pragma once
 
+#include <cerrno>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -24,9 +25,20 @@
 
 namespace brisk::netlink::detail {
 
+// An error about a device the kernel looked up by the name in `object`:
+// a bare ENODEV (no extended ACK, no detail of brisk's) says that device
+// does not exist, and is marked so, typed.
+inline void mark_missing_device(NetlinkError& e) {
+  if (e.code != ENODEV || !e.ext_ack.empty() || !e.detail.empty() || e.object.empty() ||
+      e.missing != Argument::none)
+    return;
+  e.missing = Argument::device;
+  e.missing_name = e.object;
+}
+
 struct NameNeed {
   std::string name;  // a device name that must be resolved to an ifindex first
-  const char* role;  // "master", "link", "dev": for the error text
+  Argument role;     // which argument named it: what a failure to find it reports
 };
 
 struct Op {
@@ -42,7 +54,10 @@ struct Op {
   std::function<void(Connection&, const NlResult<void>&)> after{};
   // Adds context to the op's error (e.g. the kind a kernel lacks).
   std::function<void(NetlinkError&)> explain{};
-  std::string delete_name{};   // a plain delete by name: may be coalesced
+  std::string delete_name{};  // a plain delete by name: may be coalesced
+  // `object` is a device the kernel looks up by name: its bare ENODEV (no
+  // extended ACK, no detail of brisk's) means that device does not exist.
+  bool object_is_device = false;
   bool changes_names = false;  // may rename or remove devices: resolve nothing until it is done
   // The op that puts back what this one did once it succeeded (a delete for
   // an exclusive add); empty when there is none. Lets a batch that stops at

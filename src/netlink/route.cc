@@ -21,6 +21,16 @@ namespace brisk::netlink {
 namespace detail {
 namespace {
 
+// A selector's device that resolve_link did not find, as the missing `dev`
+// argument of `op`; what the lookup learnt (the kernel's refusal, its
+// extended ACK) is kept.
+NetlinkError as_missing(NetlinkError lookup, const char* op, const std::string& dev) {
+  NetlinkError e = missing_argument(op, lookup.object, Argument::device, dev);
+  e.kernel = lookup.kernel;
+  e.ext_ack = std::move(lookup.ext_ack);
+  return e;
+}
+
 constexpr auto kRoutePolicies = [] {
   std::array<AttrPolicy, RTA_MAX + 1> p{};
   p[RTA_DST] = {AttrKind::binary, 16, 4};
@@ -224,13 +234,13 @@ Op route_op(RouteSpec spec, int kind, RouteMerge merge) {
   if (!spec.dev.empty()) {
     if (auto valid = check_dev(spec.dev, op, object); !valid)
       return failed_op(op, object, std::move(valid).error());
-    result.needs.push_back({spec.dev, "dev"});
+    result.needs.push_back({spec.dev, Argument::device});
   }
   for (const auto& nh : spec.nexthops) {
     if (nh.dev.empty()) continue;
     if (auto valid = check_dev(nh.dev, op, object); !valid)
       return failed_op(op, object, std::move(valid).error());
-    result.needs.push_back({nh.dev, "nexthop dev"});
+    result.needs.push_back({nh.dev, Argument::nexthop_device});
   }
   result.object = object;
   // One copy of the spec and of what the closures need, shared by them
@@ -376,8 +386,9 @@ NlResult<std::vector<RouteInfo>> list_routes(Connection& conn, const RouteFilter
   if (!filter.dev.empty()) {
     auto index = resolve_link(conn, filter.dev);
     if (!index) {
+      if (index.error().code == ENODEV)
+        return detail::as_missing(std::move(index).error(), "route list", filter.dev);
       index.error().op = "route list";
-      if (index.error().code == ENODEV) index.error().detail = "dev '" + filter.dev + "' does not exist";
       return std::move(index).error();
     }
     oif = *index;
@@ -406,8 +417,8 @@ NlResult<RouteInfo> get_route(Connection& conn, const RouteQuery& query) {
   auto device = [&](const std::string& name) -> NlResult<uint32_t> {
     auto index = resolve_link(conn, name);
     if (!index) {
+      if (index.error().code == ENODEV) return detail::as_missing(std::move(index).error(), op, name);
       index.error().op = op;
-      if (index.error().code == ENODEV) index.error().detail = "dev '" + name + "' does not exist";
       return std::move(index).error();
     }
     return static_cast<uint32_t>(*index);

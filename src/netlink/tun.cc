@@ -130,8 +130,8 @@ NlResult<std::vector<TunInfo>> list_tuns(Connection& conn) {
 namespace detail {
 
 Op tun_add_op(LinkAdd spec) {
-  Op result{.op = "link add", .object = spec.name};
-  if (!spec.common.master.empty()) result.needs.push_back({spec.common.master, "master"});
+  Op result{.op = "link add", .object = spec.name, .object_is_device = true};
+  if (!spec.common.master.empty()) result.needs.push_back({spec.common.master, Argument::master});
   result.local = [spec](Connection& conn) -> NlResult<void> {
     const auto& tun = std::get<TunOptions>(spec.kind);
     if (auto made = make_tun(conn, spec.name, tun); !made) {

@@ -223,6 +223,9 @@ TEST(BatchLogic, StopModeFailureBeforeSending) {
   ASSERT_FALSE(results[1]);
   EXPECT_EQ(results[1].error().code, ENODEV);
   EXPECT_NE(results[1].error().detail.find("dev 'nope' does not exist"), std::string::npos);
+  // Typed, for code that must tell which argument named nothing.
+  EXPECT_EQ(results[1].error().missing, Argument::device);
+  EXPECT_EQ(results[1].error().missing_name, "nope");
   ASSERT_FALSE(results[2]);
   EXPECT_EQ(results[2].error().code, ECANCELED);
   EXPECT_NE(results[2].error().detail.find("not attempted"), std::string::npos);

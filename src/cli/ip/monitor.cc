@@ -305,9 +305,7 @@ NlResult<void> run_monitor(Runner& r, const IpCommand& cmd) {
   if (!cmd.monitor().dev.empty()) {
     auto index = netlink::resolve_link(*conn, cmd.monitor().dev);
     if (!index)  // ip's argument error, found as it parses
-      return netlink::NetlinkError{.code = ENODEV,
-                                   .op = "monitor",
-                                   .detail = "monitor dev '" + cmd.monitor().dev + "' does not exist"};
+      return netlink::missing_argument("monitor", "", netlink::Argument::device, cmd.monitor().dev);
     dev = *index;
   }
   EventPrinter printer(r, *conn, cmd, BRISK_TRY(r.links_by_index(g.stats, g.details)), dev);

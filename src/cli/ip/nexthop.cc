@@ -269,19 +269,16 @@ NlResult<netlink::NexthopFilter> dump_filter(netlink::Connection& c, const IpCom
   const ShowFilter& f = cmd.filter();
   netlink::NexthopFilter filter{.family = cmd.family, .groups = groups, .fdb = f.nexthop_fdb};
   const char* op = cmd.verb == Verb::nexthop_flush ? "nexthop flush" : "nexthop show";
-  auto index_of = [&](const std::string& name, const char* role) -> NlResult<int> {
+  auto index_of = [&](const std::string& name, netlink::Argument role) -> NlResult<int> {
     auto index = netlink::resolve_link(c, name);
-    if (!index && index.error().code == ENODEV)
-      return NetlinkError{
-          .code = ENODEV, .op = op, .detail = std::string(role) + " '" + name + "' does not exist"};
+    if (!index && index.error().code == ENODEV) return netlink::missing_argument(op, "", role, name);
     return index;
   };
-  if (!f.dev.empty()) filter.oif = BRISK_TRY(index_of(f.dev, "dev"));
-  if (!f.master.empty()) filter.master = BRISK_TRY(index_of(f.master, "master"));
+  if (!f.dev.empty()) filter.oif = BRISK_TRY(index_of(f.dev, netlink::Argument::device));
+  if (!f.master.empty()) filter.master = BRISK_TRY(index_of(f.master, netlink::Argument::master));
   if (!f.vrf.empty()) {
     auto link = netlink::get_link(c, f.vrf);
-    if (!link || link->kind != "vrf")
-      return NetlinkError{.code = ENODEV, .op = op, .detail = "vrf '" + f.vrf + "' does not exist"};
+    if (!link || link->kind != "vrf") return netlink::missing_argument(op, "", netlink::Argument::vrf, f.vrf);
     filter.master = link->ifindex;
   }
   return filter;

@@ -211,10 +211,8 @@ void print_ntable(const netlink::NeighTableInfo& t, const Globals& g, const Link
 NlResult<int> ntable_device(netlink::Connection& conn, const std::string& dev, bool show) {
   auto index = netlink::resolve_link(conn, dev);
   if (index || index.error().code != ENODEV) return index;
-  if (show)
-    return netlink::NetlinkError{
-        .code = ENODEV, .op = "ntable show", .detail = "dev '" + dev + "' does not exist"};
-  return netlink::NetlinkError{.code = ENODEV, .op = "link", .object = dev};
+  if (show) return netlink::missing_argument("ntable show", "", netlink::Argument::device, dev);
+  return netlink::missing_argument("ntable change", dev, netlink::Argument::device, dev);
 }
 
 }  // namespace

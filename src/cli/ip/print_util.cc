@@ -61,18 +61,16 @@ bool named(const netlink::LinkInfo& l, const std::string& name) {
 
 netlink::NlResult<int> selected_master(const IpCommand& cmd, const Links& all) {
   int master = 0;
-  for (const auto& selector : {std::pair<const char*, const std::string&>{"master", cmd.filter().master},
-                               {"vrf", cmd.filter().vrf}}) {
+  for (const auto& selector :
+       {std::pair<netlink::Argument, const std::string&>{netlink::Argument::master, cmd.filter().master},
+        {netlink::Argument::vrf, cmd.filter().vrf}}) {
     // Plain names, not a structured binding: clang before 16 cannot capture one.
-    const char* role = selector.first;
+    netlink::Argument role = selector.first;
     const std::string& name = selector.second;
     if (name.empty()) continue;
     auto it = std::find_if(all.begin(), all.end(), [&](const auto& l) { return named(l.second, name); });
-    if (it == all.end() || (std::string_view(role) == "vrf" && it->second.kind != "vrf"))
-      return netlink::NetlinkError{.code = ENODEV,
-                                   .op = "show",
-                                   .object = name,
-                                   .detail = std::string(role) + " '" + name + "' does not exist"};
+    if (it == all.end() || (role == netlink::Argument::vrf && it->second.kind != "vrf"))
+      return netlink::missing_argument("show", name, role, name);
     master = it->first;
   }
   return master;

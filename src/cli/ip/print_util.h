@@ -30,13 +30,13 @@ bool within(const netlink::IpAddress& address, const netlink::IpPrefix& prefix);
 // link/addr show of a device that is not there; printed as ip prints it,
 // `Device "X" does not exist.` (no "Error: ").
 netlink::NlResult<void> device_missing(const std::string& dev);
-inline constexpr const char* kDeviceShow = "device show";
+inline constexpr char kDeviceShow[] = "device show";  // compared by address (runner.h)
 // Whether `name` is the link's name or one of its altnames, as the kernel's lookup takes either.
 bool named(const netlink::LinkInfo& l, const std::string& name);
 // The ifindex a show's `master DEV` or `vrf NAME` selects (0: neither given).
 // ip looks the device up as it parses: a missing one, or for vrf one that is
-// no VRF, is the engine's "ROLE 'DEV' does not exist", which the runner
-// turns into ip's argument error.
+// no VRF, is a missing argument (master or vrf), which the runner turns
+// into ip's argument error.
 netlink::NlResult<int> selected_master(const IpCommand& cmd, const Links& all);
 
 }  // namespace brisk::ipcli

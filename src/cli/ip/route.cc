@@ -485,13 +485,16 @@ std::vector<std::string> route_flags(uint32_t bits) {
 namespace {
 
 // A device a selector names: its index, or ip's "Cannot find device" error.
-NlResult<int> selector_device(netlink::Connection& c, const std::string& name, const char* role) {
+NlResult<int> selector_device(netlink::Connection& c, const std::string& name, const char* keyword) {
   if (name.empty()) return 0;
   auto index = netlink::resolve_link(c, name);
   if (!index) {
     index.error().op = "route list";
-    if (index.error().code == ENODEV)
-      index.error().detail = std::string(role) + " '" + name + "' does not exist";
+    if (index.error().code == ENODEV) {  // dev or iif: either is a device
+      index.error().missing = netlink::Argument::device;
+      index.error().missing_name = name;
+      index.error().detail = std::string(keyword) + " '" + name + "' does not exist";
+    }
   }
   return index;
 }
@@ -506,9 +509,7 @@ NlResult<uint32_t> vrf_table(netlink::Connection& c, const std::string& name, co
   if (vrf && vrf->kind == "vrf" && vrf->details)
     if (auto data = netlink::Attributes::parse(vrf->details->info_data, kVrf))
       table = data->u32(IFLA_VRF_TABLE);
-  if (!table || !*table)
-    return netlink::NetlinkError{
-        .code = ENODEV, .op = op, .object = name, .detail = "route vrf '" + name + "' does not exist"};
+  if (!table || !*table) return netlink::missing_argument(op, name, netlink::Argument::vrf, name);
   return *table;
 }
 

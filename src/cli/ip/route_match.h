@@ -27,9 +27,8 @@ struct RouteSelection {
 };
 netlink::NlResult<RouteSelection> route_selection(netlink::Connection& c, const IpCommand& cmd);
 
-// The table of the VRF device `name`; a device that is none is the engine's
-// "route vrf 'NAME' does not exist", which the runner turns into ip's
-// argument error "Invalid VRF".
+// The table of the VRF device `name`; a device that is none is a missing
+// Argument::vrf, which the runner turns into ip's argument error "Invalid VRF".
 netlink::NlResult<uint32_t> vrf_table(netlink::Connection& c, const std::string& name, const char* op);
 
 // Whether the route passes every selector; `iif` is the iif DEV's index (0: none named).

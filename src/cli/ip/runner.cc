@@ -50,40 +50,42 @@ void warn(const IpCommand& cmd) {
 // ip's status for an argument error (exit(-1)).
 constexpr int kArgumentExit = 255;
 
-// ip's text when `e` is the engine's "ROLE 'DEV' does not exist" for such a
-// device: an argument error, which ends ip's batch.
-std::optional<std::string> argument_error(const NetlinkError& e) {
-  constexpr std::string_view suffix = "' does not exist";
-  std::string_view detail = e.detail;
-  if (e.code != ENODEV || !detail.ends_with(suffix)) return std::nullopt;
-  // ip addrlabel, token and ntable show look their devices up as they parse, with words of their own.
-  if (detail.starts_with("dev '")) {
-    std::string_view op = e.op;
-    std::string dev(detail.substr(5, detail.size() - 5 - suffix.size()));
-    if (op.starts_with("addrlabel ") || op.starts_with("token "))
-      return "Error: argument \"" + dev + "\" is wrong: dev is invalid\n";
-    if (op == "ntable show") return "Error: argument \"" + dev + "\" is wrong: \"DEV\" is invalid";
-  }
-  if (std::string_view(e.op).starts_with("nexthop ")) {
-    for (std::string_view prefix : {"dev '", "master '", "vrf '"}) {
-      if (!detail.starts_with(prefix)) continue;
-      std::string dev(detail.substr(prefix.size(), detail.size() - prefix.size() - suffix.size()));
-      return "Error: argument \"" + dev +
-             "\" is wrong: " + (prefix == "vrf '" ? "Invalid VRF\n" : "Device does not exist\n");
-    }
-  }
-  for (std::string_view prefix : {"master '", "backup_port '", "nexthop dev '", "monitor dev '",
-                                  "vxlan dev '", "vrf '", "route vrf '", "netns '", "link-netns '"}) {
-    if (!detail.starts_with(prefix)) continue;
-    std::string dev(detail.substr(prefix.size(), detail.size() - prefix.size() - suffix.size()));
-    if (prefix == "route vrf '") return "Error: argument \"" + dev + "\" is wrong: Invalid VRF\n";
-    if (prefix == "vrf '") return "Error: argument \"" + dev + "\" is wrong: Not a valid VRF name\n";
-    if (prefix == "netns '") return "Error: argument \"" + dev + "\" is wrong: Invalid \"netns\" value\n";
-    if (prefix == "link-netns '")
-      return "Error: argument \"" + dev + "\" is wrong: Invalid \"link-netns\" value\n";
-    if (prefix == "nexthop dev '") return "Cannot find device \"" + dev + "\"\nError: cannot parse nexthop";
-    if (prefix == "vxlan dev '") return "Cannot find device \"" + dev + "\"";
-    return "Error: argument \"" + dev + "\" is wrong: Device does not exist\n";
+bool verb_between(Verb verb, Verb first, Verb last) { return verb >= first && verb <= last; }
+
+// ip's text when `e` is a missing argument that ip looks up as it parses
+// the line: an argument error, which ends ip's batch. Which one it is, and
+// so ip's words, depends on the argument and on the command's object.
+std::optional<std::string> argument_error(const NetlinkError& e, Verb verb) {
+  if (e.code != ENODEV || e.missing == netlink::Argument::none) return std::nullopt;
+  const std::string& name = e.missing_name;
+  auto wrong = [&](const char* why) { return "Error: argument \"" + name + "\" is wrong: " + why; };
+  const bool nexthop = verb_between(verb, Verb::nexthop_add, Verb::nexthop_bucket_show);
+  const bool route = verb_between(verb, Verb::route_add, Verb::route_showdump);
+  switch (e.missing) {
+    case netlink::Argument::device:
+      // addrlabel, token and ntable show look their devices up as they parse, with words of their own.
+      if (verb_between(verb, Verb::addrlabel_add, Verb::addrlabel_flush) || verb == Verb::token_show ||
+          verb == Verb::token_set)
+        return wrong("dev is invalid\n");
+      if (verb == Verb::ntable_show) return wrong("\"DEV\" is invalid");
+      if (nexthop || verb == Verb::monitor) return wrong("Device does not exist\n");
+      return std::nullopt;  // ip finds it missing when it runs: "Cannot find device"
+    case netlink::Argument::master:
+    case netlink::Argument::backup_port:
+      return wrong("Device does not exist\n");
+    case netlink::Argument::vrf:
+      return wrong(nexthop || route ? "Invalid VRF\n" : "Not a valid VRF name\n");
+    case netlink::Argument::netns:
+      return wrong("Invalid \"netns\" value\n");
+    case netlink::Argument::link_netns:
+      return wrong("Invalid \"link-netns\" value\n");
+    case netlink::Argument::nexthop_device:
+      return "Cannot find device \"" + name + "\"\nError: cannot parse nexthop";
+    case netlink::Argument::vxlan_device:
+      return "Cannot find device \"" + name + "\"";
+    case netlink::Argument::link:
+    case netlink::Argument::none:
+      return std::nullopt;
   }
   return std::nullopt;
 }
@@ -93,14 +95,10 @@ std::optional<std::string> argument_error(const NetlinkError& e) {
 namespace {
 
 // The device ip would have failed to find while parsing the line, when `e`
-// is one: named in the engine's detail, or the link a link op acted on.
+// is one: whatever argument named it, or the link a link op acted on.
 std::optional<std::string> missing_device(const NetlinkError& e) {
-  if (e.code != ENODEV || !e.ext_ack.empty()) return std::nullopt;
-  auto open = e.detail.find('\''), close = e.detail.find('\'', open + 1);
-  if (open != std::string::npos && close != std::string::npos)
-    return e.detail.substr(open + 1, close - open - 1);
-  if (std::string_view(e.op).starts_with("link") && !e.object.empty() && e.detail.empty()) return e.object;
-  return std::nullopt;
+  if (e.code != ENODEV || !e.ext_ack.empty() || e.missing == netlink::Argument::none) return std::nullopt;
+  return e.missing_name;
 }
 
 // A kernel refusal after which ip exit(2)s, batch or not (exits_on_kernel_refusal).
@@ -113,28 +111,29 @@ bool ends_on_refusal(const NetlinkError& e, Verb verb) {
 // ip netns's words for what failed on the file system: the namespace file
 // it could not make, bind or remove, or a namespace it could not open.
 std::optional<std::string> netns_message(const NetlinkError& e) {
-  std::string_view op = e.op;
   std::string reason = std::strerror(e.code);
-  if (op == kNetnsOpen)
+  if (e.op == kNetnsOpen)
     return "Cannot open network namespace" + (e.object.empty() ? std::string() : " \"" + e.object + "\"") +
            ": " + reason;
-  std::string file = netns_path(e.object);
-  if ((op == "netns add" || op == "netns attach") && e.detail.starts_with("open "))
-    return "Cannot create namespace file \"" + file + "\": " + reason;
-  if (op == "netns add" && e.detail.starts_with("mount "))
-    return "Bind /proc/self/ns/net -> " + file + " failed: " + reason;
-  if (op == "netns attach" && e.detail.starts_with("bind "))
-    return "Bind " + e.detail.substr(5) + " -> " + file + " failed: " + reason;
-  if (op == "netns delete" && e.detail.starts_with("unlink "))
-    return "Cannot remove namespace file \"" + file + "\": " + reason;
+  switch (e.file_step) {
+    case netlink::FileStep::create:
+      return "Cannot create namespace file \"" + e.path + "\": " + reason;
+    case netlink::FileStep::bind:
+      // ip's words for netns add, which binds its own thread's namespace.
+      return "Bind " + (e.path == "/proc/thread-self/ns/net" ? std::string("/proc/self/ns/net") : e.path) +
+             " -> " + netns_path(e.object) + " failed: " + reason;
+    case netlink::FileStep::remove:
+      return "Cannot remove namespace file \"" + e.path + "\": " + reason;
+    case netlink::FileStep::none:
+      break;
+  }
   return std::nullopt;
 }
 
 // What ip says after the kernel refused a dump (at its start or part way):
 // the show's words, or its flush's.
 std::string dump_ended(const NetlinkError& e, Verb verb) {
-  std::string_view op = e.op;
-  if (!e.kernel || (!op.ends_with(" list") && op != kAddrlabelFlush)) return "";
+  if (!e.kernel || (!e.dump && e.op != kAddrlabelFlush)) return "";
   switch (verb) {
     case Verb::route_flush:
     case Verb::neigh_flush:
@@ -157,19 +156,17 @@ int Runner::failure_status(const NetlinkError& e, Verb verb) const {
   // and addrlabel flush return -1, addrlabel list 1.
   if (verb == Verb::nexthop_flush || verb == Verb::addrlabel_flush) return 1;
   if (verb == Verb::addrlabel_show) return kArgumentExit;
-  if (verb == Verb::rule_show && e.kernel && std::string_view(e.op) == "rule list")
-    return kArgumentExit;                                                // its 1, negated
-  if (e.op == std::string_view(kFlushIncomplete)) return kArgumentExit;  // the flush's 1, negated
+  if (verb == Verb::rule_show && e.dump) return kArgumentExit;  // its 1, negated
+  if (e.op == kFlushIncomplete) return kArgumentExit;           // the flush's 1, negated
   // ip's do_cmd negates the -2 of a failed rtnl_talk; a device it could not
   // find is its parser's exit(1).
   return e.kernel && !missing_device(e) ? 2 : 1;
 }
 
 std::string runtime_message(const NetlinkError& e) {
-  if (e.op == std::string_view(kFlushIncomplete)) return e.detail;
+  if (e.op == kFlushIncomplete) return e.detail;
   if (auto text = netns_message(e)) return *text;
-  if (e.code == ENODEV && e.op == std::string_view(kDeviceShow))
-    return "Device \"" + e.object + "\" does not exist.";
+  if (e.code == ENODEV && e.op == kDeviceShow) return "Device \"" + e.object + "\" does not exist.";
   if (!e.ext_ack.empty()) return format_error(e.ext_ack);
   if (auto dev = missing_device(e)) return "Cannot find device \"" + *dev + "\"";
   // The kernel's errno without a text of its own, as ip prints it.
@@ -245,8 +242,7 @@ NlResult<int> Runner::held_netns(const std::string& name_or_pid, const char* op)
   if (!fd && !name_or_pid.empty() && name_or_pid.find_first_not_of("0123456789") == std::string::npos)
     fd = netlink::open_netns_pid(static_cast<pid_t>(std::stol(name_or_pid)));
   // Neither: ip's "Invalid "netns" value", an argument error (argument_error).
-  if (!fd)
-    return NetlinkError{.code = ENODEV, .op = op, .detail = "netns '" + name_or_pid + "' does not exist"};
+  if (!fd) return netlink::missing_argument(op, "", netlink::Argument::netns, name_or_pid);
   int raw = fd->get();
   held_fds_.push_back(std::move(*fd));
   return raw;
@@ -263,8 +259,7 @@ NlResult<void> Runner::check_vrfs(IpCommand& cmd) {
   for (const auto& name : cmd.vrfs) {  // ip's name_is_vrf(): a device of kind vrf
     auto link = netlink::get_link(*c, name);
     if (!link || link->kind != "vrf")
-      return NetlinkError{
-          .code = ENODEV, .op = "link set", .object = name, .detail = "vrf '" + name + "' does not exist"};
+      return netlink::missing_argument("link set", name, netlink::Argument::vrf, name);
   }
   return {};
 }
@@ -272,8 +267,7 @@ NlResult<void> Runner::check_vrfs(IpCommand& cmd) {
 NlResult<int> Runner::link_netnsid(const std::string& name) {
   // ip's get_netnsid_from_name(), and set_netnsid_from_name() for a
   // namespace with no id here yet: the kernel assigns one.
-  NetlinkError invalid{
-      .code = ENODEV, .op = "link set", .object = name, .detail = "link-netns '" + name + "' does not exist"};
+  NetlinkError invalid = netlink::missing_argument("link set", name, netlink::Argument::link_netns, name);
   auto* c = BRISK_TRY(conn());
   auto fd = netlink::open_netns(name);
   if (!fd) return invalid;
@@ -454,7 +448,7 @@ int Runner::run(std::vector<BatchCommand>& cmds) {
             error = &(next_failure++)->second;
         }
         if (!error || (failed && stop_mode && error->code == ECANCELED)) continue;
-        if (auto text = argument_error(*error)) {
+        if (auto text = argument_error(*error, cmds[k].verb)) {
           // ip reads the device's index while parsing the line, and a missing
           // one is an argument error: the whole batch ends there, -force or not.
           flush_out();
@@ -492,7 +486,7 @@ int Runner::run(std::vector<BatchCommand>& cmds) {
       auto restored = restore_rules(*this, cmd);
       if (restored) return 0;
       const NetlinkError& e = restored.error();
-      print_error_line(e.kernel || e.op != std::string_view(kRuleRestore) ? runtime_message(e) : e.detail);
+      print_error_line(e.kernel || e.op != kRuleRestore ? runtime_message(e) : e.detail);
       return kArgumentExit;
     }
     if (cmd.verb == Verb::route_restore || cmd.verb == Verb::route_showdump) {
@@ -504,8 +498,7 @@ int Runner::run(std::vector<BatchCommand>& cmds) {
       flush_out();
       if (done) return status;
       const NetlinkError& e = done.error();
-      bool ours =
-          !e.kernel && (e.op == std::string_view(kRouteRestore) || e.op == std::string_view(kRouteShowdump));
+      bool ours = !e.kernel && (e.op == kRouteRestore || e.op == kRouteShowdump);
       report(cmd.line, ours ? e.detail : runtime_message(e));
       if (!source_.empty()) return 1;
       return ours && e.code == EINVAL ? 1 : 2;  // ip's do_cmd negates the -1 (at the start) or -2
@@ -532,7 +525,8 @@ int Runner::run(std::vector<BatchCommand>& cmds) {
         cmd.verb == Verb::nexthop_bucket_show || cmd.verb == Verb::token_show ||
         cmd.verb == Verb::token_set || cmd.verb == Verb::ntable_show;
     if (!result && parses_devices) {
-      if (auto text = argument_error(result.error())) {  // monitor dev DEV, show master|vrf DEV: missing
+      if (auto text =
+              argument_error(result.error(), cmd.verb)) {  // monitor dev DEV, show master|vrf DEV: missing
         flush_out();
         print_error_line(*text);
         return kArgumentExit;

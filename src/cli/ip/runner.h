@@ -115,15 +115,18 @@ netlink::NlResult<void> save_rules(Runner& r, const IpCommand& cmd);
 // the batch's text after the line, as ip reads it), sent again. Its errors
 // that are not the kernel's carry ip's text in their detail.
 netlink::NlResult<void> restore_rules(Runner& r, const IpCommand& cmd);
-inline constexpr const char* kRuleRestore = "rule restore";
+// The CLI's own ops below mark errors of its own making. Code compares an
+// error's op with them by address (e.op == kRuleRestore), which says who
+// made it; no text of an error decides what the CLI does.
+inline constexpr char kRuleRestore[] = "rule restore";
 // ip route save [SELECTOR]: the routes show would print, after ip's magic word.
 netlink::NlResult<void> save_routes(Runner& r, const IpCommand& cmd);
 // ip route restore and showdump: a saved stream (stdin, or a batch's text
 // after the line) added back in ip's order, or printed as show prints it.
 netlink::NlResult<void> restore_routes(Runner& r, const IpCommand& cmd);
 netlink::NlResult<void> show_saved_routes(Runner& r, const IpCommand& cmd);
-inline constexpr const char* kRouteRestore = "route restore";
-inline constexpr const char* kRouteShowdump = "route showdump";
+inline constexpr char kRouteRestore[] = "route restore";
+inline constexpr char kRouteShowdump[] = "route showdump";
 // One rule as ip rule show prints it ("Deleted " first for a removal).
 void print_rule(Runner& r, const netlink::RuleInfo& rule, bool deleted);
 netlink::NlResult<void> show_neighbours(Runner& r, const IpCommand& cmd);
@@ -149,10 +152,9 @@ netlink::NlResult<void> change_token(Runner& r, const IpCommand& cmd);
 // ip ntable show [dev DEV|none] [name NAME], and change name NAME [dev DEV] VALUES.
 netlink::NlResult<void> show_ntables(Runner& r, const IpCommand& cmd);
 netlink::NlResult<void> change_ntable(Runner& r, const IpCommand& cmd);
-inline constexpr const char* kAddrlabelFlush = "addrlabel flush";  // the op of its failure
-inline constexpr const char* kFlushIncomplete =
-    "flush rounds";                                        // ip's flush gave up; the detail is its words
-inline constexpr const char* kNetnsOpen = "netns lookup";  // a namespace ip netns could not open
+inline constexpr char kAddrlabelFlush[] = "addrlabel flush";  // the op of its failure
+inline constexpr char kFlushIncomplete[] = "flush rounds";    // ip's flush gave up; the detail is its words
+inline constexpr char kNetnsOpen[] = "netns lookup";          // a namespace ip netns could not open
 netlink::NlResult<void> run_netns(Runner& r, const IpCommand& cmd);
 netlink::NlResult<void> run_tuntap(Runner& r, const IpCommand& cmd);  // tuntap add and del
 netlink::NlResult<void> show_tuntaps(Runner& r, const IpCommand& cmd);

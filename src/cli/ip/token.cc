@@ -45,8 +45,7 @@ Parsed<IpCommand> parse_token_change(Cursor& c, IpCommand&& cmd, bool del) {
 NlResult<int> token_device(netlink::Connection& conn, const std::string& dev) {
   auto index = netlink::resolve_link(conn, dev);
   if (!index && index.error().code == ENODEV)  // any other failure keeps its own errno and text
-    return netlink::NetlinkError{
-        .code = ENODEV, .op = "token dev", .detail = "dev '" + dev + "' does not exist"};
+    return netlink::missing_argument("token dev", "", netlink::Argument::device, dev);
   return index;
 }
 
