@@ -1083,12 +1083,12 @@ Parsed<IpCommand> parse_link_show(Cursor& c, IpCommand&& cmd) {
 // `link property add|del [dev] DEV [altname NAME]...`, as ip's iplink_prop.
 Parsed<IpCommand> parse_link_property(Cursor& c, IpCommand&& cmd) {
   if (c.done()) return object_help(Object::link);
-  std::string op = c.next();
-  if (matches(op, "add"))
+  std::string action = c.next();
+  if (matches(action, "add"))
     cmd.verb = Verb::link_prop_add;
-  else if (matches(op, "del"))
+  else if (matches(action, "del"))
     cmd.verb = Verb::link_prop_del;
-  else if (op == "help")
+  else if (action == "help")
     return object_help(Object::link);
   else
     return fail(UsageError{.message = "Operator required", .exact = true});
