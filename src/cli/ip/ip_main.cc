@@ -7,6 +7,7 @@
 
 #include "cli/ip/batch_file.h"
 #include "cli/ip/batch_parse.h"
+#include "cli/ip/ip_errors.h"
 #include "cli/ip/objects.h"
 #include "cli/ip/runner.h"
 

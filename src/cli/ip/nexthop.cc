@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "cli/ip/ip_errors.h"
 #include "cli/ip/names.h"
 #include "cli/ip/object_print.h"
 #include "cli/ip/objects.h"

@@ -2,6 +2,7 @@
 
 #include <cstdio>
 
+#include "cli/ip/ip_errors.h"
 #include "cli/ip/objects.h"
 #include "cli/ip/runner.h"
 

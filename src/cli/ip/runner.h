@@ -165,9 +165,4 @@ netlink::NlResult<void> run_monitor(Runner& r, const IpCommand& cmd);
 // What `ip netns exec` does in its own process before exec.
 netlink::NlResult<void> enter_netns_for_exec(const std::string& name);
 
-// The line ip prints for a failed request: the kernel's ext-ack text as
-// "Error: TEXT.", ip's words for a missing device, the kernel's bare errno
-// as "RTNETLINK answers: TEXT", or what brisk's own check refused and why.
-std::string runtime_message(const netlink::NetlinkError& e);
-
 }  // namespace brisk::ipcli
