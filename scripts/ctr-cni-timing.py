@@ -16,7 +16,8 @@ Everything lives in a temporary directory, a throwaway network namespace
 (brisk-ctrtiming-PID) that containerd and ctr enter with setns only, and a
 private mount namespace in which that directory's parts are bound over
 /etc/cni/net.d and /opt/cni/bin (ctr 1.6 reads those two, fixed) and over
-/var/lib/cni, /var/lib/containers and /run/libpod. Needs root, containerd,
+/var/lib/cni, /var/lib/containers and /run/libpod; the containers' cgroups
+go away with them. Needs root, containerd,
 runc, podman (to build the image) and busybox-static.
 """
 import argparse
@@ -31,7 +32,6 @@ import time
 
 TIMEOUT = 60
 IMAGE = "localhost/brisk-busybox:1"
-NS = "timing"
 
 
 def run(argv, **kw):
@@ -57,7 +57,9 @@ def main():
     brisk = os.path.abspath(args.brisk_bridge)
     tmp = tempfile.mkdtemp(prefix="brisk-ctrtiming-")
     node = "brisk-ctrtiming-%d" % os.getpid()
-    ctr = ["ctr", "--address", tmp + "/containerd.sock", "--namespace", NS]
+    # The containerd namespace is the node's name too: ctr puts each task's
+    # cgroup at /NAMESPACE/ID, and the parent is removed at the end.
+    ctr = ["ctr", "--address", tmp + "/containerd.sock", "--namespace", node]
     in_node = ["nsenter", "--net=/run/netns/" + node]
     daemon = None
     try:
@@ -178,6 +180,9 @@ def main():
             except subprocess.TimeoutExpired:
                 daemon.kill()
                 daemon.wait()
+        for hierarchy in os.listdir("/sys/fs/cgroup"):
+            if os.path.isdir("/sys/fs/cgroup/%s/%s" % (hierarchy, node)):
+                os.rmdir("/sys/fs/cgroup/%s/%s" % (hierarchy, node))
         subprocess.run(["ip", "netns", "del", node], stderr=subprocess.DEVNULL)
         shutil.rmtree(tmp, ignore_errors=True)
 

@@ -17,7 +17,10 @@
 //
 // Every external command has a timeout: a hung runtime fails the test. The
 // destructors remove every container (so the runtime runs DEL), stop the
-// daemon and reap it, also when the test failed.
+// daemon and reap it, and remove the cgroups the containers were put in
+// (under the sandbox's name, not the runtimes' shared parents), also when
+// the test failed; a cgroup that cannot go, since a process is left in it,
+// fails the test.
 #pragma once
 
 #include <fcntl.h>
@@ -28,6 +31,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -166,6 +170,27 @@ class PrivateMounts {
   std::vector<std::pair<std::string, std::string>> bound_;
 };
 
+// Removes the cgroup `name` (a path under each hierarchy's root) with its
+// empty children from every hierarchy under /sys/fs/cgroup: what a runtime
+// leaves once its containers are gone (a parent, conmon's). A cgroup that
+// still has a process cannot go; returns what could not, or "".
+inline std::string remove_cgroups(const std::string& name) {
+  std::string failed;
+  std::error_code ec;
+  for (const auto& hierarchy : fs::directory_iterator("/sys/fs/cgroup", ec)) {
+    fs::path top = hierarchy.path() / name.substr(name.find_first_not_of('/'));
+    if (!fs::is_directory(top)) continue;
+    std::vector<fs::path> dirs{top};
+    for (const auto& e : fs::recursive_directory_iterator(top, ec))
+      if (e.is_directory()) dirs.push_back(e.path());
+    std::sort(dirs.begin(), dirs.end(),
+              [](const auto& a, const auto& b) { return a.string().size() > b.string().size(); });
+    for (const auto& d : dirs)
+      if (::rmdir(d.c_str()) != 0) failed += d.string() + ": " + ::strerror(errno) + "\n";
+  }
+  return failed;
+}
+
 // A root filesystem of static busybox (busybox-static) and the applets the
 // tests use, as a tar; returns its path, or "" when busybox is missing.
 inline std::string busybox_rootfs_tar(const std::string& dir) {
@@ -263,12 +288,15 @@ class Podman : public Runtime {
   ~Podman() override {
     std::string removed = podman({"rm", "--all", "--force", "--time", "0"});
     if (!removed.empty()) ADD_FAILURE() << removed;
+    std::string left = remove_cgroups(cgroup_parent());
+    if (!left.empty()) ADD_FAILURE() << "cgroups still in use after podman rm:\n" << left;
   }
 
   const std::string& error() const { return error_; }
 
   std::string start(const std::string& id, const std::vector<std::string>& extra = {}) override {
-    std::vector<std::string> argv = {"run", "--detach", "--name", id, "--network", network_};
+    std::vector<std::string> argv = {"run",           "--detach",  "--name", id, "--cgroup-parent",
+                                     cgroup_parent(), "--network", network_};
     argv.insert(argv.end(), extra.begin(), extra.end());
     argv.push_back(kBusyboxImage);
     return podman(argv);
@@ -279,6 +307,9 @@ class Podman : public Runtime {
     return run_bounded(podman_command(dir_, all, &sandbox_));
   }
   std::string remove(const std::string& id) override { return podman({"rm", "--force", "--time", "0", id}); }
+  // The containers' and conmon's cgroups go under /<sandbox's node>, not
+  // podman's shared /libpod_parent, so that the test can remove them.
+  std::string cgroup_parent() const { return "/" + sandbox_.host(); }
   std::string cni_id(const std::string& id) override {
     std::string out =
         run_bounded(podman_command(dir_, {"inspect", "--format", "{{.Id}}", id}, &sandbox_)).out;
@@ -350,10 +381,14 @@ class Containerd : public Runtime {
       (void)daemon_->kill(SIGTERM);
       if (!daemon_->wait_for(20s)) ADD_FAILURE() << "containerd did not stop within 20 s of SIGTERM";
     }
+    std::string left = remove_cgroups(ns());
+    if (!left.empty()) ADD_FAILURE() << "cgroups still in use after every task's end:\n" << left;
   }
 
   const std::string& error() const { return error_; }
-  static std::string ns() { return "brisk"; }
+  // The containerd namespace, unique to the test: ctr puts a task's cgroup
+  // at /<namespace>/<id>, which the destructor removes.
+  std::string ns() const { return sandbox_.host(); }
   std::string socket() const { return dir_ + "/containerd.sock"; }
 
   // `ctr run --cni --rm` in the foreground of a process of ours, as a user
