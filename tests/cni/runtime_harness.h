@@ -26,6 +26,7 @@
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <sched.h>
+#include <signal.h>
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
@@ -356,6 +357,8 @@ class Containerd : public Runtime {
     daemon.stdout_to(brisk::Sink::file(dir_ + "/containerd.log"))
         .stderr_to(brisk::Sink::file(dir_ + "/containerd.log", true))
         .check(false);
+    // Should the test process die before its destructors run, containerd goes too.
+    daemon.spawn_options().parent_death_signal = SIGTERM;
     daemon_.emplace(daemon.spawn());
     auto deadline = std::chrono::steady_clock::now() + 20s;
     while (!fs::exists(socket()) && std::chrono::steady_clock::now() < deadline && !daemon_->try_wait())

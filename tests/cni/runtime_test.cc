@@ -42,7 +42,7 @@ std::string nft_set(const Sandbox& sandbox, const std::string& name) {
 
 class RuntimeTest : public ::testing::TestWithParam<std::tuple<Kind, bool>> {};
 
-TEST_P(RuntimeTest, TwoContainersReachEachOtherAndTheGatewayAndRemovingThemLeavesNothing) {
+TEST_P(RuntimeTest, TwoContainersReachEachOtherAndLeaveNothing) {
   auto [kind, ip_masq] = GetParam();
   if (!brisk::test::is_root()) GTEST_SKIP() << "needs root";
   // podman makes the image for containerd too; scripts/install-deps installs them all.
