@@ -257,7 +257,8 @@ inline const std::string kBusyboxImage = "localhost/brisk-busybox:1";
 inline brisk::Command podman_import(const std::string& dir, const std::string& rootfs_tar,
                                     const Sandbox* node = nullptr) {
   return podman_command(
-      dir, {"import", "--change", R"(CMD ["/bin/sleep","1000000"])", rootfs_tar, kBusyboxImage}, node);
+      dir, {"import", "--change", "CMD " + nlohmann::json(kSleepForever).dump(), rootfs_tar, kBusyboxImage},
+      node);
 }
 
 // The busybox image as an OCI archive for `ctr image import` (podman
