@@ -6,7 +6,11 @@
 // Both run a busybox image built here from busybox-static, with no
 // registry. The network is a Network: brisk-bridge first, then any plugins
 // a test appends (a portmap, say), and a Runtime::start takes extra
-// arguments for the runtime's run command (`-p 8080:80`).
+// arguments for the runtime's run command (`-p 8080:80`). podman hands `-p`
+// to a plugin that declares the portMappings capability; ctr 1.6 has no
+// such flag, so for it the plugin's entry carries a fixed
+// "runtimeConfig": {"portMappings": [...]}, which libcni passes on as it is
+// (both checked with the reference portmap).
 //
 // Both are entered with setns only (nsenter --net), never with ip netns
 // exec's view: its fresh /sys hides the cgroup mounts runc needs. The fixed
