@@ -65,11 +65,20 @@ def daemonset_facts(source, build):
         check(c["image"] == image, f"{c['name']}: image {c['image']}, the build makes {image}")
         check(c["imagePullPolicy"] == "Never", "no registry: never pull")
     check(main["args"] == ["sleep"], "the main container sleeps")
-    volumes = {v["name"]: v["hostPath"]["path"] for v in spec["volumes"]}
-    mounts = {m["mountPath"]: volumes[m["name"]] for m in init["volumeMounts"]}
+    volumes = {v["name"]: v for v in spec["volumes"]}
+    mounts = {m["mountPath"]: volumes[m["name"]]["hostPath"]["path"]
+              for m in init["volumeMounts"] if "hostPath" in volumes[m["name"]]}
     check(mounts == {"/host/opt/cni/bin": "/opt/cni/bin", "/host/etc/cni/net.d": "/etc/cni/net.d"}, f"mounts {mounts}")
     check(init["envFrom"][0]["configMapRef"]["name"] == cm["metadata"]["name"], "env from the ConfigMap")
     check(all(k.startswith("BRISK_") for k in cm["data"]), "ConfigMap keys are the installer's variables")
+    # The per-node CIDRs: a ConfigMap volume, optional, where BRISK_POD_CIDR_DIR says,
+    # read under the node's name.
+    cidr_mount = [m for m in init["volumeMounts"] if "configMap" in volumes[m["name"]]]
+    check(len(cidr_mount) == 1 and cidr_mount[0]["mountPath"] == cm["data"]["BRISK_POD_CIDR_DIR"],
+          "the per-node CIDRs are mounted where BRISK_POD_CIDR_DIR says")
+    check(volumes[cidr_mount[0]["name"]]["configMap"].get("optional") is True, "the per-node CIDRs are optional")
+    node_env = [e for e in init["env"] if e["name"] == "BRISK_NODE_NAME"]
+    check(node_env and node_env[0]["valueFrom"]["fieldRef"]["fieldPath"] == "spec.nodeName", "BRISK_NODE_NAME")
     return cm["data"], init, mounts
 
 
@@ -137,11 +146,14 @@ class Podman:
     def __call__(self, *args, ok=True):
         return sh(*self.base, *args, ok=ok)
 
-    def run(self, image, node, mounts, env, args, ok=True):
+    def run(self, image, node, mounts, env, args, ok=True, extra=None):
+        """mounts: the node's directories (under `node`); extra: other host paths."""
         argv = ["run", "--rm", *self.limits]
         for inside, host in mounts.items():
             os.makedirs(node + host, exist_ok=True)
             argv += ["-v", f"{node}{host}:{inside}"]
+        for inside, path in (extra or {}).items():
+            argv += ["-v", f"{path}:{inside}:ro"]
         for k, v in env.items():
             argv += ["-e", f"{k}={v}"]
         return self(*argv, image, *args, ok=ok)
@@ -163,6 +175,13 @@ def podman_test(source, build, tmp):
         # Again: nothing rewritten.
         out = p.run(image, node, mounts, env, init["args"]).stdout
         check("installed " not in out and "unchanged " in out, out)
+        # This node's own entry in the per-node ConfigMap wins over BRISK_POD_CIDR.
+        cidrs = tmp + "/pod-cidrs"
+        os.makedirs(cidrs)
+        open(cidrs + "/node-7", "w").write("10.244.77.0/24")
+        p.run(image, node, mounts, dict(env, BRISK_NODE_NAME="node-7"), init["args"],
+              extra={cm["BRISK_POD_CIDR_DIR"]: cidrs})
+        check_installed(tmp, node, ["10.244.77.0/24"], 1400)
         # A bad CIDR: a clear refusal, nothing written.
         fresh = tmp + "/fresh"
         r = p.run(image, fresh, mounts, dict(cm, BRISK_POD_CIDR="10.244.7.1/24"), init["args"], ok=False)

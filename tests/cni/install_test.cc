@@ -203,12 +203,34 @@ TEST_F(InstallTest, BadSettingsAreRefusedWithNothingWritten) {
   EXPECT_TRUE(tree(net_).empty());
 }
 
+TEST_F(InstallTest, APerNodeEntryGivesThisNodeItsOwnCidr) {
+  // As a ConfigMap volume holds them: keys are symlinks into ..data/.
+  std::string cidrs = dir_.path() + "/pod-cidrs";
+  fs::create_directories(cidrs + "/..data");
+  write(cidrs + "/..data/node-a", "10.7.0.0/24, fd00:7::/64\n");
+  fs::create_symlink("..data/node-a", cidrs + "/node-a");
+  o_.pod_cidr_dir = cidrs;
+  o_.node_name = "node-a";
+  install(o_);
+  EXPECT_EQ(conf()["plugins"][0]["ipam"]["ranges"],
+            json::parse(R"([[{"subnet":"10.7.0.0/24"}],[{"subnet":"fd00:7::/64"}]])"));
+  o_.node_name = "node-b";  // no entry: the default
+  install(o_);
+  EXPECT_EQ(conf()["plugins"][0]["ipam"]["ranges"][0][0]["subnet"], "10.244.1.0/24");
+  o_.node_name = "../pod-cidrs/node-a";
+  EXPECT_EQ(refusal(), ErrorKind::bad_argument);
+  ASSERT_EQ(::mkfifo((cidrs + "/node-f").c_str(), 0644), 0);
+  o_.node_name = "node-f";
+  EXPECT_EQ(refusal(), ErrorKind::hostile_file);
+  write(cidrs + "/node-x", "10.7.0.1/24");
+  o_.node_name = "node-x";
+  EXPECT_EQ(refusal(), ErrorKind::bad_argument);
+}
+
 TEST(InstallOptions, FlagsOverrideTheEnvironment) {
-  std::map<std::string, std::string> env{{"BRISK_POD_CIDR", "10.1.0.0/16"},
-                                         {"BRISK_MTU", "1450"},
-                                         {"BRISK_BRIDGE", "envbr"},
-                                         {"BRISK_CNI_BIN_DIR", "/b"},
-                                         {"BRISK_IP_MASQ", "false"}};
+  std::map<std::string, std::string> env{{"BRISK_POD_CIDR", "10.1.0.0/16"}, {"BRISK_MTU", "1450"},
+                                         {"BRISK_BRIDGE", "envbr"},         {"BRISK_CNI_BIN_DIR", "/b"},
+                                         {"BRISK_IP_MASQ", "false"},        {"BRISK_NODE_NAME", "n1"}};
   Options o = parse_options({"--bridge", "flagbr", "--pod-cidr=10.2.0.0/16, fd00:1::/64", "--portmap=off"},
                             [&](const char* n) -> std::optional<std::string> {
                               auto it = env.find(n);
@@ -221,6 +243,7 @@ TEST(InstallOptions, FlagsOverrideTheEnvironment) {
   EXPECT_EQ(o.cni_conf_dir, "/host/etc/cni/net.d");
   EXPECT_FALSE(o.ip_masq);
   EXPECT_EQ(o.portmap, Portmap::off);
+  EXPECT_EQ(o.node_name, "n1");
   EXPECT_TRUE(no_env({"--no-ip-masq", "--ip-masq"}).ip_masq);
   EXPECT_FALSE(no_env({"--no-ip-masq"}).ip_masq);
 

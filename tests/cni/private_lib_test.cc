@@ -3,7 +3,7 @@
 // libmnl and libnftables' closure come from brisk-lib/ beside it, also when
 // the node has none of them, which the tests make so by hiding the system's
 // copies under empty files in a mount namespace of their own, or by running
-// it in a chroot holding libc (and /proc) and nothing else.
+// it in a chroot holding glibc (and /proc) and nothing else.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -97,9 +97,11 @@ TEST_F(PrivateLibraries, IpMasqRulesAreSetWhenTheNodeHasNoLibnftables) {
   EXPECT_NE(bare.exit_code, 0) << bare.out;
 }
 
-TEST_F(PrivateLibraries, ThePluginRunsInAChrootWithNothingButLibc) {
+TEST_F(PrivateLibraries, ThePluginRunsInAChrootWithNothingButGlibc) {
   std::string root = dir_.path() + "/root";
-  for (const auto& lib : {"/lib64/ld-linux-x86-64.so.2", "/lib/x86_64-linux-gnu/libc.so.6"}) {
+  // glibc: libc, libm (a sanitizer runtime needs it) and the loader.
+  for (const auto& lib : {"/lib64/ld-linux-x86-64.so.2", "/lib/x86_64-linux-gnu/libc.so.6",
+                          "/lib/x86_64-linux-gnu/libm.so.6"}) {
     fs::create_directories(root + fs::path(lib).parent_path().string());
     fs::copy_file(fs::canonical(lib), root + lib);
   }

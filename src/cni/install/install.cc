@@ -70,13 +70,17 @@ struct Setting {
   void (*apply)(Options&, const std::string& name, const std::string& value);
 };
 
-const std::array<Setting, 9> kSettings{{
+const std::array<Setting, 11> kSettings{{
     {"cni-bin-dir", "BRISK_CNI_BIN_DIR",
      [](Options& o, const std::string&, const std::string& v) { o.cni_bin_dir = v; }},
     {"cni-conf-dir", "BRISK_CNI_CONF_DIR",
      [](Options& o, const std::string&, const std::string& v) { o.cni_conf_dir = v; }},
     {"pod-cidr", "BRISK_POD_CIDR",
      [](Options& o, const std::string&, const std::string& v) { o.pod_cidrs = split_cidrs(v); }},
+    {"pod-cidr-dir", "BRISK_POD_CIDR_DIR",
+     [](Options& o, const std::string&, const std::string& v) { o.pod_cidr_dir = v; }},
+    {"node-name", "BRISK_NODE_NAME",
+     [](Options& o, const std::string&, const std::string& v) { o.node_name = v; }},
     {"bridge", "BRISK_BRIDGE", [](Options& o, const std::string&, const std::string& v) { o.bridge = v; }},
     {"mtu", "BRISK_MTU", [](Options& o, const std::string&, const std::string& v) { o.mtu = parse_mtu(v); }},
     {"ip-masq", "BRISK_IP_MASQ",
@@ -405,6 +409,30 @@ Options parse_options(const std::vector<std::string>& args, const Getenv& getenv
   return o;
 }
 
+Options resolve_pod_cidrs(Options o) {
+  if (o.pod_cidr_dir.empty() || o.node_name.empty()) return o;
+  if (!plain_name(o.node_name)) bad("node name '" + o.node_name + "' is not a file name");
+  // A ConfigMap volume's keys are symlinks into its ..data directory: the
+  // directory is the container's own, so they are followed.
+  std::string path = o.pod_cidr_dir + "/" + o.node_name;
+  int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+  if (fd < 0) {
+    if (errno == ENOENT) return o;  // no entry for this node: the default
+    fail_errno(ErrorKind::io, path, "open", errno);
+  }
+  Fd f(fd);
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) fail_errno(ErrorKind::io, path, "fstat", errno);
+  if (!S_ISREG(st.st_mode) || st.st_size > 4096)
+    throw InstallError(ErrorKind::hostile_file, path, "is not a file of at most 4 KiB");
+  std::string text(static_cast<std::size_t>(st.st_size), '\0');
+  ssize_t n = ::read(fd, text.data(), text.size());
+  if (n < 0) fail_errno(ErrorKind::io, path, "read", errno);
+  text.resize(static_cast<std::size_t>(n));
+  o.pod_cidrs = split_cidrs(text);
+  return o;
+}
+
 std::string conflist(const Options& o, bool with_portmap) {
   check_options(o);
   using json = nlohmann::ordered_json;
@@ -429,7 +457,8 @@ std::string conflist(const Options& o, bool with_portmap) {
   return doc.dump(2) + "\n";
 }
 
-Report install(const Options& o) {
+Report install(const Options& options) {
+  const Options o = resolve_pod_cidrs(options);
   check_options(o);
   // Everything is read and checked before the first write.
   Dir source = open_dir(o.source_dir, false);

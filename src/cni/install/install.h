@@ -58,6 +58,11 @@ struct Options {
   std::string self_name = "brisk-cni-install";
   // One network per address family, as a node's spec.podCIDRs.
   std::vector<std::string> pod_cidrs{};
+  // When both are set and pod_cidr_dir/node_name exists, its content (the
+  // same syntax as BRISK_POD_CIDR) replaces pod_cidrs: a ConfigMap with a
+  // key per node, mounted as a volume, gives each node its own CIDR.
+  std::string pod_cidr_dir{};
+  std::string node_name{};
   std::string bridge = "brisk0";
   std::optional<unsigned> mtu{};  // the kernel's default (1500) when unset
   bool ip_masq = true;
@@ -70,10 +75,16 @@ struct Options {
 using Getenv = std::function<std::optional<std::string>(const char* name)>;
 
 // Flags (--name=value or --name value) override the environment
-// (BRISK_POD_CIDR, BRISK_BRIDGE, BRISK_MTU, BRISK_IP_MASQ, BRISK_PORTMAP,
-// BRISK_NETWORK, BRISK_CONFLIST_NAME, BRISK_CNI_BIN_DIR, BRISK_CNI_CONF_DIR).
+// (BRISK_POD_CIDR, BRISK_POD_CIDR_DIR, BRISK_NODE_NAME, BRISK_BRIDGE,
+// BRISK_MTU, BRISK_IP_MASQ, BRISK_PORTMAP, BRISK_NETWORK,
+// BRISK_CONFLIST_NAME, BRISK_CNI_BIN_DIR, BRISK_CNI_CONF_DIR).
 // Throws InstallError(bad_argument).
 Options parse_options(const std::vector<std::string>& args, const Getenv& getenv);
+
+// `o` with pod_cidrs taken from pod_cidr_dir/node_name when that exists.
+// Throws InstallError (bad_argument for a node name that is no file name,
+// hostile_file for a FIFO or device there).
+Options resolve_pod_cidrs(Options o);
 
 // The conflist's text for `o`, with the portmap entry when `with_portmap`.
 // Validates every field; throws InstallError(bad_argument).
@@ -86,7 +97,7 @@ struct Report {
 
 // Copies every brisk-* plugin of source_dir (but the installer) into
 // cni_bin_dir, source_dir/brisk-lib/ into cni_bin_dir/brisk-lib/, then
-// writes the conflist into cni_conf_dir.
+// writes the conflist into cni_conf_dir (after resolve_pod_cidrs).
 Report install(const Options& o);
 
 }  // namespace brisk::cni::install

@@ -16,7 +16,8 @@
 namespace {
 
 constexpr const char* kUsage =
-    "usage: brisk-cni-install [--pod-cidr CIDR[,CIDR6]] [--bridge NAME] [--mtu N] [--ip-masq=true|false]\n"
+    "usage: brisk-cni-install [--pod-cidr CIDR[,CIDR6]] [--pod-cidr-dir DIR --node-name NAME]\n"
+    "                         [--bridge NAME] [--mtu N] [--ip-masq=true|false]\n"
     "                         [--portmap=auto|true|false] [--network NAME] [--conflist-name NAME]\n"
     "                         [--cni-bin-dir DIR] [--cni-conf-dir DIR]\n"
     "       brisk-cni-install sleep\n"
