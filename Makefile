@@ -21,7 +21,7 @@ CTEST_JOBS ?= $(shell echo $$(( $(JOBS) * 2 )))
 # section runs brisk-bridge).
 DEMO_TARGETS := brisk-cli brisk-bench brisk-bridge
 
-.PHONY: all deps configure build demo-programs demo test bench asan tsan fuzz soak format format-check lint install clean ruby python
+.PHONY: all deps configure build demo-programs demo image test bench asan tsan fuzz soak format format-check lint install clean ruby python
 
 all: build
 
@@ -47,6 +47,16 @@ demo: demo-programs
 
 test: build
 	ctest --test-dir $(BUILD) --output-on-failure -j $(CTEST_JOBS) $(CTEST_ARGS)
+
+# brisk's CNI image as an OCI archive, with no registry: the installer and
+# the plugins it finds in $(BUILD) (docs/install-cni.md).
+IMAGE ?= $(BUILD)/brisk-cni.oci.tar
+CNI_IMAGE_TARGETS := brisk-cni-install brisk-bridge
+image:
+	@scripts/install-deps image
+	@$(MAKE) --no-print-directory configure
+	cmake --build $(BUILD) -j $(JOBS) --target $(CNI_IMAGE_TARGETS)
+	scripts/build-cni-image --build-dir $(BUILD) --out $(IMAGE)
 
 # The full sweeps, everything written to ./brisk-bench/ (JSON, CSV, plots).
 BENCH_OUT ?= brisk-bench
