@@ -136,12 +136,33 @@ def check_installed(tmp, node, cidrs, mtu):
           "the portmap entry is there exactly when brisk-portmap is")
 
 
+def remove_cgroups(name):
+    """Removes the cgroup /NAME and its empty children from every v1
+    hierarchy: what runc, conmon and containerd leave once their containers
+    are gone. Fails the test on one still in use."""
+    left = []
+    for hierarchy in os.listdir("/sys/fs/cgroup"):
+        top = os.path.join("/sys/fs/cgroup", hierarchy, name)
+        if not os.path.isdir(top) or os.path.islink(top):
+            continue
+        for parent, dirs, _ in sorted(os.walk(top), key=lambda w: -len(w[0])):
+            try:
+                os.rmdir(parent)
+            except OSError as e:
+                left.append(f"{parent}: {e.strerror}")
+    check(not left, "cgroups still in use: " + "; ".join(left))
+
+
 class Podman:
     def __init__(self, tmp):
         self.base = ["podman", "--root", tmp + "/podman/root", "--runroot", tmp + "/podman/run",
                      "--storage-driver", "vfs", "--runtime", "runc", "--cgroup-manager", "cgroupfs",
                      "--events-backend", "none"]
-        self.limits = ["--network", "none", "--ulimit", "nofile=1024:1024", "--ulimit", "nproc=1024:1024"]
+        # The containers' and conmon's cgroups under a name of the test's
+        # own, removed at its end (podman's default parent is /libpod_parent).
+        self.cgroup = f"brisk-image-test-{os.getpid()}"
+        self.limits = ["--network", "none", "--ulimit", "nofile=1024:1024", "--ulimit", "nproc=1024:1024",
+                       "--cgroup-parent", "/" + self.cgroup]
 
     def __call__(self, *args, ok=True):
         return sh(*self.base, *args, ok=ok)
@@ -196,6 +217,7 @@ def podman_test(source, build, tmp):
         check(took < 10 and code == "0", f"sleep: stopped in {took:.1f} s with {code}")
     finally:
         p("rm", "-af", "-t", "0", ok=False)
+        remove_cgroups(p.cgroup)
 
 
 def containerd_test(source, build, tmp):
@@ -216,6 +238,8 @@ state = "{root}/state"
   address = "{sock}.ttrpc"
 [debug]
   address = "{sock}.debug"
+[plugins."io.containerd.internal.v1.opt"]
+  path = "{root}/opt"
 [plugins."io.containerd.grpc.v1.cri"]
   disable_apparmor = true
   restrict_oom_score_adj = true
@@ -228,7 +252,8 @@ state = "{root}/state"
     log = open(root + "/containerd.log", "w")
     daemon = subprocess.Popen(["nsenter", f"--net=/run/netns/{netns}", "containerd", "--config", root + "/config.toml"],
                               stdout=log, stderr=subprocess.STDOUT)
-    ctr = ["ctr", "-a", sock, "-n", "brisk-test"]
+    # ctr's namespace names the containers' cgroup (/NAMESPACE/ID): one of the test's own.
+    ctr = ["ctr", "-a", sock, "-n", f"brisk-image-test-{os.getpid()}"]
     try:
         for _ in range(200):
             if sh(*ctr, "version", ok=False).returncode == 0:
@@ -258,6 +283,7 @@ state = "{root}/state"
             daemon.kill()
             daemon.wait()
         sh("ip", "netns", "delete", netns, ok=False)
+        remove_cgroups(ctr[-1])
         # containerd's mounts under its root, if any are left.
         for line in reversed(open("/proc/self/mounts").read().splitlines()):
             target = line.split()[1]
