@@ -9,6 +9,7 @@
 #include "brisk/cni/error.h"
 #include "brisk/netlink/route.h"
 #include "cni/bridge_ops.h"
+#include "cni/conntrack.h"
 #include "cni/files.h"
 #include "cni/ip_math.h"
 #include "cni/nft.h"
@@ -236,6 +237,13 @@ void enable_localnet_routing(const netlink::IpAddress& pod) {
   write_sysctl(fmt::format("net/ipv4/conf/{}/route_localnet", name), "1");
 }
 
+// After the rules are in, as the reference: UDP flows to a mapped port
+// that began before them would keep their (un-NATed) conntrack entries.
+void forget_udp_flows(const PortmapConfig& c, int family) {
+  for (const PortMapping& m : c.mappings)
+    if (m.protocol == "udp") (void)delete_udp_conntrack(family, static_cast<uint16_t>(m.host_port));
+}
+
 }  // namespace
 
 void portmap_add(const PortmapConfig& c, const std::string& container_id, const netlink::IpPrefix& pod) {
@@ -248,7 +256,10 @@ void portmap_add(const PortmapConfig& c, const std::string& container_id, const 
   // whole transaction. Otherwise set the group up, and drop what a
   // previous ADD of this attachment left, in the same transaction.
   Nft nft;
-  if (nft.run(elements).empty()) return;
+  if (nft.run(elements).empty()) {
+    forget_udp_flows(c, family);
+    return;
+  }
   std::string comment = comment_of(c.name, container_id);
   std::string stale;
   for (const std::string& d :
@@ -260,6 +271,7 @@ void portmap_add(const PortmapConfig& c, const std::string& container_id, const 
          error + (error.find("File exists") != std::string::npos
                       ? " (is a hostPort already mapped to another pod?)"
                       : ""));
+  forget_udp_flows(c, family);
 }
 
 void portmap_check(const PortmapConfig& c, const std::string& container_id, const netlink::IpPrefix& pod) {

@@ -118,18 +118,22 @@ class PortmapTest : public ::testing::Test {
   // Whether "hello" comes back from host:port over proto, connecting from
   // ns. A client that returns as soon as the answer (or a refusal) comes:
   // socat's would wait out its timeouts on every UDP exchange.
-  bool reaches(const std::string& ns, const std::string& proto, const std::string& host, int port) {
+  bool reaches(const std::string& ns, const std::string& proto, const std::string& host, int port,
+               int source_port = 0) {
     static const char* kClient =
         "import socket, sys\n"
-        "host, port, kind = sys.argv[1], int(sys.argv[2]), sys.argv[3]\n"
+        "host, port, kind, sport = sys.argv[1], int(sys.argv[2]), sys.argv[3], int(sys.argv[4])\n"
         "s = socket.socket(socket.AF_INET6 if ':' in host else socket.AF_INET,\n"
         "                  socket.SOCK_STREAM if kind == 'tcp' else socket.SOCK_DGRAM)\n"
         "s.settimeout(3)\n"
+        "s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)\n"
+        "if sport: s.bind(('', sport))\n"
         "try:\n"
         "    s.connect((host, port)); s.send(b'ping\\n'); print(s.recv(100).decode())\n"
         "except OSError as e:\n"
         "    print(e)\n";
-    brisk::Output o = brisk::Command({"/usr/bin/python3", "-c", kClient, host, std::to_string(port), proto})
+    brisk::Output o = brisk::Command({"/usr/bin/python3", "-c", kClient, host, std::to_string(port), proto,
+                                      std::to_string(source_port)})
                           .netns(ns)
                           .stdout_to(brisk::Sink::capture())
                           .stderr_to(brisk::Sink::null())
@@ -197,6 +201,43 @@ TEST_F(PortmapTest, ForwardsIpv6) {
     expect_forwarding(true, kPortmapNodeV4, {{other, "another pod"}});
     ASSERT_EQ(portmap(impl, "DEL", "web6", pod, conf).exit_code, 0);
     expect_forwarding(false, kPortmapNodeV6, from);
+  }
+}
+
+// A UDP flow to the node that was answered before the mapping (so its
+// conntrack entry is established, without DNAT) is forwarded once the
+// mapping is in: ADD drops its entry, as the reference does.
+TEST_F(PortmapTest, AUdpFlowFromBeforeTheMappingIsForwardedAfterAdd) {
+  for (const PortmapImpl& impl : {kOurs, kTheirs}) {
+    SCOPED_TRACE(impl.name);
+    fresh();
+    std::string pod, other;
+    json prev = add_pod(impl, "web", pod);
+    add_pod(impl, "client", other);
+    auto listeners = listen(pod);
+    // A node's conntrack is on (a namespace turns it on for the first rule that needs it).
+    sb().shell_in(sb().host(), {"nft",
+                                "add table ip warm; add chain ip warm c { type filter hook prerouting "
+                                "priority 0; }; add rule ip warm c ct state new counter"});
+    {
+      brisk::Process node_service =
+          brisk::Command({"socat", std::string("UDP4-RECVFROM:8053,fork,bind=") + kPortmapNodeV4,
+                          "SYSTEM:read line; echo node"})
+              .netns(sb().host())
+              .stdout_to(brisk::Sink::null())
+              .stderr_to(brisk::Sink::null())
+              .check(false)
+              .spawn();
+      bool answered = false;
+      for (int i = 0; i < 10 && !answered; ++i) {
+        (void)reaches(other, "udp", kPortmapNodeV4, 8053, 40053);
+        answered = last_answer_.find("node") != std::string::npos;
+      }
+      ASSERT_TRUE(answered) << "the node's own service: " << last_answer_;
+    }  // gone: the flow's entry stays
+    ASSERT_EQ(portmap(impl, "ADD", "web", pod, portmap_conf(prev)).exit_code, 0);
+    EXPECT_TRUE(reaches(other, "udp", kPortmapNodeV4, 8053, 40053))
+        << "the same flow after ADD: " << last_answer_;
   }
 }
 
