@@ -326,6 +326,23 @@ TEST_F(PortmapTest, DelIsIdempotentWithOrWithoutTheNetns) {
   EXPECT_EQ(del.exit_code, 0) << del.out;
 }
 
+TEST_F(PortmapTest, GcRemovesTheElementsOfAttachmentsNotInUse) {
+  std::string one, two;
+  json conf_one = portmap_conf(add_pod(kOurs, "one", one));
+  json maps = json::array({{{"hostPort", 9090}, {"containerPort", 80}, {"protocol", "tcp"}}});
+  json conf_two = portmap_conf(add_pod(kOurs, "two", two), maps);
+  ASSERT_EQ(portmap(kOurs, "ADD", "one", one, conf_one).exit_code, 0);
+  ASSERT_EQ(portmap(kOurs, "ADD", "two", two, conf_two).exit_code, 0);
+  json gc = {{"cniVersion", "1.1.0"},
+             {"name", "pmnet"},
+             {"type", "portmap"},
+             {"cni.dev/attachments", {{{"containerID", "two"}, {"ifname", "eth0"}}}}};
+  PluginRun run = sb().run(kOurs.portmap, {{"CNI_COMMAND", "GC"}}, gc.dump());
+  EXPECT_EQ(run.exit_code, 0) << run.out;
+  EXPECT_EQ(ruleset(sb()).find("pmnet one"), std::string::npos) << ruleset(sb());
+  EXPECT_NE(ruleset(sb()).find("pmnet two"), std::string::npos) << ruleset(sb());
+}
+
 TEST_F(PortmapTest, CheckPassesAfterAddAndFailsWhenARuleIsGone) {
   std::string pod;
   json prev = add_pod(kOurs, "web", pod);
