@@ -26,6 +26,8 @@
 // Every element is commented "<network> <containerID>", as the
 // reference names its per-container chain, so an ADD or DEL is one
 // transaction of element changes, whatever the number of pods.
+// After ADD, the conntrack entries of UDP flows to the mapped UDP ports
+// are deleted (conntrack.h), as the reference does.
 #pragma once
 
 #include <optional>

@@ -72,8 +72,9 @@ class PortmapTest : public ::testing::Test {
     sb().shell_in(h, {"ip", "addr", "add", std::string(kPortmapNodeV4) + "/32", "dev", "lo"});
     sb().shell_in(h, {"ip", "addr", "add", std::string(kPortmapNodeV6) + "/128", "dev", "lo", "nodad"});
     // The gateway address on the bridge is usable at once.
-    sb().shell_in(h,
-                  {"sysctl", "-qw", "net.ipv6.conf.default.accept_dad=0", "net.ipv6.conf.all.accept_dad=0"});
+    sb().shell_in(h, {"sh", "-c",
+                      "echo 0 > /proc/sys/net/ipv6/conf/default/accept_dad; "
+                      "echo 0 > /proc/sys/net/ipv6/conf/all/accept_dad"});
   }
 
   // A pod on the bridge; its prevResult.
