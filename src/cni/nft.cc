@@ -53,7 +53,8 @@ NftApi load() {
 const NftApi& api() {
   static const NftApi loaded = load();
   if (!loaded.error.empty())
-    fail(ErrorCode::internal, "ipMasq and macspoofchk need libnftables.so.1 (Debian package libnftables1)",
+    fail(ErrorCode::internal,
+         "ipMasq, macspoofchk and brisk-portmap need libnftables.so.1 (Debian package libnftables1)",
          loaded.error);
   return loaded;
 }
