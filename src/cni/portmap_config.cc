@@ -40,6 +40,17 @@ PortMapping read_mapping(const json& m) {
   return p;
 }
 
+// A name nft takes unquoted as a chain: a letter, _ or ., then letters,
+// digits and _ . / - (as "KUBE-MARK-MASQ").
+bool nft_identifier(const std::string& s) {
+  auto letter = [](char ch) { return std::isalpha(static_cast<unsigned char>(ch)) != 0; };
+  if (s.empty() || s.size() > 255 || !(letter(s[0]) || s[0] == '_' || s[0] == '.')) return false;
+  return std::all_of(s.begin(), s.end(), [&](char ch) {
+    return letter(ch) || std::isdigit(static_cast<unsigned char>(ch)) || ch == '_' || ch == '.' ||
+           ch == '/' || ch == '-';
+  });
+}
+
 void validate(const PortmapConfig& c, bool external_and_bit) {
   if (external_and_bit) fail(ErrorCode::internal, "Cannot specify externalSetMarkChain and markMasqBit");
   if (c.mark_masq_bit < 0 || c.mark_masq_bit > 31)
@@ -58,10 +69,10 @@ void validate(const PortmapConfig& c, bool external_and_bit) {
     if (!p.host_ip.empty() && !netlink::IpAddress::parse(p.host_ip))
       fail(ErrorCode::internal, fmt::format("invalid hostIP \"{}\"", p.host_ip));
   }
-  if (c.external_set_mark_chain &&
-      (c.external_set_mark_chain->empty() ||
-       c.external_set_mark_chain->find_first_of("\"\\ \t\n") != std::string::npos))
-    fail(ErrorCode::internal, fmt::format("invalid externalSetMarkChain \"{}\"", *c.external_set_mark_chain));
+  if (c.external_set_mark_chain && !nft_identifier(*c.external_set_mark_chain))
+    fail(ErrorCode::internal,
+         fmt::format("invalid externalSetMarkChain \"{}\" (a chain name: letters, digits, _ . / -)",
+                     *c.external_set_mark_chain));
 }
 
 // The reference's pick: the first address of each family, skipping those

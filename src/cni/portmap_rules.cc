@@ -39,7 +39,7 @@ Group group_of(const PortmapConfig& c, int family) {
   Group g;
   g.conditions = translate_conditions(family == AF_INET ? c.conditions_v4 : c.conditions_v6, family);
   if (c.external_set_mark_chain) {
-    g.mark = fmt::format("jump \"{}\"", *c.external_set_mark_chain);
+    g.mark = fmt::format("jump {}", *c.external_set_mark_chain);  // checked: an nft identifier
   } else {
     g.mark = fmt::format("meta mark set meta mark | {:#x}", 1u << c.mark_masq_bit);
     g.masq_bit = c.mark_masq_bit;

@@ -327,6 +327,27 @@ TEST_F(PortmapTest, DelIsIdempotentWithOrWithoutTheNetns) {
   EXPECT_EQ(del.exit_code, 0) << del.out;
 }
 
+// externalSetMarkChain jumps to a chain the administrator keeps in the
+// table; ADD fails while it is not there.
+TEST_F(PortmapTest, ExternalSetMarkChainIsAChainOfTheTable) {
+  std::string pod;
+  json conf = portmap_conf(add_pod(kOurs, "web", pod));
+  conf["externalSetMarkChain"] = "KUBE-MARK-MASQ";
+  PluginRun add = portmap(kOurs, "ADD", "web", pod, conf);
+  EXPECT_EQ(add.exit_code, 1) << add.out;
+  EXPECT_EQ(add.json()["code"], 999) << add.out;
+  sb().shell_in(sb().host(), {"nft",
+                              "add table ip brisk_portmap; add chain ip brisk_portmap KUBE-MARK-MASQ; "
+                              "add rule ip brisk_portmap KUBE-MARK-MASQ meta mark set meta mark | 0x4000"});
+  add = portmap(kOurs, "ADD", "web", pod, conf);
+  ASSERT_EQ(add.exit_code, 0) << add.out;
+  EXPECT_EQ(portmap(kOurs, "CHECK", "web", pod, conf).exit_code, 0);
+  EXPECT_NE(ruleset(sb()).find("jump KUBE-MARK-MASQ"), std::string::npos) << ruleset(sb());
+  EXPECT_EQ(ruleset(sb()).find("masquerade_bit"), std::string::npos) << "the administrator masquerades";
+  conf["externalSetMarkChain"] = "a\"b";
+  EXPECT_EQ(portmap(kOurs, "ADD", "web", pod, conf).json()["code"], 999);
+}
+
 TEST_F(PortmapTest, GcRemovesTheElementsOfAttachmentsNotInUse) {
   std::string one, two;
   json conf_one = portmap_conf(add_pod(kOurs, "one", one));
