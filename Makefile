@@ -51,7 +51,7 @@ test: build
 # brisk's CNI image as an OCI archive, with no registry: the installer and
 # the plugins it finds in $(BUILD) (docs/install-cni.md).
 IMAGE ?= $(BUILD)/brisk-cni.oci.tar
-CNI_IMAGE_TARGETS := brisk-cni-install brisk-bridge
+CNI_IMAGE_TARGETS := brisk-cni-install brisk-bridge brisk-portmap
 image:
 	@scripts/install-deps image
 	@$(MAKE) --no-print-directory configure

@@ -182,7 +182,7 @@ void parallel_round(CniSide& side, ParallelAdds adds, int base, int count, CniPa
 // rotating order.
 std::vector<CniParallelRow> run_parallel(Pass& p, const std::string& label) {
   const auto& c = p.config;
-  if (c.parallel == 0) return {};
+  if (c.parallel == 0 || !c.chain.empty()) return {};
   const ParallelAdds adds[kSides] = {plugin_adds, plugin_adds, floor_adds};
   std::vector<CniParallelRow> rows{{.side = kSideNames[kReference], .pods = c.parallel},
                                    {.side = kSideNames[kBrisk], .pods = c.parallel},
@@ -205,10 +205,23 @@ std::vector<CniTarget> targets_of(const CniPass& pass) {
     return row ? row->us_mean : 0.0;
   };
   auto ratio = [](double a, double b) { return b > 0 ? a / b : 0.0; };
+  bool chain = !pass.chain.empty();
   t.push_back({.name = "ADD: reference / brisk",
                .value = ratio(mean_of("reference", "ADD"), mean_of("brisk", "ADD")),
-               .target = pass.masq ? 10.0 : 5.0,
+               .target = pass.masq && !chain ? 10.0 : 5.0,
                .at_least = true});
+  if (chain) {
+    t.push_back({.name = "DEL: reference / brisk",
+                 .value = ratio(mean_of("reference", "DEL"), mean_of("brisk", "DEL")),
+                 .target = 5.0,
+                 .at_least = true});
+    // What a plugin could reach at best: its floor against the reference.
+    for (const char* phase : {"ADD", "DEL"})
+      t.push_back({.name = fmt::format("{}: reference / floor (ceiling)", phase),
+                   .value = ratio(mean_of("reference", phase), mean_of("floor", phase)),
+                   .target = 5.0,
+                   .at_least = true});
+  }
   t.push_back({.name = "ADD: brisk / floor",
                .value = ratio(mean_of("brisk", "ADD"), mean_of("floor", "ADD")),
                .target = 1.3,
@@ -253,8 +266,11 @@ std::vector<CniTarget> targets_of(const CniPass& pass) {
   return t;
 }
 
-CniPass run_pass(const CniBenchConfig& c, const std::string& brisk_plugin, bool masq) {
-  std::string label = masq ? "ipMasq on" : "ipMasq off";
+CniPass run_pass(const CniBenchConfig& c, const std::string& brisk_plugin, const std::string& brisk_portmap,
+                 bool masq) {
+  std::string label =
+      std::string(masq ? "ipMasq on" : "ipMasq off") + (c.chain.empty() ? "" : ", chain " + c.chain);
+  bool chain = !c.chain.empty();
   std::string tag = masq ? "m" : "p";
   Pass p{.config = c};
   p.sides.push_back(std::make_unique<CniSide>(CniSideConfig{.tag = tag + "ref",
@@ -262,21 +278,27 @@ CniPass run_pass(const CniBenchConfig& c, const std::string& brisk_plugin, bool 
                                                             .type = "bridge",
                                                             .cni_path = c.reference_dir,
                                                             .masq = masq,
+                                                            .chain = chain,
+                                                            .portmap = c.reference_dir + "/portmap",
                                                             .timeout_ms = c.timeout_ms}));
   p.sides.push_back(std::make_unique<CniSide>(CniSideConfig{.tag = tag + "brisk",
                                                             .plugin = brisk_plugin,
                                                             .type = "brisk-bridge",
                                                             .cni_path = c.reference_dir,
                                                             .masq = masq,
+                                                            .chain = chain,
+                                                            .portmap = brisk_portmap,
                                                             .timeout_ms = c.timeout_ms}));
   p.sides.push_back(std::make_unique<CniSide>(CniSideConfig{.tag = tag + "inproc",
                                                             .plugin = "",
                                                             .type = "brisk-bridge",
                                                             .cni_path = c.reference_dir,
                                                             .masq = masq,
+                                                            .chain = chain,
+                                                            .portmap = "",
                                                             .timeout_ms = c.timeout_ms}));
   accumulate_and_remove(p, label);
-  CniPass pass{.masq = masq};
+  CniPass pass{.masq = masq, .chain = c.chain};
   int size = bucket_size(c);
   for (bool adding : {true, false}) {
     const Samples* s = adding ? p.add : p.del;
@@ -291,6 +313,13 @@ CniPass run_pass(const CniBenchConfig& c, const std::string& brisk_plugin, bool 
 }
 
 bool executable(const std::string& path) { return !path.empty() && ::access(path.c_str(), X_OK) == 0; }
+
+// brisk-portmap: as given, or beside brisk-bridge.
+std::string brisk_portmap_of(const CniBenchConfig& c) {
+  if (!c.brisk_portmap.empty()) return c.brisk_portmap;
+  std::string bridge = c.brisk_plugin.empty() ? default_brisk_plugin() : c.brisk_plugin;
+  return bridge.empty() ? "" : (std::filesystem::path(bridge).parent_path() / "brisk-portmap").string();
+}
 
 }  // namespace
 
@@ -346,13 +375,23 @@ void validate(const CniBenchConfig& c) {
         brisk.empty() ? std::string("no brisk-bridge beside the brisk CLI; name it with --brisk-plugin")
                       : "brisk-bridge " + brisk + " is not an executable");
   if (!executable("/bin/true")) throw std::runtime_error("no /bin/true to time a process start with");
+  if (c.chain.empty()) return;
+  if (c.chain != "portmap") throw std::runtime_error("--chain must be portmap");
+  if (!executable(c.reference_dir + "/portmap"))
+    throw std::runtime_error("no reference plugin " + c.reference_dir +
+                             "/portmap (Debian: apt-get install containernetworking-plugins)");
+  if (!executable("/usr/sbin/iptables"))
+    throw std::runtime_error("the reference portmap runs iptables (Debian: apt-get install iptables)");
+  if (!executable(brisk_portmap_of(c)))
+    throw std::runtime_error("no brisk-portmap " + brisk_portmap_of(c) + "; name it with --brisk-portmap");
 }
 
 CniBenchReport run_cni_bench(const CniBenchConfig& config) {
   validate(config);
   CniBenchReport report{
       .config = config,
-      .brisk_plugin = config.brisk_plugin.empty() ? default_brisk_plugin() : config.brisk_plugin};
+      .brisk_plugin = config.brisk_plugin.empty() ? default_brisk_plugin() : config.brisk_plugin,
+      .brisk_portmap = config.chain.empty() ? "" : brisk_portmap_of(config)};
   report.notes.push_back("load average before the run: " + load_average() + " (other work on the machine)");
   std::vector<bool> passes;
   if (config.masq != CniMasq::on) passes.push_back(false);
@@ -360,7 +399,7 @@ CniBenchReport run_cni_bench(const CniBenchConfig& config) {
   sandbox::run_in_net_sandbox([&] {
     for (bool masq : passes) {
       std::this_thread::sleep_for(std::chrono::milliseconds(config.settle_ms));
-      report.passes.push_back(run_pass(config, report.brisk_plugin, masq));
+      report.passes.push_back(run_pass(config, report.brisk_plugin, report.brisk_portmap, masq));
     }
   });
   report.notes.push_back("the sides took turns pod by pod, in rotating order; IPv6 off in every namespace");

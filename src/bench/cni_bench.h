@@ -38,8 +38,14 @@ struct CniBenchConfig {
   int parallel_repeats = 3;      // parallel rounds per plugin and floor, alternating; the median is reported
   std::string reference_dir = "/usr/lib/cni";  // the reference `bridge` and `host-local`; CNI_PATH
   std::string brisk_plugin{};                  // brisk-bridge; empty: default_brisk_plugin()
-  int timeout_ms = 30000;                      // a plugin run taking longer is killed and counted as failed
-  int settle_ms = 1000;  // pause before each pass, while the kernel frees the last one's namespaces
+  // "portmap": each side runs a chain, its bridge then its portmap (two
+  // host ports per pod), and DEL in reverse, timed as one; the in-process
+  // side calls run_plugin then run_portmap_plugin, and the floor counts two
+  // process starts. No parallel rounds. Empty: the bridge alone.
+  std::string chain{};
+  std::string brisk_portmap{};  // brisk-portmap for the chain; empty: beside brisk_plugin
+  int timeout_ms = 30000;       // a plugin run taking longer is killed and counted as failed
+  int settle_ms = 1000;         // pause before each pass, while the kernel frees the last one's namespaces
   std::function<void(const std::string&)> progress{};  // told after each bucket; may be empty
 };
 
@@ -85,6 +91,7 @@ struct CniTarget {
 
 struct CniPass {
   bool masq = false;
+  std::string chain{};              // the config's chain: "" or "portmap"
   std::vector<CniPhaseRow> rows{};  // every side's ADD, then every side's DEL
   std::vector<CniParallelRow> parallel{};
   std::vector<CniTarget> targets{};
@@ -92,7 +99,8 @@ struct CniPass {
 
 struct CniBenchReport {
   CniBenchConfig config;
-  std::string brisk_plugin{};  // the brisk-bridge that ran
+  std::string brisk_plugin{};   // the brisk-bridge that ran
+  std::string brisk_portmap{};  // the brisk-portmap that ran, with --chain portmap
   std::vector<CniPass> passes{};
   std::vector<std::string> notes{};
   bool all_succeeded() const;  // every ADD and DEL succeeded, and no address was handed out twice

@@ -115,14 +115,15 @@ std::map<std::string, std::string> CniSide::environment(const char* cni_command,
           {"CNI_PATH", config_.cni_path}};
 }
 
-Command CniSide::prepared(const std::string& program, const char* cni_command, int pod) const {
+Command CniSide::prepared(const std::string& program, const char* cni_command, int pod,
+                          const std::string& conf) const {
   Command c(program);
   c.env_clear();
   for (const auto& [key, value] : environment(cni_command, pod)) c.env(key, value);
   // Only the network namespace, as a container runtime runs its plugins:
   // the bench measures that, not a mount namespace and a sysfs per call.
   c.netns(host_, {.view = false})
-      .stdin_from(Input::data(conf_))
+      .stdin_from(Input::data(conf))
       .stdout_to(Sink::capture())
       .stderr_to(Sink::capture())
       .timeout(std::chrono::milliseconds(config_.timeout_ms))
@@ -131,7 +132,7 @@ Command CniSide::prepared(const std::string& program, const char* cni_command, i
 }
 
 Command CniSide::command(const char* cni_command, int pod) const {
-  return prepared(config_.plugin, cni_command, pod);
+  return prepared(config_.plugin, cni_command, pod, conf_);
 }
 
 CniOp CniSide::result_of(const Output& output, double us, bool wants_address) {
@@ -141,6 +142,7 @@ CniOp CniSide::result_of(const Output& output, double us, bool wants_address) {
     return op;
   }
   if (!wants_address) return op;
+  op.result = output.out;
   auto result = nlohmann::json::parse(output.out, nullptr, false);
   if (result.is_object() && result.contains("ips") && result["ips"].is_array() && !result["ips"].empty() &&
       result["ips"][0].contains("address") && result["ips"][0]["address"].is_string())
@@ -162,25 +164,59 @@ CniOp CniSide::timed(const Command& command, bool wants_address) {
   }
 }
 
-CniOp CniSide::run(const char* cni_command, int pod) const {
-  if (config_.plugin.empty()) return run_in_process(cni_command, pod);
-  return timed(command(cni_command, pod), std::strcmp(cni_command, "ADD") == 0);
+CniOp CniSide::run_one(const char* cni_command, int pod, bool portmap, const std::string& conf) const {
+  if (config_.plugin.empty()) return run_in_process(cni_command, pod, portmap, conf);
+  return timed(prepared(portmap ? config_.portmap : config_.plugin, cni_command, pod, conf),
+               std::strcmp(cni_command, "ADD") == 0);
 }
 
-CniOp CniSide::start_trivial_process() const { return timed(prepared("/bin/true", "ADD", 0), false); }
+std::string CniSide::portmap_conf(int pod, const std::string& prev_result) const {
+  nlohmann::json maps = nlohmann::json::array();
+  for (const char* proto : {"tcp", "udp"})
+    maps.push_back({{"hostPort", 20000 + pod}, {"containerPort", 80}, {"protocol", proto}});
+  nlohmann::json conf = {{"cniVersion", "1.0.0"},
+                         {"name", "brisk-bench"},
+                         {"type", "portmap"},
+                         {"capabilities", {{"portMappings", true}}},
+                         {"runtimeConfig", {{"portMappings", maps}}}};
+  if (!prev_result.empty()) conf["prevResult"] = nlohmann::json::parse(prev_result, nullptr, false);
+  return conf.dump();
+}
 
-CniOp CniSide::run_in_process(const char* cni_command, int pod) const {
+CniOp CniSide::run(const char* cni_command, int pod) const {
+  if (!config_.chain) return run_one(cni_command, pod, false, conf_);
+  // A runtime's order: ADD the bridge, then portmap with its result; DEL the other way round.
+  bool adding = std::strcmp(cni_command, "ADD") == 0;
+  CniOp first = adding ? run_one(cni_command, pod, false, conf_)
+                       : run_one(cni_command, pod, true, portmap_conf(pod, ""));
+  if (!first.ok) return first;
+  CniOp second = adding ? run_one(cni_command, pod, true, portmap_conf(pod, first.result))
+                        : run_one(cni_command, pod, false, conf_);
+  second.us += first.us;
+  if (adding) second.address = first.address;
+  return second;
+}
+
+CniOp CniSide::start_trivial_process() const {
+  CniOp op = timed(prepared("/bin/true", "ADD", 0, conf_), false);
+  if (!config_.chain || !op.ok) return op;
+  CniOp second = timed(prepared("/bin/true", "ADD", 0, conf_), false);  // a chain starts two processes
+  second.us += op.us;
+  return second;
+}
+
+CniOp CniSide::run_in_process(const char* cni_command, int pod, bool portmap, const std::string& conf) const {
   const std::map<std::string, std::string> env = environment(cni_command, pod);
   cni::PluginInput input{.getenv = [&env](const char* name) -> std::optional<std::string> {
                            auto it = env.find(name);
                            return it == env.end() ? std::nullopt : std::optional<std::string>(it->second);
                          },
-                         .stdin_data = conf_};
+                         .stdin_data = conf};
   double us = 0;
   cni::PluginOutput out;
   in_netns(host_fd_.get(), [&] {
     auto start = Clock::now();
-    out = cni::run_plugin(input);
+    out = portmap ? cni::run_portmap_plugin(input) : cni::run_plugin(input);
     us = us_since(start);
   });
   Output as_process;

@@ -25,6 +25,7 @@ struct CniOp {
   bool ok = false;
   double us = 0;          // the plugin's run, process start included (for a process)
   std::string address{};  // ADD: the pod's first address, "10.88.0.2/16"
+  std::string result{};   // ADD: the result the plugin printed
   std::string error{};    // why it failed: exit status and the plugin's output
 };
 
@@ -34,6 +35,10 @@ struct CniSideConfig {
   std::string type{};      // the config's "type"
   std::string cni_path{};  // CNI_PATH (where the reference bridge finds host-local)
   bool masq = false;       // the config's ipMasq
+  // Chained after the plugin: a portmap executable, or with an in-process
+  // side, run_portmap_plugin. ADD runs both, DEL both in reverse, as one op.
+  bool chain = false;
+  std::string portmap{};
   int timeout_ms = 30000;  // a plugin run taking longer is killed and counted as failed
 };
 
@@ -67,11 +72,16 @@ class CniSide {
 
  private:
   CniOp run(const char* cni_command, int pod) const;
+  // One plugin of the chain: the bridge (portmap false) or the portmap, with `conf` on stdin.
+  CniOp run_one(const char* cni_command, int pod, bool portmap, const std::string& conf) const;
+  // The portmap's config: two host ports for the pod, after `prev_result` (none for DEL).
+  std::string portmap_conf(int pod, const std::string& prev_result) const;
   static CniOp timed(const Command& command, bool wants_address);
   // PATH and the CNI_* variables of a run: the whole environment.
   std::map<std::string, std::string> environment(const char* cni_command, int pod) const;
-  CniOp run_in_process(const char* cni_command, int pod) const;
-  Command prepared(const std::string& program, const char* cni_command, int pod) const;
+  CniOp run_in_process(const char* cni_command, int pod, bool portmap, const std::string& conf) const;
+  Command prepared(const std::string& program, const char* cni_command, int pod,
+                   const std::string& conf) const;
   std::string pod_name(int pod) const;
 
   CniSideConfig config_;

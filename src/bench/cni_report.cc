@@ -9,7 +9,10 @@ namespace {
 
 const char* const kTableSides[] = {"reference", "brisk", "in-process", "process start", "floor"};
 
-std::string masq_label(bool masq) { return masq ? "ipMasq on" : "ipMasq off"; }
+std::string pass_label(const CniPass& pass) {
+  return std::string(pass.masq ? "ipMasq on" : "ipMasq off") +
+         (pass.chain.empty() ? "" : ", chain bridge + " + pass.chain);
+}
 
 std::string rows_table(const CniPass& pass) {
   std::string out = fmt::format("{:<5} {:<13} {:>6} {:>9} {:>11} {:>11} {:>13}\n", "phase", "side", "runs",
@@ -80,17 +83,23 @@ std::string errors_of(const CniPass& pass) {
 
 std::string format_table(const CniBenchReport& report) {
   const auto& c = report.config;
+  bool chain = !c.chain.empty();
+  std::string parallel = chain ? std::string("no parallel rounds (a chain)")
+                               : fmt::format("{} parallel ADDs x {} rounds", c.parallel, c.parallel_repeats);
   std::string out = fmt::format(
-      "brisk bench cni: {} pods per side, buckets of {}, {} parallel ADDs x {} rounds\n"
-      "reference: {}/bridge + host-local; brisk: {}\n"
-      "floor = in-process (run_plugin on the bench thread) + process start (/bin/true, started as the "
-      "plugins are)\n"
-      "parallel floor = one thread per ADD, each a process start and then run_plugin with its own netlink "
-      "sockets\n",
-      c.n, (c.n + c.buckets - 1) / c.buckets, c.parallel, c.parallel_repeats, c.reference_dir,
-      report.brisk_plugin);
+      "brisk bench cni: {} pods per side, buckets of {}, {}\n"
+      "reference: {}/bridge + host-local{}; brisk: {}\n"
+      "floor = in-process ({} on the bench thread) + process start (/bin/true, started as the "
+      "plugins are{})\n",
+      c.n, (c.n + c.buckets - 1) / c.buckets, parallel, c.reference_dir, chain ? " + " + c.chain : "",
+      report.brisk_plugin + (chain ? " + " + report.brisk_portmap : ""),
+      chain ? "run_plugin, then run_portmap_plugin" : "run_plugin", chain ? "; two per chain" : "");
+  if (!chain)
+    out +=
+        "parallel floor = one thread per ADD, each a process start and then run_plugin with its own netlink "
+        "sockets\n";
   for (const auto& pass : report.passes) {
-    out += fmt::format("\n== {} ==\n", masq_label(pass.masq));
+    out += fmt::format("\n== {} ==\n", pass_label(pass));
     out += rows_table(pass);
     out += "\nµs per run, per bucket (pods attached when the bucket began; flat means no slowdown)\n";
     out += buckets_table(pass);
@@ -98,7 +107,7 @@ std::string format_table(const CniBenchReport& report) {
       out += fmt::format("\n{} ADDs started at once on fresh pods, wall time until the last exits:\n",
                          pass.parallel.front().pods) +
              parallel_table(pass);
-    out += fmt::format("\ntargets ({}, ratios of means):\n", masq_label(pass.masq));
+    out += fmt::format("\ntargets ({}, ratios of means):\n", pass_label(pass));
     for (const auto& t : pass.targets)
       out += fmt::format("  {:<46} {:>7.2f}x   target {} {:<4}  {}\n", t.name, t.value,
                          t.at_least ? ">=" : "<=", t.target, t.met() ? "met" : "MISSED");
@@ -143,7 +152,11 @@ nlohmann::json to_json(const CniBenchReport& report) {
                          {"target", t.target},
                          {"at_least", t.at_least},
                          {"met", t.met()}});
-    passes.push_back({{"masq", pass.masq}, {"rows", rows}, {"parallel", parallel}, {"targets", targets}});
+    passes.push_back({{"masq", pass.masq},
+                      {"chain", pass.chain},
+                      {"rows", rows},
+                      {"parallel", parallel},
+                      {"targets", targets}});
   }
   const auto& c = report.config;
   return {{"bench", "cni"},
@@ -162,6 +175,7 @@ nlohmann::json to_json(const CniBenchReport& report) {
             {"timeout_ms", c.timeout_ms},
             {"settle_ms", c.settle_ms}}},
           {"brisk_plugin", report.brisk_plugin},
+          {"brisk_portmap", report.brisk_portmap},
           {"passes", passes},
           {"all_succeeded", report.all_succeeded()},
           {"notes", report.notes}};

@@ -4,6 +4,7 @@
 
 #include "brisk/cni/error.h"
 #include "cni/json_fields.h"
+#include "cni/plugin_edge.h"
 
 namespace brisk::cni {
 
@@ -13,7 +14,7 @@ using detail::object_field;
 using detail::string_field;
 using nlohmann::json;
 
-namespace {
+namespace detail {
 
 SpecVersion config_version(const json& j) {
   std::string text = string_field(j, "cniVersion", "0.1.0");  // libcni: an absent version is 0.1.0
@@ -25,7 +26,7 @@ SpecVersion config_version(const json& j) {
   return *v;
 }
 
-}  // namespace
+}  // namespace detail
 
 BridgeConfig parse_bridge_config(std::string_view stdin_data, const Environment& env) {
   json j = json::parse(stdin_data, nullptr, false);
@@ -34,7 +35,7 @@ BridgeConfig parse_bridge_config(std::string_view stdin_data, const Environment&
   BridgeConfig c;
   c.name = string_field(j, "name");
   validate_network_name(c.name);
-  c.version = config_version(j);
+  c.version = detail::config_version(j);
   c.type = string_field(j, "type");
   c.bridge = string_field(j, "bridge", "cni0");
   if (c.bridge.empty()) c.bridge = "cni0";

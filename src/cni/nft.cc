@@ -53,7 +53,8 @@ NftApi load() {
 const NftApi& api() {
   static const NftApi loaded = load();
   if (!loaded.error.empty())
-    fail(ErrorCode::internal, "ipMasq and macspoofchk need libnftables.so.1 (Debian package libnftables1)",
+    fail(ErrorCode::internal,
+         "ipMasq, macspoofchk and brisk-portmap need libnftables.so.1 (Debian package libnftables1)",
          loaded.error);
   return loaded;
 }
@@ -86,19 +87,21 @@ bool is_missing(const std::string& error) {
   return error.find("No such file or directory") != std::string::npos;
 }
 
-namespace {
-
-// A key part of nft's JSON as nft's text: "10.1.0.5", {"prefix":...} as "10.1.0.0/16".
 std::string element_text(const nlohmann::json& v) {
   if (v.is_string()) return v.get<std::string>();
   if (v.is_object() && v.contains("prefix")) {
     const auto& p = v["prefix"];
     return p.value("addr", "") + "/" + std::to_string(p.value("len", 0));
   }
+  if (v.is_object() && v.contains("range") && v["range"].size() == 2)
+    return element_text(v["range"][0]) + "-" + element_text(v["range"][1]);
+  if (v.is_object() && v.contains("concat")) {
+    std::string out;
+    for (const auto& part : v["concat"]) out += (out.empty() ? "" : " . ") + element_text(part);
+    return out;
+  }
   return v.dump();
 }
-
-}  // namespace
 
 std::vector<SetElement> list_set(const char* family, const char* table, const char* set) {
   Nft nft(true);

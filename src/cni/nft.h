@@ -34,6 +34,10 @@ struct SetElement {
   std::string second{};  // the concatenation's second part; empty for a plain key
   std::string comment{};
 };
+// A key or value of nft's JSON as nft's text: "10.1.0.5", a prefix as
+// "10.1.0.0/16", a range as "a-b", a concatenation as "tcp . 8080".
+std::string element_text(const nlohmann::json& v);
+
 // The elements of `family table set`; none when the set does not exist.
 std::vector<SetElement> list_set(const char* family, const char* table, const char* set);
 

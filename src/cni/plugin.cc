@@ -12,6 +12,7 @@
 #include "cni/bridge_ops.h"
 #include "cni/ipam.h"
 #include "cni/json_fields.h"
+#include "cni/plugin_edge.h"
 
 namespace brisk::cni {
 namespace {
@@ -39,6 +40,10 @@ std::string error_json(const CniError& e, const std::string& version) {
   return out.dump(4, ' ', false, ojson::error_handler_t::replace);  // env text may not be UTF-8
 }
 
+}  // namespace
+
+namespace detail {
+
 std::vector<Attachment> gc_attachments(const json& raw) {
   std::vector<Attachment> keep;
   const json* list = detail::array_field(raw, "cni.dev/attachments");
@@ -53,14 +58,12 @@ std::vector<Attachment> gc_attachments(const json& raw) {
   return keep;
 }
 
-void require_version(const BridgeConfig& c, SpecVersion least, const char* command) {
-  if (c.version < least)
+void require_version(const SpecVersion& have, SpecVersion least, const char* command) {
+  if (have < least)
     fail(ErrorCode::incompatible_version, fmt::format("config version does not allow {}", command));
 }
 
-}  // namespace
-
-PluginOutput run_plugin(const PluginInput& input) {
+PluginOutput run_dispatch(const PluginInput& input, const Dispatch& dispatch) {
   PluginOutput out;
   std::string version;
   try {
@@ -74,30 +77,7 @@ PluginOutput run_plugin(const PluginInput& input) {
       out.stdout_data = version_info(input.stdin_data);
       return out;
     }
-    BridgeConfig config = parse_bridge_config(input.stdin_data, *env);
-    version = config.version.to_string();
-    switch (env->command) {
-      case Command::add:
-        out.stdout_data = detail::bridge_add(*env, config, input.stdin_data);
-        break;
-      case Command::del:
-        detail::bridge_del(*env, config, input.stdin_data);
-        break;
-      case Command::check:
-        require_version(config, {0, 4, 0}, "CHECK");
-        detail::bridge_check(*env, config, input.stdin_data);
-        break;
-      case Command::gc:
-        require_version(config, {1, 1, 0}, "GC");
-        detail::bridge_gc(*env, config, input.stdin_data, gc_attachments(config.raw));
-        break;
-      case Command::status:
-        require_version(config, {1, 1, 0}, "STATUS");
-        if (!config.ipam_type.empty()) detail::ipam_status({config, *env, input.stdin_data});
-        break;
-      case Command::version:
-        break;
-    }
+    out.stdout_data = dispatch(*env, input.stdin_data, version);
   } catch (const CniException& e) {
     out.stdout_data = error_json(e.error(), version);
     out.exit_code = 1;
@@ -106,6 +86,38 @@ PluginOutput run_plugin(const PluginInput& input) {
     out.exit_code = 1;
   }
   return out;
+}
+
+}  // namespace detail
+
+PluginOutput run_plugin(const PluginInput& input) {
+  return detail::run_dispatch(
+      input, [](const Environment& env, const std::string& stdin_data, std::string& version) -> std::string {
+        BridgeConfig config = parse_bridge_config(stdin_data, env);
+        version = config.version.to_string();
+        switch (env.command) {
+          case Command::add:
+            return detail::bridge_add(env, config, stdin_data);
+          case Command::del:
+            detail::bridge_del(env, config, stdin_data);
+            break;
+          case Command::check:
+            detail::require_version(config.version, {0, 4, 0}, "CHECK");
+            detail::bridge_check(env, config, stdin_data);
+            break;
+          case Command::gc:
+            detail::require_version(config.version, {1, 1, 0}, "GC");
+            detail::bridge_gc(env, config, stdin_data, detail::gc_attachments(config.raw));
+            break;
+          case Command::status:
+            detail::require_version(config.version, {1, 1, 0}, "STATUS");
+            if (!config.ipam_type.empty()) detail::ipam_status({config, env, stdin_data});
+            break;
+          case Command::version:
+            break;
+        }
+        return {};
+      });
 }
 
 }  // namespace brisk::cni

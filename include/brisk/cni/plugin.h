@@ -31,4 +31,8 @@ struct PluginOutput {
 // Runs one CNI command. Never throws and never prints.
 PluginOutput run_plugin(const PluginInput& input);
 
+// brisk-portmap, a drop-in for the reference `portmap` plugin (chained
+// after a bridge): the same edge, its own commands. See docs/cni.md.
+PluginOutput run_portmap_plugin(const PluginInput& input);
+
 }  // namespace brisk::cni

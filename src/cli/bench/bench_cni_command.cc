@@ -41,6 +41,12 @@ void add_bench_cni(CLI::App& bench) {
   cmd->add_option("--brisk-plugin", config->brisk_plugin,
                   "brisk-bridge to run (default: beside the brisk CLI)")
       ->check(CLI::ExistingFile);
+  cmd->add_option("--chain", config->chain,
+                  "run a chain per pod: portmap (bridge then portmap, DEL in reverse; no parallel rounds)")
+      ->check(CLI::IsMember({"portmap"}));
+  cmd->add_option("--brisk-portmap", config->brisk_portmap,
+                  "brisk-portmap to run with --chain portmap (default: beside brisk-bridge)")
+      ->check(CLI::ExistingFile);
   cmd->add_option("--timeout-ms", config->timeout_ms, "kill a plugin run after this long (counted as failed)")
       ->capture_default_str()
       ->check(CLI::PositiveNumber);

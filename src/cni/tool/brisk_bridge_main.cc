@@ -1,47 +1,9 @@
 // brisk-bridge: the CNI plugin executable. Everything it does is
 // brisk::cni::run_plugin(); this file only wires it to the process.
-#include <unistd.h>
-
-#include <cerrno>
-#include <cstdlib>
-#include <string>
-
 #include "brisk/cni/plugin.h"
-
-namespace {
-
-bool write_all(int fd, const std::string& data) {
-  std::size_t done = 0;
-  while (done < data.size()) {
-    ssize_t n = ::write(fd, data.data() + done, data.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) return false;
-    done += static_cast<std::size_t>(n);
-  }
-  return true;
-}
-
-}  // namespace
+#include "cni/plugin_edge.h"
 
 int main() {
-  brisk::cni::PluginInput input;
-  input.getenv = [](const char* name) -> std::optional<std::string> {
-    const char* v = std::getenv(name);
-    return v ? std::optional<std::string>(v) : std::nullopt;
-  };
-  // VERSION and the about text need no stdin; a runtime may leave it open.
-  const char* command = std::getenv("CNI_COMMAND");
-  if (command && *command && std::string(command) != "VERSION") {
-    char buffer[65536];
-    for (;;) {
-      ssize_t n = ::read(STDIN_FILENO, buffer, sizeof buffer);
-      if (n < 0 && errno == EINTR) continue;
-      if (n <= 0) break;
-      input.stdin_data.append(buffer, static_cast<std::size_t>(n));
-    }
-  }
-  input.about = "CNI brisk-bridge plugin version " BRISK_VERSION_STRING;
-  brisk::cni::PluginOutput out = brisk::cni::run_plugin(input);
-  if (!write_all(STDOUT_FILENO, out.stdout_data) || !write_all(STDERR_FILENO, out.stderr_data)) return 1;
-  return out.exit_code;
+  return brisk::cni::detail::plugin_main(brisk::cni::run_plugin,
+                                         "CNI brisk-bridge plugin version " BRISK_VERSION_STRING);
 }
