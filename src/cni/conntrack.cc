@@ -22,7 +22,7 @@
 namespace brisk::cni::detail {
 namespace {
 
-constexpr uint16_t kType = NLA_TYPE_MASK;
+constexpr auto kType = static_cast<uint16_t>(NLA_TYPE_MASK);
 
 // The attribute of `type` among [begin, end); nullptr when absent.
 const nlattr* find_attr(const char* begin, const char* end, uint16_t type) {

@@ -431,8 +431,9 @@ TEST_F(PortmapTest, BadConfigsGetTheReferencesCodes) {
       ASSERT_NE(theirs.exit_code, 0) << theirs.out;
       EXPECT_EQ(ours.exit_code, theirs.exit_code) << ours.out;
       EXPECT_EQ(ours.json()["code"], theirs.json()["code"]) << ours.out << "\nreference: " << theirs.out;
-      if (same_msg)
+      if (same_msg) {
         EXPECT_EQ(ours.json()["msg"], theirs.json()["msg"]) << ours.out << "\nreference: " << theirs.out;
+      }
     }
   }
   // What only iptables refuses in the reference is refused before any rule.
