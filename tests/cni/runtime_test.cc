@@ -4,11 +4,15 @@
 // temporary directory (runtime_harness.h). The containers get addresses,
 // reach each other and the gateway; with ipMasq their masquerade elements
 // exist while they run; removing them runs DEL, which leaves no lease, veth
-// or element behind.
+// or element behind. PortMapTest chains brisk-portmap after brisk-bridge
+// and maps a host port to a container's listener (podman run -p, and a
+// fixed runtimeConfig for ctr, which has no port flag).
 #include <gtest/gtest.h>
 
 #include <filesystem>
 #include <regex>
+#include <sstream>
+#include <thread>
 #include <tuple>
 
 #include "cni/runtime_harness.h"
@@ -40,20 +44,25 @@ std::string nft_set(const Sandbox& sandbox, const std::string& name) {
   return run_bounded(in_node(sandbox, {"nft", "list", "set", "ip", "brisk_cni", name})).out;
 }
 
+// What a runtime test needs of this machine; why it cannot run, or "".
+std::string cannot_run(Kind kind) {
+  if (!brisk::test::is_root()) return "needs root";
+  // podman makes the image for containerd too; scripts/install-deps installs them all.
+  std::string absent = kind == Kind::podman
+                           ? missing({"podman", "runc", "nft", "socat"})
+                           : missing({"containerd", "ctr", "runc", "podman", "nft", "socat"});
+  if (!absent.empty()) return absent + " is not installed (scripts/install-deps test installs it)";
+  if (!fs::exists("/bin/busybox")) return "/bin/busybox is not installed (busybox-static)";
+  if (run_bounded(brisk::Command({"ldd", "/bin/busybox"})).status.allowed)
+    return "/bin/busybox is dynamic (Debian's busybox): the image needs busybox-static's";
+  return "";
+}
+
 class RuntimeTest : public ::testing::TestWithParam<std::tuple<Kind, bool>> {};
 
 TEST_P(RuntimeTest, TwoContainersReachEachOtherAndLeaveNothing) {
   auto [kind, ip_masq] = GetParam();
-  if (!brisk::test::is_root()) GTEST_SKIP() << "needs root";
-  // podman makes the image for containerd too; scripts/install-deps installs them all.
-  std::string absent = kind == Kind::podman ? missing({"podman", "runc", "nft"})
-                                            : missing({"containerd", "ctr", "runc", "podman", "nft"});
-  if (!absent.empty()) GTEST_SKIP() << absent << " is not installed (scripts/install-deps test installs it)";
-  if (!fs::exists("/bin/busybox")) GTEST_SKIP() << "/bin/busybox is not installed (busybox-static)";
-  // The image holds nothing but busybox: Debian's dynamic one could not run there.
-  if (run_bounded(brisk::Command({"ldd", "/bin/busybox"})).status.allowed)
-    GTEST_SKIP() << "/bin/busybox is dynamic (Debian's busybox): the image needs busybox-static's";
-
+  if (std::string why = cannot_run(kind); !why.empty()) GTEST_SKIP() << why;
   Sandbox sandbox;
   ASSERT_TRUE(sandbox.ok());
   PrivateMounts mounts(sandbox.data_dir());
@@ -119,6 +128,111 @@ TEST_P(RuntimeTest, TwoContainersReachEachOtherAndLeaveNothing) {
   brisk::Output here = run_bounded(brisk::Command({"ip", "link", "show", network.bridge}));
   EXPECT_FALSE(here.status.allowed) << here.out;
 }
+
+// The elements of `nft list table ip brisk_portmap` in the node namespace
+// that name `cni_id` in their comment; "" when there is no table.
+std::string portmap_elements(const Sandbox& sandbox, const std::string& cni_id) {
+  std::string table = run_bounded(in_node(sandbox, {"nft", "list", "table", "ip", "brisk_portmap"})).out;
+  std::string found;
+  std::istringstream lines(table);
+  for (std::string line; std::getline(lines, line);)
+    if (line.find(cni_id) != std::string::npos) found += line + "\n";
+  return found;
+}
+
+// What a TCP connect to address:port reads from the node namespace, within 5 s.
+std::string read_from(const Sandbox& sandbox, const std::string& address, int port) {
+  return run_bounded(in_node(sandbox, {"socat", "-T", "5", "-u",
+                                       "TCP:" + address + ":" + std::to_string(port) + ",connect-timeout=5",
+                                       "STDOUT"}))
+      .out;
+}
+
+class PortMapTest : public ::testing::TestWithParam<Kind> {};
+
+// A host port reaches the container's listener from the node and from
+// another container, while the container runs; after its removal no
+// element of brisk-portmap's is left and the port reaches nothing.
+TEST_P(PortMapTest, AHostPortReachesTheContainerUntilItIsRemoved) {
+  Kind kind = GetParam();
+  if (std::string why = cannot_run(kind); !why.empty()) GTEST_SKIP() << why;
+  Sandbox sandbox;
+  ASSERT_TRUE(sandbox.ok());
+  PrivateMounts mounts(sandbox.data_dir());
+  ASSERT_EQ(mounts.error(), "");
+  fs::create_symlink(BRISK_BRIDGE_PATH, mounts.at("/opt/cni/bin") + "/brisk-bridge");
+  fs::create_symlink(BRISK_PORTMAP_PATH, mounts.at("/opt/cni/bin") + "/brisk-portmap");
+  constexpr int kHostPort = 18080, kContainerPort = 8080;
+  nlohmann::json portmap = {
+      {"type", "brisk-portmap"}, {"capabilities", {{"portMappings", true}}}, {"snat", true}};
+  // ctr has no port flag and passes no capability arguments: the mapping is
+  // the plugin's own runtimeConfig, which libcni hands on as it is.
+  if (kind == Kind::containerd)
+    portmap["runtimeConfig"] = {
+        {"portMappings",
+         {{{"hostPort", kHostPort}, {"containerPort", kContainerPort}, {"protocol", "tcp"}}}}};
+  Network network{.bridge = "brisk-pm0", .ip_masq = true, .extra_plugins = {portmap}};
+  std::string rootfs = busybox_rootfs_tar(sandbox.data_dir());
+  ASSERT_NE(rootfs, "");
+
+  std::unique_ptr<Runtime> runtime;
+  std::vector<std::string> publish;
+  if (kind == Kind::podman) {
+    auto podman = std::make_unique<Podman>(sandbox, mounts, network, rootfs);
+    ASSERT_EQ(podman->error(), "");
+    runtime = std::move(podman);
+    publish = {"-p", std::to_string(kHostPort) + ":" + std::to_string(kContainerPort) + "/tcp"};
+  } else {
+    std::string archive = sandbox.data_dir() + "/busybox-oci.tar";
+    ASSERT_EQ(busybox_oci_archive(sandbox.data_dir() + "/image", rootfs, archive), "");
+    auto containerd = std::make_unique<Containerd>(sandbox, mounts, network, archive);
+    ASSERT_EQ(containerd->error(), "");
+    runtime = std::move(containerd);
+  }
+  ASSERT_EQ(runtime->start("web", publish), "");
+  if (kind == Kind::podman) {
+    ASSERT_EQ(runtime->start("client"), "");
+  }
+  // A listener that answers every connection with "hello" (busybox nc:
+  // -ll keeps listening, -e runs the rest), in the background of an exec.
+  brisk::Output listening = runtime->exec("web", {"sh", "-c",
+                                                  "nc -ll -p " + std::to_string(kContainerPort) +
+                                                      " -e /bin/sh -c 'echo hello' >/dev/null 2>&1 &"});
+  ASSERT_TRUE(listening.status.allowed) << listening.err;
+  const std::string web_id = runtime->cni_id("web");
+  ASSERT_NE(web_id, "");
+  std::string elements = portmap_elements(sandbox, web_id);
+  EXPECT_NE(elements, "") << "brisk-portmap's elements for the container";
+
+  // From the node, to its own address on the bridge; from the other
+  // container, to the node's address (DNAT on the way in, then the bridge).
+  std::string from_node;
+  for (int attempt = 0; attempt < 50 && from_node.find("hello") == std::string::npos; ++attempt) {
+    from_node = read_from(sandbox, network.gateway, kHostPort);
+    if (from_node.find("hello") == std::string::npos)
+      std::this_thread::sleep_for(100ms);  // the listener starting
+  }
+  EXPECT_NE(from_node.find("hello"), std::string::npos) << "node -> " << network.gateway << ":" << kHostPort;
+  if (kind == Kind::podman) {  // ctr's fixed mapping is every container's: a second one would clash
+    brisk::Output from_pod =
+        runtime->exec("client", {"nc", "-w", "5", network.gateway, std::to_string(kHostPort)});
+    EXPECT_NE(from_pod.out.find("hello"), std::string::npos)
+        << "container -> " << network.gateway << ":" << kHostPort << ": " << from_pod.out << from_pod.err;
+  }
+
+  EXPECT_EQ(runtime->remove("web"), "");
+  EXPECT_EQ(portmap_elements(sandbox, web_id), "") << "DEL removed every element";
+  EXPECT_EQ(read_from(sandbox, network.gateway, kHostPort).find("hello"), std::string::npos)
+      << "the port reaches nothing once the container is gone";
+  if (kind == Kind::podman) {
+    EXPECT_EQ(runtime->remove("client"), "");
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(, PortMapTest, ::testing::Values(Kind::podman, Kind::containerd),
+                         [](const auto& info) {
+                           return std::string(info.param == Kind::podman ? "PodmanRunc" : "ContainerdCtr");
+                         });
 
 INSTANTIATE_TEST_SUITE_P(
     , RuntimeTest, ::testing::Combine(::testing::Values(Kind::podman, Kind::containerd), ::testing::Bool()),
