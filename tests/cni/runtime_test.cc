@@ -58,6 +58,28 @@ std::string cannot_run(Kind kind) {
   return "";
 }
 
+// The runtime of `kind` in the sandbox's node, with the busybox image
+// loaded and `network` configured; what went wrong is in `error`.
+std::unique_ptr<Runtime> make_runtime(Kind kind, Sandbox& sandbox, PrivateMounts& mounts,
+                                      const Network& network, std::string& error) {
+  std::string rootfs = busybox_rootfs_tar(sandbox.data_dir());
+  if (rootfs.empty()) {
+    error = "no busybox root filesystem";
+    return nullptr;
+  }
+  if (kind == Kind::podman) {
+    auto podman = std::make_unique<Podman>(sandbox, mounts, network, rootfs);
+    error = podman->error();
+    return podman;
+  }
+  std::string archive = sandbox.data_dir() + "/busybox-oci.tar";
+  error = busybox_oci_archive(sandbox.data_dir() + "/image", rootfs, archive);
+  if (!error.empty()) return nullptr;
+  auto containerd = std::make_unique<Containerd>(sandbox, mounts, network, archive);
+  error = containerd->error();
+  return containerd;
+}
+
 class RuntimeTest : public ::testing::TestWithParam<std::tuple<Kind, bool>> {};
 
 TEST_P(RuntimeTest, TwoContainersReachEachOtherAndLeaveNothing) {
@@ -69,21 +91,9 @@ TEST_P(RuntimeTest, TwoContainersReachEachOtherAndLeaveNothing) {
   ASSERT_EQ(mounts.error(), "");
   fs::create_symlink(BRISK_BRIDGE_PATH, mounts.at("/opt/cni/bin") + "/brisk-bridge");
   Network network{.bridge = "brisk-rt0", .ip_masq = ip_masq};
-  std::string rootfs = busybox_rootfs_tar(sandbox.data_dir());
-  ASSERT_NE(rootfs, "");
-
-  std::unique_ptr<Runtime> runtime;
-  if (kind == Kind::podman) {
-    auto podman = std::make_unique<Podman>(sandbox, mounts, network, rootfs);
-    ASSERT_EQ(podman->error(), "");
-    runtime = std::move(podman);
-  } else {
-    std::string archive = sandbox.data_dir() + "/busybox-oci.tar";
-    ASSERT_EQ(busybox_oci_archive(sandbox.data_dir() + "/image", rootfs, archive), "");
-    auto containerd = std::make_unique<Containerd>(sandbox, mounts, network, archive);
-    ASSERT_EQ(containerd->error(), "");
-    runtime = std::move(containerd);
-  }
+  std::string error;
+  std::unique_ptr<Runtime> runtime = make_runtime(kind, sandbox, mounts, network, error);
+  ASSERT_EQ(error, "");
 
   ASSERT_EQ(runtime->start("c1"), "");
   ASSERT_EQ(runtime->start("c2"), "");
@@ -172,23 +182,12 @@ TEST_P(PortMapTest, AHostPortReachesTheContainerUntilItIsRemoved) {
         {"portMappings",
          {{{"hostPort", kHostPort}, {"containerPort", kContainerPort}, {"protocol", "tcp"}}}}};
   Network network{.bridge = "brisk-pm0", .ip_masq = true, .extra_plugins = {portmap}};
-  std::string rootfs = busybox_rootfs_tar(sandbox.data_dir());
-  ASSERT_NE(rootfs, "");
-
-  std::unique_ptr<Runtime> runtime;
+  std::string error;
+  std::unique_ptr<Runtime> runtime = make_runtime(kind, sandbox, mounts, network, error);
+  ASSERT_EQ(error, "");
   std::vector<std::string> publish;
-  if (kind == Kind::podman) {
-    auto podman = std::make_unique<Podman>(sandbox, mounts, network, rootfs);
-    ASSERT_EQ(podman->error(), "");
-    runtime = std::move(podman);
+  if (kind == Kind::podman)
     publish = {"-p", std::to_string(kHostPort) + ":" + std::to_string(kContainerPort) + "/tcp"};
-  } else {
-    std::string archive = sandbox.data_dir() + "/busybox-oci.tar";
-    ASSERT_EQ(busybox_oci_archive(sandbox.data_dir() + "/image", rootfs, archive), "");
-    auto containerd = std::make_unique<Containerd>(sandbox, mounts, network, archive);
-    ASSERT_EQ(containerd->error(), "");
-    runtime = std::move(containerd);
-  }
   ASSERT_EQ(runtime->start("web", publish), "");
   if (kind == Kind::podman) {
     ASSERT_EQ(runtime->start("client"), "");
