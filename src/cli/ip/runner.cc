@@ -240,198 +240,241 @@ NlResult<std::size_t> Runner::queue(netlink::Batch& batch, IpCommand& cmd) {
 int Runner::run(std::vector<BatchCommand>& cmds) {
   set_print_style(style_of(g_));
   int status = 0;
-  std::size_t i = 0;
-  while (i < cmds.size()) {
+  for (std::size_t i = 0; i < cmds.size();) {
+    std::optional<int> exit;
     if (cmds[i].mutates()) {
-      auto c = conn();
-      if (!c) {
-        report(cmds[i].line, runtime_message(c.error()));
-        return 1;
-      }
-      // With -force every line is attempted, so a whole run of changes goes
-      // out as one pipeline. Without it a later line must not stay applied
-      // once an earlier one failed: the engine's stop mode still pipelines
-      // exclusive adds (undoing those sent past a failure) and sends the
-      // rest one at a time. Deletes cannot be undone; a run of them goes
-      // out coalesced as far as a replay on one dump predicts success.
-      std::size_t end = i + 1;
-      bool stop_mode = false;
-      if (g_.force) {
-        // A device that ip would not find while parsing, or the kernel refusing
-        // an ip neigh line, ends even a -force batch (below): such a line goes
-        // out alone, after what comes before it.
-        auto ends = [](const BatchCommand& c) { return c.held && may_end_batch(*c.held); };  // plain: never
-        if (!ends(cmds[i]))
-          while (end < cmds.size() && cmds[end].mutates() && !ends(cmds[end])) ++end;
-      } else if (cmds[i].verb == Verb::link_del) {
-        end = i + safe_delete_prefix(cmds, i);
-      } else {
-        stop_mode = true;
-        while (end < cmds.size() && cmds[end].mutates() && cmds[end].verb != Verb::link_del) ++end;
-      }
-      netlink::Batch batch(**c, {.stop_at_first_error = stop_mode});
-      std::vector<std::optional<std::size_t>> slot(end - i);
-      std::vector<NetlinkError> prep_errors;  // of the lines that could not be queued, in order
-      // The lines are queued as the batch asks for them, so that making the
-      // ops of later lines (a plain change is parsed again here) overlaps
-      // the kernel's work on earlier ones.
-      std::size_t next = i;
-      BatchLine words;  // a plain change's, reused line to line
-      NamePrefetch names((*c)->transport(), std::span(cmds).subspan(i, end - i));
-      auto more = [&] {
-        if (next >= end) return false;
-        std::size_t k = next++;
-        auto idx = [&]() -> NlResult<std::size_t> {
-          if (cmds[k].held) {
-            warn(*cmds[k].held);
-            sync_named_devices(batch, *cmds[k].held);
-            return queue(batch, *cmds[k].held);
-          }
-          auto again = parse_again(cmds[k], g_, words);
-          if (!again) return netlink::invalid_argument("parse", "", again.error().message);
-          if (auto found = names.take(k - i))
-            (*c)->remember_ifindex(std::string(found->name), found->ifindex);
-          warn(*again);
-          sync_named_devices(batch, *again);
-          return queue(batch, *again);
-        }();
-        if (idx) {
-          slot[k - i] = *idx;
-        } else {
-          prep_errors.push_back(std::move(idx).error());
-          if (stop_mode) end = k + 1;  // nothing after it may be applied
-        }
-        return true;
-      };
-      // Only the failures are kept, by op index: they are few, and a slot
-      // per line would be pages touched for nothing.
-      std::vector<std::pair<std::size_t, NetlinkError>> failures;
-      batch.flush_each(more, end - i, [&](std::size_t op, NlResult<void> result) {
-        if (!result) failures.emplace_back(op, std::move(result).error());
-      });
-      held_fds_.clear();
-      bool failed = false;
-      std::size_t next_prep = 0;
-      auto next_failure = failures.begin();  // ops are queued in line order, so their failures are
-      for (std::size_t k = i; k < end; ++k) {
-        // A line without a slot has the next of the errors, which are in line order.
-        const NetlinkError* error = slot[k - i] ? nullptr : &prep_errors[next_prep++];
-        if (!error) {
-          // Skipping failures of ops no line owns (a sync queued before a line's op).
-          while (next_failure != failures.end() && next_failure->first < *slot[k - i]) ++next_failure;
-          if (next_failure != failures.end() && next_failure->first == *slot[k - i])
-            error = &(next_failure++)->second;
-        }
-        if (!error || (failed && stop_mode && error->code == ECANCELED)) continue;
-        if (auto text = argument_error(*error, cmds[k].verb)) {
-          // ip reads the device's index while parsing the line, and a missing
-          // one is an argument error: the whole batch ends there, -force or not.
-          flush_out();
-          print_error_line(*text);
-          return kArgumentExit;
-        }
-        if (ends_on_refusal(*error, cmds[k].verb)) {
-          flush_out();
-          print_error_line(runtime_message(*error));
-          return 2;
-        }
-        report(cmds[k].line, runtime_message(*error));
-        if (!failed) status = failure_status(*error);
-        failed = true;
-      }
-      if (failed && !g_.force) return status;
-      i = end;
-      continue;
-    }
-    const IpCommand& cmd = *cmds[i].held;  // what is not a change is held whole
-    if (cmd.verb == Verb::unparsed) {      // a line ip sends and the kernel refuses: a failed line
-      const UsageError& e = *cmd.parse_error;
-      flush_out();
-      print_error_line(format_error(e.message, e.exact));
-      if (!source_.empty()) print_error_line("Command failed " + source_ + ":" + std::to_string(cmd.line));
-      status = 1;
-      if (!g_.force) return status;
+      exit = run_changes(cmds, i, status);  // moves i past the run
+    } else {
+      exit = run_held(*cmds[i].held, status);  // what is not a change is held whole
       ++i;
-      continue;
     }
-    if (cmd.verb == Verb::rule_restore) {
-      // ip's restore ends the process when it is done, batch or not:
-      // exit(0), or exit(-1) at the first message that fails.
+    if (exit) return *exit;
+  }
+  return status;
+}
+
+std::size_t Runner::change_run_end(const std::vector<BatchCommand>& cmds, std::size_t i, bool& stop_mode) {
+  // With -force every line is attempted, so a whole run of changes goes
+  // out as one pipeline. Without it a later line must not stay applied
+  // once an earlier one failed: the engine's stop mode still pipelines
+  // exclusive adds (undoing those sent past a failure) and sends the
+  // rest one at a time. Deletes cannot be undone; a run of them goes
+  // out coalesced as far as a replay on one dump predicts success.
+  std::size_t end = i + 1;
+  stop_mode = false;
+  if (g_.force) {
+    // A device that ip would not find while parsing, or the kernel refusing
+    // an ip neigh line, ends even a -force batch (below): such a line goes
+    // out alone, after what comes before it.
+    auto ends = [](const BatchCommand& c) { return c.held && may_end_batch(*c.held); };  // plain: never
+    if (!ends(cmds[i]))
+      while (end < cmds.size() && cmds[end].mutates() && !ends(cmds[end])) ++end;
+  } else if (cmds[i].verb == Verb::link_del) {
+    end = i + safe_delete_prefix(cmds, i);
+  } else {
+    stop_mode = true;
+    while (end < cmds.size() && cmds[end].mutates() && cmds[end].verb != Verb::link_del) ++end;
+  }
+  return end;
+}
+
+Runner::ChangeResults Runner::apply_changes(netlink::Connection& c, std::vector<BatchCommand>& cmds,
+                                            std::size_t i, std::size_t end, bool stop_mode) {
+  netlink::Batch batch(c, {.stop_at_first_error = stop_mode});
+  ChangeResults out{.end = end, .slot = std::vector<std::optional<std::size_t>>(end - i)};
+  // The lines are queued as the batch asks for them, so that making the
+  // ops of later lines (a plain change is parsed again here) overlaps
+  // the kernel's work on earlier ones.
+  std::size_t next = i;
+  BatchLine words;  // a plain change's, reused line to line
+  NamePrefetch names(c.transport(), std::span(cmds).subspan(i, end - i));
+  auto queue_line = [&](std::size_t k) -> NlResult<std::size_t> {
+    if (cmds[k].held) {
+      warn(*cmds[k].held);
+      sync_named_devices(batch, *cmds[k].held);
+      return queue(batch, *cmds[k].held);
+    }
+    auto again = parse_again(cmds[k], g_, words);
+    if (!again) return netlink::invalid_argument("parse", "", again.error().message);
+    if (auto found = names.take(k - i)) c.remember_ifindex(std::string(found->name), found->ifindex);
+    warn(*again);
+    sync_named_devices(batch, *again);
+    return queue(batch, *again);
+  };
+  auto more = [&] {
+    if (next >= out.end) return false;
+    std::size_t k = next++;
+    if (auto idx = queue_line(k)) {
+      out.slot[k - i] = *idx;
+    } else {
+      out.prep_errors.push_back(std::move(idx).error());
+      if (stop_mode) out.end = k + 1;  // nothing after it may be applied
+    }
+    return true;
+  };
+  batch.flush_each(more, end - i, [&](std::size_t op, NlResult<void> result) {
+    if (!result) out.failures.emplace_back(op, std::move(result).error());
+  });
+  held_fds_.clear();
+  return out;
+}
+
+std::optional<int> Runner::run_changes(std::vector<BatchCommand>& cmds, std::size_t& i, int& status) {
+  auto c = conn();
+  if (!c) {
+    report(cmds[i].line, runtime_message(c.error()));
+    return 1;
+  }
+  bool stop_mode = false;
+  std::size_t end = change_run_end(cmds, i, stop_mode);
+  ChangeResults results = apply_changes(**c, cmds, i, end, stop_mode);
+  bool failed = false;
+  std::size_t next_prep = 0;
+  auto next_failure = results.failures.begin();  // ops are queued in line order, so their failures are
+  for (std::size_t k = i; k < results.end; ++k) {
+    // A line without a slot has the next of the errors, which are in line order.
+    const NetlinkError* error = results.slot[k - i] ? nullptr : &results.prep_errors[next_prep++];
+    if (!error) {
+      // Skipping failures of ops no line owns (a sync queued before a line's op).
+      while (next_failure != results.failures.end() && next_failure->first < *results.slot[k - i])
+        ++next_failure;
+      if (next_failure != results.failures.end() && next_failure->first == *results.slot[k - i])
+        error = &(next_failure++)->second;
+    }
+    if (!error || (failed && stop_mode && error->code == ECANCELED)) continue;
+    if (auto text = argument_error(*error, cmds[k].verb)) {
+      // ip reads the device's index while parsing the line, and a missing
+      // one is an argument error: the whole batch ends there, -force or not.
       flush_out();
-      auto restored = restore_rules(*this, cmd);
-      if (restored) return 0;
-      const NetlinkError& e = restored.error();
-      print_error_line(e.kernel || e.op != kRuleRestore ? runtime_message(e) : e.detail);
+      print_error_line(*text);
       return kArgumentExit;
     }
-    if (cmd.verb == Verb::route_restore || cmd.verb == Verb::route_showdump) {
-      // ip returns from these (-1 for a bad start of the stream, -2 past it);
-      // in a batch they read the rest of it, so the batch ends here.
-      bool restore = cmd.verb == Verb::route_restore;
-      auto done = restore ? restore_routes(*this, cmd) : show_saved_routes(*this, cmd);
-      dump_json();
+    if (ends_on_refusal(*error, cmds[k].verb)) {
       flush_out();
-      if (done) return status;
-      const NetlinkError& e = done.error();
-      bool ours = !e.kernel && (e.op == kRouteRestore || e.op == kRouteShowdump);
-      report(cmd.line, ours ? e.detail : runtime_message(e));
-      if (!source_.empty()) return 1;
-      return ours && e.code == EINVAL ? 1 : 2;  // ip's do_cmd negates the -1 (at the start) or -2
+      print_error_line(runtime_message(*error));
+      return 2;
     }
-    if (cmd.verb == Verb::maddr_add || cmd.verb == Verb::maddr_del) {
-      // ip exits after the ioctl, 0 or 1, whatever follows in a batch.
-      flush_out();
-      auto changed = run_one(cmd);
-      if (changed) return 0;
-      const NetlinkError& e = changed.error();
-      // The ioctl's refusal, as ip's perror("ioctl"); brisk's own check otherwise.
-      print_error_line(e.detail.empty() ? std::string("ioctl: ") + std::strerror(e.code)
-                                        : runtime_message(e));
-      return 1;
-    }
-    warn(cmd);
-    NlResult<void> result = run_one(cmd);
-    if (result && cmd.verb == Verb::tuntap_add) unsynced_.insert(cmd.name);
-    bool parses_devices =
-        cmd.verb == Verb::monitor || cmd.verb == Verb::link_show || cmd.verb == Verb::addr_show ||
-        cmd.verb == Verb::addr_flush || cmd.verb == Verb::neigh_show || cmd.verb == Verb::neigh_flush ||
-        cmd.verb == Verb::route_get || cmd.verb == Verb::route_show || cmd.verb == Verb::route_flush ||
-        cmd.verb == Verb::route_save || cmd.verb == Verb::nexthop_show || cmd.verb == Verb::nexthop_flush ||
-        cmd.verb == Verb::nexthop_bucket_show || cmd.verb == Verb::token_show ||
-        cmd.verb == Verb::token_set || cmd.verb == Verb::ntable_show;
-    if (!result && parses_devices) {
-      if (auto text =
-              argument_error(result.error(), cmd.verb)) {  // monitor dev DEV, show master|vrf DEV: missing
+    report(cmds[k].line, runtime_message(*error));
+    if (!failed) status = failure_status(*error);
+    failed = true;
+  }
+  if (failed && !g_.force) return status;
+  i = results.end;
+  return std::nullopt;
+}
+
+std::optional<int> Runner::run_ending(const IpCommand& cmd, int status) {
+  if (cmd.verb == Verb::rule_restore) {
+    // ip's restore ends the process when it is done, batch or not:
+    // exit(0), or exit(-1) at the first message that fails.
+    flush_out();
+    auto restored = restore_rules(*this, cmd);
+    if (restored) return 0;
+    const NetlinkError& e = restored.error();
+    print_error_line(e.kernel || e.op != kRuleRestore ? runtime_message(e) : e.detail);
+    return kArgumentExit;
+  }
+  if (cmd.verb == Verb::route_restore || cmd.verb == Verb::route_showdump) {
+    // ip returns from these (-1 for a bad start of the stream, -2 past it);
+    // in a batch they read the rest of it, so the batch ends here.
+    bool restore = cmd.verb == Verb::route_restore;
+    auto done = restore ? restore_routes(*this, cmd) : show_saved_routes(*this, cmd);
+    dump_json();
+    flush_out();
+    if (done) return status;
+    const NetlinkError& e = done.error();
+    bool ours = !e.kernel && (e.op == kRouteRestore || e.op == kRouteShowdump);
+    report(cmd.line, ours ? e.detail : runtime_message(e));
+    if (!source_.empty()) return 1;
+    return ours && e.code == EINVAL ? 1 : 2;  // ip's do_cmd negates the -1 (at the start) or -2
+  }
+  if (cmd.verb == Verb::maddr_add || cmd.verb == Verb::maddr_del) {
+    // ip exits after the ioctl, 0 or 1, whatever follows in a batch.
+    flush_out();
+    auto changed = run_one(cmd);
+    if (changed) return 0;
+    const NetlinkError& e = changed.error();
+    // The ioctl's refusal, as ip's perror("ioctl"); brisk's own check otherwise.
+    print_error_line(e.detail.empty() ? std::string("ioctl: ") + std::strerror(e.code) : runtime_message(e));
+    return 1;
+  }
+  return std::nullopt;
+}
+
+namespace {
+
+// Commands that look their devices up as ip parses them: a missing one is
+// ip's argument error.
+bool parses_devices(Verb verb) {
+  switch (verb) {
+    case Verb::monitor:
+    case Verb::link_show:
+    case Verb::addr_show:
+    case Verb::addr_flush:
+    case Verb::neigh_show:
+    case Verb::neigh_flush:
+    case Verb::route_get:
+    case Verb::route_show:
+    case Verb::route_flush:
+    case Verb::route_save:
+    case Verb::nexthop_show:
+    case Verb::nexthop_flush:
+    case Verb::nexthop_bucket_show:
+    case Verb::token_show:
+    case Verb::token_set:
+    case Verb::ntable_show:
+      return true;
+    default:
+      return false;
+  }
+}
+
+}  // namespace
+
+std::optional<int> Runner::run_held(const IpCommand& cmd, int& status) {
+  if (cmd.verb == Verb::unparsed) {  // a line ip sends and the kernel refuses: a failed line
+    const UsageError& e = *cmd.parse_error;
+    flush_out();
+    print_error_line(format_error(e.message, e.exact));
+    if (!source_.empty()) print_error_line("Command failed " + source_ + ":" + std::to_string(cmd.line));
+    status = 1;
+    if (!g_.force) return status;
+    return std::nullopt;
+  }
+  if (auto exit = run_ending(cmd, status)) return exit;
+  warn(cmd);
+  NlResult<void> result = run_one(cmd);
+  if (result && cmd.verb == Verb::tuntap_add) unsynced_.insert(cmd.name);
+  if (!result) {
+    const NetlinkError& e = result.error();
+    if (parses_devices(cmd.verb)) {
+      if (auto text = argument_error(e, cmd.verb)) {  // monitor dev DEV, show master|vrf DEV: missing
         flush_out();
         print_error_line(*text);
         return kArgumentExit;
       }
     }
-    if (!result && cmd.verb == Verb::netns_list_id && !cmd.nsid && result.error().kernel) {
+    if (cmd.verb == Verb::netns_list_id && !cmd.nsid && e.kernel) {
       // ip exit(1)s when the kernel refuses list-id's dump, after closing its JSON array.
       dump_json();
       flush_out();
-      print_error_line(runtime_message(result.error()) + dump_ended(result.error(), cmd.verb));
+      print_error_line(runtime_message(e) + dump_ended(e, cmd.verb));
       return 1;
     }
-    if (!result && ends_on_refusal(result.error(), cmd.verb)) {
+    if (ends_on_refusal(e, cmd.verb)) {
       flush_out();  // ip's exit(2) after rtnl_talk: no "Command failed", -force or not
-      print_error_line(runtime_message(result.error()));
+      print_error_line(runtime_message(e));
       return 2;
     }
-    if (!result) {
-      bool tuntap = cmd.verb == Verb::tuntap_add || cmd.verb == Verb::tuntap_del;
-      report(cmd.line, tuntap ? tuntap_message(result.error())
-                              : runtime_message(result.error()) + dump_ended(result.error(), cmd.verb));
-      status = failure_status(result.error(), cmd.verb);
-      if (!g_.force) return status;
-    }
-    dump_json();
-    write_out(out_);
-    out_.clear();
-    ++i;
+    bool tuntap = cmd.verb == Verb::tuntap_add || cmd.verb == Verb::tuntap_del;
+    report(cmd.line, tuntap ? tuntap_message(e) : runtime_message(e) + dump_ended(e, cmd.verb));
+    status = failure_status(e, cmd.verb);
+    if (!g_.force) return status;
   }
-  return status;
+  dump_json();
+  write_out(out_);
+  out_.clear();
+  return std::nullopt;
 }
 
 // ip resolves each device a line names with an RTM_GETLINK the first time,

@@ -64,6 +64,25 @@ class Runner {
   NsidNames& nsid_names();
 
  private:
+  // What one pipeline of a run of changes left: each line's op (none when
+  // the line could not be queued), the errors of those that could not, in
+  // line order, and the failed ops by index.
+  struct ChangeResults {
+    std::size_t end = 0;  // one past the last line the pipeline took
+    std::vector<std::optional<std::size_t>> slot{};
+    std::vector<netlink::NetlinkError> prep_errors{};
+    std::vector<std::pair<std::size_t, netlink::NetlinkError>> failures{};
+  };
+  // run(), one step: the run of changes from cmds[i] (moving i past it),
+  // or one held command. The status to exit with, when the run ends there.
+  std::optional<int> run_changes(std::vector<BatchCommand>& cmds, std::size_t& i, int& status);
+  std::optional<int> run_held(const IpCommand& cmd, int& status);
+  // The commands after which ip ends, whatever follows in a batch; nullopt for the rest.
+  std::optional<int> run_ending(const IpCommand& cmd, int status);
+  // How far from cmds[i] one pipeline goes, and whether it stops at its first error.
+  std::size_t change_run_end(const std::vector<BatchCommand>& cmds, std::size_t i, bool& stop_mode);
+  ChangeResults apply_changes(netlink::Connection& c, std::vector<BatchCommand>& cmds, std::size_t i,
+                              std::size_t end, bool stop_mode);
   netlink::NlResult<void> run_one(const IpCommand& cmd);
   // Queues a mutating command; a preparation failure is returned instead.
   // Moves the command's spec into the batch: a command is queued once.
