@@ -136,7 +136,11 @@ std::string address_set(const std::string& text, int family, bool negated, const
 }
 
 std::string interface_name(const std::string& name, const std::string& option) {
-  if (name.empty() || name.size() > 15 || name.find_first_of("\"\\ */") != std::string::npos)
+  // What the kernel refuses in a name (whitespace, '/', ':'), and what
+  // could end nft's quoted string or its pattern ('"', '\\', '*'); no
+  // control character either: the name goes into nft's command text.
+  bool odd = std::any_of(name.begin(), name.end(), [](unsigned char ch) { return ch <= 0x20 || ch >= 0x7f; });
+  if (name.empty() || name.size() > 15 || odd || name.find_first_of("\"\\*/:") != std::string::npos)
     fail(ErrorCode::unsupported_field,
          fmt::format("conditions: \"{} {}\" is not an interface name", option, name));
   // iptables' trailing + is a prefix match, nft's trailing *.

@@ -484,6 +484,10 @@ TEST(PortmapConditions, TranslateTheCommonMatchesAndRefuseTheRest) {
                                        {"!", "-s", "1.1.1.1,2.2.2.2"},
                                        {"-j", "ACCEPT"},
                                        {"-i", "a\"b"},
+                                       {"-i", "eth0\nflush"},  // a line of its own in nft's command text
+                                       {"-o", "a;b c"},
+                                       {"-o", "a:b"},
+                                       {"-s", "10.0.0.1;flush"},
                                        {"!"}}) {
     try {
       translate_conditions(bad, AF_INET);
