@@ -156,7 +156,8 @@ TEST_F(Netns, OpensByPidAndByPathAndChecksTheType) {
   auto not_ns = open_netns_path("/dev/null");
   ASSERT_FALSE(not_ns);
   EXPECT_EQ(not_ns.error().code, ENOTTY);
-  EXPECT_NE(not_ns.error().message().find("not a namespace file"), std::string::npos) << not_ns.error().message();
+  EXPECT_NE(not_ns.error().message().find("not a namespace file"), std::string::npos)
+      << not_ns.error().message();
   EXPECT_FALSE(open_netns_pid(-1));
 }
 
