@@ -176,24 +176,44 @@ class PrivateMounts {
 };
 
 // Removes the cgroup `name` (a path under each hierarchy's root) with its
-// empty children from every hierarchy under /sys/fs/cgroup: what a runtime
-// leaves once its containers are gone (a parent, conmon's). A cgroup that
-// still has a process cannot go; returns what could not, or "".
+// children from every hierarchy under /sys/fs/cgroup: what a runtime leaves
+// once its containers are gone (a parent, conmon's). Returns what still held
+// a process, or "": for the caller to fail on, as a runtime that leaked it.
+// Those processes are then killed (a failed test must leave nothing running,
+// such as a container left created when its ADD failed), and each pass is
+// retried for up to 5 s while the last of them exit.
 inline std::string remove_cgroups(const std::string& name) {
-  std::string failed;
   std::error_code ec;
-  for (const auto& hierarchy : fs::directory_iterator("/sys/fs/cgroup", ec)) {
-    fs::path top = hierarchy.path() / name.substr(name.find_first_not_of('/'));
-    if (!fs::is_directory(top)) continue;
-    std::vector<fs::path> dirs{top};
-    for (const auto& e : fs::recursive_directory_iterator(top, ec))
-      if (e.is_directory()) dirs.push_back(e.path());
+  auto dirs_of = [&] {
+    std::vector<fs::path> dirs;
+    for (const auto& hierarchy : fs::directory_iterator("/sys/fs/cgroup", ec)) {
+      fs::path top = hierarchy.path() / name.substr(name.find_first_not_of('/'));
+      if (!fs::is_directory(top)) continue;
+      dirs.push_back(top);
+      for (const auto& e : fs::recursive_directory_iterator(top, ec))
+        if (e.is_directory()) dirs.push_back(e.path());
+    }
     std::sort(dirs.begin(), dirs.end(),
               [](const auto& a, const auto& b) { return a.string().size() > b.string().size(); });
-    for (const auto& d : dirs)
-      if (::rmdir(d.c_str()) != 0) failed += d.string() + ": " + ::strerror(errno) + "\n";
+    return dirs;
+  };
+  std::string in_use;
+  for (const auto& d : dirs_of()) {
+    std::ifstream procs(d / "cgroup.procs");
+    for (pid_t pid; procs >> pid;) {
+      in_use += d.string() + ": process " + std::to_string(pid) + "\n";
+      ::kill(pid, SIGKILL);
+    }
   }
-  return failed;
+  for (int attempt = 0; attempt < 100; ++attempt) {
+    bool all_gone = true;
+    for (const auto& d : dirs_of())
+      if (::rmdir(d.c_str()) != 0) all_gone = false;
+    if (all_gone) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  for (const auto& d : dirs_of()) in_use += d.string() + ": could not be removed\n";
+  return in_use;
 }
 
 // A root filesystem of static busybox (busybox-static) and the applets the
@@ -385,6 +405,14 @@ class Containerd : public Runtime {
         ADD_FAILURE() << "ctr run " << id << " did not finish within 30 s of its task's kill";
     }
     runs_.clear();
+    // What no `ctr run` waits for any more: a task left created when its
+    // ADD failed (its runc init blocked, its shim alive), and its container.
+    std::istringstream tasks(ctr({"task", "list", "--quiet"}).second.out);
+    for (std::string id; std::getline(tasks, id);)
+      if (!id.empty()) (void)ctr({"task", "delete", "--force", id});
+    std::istringstream containers(ctr({"container", "list", "--quiet"}).second.out);
+    for (std::string id; std::getline(containers, id);)
+      if (!id.empty()) (void)ctr({"container", "rm", id});
     if (daemon_) {
       (void)daemon_->kill(SIGTERM);
       if (!daemon_->wait_for(20s)) ADD_FAILURE() << "containerd did not stop within 20 s of SIGTERM";
