@@ -540,9 +540,12 @@ Op link_add_op(LinkAdd spec) {
   return result;
 }
 
-Op link_set_op(LinkSet spec) {
+namespace {
+
+// The checks of a link set that need no kernel: the first that fails, as
+// the op's result (its object named).
+std::optional<Op> refused_set(const LinkSet& spec) {
   const char* op = "link set";
-  // No device, a group: the change goes to every device in it (ip's `link set group N ...`).
   const bool by_group = spec.name.empty() && spec.group;
   if (by_group) {
     if (!spec.new_name.empty() || spec.netns_fd >= 0 || spec.netns_pid || !spec.netns_name.empty() ||
@@ -586,7 +589,108 @@ Op link_set_op(LinkSet spec) {
     return failed_op(
         op, spec.name,
         invalid_argument(op, spec.name, "a new ifindex is given only with a move to a namespace"));
-  Op result{.op = op,
+  return std::nullopt;
+}
+
+// Whether a link set whose ACK was lost is in place (Request::recheck).
+NlResult<bool> link_set_in_place(Connection& c, const LinkSet& spec) {
+  bool moved = spec.netns_fd >= 0 || spec.netns_pid || !spec.netns_name.empty();
+  const std::string& now = spec.new_name.empty() ? spec.name : spec.new_name;
+  if (moved) {
+    auto here = link_exists(c, spec.name);
+    if (!here) return here;
+    return !*here;
+  }
+  auto link = get_link(c, now);
+  if (!link)
+    return link.error().code == ENODEV ? NlResult<bool>(false) : NlResult<bool>(std::move(link).error());
+  if (spec.up && link->up() != *spec.up) return false;
+  if (spec.mtu && link->mtu != *spec.mtu) return false;
+  if (spec.group && link->group != *spec.group) return false;
+  if (spec.txqueuelen && link->txqueuelen != *spec.txqueuelen) return false;
+  if (spec.master && link->master != (spec.master->empty() ? 0 : cached(c, *spec.master))) return false;
+  return true;
+}
+
+// The RTM_NEWLINK of a link set, with its recheck.
+NlResult<std::vector<Request>> build_link_set(Connection& conn, const LinkSet* shared) {
+  const LinkSet& spec = *shared;
+  Message m(RTM_NEWLINK, 0);
+  auto& ifi = m.put_header<ifinfomsg>();
+  if (spec.up) {
+    ifi.ifi_change |= IFF_UP;
+    if (*spec.up) ifi.ifi_flags |= IFF_UP;
+  }
+  tuning_flags(ifi, spec.tuning);
+  if (spec.name.empty()) {
+    // A group change: no device named, IFLA_GROUP (below) picks them.
+  } else if (spec.new_name.empty()) {
+    put_link_ref(m, spec.name);
+  } else {
+    ifi.ifi_index = cached(conn, spec.name);
+    m.put_string(IFLA_IFNAME, spec.new_name);
+  }
+  if (spec.mtu) m.put_u32(IFLA_MTU, *spec.mtu);
+  if (!spec.address.empty()) m.put_bytes(IFLA_ADDRESS, MacAddress::parse(spec.address)->bytes);
+  if (spec.master)
+    m.put_u32(IFLA_MASTER, spec.master->empty() ? 0u : static_cast<uint32_t>(cached(conn, *spec.master)));
+  if (spec.netns_fd >= 0) m.put_u32(IFLA_NET_NS_FD, static_cast<uint32_t>(spec.netns_fd));
+  if (spec.netns_pid) m.put_u32(IFLA_NET_NS_PID, static_cast<uint32_t>(*spec.netns_pid));
+  if (spec.new_index) m.put_u32(IFLA_NEW_IFINDEX, static_cast<uint32_t>(spec.new_index));
+  UniqueFd named;
+  if (!spec.netns_name.empty()) {
+    auto fd = open_netns(spec.netns_name);
+    if (!fd) {
+      NetlinkError e = std::move(fd).error();
+      e.detail = "netns '" + spec.netns_name + "': " + e.message();
+      e.op = "link set";
+      e.object = spec.name;
+      return e;
+    }
+    named = std::move(*fd);
+    m.put_u32(IFLA_NET_NS_FD, static_cast<uint32_t>(named.get()));
+  }
+  if (spec.alias) m.put_string(IFLA_IFALIAS, *spec.alias);
+  if (spec.txqueuelen) m.put_u32(IFLA_TXQLEN, *spec.txqueuelen);
+  if (spec.group) m.put_u32(IFLA_GROUP, *spec.group);
+  BRISK_TRY(put_tuning(m, spec.tuning, "link set", spec.name));
+  if (spec.bridge_port) put_bridge_port(m, conn, *spec.bridge_port);
+  if (spec.kind) {
+    int lower = 0;  // a change names no IFLA_LINK lower device (validate_kind_change)
+    auto info = m.begin_nest(IFLA_LINKINFO);
+    BRISK_TRY(std::visit(KindWriter{m, conn, spec.name, lower}, *spec.kind));
+    m.end_nest(info);
+  }
+  std::vector<Request> requests;
+  requests.push_back({.message = std::move(m), .op = "link set", .object = spec.name});
+  if (named) requests.back().fds.push_back(std::move(named));
+  if (spec.name.empty()) return requests;  // a group change: nothing one read could confirm
+  requests.back().recheck = [shared](Connection& c) { return link_set_in_place(c, *shared); };
+  return requests;
+}
+
+// Keeps the connection's name cache true once a link set's outcome is known.
+void after_link_set(Connection& conn, const LinkSet& spec, const NlResult<void>& outcome) {
+  // A move takes every name of the device (its altnames too) away.
+  if (outcome && (spec.netns_fd >= 0 || spec.netns_pid || !spec.netns_name.empty())) {
+    conn.forget_all_names();
+    return;
+  }
+  // A rename changes what the old name means; a failure may have raced.
+  if (!outcome || !spec.new_name.empty()) {
+    conn.forget_name(spec.name);
+    if (!spec.new_name.empty()) conn.forget_name(spec.new_name);
+  }
+}
+
+}  // namespace
+
+Op link_set_op(LinkSet spec) {
+  if (auto refused = refused_set(spec)) return std::move(*refused);
+  // No device, a group: the change goes to every device in it (ip's `link set group N ...`).
+  const bool by_group = spec.name.empty() && spec.group;
+  const bool moves = spec.netns_fd >= 0 || spec.netns_pid.has_value() || !spec.netns_name.empty();
+  Op result{.op = "link set",
             .object = by_group ? "group " + std::to_string(*spec.group) : spec.name,
             .object_is_device = true};
   result.changes_names = !spec.new_name.empty() || moves;
@@ -605,91 +709,9 @@ Op link_set_op(LinkSet spec) {
   auto owned = std::make_shared<const LinkSet>(std::move(spec));
   const LinkSet* shared = owned.get();
   result.state = std::move(owned);
-  result.build = [shared](Connection& conn) -> NlResult<std::vector<Request>> {
-    const LinkSet& spec = *shared;
-    Message m(RTM_NEWLINK, 0);
-    auto& ifi = m.put_header<ifinfomsg>();
-    if (spec.up) {
-      ifi.ifi_change |= IFF_UP;
-      if (*spec.up) ifi.ifi_flags |= IFF_UP;
-    }
-    tuning_flags(ifi, spec.tuning);
-    if (spec.name.empty()) {
-      // A group change: no device named, IFLA_GROUP (below) picks them.
-    } else if (spec.new_name.empty()) {
-      put_link_ref(m, spec.name);
-    } else {
-      ifi.ifi_index = cached(conn, spec.name);
-      m.put_string(IFLA_IFNAME, spec.new_name);
-    }
-    if (spec.mtu) m.put_u32(IFLA_MTU, *spec.mtu);
-    if (!spec.address.empty()) m.put_bytes(IFLA_ADDRESS, MacAddress::parse(spec.address)->bytes);
-    if (spec.master)
-      m.put_u32(IFLA_MASTER, spec.master->empty() ? 0u : static_cast<uint32_t>(cached(conn, *spec.master)));
-    if (spec.netns_fd >= 0) m.put_u32(IFLA_NET_NS_FD, static_cast<uint32_t>(spec.netns_fd));
-    if (spec.netns_pid) m.put_u32(IFLA_NET_NS_PID, static_cast<uint32_t>(*spec.netns_pid));
-    if (spec.new_index) m.put_u32(IFLA_NEW_IFINDEX, static_cast<uint32_t>(spec.new_index));
-    UniqueFd named;
-    if (!spec.netns_name.empty()) {
-      auto fd = open_netns(spec.netns_name);
-      if (!fd) {
-        NetlinkError e = std::move(fd).error();
-        e.detail = "netns '" + spec.netns_name + "': " + e.message();
-        e.op = "link set";
-        e.object = spec.name;
-        return e;
-      }
-      named = std::move(*fd);
-      m.put_u32(IFLA_NET_NS_FD, static_cast<uint32_t>(named.get()));
-    }
-    if (spec.alias) m.put_string(IFLA_IFALIAS, *spec.alias);
-    if (spec.txqueuelen) m.put_u32(IFLA_TXQLEN, *spec.txqueuelen);
-    if (spec.group) m.put_u32(IFLA_GROUP, *spec.group);
-    BRISK_TRY(put_tuning(m, spec.tuning, "link set", spec.name));
-    if (spec.bridge_port) put_bridge_port(m, conn, *spec.bridge_port);
-    if (spec.kind) {
-      int lower = 0;  // a change names no IFLA_LINK lower device (validate_kind_change)
-      auto info = m.begin_nest(IFLA_LINKINFO);
-      BRISK_TRY(std::visit(KindWriter{m, conn, spec.name, lower}, *spec.kind));
-      m.end_nest(info);
-    }
-    std::vector<Request> requests;
-    requests.push_back({.message = std::move(m), .op = "link set", .object = spec.name});
-    if (named) requests.back().fds.push_back(std::move(named));
-    if (spec.name.empty()) return requests;  // a group change: nothing one read could confirm
-    requests.back().recheck = [shared](Connection& c) -> NlResult<bool> {
-      const LinkSet& spec = *shared;
-      bool moved = spec.netns_fd >= 0 || spec.netns_pid || !spec.netns_name.empty();
-      const std::string& now = spec.new_name.empty() ? spec.name : spec.new_name;
-      if (moved) {
-        auto here = link_exists(c, spec.name);
-        if (!here) return here;
-        return !*here;
-      }
-      auto link = get_link(c, now);
-      if (!link)
-        return link.error().code == ENODEV ? NlResult<bool>(false) : NlResult<bool>(std::move(link).error());
-      if (spec.up && link->up() != *spec.up) return false;
-      if (spec.mtu && link->mtu != *spec.mtu) return false;
-      if (spec.group && link->group != *spec.group) return false;
-      if (spec.txqueuelen && link->txqueuelen != *spec.txqueuelen) return false;
-      if (spec.master && link->master != (spec.master->empty() ? 0 : cached(c, *spec.master))) return false;
-      return true;
-    };
-    return requests;
-  };
+  result.build = [shared](Connection& conn) { return build_link_set(conn, shared); };
   result.after = [shared](Connection& conn, const NlResult<void>& outcome) {
-    const LinkSet& spec = *shared;
-    // A move takes every name of the device (its altnames too) away.
-    if (outcome && (spec.netns_fd >= 0 || spec.netns_pid || !spec.netns_name.empty())) {
-      conn.forget_all_names();
-      return;
-    }
-    // A rename changes what the old name means; a failure may have raced.
-    if (!outcome || !spec.new_name.empty()) {
-      conn.forget_name(spec.name);
-      if (!spec.new_name.empty()) conn.forget_name(spec.new_name);
-    }
+    after_link_set(conn, *shared, outcome);
   };
   return result;
 }
