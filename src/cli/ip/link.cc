@@ -453,140 +453,182 @@ constexpr const char* kVxlanPortWarning =
     "Use 'dstport 4789' to get the IANA assigned value\n"
     "Use 'dstport 0' to get default and quiet this message";
 
-// vxlan's options as ip's iplink_vxlan.c reads them: keywords by ip's
-// matches() in its order, each at most once, values checked with ip's texts.
-// A change (`link set`) carries only what it names, as ip's does.
-Parsed<netlink::LinkKind> parse_vxlan(Cursor& c, bool change, IpCommand& cmd) {
-  netlink::VxlanOptions vx;
-  std::vector<std::string> seen;  // the attributes given, for ip's duplicate check
-  auto once = [&seen](const char* attr, const std::string& key, const std::string& value) -> Parsed<bool> {
-    if (std::find(seen.begin(), seen.end(), attr) != seen.end()) return garbage(key, value);
+// What parse_vxlan has read so far: the options, the attributes given (for
+// ip's duplicate check) and learning, which ip keeps in a variable that
+// "external" clears; a new device gets it always, a change only when
+// [no]learning was named.
+struct VxlanRead {
+  netlink::VxlanOptions vx{};
+  std::vector<std::string> seen{};
+  bool learning = true;
+
+  Parsed<bool> once(const char* attr, const std::string& key, const std::string& value) {
+    if (given(attr)) return garbage(key, value);
     seen.emplace_back(attr);
     return true;
-  };
-  auto given = [&seen](const char* attr) { return std::find(seen.begin(), seen.end(), attr) != seen.end(); };
-  auto address = [](const std::string& v, bool want_multicast, const char* what) -> Parsed<std::string> {
-    TRY_SET(std::ignore, ip_address("", v, AF_UNSPEC));
-    if (multicast(*netlink::IpAddress::parse(v)) != want_multicast) return invarg(what, v);
-    return v;
-  };
-  // ip keeps learning in a variable that "external" clears; a new device
-  // gets it always, a change only when [no]learning was named.
-  bool learning = true;
-  while (!c.done()) {
-    std::string key = c.next(), v;
-    if (matches(key, "id") || matches(key, "vni")) {
-      TRY_SET(v, c.value(key));
-      TRY_SET(std::ignore, once("id", "id", v));
-      auto id = number<uint32_t>("id", v);
-      if (!id || *id >= 1u << 24) return invarg("invalid id", v);
-      vx.id = *id;
-    } else if (matches(key, "group")) {
-      if (!vx.remote.empty()) return vxlan_refused("vxlan: both group and remote cannot be specified");
-      TRY_SET(v, c.value(key));
-      TRY_SET(std::ignore, once("group", "group", v));
-      TRY_SET(vx.group, address(v, true, "invalid group address"));
-    } else if (matches(key, "remote")) {
-      if (!vx.group.empty()) return vxlan_refused("vxlan: both group and remote cannot be specified");
-      TRY_SET(v, c.value(key));
-      TRY_SET(std::ignore, once("group", "remote", v));
-      TRY_SET(vx.remote, address(v, false, "invalid remote address"));
-    } else if (matches(key, "local")) {
-      TRY_SET(v, c.value(key));
-      TRY_SET(std::ignore, once("local", "local", v));
-      TRY_SET(vx.local, address(v, false, "invalid local address"));
-    } else if (matches(key, "dev")) {
-      TRY_SET(v, c.value(key));
-      TRY_SET(std::ignore, once("dev", "dev", v));
-      TRY_SET(vx.dev, device_name(key, v));
-    } else if (matches(key, "ttl") || matches(key, "hoplimit")) {
-      TRY_SET(v, c.value(key));
-      TRY_SET(std::ignore, once("ttl", "ttl", v));
-      if (v == "inherit") {
-        vx.ttl_inherit = true;
-      } else if (v == "auto") {
-        vx.ttl = 0;
-      } else {
-        auto ttl = number<uint32_t>("ttl", v);
-        if (!ttl) return invarg("invalid TTL", v);
-        if (*ttl > 255) return invarg("TTL must be <= 255", v);
-        vx.ttl = static_cast<uint8_t>(*ttl);
-      }
-    } else if (matches(key, "tos") || matches(key, "dsfield")) {
-      TRY_SET(v, c.value(key));
-      TRY_SET(std::ignore, once("tos", "tos", v));
-      if (v == "inherit") {
-        vx.tos = 1;
-      } else if (auto tos = dsfield_number(v)) {
-        vx.tos = *tos;
-      } else {
-        return invarg("bad TOS value", v);
-      }
-    } else if (matches(key, "df")) {
-      TRY_SET(v, c.value(key));
-      TRY_SET(std::ignore, once("df", "df", v));
-      if (v == "unset")
-        vx.df = VXLAN_DF_UNSET;
-      else if (v == "set")
-        vx.df = VXLAN_DF_SET;
-      else if (v == "inherit")
-        vx.df = VXLAN_DF_INHERIT;
-      else
-        return invarg("DF must be 'unset', 'set' or 'inherit'", v);
-    } else if (matches(key, "label") || matches(key, "flowlabel")) {
-      TRY_SET(v, c.value(key));
-      TRY_SET(std::ignore, once("label", "flowlabel", v));
-      auto label = number<uint32_t>("flowlabel", v);
-      if (!label || *label > 0xfffff) return invarg("invalid flowlabel", v);
-      vx.flowlabel = *label;
-    } else if (matches(key, "ageing")) {
-      TRY_SET(v, c.value(key));
-      TRY_SET(std::ignore, once("ageing", "ageing", v));
-      TRY_SET(vx.ageing, number_or_none(v, "none", "ageing timer"));
-    } else if (matches(key, "maxaddress")) {
-      TRY_SET(v, c.value(key));
-      TRY_SET(std::ignore, once("limit", "maxaddress", v));
-      TRY_SET(vx.max_addresses, number_or_none(v, "unlimited", "max addresses"));
-    } else if (matches(key, "port") || matches(key, "srcport")) {
-      TRY_SET(v, c.value(key));
-      TRY_SET(std::ignore, once("port_range", "srcport", v));
-      auto low = number<uint16_t>("srcport", v);
-      if (!low) return invarg("min port", v);
-      TRY_SET(v, c.value(key));
-      auto high = number<uint16_t>("srcport", v);
-      if (!high) return invarg("max port", v);
-      if (*low || *high) vx.source_ports = std::pair{*low, *high};  // as ip: 0 0 sends nothing
-    } else if (matches(key, "dstport")) {
-      TRY_SET(v, c.value(key));
-      TRY_SET(std::ignore, once("dstport", "dstport", v));
-      auto port = number<uint16_t>("dstport", v);
-      if (!port) return invarg("dst port", v);
-      vx.dstport = *port;
-    } else if (auto toggle = std::find_if(
-                   std::begin(kVxlanToggles), std::end(kVxlanToggles),
-                   [&key](const VxlanToggle& t) { return matches(key, t.first) || matches(key, t.second); });
-               toggle != std::end(kVxlanToggles)) {
-      TRY_SET(std::ignore, once(toggle->second, key, key));
-      bool on = matches(key, toggle->first) ? toggle->first_value : !toggle->first_value;
-      if (toggle->field == &netlink::VxlanOptions::learning) {
-        learning = on;
-        continue;
-      }
-      vx.*(toggle->field) = on;
-      if (toggle->field == &netlink::VxlanOptions::external && on) learning = false;
-    } else if (matches(key, "gbp") || matches(key, "gpe")) {
-      bool gbp = matches(key, "gbp");
-      TRY_SET(std::ignore, once(gbp ? "gbp" : "gpe", key, key));
-      (gbp ? vx.gbp : vx.gpe) = true;
-    } else if (key == "vnifilter" || key == "novnifilter") {
-      TRY_SET(std::ignore, once("vnifilter", key, key));
-      vx.vnifilter = key == "vnifilter";
-    } else if (matches(key, "help")) {
-      return vxlan_usage("");
-    } else {
-      return vxlan_usage("vxlan: unknown command \"" + key + "\"?\n");
-    }
   }
+  bool given(const char* attr) const { return std::find(seen.begin(), seen.end(), attr) != seen.end(); }
+};
+
+// A vxlan endpoint address, of the kind (multicast or not) the keyword wants.
+Parsed<std::string> vxlan_address(const std::string& v, bool want_multicast, const char* what) {
+  TRY_SET(std::ignore, ip_address("", v, AF_UNSPEC));
+  if (multicast(*netlink::IpAddress::parse(v)) != want_multicast) return invarg(what, v);
+  return v;
+}
+
+// The keywords that say which network a vxlan is and where its packets
+// go: id, group, remote, local, dev. false: `key` is none of them.
+Parsed<bool> vxlan_endpoint(Cursor& c, const std::string& key, VxlanRead& r) {
+  netlink::VxlanOptions& vx = r.vx;
+  std::string v;
+  if (matches(key, "id") || matches(key, "vni")) {
+    TRY_SET(v, c.value(key));
+    TRY_SET(std::ignore, r.once("id", "id", v));
+    auto id = number<uint32_t>("id", v);
+    if (!id || *id >= 1u << 24) return invarg("invalid id", v);
+    vx.id = *id;
+  } else if (matches(key, "group")) {
+    if (!vx.remote.empty()) return vxlan_refused("vxlan: both group and remote cannot be specified");
+    TRY_SET(v, c.value(key));
+    TRY_SET(std::ignore, r.once("group", "group", v));
+    TRY_SET(vx.group, vxlan_address(v, true, "invalid group address"));
+  } else if (matches(key, "remote")) {
+    if (!vx.group.empty()) return vxlan_refused("vxlan: both group and remote cannot be specified");
+    TRY_SET(v, c.value(key));
+    TRY_SET(std::ignore, r.once("group", "remote", v));
+    TRY_SET(vx.remote, vxlan_address(v, false, "invalid remote address"));
+  } else if (matches(key, "local")) {
+    TRY_SET(v, c.value(key));
+    TRY_SET(std::ignore, r.once("local", "local", v));
+    TRY_SET(vx.local, vxlan_address(v, false, "invalid local address"));
+  } else if (matches(key, "dev")) {
+    TRY_SET(v, c.value(key));
+    TRY_SET(std::ignore, r.once("dev", "dev", v));
+    TRY_SET(vx.dev, device_name(key, v));
+  } else {
+    return false;
+  }
+  return true;
+}
+
+// The keywords of how a vxlan's packets look on the wire: ttl, tos, df,
+// flowlabel. false: `key` is none of them.
+Parsed<bool> vxlan_wire(Cursor& c, const std::string& key, VxlanRead& r) {
+  netlink::VxlanOptions& vx = r.vx;
+  std::string v;
+  if (matches(key, "ttl") || matches(key, "hoplimit")) {
+    TRY_SET(v, c.value(key));
+    TRY_SET(std::ignore, r.once("ttl", "ttl", v));
+    if (v == "inherit") {
+      vx.ttl_inherit = true;
+    } else if (v == "auto") {
+      vx.ttl = 0;
+    } else {
+      auto ttl = number<uint32_t>("ttl", v);
+      if (!ttl) return invarg("invalid TTL", v);
+      if (*ttl > 255) return invarg("TTL must be <= 255", v);
+      vx.ttl = static_cast<uint8_t>(*ttl);
+    }
+  } else if (matches(key, "tos") || matches(key, "dsfield")) {
+    TRY_SET(v, c.value(key));
+    TRY_SET(std::ignore, r.once("tos", "tos", v));
+    if (v == "inherit") {
+      vx.tos = 1;
+    } else if (auto tos = dsfield_number(v)) {
+      vx.tos = *tos;
+    } else {
+      return invarg("bad TOS value", v);
+    }
+  } else if (matches(key, "df")) {
+    TRY_SET(v, c.value(key));
+    TRY_SET(std::ignore, r.once("df", "df", v));
+    if (v == "unset")
+      vx.df = VXLAN_DF_UNSET;
+    else if (v == "set")
+      vx.df = VXLAN_DF_SET;
+    else if (v == "inherit")
+      vx.df = VXLAN_DF_INHERIT;
+    else
+      return invarg("DF must be 'unset', 'set' or 'inherit'", v);
+  } else if (matches(key, "label") || matches(key, "flowlabel")) {
+    TRY_SET(v, c.value(key));
+    TRY_SET(std::ignore, r.once("label", "flowlabel", v));
+    auto label = number<uint32_t>("flowlabel", v);
+    if (!label || *label > 0xfffff) return invarg("invalid flowlabel", v);
+    vx.flowlabel = *label;
+  } else {
+    return false;
+  }
+  return true;
+}
+
+// The keywords of a vxlan's forwarding table and UDP ports: ageing,
+// maxaddress, srcport, dstport. false: `key` is none of them.
+Parsed<bool> vxlan_table_and_ports(Cursor& c, const std::string& key, VxlanRead& r) {
+  netlink::VxlanOptions& vx = r.vx;
+  std::string v;
+  if (matches(key, "ageing")) {
+    TRY_SET(v, c.value(key));
+    TRY_SET(std::ignore, r.once("ageing", "ageing", v));
+    TRY_SET(vx.ageing, number_or_none(v, "none", "ageing timer"));
+  } else if (matches(key, "maxaddress")) {
+    TRY_SET(v, c.value(key));
+    TRY_SET(std::ignore, r.once("limit", "maxaddress", v));
+    TRY_SET(vx.max_addresses, number_or_none(v, "unlimited", "max addresses"));
+  } else if (matches(key, "port") || matches(key, "srcport")) {
+    TRY_SET(v, c.value(key));
+    TRY_SET(std::ignore, r.once("port_range", "srcport", v));
+    auto low = number<uint16_t>("srcport", v);
+    if (!low) return invarg("min port", v);
+    TRY_SET(v, c.value(key));
+    auto high = number<uint16_t>("srcport", v);
+    if (!high) return invarg("max port", v);
+    if (*low || *high) vx.source_ports = std::pair{*low, *high};  // as ip: 0 0 sends nothing
+  } else if (matches(key, "dstport")) {
+    TRY_SET(v, c.value(key));
+    TRY_SET(std::ignore, r.once("dstport", "dstport", v));
+    auto port = number<uint16_t>("dstport", v);
+    if (!port) return invarg("dst port", v);
+    vx.dstport = *port;
+  } else {
+    return false;
+  }
+  return true;
+}
+
+// The on/off keywords (kVxlanToggles, gbp, gpe, [no]vnifilter). false:
+// `key` is none of them.
+Parsed<bool> vxlan_flag(const std::string& key, VxlanRead& r) {
+  netlink::VxlanOptions& vx = r.vx;
+  if (auto toggle = std::find_if(
+          std::begin(kVxlanToggles), std::end(kVxlanToggles),
+          [&key](const VxlanToggle& t) { return matches(key, t.first) || matches(key, t.second); });
+      toggle != std::end(kVxlanToggles)) {
+    TRY_SET(std::ignore, r.once(toggle->second, key, key));
+    bool on = matches(key, toggle->first) ? toggle->first_value : !toggle->first_value;
+    if (toggle->field == &netlink::VxlanOptions::learning) {
+      r.learning = on;
+      return true;
+    }
+    vx.*(toggle->field) = on;
+    if (toggle->field == &netlink::VxlanOptions::external && on) r.learning = false;
+  } else if (matches(key, "gbp") || matches(key, "gpe")) {
+    bool gbp = matches(key, "gbp");
+    TRY_SET(std::ignore, r.once(gbp ? "gbp" : "gpe", key, key));
+    (gbp ? vx.gbp : vx.gpe) = true;
+  } else if (key == "vnifilter" || key == "novnifilter") {
+    TRY_SET(std::ignore, r.once("vnifilter", key, key));
+    vx.vnifilter = key == "vnifilter";
+  } else {
+    return false;
+  }
+  return true;
+}
+
+// What ip checks and fills in once every keyword is read.
+Parsed<netlink::LinkKind> finish_vxlan(VxlanRead& r, bool change, IpCommand& cmd) {
+  netlink::VxlanOptions& vx = r.vx;
   bool external = vx.external.value_or(false);
   if (!external && vx.vnifilter.value_or(false))
     return vxlan_refused("vxlan: vnifilter is valid only when 'external' is set");
@@ -605,8 +647,27 @@ Parsed<netlink::LinkKind> parse_vxlan(Cursor& c, bool change, IpCommand& cmd) {
     vx.dstport = 4790;  // as ip: GPE's IANA port
   else if (!vx.dstport && !change)
     cmd.warning = kVxlanPortWarning;
-  if (!change || given("learning")) vx.learning = learning;
+  if (!change || r.given("learning")) vx.learning = r.learning;
   return netlink::LinkKind{vx};
+}
+
+// vxlan's options as ip's iplink_vxlan.c reads them: keywords by ip's
+// matches() in its order, each at most once, values checked with ip's texts.
+// A change (`link set`) carries only what it names, as ip's does.
+Parsed<netlink::LinkKind> parse_vxlan(Cursor& c, bool change, IpCommand& cmd) {
+  VxlanRead r;
+  while (!c.done()) {
+    std::string key = c.next();
+    bool taken = false;
+    TRY_SET(taken, vxlan_endpoint(c, key, r));
+    if (!taken) TRY_SET(taken, vxlan_wire(c, key, r));
+    if (!taken) TRY_SET(taken, vxlan_table_and_ports(c, key, r));
+    if (!taken) TRY_SET(taken, vxlan_flag(key, r));
+    if (taken) continue;
+    if (matches(key, "help")) return vxlan_usage("");
+    return vxlan_usage("vxlan: unknown command \"" + key + "\"?\n");
+  }
+  return finish_vxlan(r, change, cmd);
 }
 
 // `link set DEV type KIND OPTIONS`: the same option parser as `link add`
