@@ -13,7 +13,7 @@ test ! -e "$work/prefix/bin/brisk-bench"
 grep -q startup "$work/bench-help.txt"
 # Programs are installed stripped, each with its debug info beside it under
 # lib/debug at its own path, linked by .gnu_debuglink, and still run.
-for program in bin/brisk libexec/brisk/brisk-bench lib/cni/brisk-bridge; do
+for program in bin/brisk libexec/brisk/brisk-bench lib/cni/brisk-bridge lib/cni/brisk-portmap lib/cni/brisk-cni-install; do
   installed=$work/prefix/$program
   debug=$work/prefix/lib/debug$work/prefix/$program.debug
   if readelf -S "$installed" | grep -q '\.debug_'; then echo "$program: installed with debug info" >&2; exit 1; fi
@@ -24,6 +24,8 @@ for program in bin/brisk libexec/brisk/brisk-bench lib/cni/brisk-bridge; do
 done
 "$work/prefix/bin/brisk" -V | grep -q brisk
 CNI_COMMAND=VERSION "$work/prefix/lib/cni/brisk-bridge" </dev/null | grep -q supportedVersions
+CNI_COMMAND=VERSION "$work/prefix/lib/cni/brisk-portmap" </dev/null | grep -q supportedVersions
+"$work/prefix/lib/cni/brisk-cni-install" --help | grep -q cni-bin-dir
 mkdir "$work/consumer"
 cat > "$work/consumer/main.cc" <<'CC'
 #include <brisk/spawn.h>
