@@ -64,7 +64,7 @@ struct Op {
   // its first error pipeline the op anyway.
   std::function<Op()> undo{};
   // Refused before sending (bad input): this is the op's result, and it
-  // costs the pipeline nothing. Boxed: an error is 128 bytes, and a batch
+  // costs the pipeline nothing. Boxed: an error is 200 bytes, and a batch
   // holds an op per line that is almost never refused.
   std::unique_ptr<const NetlinkError> rejected{};
   // What the closures above (and the recheck of the requests they build)
