@@ -6,6 +6,7 @@
 #include <linux/rtnetlink.h>
 
 #include "cli/ip/ip.h"
+#include "cli/ip/objects.h"
 #include "cli_support.h"
 #include "parse_support.h"
 
@@ -71,8 +72,9 @@ TEST(IpAddrGrammar, PeerMetricAnycastAndChange) {
   EXPECT_EQ(m.addr().anycast, "10.6.0.9");
   EXPECT_EQ(ok({"addr", "add", "10.6.0.1/24", "dev", "d0", "pri", "7"}).addr().metric,
             7u);  // matches(), as ip
-  EXPECT_EQ(ok({"addr", "change", "10.6.0.1/24", "dev", "d0", "metric", "60"}).verb, Verb::addr_change);
-  EXPECT_EQ(ok({"addr", "chg", "10.6.0.1/24", "dev", "d0"}).verb, Verb::addr_change);
+  EXPECT_EQ(ok({"addr", "change", "10.6.0.1/24", "dev", "d0", "metric", "60"}).verb,
+            verb_named("addr change"));
+  EXPECT_EQ(ok({"addr", "chg", "10.6.0.1/24", "dev", "d0"}).verb, verb_named("addr change"));
   EXPECT_EQ(ok({"addr", "add", "127.0.0.2/8", "dev", "lo"}).addr().scope, uint8_t(RT_SCOPE_HOST));
   EXPECT_EQ(ok({"addr", "add", "127.0.0.2/8", "dev", "lo", "scope", "global"}).addr().scope,
             uint8_t(RT_SCOPE_UNIVERSE));

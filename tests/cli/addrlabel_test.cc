@@ -12,12 +12,12 @@ namespace {
 using cli_test::ip_run;
 
 TEST(IpAddrlabelGrammar, Forms) {
-  EXPECT_EQ(ok({"addrlabel"}).verb, Verb::addrlabel_show);
-  EXPECT_EQ(ok({"addrl", "lst"}).verb, Verb::addrlabel_show);
-  EXPECT_EQ(ok({"addr"}).verb, Verb::addr_show) << "ip's table: address first";
-  EXPECT_EQ(ok({"addrlabel", "f"}).verb, Verb::addrlabel_flush);
+  EXPECT_EQ(ok({"addrlabel"}).verb, verb_named("addrlabel show"));
+  EXPECT_EQ(ok({"addrl", "lst"}).verb, verb_named("addrlabel show"));
+  EXPECT_EQ(ok({"addr"}).verb, verb_named("addr show")) << "ip's table: address first";
+  EXPECT_EQ(ok({"addrlabel", "f"}).verb, verb_named("addrlabel flush"));
   auto add = ok({"addrlabel", "a", "prefix", "2001:db8::/32", "dev", "v0", "label", "0x10", "whatever"});
-  EXPECT_EQ(add.verb, Verb::addrlabel_add);
+  EXPECT_EQ(add.verb, verb_named("addrlabel add"));
   EXPECT_TRUE(add.mutates());
   EXPECT_EQ(add.addrlabel().prefix, "2001:db8::/32");
   EXPECT_EQ(add.addrlabel().dev, "v0");
@@ -26,7 +26,8 @@ TEST(IpAddrlabelGrammar, Forms) {
   Globals v4;
   v4.family = AF_INET;
   EXPECT_EQ(ok({"addrlabel", "add", "prefix", "10.0.0.0/8", "label", "1"}, v4).addrlabel().family, AF_INET);
-  EXPECT_EQ(ok({"addrlabel", "del", "prefix", "2001:db8::/32", "label", "0"}).verb, Verb::addrlabel_del);
+  EXPECT_EQ(ok({"addrlabel", "del", "prefix", "2001:db8::/32", "label", "0"}).verb,
+            verb_named("addrlabel del"));
   EXPECT_FALSE(ok({"addrlabel", "flush"}).mutates());
 }
 

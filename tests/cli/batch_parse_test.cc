@@ -21,7 +21,7 @@ namespace {
 // The serial reference for `text`.
 struct Serial {
   std::vector<int> lines;
-  std::vector<Verb> verbs;
+  std::vector<const Verb*> verbs;
   std::vector<std::size_t> ends;
   std::vector<std::string> errors;  // "" where the line parsed
 };
@@ -33,7 +33,7 @@ Serial serially(const std::string& text, const Globals& g) {
   for (const auto& line : *lines) {
     auto cmd = parse_command(line.args, g);
     s.lines.push_back(line.line);
-    s.verbs.push_back(cmd ? cmd->verb : Verb::unparsed);
+    s.verbs.push_back(cmd ? cmd->verb : nullptr);
     s.ends.push_back(line.end);
     s.errors.push_back(cmd ? "" : cmd.error().message);
   }

@@ -9,6 +9,7 @@
 
 #include <cerrno>
 
+#include "cli/ip/objects.h"
 #include "cli/ip/print_util.h"
 #include "cli/ip/runner.h"
 
@@ -18,6 +19,13 @@ namespace {
 using netlink::Argument;
 using netlink::missing_argument;
 using netlink::NetlinkError;
+
+// A verb by its name, as each object's module defines it.
+const Verb& verb(std::string_view name) {
+  const Verb* found = verb_named(name);
+  if (!found) throw std::logic_error("no verb named " + std::string(name));
+  return *found;
+}
 
 // The same failure, whatever brisk's words for it: a detail reworded or
 // dropped changes nothing the CLI decides.
@@ -30,34 +38,34 @@ NetlinkError missing(Argument argument, const char* op = "an op") {
 TEST(IpErrors, AMissingArgumentIsIpsArgumentErrorByArgumentAndObject) {
   struct Case {
     Argument argument;
-    Verb verb;
+    const Verb& verb;
     const char* text;  // nullptr: not an argument error
   };
   const Case cases[] = {
-      {Argument::master, Verb::link_set, "Error: argument \"nope\" is wrong: Device does not exist\n"},
-      {Argument::backup_port, Verb::link_set, "Error: argument \"nope\" is wrong: Device does not exist\n"},
-      {Argument::vrf, Verb::link_set, "Error: argument \"nope\" is wrong: Not a valid VRF name\n"},
-      {Argument::vrf, Verb::addr_show, "Error: argument \"nope\" is wrong: Not a valid VRF name\n"},
-      {Argument::vrf, Verb::route_add, "Error: argument \"nope\" is wrong: Invalid VRF\n"},
-      {Argument::vrf, Verb::route_show, "Error: argument \"nope\" is wrong: Invalid VRF\n"},
-      {Argument::vrf, Verb::nexthop_show, "Error: argument \"nope\" is wrong: Invalid VRF\n"},
-      {Argument::netns, Verb::link_add, "Error: argument \"nope\" is wrong: Invalid \"netns\" value\n"},
-      {Argument::link_netns, Verb::link_set,
+      {Argument::master, verb("link set"), "Error: argument \"nope\" is wrong: Device does not exist\n"},
+      {Argument::backup_port, verb("link set"), "Error: argument \"nope\" is wrong: Device does not exist\n"},
+      {Argument::vrf, verb("link set"), "Error: argument \"nope\" is wrong: Not a valid VRF name\n"},
+      {Argument::vrf, verb("addr show"), "Error: argument \"nope\" is wrong: Not a valid VRF name\n"},
+      {Argument::vrf, verb("route add"), "Error: argument \"nope\" is wrong: Invalid VRF\n"},
+      {Argument::vrf, verb("route show"), "Error: argument \"nope\" is wrong: Invalid VRF\n"},
+      {Argument::vrf, verb("nexthop show"), "Error: argument \"nope\" is wrong: Invalid VRF\n"},
+      {Argument::netns, verb("link add"), "Error: argument \"nope\" is wrong: Invalid \"netns\" value\n"},
+      {Argument::link_netns, verb("link set"),
        "Error: argument \"nope\" is wrong: Invalid \"link-netns\" value\n"},
-      {Argument::nexthop_device, Verb::route_add, "Cannot find device \"nope\"\nError: cannot parse nexthop"},
-      {Argument::vxlan_device, Verb::link_add, "Cannot find device \"nope\""},
-      {Argument::device, Verb::addrlabel_add, "Error: argument \"nope\" is wrong: dev is invalid\n"},
-      {Argument::device, Verb::token_set, "Error: argument \"nope\" is wrong: dev is invalid\n"},
-      {Argument::device, Verb::ntable_show, "Error: argument \"nope\" is wrong: \"DEV\" is invalid"},
-      {Argument::device, Verb::nexthop_add, "Error: argument \"nope\" is wrong: Device does not exist\n"},
-      {Argument::device, Verb::monitor, "Error: argument \"nope\" is wrong: Device does not exist\n"},
-      {Argument::device, Verb::addr_add, nullptr},  // ip finds it missing when it runs
-      {Argument::device, Verb::route_show, nullptr},
-      {Argument::link, Verb::link_add, nullptr},
+      {Argument::nexthop_device, verb("route add"),
+       "Cannot find device \"nope\"\nError: cannot parse nexthop"},
+      {Argument::vxlan_device, verb("link add"), "Cannot find device \"nope\""},
+      {Argument::device, verb("addrlabel add"), "Error: argument \"nope\" is wrong: dev is invalid\n"},
+      {Argument::device, verb("token set"), "Error: argument \"nope\" is wrong: dev is invalid\n"},
+      {Argument::device, verb("ntable show"), "Error: argument \"nope\" is wrong: \"DEV\" is invalid"},
+      {Argument::device, verb("nexthop add"), "Error: argument \"nope\" is wrong: Device does not exist\n"},
+      {Argument::device, verb("monitor"), "Error: argument \"nope\" is wrong: Device does not exist\n"},
+      {Argument::device, verb("addr add"), nullptr},  // ip finds it missing when it runs
+      {Argument::device, verb("route show"), nullptr},
+      {Argument::link, verb("link add"), nullptr},
   };
   for (const auto& c : cases) {
-    SCOPED_TRACE(netlink::argument_name(c.argument) + std::string(" in verb ") +
-                 std::to_string(static_cast<int>(c.verb)));
+    SCOPED_TRACE(netlink::argument_name(c.argument) + std::string(" in verb ") + std::string(c.verb.name));
     auto text = argument_error(missing(c.argument), c.verb);
     if (c.text)
       EXPECT_EQ(text, std::optional<std::string>(c.text));
@@ -67,9 +75,10 @@ TEST(IpErrors, AMissingArgumentIsIpsArgumentErrorByArgumentAndObject) {
   // Not ENODEV, or no argument: never an argument error.
   NetlinkError other = missing(Argument::master);
   other.code = EPERM;
-  EXPECT_FALSE(argument_error(other, Verb::link_set));
-  EXPECT_FALSE(argument_error(
-      NetlinkError{.code = ENODEV, .op = "link set", .detail = "master 'x' does not exist"}, Verb::link_set))
+  EXPECT_FALSE(argument_error(other, verb("link set")));
+  EXPECT_FALSE(
+      argument_error(NetlinkError{.code = ENODEV, .op = "link set", .detail = "master 'x' does not exist"},
+                     verb("link set")))
       << "words alone decide nothing";
 }
 
@@ -78,20 +87,20 @@ TEST(IpErrors, AMissingDeviceIsCannotFindDeviceAndExitsOne) {
   e.kernel = true;  // resolved by a GETLINK the kernel answered ENODEV
   EXPECT_EQ(missing_device(e), "nope");
   EXPECT_EQ(runtime_message(e), "Cannot find device \"nope\"");
-  EXPECT_EQ(exit_status(e, Verb::link_add, false), 1);  // ip's parser exit(1), not rtnl_talk's 2
-  EXPECT_FALSE(ends_on_refusal(e, Verb::neigh_add));
+  EXPECT_EQ(exit_status(e, verb("link add"), false), 1);  // ip's parser exit(1), not rtnl_talk's 2
+  EXPECT_FALSE(ends_on_refusal(e, verb("neigh add")));
   // With the kernel's own words, those are printed instead.
   e.ext_ack = "Unknown device";
   EXPECT_FALSE(missing_device(e));
   EXPECT_EQ(runtime_message(e), "Error: Unknown device.");
-  EXPECT_EQ(exit_status(e, Verb::link_add, false), 2);
+  EXPECT_EQ(exit_status(e, verb("link add"), false), 2);
 }
 
 TEST(IpErrors, AKernelRefusalWithoutWordsIsRtnetlinkAnswers) {
   NetlinkError e{.code = EEXIST, .op = "addr add", .object = "10.0.0.1/24", .kernel = true};
   EXPECT_EQ(runtime_message(e), "RTNETLINK answers: File exists");
-  EXPECT_EQ(exit_status(e, Verb::addr_add, false), 2);
-  EXPECT_EQ(exit_status(e, Verb::addr_add, true), 1);  // a failed batch line makes the batch 1
+  EXPECT_EQ(exit_status(e, verb("addr add"), false), 2);
+  EXPECT_EQ(exit_status(e, verb("addr add"), true), 1);  // a failed batch line makes the batch 1
 }
 
 TEST(IpErrors, NamespaceFilesAreWordedByTheStepThatFailed) {
@@ -116,25 +125,25 @@ TEST(IpErrors, NamespaceFilesAreWordedByTheStepThatFailed) {
 
 TEST(IpErrors, ADumpTheKernelEndedSaysSoInTheCommandsWords) {
   NetlinkError e{.code = EINVAL, .op = "any list", .kernel = true};
-  EXPECT_EQ(dump_ended(e, Verb::route_show), "") << "not a dump";
+  EXPECT_EQ(dump_ended(e, verb("route show")), "") << "not a dump";
   e.dump = true;
-  EXPECT_EQ(dump_ended(e, Verb::route_show), "\nDump terminated");
-  EXPECT_EQ(dump_ended(e, Verb::addr_flush), "\nFlush terminated");
-  EXPECT_EQ(dump_ended(e, Verb::nexthop_flush), "\nDump terminated. Failed to flush nexthops");
-  EXPECT_EQ(exit_status(e, Verb::rule_show, false), kArgumentExit);  // ip rule list's 1, negated
+  EXPECT_EQ(dump_ended(e, verb("route show")), "\nDump terminated");
+  EXPECT_EQ(dump_ended(e, verb("addr flush")), "\nFlush terminated");
+  EXPECT_EQ(dump_ended(e, verb("nexthop flush")), "\nDump terminated. Failed to flush nexthops");
+  EXPECT_EQ(exit_status(e, verb("rule show"), false), kArgumentExit);  // ip rule list's 1, negated
   e.dump = false;
-  EXPECT_EQ(exit_status(e, Verb::rule_show, false), 2);
+  EXPECT_EQ(exit_status(e, verb("rule show"), false), 2);
 }
 
 TEST(IpErrors, TheCLIsOwnMarkersAreKnownByAddressNotByText) {
   NetlinkError flush{
       .code = 0, .op = kFlushIncomplete, .detail = "*** Flush remains incomplete after 10 rounds. ***"};
   EXPECT_EQ(runtime_message(flush), flush.detail);
-  EXPECT_EQ(exit_status(flush, Verb::route_flush, false), kArgumentExit);
+  EXPECT_EQ(exit_status(flush, verb("route flush"), false), kArgumentExit);
   // The same words in another string are another op.
   static const char same_words[] = "flush rounds";
   flush.op = same_words;
-  EXPECT_NE(exit_status(flush, Verb::route_flush, false), kArgumentExit);
+  EXPECT_NE(exit_status(flush, verb("route flush"), false), kArgumentExit);
   NetlinkError show{.code = ENODEV, .op = kDeviceShow, .object = "eth9"};
   EXPECT_EQ(runtime_message(show), "Device \"eth9\" does not exist.");
 }

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "cli/ip/names.h"
+#include "cli/ip/objects.h"
 #include "cli_support.h"
 #include "parse_support.h"
 
@@ -14,7 +15,7 @@ TEST(IpLinkGroup, NamesAndNumbers) {
   EXPECT_EQ(ok({"link", "set", "v0", "group", "7"}).link_set().group, 7u);
   EXPECT_EQ(ok({"link", "show", "group", "7"}).filter().show_group, 7u);
   EXPECT_EQ(ok({"addr", "show", "group", "default"}).filter().show_group, 0u);
-  EXPECT_EQ(ok({"link", "del", "group", "default"}).verb, Verb::link_del_group);
+  EXPECT_EQ(ok({"link", "del", "group", "default"}).verb, verb_named("link del group"));
   auto bad = error_of({"link", "show", "group", "nosuch"});
   EXPECT_EQ(bad.message, "Error: argument \"nosuch\" is wrong: Invalid \"group\" value\n");
   EXPECT_EQ(bad.exit_code, 255);

@@ -20,13 +20,13 @@ const std::string kLong = "a-very-long-alternative-name-of-br0";  // past IFNAMS
 
 TEST(IpLinkProperty, AddAndDelete) {
   auto add = ok({"link", "property", "add", "dev", "br0", "altname", "a0", "altname", kLong});
-  EXPECT_EQ(add.verb, Verb::link_prop_add);
+  EXPECT_EQ(add.verb, verb_named("link prop add"));
   EXPECT_TRUE(add.mutates());
   EXPECT_EQ(add.altnames().name, "br0");
   EXPECT_EQ(add.altnames().altnames, (std::vector<std::string>{"a0", kLong}));
   // Abbreviated as ip matches them; the device bare, and itself an altname.
   auto del = ok({"link", "p", "de", kLong, "alt", "a0"});
-  EXPECT_EQ(del.verb, Verb::link_prop_del);
+  EXPECT_EQ(del.verb, verb_named("link prop del"));
   EXPECT_EQ(del.altnames().name, kLong);
   EXPECT_EQ(del.altnames().altnames, std::vector<std::string>{"a0"});
   // No altname at all is a request ip sends too (the kernel accepts it).
@@ -112,7 +112,7 @@ TEST(IpLinkSetType, BridgeOptionsThroughTheAddParser) {
                "1",
                "nf_call_arptables",
                "0"});
-  ASSERT_EQ(c.verb, Verb::link_set);
+  ASSERT_EQ(c.verb, verb_named("link set"));
   EXPECT_EQ(c.link_set().up, true);
   ASSERT_TRUE(c.link_set().kind);
   const auto& b = std::get<netlink::BridgeOptions>(*c.link_set().kind);
@@ -204,7 +204,7 @@ TEST(IpLinkSetType, BridgeErrorsAsIp) {
 }
 
 TEST(IpLinkHelp, ListsPropertyAndSetType) {
-  std::string_view text = object_usage(Object::link);
+  std::string_view text = link_usage();
   for (const char* word : {"property add", "property del", "altname NAME",
                            "type { bridge | bridge_slave | macvlan | macvtap | vxlan }", "hello_time",
                            "mcast_snooping", "addrgenmode", "bridge_slave help"})

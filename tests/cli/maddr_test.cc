@@ -13,16 +13,16 @@ namespace {
 using cli_test::ip_run;
 
 TEST(IpMaddrGrammar, Forms) {
-  EXPECT_EQ(ok({"m"}).verb, Verb::maddr_show) << "ip's table: maddress before monitor";
-  EXPECT_EQ(ok({"mo"}).verb, Verb::monitor);
+  EXPECT_EQ(ok({"m"}).verb, verb_named("maddr show")) << "ip's table: maddress before monitor";
+  EXPECT_EQ(ok({"mo"}).verb, verb_named("monitor"));
   EXPECT_EQ(ok({"maddr", "show", "v0"}).filter().dev, "v0");
   EXPECT_EQ(ok({"maddr", "lst", "dev", "v0"}).filter().dev, "v0");
   auto add = ok({"maddr", "add", "1:0:5e:0:0:0x5", "dev", "v0"});
-  EXPECT_EQ(add.verb, Verb::maddr_add);
+  EXPECT_EQ(add.verb, verb_named("maddr add"));
   EXPECT_FALSE(add.mutates()) << "an ioctl, run alone";
   EXPECT_EQ(add.maddr().dev, "v0");
   EXPECT_EQ(add.maddr().address, (std::vector<uint8_t>{1, 0, 0x5e, 0, 0, 5}));
-  EXPECT_EQ(ok({"maddr", "d", "address", "01:00:5e:00:00:05", "dev", "v0"}).verb, Verb::maddr_del);
+  EXPECT_EQ(ok({"maddr", "d", "address", "01:00:5e:00:00:05", "dev", "v0"}).verb, verb_named("maddr del"));
   EXPECT_EQ(ok({"maddr", "add", "dev", "v0"}).maddr().address, std::vector<uint8_t>(6, 0))
       << "ip's zeroed ifreq";
 

@@ -33,7 +33,7 @@ using cli_test::slurp;
 
 TEST(IpMonitorGrammar, ObjectsAndAbbreviations) {
   auto all = ok({"monitor"});
-  EXPECT_EQ(all.verb, Verb::monitor);
+  EXPECT_EQ(all.verb, verb_named("monitor"));
   EXPECT_FALSE(all.mutates());
   EXPECT_FALSE(all.monitor().link || all.monitor().address || all.monitor().route || all.monitor().neigh ||
                all.monitor().label);
@@ -70,7 +70,7 @@ TEST(IpMonitorGrammar, BadWordsAreIpsError) {
   EXPECT_TRUE(error_of({"monitor", "help"}).help);
   EXPECT_TRUE(error_of({"monitor", "link", "help"}).help);
   // "m" is maddress, not monitor, as in ip's table.
-  EXPECT_EQ(ok({"m"}).verb, Verb::maddr_show);
+  EXPECT_EQ(ok({"m"}).verb, verb_named("maddr show"));
 }
 
 TEST(IpMonitorGrammar, Dev) {

@@ -13,6 +13,7 @@
 #include <thread>
 #include <vector>
 
+#include "cli/ip/objects.h"
 #include "cli_support.h"
 #include "support/fake_kernel.h"
 
@@ -22,7 +23,7 @@ namespace {
 using cli_test::ip_run;
 
 // A plain change kept as the batch parser keeps it: its verb and a view of its text.
-BatchCommand plain(Verb verb, std::string_view text) {
+BatchCommand plain(const Verb* verb, std::string_view text) {
   return BatchCommand{.verb = verb, .line = 1, .text = text};
 }
 
@@ -36,7 +37,8 @@ std::vector<std::string> address_lines(int n, int devices) {
 }
 
 // The commands view `lines`, which must outlive them.
-std::vector<BatchCommand> plain_run(const std::vector<std::string>& lines, Verb verb = Verb::addr_add) {
+std::vector<BatchCommand> plain_run(const std::vector<std::string>& lines,
+                                    const Verb* verb = verb_named("addr add")) {
   std::vector<BatchCommand> run;
   for (const auto& line : lines) run.push_back(plain(verb, line));
   return run;
@@ -69,18 +71,20 @@ TEST(NamePrefetch, OnlyLongRunsThatKeepEveryName) {
   EXPECT_TRUE(worth_prefetching(run));
   EXPECT_FALSE(worth_prefetching(std::span(run).first(511))) << "too short for the send thread to start";
   EXPECT_TRUE(worth_prefetching(std::span(run).first(512)));
-  for (Verb verb : {Verb::route_add, Verb::route_append, Verb::rule_add, Verb::neigh_replace, Verb::fdb_del,
-                    Verb::nexthop_add, Verb::addrlabel_add, Verb::addr_del})
-    EXPECT_TRUE(worth_prefetching(plain_run(lines, verb))) << static_cast<int>(verb);
+  for (const Verb* verb : {verb_named("route add"), verb_named("route append"), verb_named("rule add"),
+                           verb_named("neigh replace"), verb_named("fdb del"), verb_named("nexthop add"),
+                           verb_named("addrlabel add"), verb_named("addr del")})
+    EXPECT_TRUE(worth_prefetching(plain_run(lines, verb))) << verb->name;
   // One line that may make, rename, move or remove a device anywhere in the run.
-  for (Verb verb : {Verb::link_add, Verb::link_set, Verb::link_del, Verb::link_del_group, Verb::link_prop_add,
-                    Verb::link_prop_del, Verb::tuntap_add, Verb::tuntap_del}) {
+  for (const Verb* verb : {verb_named("link add"), verb_named("link set"), verb_named("link del"),
+                           verb_named("link del group"), verb_named("link prop add"),
+                           verb_named("link prop del"), verb_named("tuntap add"), verb_named("tuntap del")}) {
     auto mixed = plain_run(lines);
     mixed[300].verb = verb;
-    EXPECT_FALSE(worth_prefetching(mixed)) << static_cast<int>(verb);
+    EXPECT_FALSE(worth_prefetching(mixed)) << verb->name;
   }
   auto held = plain_run(lines);
-  held[599].held = std::make_unique<IpCommand>(IpCommand{.verb = Verb::addr_add});
+  held[599].held = std::make_unique<IpCommand>(IpCommand{.verb = verb_named("addr add")});
   EXPECT_FALSE(worth_prefetching(held)) << "a held command is not a plain change";
 }
 

@@ -17,13 +17,13 @@ using cli_test::ip_run;
 TEST(IpNeighChangeGrammar, ChangeAndProxy) {
   for (const char* verb : {"change", "ch", "chg"}) {
     auto c = ok({"neigh", verb, "10.0.0.2", "dev", "v0", "nud", "stale"});
-    EXPECT_EQ(c.verb, Verb::neigh_change) << verb;
+    EXPECT_EQ(c.verb, verb_named("neigh change")) << verb;
     EXPECT_TRUE(c.mutates());
     EXPECT_EQ(c.neigh().state, NUD_STALE);
     EXPECT_TRUE(c.neigh().lladdr.empty());  // a change may keep the entry's
   }
   auto p = ok({"neigh", "add", "proxy", "10.0.0.7", "dev", "v0"});
-  EXPECT_EQ(p.verb, Verb::neigh_add);
+  EXPECT_EQ(p.verb, verb_named("neigh add"));
   EXPECT_EQ(p.neigh().address, "10.0.0.7");
   EXPECT_EQ(p.neigh().flags, NTF_PROXY);
   EXPECT_EQ(ok({"neigh", "del", "pr", "fd00::7"}).neigh().flags, NTF_PROXY);  // on no device, as ip allows
@@ -68,11 +68,11 @@ TEST(IpNeighChangeGrammar, FlagsAndStates) {
 
 TEST(IpNeighChangeGrammar, ShowAndFlushSelectors) {
   auto s = ok({"neigh", "show", "proxy", "dev", "v0"});
-  EXPECT_EQ(s.verb, Verb::neigh_show);
+  EXPECT_EQ(s.verb, verb_named("neigh show"));
   EXPECT_TRUE(s.filter().neigh_proxy);
   EXPECT_EQ(s.filter().dev, "v0");
   auto f = ok({"neigh", "flush", "proxy"});
-  EXPECT_EQ(f.verb, Verb::neigh_flush);
+  EXPECT_EQ(f.verb, verb_named("neigh flush"));
   EXPECT_TRUE(f.filter().neigh_proxy);
   EXPECT_EQ(ok({"neigh", "show", "nud", "none"}).filter().nud, 0x100u);
   EXPECT_EQ(ok({"neigh", "show", "nud", "incomplete", "nud", "0x20"}).filter().nud,

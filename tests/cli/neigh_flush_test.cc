@@ -16,7 +16,7 @@ using cli_test::ip_run;
 
 TEST(IpNeighGrammar, Flush) {
   auto f = ok({"neigh", "flush", "dev", "d0", "nud", "stale", "to", "10.9.0.0/24"});
-  EXPECT_EQ(f.verb, Verb::neigh_flush);
+  EXPECT_EQ(f.verb, verb_named("neigh flush"));
   EXPECT_FALSE(f.mutates());
   EXPECT_EQ(f.filter().dev, "d0");
   ASSERT_TRUE(f.filter().to);

@@ -18,7 +18,7 @@ using cli_test::ip_run;
 TEST(IpNeighGetGrammar, GetForms) {
   for (const char* verb : {"get", "ge", "g"}) {
     auto c = ok({"neigh", verb, "10.0.0.2", "dev", "v0"});
-    EXPECT_EQ(c.verb, Verb::neigh_get) << verb;
+    EXPECT_EQ(c.verb, verb_named("neigh get")) << verb;
     EXPECT_FALSE(c.mutates());
     EXPECT_EQ(c.neigh().address, "10.0.0.2");
     EXPECT_EQ(c.neigh().dev, "v0");

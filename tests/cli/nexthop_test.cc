@@ -17,16 +17,16 @@ using cli_test::brisk_run;
 using cli_test::ip_run;
 
 TEST(IpNexthopGrammar, VerbsAndObjectName) {
-  EXPECT_EQ(ok({"nexthop"}).verb, Verb::nexthop_show);
-  EXPECT_EQ(ok({"nex", "show"}).verb, Verb::nexthop_show);
-  EXPECT_EQ(ok({"nexthop", "lst"}).verb, Verb::nexthop_show);
-  EXPECT_EQ(ok({"nexthop", "a", "id", "1", "blackhole"}).verb, Verb::nexthop_add);
-  EXPECT_EQ(ok({"nexthop", "r", "id", "1", "blackhole"}).verb, Verb::nexthop_replace);
-  EXPECT_EQ(ok({"nexthop", "d", "id", "1"}).verb, Verb::nexthop_del);
-  EXPECT_EQ(ok({"nexthop", "f"}).verb, Verb::nexthop_flush);
+  EXPECT_EQ(ok({"nexthop"}).verb, verb_named("nexthop show"));
+  EXPECT_EQ(ok({"nex", "show"}).verb, verb_named("nexthop show"));
+  EXPECT_EQ(ok({"nexthop", "lst"}).verb, verb_named("nexthop show"));
+  EXPECT_EQ(ok({"nexthop", "a", "id", "1", "blackhole"}).verb, verb_named("nexthop add"));
+  EXPECT_EQ(ok({"nexthop", "r", "id", "1", "blackhole"}).verb, verb_named("nexthop replace"));
+  EXPECT_EQ(ok({"nexthop", "d", "id", "1"}).verb, verb_named("nexthop del"));
+  EXPECT_EQ(ok({"nexthop", "f"}).verb, verb_named("nexthop flush"));
   EXPECT_TRUE(ok({"nexthop", "add", "id", "1", "blackhole"}).mutates());
   EXPECT_FALSE(ok({"nexthop", "flush"}).mutates()) << "a dump, then its deletes";
-  EXPECT_EQ(ok({"ne"}).verb, Verb::neigh_show) << "ip's table: neigh before nexthop";
+  EXPECT_EQ(ok({"ne"}).verb, verb_named("neigh show")) << "ip's table: neigh before nexthop";
   auto unknown = error_of({"nexthop", "foo"});
   EXPECT_EQ(unknown.message, "Command \"foo\" is unknown, try \"brisk nexthop help\".");
   EXPECT_EQ(unknown.exit_code, 255);
@@ -160,7 +160,7 @@ TEST(IpNexthopGrammar, SelectorsAndId) {
   EXPECT_EQ(ok({"nexthop", "show", "vrf", "blue"}).filter().vrf, "blue");
   // `id` ends the selectors: what follows it is not read, as in ip.
   auto one = ok({"nexthop", "flush", "id", "4", "whatever"});
-  EXPECT_EQ(one.verb, Verb::nexthop_flush);
+  EXPECT_EQ(one.verb, verb_named("nexthop flush"));
   EXPECT_EQ(one.nexthop().id, 4u);
   EXPECT_EQ(ok({"nexthop", "get", "id", "11"}).nexthop().id, 11u);
   Globals v6;
@@ -170,7 +170,7 @@ TEST(IpNexthopGrammar, SelectorsAndId) {
 
 TEST(IpNexthopGrammar, Buckets) {
   auto all = ok({"nexthop", "bucket"});
-  EXPECT_EQ(all.verb, Verb::nexthop_bucket_show);
+  EXPECT_EQ(all.verb, verb_named("nexthop bucket show"));
   EXPECT_FALSE(all.mutates());
   auto list = ok({"nexthop", "b", "lst", "id", "11", "nhid", "2", "d", "v0"});
   EXPECT_EQ(list.nexthop().id, 11u);

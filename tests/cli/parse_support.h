@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "cli/ip/ip.h"
+#include "cli/ip/objects.h"
 
 namespace brisk::ipcli {
 

@@ -14,11 +14,11 @@ namespace {
 constexpr uint32_t kRouteSaveMagic = 0x45311224;
 
 TEST(IpRouteSaveGrammar, Verbs) {
-  EXPECT_EQ(ok({"route", "restore", "anything"}).verb, Verb::route_restore)
+  EXPECT_EQ(ok({"route", "restore", "anything"}).verb, verb_named("route restore"))
       << "as ip, restore reads no words";
-  EXPECT_EQ(ok({"route", "showd"}).verb, Verb::route_showdump);
-  EXPECT_EQ(ok({"route", "sh"}).verb, Verb::route_show) << "show is tested before showdump, as in ip";
-  EXPECT_EQ(ok({"route", "chg", "10.1.0.0/16", "dev", "d0"}).verb, Verb::route_change);
+  EXPECT_EQ(ok({"route", "showd"}).verb, verb_named("route showdump"));
+  EXPECT_EQ(ok({"route", "sh"}).verb, verb_named("route show")) << "show is tested before showdump, as in ip";
+  EXPECT_EQ(ok({"route", "chg", "10.1.0.0/16", "dev", "d0"}).verb, verb_named("route change"));
   EXPECT_FALSE(ok({"route", "restore"}).mutates()) << "it sends the saved messages itself";
 }
 

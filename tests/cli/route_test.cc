@@ -8,6 +8,7 @@
 #include <regex>
 
 #include "cli/ip/ip.h"
+#include "cli/ip/objects.h"
 #include "cli_support.h"
 #include "parse_support.h"
 
@@ -18,12 +19,12 @@ using cli_test::brisk_run;
 using cli_test::ip_run;
 
 TEST(IpRouteGrammar, MergeVerbs) {
-  EXPECT_EQ(ok({"route", "change", "10.0.0.0/8", "dev", "v0"}).verb, Verb::route_change);
-  EXPECT_EQ(ok({"route", "prepend", "10.0.0.0/8", "dev", "v0"}).verb, Verb::route_prepend);
-  EXPECT_EQ(ok({"route", "append", "10.0.0.0/8", "dev", "v0"}).verb, Verb::route_append);
-  EXPECT_EQ(ok({"r", "app", "10.0.0.0/8", "dev", "v0"}).verb, Verb::route_append);
+  EXPECT_EQ(ok({"route", "change", "10.0.0.0/8", "dev", "v0"}).verb, verb_named("route change"));
+  EXPECT_EQ(ok({"route", "prepend", "10.0.0.0/8", "dev", "v0"}).verb, verb_named("route prepend"));
+  EXPECT_EQ(ok({"route", "append", "10.0.0.0/8", "dev", "v0"}).verb, verb_named("route append"));
+  EXPECT_EQ(ok({"r", "app", "10.0.0.0/8", "dev", "v0"}).verb, verb_named("route append"));
   auto flush = ok({"route", "flush", "dev", "v0", "proto", "dhcp"});
-  EXPECT_EQ(flush.verb, Verb::route_flush);
+  EXPECT_EQ(flush.verb, verb_named("route flush"));
   EXPECT_EQ(flush.filter().protocol, RTPROT_DHCP);
   EXPECT_FALSE(flush.mutates());  // run on its own, as addr flush
   auto bare = error_of({"route", "flush"});

@@ -17,9 +17,10 @@ namespace {
 constexpr uint32_t kRuleSaveMagic = 0x71706986;
 
 TEST(IpRuleSaveGrammar, VerbsAndArguments) {
-  EXPECT_EQ(ok({"rule", "restore"}).verb, Verb::rule_restore);
-  EXPECT_EQ(ok({"rule", "r", "anything"}).verb, Verb::rule_restore) << "as ip, restore reads no words";
-  EXPECT_EQ(ok({"rule", "s"}).verb, Verb::rule_show) << "s is show, which ip tests first";
+  EXPECT_EQ(ok({"rule", "restore"}).verb, verb_named("rule restore"));
+  EXPECT_EQ(ok({"rule", "r", "anything"}).verb, verb_named("rule restore"))
+      << "as ip, restore reads no words";
+  EXPECT_EQ(ok({"rule", "s"}).verb, verb_named("rule show")) << "s is show, which ip tests first";
   EXPECT_FALSE(ok({"rule", "save"}).mutates());
   auto args = error_of({"rule", "sa", "pref", "100"});
   EXPECT_EQ(args.message, "\"ip rule save\" does not take any arguments.");

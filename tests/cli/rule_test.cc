@@ -51,7 +51,7 @@ TEST(IpRuleGrammar, EveryKeyword) {
                "1/2",
                "tun_id",
                "7"});
-  EXPECT_EQ(r.verb, Verb::rule_add);
+  EXPECT_EQ(r.verb, verb_named("rule add"));
   EXPECT_TRUE(r.mutates());
   const auto& s = r.rule();
   EXPECT_EQ(s.family, AF_INET);
@@ -81,7 +81,7 @@ TEST(IpRuleGrammar, EveryKeyword) {
   EXPECT_EQ(bare.rule().table, uint32_t(RT_TABLE_MAIN));
   EXPECT_EQ(bare.rule().action, FR_ACT_TO_TBL);
   auto del = ok({"rule", "del", "pref", "5"});
-  EXPECT_EQ(del.verb, Verb::rule_del);
+  EXPECT_EQ(del.verb, verb_named("rule del"));
   EXPECT_FALSE(del.rule().table);
   EXPECT_EQ(del.rule().action, FR_ACT_UNSPEC);
   // An action leaves the table unset, with or without "type".
@@ -112,7 +112,7 @@ TEST(IpRuleGrammar, Selectors) {
                "tos",    "0",        "fwmark", "3",      "iif", "v0",       "oif",        "v1",
                "l3mdev", "uidrange", "1-2",    "tun_id", "9",   "table",    "main",       "ipproto",
                "udp",    "sport",    "53",     "dport",  "1-2", "protocol", "static"});
-  EXPECT_EQ(s.verb, Verb::rule_show);
+  EXPECT_EQ(s.verb, verb_named("rule show"));
   EXPECT_FALSE(s.mutates());
   EXPECT_EQ(s.rule().priority, 5u);
   EXPECT_TRUE(s.rule().invert);
@@ -124,13 +124,13 @@ TEST(IpRuleGrammar, Selectors) {
   EXPECT_EQ(s.rule().table, uint32_t(RT_TABLE_MAIN));
   EXPECT_EQ(s.rule().protocol, RTPROT_STATIC);
   EXPECT_FALSE(ok({"rule", "flush", "protocol", "all"}).rule().protocol);
-  EXPECT_EQ(ok({"rule"}).verb, Verb::rule_show);
+  EXPECT_EQ(ok({"rule"}).verb, verb_named("rule show"));
   for (const char* verb : {"list", "lst", "show", "s", "l"})
-    EXPECT_EQ(ok({"rule", verb}).verb, Verb::rule_show);
-  EXPECT_EQ(ok({"rule", "flush"}).verb, Verb::rule_flush);
+    EXPECT_EQ(ok({"rule", verb}).verb, verb_named("rule show"));
+  EXPECT_EQ(ok({"rule", "flush"}).verb, verb_named("rule flush"));
   EXPECT_FALSE(ok({"rule", "flush"}).mutates());
-  EXPECT_EQ(ok({"ru", "add", "nop"}).verb, Verb::rule_add);  // "r" is route, "ru" rule
-  EXPECT_EQ(ok({"r"}).verb, Verb::route_show);
+  EXPECT_EQ(ok({"ru", "add", "nop"}).verb, verb_named("rule add"));  // "r" is route, "ru" rule
+  EXPECT_EQ(ok({"r"}).verb, verb_named("route show"));
 }
 
 TEST(IpRuleGrammar, Errors) {

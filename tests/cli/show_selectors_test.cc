@@ -26,7 +26,7 @@ TEST(IpShowSelectors, Grammar) {
     EXPECT_NE(error_of({object, "show", "master"}).message.find("not complete"), std::string::npos) << object;
   }
   // A selector is enough for a flush, as for ip.
-  EXPECT_EQ(ok({"addr", "flush", "master", "br0"}).verb, Verb::addr_flush);
+  EXPECT_EQ(ok({"addr", "flush", "master", "br0"}).verb, verb_named("addr flush"));
   EXPECT_EQ(ok({"addr", "flush", "type", "bridge_slave"}).filter().slave_kind, "bridge");
 }
 

@@ -12,11 +12,11 @@ using cli_test::brisk_run;
 using cli_test::ip_run;
 
 TEST(IpTokenGrammar, VerbsInIpsOrder) {
-  EXPECT_EQ(ok({"token"}).verb, Verb::token_show);
-  EXPECT_EQ(ok({"to", "s"}).verb, Verb::token_show);  // "to" is token, "s" show
+  EXPECT_EQ(ok({"token"}).verb, verb_named("token show"));
+  EXPECT_EQ(ok({"to", "s"}).verb, verb_named("token show"));  // "to" is token, "s" show
   EXPECT_EQ(ok({"token", "g", "dev", "d0", "x"}).filter().dev, "d0");
   auto set = ok({"token", "a", "::1a:2b/64", "dev", "d0", "dev", "d1", "::9"});
-  EXPECT_EQ(set.verb, Verb::token_set);
+  EXPECT_EQ(set.verb, verb_named("token set"));
   EXPECT_EQ(set.token().token, "::1a:2b");  // the first token and the first dev
   EXPECT_EQ(set.token().dev, "d0");
   EXPECT_FALSE(set.mutates());  // sent alone, outside a batch's pipeline

@@ -19,16 +19,17 @@ using cli_test::NamedNetns;
 // ---- grammar ----
 
 TEST(IpTuntapGrammar, ObjectAndVerbs) {
-  EXPECT_EQ(ok({"tuntap"}).verb, Verb::tuntap_show);
-  EXPECT_EQ(ok({"tap"}).verb, Verb::tuntap_show);
-  EXPECT_EQ(ok({"ta", "show"}).verb, Verb::tuntap_show);
-  EXPECT_EQ(ok({"tunt", "list"}).verb, Verb::tuntap_show);
-  EXPECT_EQ(ok({"tuntap", "lst"}).verb, Verb::tuntap_show);
-  EXPECT_EQ(ok({"tuntap", "l"}).verb, Verb::tuntap_show);
-  EXPECT_EQ(ok({"tuntap", "show", "dev", "x", "whatever"}).verb, Verb::tuntap_show);  // ip ignores the rest
-  EXPECT_EQ(ok({"tuntap", "a", "t0", "mode", "tun"}).verb, Verb::tuntap_add);
-  EXPECT_EQ(ok({"tuntap", "d", "t0", "mode", "tun"}).verb, Verb::tuntap_del);
-  EXPECT_EQ(ok({"tuntap", "delete", "t0", "mode", "tun"}).verb, Verb::tuntap_del);
+  EXPECT_EQ(ok({"tuntap"}).verb, verb_named("tuntap show"));
+  EXPECT_EQ(ok({"tap"}).verb, verb_named("tuntap show"));
+  EXPECT_EQ(ok({"ta", "show"}).verb, verb_named("tuntap show"));
+  EXPECT_EQ(ok({"tunt", "list"}).verb, verb_named("tuntap show"));
+  EXPECT_EQ(ok({"tuntap", "lst"}).verb, verb_named("tuntap show"));
+  EXPECT_EQ(ok({"tuntap", "l"}).verb, verb_named("tuntap show"));
+  EXPECT_EQ(ok({"tuntap", "show", "dev", "x", "whatever"}).verb,
+            verb_named("tuntap show"));  // ip ignores the rest
+  EXPECT_EQ(ok({"tuntap", "a", "t0", "mode", "tun"}).verb, verb_named("tuntap add"));
+  EXPECT_EQ(ok({"tuntap", "d", "t0", "mode", "tun"}).verb, verb_named("tuntap del"));
+  EXPECT_EQ(ok({"tuntap", "delete", "t0", "mode", "tun"}).verb, verb_named("tuntap del"));
   EXPECT_FALSE(ok({"tuntap"}).mutates());  // /dev/net/tun, never an engine batch
   // "t", "tu" and "tun" are ip's tunnel object, not this one.
   for (const char* word : {"t", "tu", "tun"}) EXPECT_FALSE(parse_command(Words{word}, Globals{})) << word;

@@ -10,6 +10,7 @@
 #include <set>
 
 #include "cli/ip/flush_rounds.h"
+#include "cli/ip/ip_errors.h"
 #include "cli/ip/link_print.h"
 #include "cli/ip/names.h"
 #include "cli/ip/object_print.h"
@@ -17,8 +18,43 @@
 #include "cli/ip/prefix_forms.h"
 #include "cli/ip/print_style.h"
 #include "cli/ip/print_util.h"
+#include "cli/ip/runner.h"
+#include "cli/ip/verb_defs.h"
 
 namespace brisk::ipcli {
+
+// `brisk address help`: the grammar brisk accepts, in iproute2's notation.
+constexpr std::string_view kAddressUsage =
+    R"(Usage: brisk address { add | change | replace | del } IFADDR dev DEV
+                       [ label LABEL ] [ { broadcast | brd } { ADDR | + | - } ] [ anycast ADDR ]
+                       [ scope SCOPE ] [ metric METRIC ] [ valid_lft LFT ] [ preferred_lft LFT ]
+                       [ noprefixroute ] [ nodad ] [ optimistic ] [ home ] [ mngtmpaddr ] [ autojoin ]
+       brisk address show [ [ dev ] DEV ] [ scope SCOPE ] [ to PREFIX ] [ FLAG... ]
+                          [ label PATTERN ] [ up ] [ LINK_SELECTOR ]
+       brisk address flush [ [ dev ] DEV ] [ scope SCOPE ] [ to PREFIX ] [ FLAG... ]
+                          [ label PATTERN ] [ LINK_SELECTOR ]
+LINK_SELECTOR := [ master DEV | vrf NAME | nomaster ] [ type TYPE | type KIND_slave ]
+IFADDR := PREFIX | ADDR peer PREFIX (10.0.0.1/24, fd00::1/64, 10.8.0.1 peer 10.8.0.2)
+          (an IPv4 ADDR deleted without /LEN matches it at any length, as ip's wildcard deletion)
+SCOPE := { host | link | global | NUMBER }
+LFT := { forever | SECONDS }
+FLAG := [ - ] { permanent | dynamic | secondary | primary | tentative | deprecated |
+                dadfailed | temporary | home | mngtmpaddr | noprefixroute | nodad |
+                optimistic | autojoin | stable-privacy }
+)";
+
+const Verb kAddrAdd = device_change<&netlink::Batch::add_address, &netlink::AddressSpec::dev>("addr add");
+const Verb kAddrReplace =
+    device_change<&netlink::Batch::replace_address, &netlink::AddressSpec::dev>("addr replace");
+const Verb kAddrChange =
+    device_change<&netlink::Batch::change_address, &netlink::AddressSpec::dev>("addr change");
+const Verb kAddrDel = device_change<&netlink::Batch::delete_address, &netlink::AddressSpec::dev>("addr del");
+const Verb kAddrShow{.name = "addr show", .run = show_links, .looks_up_devices = true};
+const Verb kAddrFlush{.name = "addr flush",
+                      .run = flush_addresses,
+                      .looks_up_devices = true,
+                      .dump_ended = "\nFlush terminated"};
+
 namespace {
 
 using netlink::NlResult;
@@ -87,7 +123,7 @@ bool is_multicast(const std::string& prefix) {
 
 // ip's ipaddr_modify(): its keywords in its order, the family fixed by the
 // first address read.
-Parsed<IpCommand> parse_addr_change(Cursor& c, IpCommand&& cmd, Verb verb, int family) {
+Parsed<IpCommand> parse_addr_change(Cursor& c, IpCommand&& cmd, const Verb* verb, int family) {
   cmd.verb = verb;
   auto& spec = cmd.addr();
   std::string broadcast_sign;  // "+" or "-": derived from the prefix once it is known
@@ -150,7 +186,7 @@ Parsed<IpCommand> parse_addr_change(Cursor& c, IpCommand&& cmd, Verb verb, int f
         spec.*(flag->field) = true;
     } else {
       if (is(key, "local")) TRY_SET(key, c.value(key));
-      if (matches(key, "help")) return object_help(Object::address);
+      if (matches(key, "help")) return object_help(kAddressUsage);
       if (!spec.prefix.empty()) return garbage("local", key);
       TRY_SET(spec.prefix, ip_prefix("local", key, family));
       track(spec.prefix);
@@ -159,7 +195,7 @@ Parsed<IpCommand> parse_addr_change(Cursor& c, IpCommand&& cmd, Verb verb, int f
   if (spec.dev.empty()) return usage("not enough information: \"dev\" argument is required");
   if (spec.prefix.empty()) return usage("not enough information: an address is required");
   // An IPv4 delete without a prefix length matches the address at any length.
-  if (verb == Verb::addr_del && spec.peer.empty() && family_of(spec.prefix) == AF_INET &&
+  if (verb == &kAddrDel && spec.peer.empty() && family_of(spec.prefix) == AF_INET &&
       spec.prefix.find('/') == std::string::npos) {
     spec.any_length = true;
     add_warning(cmd,
@@ -170,10 +206,10 @@ Parsed<IpCommand> parse_addr_change(Cursor& c, IpCommand&& cmd, Verb verb, int f
                     "         This special behaviour is likely to disappear in further releases,\n"
                     "         fix your scripts!");
   }
-  if (!broadcast_sign.empty() && verb != Verb::addr_del)
+  if (!broadcast_sign.empty() && verb != &kAddrDel)
     TRY_SET(spec.broadcast, derived_broadcast(broadcast_sign, spec.peer.empty() ? spec.prefix : spec.peer));
   // ip's default_scope(): a loopback address is host-scoped.
-  if (!spec.scope && verb != Verb::addr_del && family_of(spec.prefix) == AF_INET &&
+  if (!spec.scope && verb != &kAddrDel && family_of(spec.prefix) == AF_INET &&
       spec.prefix.starts_with("127."))
     spec.scope = RT_SCOPE_HOST;
   // ip's own checks, made before it sends anything.
@@ -228,12 +264,12 @@ bool address_flag_filter(std::string_view word, IpCommand& cmd) {
   return false;
 }
 
-Parsed<IpCommand> parse_addr_show(Cursor& c, IpCommand&& cmd, Verb verb) {
+Parsed<IpCommand> parse_addr_show(Cursor& c, IpCommand&& cmd, const Verb* verb) {
   cmd.verb = verb;
   // As ip, before it reads the selectors: a flush needs one at least, and
   // a link (-0) has no addresses to flush.
-  if (verb == Verb::addr_flush && c.done()) return refused("Flush requires arguments.");
-  if (verb == Verb::addr_flush && cmd.family == AF_PACKET)
+  if (verb == &kAddrFlush && c.done()) return refused("Flush requires arguments.");
+  if (verb == &kAddrFlush && cmd.family == AF_PACKET)
     return fail(UsageError{
         .message = "Cannot flush link addresses.", .exact = true, .exit_code = 1, .line_failure = true});
   while (!c.done()) {
@@ -390,16 +426,16 @@ std::string address_record(const netlink::AddressInfo& a, Json& ai) {
 }
 
 Parsed<IpCommand> parse_address(Cursor& c, IpCommand&& cmd, int family) {
-  if (c.done()) return parse_addr_show(c, std::move(cmd), Verb::addr_show);
+  if (c.done()) return parse_addr_show(c, std::move(cmd), &kAddrShow);
   std::string verb = c.next();
-  if (matches(verb, "add")) return parse_addr_change(c, std::move(cmd), Verb::addr_add, family);
+  if (matches(verb, "add")) return parse_addr_change(c, std::move(cmd), &kAddrAdd, family);
   if (matches(verb, "change") || verb == "chg")
-    return parse_addr_change(c, std::move(cmd), Verb::addr_change, family);
-  if (matches(verb, "replace")) return parse_addr_change(c, std::move(cmd), Verb::addr_replace, family);
-  if (matches(verb, "delete")) return parse_addr_change(c, std::move(cmd), Verb::addr_del, family);
+    return parse_addr_change(c, std::move(cmd), &kAddrChange, family);
+  if (matches(verb, "replace")) return parse_addr_change(c, std::move(cmd), &kAddrReplace, family);
+  if (matches(verb, "delete")) return parse_addr_change(c, std::move(cmd), &kAddrDel, family);
   if (matches(verb, "list") || matches(verb, "show") || matches(verb, "lst"))
-    return parse_addr_show(c, std::move(cmd), Verb::addr_show);
-  if (matches(verb, "flush")) return parse_addr_show(c, std::move(cmd), Verb::addr_flush);
+    return parse_addr_show(c, std::move(cmd), &kAddrShow);
+  if (matches(verb, "flush")) return parse_addr_show(c, std::move(cmd), &kAddrFlush);
   return unknown_command(verb, "address");
 }
 
@@ -409,7 +445,7 @@ NlResult<void> show_links(Runner& r, const IpCommand& cmd) {
   const Globals& g = r.globals();
   // -0 (-f link): the links alone, as link show prints them for addr show.
   bool links_only = cmd.family == AF_PACKET;
-  bool addr = cmd.verb == Verb::addr_show && !links_only;
+  bool addr = cmd.verb == &kAddrShow && !links_only;
   // One device: it and the links it names, and its addresses alone.
   // A port's master kind is in the details (IFLA_INFO_SLAVE_KIND).
   bool details = g.details || !cmd.filter().slave_kind.empty();
@@ -443,7 +479,7 @@ NlResult<void> show_links(Runner& r, const IpCommand& cmd) {
       .globals = g,
       .all = all,
       .runner = &r,
-      .for_addr = cmd.verb == Verb::addr_show,
+      .for_addr = cmd.verb == &kAddrShow,
       .inet6_dump = addr && g.family == AF_INET6 && cmd.filter().dev.empty(),  // -6 itself, not "to"
       .family = links_only ? AF_UNSPEC : cmd.family};
   // ip prints no link part (header, JSON link keys, brief columns) under a label filter.
@@ -530,5 +566,14 @@ NlResult<void> flush_addresses(Runner& r, const IpCommand& cmd) {
     });
   });
 }
+
+const Verb* const kAddressVerbs[] = {&kAddrAdd, &kAddrReplace, &kAddrChange,
+                                     &kAddrDel, &kAddrShow,    &kAddrFlush};
+const IpObject kAddressObject{
+    .name = {"address"},
+    .parse = [](Cursor& c, IpCommand&& cmd,
+                const Globals& g) { return parse_address(c, std::move(cmd), g.family); },
+    .verbs = kAddressVerbs,
+    .usage = [] { return kAddressUsage; }};
 
 }  // namespace brisk::ipcli

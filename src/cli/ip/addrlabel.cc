@@ -4,19 +4,55 @@
 // per label, the kernel's defaults too).
 #include <cstdint>
 
+#include "cli/ip/ip_errors.h"
 #include "cli/ip/names.h"
 #include "cli/ip/objects.h"
 #include "cli/ip/print_util.h"
 #include "cli/ip/runner.h"
+#include "cli/ip/verb_defs.h"
 
 namespace brisk::ipcli {
+
+// `brisk addrlabel help`: the grammar brisk accepts, in iproute2's notation.
+constexpr std::string_view kAddrlabelUsage =
+    R"(Usage: brisk addrlabel { add | del } prefix PREFIX [ dev DEV ] [ label LABEL ]
+       brisk addrlabel [ list | flush | help ]
+The table is IPv6's (the kernel keeps no other); flush empties it, defaults too.
+)";
+
+namespace {
+bool addrlabel_names_dev(const IpCommand& cmd) { return !cmd.addrlabel().dev.empty(); }
+
+// addrlabel looks its `dev` up as it parses, with words of its own.
+template <auto Method>
+constexpr Verb addrlabel_change(std::string_view name) {
+  Verb verb = device_change<Method, &netlink::AddrLabelSpec::dev>(name);
+  verb.resolves_while_parsing = addrlabel_names_dev;
+  verb.missing_device_words = "dev is invalid\n";
+  return verb;
+}
+}  // namespace
+
+const Verb kAddrlabelAdd = addrlabel_change<&netlink::Batch::add_addrlabel>("addrlabel add");
+const Verb kAddrlabelDel = addrlabel_change<&netlink::Batch::delete_addrlabel>("addrlabel del");
+// ip's do_cmd negates what these return: list's 1, flush's -1.
+const Verb kAddrlabelShow{.name = "addrlabel show",
+                          .run = show_addrlabels,
+                          .missing_device_words = "dev is invalid\n",
+                          .failed_status = kArgumentExit};
+const Verb kAddrlabelFlush{.name = "addrlabel flush",
+                           .run = flush_addrlabels,
+                           .missing_device_words = "dev is invalid\n",
+                           .dump_ended = "\nFlush terminated",
+                           .failed_status = 1};
+
 namespace {
 
 using netlink::NlResult;
 
 // ipaddrlabel_modify(): prefix, dev and label; any other word is skipped,
 // as ip skips it. Both prefix and label must be there.
-Parsed<IpCommand> parse_addrlabel_change(Cursor& c, IpCommand&& cmd, Verb verb, int family) {
+Parsed<IpCommand> parse_addrlabel_change(Cursor& c, IpCommand&& cmd, const Verb* verb, int family) {
   cmd.verb = verb;
   netlink::AddrLabelSpec& spec = cmd.addrlabel();
   bool labelled = false;
@@ -48,23 +84,23 @@ int table_family(const IpCommand& cmd) { return cmd.family == AF_UNSPEC ? AF_INE
 Parsed<IpCommand> parse_addrlabel(Cursor& c, IpCommand&& cmd, int family) {
   cmd.family = family;
   if (c.done()) {
-    cmd.verb = Verb::addrlabel_show;
+    cmd.verb = &kAddrlabelShow;
     return std::move(cmd);
   }
   std::string verb = c.next();
   if (matches(verb, "list") || matches(verb, "lst") || matches(verb, "show")) {
-    cmd.verb = Verb::addrlabel_show;
+    cmd.verb = &kAddrlabelShow;
     if (!c.done()) return refused("\"brisk addrlabel show\" does not take any arguments.", 1);
     return std::move(cmd);
   }
-  if (matches(verb, "add")) return parse_addrlabel_change(c, std::move(cmd), Verb::addrlabel_add, family);
-  if (matches(verb, "delete")) return parse_addrlabel_change(c, std::move(cmd), Verb::addrlabel_del, family);
+  if (matches(verb, "add")) return parse_addrlabel_change(c, std::move(cmd), &kAddrlabelAdd, family);
+  if (matches(verb, "delete")) return parse_addrlabel_change(c, std::move(cmd), &kAddrlabelDel, family);
   if (matches(verb, "flush")) {
-    cmd.verb = Verb::addrlabel_flush;
+    cmd.verb = &kAddrlabelFlush;
     if (!c.done()) return refused("\"brisk addrlabel flush\" does not allow extra arguments", 1);
     return std::move(cmd);
   }
-  if (matches(verb, "help")) return object_help(Object::addrlabel);
+  if (matches(verb, "help")) return object_help(kAddrlabelUsage);
   return unknown_command(verb, "addrlabel");
 }
 
@@ -102,7 +138,7 @@ NlResult<void> flush_addrlabels(Runner& r, const IpCommand& cmd) {
   auto c = BRISK_TRY(r.conn());
   // Whatever fails, the dump or a delete, ip reports as its flush ending.
   auto flush_failed = [](netlink::NetlinkError e) {
-    if (e.kernel) e.op = kAddrlabelFlush;
+    if (e.kernel) e.op = kAddrlabelFlushOp;
     return e;
   };
   auto listed = netlink::list_addrlabels(*c, table_family(cmd));
@@ -121,5 +157,13 @@ NlResult<void> flush_addrlabels(Runner& r, const IpCommand& cmd) {
     if (!result) return flush_failed(std::move(result).error());
   return {};
 }
+
+const Verb* const kAddrlabelVerbs[] = {&kAddrlabelAdd, &kAddrlabelDel, &kAddrlabelShow, &kAddrlabelFlush};
+const IpObject kAddrlabelObject{
+    .name = {"addrlabel"},
+    .parse = [](Cursor& c, IpCommand&& cmd,
+                const Globals& g) { return parse_addrlabel(c, std::move(cmd), g.family); },
+    .verbs = kAddrlabelVerbs,
+    .usage = [] { return kAddrlabelUsage; }};
 
 }  // namespace brisk::ipcli

@@ -1,5 +1,6 @@
 // cli/ip/batch_rules.h: which lines ip -batch treats apart, by what its
-// parser and its error paths do with them.
+// parser and its error paths do with them. The facts come from each
+// command's Verb (verb.h); these combine them.
 #pragma once
 
 #include <string>
@@ -9,17 +10,11 @@
 
 namespace brisk::ipcli {
 
-// Whether the command names a device ip looks up while parsing the line: a
-// master (link add|set ... master DEV), a vxlan's dev, a bridge port's
-// backup_port, a multipath route's nexthop dev or a `vrf NAME`.
+// Whether the command names something ip looks up while parsing the line:
+// a master (link add|set ... master DEV), a vxlan's dev, a bridge port's
+// backup_port, a multipath route's nexthop dev, a `vrf NAME`, a
+// `link-netns NAME` or a namespace to put a device in.
 bool names_device_ip_parses(const IpCommand& cmd);
-
-// route add, replace, change, prepend, append and del.
-bool is_route_change(Verb verb);
-
-// Changes that can neither make, rename, move nor remove a device: address,
-// route, rule, neighbour, fdb, nexthop and addrlabel changes.
-bool keeps_device_names(Verb verb);
 
 // The existing devices a change names, which ip resolves by name as it
 // parses the line (ll_name_to_index: an RTM_GETLINK on first use, which
@@ -33,18 +28,13 @@ std::vector<std::string> named_devices(const IpCommand& cmd);
 // name and its veth peer's (unless the peer is put in another namespace).
 std::vector<std::string> created_devices(const IpCommand& cmd);
 
-// Whether ip exits, batch or not, when the kernel refuses the command: ip
-// neigh's add, del, replace and change, and ntable change, exit(2) on a
-// failed rtnl_talk.
-bool exits_on_kernel_refusal(Verb verb);
-
 // Lines that may end even a -force batch: each goes out alone, after what
 // comes before it.
 bool may_end_batch(const IpCommand& cmd);
 
 // A change the runner needs nothing of but its verb until it is queued:
-// neither a link delete (whose names a run of deletes is planned from) nor
-// a line that may end the batch. A batch keeps only the text of these
+// neither a device delete (whose names a run of deletes is planned from)
+// nor a line that may end the batch. A batch keeps only the text of these
 // (BatchCommand).
 bool is_plain_change(const IpCommand& cmd);
 

@@ -7,137 +7,21 @@
 #include "cli/ip/objects.h"
 
 namespace brisk::ipcli {
-namespace {
-
-std::optional<Object> object_of(std::string_view word) {
-  // In ip's table order, so an abbreviation picks what ip picks ("n" is neigh).
-  if (matches(word, "address")) return Object::address;
-  if (matches(word, "addrlabel")) return Object::addrlabel;
-  if (matches(word, "maddress")) return Object::maddr;
-  if (matches(word, "route")) return Object::route;
-  if (matches(word, "rule")) return Object::rule;
-  if (matches(word, "neighbor") || matches(word, "neighbour")) return Object::neigh;
-  if (matches(word, "ntable") || matches(word, "ntbl")) return Object::ntable;
-  if (matches(word, "link")) return Object::link;
-  if (matches(word, "netns")) return Object::netns;
-  if (matches(word, "netconf")) return Object::netconf;
-  if (word == "fdb") return Object::fdb;
-  // ip's table has neigh ("n", "ne") and netns before nexthop ("nex"...).
-  if (word.size() > 2 && matches(word, "nexthop")) return Object::nexthop;
-  // ip's "t", "tu" and "tun" are its tunnel object, which brisk lacks.
-  if ((word.size() >= 4 && matches(word, "tuntap")) || (word.size() >= 2 && matches(word, "tap")))
-    return Object::tuntap;
-  if (word.size() >= 2 && matches(word, "token")) return Object::token;
-  // "m" is maddress, which comes first in ip's table.
-  if (word.size() > 1 && matches(word, "monitor")) return Object::monitor;
-  return std::nullopt;
-}
-
-}  // namespace
-
-bool IpCommand::mutates() const {
-  switch (verb) {
-    case Verb::link_show:
-    case Verb::addr_show:
-    case Verb::route_show:
-    case Verb::route_flush:
-    case Verb::route_get:
-    case Verb::route_save:
-    case Verb::route_restore:
-    case Verb::route_showdump:
-    case Verb::rule_show:
-    case Verb::rule_flush:
-    case Verb::rule_save:
-    case Verb::rule_restore:
-    case Verb::neigh_show:
-    case Verb::neigh_flush:
-    case Verb::neigh_get:
-    case Verb::fdb_show:
-    case Verb::monitor:
-    case Verb::netns_add:
-    case Verb::netns_del:
-    case Verb::netns_list:
-    case Verb::netns_exec:
-    case Verb::netns_identify:
-    case Verb::netns_pids:
-    case Verb::netns_set:
-    case Verb::netns_attach:
-    case Verb::netns_list_id:
-    case Verb::netns_monitor:
-    case Verb::addr_flush:
-    case Verb::unparsed:
-    // /dev/net/tun, not rtnetlink: run one at a time, outside a batch.
-    case Verb::tuntap_add:
-    case Verb::tuntap_del:
-    case Verb::tuntap_show:
-    case Verb::nexthop_show:
-    case Verb::nexthop_flush:
-    case Verb::nexthop_bucket_show:
-    case Verb::addrlabel_show:
-    case Verb::addrlabel_flush:
-    // ioctls, after which ip exits: run alone, and the batch ends there.
-    case Verb::maddr_add:
-    case Verb::maddr_del:
-    case Verb::maddr_show:
-    case Verb::netconf_show:
-    // One device's setting, sent alone (as ip's RTM_SETLINK), outside a batch.
-    case Verb::token_show:
-    case Verb::token_set:
-    // Likewise one table's (RTM_SETNEIGHTBL), in its place in the batch.
-    case Verb::ntable_show:
-    case Verb::ntable_change:
-      return false;
-    default:
-      return true;
-  }
-}
+namespace {}  // namespace
 
 Parsed<IpCommand> parse_command(std::span<const std::string> args, const Globals& globals) {
   if (args.empty()) return usage("no object given, try \"brisk help\"");
-  auto object = object_of(args[0]);
-  // Words of ip's own objects that are not ip-only abbreviations of ours.
+  const IpObject* object = object_named(args[0]);
   if (!object)
     return fail(UsageError{.message = "Object \"" + args[0] + "\" is unknown, try \"brisk help\".",
                            .exact = true,
                            .exit_code = 1,
                            .line_failure = true});
-  if (args.size() >= 2 && matches(args[1], "help")) return object_help(*object);
+  if (args.size() >= 2 && matches(args[1], "help")) return object_help(object->usage());
   IpCommand cmd;
   cmd.family = globals.family;
   Cursor c(args.subspan(1));
-  switch (*object) {
-    case Object::link:
-      return parse_link(c, std::move(cmd));
-    case Object::address:
-      return parse_address(c, std::move(cmd), globals.family);
-    case Object::route:
-      return parse_route(c, std::move(cmd), globals.family);
-    case Object::rule:
-      return parse_rule(c, std::move(cmd), globals.family);
-    case Object::neigh:
-      return parse_neigh(c, std::move(cmd), globals.family);
-    case Object::netns:
-      return parse_netns(c, std::move(cmd), globals.all);
-    case Object::fdb:
-      return parse_fdb(c, std::move(cmd));
-    case Object::tuntap:
-      return parse_tuntap(c, std::move(cmd));
-    case Object::monitor:
-      return parse_monitor(c, std::move(cmd));
-    case Object::nexthop:
-      return parse_nexthop(c, std::move(cmd), globals.family);
-    case Object::addrlabel:
-      return parse_addrlabel(c, std::move(cmd), globals.family);
-    case Object::maddr:
-      return parse_maddr(c, std::move(cmd), globals.family);
-    case Object::netconf:
-      return parse_netconf(c, std::move(cmd));
-    case Object::token:
-      return parse_token(c, std::move(cmd));
-    case Object::ntable:
-      return parse_ntable(c, std::move(cmd), globals.family);
-  }
-  return usage("object \"" + args[0] + "\" is unknown");
+  return object->parse(c, std::move(cmd), globals);
 }
 
 namespace {
@@ -250,7 +134,7 @@ bool is_ip_invocation(std::string_view arg, bool alone) {
   // brisk's own help: "--help", and "-h" or "-help" alone (before an object
   // ip reads "-h" as -human, and "-help" prints its usage).
   if (arg == "--help" || arg == "-" || (alone && (arg == "-h" || arg == "-help"))) return false;
-  if (global_of(arg) != GlobalOption::none || object_of(arg).has_value()) return true;
+  if (global_of(arg) != GlobalOption::none || object_named(arg) != nullptr) return true;
   // Any other single-dash option is an unknown ip option, answered the ip
   // way (exit 255).
   return arg.size() > 1 && arg[0] == '-' && arg[1] != '-';

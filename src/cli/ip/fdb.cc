@@ -1,16 +1,30 @@
 // bridge fdb, as `brisk fdb`: add, delete and show.
 #include <linux/neighbour.h>
 
+#include "cli/ip/ip_errors.h"
 #include "cli/ip/names.h"
 #include "cli/ip/objects.h"
 #include "cli/ip/print_util.h"
+#include "cli/ip/runner.h"
+#include "cli/ip/verb_defs.h"
 
 namespace brisk::ipcli {
+
+// `brisk fdb help`: the grammar brisk accepts, in iproute2's notation.
+constexpr std::string_view kFdbUsage = R"(Usage: brisk fdb { add | del } LLADDR dev DEV [ self ] [ master ]
+                       [ static | dynamic | permanent ] [ vlan VID ] [ dst ADDR ]
+       brisk fdb show [ br BRIDGE ]
+)";
+
+const Verb kFdbAdd = device_change<&netlink::Batch::add_fdb, &netlink::FdbSpec::dev>("fdb add");
+const Verb kFdbDel = device_change<&netlink::Batch::delete_fdb, &netlink::FdbSpec::dev>("fdb del");
+const Verb kFdbShow{.name = "fdb show", .run = show_fdb};
+
 namespace {
 
 using netlink::NlResult;
 
-Parsed<IpCommand> parse_fdb_change(Cursor& c, IpCommand&& cmd, Verb verb) {
+Parsed<IpCommand> parse_fdb_change(Cursor& c, IpCommand&& cmd, const Verb* verb) {
   cmd.verb = verb;
   auto& spec = cmd.fdb();
   bool master = false, self = false;
@@ -51,10 +65,10 @@ Parsed<IpCommand> parse_fdb_change(Cursor& c, IpCommand&& cmd, Verb verb) {
 Parsed<IpCommand> parse_fdb(Cursor& c, IpCommand&& cmd) {
   if (c.done()) return usage("\"brisk fdb show\" needs \"br BRIDGE\"");
   std::string verb = c.next();
-  if (matches(verb, "add")) return parse_fdb_change(c, std::move(cmd), Verb::fdb_add);
-  if (matches(verb, "delete")) return parse_fdb_change(c, std::move(cmd), Verb::fdb_del);
+  if (matches(verb, "add")) return parse_fdb_change(c, std::move(cmd), &kFdbAdd);
+  if (matches(verb, "delete")) return parse_fdb_change(c, std::move(cmd), &kFdbDel);
   if (matches(verb, "show") || matches(verb, "list")) {
-    cmd.verb = Verb::fdb_show;
+    cmd.verb = &kFdbShow;
     while (!c.done()) {
       std::string key = c.next(), v;
       if (key != "br" && key != "brport" && key != "dev") return garbage("br", key);
@@ -100,5 +114,12 @@ NlResult<void> show_fdb(Runner& r, const IpCommand& cmd) {
   }
   return {};
 }
+
+const Verb* const kFdbVerbs[] = {&kFdbAdd, &kFdbDel, &kFdbShow};
+const IpObject kFdbObject{
+    .name = {"fdb", 3},
+    .parse = [](Cursor& c, IpCommand&& cmd, const Globals&) { return parse_fdb(c, std::move(cmd)); },
+    .verbs = kFdbVerbs,
+    .usage = [] { return kFdbUsage; }};
 
 }  // namespace brisk::ipcli

@@ -28,6 +28,7 @@
 #include "brisk/netlink/route.h"
 #include "brisk/netlink/rule.h"
 #include "brisk/result.h"
+#include "cli/ip/verb.h"
 
 namespace brisk::ipcli {
 
@@ -99,26 +100,7 @@ using NetnsSwitch = std::function<std::optional<std::string>(const std::string& 
 // Globals::netns for the caller to enter.
 Parsed<Invocation> parse_globals(std::span<const std::string> argv, const NetnsSwitch& enter = {});
 
-enum class Object {
-  link,
-  address,
-  route,
-  rule,
-  neigh,
-  ntable,
-  netns,
-  fdb,
-  tuntap,
-  monitor,
-  nexthop,
-  addrlabel,
-  maddr,
-  netconf,
-  token
-};
-
-// `brisk OBJECT help` and `brisk help`: the grammar brisk accepts (help.cc).
-std::string_view object_usage(Object object);
+// `brisk help`: the grammar brisk accepts (help.cc).
 std::string_view general_usage();
 // ip's usage text for bridge options, printed after an unknown one.
 std::string_view bridge_usage();
@@ -128,84 +110,6 @@ std::string_view bridge_usage();
 // or any other single-dash option (an unknown ip option). Not brisk's own
 // --help, nor "-h" or "-help" when `alone` (the only argument).
 bool is_ip_invocation(std::string_view arg, bool alone = false);
-
-enum class Verb {
-  link_add,
-  link_set,
-  link_del,
-  link_del_group,
-  link_show,
-  link_prop_add,
-  link_prop_del,
-  addr_add,
-  addr_del,
-  addr_replace,
-  addr_change,
-  addr_show,
-  addr_flush,
-  route_add,
-  route_del,
-  route_replace,
-  route_change,
-  route_prepend,
-  route_append,
-  route_show,
-  route_flush,
-  route_get,
-  route_save,
-  route_restore,
-  route_showdump,
-  rule_add,
-  rule_del,
-  rule_show,
-  rule_flush,
-  rule_save,
-  rule_restore,
-  neigh_add,
-  neigh_del,
-  neigh_replace,
-  neigh_change,
-  neigh_show,
-  neigh_flush,
-  neigh_get,
-  netns_add,
-  netns_del,
-  netns_list,
-  netns_exec,
-  netns_identify,
-  netns_pids,
-  netns_set,
-  netns_attach,
-  netns_list_id,
-  netns_monitor,
-  fdb_add,
-  fdb_del,
-  fdb_show,
-  tuntap_add,
-  tuntap_del,
-  tuntap_show,
-  nexthop_add,
-  nexthop_replace,
-  nexthop_del,
-  nexthop_show,
-  nexthop_flush,
-  nexthop_bucket_show,
-  addrlabel_add,
-  addrlabel_del,
-  addrlabel_show,
-  addrlabel_flush,
-  maddr_add,
-  maddr_del,
-  maddr_show,
-  netconf_show,
-  token_show,
-  token_set,
-  ntable_show,
-  ntable_change,
-  unparsed,  // a batch line ip sends and the kernel refuses (UsageError::kernel_refusal): it fails in its
-             // place
-  monitor,
-};
 
 // `route get`: the lookup, and what ip does around it.
 struct RouteGet {
@@ -358,7 +262,7 @@ struct IpCommand {
                             RestoreInput, netlink::NexthopObjectSpec, netlink::AddrLabelSpec, MaddrChange,
                             TokenChange, NtableChange>;
 
-  Verb verb = Verb::link_show;
+  const Verb* verb = nullptr;        // what it does (its object's module defines it)
   int line = 0;                      // batch line; 0 for a command line
   Spec spec{};                       // the verb's spec; see the accessors below
   std::string add_netns{};           // link add: the device made in this namespace (a name, or a PID)
@@ -377,9 +281,9 @@ struct IpCommand {
   std::string warning{};             // what ip prints to stderr as it reads the line
   int family = AF_UNSPEC;
   std::vector<std::string> exec_argv{};
-  std::optional<UsageError> parse_error{};  // unparsed: why
+  std::optional<UsageError> parse_error{};  // kRefusedLine: why
 
-  bool mutates() const;  // changes kernel state through the netlink engine
+  bool mutates() const { return verb && verb->mutates(); }  // a change, queued into the engine's batch
 
   ShowFilter& filter() { return filters.get(); }  // made on first use
   const ShowFilter& filter() const { return filters.get(); }
@@ -443,13 +347,13 @@ struct IpCommand {
 // no memory per line: a parsed command is ~750 bytes, and the first touch
 // of those pages cost the parse more than the parsing did.
 struct BatchCommand {
-  Verb verb = Verb::unparsed;
-  int line = 0;             // batch line; 0 for a command line
-  std::string_view text{};  // a plain change's text: its line(s), and what precedes them since the last
+  const Verb* verb = nullptr;  // the line's; set for a plain change
+  int line = 0;                // batch line; 0 for a command line
+  std::string_view text{};     // a plain change's text: its line(s), and what precedes them since the last
   std::unique_ptr<IpCommand> held{};  // every other command, whole; null for a plain change
 
   // What is not held is a plain change, or a line that did not parse.
-  bool mutates() const { return held ? held->mutates() : verb != Verb::unparsed; }
+  bool mutates() const { return held ? held->mutates() : verb && verb->mutates(); }
 };
 
 // Parses one command: args[0] is the object ("link", "a", ...).

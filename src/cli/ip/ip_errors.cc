@@ -13,35 +13,23 @@ namespace brisk::ipcli {
 
 using netlink::NetlinkError;
 
-namespace {
-
-bool verb_between(Verb verb, Verb first, Verb last) { return verb >= first && verb <= last; }
-
-}  // namespace
-
 // ip's text when `e` is a missing argument that ip looks up as it parses
 // the line: an argument error, which ends ip's batch. Which one it is, and
 // so ip's words, depends on the argument and on the command's object.
-std::optional<std::string> argument_error(const NetlinkError& e, Verb verb) {
+std::optional<std::string> argument_error(const NetlinkError& e, const Verb& verb) {
   if (e.code != ENODEV || e.missing == netlink::Argument::none) return std::nullopt;
   const std::string& name = e.missing_name;
   auto wrong = [&](const char* why) { return "Error: argument \"" + name + "\" is wrong: " + why; };
-  const bool nexthop = verb_between(verb, Verb::nexthop_add, Verb::nexthop_bucket_show);
-  const bool route = verb_between(verb, Verb::route_add, Verb::route_showdump);
   switch (e.missing) {
     case netlink::Argument::device:
-      // addrlabel, token and ntable show look their devices up as they parse, with words of their own.
-      if (verb_between(verb, Verb::addrlabel_add, Verb::addrlabel_flush) || verb == Verb::token_show ||
-          verb == Verb::token_set)
-        return wrong("dev is invalid\n");
-      if (verb == Verb::ntable_show) return wrong("\"DEV\" is invalid");
-      if (nexthop || verb == Verb::monitor) return wrong("Device does not exist\n");
+      // Objects that look their devices up as they parse, with words of their own.
+      if (verb.missing_device_words) return wrong(verb.missing_device_words);
       return std::nullopt;  // ip finds it missing when it runs: "Cannot find device"
     case netlink::Argument::master:
     case netlink::Argument::backup_port:
       return wrong("Device does not exist\n");
     case netlink::Argument::vrf:
-      return wrong(nexthop || route ? "Invalid VRF\n" : "Not a valid VRF name\n");
+      return wrong(verb.vrf_is_table ? "Invalid VRF\n" : "Not a valid VRF name\n");
     case netlink::Argument::netns:
       return wrong("Invalid \"netns\" value\n");
     case netlink::Argument::link_netns:
@@ -65,8 +53,8 @@ std::optional<std::string> missing_device(const NetlinkError& e) {
 }
 
 // A kernel refusal after which ip exit(2)s, batch or not (exits_on_kernel_refusal).
-bool ends_on_refusal(const NetlinkError& e, Verb verb) {
-  return e.kernel && !missing_device(e) && exits_on_kernel_refusal(verb);
+bool ends_on_refusal(const NetlinkError& e, const Verb& verb) {
+  return e.kernel && !missing_device(e) && verb.exits_on_kernel_refusal;
 }
 
 // ip netns's words for what failed on the file system: the namespace file
@@ -93,32 +81,19 @@ std::optional<std::string> netns_message(const NetlinkError& e) {
 
 // What ip says after the kernel refused a dump (at its start or part way):
 // the show's words, or its flush's.
-std::string dump_ended(const NetlinkError& e, Verb verb) {
-  if (!e.kernel || (!e.dump && e.op != kAddrlabelFlush)) return "";
-  switch (verb) {
-    case Verb::route_flush:
-    case Verb::neigh_flush:
-    case Verb::addr_flush:
-    case Verb::addrlabel_flush:
-      return "\nFlush terminated";
-    case Verb::nexthop_flush:
-      return "\nDump terminated. Failed to flush nexthops";
-    case Verb::rule_flush:
-      return "";
-    default:
-      return "\nDump terminated";
-  }
+std::string dump_ended(const NetlinkError& e, const Verb& verb) {
+  if (!e.kernel || (!e.dump && e.op != kAddrlabelFlushOp)) return "";
+  return verb.dump_ended;
 }
 
-int exit_status(const NetlinkError& e, Verb verb, bool in_batch) {
+int exit_status(const NetlinkError& e, const Verb& verb, bool in_batch) {
   // A failed batch line makes the batch 1, whatever failed.
   if (in_batch) return 1;
-  // Commands whose own return ip's do_cmd negates: nexthop flush of one id
-  // and addrlabel flush return -1, addrlabel list 1.
-  if (verb == Verb::nexthop_flush || verb == Verb::addrlabel_flush) return 1;
-  if (verb == Verb::addrlabel_show) return kArgumentExit;
-  if (verb == Verb::rule_show && e.dump) return kArgumentExit;  // its 1, negated
-  if (e.op == kFlushIncomplete) return kArgumentExit;           // the flush's 1, negated
+  // Commands whose own return ip's do_cmd negates (addrlabel list's 1,
+  // nexthop and addrlabel flush's -1), and rule show's 1 for a refused dump.
+  if (verb.failed_status) return verb.failed_status;
+  if (verb.refused_dump_is_argument_exit && e.dump) return kArgumentExit;
+  if (e.op == kFlushIncomplete) return kArgumentExit;  // the flush's 1, negated
   // ip's do_cmd negates the -2 of a failed rtnl_talk; a device it could not
   // find is its parser's exit(1).
   return e.kernel && !missing_device(e) ? 2 : 1;

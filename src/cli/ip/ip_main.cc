@@ -82,7 +82,7 @@ int ip_main(int argc, char** argv) {
       if (next_error != parsed->errors.end() && next_error->first == k) {
         UsageError* error = &(next_error++)->second;
         if (error->kernel_refusal) {
-          cmds[k].held = std::make_unique<IpCommand>(IpCommand{.verb = Verb::unparsed, .line = error->line});
+          cmds[k].held = std::make_unique<IpCommand>(IpCommand{.verb = &kRefusedLine, .line = error->line});
           cmds[k].held->parse_error = std::move(*error);
           continue;
         }
@@ -90,9 +90,7 @@ int ip_main(int argc, char** argv) {
         if (!errors.back().line_failure || !g.force) break;  // ip reads no further
         continue;
       }
-      bool reads_on = cmds[k].verb == Verb::rule_restore || cmds[k].verb == Verb::route_restore ||
-                      cmds[k].verb == Verb::route_showdump;
-      if (!reads_on) continue;
+      if (!cmds[k].verb || !cmds[k].verb->reads_rest_of_batch) continue;
       // The rest is its input (ip's stdin), no line of the batch.
       cmds[k].held->restore_input() = {.from_batch = true, .text = text->substr(parsed->ends[k])};
       cmds.resize(k + 1);
@@ -102,20 +100,10 @@ int ip_main(int argc, char** argv) {
   } else {
     auto cmd = parse_command(inv->args, g);
     if (!cmd) return usage_exit(cmd.error(), "");
-    if (cmd->verb == Verb::netns_exec && !cmd->every_netns) {
-      // Like ip: the CLI becomes the program, with no fork.
-      if (auto entered = enter_netns_for_exec(cmd->name); !entered) {
-        std::fprintf(stderr, "%s\n", runtime_message(entered.error()).c_str());
-        return 1;
-      }
-      std::vector<char*> exec_argv;
-      for (auto& a : cmd->exec_argv) exec_argv.push_back(a.data());
-      exec_argv.push_back(nullptr);
-      ::execvp(exec_argv[0], exec_argv.data());
-      std::fprintf(stderr, "exec of \"%s\" failed: %s\n", exec_argv[0], std::strerror(errno));
-      return 1;
-    }
-    Verb verb = cmd->verb;
+    // A command ip runs in its own process (netns exec): this one becomes it.
+    if (cmd->verb->replace_process)
+      if (auto failed = cmd->verb->replace_process(*cmd)) return *failed;
+    const Verb* verb = cmd->verb;
     cmds.push_back(BatchCommand{.verb = verb, .held = std::make_unique<IpCommand>(std::move(*cmd))});
   }
   Runner runner(g, source, /*own_process=*/true);

@@ -7,6 +7,7 @@
 #include <climits>
 
 #include "cli/ip/link_print.h"
+#include "cli/ip/link_verbs.h"
 #include "cli/ip/names.h"
 #include "cli/ip/objects.h"
 
@@ -80,7 +81,7 @@ Parsed<bool> parse_new_link_setting(const std::string& key, Cursor& c, netlink::
     TRY_SET(common.txqueuelen, c.number<uint32_t>("txqueuelen"));  // ip names it so, whichever word was used
   } else if (matches(key, "master")) {
     TRY_SET(common.master, c.device(key));
-  } else if (is(key, "vrf")) {  // a master that must be a VRF (Runner::check_vrfs)
+  } else if (is(key, "vrf")) {  // a master that must be a VRF (link_verbs.cc)
     TRY_SET(common.master, c.device(key));
     vrfs.push_back(common.master);
   } else if (matches(key, "nomaster")) {
@@ -971,7 +972,7 @@ Parsed<bool> parse_tuning(const std::string& key, Cursor& c, netlink::LinkTuning
 }
 
 Parsed<IpCommand> parse_link_add(Cursor& c, IpCommand&& cmd) {
-  cmd.verb = Verb::link_add;
+  cmd.verb = &kLinkAdd;
   auto& spec = cmd.link_add();
   std::string lower, type;
   NewLinkName name;
@@ -1006,7 +1007,7 @@ Parsed<IpCommand> parse_link_add(Cursor& c, IpCommand&& cmd) {
 }
 
 Parsed<IpCommand> parse_link_set(Cursor& c, IpCommand&& cmd) {
-  cmd.verb = Verb::link_set;
+  cmd.verb = &kLinkSet;
   auto& spec = cmd.link_set();
   bool changed = false;
   while (!c.done()) {
@@ -1024,7 +1025,7 @@ Parsed<IpCommand> parse_link_set(Cursor& c, IpCommand&& cmd) {
       TRY_SET(spec.address, c.read(key, set_ll_address));
     } else if (is(key, "master")) {
       TRY_SET(spec.master, c.device(key));
-    } else if (is(key, "vrf")) {  // a master that must be a VRF (Runner::check_vrfs)
+    } else if (is(key, "vrf")) {  // a master that must be a VRF (link_verbs.cc)
       TRY_SET(spec.master, c.device(key));
       cmd.vrfs.push_back(*spec.master);
     } else if (is(key, "nomaster")) {
@@ -1071,14 +1072,14 @@ Parsed<IpCommand> parse_link_set(Cursor& c, IpCommand&& cmd) {
 }
 
 Parsed<IpCommand> parse_link_del(Cursor& c, IpCommand&& cmd) {
-  cmd.verb = Verb::link_del;
+  cmd.verb = &kLinkDel;
   while (!c.done()) {
     std::string key = c.next(), v;
     if (is(key, "dev")) {
       TRY_SET(cmd.name, c.sole_device(key, cmd.name));
     } else if (is(key, "group")) {
       TRY_SET(cmd.group, c.read(key, group_value));
-      cmd.verb = Verb::link_del_group;
+      cmd.verb = &kLinkDelGroup;
     } else if (is(key, "type")) {
       TRY_SET(v, c.value(key));  // ip accepts and ignores the type on delete
     } else if (cmd.name.empty()) {
@@ -1087,9 +1088,9 @@ Parsed<IpCommand> parse_link_del(Cursor& c, IpCommand&& cmd) {
       return garbage("dev", key);
     }
   }
-  if (cmd.verb == Verb::link_del_group && !cmd.name.empty())
+  if (cmd.verb == &kLinkDelGroup && !cmd.name.empty())
     return usage("\"group\" and a device name are exclusive");
-  if (cmd.verb == Verb::link_del && cmd.name.empty())
+  if (cmd.verb == &kLinkDel && cmd.name.empty())
     return usage("not enough information: \"dev\" argument is required");
   return cmd;
 }
@@ -1120,7 +1121,7 @@ Parsed<bool> link_selector(const std::string& key, Cursor& c, IpCommand& cmd) {
 namespace {
 
 Parsed<IpCommand> parse_link_show(Cursor& c, IpCommand&& cmd) {
-  cmd.verb = Verb::link_show;
+  cmd.verb = &kLinkShow;
   while (!c.done()) {
     std::string key = c.next(), v;
     bool selector = false;
@@ -1143,14 +1144,14 @@ Parsed<IpCommand> parse_link_show(Cursor& c, IpCommand&& cmd) {
 
 // `link property add|del [dev] DEV [altname NAME]...`, as ip's iplink_prop.
 Parsed<IpCommand> parse_link_property(Cursor& c, IpCommand&& cmd) {
-  if (c.done()) return object_help(Object::link);
+  if (c.done()) return object_help(link_usage());
   std::string action = c.next();
   if (matches(action, "add"))
-    cmd.verb = Verb::link_prop_add;
+    cmd.verb = &kLinkPropAdd;
   else if (matches(action, "del"))
-    cmd.verb = Verb::link_prop_del;
+    cmd.verb = &kLinkPropDel;
   else if (action == "help")
-    return object_help(Object::link);
+    return object_help(link_usage());
   else
     return fail(UsageError{.message = "Operator required", .exact = true});
   auto& change = cmd.altnames();
@@ -1161,7 +1162,7 @@ Parsed<IpCommand> parse_link_property(Cursor& c, IpCommand&& cmd) {
       if (!netlink::validate_altname(v, "altname")) return invarg("not a valid altname", v);
       change.altnames.push_back(std::move(v));
     } else if (matches(key, "help")) {
-      return object_help(Object::link);
+      return object_help(link_usage());
     } else {
       if (is(key, "dev")) TRY_SET(key, c.value(key));
       if (!change.name.empty()) return garbage("dev", key);
@@ -1192,5 +1193,13 @@ Parsed<IpCommand> parse_link(Cursor& c, IpCommand&& cmd) {
   if (matches(verb, "property")) return parse_link_property(c, std::move(cmd));
   return unknown_command(verb, "link");
 }
+
+const Verb* const kLinkVerbs[] = {&kLinkAdd,  &kLinkSet,     &kLinkDel,    &kLinkDelGroup,
+                                  &kLinkShow, &kLinkPropAdd, &kLinkPropDel};
+const IpObject kLinkObject{
+    .name = {"link"},
+    .parse = [](Cursor& c, IpCommand&& cmd, const Globals&) { return parse_link(c, std::move(cmd)); },
+    .verbs = kLinkVerbs,
+    .usage = link_usage};
 
 }  // namespace brisk::ipcli

@@ -13,11 +13,38 @@
 #include <sstream>
 
 #include "brisk/netlink/multicast.h"
+#include "cli/ip/ip_errors.h"
 #include "cli/ip/objects.h"
 #include "cli/ip/print_util.h"
 #include "cli/ip/runner.h"
+#include "cli/ip/verb_defs.h"
 
 namespace brisk::ipcli {
+
+// `brisk maddress help`: the grammar brisk accepts, in iproute2's notation.
+constexpr std::string_view kMaddrUsage = R"(Usage: brisk maddr [ add | del ] MULTIADDR dev STRING
+       brisk maddr show [ dev STRING ]
+add and del end a batch, as they end ip: the lines after them are not run.
+)";
+
+namespace {
+
+// ip exits after the ioctl, 0 or 1, whatever follows in a batch.
+int change_maddr_and_exit(Runner& r, const IpCommand& cmd, int) {
+  auto changed = change_maddr(r, cmd);
+  if (changed) return 0;
+  const netlink::NetlinkError& e = changed.error();
+  // The ioctl's refusal, as ip's perror("ioctl"); brisk's own check otherwise.
+  r.error_line(e.detail.empty() ? std::string("ioctl: ") + std::strerror(e.code) : runtime_message(e));
+  return 1;
+}
+
+}  // namespace
+
+const Verb kMaddrAdd{.name = "maddr add", .run_to_exit = change_maddr_and_exit};
+const Verb kMaddrDel{.name = "maddr del", .run_to_exit = change_maddr_and_exit};
+const Verb kMaddrShow{.name = "maddr show", .run = show_maddrs};
+
 namespace {
 
 using netlink::NlResult;
@@ -50,7 +77,7 @@ Parsed<std::vector<uint8_t>> lladdr_bytes(const std::string& text) {
 }
 
 // multiaddr_modify(): `dev NAME` and the address, optionally after "address".
-Parsed<IpCommand> parse_maddr_change(Cursor& c, IpCommand&& cmd, Verb verb) {
+Parsed<IpCommand> parse_maddr_change(Cursor& c, IpCommand&& cmd, const Verb* verb) {
   cmd.verb = verb;
   MaddrChange& change = cmd.maddr();
   change.address.assign(6, 0);  // what ip's zeroed ifreq sends when no address is named
@@ -67,7 +94,7 @@ Parsed<IpCommand> parse_maddr_change(Cursor& c, IpCommand&& cmd, Verb verb) {
       continue;
     }
     if (matches(word, "address")) TRY_SET(word, c.value(word));
-    if (matches(word, "help")) return object_help(Object::maddr);
+    if (matches(word, "help")) return object_help(kMaddrUsage);
     if (named && change.address[0]) return duplicate("address", word);
     std::vector<uint8_t> bytes;
     TRY_SET(bytes, lladdr_bytes(word));
@@ -82,14 +109,14 @@ Parsed<IpCommand> parse_maddr_change(Cursor& c, IpCommand&& cmd, Verb verb) {
 
 // multiaddr_list(): the device, with or without "dev" before it, once.
 Parsed<IpCommand> parse_maddr_show(Cursor& c, IpCommand&& cmd) {
-  cmd.verb = Verb::maddr_show;
+  cmd.verb = &kMaddrShow;
   std::string& dev = cmd.filter().dev;
   while (!c.done()) {
     std::string word = c.next();
     if (is(word, "dev"))
       TRY_SET(word, c.value(word));
     else if (matches(word, "help"))
-      return object_help(Object::maddr);
+      return object_help(kMaddrUsage);
     if (!dev.empty()) return garbage("dev", word);
     dev = word;
   }
@@ -181,19 +208,19 @@ Parsed<IpCommand> parse_maddr(Cursor& c, IpCommand&& cmd, int family) {
   cmd.family = family;
   if (c.done()) return parse_maddr_show(c, std::move(cmd));
   std::string verb = c.next();
-  if (matches(verb, "add")) return parse_maddr_change(c, std::move(cmd), Verb::maddr_add);
-  if (matches(verb, "delete")) return parse_maddr_change(c, std::move(cmd), Verb::maddr_del);
+  if (matches(verb, "add")) return parse_maddr_change(c, std::move(cmd), &kMaddrAdd);
+  if (matches(verb, "delete")) return parse_maddr_change(c, std::move(cmd), &kMaddrDel);
   if (matches(verb, "list") || matches(verb, "show") || matches(verb, "lst"))
     return parse_maddr_show(c, std::move(cmd));
-  if (matches(verb, "help")) return object_help(Object::maddr);
+  if (matches(verb, "help")) return object_help(kMaddrUsage);
   return unknown_command(verb, "maddr");
 }
 
 NlResult<void> change_maddr(Runner& r, const IpCommand& cmd) {
   auto c = BRISK_TRY(r.conn());
   const MaddrChange& change = cmd.maddr();
-  return cmd.verb == Verb::maddr_add ? netlink::add_link_multicast(*c, change.dev, change.address)
-                                     : netlink::delete_link_multicast(*c, change.dev, change.address);
+  return cmd.verb == &kMaddrAdd ? netlink::add_link_multicast(*c, change.dev, change.address)
+                                : netlink::delete_link_multicast(*c, change.dev, change.address);
 }
 
 NlResult<void> show_maddrs(Runner& r, const IpCommand& cmd) {
@@ -249,5 +276,13 @@ NlResult<void> show_maddrs(Runner& r, const IpCommand& cmd) {
   if (!r.globals().json) r.out() += text;
   return {};
 }
+
+const Verb* const kMaddrVerbs[] = {&kMaddrAdd, &kMaddrDel, &kMaddrShow};
+const IpObject kMaddrObject{
+    .name = {"maddress"},
+    .parse = [](Cursor& c, IpCommand&& cmd,
+                const Globals& g) { return parse_maddr(c, std::move(cmd), g.family); },
+    .verbs = kMaddrVerbs,
+    .usage = [] { return kMaddrUsage; }};
 
 }  // namespace brisk::ipcli

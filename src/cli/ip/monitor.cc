@@ -20,15 +20,33 @@
 
 #include "brisk/netlink/attributes.h"
 #include "brisk/netlink/netns.h"
+#include "cli/ip/ip_errors.h"
 #include "cli/ip/link_print.h"
 #include "cli/ip/monitor_raw.h"
 #include "cli/ip/nsid_print.h"
 #include "cli/ip/object_print.h"
 #include "cli/ip/objects.h"
 #include "cli/ip/print_util.h"
+#include "cli/ip/runner.h"
 #include "cli/ip/until_stopped.h"
+#include "cli/ip/verb_defs.h"
 
 namespace brisk::ipcli {
+
+// `brisk monitor help`: the grammar brisk accepts, in iproute2's notation.
+constexpr std::string_view kMonitorUsage = R"(Usage: brisk monitor [ all | OBJECTS ] [ label ] [ dev DEVICE ]
+OBJECTS := { link | address | route | mroute | prefix | neigh | netconf |
+             rule | nsid | nexthop | stats }
+Global options: -t[imestamp] (a "Timestamp:" line per event), -ts[hort] (a
+[YYYY-MM-DDTHH:MM:SS.uuuuuu] prefix), -4 | -6 (the events of one family),
+-o[neline], -d[etails], -s[tatistics], -n[etns] NAME.
+)";
+
+const Verb kMonitor{.name = "monitor",
+                    .run = run_monitor,
+                    .looks_up_devices = true,
+                    .missing_device_words = "Device does not exist\n"};
+
 namespace {
 
 using netlink::MonitorEvent;
@@ -243,7 +261,7 @@ class EventPrinter {
 }  // namespace
 
 Parsed<IpCommand> parse_monitor(Cursor& c, IpCommand&& cmd) {
-  cmd.verb = Verb::monitor;
+  cmd.verb = &kMonitor;
   auto& spec = cmd.monitor();
   while (!c.done()) {
     std::string word = c.next();
@@ -276,7 +294,7 @@ Parsed<IpCommand> parse_monitor(Cursor& c, IpCommand&& cmd) {
     else if (word == "all")
       spec.label = true;  // every object, labelled
     else if (matches(word, "help"))
-      return object_help(Object::monitor);
+      return object_help(kMonitorUsage);
     else if (word == "dev")
       TRY_SET(spec.dev, c.link_name(word));
     else
@@ -329,5 +347,12 @@ NlResult<void> run_monitor(Runner& r, const IpCommand& cmd) {
     return {};
   });
 }
+
+const Verb* const kMonitorVerbs[] = {&kMonitor};
+const IpObject kMonitorObject{
+    .name = {"monitor", 2},
+    .parse = [](Cursor& c, IpCommand&& cmd, const Globals&) { return parse_monitor(c, std::move(cmd)); },
+    .verbs = kMonitorVerbs,
+    .usage = [] { return kMonitorUsage; }};
 
 }  // namespace brisk::ipcli

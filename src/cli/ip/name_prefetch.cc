@@ -21,7 +21,7 @@ constexpr std::size_t kMinLines = 512;
 bool worth_prefetching(std::span<const BatchCommand> run) {
   if (run.size() < kMinLines) return false;
   return std::all_of(run.begin(), run.end(),
-                     [](const BatchCommand& c) { return !c.held && keeps_device_names(c.verb); });
+                     [](const BatchCommand& c) { return !c.held && c.verb->keeps_device_names; });
 }
 
 std::optional<std::string> named_device(std::string_view text) {

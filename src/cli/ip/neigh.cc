@@ -3,13 +3,50 @@
 #include <unistd.h>
 
 #include "cli/ip/flush_rounds.h"
+#include "cli/ip/ip_errors.h"
 #include "cli/ip/names.h"
 #include "cli/ip/object_print.h"
 #include "cli/ip/objects.h"
 #include "cli/ip/print_style.h"
 #include "cli/ip/print_util.h"
+#include "cli/ip/runner.h"
+#include "cli/ip/verb_defs.h"
 
 namespace brisk::ipcli {
+
+// `brisk neighbor help`: the grammar brisk accepts, in iproute2's notation.
+constexpr std::string_view kNeighUsage = R"(Usage: brisk neigh { add | del | change | replace }
+                 { ADDR [ lladdr { LLADDR | null } ] [ nud STATE ] | proxy ADDR }
+                 dev DEV [ router ] [ use ] [ managed ] [ extern_learn ]
+                 [ protocol PROTO ]
+       brisk neigh show [ proxy ] [ dev DEV ] [ [ to ] PREFIX ] [ nud { STATE | all } ]...
+                 [ master DEV | vrf NAME | nomaster ] [ protocol { PROTO | all } ] [ unused ]
+       brisk neigh flush SELECTOR...    (show's selectors, at least one)
+       brisk neigh get { [ to ] ADDR dev DEV | proxy ADDR [ dev DEV ] }
+STATE := { delay | failed | incomplete | noarp | none |
+           permanent | probe | reachable | stale | NUMBER }
+)";
+
+namespace {
+template <auto Method>
+constexpr Verb neigh_change(std::string_view name) {
+  Verb verb = device_change<Method, &netlink::NeighbourSpec::dev>(name);
+  verb.exits_on_kernel_refusal = true;  // ip neigh exit(2)s when the kernel refuses it, batch or not
+  return verb;
+}
+}  // namespace
+
+const Verb kNeighAdd = neigh_change<&netlink::Batch::add_neighbour>("neigh add");
+const Verb kNeighReplace = neigh_change<&netlink::Batch::replace_neighbour>("neigh replace");
+const Verb kNeighChange = neigh_change<&netlink::Batch::change_neighbour>("neigh change");
+const Verb kNeighDel = neigh_change<&netlink::Batch::delete_neighbour>("neigh del");
+const Verb kNeighShow{.name = "neigh show", .run = show_neighbours, .looks_up_devices = true};
+const Verb kNeighFlush{.name = "neigh flush",
+                       .run = flush_neighbours,
+                       .looks_up_devices = true,
+                       .dump_ended = "\nFlush terminated"};
+const Verb kNeighGet{.name = "neigh get", .run = get_neighbour};
+
 namespace {
 
 using netlink::NlResult;
@@ -34,7 +71,7 @@ std::optional<uint16_t> nud_state(const std::string& text) {
   return uint16_t(*n);
 }
 
-Parsed<IpCommand> parse_neigh_change(Cursor& c, IpCommand&& cmd, Verb verb, int family) {
+Parsed<IpCommand> parse_neigh_change(Cursor& c, IpCommand&& cmd, const Verb* verb, int family) {
   cmd.verb = verb;
   auto& spec = cmd.neigh();
   bool have_lladdr = false;
@@ -101,7 +138,7 @@ Parsed<std::optional<netlink::IpPrefix>> show_prefix(const std::string& text, in
 
 // ip's do_show_or_flush(): its keywords in its order, a prefix for any other word.
 Parsed<IpCommand> parse_neigh_show(Cursor& c, IpCommand&& cmd) {
-  cmd.verb = Verb::neigh_show;
+  cmd.verb = &kNeighShow;
   while (!c.done()) {
     std::string key = c.next(), v;
     if (is(key, "dev")) {
@@ -138,7 +175,7 @@ Parsed<IpCommand> parse_neigh_show(Cursor& c, IpCommand&& cmd) {
 
 // ip's ipneigh_get(): `get [to] ADDR dev DEV` or `get proxy ADDR [dev DEV]`.
 Parsed<IpCommand> parse_neigh_get(Cursor& c, IpCommand&& cmd, int family) {
-  cmd.verb = Verb::neigh_get;
+  cmd.verb = &kNeighGet;
   auto& spec = cmd.neigh();
   bool have_dev = false;
   while (!c.done()) {
@@ -149,14 +186,14 @@ Parsed<IpCommand> parse_neigh_get(Cursor& c, IpCommand&& cmd, int family) {
       have_dev = true;
     } else if (matches(key, "proxy")) {
       TRY_SET(v, c.value(key));
-      if (matches(v, "help")) return object_help(Object::neigh);
+      if (matches(v, "help")) return object_help(kNeighUsage);
       if (!spec.address.empty()) return duplicate("address", v);
       TRY_SET(spec.address, ip_address("proxy", v, family));
       spec.flags = NTF_PROXY;
       have_dev = true;  // the proxy entry for every device, without one
     } else {
       if (is(key, "to")) TRY_SET(key, c.value(key));
-      if (matches(key, "help")) return object_help(Object::neigh);
+      if (matches(key, "help")) return object_help(kNeighUsage);
       if (!spec.address.empty()) return garbage("to", key);
       TRY_SET(spec.address, ip_address("to", key, family));
     }
@@ -170,18 +207,18 @@ Parsed<IpCommand> parse_neigh_get(Cursor& c, IpCommand&& cmd, int family) {
 Parsed<IpCommand> parse_neigh(Cursor& c, IpCommand&& cmd, int family) {
   if (c.done()) return parse_neigh_show(c, std::move(cmd));
   std::string verb = c.next();
-  if (matches(verb, "add")) return parse_neigh_change(c, std::move(cmd), Verb::neigh_add, family);
+  if (matches(verb, "add")) return parse_neigh_change(c, std::move(cmd), &kNeighAdd, family);
   if (matches(verb, "change") || verb == "chg")
-    return parse_neigh_change(c, std::move(cmd), Verb::neigh_change, family);
-  if (matches(verb, "replace")) return parse_neigh_change(c, std::move(cmd), Verb::neigh_replace, family);
-  if (matches(verb, "delete")) return parse_neigh_change(c, std::move(cmd), Verb::neigh_del, family);
+    return parse_neigh_change(c, std::move(cmd), &kNeighChange, family);
+  if (matches(verb, "replace")) return parse_neigh_change(c, std::move(cmd), &kNeighReplace, family);
+  if (matches(verb, "delete")) return parse_neigh_change(c, std::move(cmd), &kNeighDel, family);
   if (matches(verb, "get")) return parse_neigh_get(c, std::move(cmd), family);
   if (matches(verb, "show") || matches(verb, "list") || matches(verb, "lst"))
     return parse_neigh_show(c, std::move(cmd));
   if (matches(verb, "flush")) {
     if (c.done()) return refused("Flush requires arguments.");
     auto flush = parse_neigh_show(c, std::move(cmd));
-    if (flush) flush->verb = Verb::neigh_flush;
+    if (flush) flush->verb = &kNeighFlush;
     return flush;
   }
   return unknown_command(verb, "neigh");
@@ -343,5 +380,15 @@ NlResult<void> get_neighbour(Runner& r, const IpCommand& cmd) {
   print_neighbour(r, n, named, n.ifindex != 0);
   return {};
 }
+
+const Verb* const kNeighVerbs[] = {&kNeighAdd,  &kNeighReplace, &kNeighChange, &kNeighDel,
+                                   &kNeighShow, &kNeighFlush,   &kNeighGet};
+const IpObject kNeighObject{
+    .name = {"neighbor"},
+    .alias = {"neighbour"},
+    .parse = [](Cursor& c, IpCommand&& cmd,
+                const Globals& g) { return parse_neigh(c, std::move(cmd), g.family); },
+    .verbs = kNeighVerbs,
+    .usage = [] { return kNeighUsage; }};
 
 }  // namespace brisk::ipcli

@@ -5,19 +5,30 @@
 #include <linux/netconf.h>
 
 #include "brisk/netlink/link.h"
+#include "cli/ip/ip_errors.h"
 #include "cli/ip/object_print.h"
 #include "cli/ip/objects.h"
 #include "cli/ip/print_util.h"
+#include "cli/ip/runner.h"
+#include "cli/ip/verb_defs.h"
 
 namespace brisk::ipcli {
+
+// `brisk netconf help`: the grammar brisk accepts, in iproute2's notation.
+constexpr std::string_view kNetconfUsage = R"(Usage: brisk netconf show [ dev DEV ]
+Each family's settings of every device (or DEV's), then of all and of default
+(what new devices get). -4 or -6 shows one family's.
+)";
+
+const Verb kNetconfShow{.name = "netconf show", .run = show_netconf};
 
 using netlink::NlResult;
 
 Parsed<IpCommand> parse_netconf(Cursor& c, IpCommand&& cmd) {
-  cmd.verb = Verb::netconf_show;
+  cmd.verb = &kNetconfShow;
   if (c.done()) return std::move(cmd);
   std::string verb = c.next();
-  if (matches(verb, "help")) return object_help(Object::netconf);
+  if (matches(verb, "help")) return object_help(kNetconfUsage);
   if (!matches(verb, "show") && !matches(verb, "lst") && !matches(verb, "list"))
     return unknown_command(verb, "netconf");
   // As ip: `dev DEV`, the last one given; any other word is passed over.
@@ -100,5 +111,12 @@ NlResult<void> show_netconf(Runner& r, const IpCommand& cmd) {
   }
   return {};
 }
+
+const Verb* const kNetconfVerbs[] = {&kNetconfShow};
+const IpObject kNetconfObject{
+    .name = {"netconf"},
+    .parse = [](Cursor& c, IpCommand&& cmd, const Globals&) { return parse_netconf(c, std::move(cmd)); },
+    .verbs = kNetconfVerbs,
+    .usage = [] { return kNetconfUsage; }};
 
 }  // namespace brisk::ipcli

@@ -14,13 +14,65 @@
 #include <cstring>
 
 #include "brisk/spawn.h"
+#include "cli/ip/ip_errors.h"
 #include "cli/ip/names.h"
 #include "cli/ip/nsid_print.h"
 #include "cli/ip/objects.h"
 #include "cli/ip/runner.h"
 #include "cli/ip/until_stopped.h"
+#include "cli/ip/verb_defs.h"
 
 namespace brisk::ipcli {
+
+// `brisk netns help`: the grammar brisk accepts, in iproute2's notation.
+constexpr std::string_view kNetnsUsage = R"(Usage: brisk netns list
+       brisk netns add NAME
+       brisk [ -all ] netns del NAME
+       brisk [ -all ] netns exec NAME COMMAND...
+       brisk netns attach NAME PID
+       brisk netns set NAME { NSID | auto }
+       brisk netns identify [ PID ]
+       brisk netns pids NAME
+       brisk netns monitor
+       brisk netns list-id [ target-nsid NSID ] [ nsid NSID ]
+Namespaces are bind mounts under /run/netns, shared with ip netns.
+monitor prints "add NAME" and "delete NAME" as names come and go there, until
+SIGINT or SIGTERM. list-id shows the ids given here to other namespaces (or,
+with target-nsid, by the namespace with that id here), by their names.
+exec enters the namespace, a /sys of its own and /etc/netns/NAME files over /etc,
+then runs COMMAND with no shell.
+)";
+
+namespace {
+
+// ip exit(1)s when the kernel refuses list-id's dump, after closing its JSON array.
+std::optional<int> list_id_failed(Runner& r, const IpCommand& cmd, const netlink::NetlinkError& e) {
+  if (cmd.nsid || !e.kernel) return std::nullopt;
+  r.dump_json();
+  r.error_line(runtime_message(e) + dump_ended(e, *cmd.verb));
+  return 1;
+}
+
+// Like ip: the CLI becomes the program, with no fork.
+std::optional<int> exec_here(const IpCommand& cmd) {
+  if (cmd.every_netns) return std::nullopt;  // -all: a child per namespace
+  if (auto entered = enter_netns_for_exec(cmd.name); !entered) {
+    std::fprintf(stderr, "%s\n", runtime_message(entered.error()).c_str());
+    return 1;
+  }
+  std::vector<char*> exec_argv;
+  for (const auto& a : cmd.exec_argv) exec_argv.push_back(const_cast<char*>(a.c_str()));
+  exec_argv.push_back(nullptr);
+  ::execvp(exec_argv[0], exec_argv.data());
+  std::fprintf(stderr, "exec of \"%s\" failed: %s\n", exec_argv[0], std::strerror(errno));
+  return 1;
+}
+
+}  // namespace
+
+// Defined at the end, beside what each runs.
+extern const Verb kNetnsAdd, kNetnsDel, kNetnsList, kNetnsExec, kNetnsIdentify, kNetnsPids, kNetnsSet,
+    kNetnsAttach, kNetnsListId, kNetnsMonitor;
 
 using netlink::NetlinkError;
 using netlink::NlResult;
@@ -37,11 +89,11 @@ namespace {
 // list-id [target-nsid N] [nsid N], each once; as ip, any other word is
 // the usage, and a negative id's text names the word after it.
 Parsed<IpCommand> parse_list_id(Cursor& c, IpCommand&& cmd) {
-  cmd.verb = Verb::netns_list_id;
+  cmd.verb = &kNetnsListId;
   while (!c.done()) {
     std::string key = c.next();
     bool target = key == "target-nsid";
-    if (!target && key != "nsid") return object_help(Object::netns);
+    if (!target && key != "nsid") return object_help(kNetnsUsage);
     std::optional<int>& id = target ? cmd.target_nsid : cmd.nsid;
     if (id) return duplicate(key, key);
     std::string text;
@@ -57,7 +109,7 @@ Parsed<IpCommand> parse_list_id(Cursor& c, IpCommand&& cmd) {
 }  // namespace
 
 Parsed<IpCommand> parse_netns(Cursor& c, IpCommand&& cmd, bool all) {
-  cmd.verb = Verb::netns_list;
+  cmd.verb = &kNetnsList;
   if (c.done()) return cmd;
   std::string verb = c.next();
   // As ip: the word after the verb must be a valid name, whatever the verb
@@ -66,7 +118,7 @@ Parsed<IpCommand> parse_netns(Cursor& c, IpCommand&& cmd, bool all) {
   if (matches(verb, "list") || matches(verb, "show") || matches(verb, "lst")) return cmd;  // ip reads no more
   if (matches(verb, "list-id")) return parse_list_id(c, std::move(cmd));
   if (matches(verb, "monitor")) {
-    cmd.verb = Verb::netns_monitor;  // ip reads no more
+    cmd.verb = &kNetnsMonitor;  // ip reads no more
     return cmd;
   }
   // ip's own checks of these fail the line (status 1), not the command line.
@@ -76,7 +128,7 @@ Parsed<IpCommand> parse_netns(Cursor& c, IpCommand&& cmd, bool all) {
     return rest;
   };
   if (matches(verb, "identify")) {
-    cmd.verb = Verb::netns_identify;
+    cmd.verb = &kNetnsIdentify;
     auto rest = args();
     if (rest.size() > 1) return refused("extra arguments specified");
     if (!rest.empty()) {
@@ -89,7 +141,7 @@ Parsed<IpCommand> parse_netns(Cursor& c, IpCommand&& cmd, bool all) {
     return cmd;
   }
   if (matches(verb, "pids")) {
-    cmd.verb = Verb::netns_pids;
+    cmd.verb = &kNetnsPids;
     auto rest = args();
     if (rest.empty()) return refused("No netns name specified");
     if (rest.size() > 1) return refused("extra arguments specified");
@@ -97,7 +149,7 @@ Parsed<IpCommand> parse_netns(Cursor& c, IpCommand&& cmd, bool all) {
     return cmd;
   }
   if (matches(verb, "set")) {
-    cmd.verb = Verb::netns_set;
+    cmd.verb = &kNetnsSet;
     auto rest = args();
     if (rest.empty()) return refused("No netns name specified");
     if (rest.size() < 2) return refused("No nsid specified");
@@ -111,7 +163,7 @@ Parsed<IpCommand> parse_netns(Cursor& c, IpCommand&& cmd, bool all) {
     return cmd;
   }
   if (matches(verb, "attach")) {
-    cmd.verb = Verb::netns_attach;
+    cmd.verb = &kNetnsAttach;
     auto rest = args();
     if (rest.size() < 2) return refused("No netns name and PID specified");
     cmd.name = rest[0];
@@ -121,20 +173,20 @@ Parsed<IpCommand> parse_netns(Cursor& c, IpCommand&& cmd, bool all) {
     return cmd;
   }
   if (matches(verb, "add"))
-    cmd.verb = Verb::netns_add;
+    cmd.verb = &kNetnsAdd;
   else if (matches(verb, "delete"))
-    cmd.verb = Verb::netns_del;
+    cmd.verb = &kNetnsDel;
   else if (matches(verb, "exec"))
-    cmd.verb = Verb::netns_exec;
+    cmd.verb = &kNetnsExec;
   else
     return unknown_command(verb, "netns");
   // -all: exec and delete go through every named namespace (ip's netns_foreach).
-  cmd.every_netns = all && cmd.verb != Verb::netns_add;
+  cmd.every_netns = all && cmd.verb != &kNetnsAdd;
   if (!cmd.every_netns) {
     if (c.done()) return refused("No netns name specified");
     TRY_SET(cmd.name, netns_name(c.next()));
   }
-  if (cmd.verb == Verb::netns_exec) {
+  if (cmd.verb == &kNetnsExec) {
     while (!c.done()) cmd.exec_argv.push_back(c.next());
     if (cmd.exec_argv.empty()) return refused("No command specified");
   } else if (!c.done()) {
@@ -262,78 +314,101 @@ NlResult<void> watch_netns_dir(Runner& r) {
 
 }  // namespace
 
-NlResult<void> run_netns(Runner& r, const IpCommand& cmd) {
-  const Globals& g = r.globals();
-  switch (cmd.verb) {
-    case Verb::netns_add:
-      r.forget_netns_ids();  // a later line may name it
-      return netlink::create_netns(cmd.name, {.on_calling_thread = r.own_process()});
-    case Verb::netns_del:
-      r.forget_netns_ids();
-      if (cmd.every_netns) return delete_every_netns(r);
-      return netlink::delete_netns(cmd.name);
-    case Verb::netns_list: {
-      r.use_json();
-      auto c = BRISK_TRY(r.conn());
-      r.netns_by_id();  // ip's netns_map_init(), first: it prints what the kernel refuses too
-      for (const auto& name : BRISK_TRY(netlink::list_netns(netlink::NetnsOrder::directory))) {
-        // Like ip: "(id: N)" for a namespace that has an id here, each name asked.
-        std::optional<int> id = named_netns_id(*c, name);
-        if (g.json) {
-          Json j{{"name", name}};
-          if (id) j["id"] = *id;
-          r.emit(std::move(j));
-        } else {
-          r.out() += name + (id ? " (id: " + std::to_string(*id) + ")" : "") + "\n";
-        }
-      }
-      return {};
+namespace {
+
+NlResult<void> run_netns_add(Runner& r, const IpCommand& cmd) {
+  r.forget_netns_ids();  // a later line may name it
+  return netlink::create_netns(cmd.name, {.on_calling_thread = r.own_process()});
+}
+
+NlResult<void> run_netns_del(Runner& r, const IpCommand& cmd) {
+  r.forget_netns_ids();
+  if (cmd.every_netns) return delete_every_netns(r);
+  return netlink::delete_netns(cmd.name);
+}
+
+NlResult<void> run_netns_list(Runner& r, const IpCommand&) {
+  r.use_json();
+  auto c = BRISK_TRY(r.conn());
+  r.netns_by_id();  // ip's netns_map_init(), first: it prints what the kernel refuses too
+  for (const auto& name : BRISK_TRY(netlink::list_netns(netlink::NetnsOrder::directory))) {
+    // Like ip: "(id: N)" for a namespace that has an id here, each name asked.
+    std::optional<int> id = named_netns_id(*c, name);
+    if (r.globals().json) {
+      Json j{{"name", name}};
+      if (id) j["id"] = *id;
+      r.emit(std::move(j));
+    } else {
+      r.out() += name + (id ? " (id: " + std::to_string(*id) + ")" : "") + "\n";
     }
-    case Verb::netns_list_id:
-      return list_ids(r, cmd);
-    case Verb::netns_monitor:
-      return watch_netns_dir(r);
-    case Verb::netns_exec: {
-      if (!cmd.every_netns) return exec_in_netns(r, cmd.name, cmd.exec_argv);
-      // As ip -all: each namespace under a "netns: NAME" heading, whatever
-      // the program's status there.
-      for (const auto& name : BRISK_TRY(netlink::list_netns(netlink::NetnsOrder::directory))) {
-        r.out() += "\nnetns: " + name + "\n";
-        auto ran = exec_in_netns(r, name, cmd.exec_argv);
-        if (!ran && ran.error().code != 0) return ran;  // the program could not be started
-      }
-      return {};
-    }
-    case Verb::netns_identify: {
-      // ip reads /proc/self after -n moved it: that namespace, then.
-      auto fd = cmd.pid    ? netlink::open_netns_pid(cmd.pid)
-                : !g.netns ? netlink::open_netns_path("/proc/self/ns/net")
-                           : netlink::open_netns(*g.netns);
-      if (!fd) return NetlinkError{.code = fd.error().code, .op = kNetnsOpen};
-      auto names = BRISK_TRY(netlink::netns_names_of(fd->get()));
-      r.out() += (names.empty() ? std::string() : names.back()) + "\n";  // ip keeps the last it reads
-      return {};
-    }
-    case Verb::netns_pids: {
-      auto fd = netlink::open_netns(cmd.name);
-      if (!fd) return NetlinkError{.code = fd.error().code, .op = kNetnsOpen};
-      for (pid_t pid : BRISK_TRY(netlink::netns_pids(fd->get()))) r.out() += std::to_string(pid) + "\n";
-      return {};
-    }
-    case Verb::netns_set: {
-      auto fd = netlink::open_netns(cmd.name);
-      if (!fd) return NetlinkError{.code = fd.error().code, .op = kNetnsOpen, .object = cmd.name};
-      auto c = BRISK_TRY(r.conn());
-      r.forget_netns_ids();
-      return netlink::set_netns_id(*c, fd->get(), cmd.nsid);
-    }
-    case Verb::netns_attach:
-      r.forget_netns_ids();
-      return netlink::attach_netns(cmd.name, cmd.pid);
-    default:
-      break;
   }
   return {};
 }
+
+NlResult<void> run_netns_exec(Runner& r, const IpCommand& cmd) {
+  if (!cmd.every_netns) return exec_in_netns(r, cmd.name, cmd.exec_argv);
+  // As ip -all: each namespace under a "netns: NAME" heading, whatever
+  // the program's status there.
+  for (const auto& name : BRISK_TRY(netlink::list_netns(netlink::NetnsOrder::directory))) {
+    r.out() += "\nnetns: " + name + "\n";
+    auto ran = exec_in_netns(r, name, cmd.exec_argv);
+    if (!ran && ran.error().code != 0) return ran;  // the program could not be started
+  }
+  return {};
+}
+
+NlResult<void> run_netns_identify(Runner& r, const IpCommand& cmd) {
+  const Globals& g = r.globals();
+  // ip reads /proc/self after -n moved it: that namespace, then.
+  auto fd = cmd.pid    ? netlink::open_netns_pid(cmd.pid)
+            : !g.netns ? netlink::open_netns_path("/proc/self/ns/net")
+                       : netlink::open_netns(*g.netns);
+  if (!fd) return NetlinkError{.code = fd.error().code, .op = kNetnsOpen};
+  auto names = BRISK_TRY(netlink::netns_names_of(fd->get()));
+  r.out() += (names.empty() ? std::string() : names.back()) + "\n";  // ip keeps the last it reads
+  return {};
+}
+
+NlResult<void> run_netns_pids(Runner& r, const IpCommand& cmd) {
+  auto fd = netlink::open_netns(cmd.name);
+  if (!fd) return NetlinkError{.code = fd.error().code, .op = kNetnsOpen};
+  for (pid_t pid : BRISK_TRY(netlink::netns_pids(fd->get()))) r.out() += std::to_string(pid) + "\n";
+  return {};
+}
+
+NlResult<void> run_netns_set(Runner& r, const IpCommand& cmd) {
+  auto fd = netlink::open_netns(cmd.name);
+  if (!fd) return NetlinkError{.code = fd.error().code, .op = kNetnsOpen, .object = cmd.name};
+  auto c = BRISK_TRY(r.conn());
+  r.forget_netns_ids();
+  return netlink::set_netns_id(*c, fd->get(), cmd.nsid);
+}
+
+NlResult<void> run_netns_attach(Runner& r, const IpCommand& cmd) {
+  r.forget_netns_ids();
+  return netlink::attach_netns(cmd.name, cmd.pid);
+}
+
+}  // namespace
+
+const Verb kNetnsAdd{.name = "netns add", .run = run_netns_add};
+const Verb kNetnsDel{.name = "netns del", .run = run_netns_del};
+const Verb kNetnsList{.name = "netns list", .run = run_netns_list};
+const Verb kNetnsExec{.name = "netns exec", .run = run_netns_exec, .replace_process = exec_here};
+const Verb kNetnsIdentify{.name = "netns identify", .run = run_netns_identify};
+const Verb kNetnsPids{.name = "netns pids", .run = run_netns_pids};
+const Verb kNetnsSet{.name = "netns set", .run = run_netns_set};
+const Verb kNetnsAttach{.name = "netns attach", .run = run_netns_attach};
+const Verb kNetnsListId{.name = "netns list id", .run = list_ids, .failure_exit = list_id_failed};
+const Verb kNetnsMonitor{.name = "netns monitor",
+                         .run = [](Runner& r, const IpCommand&) { return watch_netns_dir(r); }};
+
+const Verb* const kNetnsVerbs[] = {&kNetnsAdd,  &kNetnsDel, &kNetnsList,   &kNetnsExec,   &kNetnsIdentify,
+                                   &kNetnsPids, &kNetnsSet, &kNetnsAttach, &kNetnsListId, &kNetnsMonitor};
+const IpObject kNetnsObject{.name = {"netns"},
+                            .parse = [](Cursor& c, IpCommand&& cmd,
+                                        const Globals& g) { return parse_netns(c, std::move(cmd), g.all); },
+                            .verbs = kNetnsVerbs,
+                            .usage = [] { return kNetnsUsage; }};
 
 }  // namespace brisk::ipcli

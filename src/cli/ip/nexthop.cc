@@ -17,8 +17,72 @@
 #include "cli/ip/print_util.h"
 #include "cli/ip/route_encap.h"
 #include "cli/ip/runner.h"
+#include "cli/ip/verb_defs.h"
 
 namespace brisk::ipcli {
+
+// `brisk nexthop help`: the grammar brisk accepts, in iproute2's notation.
+constexpr std::string_view kNexthopUsage = R"(Usage: brisk nexthop { list | flush } [ protocol ID ] SELECTOR
+       brisk nexthop { add | replace } id ID NH [ protocol ID ]
+       brisk nexthop { get | del } id ID
+       brisk nexthop bucket list BUCKET_SELECTOR
+       brisk nexthop bucket get id ID index INDEX
+SELECTOR := [ id ID ] [ dev DEV ] [ vrf NAME ] [ master DEV ]
+            [ groups ] [ fdb ]
+BUCKET_SELECTOR := SELECTOR | [ nhid ID ]
+NH := { blackhole | [ via [ inet | inet6 ] ADDRESS ] [ dev DEV ] [ onlink ]
+        [ encap ENCAP (as for routes: brisk route help) ] |
+        group GROUP [ fdb ] [ type TYPE [ TYPE_ARGS ] ] }
+GROUP := [ <id[,weight]>/<id[,weight]>/... ]
+TYPE := { mpath | resilient }
+TYPE_ARGS := [ RESILIENT_ARGS ]
+RESILIENT_ARGS := [ buckets BUCKETS ] [ idle_timer IDLE ]
+                  [ unbalanced_timer UNBALANCED ]
+Routes name a nexthop by id: brisk route add PREFIX nhid ID.
+)";
+
+namespace {
+template <netlink::NexthopWrite Write>
+netlink::NlResult<std::size_t> queue_nexthop(Runner&, netlink::Batch& batch, IpCommand& cmd) {
+  return batch.put_nexthop(std::move(cmd.nexthop()), Write);
+}
+bool nexthop_names_dev(const IpCommand& cmd) { return !cmd.nexthop().dev.empty(); }
+
+// nexthop looks its devices up as it parses; a `vrf` picks a table.
+template <netlink::NexthopWrite Write>
+constexpr Verb nexthop_change(std::string_view name) {
+  return {.name = name,
+          .queue = queue_nexthop<Write>,
+          .named_devices = spec_device<&netlink::NexthopObjectSpec::dev>,
+          .resolves_while_parsing = nexthop_names_dev,
+          .keeps_device_names = true,
+          .missing_device_words = "Device does not exist\n",
+          .vrf_is_table = true};
+}
+}  // namespace
+
+const Verb kNexthopAdd = nexthop_change<netlink::NexthopWrite::add>("nexthop add");
+const Verb kNexthopReplace = nexthop_change<netlink::NexthopWrite::replace>("nexthop replace");
+const Verb kNexthopDel = nexthop_change<netlink::NexthopWrite::del>("nexthop del");
+const Verb kNexthopShow{.name = "nexthop show",
+                        .run = show_nexthops,
+                        .looks_up_devices = true,
+                        .missing_device_words = "Device does not exist\n",
+                        .vrf_is_table = true};
+// ip's do_cmd negates a flush's -1.
+const Verb kNexthopFlush{.name = "nexthop flush",
+                         .run = flush_nexthops,
+                         .looks_up_devices = true,
+                         .missing_device_words = "Device does not exist\n",
+                         .vrf_is_table = true,
+                         .dump_ended = "\nDump terminated. Failed to flush nexthops",
+                         .failed_status = 1};
+const Verb kNexthopBucketShow{.name = "nexthop bucket show",
+                              .run = show_nexthop_buckets,
+                              .looks_up_devices = true,
+                              .missing_device_words = "Device does not exist\n",
+                              .vrf_is_table = true};
+
 namespace {
 
 using netlink::NetlinkError;
@@ -107,7 +171,7 @@ Parsed<bool> group_type(Cursor& c, const std::string& key, NexthopObjectSpec& sp
 // ipnh_modify(): add, replace and del read the same words (the kernel
 // refuses what a delete may not carry). The family is the -4/-6 one until
 // a device or blackhole makes it inet, or a gateway its own.
-Parsed<IpCommand> parse_nexthop_change(Cursor& c, IpCommand&& cmd, Verb verb, int family) {
+Parsed<IpCommand> parse_nexthop_change(Cursor& c, IpCommand&& cmd, const Verb* verb, int family) {
   cmd.verb = verb;
   NexthopObjectSpec& spec = cmd.nexthop();
   spec.family = family;
@@ -145,7 +209,7 @@ Parsed<IpCommand> parse_nexthop_change(Cursor& c, IpCommand&& cmd, Verb verb, in
     } else if (is(key, "encap")) {
       TRY_SET(spec.encap, parse_route_encap(c));
     } else if (is(key, "help")) {
-      return object_help(Object::nexthop);
+      return object_help(kNexthopUsage);
     } else {
       return invarg("", key);
     }
@@ -167,7 +231,7 @@ Parsed<bool> device_selector(const std::string& key, Cursor& c, ShowFilter& f) {
 
 // ipnh_list_flush(): the selectors; `id N` ends them, and the command is
 // then a get (show) or a delete (flush) of that one object.
-Parsed<IpCommand> parse_nexthop_show(Cursor& c, IpCommand&& cmd, Verb verb, int family) {
+Parsed<IpCommand> parse_nexthop_show(Cursor& c, IpCommand&& cmd, const Verb* verb, int family) {
   cmd.verb = verb;
   cmd.family = family;
   ShowFilter& f = cmd.filter();
@@ -188,7 +252,7 @@ Parsed<IpCommand> parse_nexthop_show(Cursor& c, IpCommand&& cmd, Verb verb, int 
     } else if (matches(key, "fdb")) {
       f.nexthop_fdb = true;
     } else if (matches(key, "help")) {
-      return object_help(Object::nexthop);
+      return object_help(kNexthopUsage);
     } else {
       return invarg("", key);
     }
@@ -198,19 +262,19 @@ Parsed<IpCommand> parse_nexthop_show(Cursor& c, IpCommand&& cmd, Verb verb, int 
 
 // ipnh_get(): `get id N`, and nothing else.
 Parsed<IpCommand> parse_nexthop_get(Cursor& c, IpCommand&& cmd) {
-  cmd.verb = Verb::nexthop_show;
+  cmd.verb = &kNexthopShow;
   while (!c.done()) {
     std::string key = c.next();
-    if (!is(key, "id")) return object_help(Object::nexthop);
+    if (!is(key, "id")) return object_help(kNexthopUsage);
     TRY_SET(cmd.nexthop().id, c.read(key, id_value));
   }
-  if (!cmd.nexthop().id.value_or(0)) return object_help(Object::nexthop);
+  if (!cmd.nexthop().id.value_or(0)) return object_help(kNexthopUsage);
   return std::move(cmd);
 }
 
 // ipnh_bucket_list(): dev, master, vrf, id and nhid.
 Parsed<IpCommand> parse_bucket_list(Cursor& c, IpCommand&& cmd) {
-  cmd.verb = Verb::nexthop_bucket_show;
+  cmd.verb = &kNexthopBucketShow;
   ShowFilter& f = cmd.filter();
   while (!c.done()) {
     std::string key = c.next();
@@ -223,7 +287,7 @@ Parsed<IpCommand> parse_bucket_list(Cursor& c, IpCommand&& cmd) {
     } else if (is(key, "nhid")) {
       TRY_SET(f.nexthop_bucket_nhid, c.read(key, id_value));
     } else if (matches(key, "help")) {
-      return object_help(Object::nexthop);
+      return object_help(kNexthopUsage);
     } else {
       return invarg("", key);
     }
@@ -233,7 +297,7 @@ Parsed<IpCommand> parse_bucket_list(Cursor& c, IpCommand&& cmd) {
 
 // ipnh_bucket_get(): `id ID index N`, both, and nothing else.
 Parsed<IpCommand> parse_bucket_get(Cursor& c, IpCommand&& cmd) {
-  cmd.verb = Verb::nexthop_bucket_show;
+  cmd.verb = &kNexthopBucketShow;
   while (!c.done()) {
     std::string key = c.next();
     if (is(key, "id")) {
@@ -245,11 +309,10 @@ Parsed<IpCommand> parse_bucket_get(Cursor& c, IpCommand&& cmd) {
         return static_cast<uint16_t>(*value);
       }));
     } else {
-      return object_help(Object::nexthop);
+      return object_help(kNexthopUsage);
     }
   }
-  if (!cmd.nexthop().id.value_or(0) || !cmd.filter().nexthop_bucket_index)
-    return object_help(Object::nexthop);
+  if (!cmd.nexthop().id.value_or(0) || !cmd.filter().nexthop_bucket_index) return object_help(kNexthopUsage);
   return std::move(cmd);
 }
 
@@ -260,7 +323,7 @@ Parsed<IpCommand> parse_bucket(Cursor& c, IpCommand&& cmd) {
   if (matches(verb, "list") || matches(verb, "show") || matches(verb, "lst"))
     return parse_bucket_list(c, std::move(cmd));
   if (matches(verb, "get")) return parse_bucket_get(c, std::move(cmd));
-  if (matches(verb, "help")) return object_help(Object::nexthop);
+  if (matches(verb, "help")) return object_help(kNexthopUsage);
   return unknown_command(verb, "nexthop");
 }
 
@@ -269,7 +332,7 @@ Parsed<IpCommand> parse_bucket(Cursor& c, IpCommand&& cmd) {
 NlResult<netlink::NexthopFilter> dump_filter(netlink::Connection& c, const IpCommand& cmd, bool groups) {
   const ShowFilter& f = cmd.filter();
   netlink::NexthopFilter filter{.family = cmd.family, .groups = groups, .fdb = f.nexthop_fdb};
-  const char* op = cmd.verb == Verb::nexthop_flush ? "nexthop flush" : "nexthop show";
+  const char* op = cmd.verb == &kNexthopFlush ? "nexthop flush" : "nexthop show";
   auto index_of = [&](const std::string& name, netlink::Argument role) -> NlResult<int> {
     auto index = netlink::resolve_link(c, name);
     if (!index && index.error().code == ENODEV) return netlink::missing_argument(op, "", role, name);
@@ -383,17 +446,17 @@ std::string nexthop_record(const netlink::NexthopEntry& nh, const NexthopView& v
 namespace brisk::ipcli {
 
 Parsed<IpCommand> parse_nexthop(Cursor& c, IpCommand&& cmd, int family) {
-  if (c.done()) return parse_nexthop_show(c, std::move(cmd), Verb::nexthop_show, family);
+  if (c.done()) return parse_nexthop_show(c, std::move(cmd), &kNexthopShow, family);
   std::string verb = c.next();
-  if (matches(verb, "add")) return parse_nexthop_change(c, std::move(cmd), Verb::nexthop_add, family);
-  if (matches(verb, "replace")) return parse_nexthop_change(c, std::move(cmd), Verb::nexthop_replace, family);
-  if (matches(verb, "delete")) return parse_nexthop_change(c, std::move(cmd), Verb::nexthop_del, family);
+  if (matches(verb, "add")) return parse_nexthop_change(c, std::move(cmd), &kNexthopAdd, family);
+  if (matches(verb, "replace")) return parse_nexthop_change(c, std::move(cmd), &kNexthopReplace, family);
+  if (matches(verb, "delete")) return parse_nexthop_change(c, std::move(cmd), &kNexthopDel, family);
   if (matches(verb, "list") || matches(verb, "show") || matches(verb, "lst"))
-    return parse_nexthop_show(c, std::move(cmd), Verb::nexthop_show, family);
+    return parse_nexthop_show(c, std::move(cmd), &kNexthopShow, family);
   if (matches(verb, "get")) return parse_nexthop_get(c, std::move(cmd));
-  if (matches(verb, "flush")) return parse_nexthop_show(c, std::move(cmd), Verb::nexthop_flush, family);
+  if (matches(verb, "flush")) return parse_nexthop_show(c, std::move(cmd), &kNexthopFlush, family);
   if (matches(verb, "bucket")) return parse_bucket(c, std::move(cmd));
-  if (matches(verb, "help")) return object_help(Object::nexthop);
+  if (matches(verb, "help")) return object_help(kNexthopUsage);
   return unknown_command(verb, "nexthop");
 }
 
@@ -482,5 +545,14 @@ NlResult<void> flush_nexthops(Runner& r, const IpCommand& cmd) {
       flushed ? "Flushed " + std::to_string(flushed) + " nexthops\n" : std::string("Nothing to flush\n");
   return {};
 }
+
+const Verb* const kNexthopVerbs[] = {&kNexthopAdd,  &kNexthopReplace, &kNexthopDel,
+                                     &kNexthopShow, &kNexthopFlush,   &kNexthopBucketShow};
+const IpObject kNexthopObject{
+    .name = {"nexthop", 3},
+    .parse = [](Cursor& c, IpCommand&& cmd,
+                const Globals& g) { return parse_nexthop(c, std::move(cmd), g.family); },
+    .verbs = kNexthopVerbs,
+    .usage = [] { return kNexthopUsage; }};
 
 }  // namespace brisk::ipcli

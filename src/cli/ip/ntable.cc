@@ -9,12 +9,37 @@
 #include "brisk/netlink/link.h"
 #include "brisk/netlink/neigh_table.h"
 #include "cli/ip/detail_printer.h"
+#include "cli/ip/ip_errors.h"
 #include "cli/ip/names.h"
 #include "cli/ip/objects.h"
 #include "cli/ip/print_style.h"
 #include "cli/ip/print_util.h"
+#include "cli/ip/runner.h"
+#include "cli/ip/verb_defs.h"
 
 namespace brisk::ipcli {
+
+// `brisk ntable help`: the grammar brisk accepts, in iproute2's notation.
+constexpr std::string_view kNtableUsage = R"(Usage: brisk ntable change name NAME [ dev DEV ]
+        [ thresh1 VAL ] [ thresh2 VAL ] [ thresh3 VAL ] [ gc_int MSEC ]
+        [ PARMS ]
+       brisk ntable show [ dev DEV | none ] [ name NAME ]
+PARMS := [ base_reachable MSEC ] [ retrans MSEC ] [ gc_stale MSEC ]
+         [ delay_probe MSEC ] [ queue LEN ]
+         [ app_probes VAL ] [ ucast_probes VAL ] [ mcast_probes VAL ]
+         [ anycast_delay MSEC ] [ proxy_delay MSEC ] [ proxy_queue LEN ]
+         [ locktime MSEC ]
+NAME is arp_cache (IPv4) or ndisc_cache (IPv6). The thresholds and gc_int are
+the table's; PARMS are its defaults, or DEV's own. -s adds each table's config
+and counters; dev none shows the tables without their devices.
+)";
+
+const Verb kNtableShow{.name = "ntable show",
+                       .run = show_ntables,
+                       .looks_up_devices = true,
+                       .missing_device_words = "\"DEV\" is invalid"};
+// Sent alone, in its place in the batch (RTM_SETNEIGHTBL); ip exit(2)s when the kernel refuses it.
+const Verb kNtableChange{.name = "ntable change", .run = change_ntable, .exits_on_kernel_refusal = true};
 
 using netlink::NlResult;
 
@@ -51,7 +76,7 @@ Parsed<T> ntable_value(Cursor& c, const std::string& key) {
 // ipntable_modify(): `name` once, thresholds, gc_int, `dev`, and the
 // parameters; any other word is ip's "unknown".
 Parsed<IpCommand> parse_ntable_change(Cursor& c, IpCommand&& cmd, int family) {
-  cmd.verb = Verb::ntable_change;
+  cmd.verb = &kNtableChange;
   NtableChange& ntable = cmd.ntable();
   netlink::NeighTableChange& t = ntable.change;
   t.family = family;
@@ -218,7 +243,7 @@ NlResult<int> ntable_device(netlink::Connection& conn, const std::string& dev, b
 }  // namespace
 
 Parsed<IpCommand> parse_ntable(Cursor& c, IpCommand&& cmd, int family) {
-  cmd.verb = Verb::ntable_show;
+  cmd.verb = &kNtableShow;
   if (c.done()) return std::move(cmd);
   std::string verb = c.next();
   if (matches(verb, "change") || matches(verb, "chg")) return parse_ntable_change(c, std::move(cmd), family);
@@ -235,7 +260,7 @@ Parsed<IpCommand> parse_ntable(Cursor& c, IpCommand&& cmd, int family) {
     }
     return std::move(cmd);
   }
-  if (matches(verb, "help")) return object_help(Object::ntable);
+  if (matches(verb, "help")) return object_help(kNtableUsage);
   return unknown_command(verb, "ntable");
 }
 
@@ -269,5 +294,14 @@ NlResult<void> change_ntable(Runner& r, const IpCommand& cmd) {
   if (!cmd.ntable().dev.empty()) change.ifindex = BRISK_TRY(ntable_device(*c, cmd.ntable().dev, false));
   return netlink::change_neigh_table(*c, change);
 }
+
+const Verb* const kNtableVerbs[] = {&kNtableShow, &kNtableChange};
+const IpObject kNtableObject{
+    .name = {"ntable"},
+    .alias = {"ntbl"},
+    .parse = [](Cursor& c, IpCommand&& cmd,
+                const Globals& g) { return parse_ntable(c, std::move(cmd), g.family); },
+    .verbs = kNtableVerbs,
+    .usage = [] { return kNtableUsage; }};
 
 }  // namespace brisk::ipcli

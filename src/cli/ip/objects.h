@@ -1,37 +1,56 @@
-// cli/ip/objects.h: each ip object's parser, one file per object as
-// iproute2 splits ip/ (link.cc, address.cc, route.cc, neigh.cc, fdb.cc,
-// rule.cc, netns.cc, tuntap.cc, monitor.cc, nexthop.cc,
-// addrlabel.cc, maddr.cc). A parser gets the words after the object and the command with
-// its family already set.
+// cli/ip/objects.h: the ip objects, one module each as iproute2 splits ip/
+// (link.cc, address.cc, route.cc, neigh.cc, ...). A module holds its
+// object's parser, its verbs (verb.h: how each runs and what a batch may do
+// with it), its printers and its help, and is listed once in ip's table
+// (object_table.cc), which is all the dispatcher knows of it.
 #pragma once
+
+#include <span>
 
 #include "cli/ip/parse_util.h"
 
 namespace brisk::ipcli {
 
-Parsed<IpCommand> parse_link(Cursor& c, IpCommand&& cmd);
+// A word ip takes for the object: any prefix of `word` at least `shortest`
+// long (ip's matches(), with the length its table order leaves free).
+struct ObjectWord {
+  std::string_view word{};
+  std::size_t shortest = 1;
+};
+
+struct IpObject {
+  ObjectWord name{};   // "address"
+  ObjectWord alias{};  // another spelling ip takes ("neighbour"); empty: none
+  // The words after the object, into a command (its family already set):
+  // points the command at one of the object's verbs, or is a usage error.
+  Parsed<IpCommand> (*parse)(Cursor& c, IpCommand&& cmd, const Globals& g) = nullptr;
+  std::span<const Verb* const> verbs{};   // every verb its parser may point a command at
+  std::string_view (*usage)() = nullptr;  // `brisk OBJECT help`
+
+  bool is_named(std::string_view word) const;
+};
+
+// The objects in ip's table order, so that an abbreviation picks what
+// ip's picks ("n" is neigh): object_table.cc.
+std::span<const IpObject* const> ip_objects();
+const IpObject* object_named(std::string_view word);
+// The verb of that name ("route add") among every object's; null if none.
+const Verb* verb_named(std::string_view name);
+
+extern const IpObject kLinkObject, kAddressObject, kAddrlabelObject, kMaddrObject, kRouteObject, kRuleObject,
+    kNeighObject, kNtableObject, kNetnsObject, kNetconfObject, kFdbObject, kNexthopObject, kTuntapObject,
+    kTokenObject, kMonitorObject;
+
+// `brisk link help`: the link grammar and every kind's (help.cc).
+std::string_view link_usage();
+
 // The device selectors link show and addr show share, as ip's
 // ipaddr_list_flush_or_save reads them: master DEV, vrf NAME, nomaster,
 // type KIND[_slave]. True when `key` was one of them (its value read).
 Parsed<bool> link_selector(const std::string& key, Cursor& c, IpCommand& cmd);
-Parsed<IpCommand> parse_address(Cursor& c, IpCommand&& cmd, int family);
-Parsed<IpCommand> parse_route(Cursor& c, IpCommand&& cmd, int family);
-Parsed<IpCommand> parse_rule(Cursor& c, IpCommand&& cmd, int family);
 // rule save (no arguments, stdout no terminal) and rule restore (stdin no terminal), in rule_save.cc.
 Parsed<IpCommand> parse_rule_save(Cursor& c, IpCommand&& cmd);
 Parsed<IpCommand> parse_rule_restore(Cursor& c, IpCommand&& cmd);
-Parsed<IpCommand> parse_neigh(Cursor& c, IpCommand&& cmd, int family);
-// all: -all, under which exec and delete name no namespace.
-Parsed<IpCommand> parse_netns(Cursor& c, IpCommand&& cmd, bool all);
-Parsed<IpCommand> parse_fdb(Cursor& c, IpCommand&& cmd);
-Parsed<IpCommand> parse_tuntap(Cursor& c, IpCommand&& cmd);
-Parsed<IpCommand> parse_monitor(Cursor& c, IpCommand&& cmd);
-Parsed<IpCommand> parse_nexthop(Cursor& c, IpCommand&& cmd, int family);
-Parsed<IpCommand> parse_addrlabel(Cursor& c, IpCommand&& cmd, int family);
-Parsed<IpCommand> parse_maddr(Cursor& c, IpCommand&& cmd, int family);
-Parsed<IpCommand> parse_netconf(Cursor& c, IpCommand&& cmd);
-Parsed<IpCommand> parse_token(Cursor& c, IpCommand&& cmd);
-Parsed<IpCommand> parse_ntable(Cursor& c, IpCommand&& cmd, int family);
 
 // A device group's name (/etc/iproute2/group) or number, as ip reads it.
 Parsed<uint32_t> group_value(const std::string& text);

@@ -14,8 +14,8 @@ namespace brisk::ipcli {
 
 Failure<UsageError> usage(std::string message) { return fail(UsageError{std::move(message)}); }
 
-Failure<UsageError> object_help(Object object) {
-  return fail(UsageError{.message = std::string(object_usage(object)), .help = true});
+Failure<UsageError> object_help(std::string_view usage) {
+  return fail(UsageError{.message = std::string(usage), .help = true});
 }
 
 Failure<UsageError> duplicate(const std::string& key, const std::string& value) {

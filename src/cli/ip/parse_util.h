@@ -19,8 +19,8 @@ using Args = std::span<const std::string>;
 
 // A usage error (exit 255) with `message`.
 Failure<UsageError> usage(std::string message);
-// ip's usage() of `object`: its help text, printed as `OBJECT help` asks.
-Failure<UsageError> object_help(Object object);
+// ip's usage() of an object: its help text, printed as `OBJECT help` asks.
+Failure<UsageError> object_help(std::string_view usage);
 
 // word == keyword, without the strlen and compare() of std::string's
 // operator== on a literal: each word of a batch line meets a chain of these.

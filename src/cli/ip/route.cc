@@ -9,6 +9,7 @@
 
 #include "brisk/netlink/attributes.h"
 #include "cli/ip/flush_rounds.h"
+#include "cli/ip/ip_errors.h"
 #include "cli/ip/names.h"
 #include "cli/ip/object_print.h"
 #include "cli/ip/objects.h"
@@ -17,8 +18,141 @@
 #include "cli/ip/route_encap.h"
 #include "cli/ip/route_match.h"
 #include "cli/ip/route_metrics.h"
+#include "cli/ip/runner.h"
+#include "cli/ip/verb_defs.h"
 
 namespace brisk::ipcli {
+
+// `brisk route help`: the grammar brisk accepts, in iproute2's notation.
+constexpr std::string_view kRouteUsage =
+    R"(Usage: brisk route { add | del | replace | change | chg | prepend | append } ROUTE
+       brisk route show [ SELECTOR ]
+       brisk route flush SELECTOR
+       brisk route get [ fibmatch ] [ connected ] [ notify ] [ to ] ADDRESS
+                       [ from ADDRESS iif DEV ] [ oif DEV ] [ tos TOS ] [ mark NUMBER ]
+                       [ vrf NAME ] [ uid NUMBER ] [ ipproto PROTOCOL ]
+                       [ sport NUMBER ] [ dport NUMBER ] [ as [ to ] ADDRESS ]
+       brisk route save [ SELECTOR ] > FILE   (ip's format)
+       brisk route { restore | showdump } < FILE
+SELECTOR := [ [ to ] [ root | match | exact ] PREFIX ] [ dev DEV ] [ iif DEV ]
+            [ table { TABLE_ID | all } ] [ proto RTPROTO ] [ scope SCOPE ] [ type TYPE ]
+            [ via [ inet | inet6 ] PREFIX ] [ src PREFIX ] [ metric NUMBER ]
+            [ tos TOS ] [ mark NUMBER ] [ from [ root | match | exact ] PREFIX ]
+            [ realms REALM ] [ vrf NAME ] [ cached | cloned ]
+ROUTE := [ TYPE ] { PREFIX | default } [ via ADDRESS ] [ dev DEV ] [ metric NUMBER ]
+         [ table TABLE_ID | vrf NAME ] [ scope SCOPE ] [ proto RTPROTO ] [ src ADDRESS ] [ onlink ]
+         [ tos TOS ] [ nhid ID ] [ from PREFIX ] [ realms REALM ] [ expires SECONDS ]
+         [ pref { low | medium | high } ] [ METRIC [ lock ] VALUE ]...
+         [ features ecn ] [ congctl [ lock ] NAME ] [ nexthop NH ]... [ encap ENCAP ]
+ENCAP := { ip [ id ID ] [ dst ADDR ] [ src ADDR ] [ tos TOS ] [ ttl TTL ] [ key ] [ csum ] [ seq ] |
+           ip6 [ id ID ] [ dst ADDR ] [ src ADDR ] [ tc TC ] [ hoplimit HOPS ] [ key ] [ csum ] [ seq ] |
+           mpls LABEL[/LABEL...] [ ttl TTL ] }
+NH := [ via ADDRESS ] [ dev DEV ] [ weight NUMBER ] [ onlink ] [ realms [ FROM/ ]TO ]
+TYPE := { unicast | local | broadcast | multicast | anycast | throw | unreachable |
+          prohibit | blackhole | nat }
+REALM := [ REALM_ID/ ]REALM_ID, a NAME from rt_realms or a NUMBER
+(local, broadcast, anycast and nat routes go to table local unless one is named;
+ from and expires are IPv6's)
+TABLE_ID := { main | local | default | NAME from rt_tables | NUMBER }
+SCOPE := { host | link | global | NAME from rt_scopes | NUMBER }
+RTPROTO := { kernel | boot | static | dhcp | ... | NAME from rt_protos | NUMBER }
+METRIC := { mtu | advmss | window | initcwnd | initrwnd | quickack | rtt | rttvar |
+            ssthresh | cwnd | reordering | hoplimit | rto_min | fastopen_no_cookie }
+)";
+
+namespace {
+
+// A route change's `vrf NAME`, as ip's ipvrf_get_table() reads it while
+// parsing: the route goes to that VRF's table.
+netlink::NlResult<void> use_vrf_table(Runner& r, IpCommand& cmd) {
+  if (cmd.vrfs.empty()) return {};
+  auto* c = BRISK_TRY(r.conn());
+  cmd.route().table = BRISK_TRY(vrf_table(*c, cmd.vrfs.back(), "route add"));
+  return {};
+}
+
+template <std::size_t (netlink::Batch::*Method)(netlink::RouteSpec)>
+netlink::NlResult<std::size_t> queue_route(Runner& r, netlink::Batch& batch, IpCommand& cmd) {
+  BRISK_TRY(use_vrf_table(r, cmd));
+  return (batch.*Method)(std::move(cmd.route()));
+}
+
+template <netlink::RouteMerge Merge>
+netlink::NlResult<std::size_t> queue_merged_route(Runner& r, netlink::Batch& batch, IpCommand& cmd) {
+  BRISK_TRY(use_vrf_table(r, cmd));
+  return batch.put_route(std::move(cmd.route()), Merge);
+}
+
+// The route's dev and each of its nexthops'.
+std::vector<std::string> route_devices(const IpCommand& cmd) {
+  std::vector<std::string> names;
+  if (!cmd.route().dev.empty()) names.push_back(cmd.route().dev);
+  for (const auto& hop : cmd.route().nexthops)
+    if (!hop.dev.empty()) names.push_back(hop.dev);
+  return names;
+}
+
+bool names_nexthops(const IpCommand& cmd) { return !cmd.route().nexthops.empty(); }
+
+// ip returns from these (-1 for a bad start of the stream, -2 past it);
+// in a batch they read the rest of it, so the batch ends here.
+int end_with_stream(Runner& r, const IpCommand& cmd, int status,
+                    netlink::NlResult<void> (*read_stream)(Runner&, const IpCommand&)) {
+  auto done = read_stream(r, cmd);
+  r.dump_json();
+  r.flush_out();
+  if (done) return status;
+  const netlink::NetlinkError& e = done.error();
+  bool ours = !e.kernel && (e.op == kRouteRestoreOp || e.op == kRouteShowdumpOp);
+  r.report(cmd.line, ours ? e.detail : runtime_message(e));
+  if (r.in_batch()) return 1;
+  return ours && e.code == EINVAL ? 1 : 2;  // ip's do_cmd negates the -1 (at the start) or -2
+}
+
+// A change: the devices it names are looked up as ip parses, its nexthops' among them.
+constexpr Verb route_change_verb(std::string_view name,
+                                 netlink::NlResult<std::size_t> (*queue)(Runner&, netlink::Batch&,
+                                                                         IpCommand&)) {
+  return {.name = name,
+          .queue = queue,
+          .named_devices = route_devices,
+          .resolves_while_parsing = names_nexthops,
+          .keeps_device_names = true,
+          .vrf_is_table = true};
+}
+
+}  // namespace
+
+const Verb kRouteAdd = route_change_verb("route add", queue_route<&netlink::Batch::add_route>);
+const Verb kRouteReplace = route_change_verb("route replace", queue_route<&netlink::Batch::replace_route>);
+const Verb kRouteDel = route_change_verb("route del", queue_route<&netlink::Batch::delete_route>);
+const Verb kRouteChange = route_change_verb("route change", queue_merged_route<netlink::RouteMerge::change>);
+const Verb kRoutePrepend =
+    route_change_verb("route prepend", queue_merged_route<netlink::RouteMerge::prepend>);
+const Verb kRouteAppend = route_change_verb("route append", queue_merged_route<netlink::RouteMerge::append>);
+const Verb kRouteShow{
+    .name = "route show", .run = show_routes, .looks_up_devices = true, .vrf_is_table = true};
+const Verb kRouteFlush{.name = "route flush",
+                       .run = flush_routes,
+                       .looks_up_devices = true,
+                       .vrf_is_table = true,
+                       .dump_ended = "\nFlush terminated"};
+const Verb kRouteGet{.name = "route get", .run = get_route, .looks_up_devices = true, .vrf_is_table = true};
+const Verb kRouteSave{
+    .name = "route save", .run = save_routes, .looks_up_devices = true, .vrf_is_table = true};
+const Verb kRouteRestore{
+    .name = "route restore",
+    .run_to_exit = [](Runner& r, const IpCommand& cmd,
+                      int status) { return end_with_stream(r, cmd, status, restore_routes); },
+    .reads_rest_of_batch = true,
+    .vrf_is_table = true};
+const Verb kRouteShowdump{
+    .name = "route showdump",
+    .run_to_exit = [](Runner& r, const IpCommand& cmd,
+                      int status) { return end_with_stream(r, cmd, status, show_saved_routes); },
+    .reads_rest_of_batch = true,
+    .vrf_is_table = true};
+
 namespace {
 
 using netlink::NlResult;
@@ -88,7 +222,7 @@ Parsed<std::vector<netlink::NexthopSpec>> parse_nexthops(Cursor& c, int family) 
   return paths;
 }
 
-Parsed<IpCommand> parse_route_change(Cursor& c, IpCommand&& cmd, Verb verb, int family) {
+Parsed<IpCommand> parse_route_change(Cursor& c, IpCommand&& cmd, const Verb* verb, int family) {
   cmd.verb = verb;
   auto& spec = cmd.route();
   // ip's type word before the destination: a name (not a number: a word
@@ -108,7 +242,7 @@ Parsed<IpCommand> parse_route_change(Cursor& c, IpCommand&& cmd, Verb verb, int 
       spec.type = *type;
       TRY_SET(key, c.value(key));
     }
-    if (matches(key, "help")) return object_help(Object::route);
+    if (matches(key, "help")) return object_help(kRouteUsage);
     if (!spec.prefix.empty()) return garbage("to", key);
     if (is(key, "default") || is(key, "all") || is(key, "any"))
       spec.prefix = "default";
@@ -207,7 +341,7 @@ Parsed<IpCommand> parse_route_change(Cursor& c, IpCommand&& cmd, Verb verb, int 
   if (!table_given && (spec.type == RouteType::local || spec.type == RouteType::broadcast ||
                        spec.type == RouteType::nat || spec.type == RouteType::anycast))
     spec.table = RT_TABLE_LOCAL;
-  if (verb != Verb::route_del && spec.type == netlink::RouteType::unicast && spec.via.empty() &&
+  if (verb != &kRouteDel && spec.type == netlink::RouteType::unicast && spec.via.empty() &&
       spec.dev.empty() && spec.nexthops.empty() && !spec.nhid)
     return usage("not enough information: \"via\" or \"dev\" is required");
   return cmd;
@@ -234,7 +368,7 @@ Parsed<bool> prefix_selector(Cursor& c, std::string word, int family, std::optio
 
 // The selectors in ip's order, so an abbreviation means what it means to ip.
 Parsed<IpCommand> parse_route_show(Cursor& c, IpCommand&& cmd) {
-  cmd.verb = Verb::route_show;
+  cmd.verb = &kRouteShow;
   RouteMatch m;
   bool any = false;  // a RouteMatch selector was given
   const int family = cmd.family;
@@ -307,7 +441,7 @@ Parsed<IpCommand> parse_route_show(Cursor& c, IpCommand&& cmd) {
 
 // ip route get [to] ADDRESS [from ADDRESS] [iif DEV] [oif DEV] [mark N]
 Parsed<IpCommand> parse_route_get(Cursor& c, IpCommand&& cmd) {
-  cmd.verb = Verb::route_get;
+  cmd.verb = &kRouteGet;
   auto& q = cmd.route_query();
   int family = cmd.family;  // as ip: -4/-6, else the first address's
   auto learn = [&family](const std::string& text) {
@@ -324,7 +458,7 @@ Parsed<IpCommand> parse_route_get(Cursor& c, IpCommand&& cmd) {
       }));
     } else if (matches(key, "from")) {
       TRY_SET(v, c.value(key));
-      if (matches(v, "help")) return object_help(Object::route);
+      if (matches(v, "help")) return object_help(kRouteUsage);
       TRY_SET(q.from, ip_prefix(key, v, family));
       learn(v);
     } else if (matches(key, "iif")) {
@@ -372,7 +506,7 @@ Parsed<IpCommand> parse_route_get(Cursor& c, IpCommand&& cmd) {
       q.ip_proto = *proto;
     } else {
       if (is(key, "to")) TRY_SET(key, c.value(key));
-      if (matches(key, "help")) return object_help(Object::route);
+      if (matches(key, "help")) return object_help(kRouteUsage);
       TRY_SET(v, ip_prefix("to", key, family));
       learn(v);
       auto prefix = *netlink::IpPrefix::parse(v);
@@ -402,19 +536,19 @@ std::string dst_text(const netlink::IpPrefix& p) {
 Parsed<IpCommand> parse_route(Cursor& c, IpCommand&& cmd, int family) {
   if (c.done()) return parse_route_show(c, std::move(cmd));
   std::string verb = c.next();
-  if (matches(verb, "add")) return parse_route_change(c, std::move(cmd), Verb::route_add, family);
-  if (matches(verb, "replace")) return parse_route_change(c, std::move(cmd), Verb::route_replace, family);
+  if (matches(verb, "add")) return parse_route_change(c, std::move(cmd), &kRouteAdd, family);
+  if (matches(verb, "replace")) return parse_route_change(c, std::move(cmd), &kRouteReplace, family);
   if (matches(verb, "change") || verb == "chg")
-    return parse_route_change(c, std::move(cmd), Verb::route_change, family);
-  if (matches(verb, "prepend")) return parse_route_change(c, std::move(cmd), Verb::route_prepend, family);
-  if (matches(verb, "append")) return parse_route_change(c, std::move(cmd), Verb::route_append, family);
+    return parse_route_change(c, std::move(cmd), &kRouteChange, family);
+  if (matches(verb, "prepend")) return parse_route_change(c, std::move(cmd), &kRoutePrepend, family);
+  if (matches(verb, "append")) return parse_route_change(c, std::move(cmd), &kRouteAppend, family);
   if (matches(verb, "flush")) {
     if (c.done()) return refused("\"ip route flush\" requires arguments.");
     auto flush = parse_route_show(c, std::move(cmd));
-    if (flush) flush->verb = Verb::route_flush;
+    if (flush) flush->verb = &kRouteFlush;
     return flush;
   }
-  if (matches(verb, "delete")) return parse_route_change(c, std::move(cmd), Verb::route_del, family);
+  if (matches(verb, "delete")) return parse_route_change(c, std::move(cmd), &kRouteDel, family);
   if (matches(verb, "list") || matches(verb, "show") || matches(verb, "lst"))
     return parse_route_show(c, std::move(cmd));
   if (matches(verb, "get")) return parse_route_get(c, std::move(cmd));
@@ -422,11 +556,11 @@ Parsed<IpCommand> parse_route(Cursor& c, IpCommand&& cmd, int family) {
     auto save = parse_route_show(c, std::move(cmd));
     if (!save) return save;
     if (::isatty(STDOUT_FILENO)) return refused("Not sending a binary stream to stdout");
-    save->verb = Verb::route_save;
+    save->verb = &kRouteSave;
     return save;
   }
   if (matches(verb, "restore") || matches(verb, "showdump")) {  // as ip, any words after them are ignored
-    cmd.verb = matches(verb, "restore") ? Verb::route_restore : Verb::route_showdump;
+    cmd.verb = matches(verb, "restore") ? &kRouteRestore : &kRouteShowdump;
     return cmd;
   }
   return unknown_command(verb, "route");
@@ -547,7 +681,7 @@ NlResult<std::vector<netlink::RouteInfo>> selected_routes(netlink::Connection& c
   auto listed = netlink::list_routes(c, selection.filter);
   // As ip's save_route_errhndlr, for show: the main table "does not exist"
   // until it holds a route, which is an empty table, not a failed dump.
-  if (!listed && listed.error().code == ENOENT && listed.error().kernel && cmd.verb == Verb::route_show &&
+  if (!listed && listed.error().code == ENOENT && listed.error().kernel && cmd.verb == &kRouteShow &&
       selection.filter.table == RT_TABLE_MAIN)
     return std::vector<netlink::RouteInfo>{};
   auto routes = BRISK_TRY(std::move(listed));
@@ -794,5 +928,15 @@ NlResult<void> show_routes(Runner& runner, const IpCommand& cmd) {
   }
   return {};
 }
+
+const Verb* const kRouteVerbs[] = {&kRouteAdd,     &kRouteReplace, &kRouteDel,     &kRouteChange,
+                                   &kRoutePrepend, &kRouteAppend,  &kRouteShow,    &kRouteFlush,
+                                   &kRouteGet,     &kRouteSave,    &kRouteRestore, &kRouteShowdump};
+const IpObject kRouteObject{
+    .name = {"route"},
+    .parse = [](Cursor& c, IpCommand&& cmd,
+                const Globals& g) { return parse_route(c, std::move(cmd), g.family); },
+    .verbs = kRouteVerbs,
+    .usage = [] { return kRouteUsage; }};
 
 }  // namespace brisk::ipcli

@@ -60,17 +60,17 @@ NlResult<void> save_routes(Runner& r, const IpCommand& cmd) {
 
 NlResult<void> restore_routes(Runner& r, const IpCommand& cmd) {
   std::string storage;
-  std::string_view data = BRISK_TRY(restore_input(cmd, kRouteRestore, kTerminal, storage));
+  std::string_view data = BRISK_TRY(restore_input(cmd, kRouteRestoreOp, kTerminal, storage));
   for (int pass = 0; pass < 3; ++pass) {
     BRISK_TRY(each_saved_message(
-        data, kRouteDumpMagic, kRouteRestore, [&](const nlmsghdr& saved) -> NlResult<void> {
+        data, kRouteDumpMagic, kRouteRestoreOp, [&](const nlmsghdr& saved) -> NlResult<void> {
           auto route = netlink::route_from_message(saved);
           if (!route || restore_pass(*route) != pass) return {};
           auto c = BRISK_TRY(r.conn());
           auto message =
               netlink::Message::from_bytes({reinterpret_cast<const char*>(&saved), saved.nlmsg_len});
           message.add_flags(NLM_F_REQUEST | NLM_F_CREATE | NLM_F_ACK);
-          auto done = c->execute({.message = std::move(message), .op = kRouteRestore});
+          auto done = c->execute({.message = std::move(message), .op = kRouteRestoreOp});
           // As ip: one that is there is no failure, though its rtnl_talk says so.
           if (!done && done.error().code == EEXIST) {
             r.flush_out();
@@ -85,10 +85,10 @@ NlResult<void> restore_routes(Runner& r, const IpCommand& cmd) {
 
 NlResult<void> show_saved_routes(Runner& r, const IpCommand& cmd) {
   std::string storage;
-  std::string_view data = BRISK_TRY(restore_input(cmd, kRouteShowdump, kTerminal, storage));
+  std::string_view data = BRISK_TRY(restore_input(cmd, kRouteShowdumpOp, kTerminal, storage));
   auto all = BRISK_TRY(r.links_by_index(false));
   return each_saved_message(
-      data, kRouteDumpMagic, kRouteShowdump, [&](const nlmsghdr& saved) -> NlResult<void> {
+      data, kRouteDumpMagic, kRouteShowdumpOp, [&](const nlmsghdr& saved) -> NlResult<void> {
         auto route = netlink::route_from_message(saved);
         if (!route) return {};
         Json j;  // as ip: text even under -j, which showdump does not read

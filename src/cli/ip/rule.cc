@@ -6,13 +6,53 @@
 
 #include <cstdio>
 
+#include "cli/ip/ip_errors.h"
 #include "cli/ip/names.h"
 #include "cli/ip/object_print.h"
 #include "cli/ip/objects.h"
 #include "cli/ip/print_style.h"
 #include "cli/ip/print_util.h"
+#include "cli/ip/runner.h"
+#include "cli/ip/verb_defs.h"
 
 namespace brisk::ipcli {
+
+extern const Verb kRuleSave, kRuleRestore;  // rule_save.cc
+
+// `brisk rule help`: the grammar brisk accepts, in iproute2's notation.
+constexpr std::string_view kRuleUsage = R"(Usage: brisk rule { add | del } SELECTOR ACTION
+       brisk rule flush [ SELECTOR ]
+       brisk rule [ { list | show } [ SELECTOR ] ]
+       brisk rule save > FILE        (the rules of one family, -4 unless -6; ip's format)
+       brisk rule restore < FILE     (adds each saved rule again, as ip rule restore)
+SELECTOR := [ not ] [ from PREFIX ] [ to PREFIX ] [ tos TOS ]
+            [ fwmark FWMARK[/MASK] ]
+            [ iif STRING ] [ oif STRING ] [ pref NUMBER ] [ l3mdev ]
+            [ uidrange NUMBER-NUMBER ]
+            [ ipproto PROTOCOL ]
+            [ sport [ NUMBER | NUMBER-NUMBER ] ]
+            [ dport [ NUMBER | NUMBER-NUMBER ] ]
+            [ tun_id NUMBER ]
+ACTION := [ table TABLE_ID ]
+          [ protocol PROTO ]
+          [ nat ADDRESS ]
+          [ realms [SRCREALM/]DSTREALM ]
+          [ goto NUMBER ]
+          [ { blackhole | unreachable | prohibit | nop } ]
+          SUPPRESSOR
+SUPPRESSOR := [ suppress_prefixlength NUMBER ]
+              [ suppress_ifgroup DEVGROUP ]
+TABLE_ID := [ local | main | default | NAME from rt_tables | NUMBER ]
+Without -6 (or -4) rules are IPv4's, as in ip.
+)";
+
+const Verb kRuleAdd{
+    .name = "rule add", .queue = queue_spec<&netlink::Batch::add_rule>, .keeps_device_names = true};
+const Verb kRuleDel{
+    .name = "rule del", .queue = queue_spec<&netlink::Batch::delete_rule>, .keeps_device_names = true};
+const Verb kRuleShow{.name = "rule show", .run = show_rules, .refused_dump_is_argument_exit = true};
+const Verb kRuleFlush{.name = "rule flush", .run = flush_rules, .dump_ended = ""};
+
 namespace {
 
 using netlink::NlResult;
@@ -82,9 +122,9 @@ bool is_pref_keyword(const std::string& key) {
   return matches(key, "preference") || matches(key, "order") || matches(key, "priority");
 }
 
-Parsed<IpCommand> parse_rule_change(Cursor& c, IpCommand&& cmd, Verb verb, int family) {
+Parsed<IpCommand> parse_rule_change(Cursor& c, IpCommand&& cmd, const Verb* verb, int family) {
   cmd.verb = verb;
-  bool add = verb == Verb::rule_add;
+  bool add = verb == &kRuleAdd;
   if (c.done()) return refused(std::string("\"ip rule ") + (add ? "add" : "del") + "\" requires arguments.");
   RuleSpec& spec = cmd.rule();
   // As ip: without -4/-6 the rule is IPv4, whatever its prefixes say.
@@ -173,7 +213,7 @@ Parsed<IpCommand> parse_rule_change(Cursor& c, IpCommand&& cmd, Verb verb, int f
     } else {
       // The action, with an optional "type" before it.
       if (is(key, "type")) TRY_SET(key, c.value(key));
-      if (matches(key, "help")) return object_help(Object::rule);
+      if (matches(key, "help")) return object_help(kRuleUsage);
       if (matches(key, "goto")) {
         TRY_SET(v, c.value(key));
         TRY_SET(spec.goto_target, u32_or(v, "invalid target\n"));
@@ -201,7 +241,7 @@ Parsed<IpCommand> parse_rule_change(Cursor& c, IpCommand&& cmd, Verb verb, int f
 }
 
 // The selector of show and flush; what it leaves out matches every rule.
-Parsed<IpCommand> parse_rule_show(Cursor& c, IpCommand&& cmd, Verb verb, int family) {
+Parsed<IpCommand> parse_rule_show(Cursor& c, IpCommand&& cmd, const Verb* verb, int family) {
   cmd.verb = verb;
   RuleSpec& f = cmd.rule();
   // As ip: without -6 the dump is IPv4's.
@@ -319,15 +359,15 @@ std::string hex_alt(uint32_t value) {  // printf's "%#x": "0" for zero
 }  // namespace
 
 Parsed<IpCommand> parse_rule(Cursor& c, IpCommand&& cmd, int family) {
-  if (c.done()) return parse_rule_show(c, std::move(cmd), Verb::rule_show, family);
+  if (c.done()) return parse_rule_show(c, std::move(cmd), &kRuleShow, family);
   std::string verb = c.next();
   if (matches(verb, "list") || matches(verb, "lst") || matches(verb, "show"))
-    return parse_rule_show(c, std::move(cmd), Verb::rule_show, family);
+    return parse_rule_show(c, std::move(cmd), &kRuleShow, family);
   if (matches(verb, "save")) return parse_rule_save(c, std::move(cmd));
   if (matches(verb, "restore")) return parse_rule_restore(c, std::move(cmd));
-  if (matches(verb, "add")) return parse_rule_change(c, std::move(cmd), Verb::rule_add, family);
-  if (matches(verb, "delete")) return parse_rule_change(c, std::move(cmd), Verb::rule_del, family);
-  if (matches(verb, "flush")) return parse_rule_show(c, std::move(cmd), Verb::rule_flush, family);
+  if (matches(verb, "add")) return parse_rule_change(c, std::move(cmd), &kRuleAdd, family);
+  if (matches(verb, "delete")) return parse_rule_change(c, std::move(cmd), &kRuleDel, family);
+  if (matches(verb, "flush")) return parse_rule_show(c, std::move(cmd), &kRuleFlush, family);
   return unknown_command(verb, "rule");
 }
 
@@ -497,5 +537,12 @@ NlResult<void> flush_rules(Runner& r, const IpCommand& cmd) {
     if (!result) return result;
   return {};
 }
+
+const Verb* const kRuleVerbs[] = {&kRuleAdd, &kRuleDel, &kRuleShow, &kRuleFlush, &kRuleSave, &kRuleRestore};
+const IpObject kRuleObject{.name = {"rule"},
+                           .parse = [](Cursor& c, IpCommand&& cmd,
+                                       const Globals& g) { return parse_rule(c, std::move(cmd), g.family); },
+                           .verbs = kRuleVerbs,
+                           .usage = [] { return kRuleUsage; }};
 
 }  // namespace brisk::ipcli

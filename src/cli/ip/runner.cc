@@ -50,7 +50,9 @@ void warn(const IpCommand& cmd) {
 
 }  // namespace
 
-int Runner::failure_status(const NetlinkError& e, Verb verb) const {
+const Verb kRefusedLine{.name = "refused line"};
+
+int Runner::failure_status(const NetlinkError& e, const Verb& verb) const {
   return exit_status(e, verb, !source_.empty());
 }
 
@@ -123,22 +125,6 @@ NlResult<int> Runner::held_netns(const std::string& name_or_pid, const char* op)
   return raw;
 }
 
-NlResult<void> Runner::check_vrfs(IpCommand& cmd) {
-  if (cmd.vrfs.empty()) return {};
-  auto* c = BRISK_TRY(conn());
-  if (is_route_change(cmd.verb)) {
-    // ip's ipvrf_get_table(): the route goes to the VRF's table.
-    cmd.route().table = BRISK_TRY(vrf_table(*c, cmd.vrfs.back(), "route add"));
-    return {};
-  }
-  for (const auto& name : cmd.vrfs) {  // ip's name_is_vrf(): a device of kind vrf
-    auto link = netlink::get_link(*c, name);
-    if (!link || link->kind != "vrf")
-      return netlink::missing_argument("link set", name, netlink::Argument::vrf, name);
-  }
-  return {};
-}
-
 NlResult<int> Runner::link_netnsid(const std::string& name) {
   // ip's get_netnsid_from_name(), and set_netnsid_from_name() for a
   // namespace with no id here yet: the kernel assigns one.
@@ -153,88 +139,6 @@ NlResult<int> Runner::link_netnsid(const std::string& name) {
   }
   if (!id) return invalid;
   return *id;
-}
-
-NlResult<std::size_t> Runner::queue(netlink::Batch& batch, IpCommand& cmd) {
-  BRISK_TRY(check_vrfs(cmd));
-  switch (cmd.verb) {
-    case Verb::link_add: {
-      netlink::LinkAdd spec = std::move(cmd.link_add());
-      if (!cmd.add_netns.empty()) spec.netns_fd = BRISK_TRY(held_netns(cmd.add_netns, "link add"));
-      if (!cmd.link_netns.empty()) spec.common.tuning.link_netnsid = BRISK_TRY(link_netnsid(cmd.link_netns));
-      if (auto* veth = std::get_if<netlink::VethOptions>(&spec.kind)) {
-        if (!cmd.peer_netns.empty()) veth->peer_netns_fd = BRISK_TRY(held_netns(cmd.peer_netns, "link add"));
-        if (!cmd.peer_link_netns.empty())
-          veth->peer_common.tuning.link_netnsid = BRISK_TRY(link_netnsid(cmd.peer_link_netns));
-      }
-      return batch.add_link(std::move(spec));
-    }
-    case Verb::link_set: {
-      netlink::LinkSet spec = std::move(cmd.link_set());
-      if (!cmd.link_netns.empty()) spec.tuning.link_netnsid = BRISK_TRY(link_netnsid(cmd.link_netns));
-      // `netns NAME`; the parser has already read a PID into netns_pid.
-      if (!cmd.set_netns.empty() && !spec.netns_pid)
-        spec.netns_fd = BRISK_TRY(held_netns(cmd.set_netns, "link set"));
-      return batch.set_link(std::move(spec));
-    }
-    case Verb::link_del:
-      return batch.delete_link(cmd.name);
-    case Verb::link_del_group:
-      return batch.delete_link_group(cmd.group);
-    case Verb::link_prop_add:
-      return batch.add_altnames(std::move(cmd.altnames()));
-    case Verb::link_prop_del:
-      return batch.delete_altnames(std::move(cmd.altnames()));
-    case Verb::addr_add:
-      return batch.add_address(std::move(cmd.addr()));
-    case Verb::addr_replace:
-      return batch.replace_address(std::move(cmd.addr()));
-    case Verb::addr_change:
-      return batch.change_address(std::move(cmd.addr()));
-    case Verb::addr_del:
-      return batch.delete_address(std::move(cmd.addr()));
-    case Verb::route_add:
-      return batch.add_route(std::move(cmd.route()));
-    case Verb::route_replace:
-      return batch.replace_route(std::move(cmd.route()));
-    case Verb::route_change:
-      return batch.put_route(std::move(cmd.route()), netlink::RouteMerge::change);
-    case Verb::route_prepend:
-      return batch.put_route(std::move(cmd.route()), netlink::RouteMerge::prepend);
-    case Verb::route_append:
-      return batch.put_route(std::move(cmd.route()), netlink::RouteMerge::append);
-    case Verb::route_del:
-      return batch.delete_route(std::move(cmd.route()));
-    case Verb::rule_add:
-      return batch.add_rule(std::move(cmd.rule()));
-    case Verb::rule_del:
-      return batch.delete_rule(std::move(cmd.rule()));
-    case Verb::neigh_add:
-      return batch.add_neighbour(std::move(cmd.neigh()));
-    case Verb::neigh_replace:
-      return batch.replace_neighbour(std::move(cmd.neigh()));
-    case Verb::neigh_change:
-      return batch.change_neighbour(std::move(cmd.neigh()));
-    case Verb::neigh_del:
-      return batch.delete_neighbour(std::move(cmd.neigh()));
-    case Verb::fdb_add:
-      return batch.add_fdb(std::move(cmd.fdb()));
-    case Verb::fdb_del:
-      return batch.delete_fdb(std::move(cmd.fdb()));
-    case Verb::nexthop_add:
-      return batch.put_nexthop(std::move(cmd.nexthop()), netlink::NexthopWrite::add);
-    case Verb::nexthop_replace:
-      return batch.put_nexthop(std::move(cmd.nexthop()), netlink::NexthopWrite::replace);
-    case Verb::nexthop_del:
-      return batch.put_nexthop(std::move(cmd.nexthop()), netlink::NexthopWrite::del);
-    case Verb::addrlabel_add:
-      return batch.add_addrlabel(std::move(cmd.addrlabel()));
-    case Verb::addrlabel_del:
-      return batch.delete_addrlabel(std::move(cmd.addrlabel()));
-    default:
-      break;
-  }
-  return netlink::invalid_argument("queue", "", "not a mutating command");
 }
 
 int Runner::run(std::vector<BatchCommand>& cmds) {
@@ -269,11 +173,11 @@ std::size_t Runner::change_run_end(const std::vector<BatchCommand>& cmds, std::s
     auto ends = [](const BatchCommand& c) { return c.held && may_end_batch(*c.held); };  // plain: never
     if (!ends(cmds[i]))
       while (end < cmds.size() && cmds[end].mutates() && !ends(cmds[end])) ++end;
-  } else if (cmds[i].verb == Verb::link_del) {
+  } else if (cmds[i].verb->predicted_delete) {
     end = i + safe_delete_prefix(cmds, i);
   } else {
     stop_mode = true;
-    while (end < cmds.size() && cmds[end].mutates() && cmds[end].verb != Verb::link_del) ++end;
+    while (end < cmds.size() && cmds[end].mutates() && !cmds[end].verb->predicted_delete) ++end;
   }
   return end;
 }
@@ -292,14 +196,14 @@ Runner::ChangeResults Runner::apply_changes(netlink::Connection& c, std::vector<
     if (cmds[k].held) {
       warn(*cmds[k].held);
       sync_named_devices(batch, *cmds[k].held);
-      return queue(batch, *cmds[k].held);
+      return cmds[k].held->verb->queue(*this, batch, *cmds[k].held);
     }
     auto again = parse_again(cmds[k], g_, words);
     if (!again) return netlink::invalid_argument("parse", "", again.error().message);
     if (auto found = names.take(k - i)) c.remember_ifindex(std::string(found->name), found->ifindex);
     warn(*again);
     sync_named_devices(batch, *again);
-    return queue(batch, *again);
+    return again->verb->queue(*this, batch, *again);
   };
   auto more = [&] {
     if (next >= out.end) return false;
@@ -342,20 +246,20 @@ std::optional<int> Runner::run_changes(std::vector<BatchCommand>& cmds, std::siz
         error = &(next_failure++)->second;
     }
     if (!error || (failed && stop_mode && error->code == ECANCELED)) continue;
-    if (auto text = argument_error(*error, cmds[k].verb)) {
+    if (auto text = argument_error(*error, *cmds[k].verb)) {
       // ip reads the device's index while parsing the line, and a missing
       // one is an argument error: the whole batch ends there, -force or not.
       flush_out();
       print_error_line(*text);
       return kArgumentExit;
     }
-    if (ends_on_refusal(*error, cmds[k].verb)) {
+    if (ends_on_refusal(*error, *cmds[k].verb)) {
       flush_out();
       print_error_line(runtime_message(*error));
       return 2;
     }
     report(cmds[k].line, runtime_message(*error));
-    if (!failed) status = failure_status(*error);
+    if (!failed) status = failure_status(*error, *cmds[k].verb);
     failed = true;
   }
   if (failed && !g_.force) return status;
@@ -363,76 +267,8 @@ std::optional<int> Runner::run_changes(std::vector<BatchCommand>& cmds, std::siz
   return std::nullopt;
 }
 
-std::optional<int> Runner::run_ending(const IpCommand& cmd, int status) {
-  if (cmd.verb == Verb::rule_restore) {
-    // ip's restore ends the process when it is done, batch or not:
-    // exit(0), or exit(-1) at the first message that fails.
-    flush_out();
-    auto restored = restore_rules(*this, cmd);
-    if (restored) return 0;
-    const NetlinkError& e = restored.error();
-    print_error_line(e.kernel || e.op != kRuleRestore ? runtime_message(e) : e.detail);
-    return kArgumentExit;
-  }
-  if (cmd.verb == Verb::route_restore || cmd.verb == Verb::route_showdump) {
-    // ip returns from these (-1 for a bad start of the stream, -2 past it);
-    // in a batch they read the rest of it, so the batch ends here.
-    bool restore = cmd.verb == Verb::route_restore;
-    auto done = restore ? restore_routes(*this, cmd) : show_saved_routes(*this, cmd);
-    dump_json();
-    flush_out();
-    if (done) return status;
-    const NetlinkError& e = done.error();
-    bool ours = !e.kernel && (e.op == kRouteRestore || e.op == kRouteShowdump);
-    report(cmd.line, ours ? e.detail : runtime_message(e));
-    if (!source_.empty()) return 1;
-    return ours && e.code == EINVAL ? 1 : 2;  // ip's do_cmd negates the -1 (at the start) or -2
-  }
-  if (cmd.verb == Verb::maddr_add || cmd.verb == Verb::maddr_del) {
-    // ip exits after the ioctl, 0 or 1, whatever follows in a batch.
-    flush_out();
-    auto changed = run_one(cmd);
-    if (changed) return 0;
-    const NetlinkError& e = changed.error();
-    // The ioctl's refusal, as ip's perror("ioctl"); brisk's own check otherwise.
-    print_error_line(e.detail.empty() ? std::string("ioctl: ") + std::strerror(e.code) : runtime_message(e));
-    return 1;
-  }
-  return std::nullopt;
-}
-
-namespace {
-
-// Commands that look their devices up as ip parses them: a missing one is
-// ip's argument error.
-bool parses_devices(Verb verb) {
-  switch (verb) {
-    case Verb::monitor:
-    case Verb::link_show:
-    case Verb::addr_show:
-    case Verb::addr_flush:
-    case Verb::neigh_show:
-    case Verb::neigh_flush:
-    case Verb::route_get:
-    case Verb::route_show:
-    case Verb::route_flush:
-    case Verb::route_save:
-    case Verb::nexthop_show:
-    case Verb::nexthop_flush:
-    case Verb::nexthop_bucket_show:
-    case Verb::token_show:
-    case Verb::token_set:
-    case Verb::ntable_show:
-      return true;
-    default:
-      return false;
-  }
-}
-
-}  // namespace
-
 std::optional<int> Runner::run_held(const IpCommand& cmd, int& status) {
-  if (cmd.verb == Verb::unparsed) {  // a line ip sends and the kernel refuses: a failed line
+  if (cmd.parse_error) {  // a line ip sends and the kernel refuses: a failed line
     const UsageError& e = *cmd.parse_error;
     flush_out();
     print_error_line(format_error(e.message, e.exact));
@@ -441,39 +277,41 @@ std::optional<int> Runner::run_held(const IpCommand& cmd, int& status) {
     if (!g_.force) return status;
     return std::nullopt;
   }
-  if (auto exit = run_ending(cmd, status)) return exit;
+  const Verb& verb = *cmd.verb;
+  if (verb.run_to_exit) {  // ip ends after it, whatever follows in a batch
+    flush_out();
+    return verb.run_to_exit(*this, cmd, status);
+  }
   warn(cmd);
-  NlResult<void> result = run_one(cmd);
-  if (result && cmd.verb == Verb::tuntap_add) unsynced_.insert(cmd.name);
-  if (!result) {
-    const NetlinkError& e = result.error();
-    if (parses_devices(cmd.verb)) {
-      if (auto text = argument_error(e, cmd.verb)) {  // monitor dev DEV, show master|vrf DEV: missing
-        flush_out();
-        print_error_line(*text);
-        return kArgumentExit;
-      }
-    }
-    if (cmd.verb == Verb::netns_list_id && !cmd.nsid && e.kernel) {
-      // ip exit(1)s when the kernel refuses list-id's dump, after closing its JSON array.
-      dump_json();
-      flush_out();
-      print_error_line(runtime_message(e) + dump_ended(e, cmd.verb));
-      return 1;
-    }
-    if (ends_on_refusal(e, cmd.verb)) {
-      flush_out();  // ip's exit(2) after rtnl_talk: no "Command failed", -force or not
-      print_error_line(runtime_message(e));
-      return 2;
-    }
-    bool tuntap = cmd.verb == Verb::tuntap_add || cmd.verb == Verb::tuntap_del;
-    report(cmd.line, tuntap ? tuntap_message(e) : runtime_message(e) + dump_ended(e, cmd.verb));
-    status = failure_status(e, cmd.verb);
-    if (!g_.force) return status;
+  if (NlResult<void> result = verb.run(*this, cmd); !result) {
+    if (auto exit = held_failed(cmd, result.error(), status)) return exit;
   }
   dump_json();
   write_out(out_);
   out_.clear();
+  return std::nullopt;
+}
+
+std::optional<int> Runner::held_failed(const IpCommand& cmd, const NetlinkError& e, int& status) {
+  const Verb& verb = *cmd.verb;
+  if (verb.looks_up_devices) {
+    if (auto text = argument_error(e, verb)) {  // monitor dev DEV, show master|vrf DEV: missing
+      flush_out();
+      print_error_line(*text);
+      return kArgumentExit;
+    }
+  }
+  if (verb.failure_exit) {
+    if (auto exit = verb.failure_exit(*this, cmd, e)) return exit;
+  }
+  if (ends_on_refusal(e, verb)) {
+    flush_out();  // ip's exit(2) after rtnl_talk: no "Command failed", -force or not
+    print_error_line(runtime_message(e));
+    return 2;
+  }
+  report(cmd.line, verb.failure_text ? verb.failure_text(e) : runtime_message(e) + dump_ended(e, verb));
+  status = failure_status(e, verb);
+  if (!g_.force) return status;
   return std::nullopt;
 }
 
@@ -493,8 +331,7 @@ void Runner::sync_named_devices(netlink::Batch& batch, const IpCommand& cmd) {
     for (const auto& name : named_devices(cmd))
       if (source_.empty() || unsynced_.erase(name)) batch.sync_link_state(name);
   }
-  if (cmd.verb == Verb::link_add)
-    for (auto& name : created_devices(cmd)) unsynced_.insert(std::move(name));
+  for (auto& name : created_devices(cmd)) unsynced_.insert(std::move(name));
 }
 
 // How many of the link deletes starting at `first` can be sent together
@@ -507,7 +344,7 @@ void Runner::sync_named_devices(netlink::Batch& batch, const IpCommand& cmd) {
 // failure as usual.
 std::size_t Runner::safe_delete_prefix(const std::vector<BatchCommand>& cmds, std::size_t first) {
   std::vector<std::string> names;
-  while (first + names.size() < cmds.size() && cmds[first + names.size()].verb == Verb::link_del)
+  while (first + names.size() < cmds.size() && cmds[first + names.size()].verb->predicted_delete)
     names.push_back(cmds[first + names.size()].held->name);
   if (names.size() < 2) return 1;
   auto c = conn();
@@ -570,84 +407,6 @@ NsidNames& Runner::nsid_names() {
     nsid_names_.emplace(c ? *c : nullptr, netns_by_id());
   }
   return *nsid_names_;
-}
-
-NlResult<void> Runner::run_one(const IpCommand& cmd) {
-  switch (cmd.verb) {
-    case Verb::netns_add:
-    case Verb::netns_del:
-    case Verb::netns_list:
-    case Verb::netns_exec:
-    case Verb::netns_identify:
-    case Verb::netns_pids:
-    case Verb::netns_set:
-    case Verb::netns_attach:
-    case Verb::netns_list_id:
-    case Verb::netns_monitor:
-      return run_netns(*this, cmd);
-    case Verb::addr_flush:
-      return flush_addresses(*this, cmd);
-    case Verb::link_show:
-    case Verb::addr_show:
-      return show_links(*this, cmd);
-    case Verb::route_show:
-      return show_routes(*this, cmd);
-    case Verb::route_flush:
-      return flush_routes(*this, cmd);
-    case Verb::route_get:
-      return get_route(*this, cmd);
-    case Verb::rule_show:
-      return show_rules(*this, cmd);
-    case Verb::rule_flush:
-      return flush_rules(*this, cmd);
-    case Verb::rule_save:
-      return save_rules(*this, cmd);
-    case Verb::route_save:
-      return save_routes(*this, cmd);
-    case Verb::neigh_show:
-      return show_neighbours(*this, cmd);
-    case Verb::neigh_flush:
-      return flush_neighbours(*this, cmd);
-    case Verb::neigh_get:
-      return get_neighbour(*this, cmd);
-    case Verb::fdb_show:
-      return show_fdb(*this, cmd);
-    case Verb::nexthop_show:
-      return show_nexthops(*this, cmd);
-    case Verb::nexthop_flush:
-      return flush_nexthops(*this, cmd);
-    case Verb::nexthop_bucket_show:
-      return show_nexthop_buckets(*this, cmd);
-    case Verb::addrlabel_show:
-      return show_addrlabels(*this, cmd);
-    case Verb::netconf_show:
-      return show_netconf(*this, cmd);
-    case Verb::token_show:
-      return show_tokens(*this, cmd);
-    case Verb::token_set:
-      return change_token(*this, cmd);
-    case Verb::ntable_show:
-      return show_ntables(*this, cmd);
-    case Verb::ntable_change:
-      return change_ntable(*this, cmd);
-    case Verb::addrlabel_flush:
-      return flush_addrlabels(*this, cmd);
-    case Verb::maddr_add:
-    case Verb::maddr_del:
-      return change_maddr(*this, cmd);
-    case Verb::maddr_show:
-      return show_maddrs(*this, cmd);
-    case Verb::tuntap_add:
-    case Verb::tuntap_del:
-      return run_tuntap(*this, cmd);
-    case Verb::tuntap_show:
-      return show_tuntaps(*this, cmd);
-    case Verb::monitor:
-      return run_monitor(*this, cmd);
-    default:
-      break;
-  }
-  return netlink::invalid_argument("run", "", "a change is run through a batch");
 }
 
 }  // namespace brisk::ipcli

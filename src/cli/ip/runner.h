@@ -63,6 +63,20 @@ class Runner {
   // asked for, then kept for the run, each name printed from it once.
   NsidNames& nsid_names();
 
+  // ---- for the verbs' queue and run functions ----
+  // `link-netns NAME`'s id here, made when it has none, as ip's; a name
+  // that opens no namespace is ip's argument error.
+  netlink::NlResult<int> link_netnsid(const std::string& name);
+  // The namespace a line names (`netns NAME|PID`), opened and held until
+  // the batch is flushed; a missing one fails as ip's argument error.
+  netlink::NlResult<int> held_netns(const std::string& name_or_pid, const char* op);
+  // A failed command's message, then ip's "Command failed FILE:LINE" in a
+  // batch (line: the batch line, 0 outside one).
+  void report(int line, const std::string& message);
+  // A device made outside the batch engine (tuntap add), which a later line
+  // of the batch syncs where it first names it.
+  void note_created(const std::string& name) { unsynced_.insert(name); }
+
  private:
   // What one pipeline of a run of changes left: each line's op (none when
   // the line could not be queued), the errors of those that could not, in
@@ -77,29 +91,14 @@ class Runner {
   // or one held command. The status to exit with, when the run ends there.
   std::optional<int> run_changes(std::vector<BatchCommand>& cmds, std::size_t& i, int& status);
   std::optional<int> run_held(const IpCommand& cmd, int& status);
-  // The commands after which ip ends, whatever follows in a batch; nullopt for the rest.
-  std::optional<int> run_ending(const IpCommand& cmd, int status);
+  // run_held(): what ip does when the command failed with `e`.
+  std::optional<int> held_failed(const IpCommand& cmd, const netlink::NetlinkError& e, int& status);
   // How far from cmds[i] one pipeline goes, and whether it stops at its first error.
   std::size_t change_run_end(const std::vector<BatchCommand>& cmds, std::size_t i, bool& stop_mode);
   ChangeResults apply_changes(netlink::Connection& c, std::vector<BatchCommand>& cmds, std::size_t i,
                               std::size_t end, bool stop_mode);
-  netlink::NlResult<void> run_one(const IpCommand& cmd);
-  // Queues a mutating command; a preparation failure is returned instead.
-  // Moves the command's spec into the batch: a command is queued once.
-  netlink::NlResult<std::size_t> queue(netlink::Batch& batch, IpCommand& cmd);
-  // The line's `vrf NAME`s, as ip checks them while parsing: each a VRF
-  // device, and a route's table that VRF's; else the argument error.
-  netlink::NlResult<void> check_vrfs(IpCommand& cmd);
-  // `link-netns NAME`'s id here, made when it has none, as ip's; a name
-  // that opens no namespace is ip's argument error.
-  netlink::NlResult<int> link_netnsid(const std::string& name);
-  // The namespace a line names (`netns NAME|PID`), opened and held until
-  // the batch is flushed; a missing one fails as ip's argument error.
-  netlink::NlResult<int> held_netns(const std::string& name_or_pid, const char* op);
-  void report(int line, const std::string& message);  // line: the batch line, 0 outside one
   // ip's exit status for a command that failed with `e`.
-  // `verb`: the command's, for those whose status is their own return value.
-  int failure_status(const netlink::NetlinkError& e, Verb verb = Verb::unparsed) const;
+  int failure_status(const netlink::NetlinkError& e, const Verb& verb) const;
   std::size_t safe_delete_prefix(const std::vector<BatchCommand>& cmds, std::size_t first);
   // Queues the link-state syncs ip's name lookups would make for `cmd`,
   // before its own op; notes the devices it creates.
@@ -135,17 +134,17 @@ netlink::NlResult<void> save_rules(Runner& r, const IpCommand& cmd);
 // that are not the kernel's carry ip's text in their detail.
 netlink::NlResult<void> restore_rules(Runner& r, const IpCommand& cmd);
 // The CLI's own ops below mark errors of its own making. Code compares an
-// error's op with them by address (e.op == kRuleRestore), which says who
+// error's op with them by address (e.op == kRuleRestoreOp), which says who
 // made it; no text of an error decides what the CLI does.
-inline constexpr char kRuleRestore[] = "rule restore";
+inline constexpr char kRuleRestoreOp[] = "rule restore";
 // ip route save [SELECTOR]: the routes show would print, after ip's magic word.
 netlink::NlResult<void> save_routes(Runner& r, const IpCommand& cmd);
 // ip route restore and showdump: a saved stream (stdin, or a batch's text
 // after the line) added back in ip's order, or printed as show prints it.
 netlink::NlResult<void> restore_routes(Runner& r, const IpCommand& cmd);
 netlink::NlResult<void> show_saved_routes(Runner& r, const IpCommand& cmd);
-inline constexpr char kRouteRestore[] = "route restore";
-inline constexpr char kRouteShowdump[] = "route showdump";
+inline constexpr char kRouteRestoreOp[] = "route restore";
+inline constexpr char kRouteShowdumpOp[] = "route showdump";
 // One rule as ip rule show prints it ("Deleted " first for a removal).
 void print_rule(Runner& r, const netlink::RuleInfo& rule, bool deleted);
 netlink::NlResult<void> show_neighbours(Runner& r, const IpCommand& cmd);
@@ -171,10 +170,9 @@ netlink::NlResult<void> change_token(Runner& r, const IpCommand& cmd);
 // ip ntable show [dev DEV|none] [name NAME], and change name NAME [dev DEV] VALUES.
 netlink::NlResult<void> show_ntables(Runner& r, const IpCommand& cmd);
 netlink::NlResult<void> change_ntable(Runner& r, const IpCommand& cmd);
-inline constexpr char kAddrlabelFlush[] = "addrlabel flush";  // the op of its failure
-inline constexpr char kFlushIncomplete[] = "flush rounds";    // ip's flush gave up; the detail is its words
-inline constexpr char kNetnsOpen[] = "netns lookup";          // a namespace ip netns could not open
-netlink::NlResult<void> run_netns(Runner& r, const IpCommand& cmd);
+inline constexpr char kAddrlabelFlushOp[] = "addrlabel flush";  // the op of its failure
+inline constexpr char kFlushIncomplete[] = "flush rounds";      // ip's flush gave up; the detail is its words
+inline constexpr char kNetnsOpen[] = "netns lookup";            // a namespace ip netns could not open
 netlink::NlResult<void> run_tuntap(Runner& r, const IpCommand& cmd);  // tuntap add and del
 netlink::NlResult<void> show_tuntaps(Runner& r, const IpCommand& cmd);
 // ip's perror() text for a tuntap add or del that failed ("ioctl(TUNSETIFF): ...").

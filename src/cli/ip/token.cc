@@ -4,10 +4,31 @@
 
 #include "brisk/netlink/ipv6_token.h"
 #include "brisk/netlink/link.h"
+#include "cli/ip/ip_errors.h"
 #include "cli/ip/objects.h"
 #include "cli/ip/print_util.h"
+#include "cli/ip/runner.h"
+#include "cli/ip/verb_defs.h"
 
 namespace brisk::ipcli {
+
+// `brisk token help`: the grammar brisk accepts, in iproute2's notation.
+constexpr std::string_view kTokenUsage =
+    R"(Usage: brisk token [ list | set | del | get ] [ TOKEN ] [ dev DEV ]
+TOKEN is an IPv6 address whose low 64 bits become the interface id of DEV's
+SLAAC addresses; del (or ::) takes it away. list shows every device's but
+loopback and NOARP ones.
+)";
+
+// token looks its `dev` up as it parses, with words of its own.
+const Verb kTokenShow{.name = "token show",
+                      .run = show_tokens,
+                      .looks_up_devices = true,
+                      .missing_device_words = "dev is invalid\n"};
+const Verb kTokenSet{.name = "token set",
+                     .run = change_token,
+                     .looks_up_devices = true,
+                     .missing_device_words = "dev is invalid\n"};
 
 using netlink::NlResult;
 
@@ -16,7 +37,7 @@ namespace {
 // ip's iptoken_set() words: `dev DEV` (the first kept), the first other
 // word the token (none read for del), `help` anywhere the usage.
 Parsed<IpCommand> parse_token_change(Cursor& c, IpCommand&& cmd, bool del) {
-  cmd.verb = Verb::token_set;
+  cmd.verb = &kTokenSet;
   TokenChange& change = cmd.token();
   bool have_token = del, have_dev = false;
   while (!c.done()) {
@@ -27,7 +48,7 @@ Parsed<IpCommand> parse_token_change(Cursor& c, IpCommand&& cmd, bool del) {
       if (!have_dev) change.dev = dev;
       have_dev = true;
     } else if (matches(word, "help")) {
-      return object_help(Object::token);
+      return object_help(kTokenUsage);
     } else if (!have_token) {
       std::string token;
       TRY_SET(token, ip_prefix("token", word, AF_INET6));
@@ -52,7 +73,7 @@ NlResult<int> token_device(netlink::Connection& conn, const std::string& dev) {
 }  // namespace
 
 Parsed<IpCommand> parse_token(Cursor& c, IpCommand&& cmd) {
-  cmd.verb = Verb::token_show;
+  cmd.verb = &kTokenShow;
   if (c.done()) return std::move(cmd);
   std::string verb = c.next();
   // In ip's order: "s" is show, "d" delete, "g" get.
@@ -67,7 +88,7 @@ Parsed<IpCommand> parse_token(Cursor& c, IpCommand&& cmd) {
   }
   if (matches(verb, "set") || matches(verb, "add")) return parse_token_change(c, std::move(cmd), false);
   if (matches(verb, "delete")) return parse_token_change(c, std::move(cmd), true);
-  if (matches(verb, "help")) return object_help(Object::token);
+  if (matches(verb, "help")) return object_help(kTokenUsage);
   return unknown_command(verb, "token");
 }
 
@@ -95,5 +116,12 @@ NlResult<void> change_token(Runner& r, const IpCommand& cmd) {
   auto token = BRISK_TRY(netlink::IpAddress::parse(cmd.token().token));
   return netlink::set_ipv6_token(*c, dev, token);
 }
+
+const Verb* const kTokenVerbs[] = {&kTokenShow, &kTokenSet};
+const IpObject kTokenObject{
+    .name = {"token", 2},
+    .parse = [](Cursor& c, IpCommand&& cmd, const Globals&) { return parse_token(c, std::move(cmd)); },
+    .verbs = kTokenVerbs,
+    .usage = [] { return kTokenUsage; }};
 
 }  // namespace brisk::ipcli

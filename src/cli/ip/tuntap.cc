@@ -12,10 +12,39 @@
 #include <cstring>
 
 #include "brisk/netlink/tun.h"
+#include "cli/ip/ip_errors.h"
 #include "cli/ip/objects.h"
 #include "cli/ip/runner.h"
+#include "cli/ip/verb_defs.h"
 
 namespace brisk::ipcli {
+
+// `brisk tuntap help`: the grammar brisk accepts, in iproute2's notation.
+constexpr std::string_view kTuntapUsage =
+    R"(Usage: brisk tuntap { add | del | show | list | lst | help } [ dev PHYS_DEV ]
+       [ mode { tun | tap } ] [ user USER ] [ group GROUP ]
+       [ one_queue ] [ pi ] [ vnet_hdr ] [ multi_queue ] [ name NAME ]
+
+Where: USER  := { STRING | NUMBER }
+       GROUP := { STRING | NUMBER }
+brisk tap is the same object. Without a name add lets the kernel pick tunN or tapN.
+)";
+
+namespace {
+
+netlink::NlResult<void> add_tuntap(Runner& r, const IpCommand& cmd) {
+  BRISK_TRY(run_tuntap(r, cmd));
+  r.note_created(cmd.name);
+  return {};
+}
+
+}  // namespace
+
+// /dev/net/tun, not rtnetlink: run one at a time, outside a batch.
+const Verb kTuntapAdd{.name = "tuntap add", .run = add_tuntap, .failure_text = tuntap_message};
+const Verb kTuntapDel{.name = "tuntap del", .run = run_tuntap, .failure_text = tuntap_message};
+const Verb kTuntapShow{.name = "tuntap show", .run = show_tuntaps};
+
 namespace {
 
 using netlink::NlResult;
@@ -66,9 +95,9 @@ Parsed<std::string> next_arg(Cursor& c) {
 
 // ip's parse_args(): keywords by prefix, in ip's order ("m" is mode, "p"
 // pi); user and group only for add; any other word is the name.
-Parsed<IpCommand> parse_tuntap_change(Cursor& c, IpCommand&& cmd, Verb verb) {
+Parsed<IpCommand> parse_tuntap_change(Cursor& c, IpCommand&& cmd, const Verb* verb) {
   cmd.verb = verb;
-  bool add = verb == Verb::tuntap_add;
+  bool add = verb == &kTuntapAdd;
   auto& tun = cmd.tun();
   bool tun_mode = false, tap_mode = false;
   while (!c.done()) {
@@ -107,7 +136,7 @@ Parsed<IpCommand> parse_tuntap_change(Cursor& c, IpCommand&& cmd, Verb verb) {
       if (matches(key, "name")) {
         TRY_SET(v, next_arg(c));
       } else if (matches(key, "help")) {
-        return object_help(Object::tuntap);
+        return object_help(kTuntapUsage);
       } else {
         v = key;
       }
@@ -205,20 +234,20 @@ std::vector<Attached> attached_processes(const std::string& dev) {
 }  // namespace
 
 Parsed<IpCommand> parse_tuntap(Cursor& c, IpCommand&& cmd) {
-  cmd.verb = Verb::tuntap_show;
+  cmd.verb = &kTuntapShow;
   if (c.done()) return cmd;
   std::string verb = c.next();
-  if (matches(verb, "add")) return parse_tuntap_change(c, std::move(cmd), Verb::tuntap_add);
-  if (matches(verb, "delete")) return parse_tuntap_change(c, std::move(cmd), Verb::tuntap_del);
+  if (matches(verb, "add")) return parse_tuntap_change(c, std::move(cmd), &kTuntapAdd);
+  if (matches(verb, "delete")) return parse_tuntap_change(c, std::move(cmd), &kTuntapDel);
   // ip's show takes no filter: whatever follows is ignored.
   if (matches(verb, "show") || matches(verb, "lst") || matches(verb, "list")) return cmd;
-  if (matches(verb, "help")) return object_help(Object::tuntap);
+  if (matches(verb, "help")) return object_help(kTuntapUsage);
   return plain("Command \"" + verb + "\" is unknown, try \"brisk tuntap help\".");
 }
 
 NlResult<void> run_tuntap(Runner& r, const IpCommand& cmd) {
   auto c = BRISK_TRY(r.conn());
-  if (cmd.verb == Verb::tuntap_add) {
+  if (cmd.verb == &kTuntapAdd) {
     BRISK_TRY(netlink::add_tun(*c, cmd.name, cmd.tun()));
     return {};
   }
@@ -263,5 +292,13 @@ NlResult<void> show_tuntaps(Runner& r, const IpCommand&) {
 std::string tuntap_message(const netlink::NetlinkError& e) {
   return std::string(e.op) + ": " + std::strerror(e.code);
 }
+
+const Verb* const kTuntapVerbs[] = {&kTuntapAdd, &kTuntapDel, &kTuntapShow};
+const IpObject kTuntapObject{
+    .name = {"tuntap", 4},
+    .alias = {"tap", 2},
+    .parse = [](Cursor& c, IpCommand&& cmd, const Globals&) { return parse_tuntap(c, std::move(cmd)); },
+    .verbs = kTuntapVerbs,
+    .usage = [] { return kTuntapUsage; }};
 
 }  // namespace brisk::ipcli
