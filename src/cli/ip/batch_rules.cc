@@ -2,21 +2,16 @@
 
 #include <variant>
 
+#include "cli/ip/link_kind.h"
+
 namespace brisk::ipcli {
 namespace {
 
-// The underlay a vxlan's options name (`dev DEV`), which ip looks up as it parses.
-bool names_vxlan_dev(const netlink::LinkKind& kind) {
-  auto* v = std::get_if<netlink::VxlanOptions>(&kind);
-  return v && !v->dev.empty();
-}
-
-// The device a kind's options name: a macvlan's or vlan's lower link, a vxlan's dev.
-std::string kind_device(const netlink::LinkKind& kind) {
-  if (auto* m = std::get_if<netlink::MacvlanOptions>(&kind)) return m->link;
-  if (auto* v = std::get_if<netlink::VlanOptions>(&kind)) return v->link;
-  if (auto* x = std::get_if<netlink::VxlanOptions>(&kind)) return x->dev;
-  return {};
+// The device a kind's options name (a lower link, an underlay), which its
+// own file says (cli/ip/kinds/); and whether ip looks it up as it parses.
+std::string kind_device_name(const netlink::LinkKind& kind) { return kind_device(kind).name; }
+bool names_device_when_parsed(const netlink::LinkKind& kind) {
+  return kind_device(kind).resolved_when_parsed;
 }
 
 }  // namespace
@@ -29,12 +24,12 @@ std::vector<std::string> named_devices(const IpCommand& cmd) {
   switch (cmd.verb) {
     case Verb::link_add:
       add(cmd.link_add().common.master);
-      add(kind_device(cmd.link_add().kind));
+      add(kind_device_name(cmd.link_add().kind));
       break;
     case Verb::link_set:
       add(cmd.link_set().name);
       if (cmd.link_set().master) add(*cmd.link_set().master);
-      if (cmd.link_set().kind) add(kind_device(*cmd.link_set().kind));
+      if (cmd.link_set().kind) add(kind_device_name(*cmd.link_set().kind));
       if (cmd.link_set().bridge_port && cmd.link_set().bridge_port->backup_port)
         add(*cmd.link_set().bridge_port->backup_port);
       break;
@@ -82,8 +77,9 @@ std::vector<std::string> created_devices(const IpCommand& cmd) {
   if (cmd.verb != Verb::link_add) return {};
   std::vector<std::string> names;
   if (cmd.add_netns.empty()) names.push_back(cmd.link_add().name);  // else made elsewhere
-  auto* veth = std::get_if<netlink::VethOptions>(&cmd.link_add().kind);
-  if (veth && cmd.peer_netns.empty() && !veth->peer.empty()) names.push_back(veth->peer);
+  // A second device (a veth's peer), unless made in another namespace.
+  if (auto second = second_device(cmd.link_add().kind); !second.empty() && cmd.peer_netns.empty())
+    names.push_back(second);
   return names;
 }
 
@@ -129,12 +125,13 @@ bool names_device_ip_parses(const IpCommand& cmd) {
   return backup_port || !cmd.vrfs.empty() || !cmd.link_netns.empty() || !cmd.peer_link_netns.empty() ||
          (nexthop && !cmd.nexthop().dev.empty()) || (addrlabel && !cmd.addrlabel().dev.empty()) ||
          (cmd.verb == Verb::link_set && cmd.link_set().master && !cmd.link_set().master->empty()) ||
-         (cmd.verb == Verb::link_set && cmd.link_set().kind && names_vxlan_dev(*cmd.link_set().kind)) ||
+         (cmd.verb == Verb::link_set && cmd.link_set().kind &&
+          names_device_when_parsed(*cmd.link_set().kind)) ||
          (cmd.verb == Verb::link_add && !cmd.link_add().common.master.empty()) ||
          // ip opens a named namespace as it parses: a missing one is an argument error
          (cmd.verb == Verb::link_add && (!cmd.add_netns.empty() || !cmd.peer_netns.empty())) ||
          (cmd.verb == Verb::link_set && !cmd.set_netns.empty() && !cmd.link_set().netns_pid) ||
-         (cmd.verb == Verb::link_add && names_vxlan_dev(cmd.link_add().kind)) ||
+         (cmd.verb == Verb::link_add && names_device_when_parsed(cmd.link_add().kind)) ||
          (route && !cmd.route().nexthops.empty());
 }
 
