@@ -364,6 +364,9 @@ struct KindWriter {
   }
   NlResult<void> operator()(const OtherKind& k) {
     m.put_string(IFLA_INFO_KIND, k.kind);
+    if (!k.info_data.empty())  // the caller's attributes, as a nest would hold them
+      m.put_bytes(IFLA_INFO_DATA | NLA_F_NESTED,
+                  {reinterpret_cast<const uint8_t*>(k.info_data.data()), k.info_data.size()});
     return {};
   }
   NlResult<void> operator()(const TunOptions&) { return {}; }  // never sent: see tun.cc

@@ -222,10 +222,17 @@ struct TunOptions {
   bool one_queue = false;        // IFF_ONE_QUEUE: kept in tun_flags, otherwise ignored by the kernel
 };
 
-// Any other kind by its rtnetlink name ("dummy", "bond", "vrf", ...), with no
-// kind-specific options. A kind this kernel lacks fails with EOPNOTSUPP.
+// Any other kind by its rtnetlink name ("dummy", "bond", "vrf", ...): the
+// escape hatch for kinds the typed options above do not model. Its options,
+// if any, are the caller's own IFLA_INFO_DATA, sent verbatim: a stream of
+// netlink attributes (IFLA_VRF_TABLE, ...), each padded to 4 bytes, as
+// LinkDetails::info_data reads them back. A kind this kernel lacks fails
+// with EOPNOTSUPP.
+// `brisk link add vrf1 type vrf table 10` sends
+// OtherKind{.kind = "vrf", .info_data = <IFLA_VRF_TABLE: u32 10>}.
 struct OtherKind {
   std::string kind{};
+  std::vector<char> info_data{};  // the IFLA_INFO_DATA payload; empty: none sent
 };
 
 using LinkKind = std::variant<VethOptions, BridgeOptions, MacvlanOptions, VxlanOptions, VlanOptions,
@@ -262,7 +269,7 @@ struct LinkSet {
   std::optional<BridgePortOptions> bridge_port{};
   // New options of the device's own kind (IFLA_LINKINFO), which must be its
   // kind: a BridgeOptions sends its fields that are set, a MacvlanOptions its
-  // mode (`link` must be empty), an OtherKind the kind alone. Other kinds are
+  // mode (`link` must be empty), an OtherKind its kind and info_data. Other kinds are
   // refused (EINVAL): their options are fixed at creation or not modelled.
   std::optional<LinkKind> kind{};
 };

@@ -49,29 +49,6 @@ Names are literal: templates such as veth%d are refused.
   return text;
 }
 
-std::string_view bridge_usage() {
-  return R"(BRIDGE_OPTION := { fdb_flush | forward_delay FORWARD_DELAY | hello_time HELLO_TIME |
-                   max_age MAX_AGE | ageing_time AGEING_TIME | stp_state STP_STATE |
-                   priority PRIORITY | group_fwd_mask MASK | group_address ADDRESS |
-                   no_linklocal_learn NO_LINKLOCAL_LEARN | vlan_filtering VLAN_FILTERING |
-                   vlan_protocol VLAN_PROTOCOL | vlan_default_pvid VLAN_DEFAULT_PVID |
-                   vlan_stats_enabled VLAN_STATS_ENABLED | vlan_stats_per_port VLAN_STATS_PER_PORT |
-                   mcast_snooping MULTICAST_SNOOPING | mcast_vlan_snooping MULTICAST_VLAN_SNOOPING |
-                   mcast_router MULTICAST_ROUTER | mcast_query_use_ifaddr MCAST_QUERY_USE_IFADDR |
-                   mcast_querier MULTICAST_QUERIER | mcast_hash_elasticity HASH_ELASTICITY |
-                   mcast_hash_max HASH_MAX | mcast_last_member_count LAST_MEMBER_COUNT |
-                   mcast_startup_query_count STARTUP_QUERY_COUNT |
-                   mcast_last_member_interval LAST_MEMBER_INTERVAL |
-                   mcast_membership_interval MEMBERSHIP_INTERVAL |
-                   mcast_querier_interval QUERIER_INTERVAL | mcast_query_interval QUERY_INTERVAL |
-                   mcast_query_response_interval QUERY_RESPONSE_INTERVAL |
-                   mcast_startup_query_interval STARTUP_QUERY_INTERVAL |
-                   mcast_stats_enabled MCAST_STATS_ENABLED | mcast_igmp_version IGMP_VERSION |
-                   mcast_mld_version MLD_VERSION | nf_call_iptables NF_CALL_IPTABLES |
-                   nf_call_ip6tables NF_CALL_IP6TABLES | nf_call_arptables NF_CALL_ARPTABLES }
-VLAN_PROTOCOL := { 802.1Q | 802.1ad })";
-}
-
 std::string_view general_usage() {
   return R"(Usage: brisk [ OPTIONS ] OBJECT { COMMAND | help }
        brisk [ -force ] -batch FILE

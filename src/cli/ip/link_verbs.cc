@@ -3,6 +3,7 @@
 
 #include "brisk/netlink/connection.h"
 #include "brisk/netlink/link.h"
+#include "cli/ip/link_kind.h"
 #include "cli/ip/runner.h"
 #include "cli/ip/verb_defs.h"
 
@@ -11,18 +12,11 @@ namespace {
 
 using netlink::NlResult;
 
-// The device a kind's options name: a macvlan's or vlan's lower link, a vxlan's dev.
-std::string kind_device(const netlink::LinkKind& kind) {
-  if (auto* m = std::get_if<netlink::MacvlanOptions>(&kind)) return m->link;
-  if (auto* v = std::get_if<netlink::VlanOptions>(&kind)) return v->link;
-  if (auto* x = std::get_if<netlink::VxlanOptions>(&kind)) return x->dev;
-  return {};
-}
-
-// The underlay a vxlan's options name (`dev DEV`), which ip looks up as it parses.
-bool names_vxlan_dev(const netlink::LinkKind& kind) {
-  auto* v = std::get_if<netlink::VxlanOptions>(&kind);
-  return v && !v->dev.empty();
+// The device a kind's options name (a lower link, an underlay), as its
+// own file says (cli/ip/kinds/), and whether ip looks it up as it parses.
+std::string kind_device_name(const netlink::LinkKind& kind) { return kind_device(kind).name; }
+bool names_device_when_parsed(const netlink::LinkKind& kind) {
+  return kind_device(kind).resolved_when_parsed;
 }
 
 // The `vrf NAME`s of a link add or set, as ip's name_is_vrf() checks them
@@ -69,21 +63,22 @@ std::vector<std::string> named_if_given(std::initializer_list<std::string> names
 }
 
 std::vector<std::string> link_add_devices(const IpCommand& cmd) {
-  return named_if_given({cmd.link_add().common.master, kind_device(cmd.link_add().kind)});
+  return named_if_given({cmd.link_add().common.master, kind_device_name(cmd.link_add().kind)});
 }
 
 std::vector<std::string> link_set_devices(const IpCommand& cmd) {
   const netlink::LinkSet& set = cmd.link_set();
   const auto& port = set.bridge_port;
-  return named_if_given({set.name, set.master.value_or(""), set.kind ? kind_device(*set.kind) : "",
+  return named_if_given({set.name, set.master.value_or(""), set.kind ? kind_device_name(*set.kind) : "",
                          port && port->backup_port ? *port->backup_port : ""});
 }
 
 std::vector<std::string> link_add_creates(const IpCommand& cmd) {
   std::vector<std::string> names;
   if (cmd.add_netns.empty()) names.push_back(cmd.link_add().name);  // else made elsewhere
-  auto* veth = std::get_if<netlink::VethOptions>(&cmd.link_add().kind);
-  if (veth && cmd.peer_netns.empty() && !veth->peer.empty()) names.push_back(veth->peer);
+  // A second device (a veth's peer), unless made in another namespace.
+  if (auto second = second_device(cmd.link_add().kind); !second.empty() && cmd.peer_netns.empty())
+    names.push_back(second);
   return names;
 }
 
@@ -91,7 +86,7 @@ std::vector<std::string> link_add_creates(const IpCommand& cmd) {
 bool link_add_resolves(const IpCommand& cmd) {
   const netlink::LinkAdd& add = cmd.link_add();
   return !add.common.master.empty() || !cmd.add_netns.empty() || !cmd.peer_netns.empty() ||
-         names_vxlan_dev(add.kind);
+         names_device_when_parsed(add.kind);
 }
 
 // A master, a vxlan's dev, a bridge port's backup_port, or `netns NAME`.
@@ -99,8 +94,8 @@ bool link_set_resolves(const IpCommand& cmd) {
   const netlink::LinkSet& set = cmd.link_set();
   bool backup_port =
       set.bridge_port && set.bridge_port->backup_port && !set.bridge_port->backup_port->empty();
-  return backup_port || (set.master && !set.master->empty()) || (set.kind && names_vxlan_dev(*set.kind)) ||
-         (!cmd.set_netns.empty() && !set.netns_pid);
+  return backup_port || (set.master && !set.master->empty()) ||
+         (set.kind && names_device_when_parsed(*set.kind)) || (!cmd.set_netns.empty() && !set.netns_pid);
 }
 
 }  // namespace

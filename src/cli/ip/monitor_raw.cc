@@ -77,7 +77,7 @@ std::optional<Header> header_of(const MonitorEvent& e) {
   return h;
 }
 
-std::string address_text(int family, std::span<const uint8_t> raw) {
+std::string raw_address_text(int family, std::span<const uint8_t> raw) {
   char text[INET6_ADDRSTRLEN];
   if (raw.size() != (family == AF_INET ? 4u : 16u)) return "?";
   return ::inet_ntop(family, raw.data(), text, sizeof text) ? text : "?";
@@ -101,7 +101,7 @@ std::string prefix_text(const MonitorEvent& e, const NameOf& name) {
   std::string t;
   // As ip 6.1: no space between the prefix and "dev".
   if (auto address = a->bytes(PREFIX_ADDRESS))
-    t += "prefix " + address_text(AF_INET6, *address) + "/" + std::to_string(p->prefix_len);
+    t += "prefix " + raw_address_text(AF_INET6, *address) + "/" + std::to_string(p->prefix_len);
   t += "dev " + name(p->prefix_ifindex) + " ";
   if (p->prefix_flags & kPrefixOnlink) t += "onlink ";
   if (p->prefix_flags & kPrefixAutoconf) t += "autoconf ";
@@ -129,7 +129,7 @@ std::string mroute_text(const MonitorEvent& e, const NameOf& name, int dev, cons
   int family = r->rtm_family == RTNL_FAMILY_IPMR ? AF_INET : AF_INET6;
   auto end_text = [&](uint16_t attr) {
     auto raw = a->bytes(attr);
-    return raw ? address_text(family, *raw) : std::string("unknown");
+    return raw ? raw_address_text(family, *raw) : std::string("unknown");
   };
   std::string t = e.deleted ? "Deleted " : "";
   char column[300];
