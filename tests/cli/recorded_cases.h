@@ -1,0 +1,292 @@
+// The states the recorded tests replay, and the shows run in each: a
+// scenario's setup (ip commands, or `sh -c` for a sysctl) builds a
+// throwaway namespace; each show is recorded there, ip's output beside
+// brisk's talk with the kernel, into tests/cli/recorded/NAME.txt.
+// Changing a scenario means recording again (tests/cli/recorded/README.md).
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace brisk::cli_test {
+
+using Words = std::vector<std::string>;
+
+struct Scenario {
+  std::string name;          // the fixture file's stem, and the tests' prefix
+  std::vector<Words> setup;  // argv each, run in the namespace
+  std::vector<Words> shows;  // ip's arguments, each recorded and replayed
+};
+
+// `args` and again after -j, as the shows compare text and JSON alike.
+inline std::vector<Words> with_json(const std::vector<Words>& args) {
+  std::vector<Words> all;
+  for (const auto& a : args) {
+    all.push_back(a);
+    Words j = a;
+    j.insert(j.begin(), "-j");
+    all.push_back(std::move(j));
+  }
+  return all;
+}
+
+inline std::vector<Scenario> recorded_scenarios() {
+  std::vector<Scenario> all;
+  // A bridge with two veth ports and addresses on either side
+  // (show_selectors_test.cc's state), for link and addr show, their
+  // selectors and formats.
+  all.push_back({
+      .name = "selectors",
+      .setup = {{"ip", "link", "add", "br0", "address", "02:00:00:00:01:00", "type", "bridge"},
+                {"ip", "link", "add", "p0", "address", "02:00:00:00:01:01", "type", "veth", "peer", "name",
+                 "q0", "address", "02:00:00:00:01:02"},
+                {"ip", "link", "add", "p1", "address", "02:00:00:00:01:03", "type", "veth", "peer", "name",
+                 "q1", "address", "02:00:00:00:01:04"},
+                {"ip", "link", "set", "p0", "master", "br0"},
+                {"ip", "link", "set", "p1", "master", "br0"},
+                {"ip", "addr", "add", "10.7.0.1/24", "dev", "p0"},
+                {"ip", "addr", "add", "10.7.1.1/24", "dev", "q0"},
+                {"ip", "addr", "add", "10.7.2.1/24", "dev", "br0"},
+                {"ip", "addr", "add", "fd00:7::1/64", "dev", "q1", "nodad"}},
+      .shows = {{"link", "show", "master", "br0"},
+                {"addr", "show", "master", "br0"},
+                {"link", "show", "nomaster"},
+                {"addr", "show", "nomaster"},
+                {"link", "show", "type", "veth"},
+                {"addr", "show", "type", "bridge"},
+                {"link", "show", "type", "bridge_slave"},
+                {"addr", "show", "type", "bridge_slave"},
+                {"-j", "addr", "show", "master", "br0"},
+                {"-br", "link", "show", "nomaster"},
+                {"-d", "link", "show", "type", "bridge_slave"},
+                {"addr", "show", "master", "br0", "type", "veth"},
+                {"link", "show", "master", "p0"},
+                // A master or vrf ip cannot find while parsing: its argument error, exit 255.
+                {"link", "show", "master", "nosuch"},
+                {"addr", "show", "master", "nosuch"},
+                {"link", "show", "vrf", "br0"},
+                {"addr", "show", "vrf", "nosuch"},
+                {"addr", "flush", "master", "nosuch"},
+                // Every format of the whole dumps.
+                {"link", "show"},
+                {"-s", "link", "show"},
+                {"-s", "-s", "link", "show"},
+                {"-br", "link", "show"},
+                {"-o", "link", "show"},
+                {"-j", "link", "show"},
+                {"-j", "-p", "link", "show"},
+                {"addr", "show"},
+                {"-4", "addr", "show"},
+                {"-6", "addr", "show"},
+                {"-br", "addr", "show"},
+                {"-br", "-4", "addr", "show"},
+                {"-o", "addr", "show"},
+                {"-j", "addr", "show"},
+                {"-j", "-p", "addr", "show"},
+                {"-d", "-j", "link", "show"},
+                {"-N", "link", "show"},
+                {"-h", "-s", "link", "show"}},
+  });
+  // One device's show reads that device and the links it names
+  // (show_one_device_test.cc's state).
+  all.push_back({
+      .name = "one_device",
+      .setup = {{"ip", "link", "add", "br0", "type", "bridge"},
+                {"ip", "link", "add", "v0", "type", "veth", "peer", "name", "v1"},
+                {"ip", "link", "set", "v0", "master", "br0"},
+                {"ip", "link", "add", "other0", "type", "bridge"},
+                {"ip", "link", "add", "w0", "type", "veth", "peer", "name", "w1"},
+                {"ip", "addr", "add", "10.7.0.1/24", "dev", "v0"},
+                {"ip", "addr", "add", "10.8.0.1/24", "dev", "w0"}},
+      .shows = {{"link", "show", "v0"},
+                {"link", "show", "dev", "br0"},
+                {"-j", "link", "show", "v1"},
+                {"addr", "show", "dev", "v0"},
+                {"-j", "addr", "show", "dev", "w0"},
+                {"-br", "addr", "show", "dev", "v0"},
+                {"-s", "link", "show", "v0"},
+                {"-o", "addr", "show", "dev", "v0"},
+                {"link", "show", "nosuch"},
+                {"addr", "show", "dev", "nosuch"},
+                {"-4", "addr", "show", "dev", "br0"}},
+  });
+  // Every kind's -d details, devices down so that no timer runs
+  // (details_test.cc's EveryKindAsIpPrintsIt).
+  all.push_back({
+      .name = "details",
+      .setup =
+          {{"ip", "link", "add", "v0", "type", "veth", "peer", "name", "v1"},
+           {"ip", "link", "add", "br0", "type", "bridge"},
+           {"ip", "link", "set", "v1", "master", "br0"},
+           {"ip", "link", "add", "br1", "type", "bridge", "stp_state", "1", "priority", "4096",
+            "mcast_snooping", "0", "group_fwd_mask", "8"},
+           {"ip", "link", "add", "p0", "type", "veth", "peer", "name", "p1"},
+           {"ip", "link", "set", "p0", "master", "br1"},
+           {"ip", "link", "set", "p0", "type", "bridge_slave", "cost", "7", "learning", "off",
+            "group_fwd_mask", "0x4005", "hairpin", "on", "mcast_to_unicast", "on", "isolated", "on"},
+           {"ip", "link", "set", "p1", "alias", "the other end"},
+           {"ip", "link", "add", "mv0", "link", "v0", "type", "macvlan", "mode", "bridge"},
+           {"ip", "link", "add", "mv1", "link", "v0", "type", "macvlan", "mode", "private"},
+           {"ip", "link", "add", "mv2", "link", "v0", "type", "macvlan", "mode", "source"},
+           {"ip", "link", "add", "mvt0", "link", "v0", "type", "macvtap", "mode", "vepa"},
+           {"ip", "link", "add", "ms0", "link", "v0", "type", "macvlan", "mode", "source", "macaddr", "add",
+            "02:00:00:00:00:01"},
+           {"ip", "link", "set", "ms0", "type", "macvlan", "macaddr", "add", "02:00:00:00:00:0a"},
+           {"ip", "link", "add", "ms1", "link", "v0", "type", "macvlan", "mode", "source", "nodst"},
+           {"ip", "link", "add", "w0", "type", "veth", "peer", "name", "w1"},
+           {"ip", "link", "add", "mp0", "link", "w0", "type", "macvlan", "mode", "passthru", "nopromisc"},
+           {"ip", "link", "add", "vx0", "type", "vxlan", "id", "42", "dstport", "4789", "remote",
+            "192.0.2.1"},
+           {"ip",        "link",       "add",    "vx1",     "type",       "vxlan", "id",     "7",    "local",
+            "10.0.0.1",  "dev",        "v0",     "dstport", "0",          "ttl",   "5",      "tos",  "1",
+            "noudpcsum", "nolearning", "ageing", "0",       "maxaddress", "10",    "l2miss", "proxy"},
+           {"ip", "link", "add",     "vx2", "type", "vxlan",   "id",   "8",       "group", "239.1.1.1", "dev",
+            "v0", "ttl",  "inherit", "df",  "set",  "dstport", "4789", "srcport", "1000",  "2000"},
+           {"ip", "link", "add", "vx3", "type", "vxlan", "id", "9", "remote", "fd00::1", "local", "fd00::2",
+            "dstport", "4789", "flowlabel", "5", "df", "inherit", "udp6zerocsumtx"},
+           {"ip", "link", "add", "vx4", "type", "vxlan", "external", "dstport", "4790"},
+           {"ip", "link", "add", "vx5", "type", "vxlan", "id", "10", "dstport", "4789", "gbp", "remcsumtx",
+            "remcsumrx", "rsc", "l3miss"},
+           {"ip", "tuntap", "add", "tap0", "mode", "tap"},
+           {"ip", "tuntap", "add", "tun0", "mode", "tun"},
+           {"ip", "tuntap", "add", "tap1", "mode", "tap", "user", "0", "group", "0", "multi_queue"},
+           {"ip", "tuntap", "add", "tap2", "mode", "tap", "user", "54321", "group", "54322", "pi",
+            "vnet_hdr"}},
+      .shows = with_json({{"-d", "link", "show"},
+                          {"-d", "link", "show", "dev", "br1"},
+                          {"-d", "addr", "show"},
+                          {"-d", "-4", "addr", "show"},
+                          {"-d", "-s", "link", "show"},
+                          {"link", "show"},
+                          {"-d", "link", "show", "type", "vxlan"},
+                          {"-d", "link", "show", "mv2"}}),
+  });
+  // The IPv6 address dump's link records carry only the link layer's
+  // address (details_test.cc's state).
+  all.push_back({
+      .name = "inet6_details",
+      .setup = {{"ip", "link", "add", "v0", "type", "veth", "peer", "name", "v1"},
+                {"ip", "link", "set", "v0", "up"},
+                {"ip", "link", "set", "v1", "alias", "peer"},
+                {"ip", "addr", "add", "fd00::1/64", "dev", "v0", "nodad"}},
+      .shows = with_json({{"-d", "-6", "addr", "show"}, {"-d", "-6", "addr", "show", "dev", "v0"}}),
+  });
+  // Routes of several types and tables, rules, neighbours and nexthops, on
+  // devices that are up: without IPv6 or multicast, so that no DAD, router
+  // solicitation or IGMP report moves the state (its counters) between reads.
+  all.push_back({
+      .name = "routing",
+      .setup =
+          {{"ip", "link", "set", "lo", "up"},
+           {"sh", "-c",
+            "echo 1 > /proc/sys/net/ipv6/conf/all/disable_ipv6 && "
+            "echo 1 > /proc/sys/net/ipv6/conf/default/disable_ipv6"},
+           {"ip", "link", "add", "d0", "type", "veth", "peer", "name", "e0"},
+           {"ip", "link", "set", "e0", "multicast", "off", "up"},
+           {"ip", "link", "add", "d1", "type", "veth", "peer", "name", "e1"},
+           {"ip", "link", "set", "e1", "multicast", "off", "up"},
+           {"ip", "link", "set", "d0", "multicast", "off", "up"},
+           {"ip", "link", "set", "d1", "multicast", "off", "up"},
+           {"ip", "addr", "add", "10.1.0.1/24", "dev", "d0"},
+           {"ip", "addr", "add", "10.2.0.1/24", "brd", "+", "dev", "d1", "label", "d1:x"},
+           {"ip", "route", "add", "10.9.0.0/16", "via", "10.1.0.2", "metric", "5"},
+           {"ip", "route", "add", "10.10.0.0/16", "dev", "d1", "proto", "static", "scope", "link"},
+           {"ip", "route", "add", "blackhole", "10.11.0.0/16"},
+           {"ip", "route", "add", "unreachable", "10.12.0.0/16", "table", "100"},
+           {"ip", "route", "add", "prohibit", "10.13.0.0/16", "table", "main", "metric", "9"},
+           {"ip", "route", "add", "10.14.0.0/16", "nexthop", "via", "10.1.0.2", "weight", "2", "nexthop",
+            "via", "10.2.0.2", "weight", "1"},
+           {"ip", "route", "add", "10.15.0.0/16", "via", "10.1.0.3", "mtu", "1400", "advmss", "1300", "table",
+            "200"},
+           {"ip", "route", "add", "default", "via", "10.1.0.254"},
+           {"ip", "nexthop", "add", "id", "1", "via", "10.1.0.2", "dev", "d0"},
+           {"ip", "nexthop", "add", "id", "2", "via", "10.2.0.2", "dev", "d1"},
+           {"ip", "nexthop", "add", "id", "3", "blackhole"},
+           {"ip", "nexthop", "add", "id", "10", "group", "1/2,3"},
+           {"ip", "rule", "add", "from", "10.1.0.0/24", "table", "100", "pref", "100"},
+           {"ip", "rule", "add", "to", "10.20.0.0/16", "iif", "d0", "lookup", "200", "pref", "200"},
+           {"ip", "rule", "add", "fwmark", "0x10/0xff", "goto", "32766", "pref", "300"},
+           {"ip", "rule", "add", "not", "from", "all", "tos", "0x10", "prohibit", "pref", "400"},
+           {"ip", "rule", "add", "ipproto", "tcp", "dport", "80-90", "table", "100", "pref", "500"},
+           {"ip", "neigh", "add", "10.1.0.2", "lladdr", "02:00:00:00:09:02", "dev", "d0", "nud", "permanent"},
+           {"ip", "neigh", "add", "10.1.0.3", "lladdr", "02:00:00:00:09:03", "dev", "d0", "nud", "noarp"},
+           {"ip", "neigh", "add", "10.2.0.2", "lladdr", "02:00:00:00:09:04", "dev", "d1", "nud", "permanent"},
+           {"ip", "neigh", "add", "proxy", "10.1.0.77", "dev", "d0"},
+           {"ip", "route", "add", "10.30.0.0/16", "nhid", "10"}},
+      .shows = with_json({{"route", "show"},
+                          {"route", "show", "table", "all"},
+                          {"route", "show", "table", "100"},
+                          {"route", "show", "table", "local"},
+                          {"route", "show", "dev", "d0"},
+                          {"route", "show", "proto", "static"},
+                          {"route", "show", "type", "blackhole"},
+                          {"route", "show", "root", "10.0.0.0/8"},
+                          {"route", "show", "match", "10.9.1.1"},
+                          {"route", "show", "exact", "10.9.0.0/16"},
+                          {"route", "show", "via", "10.1.0.2"},
+                          {"route", "list", "scope", "link"},
+                          {"route", "get", "10.9.1.1"},
+                          {"route", "get", "10.30.1.1"},
+                          {"-d", "route", "show"},
+                          {"-s", "route", "show"},
+                          {"rule", "show"},
+                          {"rule", "show", "pref", "200"},
+                          {"rule", "show", "table", "100"},
+                          {"neigh", "show"},
+                          {"neigh", "show", "dev", "d0"},
+                          {"neigh", "show", "nud", "permanent"},
+                          {"neigh", "show", "proxy"},
+                          {"-s", "neigh", "show"},
+                          {"nexthop", "show"},
+                          {"nexthop", "show", "id", "10"},
+                          {"nexthop", "show", "groups"},
+                          {"nexthop", "show", "dev", "d0"},
+                          {"addr", "show", "dev", "d1"},
+                          {"-br", "addr", "show"},
+                          {"-s", "-s", "link", "show", "d0"}}),
+  });
+  // ip 6.1 prints a get's neighbour as text even under -j (brisk as JSON:
+  // neigh_get_test.cc), and -j -o addr as records of one address each.
+  all.back().shows.push_back({"neigh", "get", "10.1.0.2", "dev", "d0"});
+  all.back().shows.push_back({"-o", "-4", "addr", "show"});
+  // Each family's settings per device, and the neighbour tables
+  // (netconf_test.cc's and ntable_test.cc's states). Not ntable -s: its
+  // last_flush and last_rand are ages, printed as the time of day they
+  // were, which moves with the clock (ntable_test.cc compares those).
+  all.push_back({
+      .name = "netconf_ntable",
+      .setup = {{"ip", "link", "add", "d0", "type", "veth", "peer", "name", "d1"},
+                {"sh", "-c", "echo 1 > /proc/sys/net/ipv4/conf/d0/forwarding"},
+                {"sh", "-c", "echo 2 > /proc/sys/net/ipv4/conf/d1/rp_filter"},
+                {"sh", "-c", "echo 1 > /proc/sys/net/ipv4/conf/d1/proxy_arp"},
+                {"sh", "-c", "echo 1 > /proc/sys/net/ipv6/conf/d0/forwarding"},
+                {"sh", "-c", "echo 1 > /proc/sys/net/ipv4/conf/default/ignore_routes_with_linkdown"}},
+      .shows = with_json({{"netconf"},
+                          {"netconf", "show"},
+                          {"netc", "l"},
+                          {"-4", "netconf"},
+                          {"-6", "netconf", "show"},
+                          {"netconf", "show", "dev", "d0"},
+                          {"-4", "netconf", "show", "dev", "d1"},  // the one record ip asks for
+                          {"-6", "netconf", "show", "dev", "d0"},
+                          {"netconf", "show", "foo", "dev", "d1"},  // ip passes over other words
+                          {"netconf", "show", "dev", "nope"},       // "Device ... does not exist.", status 1
+                          {"netconf", "show", "dev"},
+                          {"ntable"},
+                          {"ntable", "show"},
+                          {"nt", "l"},
+                          {"ntbl", "lst"},
+                          {"-4", "ntable"},
+                          {"-6", "ntable", "show"},
+                          {"ntable", "show", "dev", "d0"},
+                          {"ntable", "show", "dev", "none"},
+                          {"ntable", "show", "name", "arp_cache"},
+                          {"ntable", "show", "name", "ndisc_cache", "dev", "d1"},
+                          {"ntable", "show", "dev", "lo", "dev", "d1"},  // the last one
+                          {"ntable", "show", "name", "no_such_cache"},
+                          {"-o", "ntable"}}),
+  });
+  return all;
+}
+
+}  // namespace brisk::cli_test
