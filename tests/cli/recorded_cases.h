@@ -30,6 +30,183 @@ inline std::vector<Words> with_json(const std::vector<Words>& args) {
   return all;
 }
 
+// cli_test.cc's states: formats, route and addr filters, route get, nud.
+inline std::vector<Scenario> cli_test_scenarios() {
+  std::vector<Scenario> all;
+  const Words veth{"ip", "link", "add", "v0", "type", "veth", "peer", "name", "v1"};
+  // -br, -o and -p, in text and JSON; neighbour flags (router,
+  // extern_learn) and -s -s's error counters. A name@peer wider than the
+  // 16-column field pushes the rest along.
+  all.push_back({
+      .name = "brief_oneline",
+      .setup = {veth,
+                {"ip", "link", "add", "vethlongname01", "type", "veth", "peer", "name", "vethlongname02"},
+                {"ip", "link", "set", "v0", "up"},
+                {"ip", "addr", "add", "10.0.0.1/24", "dev", "v0"},
+                {"ip", "addr", "add", "10.0.1.1/32", "dev", "v0", "label", "v0:x"},
+                {"ip", "neigh", "add", "10.0.0.2", "lladdr", "02:00:00:00:00:02", "dev", "v0"},
+                {"ip", "neigh", "add", "10.0.0.3", "lladdr", "02:00:00:00:00:03", "dev", "v0", "router"},
+                {"ip", "neigh", "add", "10.0.0.4", "lladdr", "02:00:00:00:00:04", "dev", "v1",
+                 "extern_learn"}},
+      .shows = {{"-br", "link"},
+                {"-br", "addr"},
+                {"-br", "-4", "addr"},
+                {"-brief", "link", "show", "up"},
+                {"-br", "-j", "link"},
+                {"-br", "-j", "addr"},
+                {"-o", "link"},
+                {"-o", "addr"},
+                {"-o", "-s", "link", "show", "v0"},
+                {"-oneline", "-4", "addr", "show", "dev", "v0"},
+                {"-o", "-br", "link"},
+                {"-j", "-p", "link"},
+                {"-j", "-p", "-s", "addr"},
+                {"-br", "-j", "-p", "addr"},
+                {"-j", "-p", "route"},
+                {"-br", "neigh"},
+                {"-br", "neigh", "show", "dev", "v0"},
+                {"-br", "-j", "neigh"},
+                {"neigh"},
+                {"-j", "neigh"},
+                {"-s", "-s", "link"},
+                {"-j", "-s", "-s", "addr"},
+                {"-o", "-s", "-s", "link", "show", "v0"}},
+  });
+  // route show's filters and forms: every table (both families), one
+  // table, one device, proto, scope and type (the fields a filter fixes are
+  // left out), IPv6's metric and pref, and -d's explicit type, proto, scope.
+  all.push_back({
+      .name = "route_filters",
+      .setup = {veth,
+                {"ip", "link", "set", "v0", "up"},
+                {"ip", "link", "set", "v1", "up"},
+                {"ip", "addr", "add", "10.0.0.1/24", "dev", "v0"},
+                {"ip", "-6", "addr", "add", "2001:db8::1/64", "dev", "v0", "nodad"},
+                {"ip", "route", "add", "10.9.0.0/16", "via", "10.0.0.2"},
+                {"ip", "route", "add", "10.8.0.0/16", "via", "10.0.0.2", "table", "100"},
+                {"ip", "route", "add", "blackhole", "192.0.2.0/24", "metric", "7"},
+                {"ip", "-6", "route", "add", "2001:db8:5::/64", "via", "2001:db8::2", "pref", "high"}},
+      .shows = {{"route", "show", "table", "all"},
+                {"-j", "route", "show", "table", "all"},
+                {"route", "show", "table", "100"},
+                {"-4", "route", "show", "dev", "v0"},
+                {"-j", "route", "show", "dev", "v0"},
+                {"-6", "route"},
+                {"-j", "-6", "route"},
+                {"-6", "route", "show", "table", "all"},
+                {"route", "show", "table", "local"},
+                {"-d", "route"},
+                {"-d", "-j", "route", "show", "table", "all"},
+                {"route", "show", "proto", "kernel"},
+                {"route", "show", "proto", "boot"},
+                {"route", "show", "scope", "link"},
+                {"route", "show", "type", "blackhole"},
+                {"-j", "route", "show", "proto", "kernel"},
+                {"route", "show", "table", "local", "type", "local", "scope", "host"}},
+  });
+  // route get in every form ip takes: IPv4's cloned answer with its cache
+  // flags, IPv6's (no clone: proto, metric, pref), fibmatch's FIB entry, -d,
+  // and the lookup keys (tos, uid, mark, L4 ports); a prefix's warning; and
+  // the refusals (ip's status not 0 for each, at record time).
+  Scenario get{
+      .name = "route_get",
+      .setup = {{"ip", "link", "set", "lo", "up"},
+                veth,
+                {"ip", "link", "set", "v0", "up"},
+                {"ip", "link", "set", "v1", "up"},
+                {"ip", "addr", "add", "10.0.0.1/24", "dev", "v0"},
+                {"ip", "-6", "addr", "add", "2001:db8::1/64", "dev", "v0", "nodad"},
+                {"ip", "route", "add", "10.9.0.0/16", "via", "10.0.0.2", "proto", "static", "metric", "5"},
+                {"ip", "-6", "route", "add", "2001:db8:5::/48", "via", "2001:db8::2", "metric", "7"}},
+      .shows = {}};
+  for (const Words& query : std::vector<Words>{{"10.0.0.1"},
+                                               {"127.0.0.1"},
+                                               {"10.0.0.255"},
+                                               {"10.9.1.1"},
+                                               {"::1"},
+                                               {"2001:db8::1"},
+                                               {"2001:db8::9"},
+                                               {"2001:db8:5::9"},
+                                               {"2001:db8:5::9", "from", "2001:db8::1"},
+                                               {"fibmatch", "10.9.1.1"},
+                                               {"fibmatch", "2001:db8:5::9"},
+                                               {"fibmatch", "10.0.0.1"},
+                                               {"10.9.1.1", "from", "10.0.0.1"},
+                                               {"10.9.1.1", "tos", "0x10"},
+                                               {"10.9.1.1", "uid", "1000"},
+                                               {"10.9.1.1", "mark", "100"},
+                                               {"10.9.1.1", "ipproto", "tcp", "sport", "80", "dport", "443"},
+                                               {"10.9.1.1", "oif", "v0"},
+                                               {"10.9.1.1", "connected"}}) {
+    for (const Words& options : std::vector<Words>{{}, {"-j"}, {"-d"}}) {
+      if (options == Words{"-j"} && query.back() == "connected") continue;  // ip's JSON there is not JSON
+      Words args = options;
+      args.insert(args.end(), {"route", "get"});
+      args.insert(args.end(), query.begin(), query.end());
+      get.shows.push_back(std::move(args));
+    }
+  }
+  get.shows.push_back({"route", "get", "to", "10.9.1.1/24"});
+  // The kernel's refusals and ip's own, with their texts and statuses.
+  for (const Words& query : std::vector<Words>{{"2001:db9::1"},
+                                               {"10.9.1.1", "from", "10.0.0.9", "iif", "v1"},
+                                               {"10.9.1.1", "from", "10.0.0.0/24"},
+                                               {"10.9.1.1", "as", "10.1.1.1"},
+                                               {"2001:db8:5::9", "notify"},
+                                               {"10.9.1.1", "iif", "v1"},
+                                               {"10.9.1.1", "vrf", "v0"},
+                                               {"10.9.1.1", "vrf", "nosuch"},
+                                               {"10.9.1.1", "oif", "nosuch"},
+                                               {"10.9.1.1", "sport", "x"},
+                                               {"fibmatch"}}) {
+    Words args{"route", "get"};
+    args.insert(args.end(), query.begin(), query.end());
+    get.shows.push_back(std::move(args));
+  }
+  all.push_back(std::move(get));
+  // addr show's address filters: scope, and to PREFIX (whose family
+  // becomes the command's, as -4/-6 would); links left without one go.
+  all.push_back({
+      .name = "addr_filters",
+      .setup = {{"ip", "link", "set", "lo", "up"},
+                veth,
+                {"ip", "link", "set", "v0", "up"},
+                {"ip", "addr", "add", "10.0.0.1/24", "dev", "v0"},
+                {"ip", "addr", "add", "10.0.1.1/32", "dev", "v0", "label", "v0:x"},
+                {"ip", "-6", "addr", "add", "2001:db8::1/64", "dev", "v0", "nodad"}},
+      .shows = {{"addr", "show", "scope", "global"},
+                {"-o", "addr", "show", "scope", "host"},
+                {"addr", "show", "to", "10.0.0.0/8"},
+                {"addr", "show", "to", "10.0.1.1"},
+                {"-br", "addr", "show", "scope", "0"},
+                {"addr", "show", "to", "2001:db8::/32"},
+                {"-o", "-4", "addr", "show", "dev", "v0", "scope", "global"},
+                {"addr", "show", "to", "192.168.0.0/16"}},
+  });
+  // neigh show nud: by default every state but noarp and none; nud all,
+  // one state, several, and "none" as ip reads them.
+  all.push_back({
+      .name = "neigh_nud",
+      .setup = {veth,
+                {"ip", "link", "set", "v0", "up"},
+                {"ip", "neigh", "add", "10.0.0.2", "lladdr", "02:00:00:00:00:02", "dev", "v0"},
+                {"ip", "neigh", "add", "10.0.0.3", "dev", "v0", "nud", "failed"},
+                {"ip", "neigh", "add", "10.0.0.4", "lladdr", "02:00:00:00:00:04", "dev", "v0", "nud",
+                 "stale"},
+                {"ip", "neigh", "add", "10.0.0.5", "lladdr", "02:00:00:00:00:05", "dev", "v0", "nud",
+                 "noarp"}},
+      .shows = {{"neigh"},
+                {"neigh", "show", "nud", "all"},
+                {"neigh", "show", "nud", "stale"},
+                {"neigh", "show", "nud", "permanent", "nud", "failed"},
+                {"neigh", "show", "nud", "noarp"},
+                {"-j", "neigh", "show", "nud", "all"},
+                {"neigh", "show", "dev", "v0", "nud", "none"},
+                {"neigh", "show", "nud", "bogus"}},
+  });
+  return all;
+}
+
 inline std::vector<Scenario> recorded_scenarios() {
   std::vector<Scenario> all;
   // A bridge with two veth ports and addresses on either side
@@ -286,6 +463,7 @@ inline std::vector<Scenario> recorded_scenarios() {
                           {"ntable", "show", "name", "no_such_cache"},
                           {"-o", "ntable"}}),
   });
+  for (auto& s : cli_test_scenarios()) all.push_back(std::move(s));
   return all;
 }
 
