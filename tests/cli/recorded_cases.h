@@ -207,6 +207,119 @@ inline std::vector<Scenario> cli_test_scenarios() {
   return all;
 }
 
+// neigh_get_test.cc's and nexthop_test.cc's states: neighbour gets and
+// show selectors; nexthop shows.
+inline std::vector<Scenario> neigh_nexthop_scenarios() {
+  std::vector<Scenario> all;
+  // A veth end with addresses of both families, its peer a port of br0,
+  // and entries of several protocols on both and in the proxy table.
+  all.push_back({
+      .name = "neigh_get",
+      .setup = {{"ip", "link", "add", "d0", "type", "veth", "peer", "name", "d1"},
+                {"ip", "link", "add", "br0", "type", "bridge"},
+                {"ip", "link", "set", "d1", "master", "br0"},
+                {"ip", "link", "set", "d0", "up"},
+                {"ip", "link", "set", "d1", "up"},
+                {"ip", "link", "set", "br0", "up"},
+                {"ip", "addr", "add", "10.9.0.1/24", "dev", "d0"},
+                {"ip", "addr", "add", "fd00:9::1/64", "dev", "d0", "nodad"},
+                {"ip", "neigh", "add", "10.9.0.2", "lladdr", "02:00:00:00:00:02", "dev", "d0", "protocol",
+                 "dhcp"},
+                {"ip", "neigh", "add", "10.9.0.3", "lladdr", "02:00:00:00:00:03", "dev", "d1", "nud",
+                 "reachable"},
+                {"ip", "neigh", "add", "10.9.0.4", "lladdr", "02:00:00:00:00:04", "dev", "d1", "nud", "stale",
+                 "proto", "static"},
+                {"ip", "neigh", "add", "fd00:9::2", "lladdr", "02:00:00:00:00:12", "dev", "d0", "nud",
+                 "noarp", "router"},
+                {"ip", "neigh", "add", "proxy", "10.9.0.7", "dev", "d0", "protocol", "static"},
+                {"ip", "neigh", "add", "proxy", "10.9.0.8"}},
+      .shows = {{"neigh", "get", "10.9.0.2", "dev", "d0"},
+                {"neigh", "get", "to", "10.9.0.3", "dev", "d1"},
+                {"neigh", "g", "fd00:9::2", "dev", "d0"},
+                {"-br", "neigh", "get", "10.9.0.4", "dev", "d1"},
+                {"neigh", "get", "proxy", "10.9.0.7", "dev", "d0"},
+                {"neigh", "get", "proxy", "10.9.0.8"},
+                {"neigh", "get", "proxy", "10.9.0.9"},      // none: the kernel's text, status 2
+                {"neigh", "get", "10.9.0.9", "dev", "d0"},  // likewise
+                {"neigh", "get", "10.9.0.2", "dev", "d1"},  // on another device
+                {"neigh", "get", "10.9.0.2", "dev", "d0", "dev", "d1"},
+                {"neigh", "get", "10.9.0.2", "dev", "nope0"},  // Cannot find device, status 1
+                {"neigh", "get", "10.9.0.2"},                  // no device
+                {"neigh", "get", "10.9.0.2", "dev", "d0", "10.9.0.3"},
+                {"-4", "neigh", "get", "fd00:9::2", "dev", "d0"},
+                {"neigh", "get", "10.9.0.300", "dev", "d0"},
+                // show's selectors
+                {"neigh", "show"},
+                {"-j", "neigh", "show"},
+                {"neigh", "show", "master", "br0"},
+                {"-j", "neigh", "show", "master", "br0"},
+                {"-4", "neigh", "show", "nomaster"},
+                {"neigh", "show", "nomaster", "nud", "all"},
+                {"neigh", "show", "proto", "dhcp"},
+                {"-j", "neigh", "show", "protocol", "dhcp"},
+                {"neigh", "show", "proto", "static", "nud", "all"},
+                {"neigh", "show", "p", "static", "proxy"},
+                {"neigh", "show", "proto", "all", "dev", "d1"},
+                {"neigh", "show", "unused", "nud", "all"},
+                {"neigh", "show", "10.9.0.0/30"},
+                {"neigh", "show", "to", "default", "dev", "d1"},
+                {"-br", "neigh", "show", "master", "br0"},
+                {"neigh", "show", "proxy", "nomaster"},
+                {"neigh", "show", "proxy", "master", "br0"},
+                {"neigh", "show", "master", "nope0"},
+                {"neigh", "show", "vrf", "br0"},  // no VRF
+                {"neigh", "show", "vrf", "nope0"},
+                {"neigh", "show", "proto", "bogus"},
+                {"neigh", "show", "dev", "d0", "dev", "d1"},
+                {"neigh", "show", "garbage"},
+                {"neigh", "flush", "master", "nope0"}},
+  });
+  // Gateways of both families, a blackhole, groups of both types, fdb
+  // nexthops and a route through a group.
+  all.push_back({
+      .name = "nexthop",
+      .setup = {{"ip", "link", "set", "lo", "up"},
+                {"ip", "link", "add", "v0", "type", "veth", "peer", "name", "v1"},
+                {"ip", "link", "set", "v0", "up"},
+                {"ip", "link", "set", "v1", "up"},
+                {"ip", "addr", "add", "10.0.0.2/24", "dev", "v0"},
+                {"ip", "addr", "add", "2001:db8::2/64", "dev", "v0", "nodad"},
+                {"ip", "nexthop", "add", "id", "1", "via", "10.0.0.1", "dev", "v0"},
+                {"ip", "nexthop", "add", "id", "2", "via", "2001:db8::1", "dev", "v0"},
+                {"ip", "nexthop", "add", "id", "3", "blackhole"},
+                {"ip", "nexthop", "add", "id", "4", "dev", "v0"},
+                {"ip", "nexthop", "add", "id", "10", "group", "1/4,5"},
+                {"ip", "nexthop", "add", "id", "11", "group", "1,3/4", "type", "resilient", "buckets", "32",
+                 "idle_timer", "10"},
+                {"ip", "nexthop", "add", "id", "12", "via", "10.0.0.9", "dev", "v0", "onlink", "proto",
+                 "static"},
+                {"ip", "nexthop", "add", "id", "22", "fdb", "via", "10.0.0.3"},
+                {"ip", "nexthop", "add", "id", "23", "group", "22", "fdb"},
+                {"ip", "route", "add", "10.9.0.0/16", "nhid", "10"}},
+      .shows = {{"nexthop"},
+                {"nexthop", "show"},
+                {"nexthop", "list", "dev", "v0"},
+                {"nexthop", "lst", "groups"},
+                {"nexthop", "show", "id", "10"},
+                {"nexthop", "get", "id", "11"},
+                {"nexthop", "get", "id", "77"},  // the kernel's ENOENT, status 2
+                {"-j", "nexthop", "show"},
+                {"-j", "-p", "nexthop", "show", "groups"},
+                {"-d", "nexthop", "show"},
+                {"-d", "-j", "nexthop", "show"},
+                {"-4", "nexthop"},
+                {"-6", "nexthop"},
+                {"nexthop", "show", "proto", "4"},
+                {"nexthop", "show", "protocol", "0x4"},
+                {"nexthop", "show", "fdb"},
+                {"nexthop", "show", "dev", "nosuch"},  // ip's argument error
+                {"nexthop", "show", "master", "v0"},
+                {"nexthop", "show", "vrf", "v0"},  // not a VRF
+                {"-d", "route", "show"}},
+  });
+  return all;
+}
+
 inline std::vector<Scenario> recorded_scenarios() {
   std::vector<Scenario> all;
   // A bridge with two veth ports and addresses on either side
@@ -464,6 +577,7 @@ inline std::vector<Scenario> recorded_scenarios() {
                           {"-o", "ntable"}}),
   });
   for (auto& s : cli_test_scenarios()) all.push_back(std::move(s));
+  for (auto& s : neigh_nexthop_scenarios()) all.push_back(std::move(s));
   return all;
 }
 
