@@ -320,6 +320,94 @@ inline std::vector<Scenario> neigh_nexthop_scenarios() {
   return all;
 }
 
+// global_options_test.cc's state: a veth pair with addresses, routes, a
+// neighbour and rules of both families; counters made to pass 1000 (and 1M
+// bytes) for -h by UDP broadcasts out of v0.
+inline Scenario global_options_scenario() {
+  return {
+      .name = "global_options",
+      .setup = {{"ip", "link", "add", "v0", "address", "02:00:00:00:00:01", "type", "veth", "peer", "name",
+                 "v1", "address", "02:00:00:00:00:02"},
+                {"ip", "link", "set", "v0", "up"},
+                {"ip", "link", "set", "v1", "up"},
+                {"ip", "addr", "add", "10.0.5.1/24", "brd", "+", "dev", "v0"},
+                {"ip", "addr", "add", "10.0.5.2/24", "peer", "10.0.6.2", "dev", "v0"},
+                {"ip", "addr", "add", "2001:db8::1/64", "dev", "v0", "nodad"},
+                {"ip", "route", "add", "10.50.0.0/16", "via", "10.0.5.9", "dev", "v0"},
+                {"ip", "route", "add", "10.51.0.0/16", "from", "10.0.5.1", "dev", "v0", "table", "7", "proto",
+                 "static"},
+                {"ip", "route", "add", "10.52.0.0/16", "nexthop", "via", "10.0.5.8", "nexthop", "via",
+                 "10.0.5.7"},
+                {"ip", "route", "add", "2001:db8:5::/64", "via", "2001:db8::3", "dev", "v0"},
+                {"ip", "neigh", "add", "10.0.5.3", "lladdr", "02:00:00:00:00:03", "dev", "v0"},
+                {"ip", "rule", "add", "from", "10.1.0.0/16", "to", "10.2.0.0/16", "iif", "v0", "oif", "v1",
+                 "lookup", "5"},
+                {"ip", "nexthop", "add", "id", "3", "via", "10.0.5.6", "dev", "v0"},
+                {"/usr/bin/python3", "-c",
+                 "import socket\n"
+                 "s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)\n"
+                 "s.setsockopt(socket.SOL_SOCKET, socket.SO_BROADCAST, 1)\n"
+                 "for _ in range(1200): s.sendto(b'x' * 700, ('10.0.5.255', 9))\n"}},
+      .shows =
+          {// colours (not COLORFGBG's palette, which is the environment's)
+           {"-c", "link"},
+           {"-c", "link", "show", "v0"},
+           {"-c", "addr"},
+           {"-c", "-br", "addr"},
+           {"-c", "-br", "link"},
+           {"-c", "-o", "addr"},
+           {"-c", "route"},
+           {"-c", "route", "show", "table", "all"},
+           {"-c", "-6", "route"},
+           {"-c", "neigh"},
+           {"-c", "-br", "neigh"},
+           {"-c", "rule"},
+           {"-c", "nexthop"},
+           {"-color=always", "-s", "link", "show", "v0"},
+           {"-color=never", "link"},
+           {"-color=auto", "addr"},  // stdout is a file: no colour
+           {"-c", "-j", "link"},     // never with JSON
+                                     // numbers for names
+           {"-N", "route", "show", "table", "all"},
+           {"-N", "rule"},
+           {"-N", "addr"},
+           {"-N", "link"},
+           {"-N", "-j", "route", "show", "table", "all"},
+           {"-N", "-d", "link", "show", "v0"},
+           // human counters
+           {"-h", "-s", "link"},
+           {"-h", "-s", "-s", "link", "show", "v0"},
+           {"-iec", "-h", "-s", "link"},
+           {"-iec", "-s", "link", "show", "v1"},  // -iec alone changes nothing
+           {"-h", "-s", "addr", "show", "v0"},
+           {"-h", "-s", "-j", "link"},
+           // the link family and other families' shows
+           {"-0", "addr"},
+           {"-0", "-br", "addr"},
+           {"-0", "-j", "addr"},
+           {"-f", "link", "-o", "addr"},
+           {"-0", "addr", "show", "dev", "v0"},
+           {"-0", "addr", "show", "up"},
+           {"-0", "link"},
+           {"-0", "route"},
+           {"-0", "neigh", "show", "all"},
+           {"-0", "rule"},
+           {"-M", "rule"},
+           {"-M", "route"},
+           {"-B", "route"},
+           {"-B", "addr"},
+           {"-0", "-4", "addr"},  // the last family wins
+           {"-f", "inet6", "addr"},
+           // other options
+           {"-rc", "100000", "link", "show", "v0"},
+           {"-rc", "x", "link"},
+           {"--", "link", "show", "v0"},
+           {"-a", "link", "show", "v0"},
+           {"addr", "flush"},
+           {"addr", "flush", "dev", "nosuch"}},
+  };
+}
+
 inline std::vector<Scenario> recorded_scenarios() {
   std::vector<Scenario> all;
   // A bridge with two veth ports and addresses on either side
@@ -578,6 +666,7 @@ inline std::vector<Scenario> recorded_scenarios() {
   });
   for (auto& s : cli_test_scenarios()) all.push_back(std::move(s));
   for (auto& s : neigh_nexthop_scenarios()) all.push_back(std::move(s));
+  all.push_back(global_options_scenario());
   return all;
 }
 

@@ -69,7 +69,10 @@ void write_text(std::ostringstream& o, const char* key, const std::string& text)
 std::string write_fixture(const std::vector<std::string>& header, const std::vector<RecordedCase>& cases) {
   std::ostringstream o;
   std::map<Datagram, std::size_t> written;  // each reply written whole, by its number
-  for (const auto& line : header) o << "#" << (line.empty() ? "" : " ") << line << "\n";
+  for (const auto& text : header) {
+    std::istringstream lines(text);  // a line of several (a script's) is several comments
+    for (std::string line; std::getline(lines, line);) o << "#" << (line.empty() ? "" : " ") << line << "\n";
+  }
   for (const auto& c : cases) {
     o << "\ncase";
     for (const auto& a : c.args) o << " " << a;
