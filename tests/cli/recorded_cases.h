@@ -408,6 +408,40 @@ inline Scenario global_options_scenario() {
   };
 }
 
+// addrlabel_test.cc's and flush_stats_test.cc's states: the label table,
+// and -s neigh's ages and probes.
+inline std::vector<Scenario> label_and_age_scenarios() {
+  std::vector<Scenario> all;
+  all.push_back({
+      .name = "addrlabel",
+      .setup = {{"ip", "link", "add", "v0", "type", "veth", "peer", "name", "v1"},
+                {"ip", "addrlabel", "add", "prefix", "2001:db8::/32", "label", "99"},
+                {"ip", "addrlabel", "add", "prefix", "2001:db9::/32", "dev", "v0", "label", "7"}},
+      .shows = {{"addrlabel"},
+                {"addrlabel", "list"},
+                {"-j", "addrlabel"},
+                {"-j", "-p", "addrlabel", "show"},
+                {"-6", "addrlabel"},
+                {"-4", "addrlabel"}},  // the kernel's EOPNOTSUPP, "Dump terminated", 255
+  });
+  all.push_back({
+      .name = "neigh_ages",
+      .setup = {{"ip", "link", "add", "v0", "address", "02:00:00:00:00:01", "type", "veth", "peer", "name",
+                 "v1", "address", "02:00:00:00:00:02"},
+                {"ip", "link", "set", "v0", "up"},
+                {"ip", "link", "set", "v1", "up"},
+                {"ip", "addr", "add", "10.0.1.1/24", "dev", "v0"},
+                {"ip", "neigh", "add", "10.0.1.9", "lladdr", "02:00:00:00:00:09", "dev", "v0", "nud",
+                 "reachable"},
+                {"ip", "neigh", "add", "10.0.1.8", "lladdr", "02:00:00:00:00:08", "dev", "v0", "nud",
+                 "stale"}},
+      .shows = {{"-s", "neigh", "show", "dev", "v0"},
+                {"-j", "-s", "neigh", "show", "10.0.1.9"},
+                {"-s", "neigh", "show", "10.0.1.9"}},
+  });
+  return all;
+}
+
 inline std::vector<Scenario> recorded_scenarios() {
   std::vector<Scenario> all;
   // A bridge with two veth ports and addresses on either side
@@ -667,6 +701,7 @@ inline std::vector<Scenario> recorded_scenarios() {
   for (auto& s : cli_test_scenarios()) all.push_back(std::move(s));
   for (auto& s : neigh_nexthop_scenarios()) all.push_back(std::move(s));
   all.push_back(global_options_scenario());
+  for (auto& s : label_and_age_scenarios()) all.push_back(std::move(s));
   return all;
 }
 
