@@ -12,7 +12,6 @@ namespace brisk::ipcli {
 namespace {
 
 using cli_test::brisk_run;
-using cli_test::expect_same_output;
 using cli_test::ip_run;
 
 TEST(IpNeighGetGrammar, GetForms) {

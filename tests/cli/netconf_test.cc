@@ -7,8 +7,6 @@
 namespace brisk::cli_test {
 namespace {
 
-using Words = std::vector<std::string>;
-
 class IpNetconf : public CliNetnsTest {
  protected:
   void SetUp() override {

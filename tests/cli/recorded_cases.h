@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-namespace brisk::cli_test {
+namespace brisk::cli_test::recorded {
 
 using Words = std::vector<std::string>;
 
@@ -705,4 +705,4 @@ inline std::vector<Scenario> recorded_scenarios() {
   return all;
 }
 
-}  // namespace brisk::cli_test
+}  // namespace brisk::cli_test::recorded

@@ -16,7 +16,7 @@
 #include "recorded_cases.h"
 #include "support/recorded_kernel.h"
 
-namespace brisk::cli_test {
+namespace brisk::cli_test::recorded {
 namespace {
 
 using brisk::test::RecordedCase;
@@ -187,4 +187,4 @@ TEST(RecordKernelReplies, DISABLED_EveryScenario) {
 }
 
 }  // namespace
-}  // namespace brisk::cli_test
+}  // namespace brisk::cli_test::recorded
