@@ -442,6 +442,89 @@ inline std::vector<Scenario> label_and_age_scenarios() {
   return all;
 }
 
+// route_test.cc's IpRouteParity state after ShowsSelectorsAsIp's adds:
+// every address, metric and tos selector of route show, alone and
+// together, in each family and none, text and JSON; and the selectors
+// that name what is not there.
+inline Scenario route_selectors_scenario() {
+  Scenario sc{.name = "route_selectors",
+              .setup = {{"ip", "link", "add", "d0", "type", "veth", "peer", "name", "d1"},
+                        {"ip", "link", "set", "d0", "up"},
+                        {"ip", "link", "set", "d1", "up"},
+                        {"ip", "addr", "add", "10.9.0.1/24", "dev", "d0"},
+                        {"ip", "link", "add", "e0", "type", "veth", "peer", "name", "e1"},
+                        {"ip", "link", "set", "e0", "up"},
+                        {"ip", "link", "set", "e1", "up"},
+                        {"ip", "addr", "add", "10.8.0.1/24", "dev", "e0"},
+                        {"ip", "addr", "add", "fd00:9::1/64", "dev", "d0", "nodad"},
+                        {"ip", "route", "add", "10.50.0.0/16", "via", "10.9.0.2", "metric", "7"},
+                        {"ip", "route", "add", "10.50.1.0/24", "via", "10.9.0.3", "src", "10.9.0.1"},
+                        {"ip", "route", "add", "10.51.0.0/16", "dev", "d0", "tos", "0x10"},
+                        {"ip", "route", "add", "default", "via", "10.8.0.2"},
+                        {"ip", "-6", "route", "add", "fd09::/64", "via", "fd00:9::2"},
+                        {"ip", "-6", "route", "add", "fd0a::/64", "from", "fd00:1::/48", "dev", "d0"},
+                        {"ip", "-6", "route", "add", "fd0b::/64", "from", "fd00:1:2::/64", "dev", "d0"},
+                        {"ip", "route", "add", "10.53.0.0/16", "dev", "d0", "realms", "3/4"},
+                        {"ip", "route", "add", "10.54.0.0/16", "dev", "d0", "realm", "5"},
+                        {"ip", "route", "add", "10.52.0.0/16", "dev", "d0", "dsfield", "0x8"},
+                        {"ip", "route", "add", "10.52.0.0/16", "dev", "d0", "tos", "0x10"}},
+              .shows = {}};
+  for (const Words& selectors : std::vector<Words>{{"10.50.0.0/16"},
+                                                   {"root", "10.50.0.0/16"},
+                                                   {"match", "10.50.1.7"},
+                                                   {"exact", "10.50.1.0/24"},
+                                                   {"to", "match", "10.50.1.7"},
+                                                   {"10.50.0.1"},
+                                                   {"default"},
+                                                   {"all"},
+                                                   {"any"},
+                                                   {"via", "10.9.0.2"},
+                                                   {"via", "10.9.0.0/24"},
+                                                   {"via", "inet", "10.9.0.3"},
+                                                   {"src", "10.9.0.1"},
+                                                   {"metric", "7"},
+                                                   {"tos", "0x10"},
+                                                   {"root", "10.0.0.0/8", "metric", "7"},
+                                                   {"match", "10.50.1.1", "via", "10.9.0.3"},
+                                                   {"fd09::/64"},
+                                                   {"mark", "0"},
+                                                   {"iif", "d0"},
+                                                   {"iif", "nosuch"},
+                                                   {"table", "all", "default"},
+                                                   {"from", "fd00:1::/48"},
+                                                   {"from", "root", "fd00::/16"},
+                                                   {"from", "match", "fd00:1:2:3::/64"},
+                                                   {"from", "exact", "fd00:1:2::/64"},
+                                                   {"from", "10.0.0.0/8"},
+                                                   {"realms", "3/4"},
+                                                   {"realms", "4"},
+                                                   {"realms", "3/"},
+                                                   {"realms", "/4"},
+                                                   {"realms", "5"},
+                                                   {"cached"},
+                                                   {"table", "all", "cloned"}}) {
+    for (const char* family : {"-4", "-6"}) {
+      Words show{family, "route", "show"};
+      show.insert(show.end(), selectors.begin(), selectors.end());
+      sc.shows.push_back(show);
+      show.insert(show.begin(), "-j");
+      sc.shows.push_back(std::move(show));
+    }
+    Words show{"route", "show"};
+    show.insert(show.end(), selectors.begin(), selectors.end());
+    sc.shows.push_back(std::move(show));
+  }
+  for (const Words& missing : std::vector<Words>{{"route", "show", "iif", "nosuch"},
+                                                 {"route", "show", "dev", "nosuch"},
+                                                 {"-6", "route", "show", "10.50.0.0/16"},
+                                                 {"route", "show", "vrf", "nosuch"},  // ip's "Invalid VRF"
+                                                 {"route", "show", "vrf", "d0"},      // a device, but no VRF
+                                                 {"route", "flush", "vrf", "d0"},
+                                                 {"route", "show", "realms", "bogus"}})
+    sc.shows.push_back(missing);
+  return sc;
+}
+
 inline std::vector<Scenario> recorded_scenarios() {
   std::vector<Scenario> all;
   // A bridge with two veth ports and addresses on either side
@@ -702,6 +785,7 @@ inline std::vector<Scenario> recorded_scenarios() {
   for (auto& s : neigh_nexthop_scenarios()) all.push_back(std::move(s));
   all.push_back(global_options_scenario());
   for (auto& s : label_and_age_scenarios()) all.push_back(std::move(s));
+  all.push_back(route_selectors_scenario());
   return all;
 }
 
