@@ -8,7 +8,7 @@
 
 #include <cstdio>
 #include <cstdlib>
-#include <filesystem>
+#include <map>
 
 #include "cli/ip/objects.h"
 #include "cli/ip/runner.h"
