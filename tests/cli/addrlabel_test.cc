@@ -84,16 +84,8 @@ class IpAddrlabelGolden : public cli_test::TwinNetnsTest {
   }
 };
 
-TEST_F(IpAddrlabelGolden, ListsAsIp) {
-  for (const Words& args :
-       std::vector<Words>{{"addrlabel"},
-                          {"addrlabel", "list"},
-                          {"-j", "addrlabel"},
-                          {"-j", "-p", "addrlabel", "show"},
-                          {"-6", "addrlabel"},
-                          {"-4", "addrlabel"}})  // the kernel's EOPNOTSUPP, "Dump terminated", 255
-    same(args);
-}
+// The table's listings as ip prints them are compared without root:
+// recorded_cases.h's "addrlabel" is this state.
 
 TEST_F(IpAddrlabelGolden, ChangesLeaveIpsTable) {
   for (const Words& args : std::vector<Words>{

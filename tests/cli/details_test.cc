@@ -73,73 +73,9 @@ class DetailsTest : public CliNetnsTest {
   }
 };
 
-// Devices that stay down, bridges at their default ageing: no timer runs,
-// so everything compares unmasked.
-TEST_F(DetailsTest, EveryKindAsIpPrintsIt) {
-  ASSERT_NO_FATAL_FAILURE(ip({"link", "add", "v0", "type", "veth", "peer", "name", "v1"}));
-  ASSERT_NO_FATAL_FAILURE(ip({"link", "add", "br0", "type", "bridge"}));
-  ASSERT_NO_FATAL_FAILURE(ip({"link", "set", "v1", "master", "br0"}));
-  ASSERT_NO_FATAL_FAILURE(ip({"link", "add", "br1", "type", "bridge", "stp_state", "1", "priority", "4096",
-                              "mcast_snooping", "0", "group_fwd_mask", "8"}));
-  ASSERT_NO_FATAL_FAILURE(ip({"link", "add", "p0", "type", "veth", "peer", "name", "p1"}));
-  ASSERT_NO_FATAL_FAILURE(ip({"link", "set", "p0", "master", "br1"}));
-  ASSERT_NO_FATAL_FAILURE(
-      ip({"link", "set", "p0", "type", "bridge_slave", "cost", "7", "learning", "off", "group_fwd_mask",
-          "0x4005", "hairpin", "on", "mcast_to_unicast", "on", "isolated", "on"}));
-  ASSERT_NO_FATAL_FAILURE(ip({"link", "set", "p1", "alias", "the other end"}));
-  ASSERT_NO_FATAL_FAILURE(ip({"link", "add", "mv0", "link", "v0", "type", "macvlan", "mode", "bridge"}));
-  ASSERT_NO_FATAL_FAILURE(ip({"link", "add", "mv1", "link", "v0", "type", "macvlan", "mode", "private"}));
-  ASSERT_NO_FATAL_FAILURE(ip({"link", "add", "mv2", "link", "v0", "type", "macvlan", "mode", "source"}));
-  ASSERT_NO_FATAL_FAILURE(ip({"link", "add", "mvt0", "link", "v0", "type", "macvtap", "mode", "vepa"}));
-  ASSERT_NO_FATAL_FAILURE(ip({"link", "add", "ms0", "link", "v0", "type", "macvlan", "mode", "source",
-                              "macaddr", "add", "02:00:00:00:00:01"}));
-  ASSERT_NO_FATAL_FAILURE(
-      ip({"link", "set", "ms0", "type", "macvlan", "macaddr", "add", "02:00:00:00:00:0a"}));
-  ASSERT_NO_FATAL_FAILURE(
-      ip({"link", "add", "ms1", "link", "v0", "type", "macvlan", "mode", "source", "nodst"}));
-  ASSERT_NO_FATAL_FAILURE(ip({"link", "add", "w0", "type", "veth", "peer", "name", "w1"}));
-  ASSERT_NO_FATAL_FAILURE(
-      ip({"link", "add", "mp0", "link", "w0", "type", "macvlan", "mode", "passthru", "nopromisc"}));
-  ASSERT_NO_FATAL_FAILURE(
-      ip({"link", "add", "vx0", "type", "vxlan", "id", "42", "dstport", "4789", "remote", "192.0.2.1"}));
-  ASSERT_NO_FATAL_FAILURE(
-      ip({"link",       "add",    "vx1",     "type",       "vxlan", "id",     "7",    "local", "10.0.0.1",
-          "dev",        "v0",     "dstport", "0",          "ttl",   "5",      "tos",  "1",     "noudpcsum",
-          "nolearning", "ageing", "0",       "maxaddress", "10",    "l2miss", "proxy"}));
-  ASSERT_NO_FATAL_FAILURE(
-      ip({"link", "add", "vx2",     "type", "vxlan", "id",      "8",    "group",   "239.1.1.1", "dev",
-          "v0",   "ttl", "inherit", "df",   "set",   "dstport", "4789", "srcport", "1000",      "2000"}));
-  ASSERT_NO_FATAL_FAILURE(
-      ip({"link", "add", "vx3", "type", "vxlan", "id", "9", "remote", "fd00::1", "local", "fd00::2",
-          "dstport", "4789", "flowlabel", "5", "df", "inherit", "udp6zerocsumtx"}));
-  ASSERT_NO_FATAL_FAILURE(ip({"link", "add", "vx4", "type", "vxlan", "external", "dstport", "4790"}));
-  ASSERT_NO_FATAL_FAILURE(ip({"link", "add", "vx5", "type", "vxlan", "id", "10", "dstport", "4789", "gbp",
-                              "remcsumtx", "remcsumrx", "rsc", "l3miss"}));
-  ASSERT_NO_FATAL_FAILURE(ip({"tuntap", "add", "tap0", "mode", "tap"}));
-  ASSERT_NO_FATAL_FAILURE(ip({"tuntap", "add", "tun0", "mode", "tun"}));
-  ASSERT_NO_FATAL_FAILURE(
-      ip({"tuntap", "add", "tap1", "mode", "tap", "user", "0", "group", "0", "multi_queue"}));
-  ASSERT_NO_FATAL_FAILURE(
-      ip({"tuntap", "add", "tap2", "mode", "tap", "user", "54321", "group", "54322", "pi", "vnet_hdr"}));
-
-  expect_same_text_and_json({"-d", "link", "show"});
-  expect_same_text_and_json({"-d", "link", "show", "dev", "br1"});
-  expect_same_text_and_json({"-d", "addr", "show"});
-  expect_same_text_and_json({"-d", "-4", "addr", "show"});
-  expect_same_text_and_json({"-d", "-s", "link", "show"});
-  // Without -d nothing of the above shows (tun's bare "link/none " line included).
-  expect_same_text_and_json({"link", "show"});
-}
-
-// The IPv6 link dump `ip -6 addr` reads carries only the link layer's address.
-TEST_F(DetailsTest, Inet6AddressDumpShowsTheShortLinkLine) {
-  ASSERT_NO_FATAL_FAILURE(ip({"link", "add", "v0", "type", "veth", "peer", "name", "v1"}));
-  ASSERT_NO_FATAL_FAILURE(ip({"link", "set", "v0", "up"}));
-  ASSERT_NO_FATAL_FAILURE(ip({"link", "set", "v1", "alias", "peer"}));
-  ASSERT_NO_FATAL_FAILURE(ip({"addr", "add", "fd00::1/64", "dev", "v0", "nodad"}));
-  expect_same_text_and_json({"-d", "-6", "addr", "show"});
-  expect_same_text_and_json({"-d", "-6", "addr", "show", "dev", "v0"});
-}
+// Every kind's details with its devices down (no timer runs), and the
+// short link line of an IPv6 address dump, are compared with ip's without
+// root: recorded_cases.h's "details" and "inet6_details" scenarios.
 
 // A running bridge with spanning tree and a port in learning: the timers
 // run (masked); everything else, states included, must still agree.

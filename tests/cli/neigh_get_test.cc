@@ -12,7 +12,6 @@ namespace brisk::ipcli {
 namespace {
 
 using cli_test::brisk_run;
-using cli_test::expect_same_output;
 using cli_test::ip_run;
 
 TEST(IpNeighGetGrammar, GetForms) {
@@ -135,25 +134,9 @@ class IpNeighGetGolden : public cli_test::TwinNetnsTest {
   }
 };
 
-TEST_F(IpNeighGetGolden, GetAsIp) {
-  for (const Words& args :
-       std::vector<Words>{{"neigh", "get", "10.9.0.2", "dev", "d0"},
-                          {"neigh", "get", "to", "10.9.0.3", "dev", "d1"},
-                          {"neigh", "g", "fd00:9::2", "dev", "d0"},
-                          {"-br", "neigh", "get", "10.9.0.4", "dev", "d1"},
-                          {"neigh", "get", "proxy", "10.9.0.7", "dev", "d0"},
-                          {"neigh", "get", "proxy", "10.9.0.8"},
-                          {"neigh", "get", "proxy", "10.9.0.9"},      // none: the kernel's text, status 2
-                          {"neigh", "get", "10.9.0.9", "dev", "d0"},  // likewise
-                          {"neigh", "get", "10.9.0.2", "dev", "d1"},  // on another device
-                          {"neigh", "get", "10.9.0.2", "dev", "d0", "dev", "d1"},
-                          {"neigh", "get", "10.9.0.2", "dev", "nope0"},  // Cannot find device, status 1
-                          {"neigh", "get", "10.9.0.2"},                  // no device
-                          {"neigh", "get", "10.9.0.2", "dev", "d0", "10.9.0.3"},
-                          {"-4", "neigh", "get", "fd00:9::2", "dev", "d0"},
-                          {"neigh", "get", "10.9.0.300", "dev", "d0"}})
-    same(args);
-}
+// get, and show with each selector, as ip prints them (and their
+// refusals) are compared without root: recorded_cases.h's "neigh_get" is
+// this state.
 
 // ip 6.1 prints text for `-j neigh get`; 6.2 made it JSON (iproute2
 // 94fc813b), the array show prints. brisk prints that array, so it is read
@@ -169,35 +152,6 @@ TEST_F(IpNeighGetGolden, GetJsonIsShowsRecord) {
     EXPECT_EQ(ours.code, 0) << ours.err;
     EXPECT_EQ(ours.out, ip_run(show, ns()).out) << ::testing::PrintToString(get);
   }
-}
-
-TEST_F(IpNeighGetGolden, ShowSelectorsAsIp) {
-  for (const Words& show : std::vector<Words>{{"neigh", "show"},
-                                              {"-j", "neigh", "show"},
-                                              {"neigh", "show", "master", "br0"},
-                                              {"-j", "neigh", "show", "master", "br0"},
-                                              {"-4", "neigh", "show", "nomaster"},
-                                              {"neigh", "show", "nomaster", "nud", "all"},
-                                              {"neigh", "show", "proto", "dhcp"},
-                                              {"-j", "neigh", "show", "protocol", "dhcp"},
-                                              {"neigh", "show", "proto", "static", "nud", "all"},
-                                              {"neigh", "show", "p", "static", "proxy"},
-                                              {"neigh", "show", "proto", "all", "dev", "d1"},
-                                              {"neigh", "show", "unused", "nud", "all"},
-                                              {"neigh", "show", "10.9.0.0/30"},
-                                              {"neigh", "show", "to", "default", "dev", "d1"},
-                                              {"-br", "neigh", "show", "master", "br0"},
-                                              {"neigh", "show", "proxy", "nomaster"},
-                                              {"neigh", "show", "proxy", "master", "br0"}})
-    expect_same_output(show, ns());
-  for (const Words& args : std::vector<Words>{{"neigh", "show", "master", "nope0"},
-                                              {"neigh", "show", "vrf", "br0"},  // no VRF
-                                              {"neigh", "show", "vrf", "nope0"},
-                                              {"neigh", "show", "proto", "bogus"},
-                                              {"neigh", "show", "dev", "d0", "dev", "d1"},
-                                              {"neigh", "show", "garbage"},
-                                              {"neigh", "flush", "master", "nope0"}})
-    same(args);
 }
 
 TEST_F(IpNeighGetGolden, FlushBySelectorsAsIp) {

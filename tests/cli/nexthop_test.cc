@@ -224,30 +224,9 @@ class IpNexthopGolden : public cli_test::TwinNetnsTest {
   }
 };
 
-TEST_F(IpNexthopGolden, ShowsAsIp) {
-  for (const Words& args :
-       std::vector<Words>{{"nexthop"},
-                          {"nexthop", "show"},
-                          {"nexthop", "list", "dev", "v0"},
-                          {"nexthop", "lst", "groups"},
-                          {"nexthop", "show", "id", "10"},
-                          {"nexthop", "get", "id", "11"},
-                          {"nexthop", "get", "id", "77"},  // the kernel's ENOENT, status 2
-                          {"-j", "nexthop", "show"},
-                          {"-j", "-p", "nexthop", "show", "groups"},
-                          {"-d", "nexthop", "show"},
-                          {"-d", "-j", "nexthop", "show"},
-                          {"-4", "nexthop"},
-                          {"-6", "nexthop"},
-                          {"nexthop", "show", "proto", "4"},
-                          {"nexthop", "show", "protocol", "0x4"},
-                          {"nexthop", "show", "fdb"},
-                          {"nexthop", "show", "dev", "nosuch"},  // ip's argument error
-                          {"nexthop", "show", "master", "v0"},
-                          {"nexthop", "show", "vrf", "v0"},  // not a VRF
-                          {"-d", "route", "show"}})
-    same(args);
-}
+// Every show and get as ip prints them is compared without root:
+// recorded_cases.h's "nexthop" is this state. Buckets stay here: their idle
+// time moves with the clock.
 
 // A bucket's idle time moves between two reads, so it is left out of the comparison.
 TEST_F(IpNexthopGolden, BucketsAsIp) {

@@ -52,40 +52,9 @@ class IpShowSelectorsParity : public cli_test::CliNetnsTest {
   }
 };
 
-TEST_F(IpShowSelectorsParity, ShowsWhatIpShows) {
-  for (const std::vector<std::string>& show :
-       std::vector<std::vector<std::string>>{{"link", "show", "master", "br0"},
-                                             {"addr", "show", "master", "br0"},
-                                             {"link", "show", "nomaster"},
-                                             {"addr", "show", "nomaster"},
-                                             {"link", "show", "type", "veth"},
-                                             {"addr", "show", "type", "bridge"},
-                                             {"link", "show", "type", "bridge_slave"},
-                                             {"addr", "show", "type", "bridge_slave"},
-                                             {"-j", "addr", "show", "master", "br0"},
-                                             {"-br", "link", "show", "nomaster"},
-                                             {"-d", "link", "show", "type", "bridge_slave"},
-                                             {"addr", "show", "master", "br0", "type", "veth"},
-                                             {"link", "show", "master", "p0"}}) {
-    auto ours = brisk_run(show, ns());
-    auto ip = ip_run(show, ns());
-    EXPECT_EQ(ours.code, ip.code) << ::testing::PrintToString(show);
-    EXPECT_EQ(ours.out, ip.out) << ::testing::PrintToString(show);
-  }
-  // A master or vrf ip cannot find while parsing: its argument error, exit 255.
-  for (const std::vector<std::string>& show :
-       std::vector<std::vector<std::string>>{{"link", "show", "master", "nosuch"},
-                                             {"addr", "show", "master", "nosuch"},
-                                             {"link", "show", "vrf", "br0"},
-                                             {"addr", "show", "vrf", "nosuch"},
-                                             {"addr", "flush", "master", "nosuch"}}) {
-    auto ours = brisk_run(show, ns());
-    auto ip = ip_run(show, ns());
-    EXPECT_EQ(ours.code, 255) << ::testing::PrintToString(show);
-    EXPECT_EQ(ours.code, ip.code) << ::testing::PrintToString(show);
-    EXPECT_EQ(ours.err, ip.err) << ::testing::PrintToString(show);
-  }
-}
+// What link and addr show print with each selector, and their argument
+// errors, are compared with ip's without root: recorded_cases.h's
+// "selectors" scenario is this state.
 
 // Flush takes show's selectors, as ip-address(8) says. (ip 6.1 itself
 // applies none of these link selectors to a flush and removes every

@@ -38,6 +38,9 @@ class Runner {
   bool own_process() const { return own_process_; }
   bool in_batch() const { return !source_.empty(); }
   netlink::NlResult<netlink::Connection*> conn();
+  // The connection conn() returns instead of opening a socket: a test's,
+  // over a transport that replays recorded kernel replies.
+  void use_connection(netlink::Connection c) { conn_.emplace(std::move(c)); }
   // A JSON record of a show (the array is printed after the command).
   void emit(Json record) { json_.push_back(std::move(record)); }
   // Marks the show as one that prints a JSON array, even an empty one.
