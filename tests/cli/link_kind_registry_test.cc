@@ -1,4 +1,4 @@
-// The link kind registry (cli/ip/link_kind.h) without the kernel: every
+// The link kind registry (cli/ip/link/link_kind.h) without the kernel: every
 // kind file registered once and found by its whole name, and the vrf kind
 // (kinds/vrf.cc), the one that encodes its own IFLA_INFO_DATA, parsed,
 // printed and sent through the library to a scripted kernel.
@@ -14,7 +14,7 @@
 
 #include "brisk/netlink/connection.h"
 #include "brisk/netlink/link.h"
-#include "cli/ip/link_kind.h"
+#include "cli/ip/link/link_kind.h"
 #include "parse_support.h"
 #include "support/fake_kernel.h"
 

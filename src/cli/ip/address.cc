@@ -11,7 +11,7 @@
 
 #include "cli/ip/flush_rounds.h"
 #include "cli/ip/ip_errors.h"
-#include "cli/ip/link_print.h"
+#include "cli/ip/link/link_print.h"
 #include "cli/ip/names.h"
 #include "cli/ip/object_print.h"
 #include "cli/ip/objects.h"

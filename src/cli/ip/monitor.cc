@@ -21,7 +21,7 @@
 #include "brisk/netlink/attributes.h"
 #include "brisk/netlink/netns.h"
 #include "cli/ip/ip_errors.h"
-#include "cli/ip/link_print.h"
+#include "cli/ip/link/link_print.h"
 #include "cli/ip/monitor_raw.h"
 #include "cli/ip/nsid_print.h"
 #include "cli/ip/object_print.h"

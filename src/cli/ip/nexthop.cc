@@ -15,7 +15,7 @@
 #include "cli/ip/objects.h"
 #include "cli/ip/print_style.h"
 #include "cli/ip/print_util.h"
-#include "cli/ip/route_encap.h"
+#include "cli/ip/route/route_encap.h"
 #include "cli/ip/runner.h"
 #include "cli/ip/verb_defs.h"
 

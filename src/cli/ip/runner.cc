@@ -18,7 +18,7 @@
 #include "cli/ip/name_prefetch.h"
 #include "cli/ip/print_style.h"
 #include "cli/ip/print_util.h"
-#include "cli/ip/route_match.h"
+#include "cli/ip/route/route_match.h"
 
 namespace brisk::ipcli {
 

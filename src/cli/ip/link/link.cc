@@ -1,5 +1,5 @@
 // ip link: add, set, delete and show; each kind's options are its own file's
-// (cli/ip/kinds/), found through the registry (link_kind.h).
+// (cli/ip/link/kinds/), found through the registry (link_kind.h).
 #include <linux/if.h>
 #include <linux/if_link.h>
 #include <strings.h>
@@ -7,9 +7,9 @@
 #include <algorithm>
 #include <climits>
 
-#include "cli/ip/link_kind.h"
-#include "cli/ip/link_print.h"
-#include "cli/ip/link_verbs.h"
+#include "cli/ip/link/link_kind.h"
+#include "cli/ip/link/link_print.h"
+#include "cli/ip/link/link_verbs.h"
 #include "cli/ip/names.h"
 #include "cli/ip/objects.h"
 
@@ -130,7 +130,7 @@ std::string changeable_kinds() {
 }
 
 // Options after `type KIND` in `link add` (and, with `change`, in `link
-// set`): the kind's own parser (cli/ip/kinds/); a kind without one takes
+// set`): the kind's own parser (cli/ip/link/kinds/); a kind without one takes
 // none and goes to the kernel by name. `lower`: `link DEV`, empty for a change.
 Parsed<netlink::LinkKind> parse_kind(const std::string& type, Cursor& c, const std::string& lower,
                                      IpCommand& cmd, bool change = false) {

@@ -15,9 +15,9 @@
 #include "cli/ip/objects.h"
 #include "cli/ip/print_style.h"
 #include "cli/ip/print_util.h"
-#include "cli/ip/route_encap.h"
-#include "cli/ip/route_match.h"
-#include "cli/ip/route_metrics.h"
+#include "cli/ip/route/route_encap.h"
+#include "cli/ip/route/route_match.h"
+#include "cli/ip/route/route_metrics.h"
 #include "cli/ip/runner.h"
 #include "cli/ip/verb_defs.h"
 

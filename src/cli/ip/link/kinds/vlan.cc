@@ -1,6 +1,6 @@
 // ip link's vlan kind: `link DEV type vlan id VLANID [ protocol PROTO ]`.
 // A subset of ip 6.1's iplink_vlan.c, in brisk's own words; no details.
-#include "cli/ip/link_kind.h"
+#include "cli/ip/link/link_kind.h"
 
 namespace brisk::ipcli {
 namespace {

@@ -1,7 +1,7 @@
 // ip link's veth kind, as ip 6.1's link_veth.c: `type veth [ peer [ name ]
 // NAME OPTIONS ]`, the peer taking what link add takes for any device. ip
 // prints no details for a veth.
-#include "cli/ip/link_kind.h"
+#include "cli/ip/link/link_kind.h"
 
 namespace brisk::ipcli {
 namespace {

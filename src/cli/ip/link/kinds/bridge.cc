@@ -6,7 +6,7 @@
 
 #include <cstring>
 
-#include "cli/ip/link_kind.h"
+#include "cli/ip/link/link_kind.h"
 
 namespace brisk::ipcli {
 namespace {

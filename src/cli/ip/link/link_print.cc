@@ -1,5 +1,5 @@
 // ip's print_linkinfo: a link's header, link layer, details and counters.
-#include "cli/ip/link_print.h"
+#include "cli/ip/link/link_print.h"
 
 #include <linux/if.h>
 #include <linux/rtnetlink.h>
@@ -9,7 +9,7 @@
 #include <array>
 #include <optional>
 
-#include "cli/ip/link_details.h"
+#include "cli/ip/link/link_details.h"
 #include "cli/ip/names.h"
 #include "cli/ip/object_print.h"
 #include "cli/ip/print_style.h"

@@ -1,7 +1,7 @@
 // ip's route filter (filter_nlmsg): a prefix selector compares the first
 // bits of an address, with "root" (routes inside the prefix), "match"
 // (routes covering it) and "exact" (both) deciding which lengths pass.
-#include "cli/ip/route_match.h"
+#include "cli/ip/route/route_match.h"
 
 #include <algorithm>
 

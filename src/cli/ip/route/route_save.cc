@@ -11,7 +11,7 @@
 #include "cli/ip/ip_errors.h"
 #include "cli/ip/object_print.h"
 #include "cli/ip/objects.h"
-#include "cli/ip/route_match.h"
+#include "cli/ip/route/route_match.h"
 #include "cli/ip/runner.h"
 #include "cli/ip/saved_stream.h"
 

@@ -1,4 +1,4 @@
-#include "cli/ip/route_encap.h"
+#include "cli/ip/route/route_encap.h"
 
 #include <linux/if_tunnel.h>
 #include <linux/lwtunnel.h>

@@ -1,9 +1,9 @@
 // ip link's verbs: how each runs, and what a batch needs to know of it.
-#include "cli/ip/link_verbs.h"
+#include "cli/ip/link/link_verbs.h"
 
 #include "brisk/netlink/connection.h"
 #include "brisk/netlink/link.h"
-#include "cli/ip/link_kind.h"
+#include "cli/ip/link/link_kind.h"
 #include "cli/ip/runner.h"
 #include "cli/ip/verb_defs.h"
 
@@ -13,7 +13,7 @@ namespace {
 using netlink::NlResult;
 
 // The device a kind's options name (a lower link, an underlay), as its
-// own file says (cli/ip/kinds/), and whether ip looks it up as it parses.
+// own file says (cli/ip/link/kinds/), and whether ip looks it up as it parses.
 std::string kind_device_name(const netlink::LinkKind& kind) { return kind_device(kind).name; }
 bool names_device_when_parsed(const netlink::LinkKind& kind) {
   return kind_device(kind).resolved_when_parsed;

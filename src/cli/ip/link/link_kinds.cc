@@ -1,13 +1,13 @@
 // The kind lines of `ip -d link show`: each kind's IFLA_INFO_DATA (and a
 // port's IFLA_INFO_SLAVE_DATA) printed by the kind's own file
-// (cli/ip/kinds/), found in the registry. The attributes are read through
+// (cli/ip/link/kinds/), found in the registry. The attributes are read through
 // the kind's schema, so a short or truncated attribute is refused rather
 // than read past. Here: the dispatch, and the printing helpers kinds share.
 #include <arpa/inet.h>
 #include <linux/if_bridge.h>
 
 #include "cli/ip/detail_printer.h"
-#include "cli/ip/link_kind.h"
+#include "cli/ip/link/link_kind.h"
 
 namespace brisk::ipcli {
 namespace {

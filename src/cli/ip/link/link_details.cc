@@ -1,7 +1,7 @@
 // The fields `ip -d link show` adds to every link: promiscuity and MTU
 // limits on the link-layer line, the kind lines, then the IPv6 address
 // generation mode and the queue and offload limits (iproute2 6.1's order).
-#include "cli/ip/link_details.h"
+#include "cli/ip/link/link_details.h"
 
 #include <linux/if_link.h>
 

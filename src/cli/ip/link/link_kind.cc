@@ -1,6 +1,6 @@
 // The link kind registry: filled before main by each kind file's
 // BRISK_LINK_KIND, read-only after.
-#include "cli/ip/link_kind.h"
+#include "cli/ip/link/link_kind.h"
 
 #include <linux/netlink.h>
 

@@ -4,7 +4,7 @@
 // (netlink::OtherKind::info_data). docs/adding-a-link-kind.md walks through it.
 #include <linux/if_link.h>
 
-#include "cli/ip/link_kind.h"
+#include "cli/ip/link/link_kind.h"
 #include "cli/ip/names.h"
 
 namespace brisk::ipcli {

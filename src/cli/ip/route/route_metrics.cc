@@ -1,4 +1,4 @@
-#include "cli/ip/route_metrics.h"
+#include "cli/ip/route/route_metrics.h"
 
 #include <linux/rtnetlink.h>
 #include <strings.h>

@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <cstring>
 
-#include "cli/ip/link_kind.h"
+#include "cli/ip/link/link_kind.h"
 #include "cli/ip/names.h"
 
 namespace brisk::ipcli {

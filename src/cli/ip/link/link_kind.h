@@ -1,7 +1,7 @@
 // cli/ip/link_kind.h: one link kind of `ip link` in one file, as iproute2's
 // struct link_util: the parser of `type KIND ARGS`, the printer of its `-d`
 // details, its help, and what a batch asks of its options. Each
-// src/cli/ip/kinds/KIND.cc fills a LinkKindModule and registers it with
+// src/cli/ip/link/kinds/KIND.cc fills a LinkKindModule and registers it with
 // BRISK_LINK_KIND; link.cc, link_kinds.cc and batch_rules.cc find kinds
 // here and name none. docs/adding-a-link-kind.md walks through one.
 //
