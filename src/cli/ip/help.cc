@@ -4,8 +4,35 @@
 #include <string>
 
 #include "cli/ip/ip.h"
+#include "cli/ip/link/link_kind.h"
 
 namespace brisk::ipcli {
+
+namespace {
+
+// The kinds' part of `brisk link help`, from the kind registry: the TYPE
+// line, then each kind's synopsis.
+std::string kind_lines() {
+  std::string types, lines;
+  for (const LinkKindModule* kind : link_kinds()) {
+    if (kind->synopsis.empty()) continue;
+    types += (types.empty() ? "" : " | ") + std::string(kind->name);
+    std::string head = std::string(kind->name) + ":";
+    lines +=
+        head + std::string(head.size() < 9 ? 9 - head.size() : 1, ' ') + std::string(kind->synopsis) + "\n";
+  }
+  return "TYPE := { " + types + " }\n" + lines;
+}
+
+// What the kinds' synopses refer to (BRIDGE_OPTION := ...).
+std::string kind_glossaries() {
+  std::string text;
+  for (const LinkKindModule* kind : link_kinds())
+    if (kind->glossary) text += std::string(kind->glossary()) + "\n";
+  return text;
+}
+
+}  // namespace
 
 std::string_view link_usage() {
   static const std::string text = std::string(R"(Usage: brisk link add [ link DEV ] [ name ] NAME
@@ -30,22 +57,10 @@ TUNING := [ state { UP | DOWN | DORMANT | ... } ] [ mode { default | dormant } ]
           [ { carrier | protodown | dynamic | trailers } { on | off } ]
           [ { xdp | xdpgeneric | xdpdrv | xdpoffload } off ]
 GROUP := { default | NAME from /etc/iproute2/group | NUMBER }
-TYPE := { veth | bridge | macvlan | macvtap | vxlan | vlan }
-veth:    [ peer [ name ] NAME [ netns NAME ] [ what link add takes for a device, but type ] ]
-bridge:  BRIDGE_OPTION...
-macvlan, macvtap: link DEV [ mode { private | vepa | bridge | passthru | source } ]
-vxlan:   { id VNI | external [ vnifilter ] } [ dstport PORT ] [ srcport MIN MAX ] [ local ADDR ]
-         [ remote ADDR | group ADDR dev DEV ] [ dev DEV ] [ ttl { 1..255 | auto | inherit } ]
-         [ tos { TOS | inherit } ] [ df { unset | set | inherit } ] [ flowlabel LABEL ]
-         [ ageing SECONDS | none ] [ maxaddress NUMBER | unlimited ] [ [no]learning ] [ [no]proxy ]
-         [ [no]rsc ] [ [no]l2miss ] [ [no]l3miss ] [ [no]udpcsum ] [ [no]udp6zerocsumtx ]
-         [ [no]udp6zerocsumrx ] [ [no]remcsumtx ] [ [no]remcsumrx ] [ gbp ] [ gpe ]
-vlan:    link DEV id VLANID [ protocol { 802.1Q | 802.1ad } ]
-Names are literal: templates such as veth%d are refused.
+)") + kind_lines() + R"(Names are literal: templates such as veth%d are refused.
 `link set DEV type KIND ARGS` changes a bridge's options, a macvlan's mode or a vxlan's options (the kernel keeps its port);
 `link set DEV type bridge_slave ARGS` a bridge port's (brisk link set DEV type bridge_slave help).
-)") + std::string(bridge_usage()) +
-                                  "\n";
+)" + kind_glossaries();
   return text;
 }
 

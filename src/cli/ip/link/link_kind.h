@@ -66,6 +66,12 @@ struct LinkKindModule {
   KindPrinter data{};
   // The text `type KIND help` prints, for KIND as written. null: none.
   std::string (*help)(std::string_view type) = nullptr;
+  // Its options in `brisk link help`, after "KIND: " (continuation lines
+  // indented to match); empty: not listed there.
+  std::string_view synopsis{};
+  // A definition its synopsis refers to (BRIDGE_OPTION := ...), printed at
+  // the end of `brisk link help`. null: none.
+  std::string_view (*glossary)() = nullptr;
   // The existing device these options name (a macvlan's lower link), or none
   // when they are not this kind's. null: never one.
   KindDevice (*named_device)(const netlink::LinkKind&) = nullptr;

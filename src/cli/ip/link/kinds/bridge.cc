@@ -255,6 +255,8 @@ constexpr LinkKindModule kBridgeKind{
     .changes = true,
     .data = {kBridge, print_bridge},
     .help = [](std::string_view) { return std::string(bridge_usage()); },
+    .synopsis = "BRIDGE_OPTION...",
+    .glossary = bridge_usage,
 };
 BRISK_LINK_KIND(kBridgeKind);
 

@@ -210,6 +210,7 @@ constexpr LinkKindModule kMacvlanKind{
     .takes_link = true,
     .data = {kMacvlan, print_macvlan},
     .help = [](std::string_view type) { return macvlan_usage(std::string(type)); },
+    .synopsis = "link DEV [ mode { private | vepa | bridge | passthru | source } ]",
     .named_device = lower_device,
 };
 constexpr LinkKindModule kMacvtapKind = [] {

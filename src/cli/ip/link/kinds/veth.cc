@@ -44,7 +44,11 @@ std::string peer(const netlink::LinkKind& kind) {
   return veth ? veth->peer : std::string();
 }
 
-constexpr LinkKindModule kVethKind{.name = "veth", .parse = parse, .second_device = peer};
+constexpr LinkKindModule kVethKind{
+    .name = "veth",
+    .parse = parse,
+    .synopsis = "[ peer [ name ] NAME [ netns NAME ] [ what link add takes for a device, but type ] ]",
+    .second_device = peer};
 BRISK_LINK_KIND(kVethKind);
 
 }  // namespace

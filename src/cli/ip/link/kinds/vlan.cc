@@ -36,8 +36,11 @@ KindDevice lower_device(const netlink::LinkKind& kind) {
   return {.name = vl ? vl->link : std::string()};
 }
 
-constexpr LinkKindModule kVlanKind{
-    .name = "vlan", .parse = parse, .takes_link = true, .named_device = lower_device};
+constexpr LinkKindModule kVlanKind{.name = "vlan",
+                                   .parse = parse,
+                                   .takes_link = true,
+                                   .synopsis = "link DEV id VLANID [ protocol { 802.1Q | 802.1ad } ]",
+                                   .named_device = lower_device};
 BRISK_LINK_KIND(kVlanKind);
 
 }  // namespace

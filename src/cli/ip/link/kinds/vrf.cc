@@ -64,6 +64,7 @@ constexpr LinkKindModule kVrfKind{
     .parse = parse,
     .data = {kVrf, print_vrf},
     .help = [](std::string_view) { return std::string(kUsage); },
+    .synopsis = "table TABLE",
 };
 constexpr LinkKindModule kVrfSlaveKind{.name = "vrf_slave", .data = {kVrfPort, print_port}};
 BRISK_LINK_KIND(kVrfKind);

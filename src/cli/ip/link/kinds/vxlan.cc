@@ -458,6 +458,12 @@ constexpr LinkKindModule kVxlanKind{
     .changes = true,
     .data = {kVxlan, print_vxlan},
     .help = [](std::string_view) { return std::string(kVxlanUsage); },
+    .synopsis = R"({ id VNI | external [ vnifilter ] } [ dstport PORT ] [ srcport MIN MAX ] [ local ADDR ]
+         [ remote ADDR | group ADDR dev DEV ] [ dev DEV ] [ ttl { 1..255 | auto | inherit } ]
+         [ tos { TOS | inherit } ] [ df { unset | set | inherit } ] [ flowlabel LABEL ]
+         [ ageing SECONDS | none ] [ maxaddress NUMBER | unlimited ] [ [no]learning ] [ [no]proxy ]
+         [ [no]rsc ] [ [no]l2miss ] [ [no]l3miss ] [ [no]udpcsum ] [ [no]udp6zerocsumtx ]
+         [ [no]udp6zerocsumrx ] [ [no]remcsumtx ] [ [no]remcsumrx ] [ gbp ] [ gpe ])",
     .named_device = underlay,
 };
 BRISK_LINK_KIND(kVxlanKind);
