@@ -113,10 +113,10 @@ NlResult<void> flush_addrlabels(Runner& r, const IpCommand& cmd) {
   // As ip: one at a time, and the flush ends at the first that fails.
   netlink::Batch batch(*c, {.stop_at_first_error = true});
   for (const auto& l : labels)
-    batch.delete_addrlabel({.family = l.family,
-                            .prefix = l.prefix.to_string(),
-                            .dev = l.ifindex ? name_of(l.ifindex, all) : "",
-                            .label = l.label});
+    netlink::delete_addrlabel(batch, {.family = l.family,
+                                      .prefix = l.prefix.to_string(),
+                                      .dev = l.ifindex ? name_of(l.ifindex, all) : "",
+                                      .label = l.label});
   for (auto& result : batch.flush())
     if (!result) return flush_failed(std::move(result).error());
   return {};

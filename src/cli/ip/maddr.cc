@@ -12,10 +12,10 @@
 #include <fstream>
 #include <sstream>
 
-#include "brisk/netlink/multicast.h"
 #include "cli/ip/objects.h"
 #include "cli/ip/print_util.h"
 #include "cli/ip/runner.h"
+#include "netlink/internal/multicast.h"
 
 namespace brisk::ipcli {
 namespace {

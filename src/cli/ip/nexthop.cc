@@ -470,7 +470,8 @@ NlResult<void> flush_nexthops(Runner& r, const IpCommand& cmd) {
     auto filter = BRISK_TRY(dump_filter(*c, cmd, groups));
     netlink::Batch batch(*c);
     for (const auto& nh : BRISK_TRY(netlink::list_nexthops(*c, filter)))
-      if (protocol_selected(cmd, nh) && nh.id) batch.put_nexthop({.id = nh.id}, netlink::NexthopWrite::del);
+      if (protocol_selected(cmd, nh) && nh.id)
+        netlink::put_nexthop(batch, {.id = nh.id}, netlink::NexthopWrite::del);
     for (auto& result : batch.flush()) {
       if (result)
         ++flushed;

@@ -7,12 +7,12 @@
 #include <ctime>
 
 #include "brisk/netlink/link.h"
-#include "brisk/netlink/neigh_table.h"
 #include "cli/ip/detail_printer.h"
 #include "cli/ip/names.h"
 #include "cli/ip/objects.h"
 #include "cli/ip/print_style.h"
 #include "cli/ip/print_util.h"
+#include "netlink/internal/neigh_table.h"
 
 namespace brisk::ipcli {
 

@@ -2,10 +2,10 @@
 // set or taken away (set, del), as ip 6.1 reads and prints them.
 #include <net/if.h>
 
-#include "brisk/netlink/ipv6_token.h"
 #include "brisk/netlink/link.h"
 #include "cli/ip/objects.h"
 #include "cli/ip/print_util.h"
+#include "netlink/internal/ipv6_token.h"
 
 namespace brisk::ipcli {
 
