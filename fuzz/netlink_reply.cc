@@ -16,6 +16,7 @@
 #include "brisk/netlink/message.h"
 #include "fuzz_check.h"
 #include "netlink/ack.h"
+#include "netlink/internal/nexthop.h"
 #include "netlink/link_schema.h"
 #include "netlink/reply_parsers.h"
 
@@ -92,7 +93,7 @@ void parse_one(const nlmsghdr& message) {
       break;
     }
     case RTM_NEWNEXTHOP: {
-      auto nh = nl::detail::parse_nexthop(message);
+      auto nh = nl::parse_nexthop(message);
       check(nh);
       if (nh && nh->gateway) (void)nh->gateway->to_string();
       break;

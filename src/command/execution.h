@@ -16,6 +16,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "brisk/command.h"
@@ -88,7 +89,28 @@ class Execution {
   };
   enum class Slot : int { cancel = -4, in = -3, out = -2, err = -1 };  // members are 0..n-1
 
+  // The descriptors every member's stdio comes from; -1 leaves one to the engine's /dev/null.
+  struct Stdio {
+    int in = -1;   // the first member's stdin
+    int out = -1;  // the last member's stdout
+    int err = -1;  // every member's stderr
+  };
+
   explicit Execution(const RunOptions& run);
+  // start()'s steps, in order. Each descriptor a child receives is held in
+  // `child_ends`, whose copies close when start() returns; each returns the
+  // descriptor the children get (-1: the engine's /dev/null).
+  Result<int, SpawnError> open_stdin(const RunOptions& run, const Command& first,
+                                     std::vector<UniqueFd>& child_ends);
+  // stdout and stderr; a merged stderr is stdout's.
+  Result<std::pair<int, int>, SpawnError> open_outputs(const RunOptions& run, const Command& last,
+                                                       std::vector<UniqueFd>& child_ends);
+  // One output; `slot` is 1 or 2, `reader` the one it fills for a sink the loop reads.
+  Result<int, SpawnError> open_sink(const RunOptions& run, const Sink& sink, int slot, Reader& reader,
+                                    const Command& last, std::vector<UniqueFd>& child_ends);
+  // Spawns each command, linked to the next by a pipe.
+  Result<void, SpawnError> spawn_members(std::span<const Command> commands, const RunOptions& run,
+                                         Stdio stdio, std::vector<UniqueFd>& child_ends);
   void on_readable(Reader& reader);
   void deliver(Reader& reader, std::string_view chunk);
   void emit_line(Reader& reader, std::string_view line);

@@ -10,6 +10,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "netlink/internal/delete_prediction.h"
 #include "netlink/op.h"
 
 namespace brisk::netlink {
@@ -188,16 +189,6 @@ std::size_t Batch::add_fdb(FdbSpec spec) { return push(detail::fdb_op(std::move(
 std::size_t Batch::delete_fdb(FdbSpec spec) { return push(detail::fdb_op(std::move(spec), RTM_DELNEIGH)); }
 std::size_t Batch::add_rule(RuleSpec spec) { return push(detail::rule_op(std::move(spec), RTM_NEWRULE)); }
 std::size_t Batch::delete_rule(RuleSpec spec) { return push(detail::rule_op(std::move(spec), RTM_DELRULE)); }
-std::size_t Batch::add_addrlabel(AddrLabelSpec spec) {
-  return push(detail::addrlabel_op(std::move(spec), true));
-}
-std::size_t Batch::delete_addrlabel(AddrLabelSpec spec) {
-  return push(detail::addrlabel_op(std::move(spec), false));
-}
-std::size_t Batch::put_nexthop(NexthopObjectSpec spec, NexthopWrite write) {
-  return push(detail::nexthop_op(std::move(spec), write));
-}
-
 std::vector<NlResult<void>> Batch::flush() { return flush({}); }
 
 std::vector<NlResult<void>> Batch::flush(const std::function<bool()>& more, std::size_t expected) {

@@ -52,7 +52,7 @@ class BatchRun {
         // Deletes cannot be undone, so a stopping batch sends them one at a time.
         coalesce_(options.coalesce_deletes && !options.stop_at_first_error),
         coalesce_min_(std::max<std::size_t>(options.coalesce_min, 2)),
-        overlap_(conn.transport().concurrent_lookups() &&
+        overlap_(internal::ConnectionHooks::transport(conn).concurrent_lookups() &&
                  std::max(ops.live(), mode.expected) >= 2 * kOverlapWindow) {
     results_.reserve(ops.live());
     while (results_.end() < ops_.end()) results_.push({});
@@ -265,8 +265,9 @@ class BatchRun {
     ++shipped_;
     if (!sender_) sender_.emplace();
     in_transit_ = true;
-    if (!sender_->start([this] { conn_.execute_unchecked(transit_); }))
-      conn_.execute_unchecked(transit_);  // no thread to be had: sent from here, landed as usual
+    if (!sender_->start([this] { internal::ConnectionHooks::execute_unchecked(conn_, transit_); }))
+      internal::ConnectionHooks::execute_unchecked(
+          conn_, transit_);  // no thread to be had: sent from here, landed as usual
   }
 
   // Waits for the window in transit and settles it here: its lost replies
@@ -276,7 +277,7 @@ class BatchRun {
     if (!in_transit_) return;
     sender_->wait();
     in_transit_ = false;
-    conn_.recheck_lost(transit_);
+    internal::ConnectionHooks::recheck_lost(conn_, transit_);
     settle(transit_, transit_owner_);
     transit_.clear();
     transit_owner_.clear();

@@ -74,6 +74,186 @@ class PendingReplies {
   std::size_t open_count_ = 0;
 };
 
+// One window's exchange with the kernel: its requests stamped and sent,
+// many per sendmsg, then replies matched to them until each has its answer.
+//
+// A quiet change asks for no ACK: only its failure is answered. The
+// window's fence, a NLMSG_NOOP that asks for one, goes last; the kernel
+// answers a socket's requests in the order sent, so once the fence's ACK is
+// in, a quiet change still without an answer succeeded. A window of one
+// change (each line of a batch that stops at its first failure and cannot
+// undo it) asks for its own ACK: a fence there would only add a message to
+// build, send and answer.
+class WindowExchange {
+ public:
+  WindowExchange(std::span<Request> window, Transport& transport, ConnectionStats& stats,
+                 bool ack_every_change)
+      : window_(window),
+        transport_(transport),
+        stats_(stats),
+        ack_every_change_(ack_every_change),
+        pending_(window.size()),
+        send_limit_(static_cast<std::size_t>(std::max(transport.send_buffer() - 32, 4096))) {}
+
+  // Stamps each request with `stamp(Message&)` and sends them, the fence last.
+  template <class Stamp>
+  void send(Stamp&& stamp) {
+    std::size_t quiet_count = 0;
+    for (std::size_t k = 0; k < window_.size(); ++k) {
+      Request& r = window_[k];
+      if (r.message.overflowed()) {
+        r.result = NetlinkError{
+            .code = EMSGSIZE, .op = r.op, .object = r.object, .detail = "request does not fit its buffer"};
+        continue;
+      }
+      const bool is_quiet = quiet(r);
+      if (is_quiet) {
+        r.message.header()->nlmsg_flags &= static_cast<uint16_t>(~NLM_F_ACK);
+        r.message.add_flags(NLM_F_REQUEST);
+        ++quiet_count;
+      } else {
+        r.message.add_flags(r.ack ? NLM_F_REQUEST | NLM_F_ACK : NLM_F_REQUEST);
+      }
+      stamp(r.message);
+      r.result = {};
+      pending_.add(r.message.seq(), k, is_quiet);
+      put(r.message.bytes(), k);
+    }
+    if (quiet_count > 0) {
+      fence_.emplace(NLMSG_NOOP, NLM_F_REQUEST | NLM_F_ACK, NLMSG_HDRLEN);
+      stamp(*fence_);
+      ++stats_.fences;
+      fence_open_ = true;
+      put(fence_->bytes(), kFence);
+    }
+    flush();
+  }
+
+  // Reads replies with `receive(bool wait)`, which fills `buffer`, until
+  // every request has its answer; false when a receive failed (each
+  // request still open then has that error). rtnetlink handles a sendmsg
+  // synchronously, so once ENOBUFS is seen, whatever is not already queued
+  // was dropped, and the requests left open lost their replies.
+  template <class Receive>
+  bool collect(Receive&& receive, const char* buffer) {
+    while (!pending_.empty()) {
+      auto n = receive(!lost_ && !fence_unsent_);
+      if (!n) {
+        if (n.error().code == ENOBUFS) {
+          ++stats_.enobufs;
+          lost_ = true;
+          continue;
+        }
+        pending_.for_each_open([&](std::size_t k) { fail(window_[k], n.error()); });
+        return false;
+      }
+      if (*n == 0) {
+        // Drained. Without a fence, what the kernel queued within sendmsg is
+        // every answer there will be: a quiet change without one succeeded,
+        // unless an overrun may have dropped it.
+        if (fence_unsent_ && !lost_) pending_.close_quiet();
+        if (lost_ || fence_unsent_) break;  // the rest lost their replies
+        continue;
+      }
+      detail::for_each_message({buffer, *n}, [&](const nlmsghdr& nlh) {
+        on_message(nlh);
+        return true;
+      });
+    }
+    return true;
+  }
+
+  // fn(Request&) for each request left without an answer.
+  template <class Fn>
+  void for_each_unanswered(Fn&& fn) {
+    pending_.for_each_open([&](std::size_t k) { fn(window_[k]); });
+  }
+
+ private:
+  static constexpr std::size_t kFence = SIZE_MAX;  // the fence's place in chunk_
+
+  bool quiet(const Request& r) const {
+    return !ack_every_change_ && r.ack && !r.on_reply && window_.size() > 1;
+  }
+
+  static void fail(Request& r, NetlinkError e) {
+    e.object = r.object;
+    r.result = e;
+  }
+
+  // Adds a message to the next sendmsg, sending those before it first if it would not fit.
+  void put(std::span<const char> bytes, std::size_t k) {
+    if (chunk_bytes_ + bytes.size() > send_limit_ || iov_.size() >= IOV_MAX) flush();
+    iov_.push_back({const_cast<char*>(bytes.data()), bytes.size()});
+    chunk_.push_back(k);
+    chunk_bytes_ += bytes.size();
+  }
+
+  // One sendmsg of what put() gathered.
+  void flush() {
+    if (iov_.empty()) return;
+    ++stats_.sendmsg_calls;
+    auto sent = transport_.send(iov_);
+    if (!sent) {
+      // Nothing of this datagram reached the kernel: its requests all fail.
+      for (std::size_t k : chunk_) {
+        if (k == kFence) {
+          fence_open_ = false;
+          fence_unsent_ = true;
+          continue;
+        }
+        fail(window_[k], sent.error());
+        if (auto place = pending_.find(window_[k].message.seq())) pending_.close(*place);
+      }
+    }
+    stats_.requests += chunk_.size() - static_cast<std::size_t>(!chunk_.empty() && chunk_.back() == kFence);
+    iov_.clear();
+    chunk_.clear();
+    chunk_bytes_ = 0;
+  }
+
+  // One reply: the fence's ACK, a request's ACK or error, or a GET's answer.
+  void on_message(const nlmsghdr& nlh) {
+    if (fence_open_ && nlh.nlmsg_seq == fence_->seq()) {
+      if (nlh.nlmsg_type != NLMSG_ERROR) return;
+      fence_open_ = false;
+      // After an overrun, silence no longer means success.
+      if (!lost_) pending_.close_quiet();
+      return;
+    }
+    auto place = pending_.find(nlh.nlmsg_seq);
+    if (!place) return;  // a stale reply from an earlier, lossy window
+    Request& r = window_[pending_.request(*place)];
+    if (nlh.nlmsg_type == NLMSG_ERROR) {
+      NlResult<void> acked = parse_ack(nlh, r.message.bytes(), r.op, r.object);
+      if (r.result) r.result = std::move(acked);  // a reply-parse error stays
+      pending_.close(*place);
+    } else if (nlh.nlmsg_type != NLMSG_DONE && nlh.nlmsg_type != NLMSG_NOOP && r.on_reply && r.result) {
+      auto handled = r.on_reply(nlh);
+      if (!handled) {
+        handled.error().op = r.op;
+        handled.error().object = r.object;
+        r.result = std::move(handled).error();
+      }
+      if (!r.ack) pending_.close(*place);
+    }
+  }
+
+  std::span<Request> window_;
+  Transport& transport_;
+  ConnectionStats& stats_;
+  const bool ack_every_change_;
+  PendingReplies pending_;
+  const std::size_t send_limit_;    // bytes one sendmsg carries at most
+  std::vector<iovec> iov_;          // the next sendmsg's messages
+  std::vector<std::size_t> chunk_;  // their indexes in the window (kFence: the fence)
+  std::size_t chunk_bytes_ = 0;     // their bytes
+  std::optional<Message> fence_;
+  bool fence_open_ = false;    // sent, and its ACK not yet in
+  bool fence_unsent_ = false;  // its sendmsg failed: what is queued is all there is
+  bool lost_ = false;          // the kernel reported ENOBUFS: replies were dropped
+};
+
 }  // namespace
 // Out of line: the transport's destructor is virtual, and inlining the
 // whole NlResult<Connection> teardown everywhere only grows the callers.
@@ -219,141 +399,11 @@ NlResult<void> Connection::execute(Request request) {
 }
 
 void Connection::execute_window(std::span<Request> window, bool recheck) {
-  // Stamp and send, many requests per sendmsg. A quiet change asks for no
-  // ACK: only its failure is answered. The window's fence, a NLMSG_NOOP that
-  // asks for one, goes last; the kernel answers a socket's requests in the
-  // order sent, so once the fence's ACK is in, a quiet change still without
-  // an answer succeeded. A window of one change (each line of a batch that
-  // stops at its first failure and cannot undo it) asks for its own ACK:
-  // a fence there would only add a message to build, send and answer.
-  auto quiet = [&](const Request& r) {
-    return !options_.ack_every_change && r.ack && !r.on_reply && window.size() > 1;
-  };
-  PendingReplies pending(window.size());
-  std::vector<iovec> iov;
-  std::size_t chunk_bytes = 0;
-  constexpr std::size_t kFence = SIZE_MAX;  // the fence's place in `chunk`
-  std::vector<std::size_t> chunk;           // indexes in the current sendmsg
-  std::size_t send_limit = static_cast<std::size_t>(std::max(transport_->send_buffer() - 32, 4096));
-  std::optional<Message> fence;
-  bool fence_open = false;    // sent, and its ACK not yet in
-  bool fence_unsent = false;  // its sendmsg failed: what is queued is all there is
-  auto flush = [&]() {
-    if (iov.empty()) return;
-    ++stats_.sendmsg_calls;
-    auto sent = transport_->send(iov);
-    if (!sent) {
-      // Nothing of this datagram reached the kernel: its requests all fail.
-      for (std::size_t k : chunk) {
-        if (k == kFence) {
-          fence_open = false;
-          fence_unsent = true;
-          continue;
-        }
-        NetlinkError e = sent.error();
-        e.object = window[k].object;
-        window[k].result = e;
-        if (auto place = pending.find(window[k].message.seq())) pending.close(*place);
-      }
-    }
-    stats_.requests += chunk.size() - static_cast<std::size_t>(!chunk.empty() && chunk.back() == kFence);
-    iov.clear();
-    chunk.clear();
-    chunk_bytes = 0;
-  };
-  auto put = [&](std::span<const char> bytes, std::size_t k) {
-    if (chunk_bytes + bytes.size() > send_limit || iov.size() >= IOV_MAX) flush();
-    iov.push_back({const_cast<char*>(bytes.data()), bytes.size()});
-    chunk.push_back(k);
-    chunk_bytes += bytes.size();
-  };
-  std::size_t quiet_count = 0;
-  for (std::size_t k = 0; k < window.size(); ++k) {
-    Request& r = window[k];
-    if (r.message.overflowed()) {
-      r.result = NetlinkError{
-          .code = EMSGSIZE, .op = r.op, .object = r.object, .detail = "request does not fit its buffer"};
-      continue;
-    }
-    const bool is_quiet = quiet(r);
-    if (is_quiet) {
-      r.message.header()->nlmsg_flags &= static_cast<uint16_t>(~NLM_F_ACK);
-      r.message.add_flags(NLM_F_REQUEST);
-      ++quiet_count;
-    } else {
-      r.message.add_flags(r.ack ? NLM_F_REQUEST | NLM_F_ACK : NLM_F_REQUEST);
-    }
-    stamp(r.message);
-    r.result = {};
-    pending.add(r.message.seq(), k, is_quiet);
-    put(r.message.bytes(), k);
-  }
-  if (quiet_count > 0) {
-    fence.emplace(NLMSG_NOOP, NLM_F_REQUEST | NLM_F_ACK, NLMSG_HDRLEN);
-    stamp(*fence);
-    ++stats_.fences;
-    fence_open = true;
-    put(fence->bytes(), kFence);
-  }
-  flush();
-
-  // Collect replies until every request has its answer. rtnetlink handles a
-  // sendmsg synchronously, so once ENOBUFS is seen, whatever is not already
-  // queued was dropped.
-  bool lost = false;
-  while (!pending.empty()) {
-    auto n = receive(!lost && !fence_unsent);
-    if (!n) {
-      if (n.error().code == ENOBUFS) {
-        ++stats_.enobufs;
-        lost = true;
-        continue;
-      }
-      pending.for_each_open([&](std::size_t k) {
-        NetlinkError e = n.error();
-        e.object = window[k].object;
-        window[k].result = e;
-      });
-      return;
-    }
-    if (*n == 0) {
-      // Drained. Without a fence, what the kernel queued within sendmsg is
-      // every answer there will be: a quiet change without one succeeded,
-      // unless an overrun may have dropped it.
-      if (fence_unsent && !lost) pending.close_quiet();
-      if (lost || fence_unsent) break;  // the rest lost their replies
-      continue;
-    }
-    detail::for_each_message({buffer_.get(), *n}, [&](const nlmsghdr& nlh) {
-      if (fence_open && nlh.nlmsg_seq == fence->seq()) {
-        if (nlh.nlmsg_type != NLMSG_ERROR) return true;
-        fence_open = false;
-        // After an overrun, silence no longer means success.
-        if (!lost) pending.close_quiet();
-        return true;
-      }
-      auto place = pending.find(nlh.nlmsg_seq);
-      if (!place) return true;  // a stale reply from an earlier, lossy window
-      Request& r = window[pending.request(*place)];
-      if (nlh.nlmsg_type == NLMSG_ERROR) {
-        NlResult<void> acked = parse_ack(nlh, r.message.bytes(), r.op, r.object);
-        if (r.result) r.result = std::move(acked);  // a reply-parse error stays
-        pending.close(*place);
-      } else if (nlh.nlmsg_type != NLMSG_DONE && nlh.nlmsg_type != NLMSG_NOOP && r.on_reply && r.result) {
-        auto handled = r.on_reply(nlh);
-        if (!handled) {
-          handled.error().op = r.op;
-          handled.error().object = r.object;
-          r.result = std::move(handled).error();
-        }
-        if (!r.ack) pending.close(*place);
-      }
-      return true;
-    });
-  }
+  WindowExchange exchange(window, *transport_, stats_, options_.ack_every_change);
+  exchange.send([this](Message& message) { stamp(message); });
+  if (!exchange.collect([this](bool wait) { return receive(wait); }, buffer_.get())) return;
   // Lost replies: look at the objects themselves (or leave that to recheck_lost()).
-  pending.for_each_open([&](std::size_t k) {
-    Request& r = window[k];
+  exchange.for_each_unanswered([&](Request& r) {
     r.result = NetlinkError{
         .code = ENOBUFS, .op = r.op, .object = r.object, .detail = "reply lost (receive buffer overrun)"};
     r.reply_lost = true;

@@ -1,9 +1,9 @@
 // What a run of link deletes does, replayed on one dump: the prediction
 // behind coalesced deletes, shared with front ends that schedule them.
+#include "netlink/internal/delete_prediction.h"
+
 #include <unordered_map>
 #include <unordered_set>
-
-#include "brisk/netlink/batch.h"
 
 namespace brisk::netlink {
 

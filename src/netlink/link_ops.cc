@@ -513,7 +513,7 @@ Op link_add_op(LinkAdd spec) {
     requests.back().on_reply = [&conn, name = spec.name, here](const nlmsghdr& reply) -> NlResult<void> {
       if (reply.nlmsg_type != RTM_NEWLINK || !here) return {};  // an index elsewhere means nothing here
       auto link = parse_link(reply);
-      if (link && link->name == name) conn.remember_ifindex(name, link->ifindex);
+      if (link && link->name == name) internal::ConnectionHooks::remember_ifindex(conn, name, link->ifindex);
       return {};  // the echo is a bonus: a parse problem does not fail the add
     };
     if (here) requests.back().recheck = [name = spec.name](Connection& c) { return link_exists(c, name); };

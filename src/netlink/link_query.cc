@@ -213,8 +213,9 @@ NlResult<LinkInfo> get_link(Connection& conn, const std::string& name, const Lin
   if (!valid) return std::move(valid).error();
   auto link = get_one(conn, name, 0, read);
   if (link) {
-    conn.remember_ifindex(link->name, link->ifindex);
-    if (name != link->name) conn.remember_ifindex(name, link->ifindex);  // asked for by an altname
+    internal::ConnectionHooks::remember_ifindex(conn, link->name, link->ifindex);
+    if (name != link->name)
+      internal::ConnectionHooks::remember_ifindex(conn, name, link->ifindex);  // asked for by an altname
   } else {
     conn.forget_name(name);
   }
@@ -244,9 +245,9 @@ std::optional<NlResult<int>> resolve_link_without_socket(Connection& conn, const
   ++conn.stats().link_lookups;
   // SIOCGIFINDEX takes IFNAMSIZ bytes: a longer altname needs the GETLINK.
   if (name.size() >= IFNAMSIZ) return std::nullopt;
-  auto index = conn.transport().interface_index(name);
+  auto index = internal::ConnectionHooks::transport(conn).interface_index(name);
   if (index) {
-    conn.remember_ifindex(name, *index);
+    internal::ConnectionHooks::remember_ifindex(conn, name, *index);
     return *index;
   }
   if (index.error().code == ENODEV) {

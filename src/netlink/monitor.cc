@@ -37,10 +37,6 @@ decltype(MonitorEvent::object) parse_object(const nlmsghdr& m, bool details) {
       if (auto r = detail::parse_route(m)) return std::move(*r);
       break;
     }
-    case RTM_NEWNEXTHOP:
-    case RTM_DELNEXTHOP:
-      if (auto nh = detail::parse_nexthop(m)) return std::move(*nh);
-      break;
     case RTM_NEWRULE:
     case RTM_DELRULE:
       if (auto r = detail::parse_rule(m)) return std::move(*r);

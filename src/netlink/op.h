@@ -13,15 +13,14 @@
 #include <vector>
 
 #include "brisk/netlink/addr.h"
-#include "brisk/netlink/addrlabel.h"
 #include "brisk/netlink/batch.h"
 #include "brisk/netlink/connection.h"
 #include "brisk/netlink/link.h"
 #include "brisk/netlink/neighbour.h"
-#include "brisk/netlink/nexthop.h"
 #include "brisk/netlink/route.h"
 #include "brisk/netlink/rule.h"
 #include "netlink/index_ring.h"
+#include "netlink/internal/hooks.h"
 
 namespace brisk::netlink::detail {
 
@@ -99,8 +98,6 @@ enum class NeighWrite { add, replace, change, del };
 Op neighbour_op(NeighbourSpec spec, NeighWrite write);
 Op fdb_op(FdbSpec spec, int kind);    // RTM_NEWNEIGH or RTM_DELNEIGH
 Op rule_op(RuleSpec spec, int kind);  // RTM_NEWRULE (exclusive) or RTM_DELRULE
-Op nexthop_op(NexthopObjectSpec spec, NexthopWrite write);
-Op addrlabel_op(AddrLabelSpec spec, bool add);  // RTM_NEWADDRLABEL (exclusive) or RTM_DELADDRLABEL
 // Whether the kernel would take `spec` to name `rule` (every field it sets
 // is equal); `add` applies an add's defaults (action, main table).
 bool rule_matches(const RuleInfo& rule, const RuleSpec& spec, bool add);
@@ -110,6 +107,8 @@ bool rule_matches(const RuleInfo& rule, const RuleSpec& spec, bool add);
 struct BatchAccess {
   static std::vector<Op> take(Batch& batch) { return batch.ops_->take(); }
   static const BatchOptions& options(const Batch& batch) { return batch.options_; }
+  // Queues an op built outside libbrisk (the internal tier's nexthops, address labels).
+  static std::size_t push(Batch& batch, Op op) { return batch.push(std::move(op)); }
 };
 
 // How run_ops takes its ops, beyond the batch's options.

@@ -10,7 +10,6 @@
 #include "brisk/netlink/addr.h"
 #include "brisk/netlink/attributes.h"
 #include "brisk/netlink/neighbour.h"
-#include "brisk/netlink/nexthop.h"
 #include "brisk/netlink/route.h"
 #include "brisk/netlink/rule.h"
 
@@ -20,9 +19,6 @@ namespace brisk::netlink::detail {
 NlResult<AddressInfo> parse_address(const nlmsghdr& message);
 // A RouteInfo from an RTM_NEWROUTE message.
 NlResult<RouteInfo> parse_route(const nlmsghdr& message);
-
-// A NexthopEntry from an RTM_NEWNEXTHOP (or RTM_DELNEXTHOP) message.
-NlResult<NexthopEntry> parse_nexthop(const nlmsghdr& message);
 
 // A RuleInfo from an RTM_NEWRULE (or RTM_DELRULE) message.
 NlResult<RuleInfo> parse_rule(const nlmsghdr& message);

@@ -49,4 +49,16 @@ pc_dir=$(dirname "$(find "$work/prefix" -name brisk.pc)")
 # shellcheck disable=SC2046
 g++ -std=c++20 "$work/consumer/main.cc" -o "$work/pc-consumer" $(PKG_CONFIG_PATH=$pc_dir pkg-config --cflags --libs --static brisk)
 "$work/pc-consumer"
-echo "programs stripped with debug info in lib/debug; brisk bench handed over; find_package and pkg-config consumers built and ran"
+# The installed headers are the public tier alone (docs/api.md): each
+# compiles on its own from the install tree, and the internal tier's and
+# brisk-bridge's are not there.
+headers=$(cd "$work/prefix/include" && find brisk -name '*.h' | sort)
+for header in $headers; do
+  echo "#include <$header>" | g++ -std=c++20 -fsyntax-only -I"$work/prefix/include" -x c++ - ||
+    { echo "$header does not compile from the install tree alone" >&2; exit 1; }
+done
+for absent in brisk/netlink/nexthop.h brisk/netlink/internal brisk/cni; do
+  if [[ -e "$work/prefix/include/$absent" ]]; then echo "$absent is installed" >&2; exit 1; fi
+done
+echo "programs stripped with debug info in lib/debug; brisk bench handed over; find_package and pkg-config consumers built and ran;" \
+  "$(wc -w <<<"$headers") headers installed, each compiling alone"

@@ -1,6 +1,6 @@
 // IPv6 address labels made and deleted by brisk and read back by ip (the
 // oracle), and brisk's own dump of the table.
-#include "brisk/netlink/addrlabel.h"
+#include "netlink/internal/addrlabel.h"
 
 #include <gtest/gtest.h>
 

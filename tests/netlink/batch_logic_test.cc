@@ -19,6 +19,7 @@
 #include "brisk/netlink/batch.h"
 #include "brisk/netlink/connection.h"
 #include "brisk/netlink/link.h"
+#include "netlink/internal/hooks.h"
 #include "netlink/op.h"
 #include "support/fake_kernel.h"
 
@@ -766,7 +767,8 @@ TEST(BatchLogic, AFedBatchQueuesWhileTheKernelWorks) {
   Batch batch(*run.f.conn);
   int next = 1;
   std::vector<std::size_t> seen_at_feed;  // requests the kernel had seen, at each call
-  auto results = batch.flush(
+  auto results = internal::BatchHooks::flush(
+      batch,
       [&] {
         seen_at_feed.push_back(
             run.f.fake->received.load(std::memory_order_acquire));  // the send thread may be adding
@@ -797,7 +799,8 @@ TEST(BatchLogic, AFedBatchInStopModeCancelsWhatIsQueuedAfterTheFailure) {
   Overlapped run(kernel);
   Batch batch(*run.f.conn, {.stop_at_first_error = true});
   int next = 1;
-  auto results = batch.flush(
+  auto results = internal::BatchHooks::flush(
+      batch,
       [&] {
         if (next > kLong) return false;
         batch.add_address({.dev = "d0", .prefix = wide(next++) + "/24"});
@@ -820,7 +823,7 @@ TEST(BatchLogic, AFedRunOfDeletesIsOneGroupDelete) {
   Batch batch(*f.conn);
   std::vector<std::string> names{"a0", "a1", "a2", "a3"};
   std::size_t next = 0;
-  auto results = batch.flush([&] {
+  auto results = internal::BatchHooks::flush(batch, [&] {
     if (next == names.size()) return false;
     batch.delete_link(names[next++]);
     return true;
@@ -839,7 +842,7 @@ TEST(BatchLogic, AFeedMayQueueNothingOnACall) {
   LogicFixture f(std::ref(kernel));
   Batch batch(*f.conn);
   int calls = 0;
-  auto results = batch.flush([&] {
+  auto results = internal::BatchHooks::flush(batch, [&] {
     ++calls;
     if (calls == 2) batch.add_address({.dev = "d0", .prefix = nth(1) + "/24"});
     return calls < 4;
@@ -847,7 +850,8 @@ TEST(BatchLogic, AFeedMayQueueNothingOnACall) {
   ASSERT_EQ(results.size(), 1u);
   EXPECT_TRUE(results[0]);
   EXPECT_EQ(calls, 4);
-  EXPECT_TRUE(Batch(*f.conn).flush([] { return false; }).empty());
+  Batch empty(*f.conn);
+  EXPECT_TRUE(internal::BatchHooks::flush(empty, [] { return false; }).empty());
 }
 
 // An add op for wide(i) whose state, once the op lets it go, counts itself

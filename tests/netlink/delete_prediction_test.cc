@@ -1,8 +1,8 @@
 // predict_link_deletes: the replay behind coalesced deletes, on a made-up
 // dump; no kernel needed.
-#include <gtest/gtest.h>
+#include "netlink/internal/delete_prediction.h"
 
-#include "brisk/netlink/batch.h"
+#include <gtest/gtest.h>
 
 namespace brisk::netlink {
 namespace {

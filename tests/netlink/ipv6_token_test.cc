@@ -1,6 +1,6 @@
 // IPv6 tokens: set through IFLA_AF_SPEC and read back from the AF_INET6
 // link dump, with iproute2 as the oracle, in a throwaway namespace.
-#include "brisk/netlink/ipv6_token.h"
+#include "netlink/internal/ipv6_token.h"
 
 #include <gtest/gtest.h>
 #include <net/if.h>

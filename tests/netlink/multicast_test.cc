@@ -1,6 +1,6 @@
 // Link-layer multicast addresses added and deleted through the
 // connection's socket, in its namespace, read back by ip (the oracle).
-#include "brisk/netlink/multicast.h"
+#include "netlink/internal/multicast.h"
 
 #include <gtest/gtest.h>
 

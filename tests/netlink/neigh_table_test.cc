@@ -1,7 +1,7 @@
 // Neighbour tables: the change request as built (its attributes and their
 // nest, read back by the parser a reply goes through), and, in a throwaway
 // namespace, the dump and a device's parameters changed and read back.
-#include "brisk/netlink/neigh_table.h"
+#include "netlink/internal/neigh_table.h"
 
 #include <gtest/gtest.h>
 #include <linux/neighbour.h>

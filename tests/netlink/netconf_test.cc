@@ -1,6 +1,6 @@
 // netconf: the dump of a family's per-device settings and the get of one
 // device's, against what /proc/sys says in a throwaway namespace.
-#include "brisk/netlink/netconf.h"
+#include "netlink/internal/netconf.h"
 
 #include <gtest/gtest.h>
 #include <linux/netconf.h>

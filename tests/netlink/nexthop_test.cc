@@ -1,7 +1,7 @@
 // Nexthop objects read back (made by ip, the oracle), made, replaced and
 // deleted by brisk (read back by ip), in a batch that stops at its first
 // error, and routes through them added and listed with their nhid.
-#include "brisk/netlink/nexthop.h"
+#include "netlink/internal/nexthop.h"
 
 #include <gtest/gtest.h>
 #include <linux/rtnetlink.h>
@@ -162,9 +162,9 @@ TEST_F(Nexthops, ResilientBuckets) {
 // without -force leaves nothing after a failed line.
 TEST_F(Nexthops, StoppedBatchUndoesLaterAdds) {
   Batch batch(conn(), {.stop_at_first_error = true});
-  batch.put_nexthop({.id = 30, .family = AF_INET, .via = "10.9.0.5", .dev = "d0"}, NexthopWrite::add);
-  batch.put_nexthop({.id = 1, .family = AF_INET, .dev = "d0"}, NexthopWrite::add);  // EEXIST
-  batch.put_nexthop({.id = 31, .blackhole = true}, NexthopWrite::add);
+  put_nexthop(batch, {.id = 30, .family = AF_INET, .via = "10.9.0.5", .dev = "d0"}, NexthopWrite::add);
+  put_nexthop(batch, {.id = 1, .family = AF_INET, .dev = "d0"}, NexthopWrite::add);  // EEXIST
+  put_nexthop(batch, {.id = 31, .blackhole = true}, NexthopWrite::add);
   auto results = batch.flush();
   ASSERT_EQ(results.size(), 3u);
   EXPECT_TRUE(results[0]);

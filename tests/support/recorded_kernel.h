@@ -30,6 +30,7 @@
 
 #include "brisk/netlink/connection.h"
 #include "brisk/netlink/transport.h"
+#include "netlink/internal/hooks.h"
 #include "support/fake_kernel.h"
 
 namespace brisk::test {
@@ -82,7 +83,9 @@ class Recorder final : public netlink::Transport {
   std::shared_ptr<Notes> notes() const { return notes_; }
 
  private:
-  netlink::Transport& inner_transport() const { return const_cast<netlink::Connection&>(inner_).transport(); }
+  netlink::Transport& inner_transport() const {
+    return netlink::internal::ConnectionHooks::transport(const_cast<netlink::Connection&>(inner_));
+  }
 
   netlink::Connection inner_;
   std::shared_ptr<Notes> notes_ = std::make_shared<Notes>();

@@ -28,11 +28,9 @@
 
 #include "brisk/export.h"
 #include "brisk/netlink/addr.h"
-#include "brisk/netlink/addrlabel.h"
 #include "brisk/netlink/connection.h"
 #include "brisk/netlink/link.h"
 #include "brisk/netlink/neighbour.h"
-#include "brisk/netlink/nexthop.h"
 #include "brisk/netlink/route.h"
 #include "brisk/netlink/rule.h"
 
@@ -44,6 +42,9 @@ template <class T>
 class IndexRing;
 struct BatchAccess;  // setup_netns_many runs a batch's operations itself
 }  // namespace detail
+namespace internal {
+struct BatchHooks;
+}  // namespace internal
 
 struct BatchOptions {
   // Coalesce runs of link deletes into one group delete.
@@ -61,18 +62,6 @@ struct BatchOptions {
   // could not be undone reports that failure instead.
   bool stop_at_first_error = false;
 };
-
-// What deleting links by name, in order, does to each, replayed on one
-// dump of the namespace (list_links): the prediction a batch coalesces
-// deletes by, for a front end that schedules them too.
-enum class DeleteOutcome : uint8_t {
-  deleted,        // it exists, and goes with its peer and what is stacked on it
-  missing,        // no such device: ENODEV
-  gone_earlier,   // removed by an earlier delete of the run (its peer or lower device): ENODEV
-  unpredictable,  // a device without rtnl_link_ops (lo, hardware): the kernel may refuse
-};
-BRISK_EXPORT std::vector<DeleteOutcome> predict_link_deletes(std::span<const LinkInfo> links,
-                                                             std::span<const std::string> names);
 
 class BRISK_EXPORT Batch {
  public:
@@ -107,9 +96,6 @@ class BRISK_EXPORT Batch {
   std::size_t delete_fdb(FdbSpec spec);
   std::size_t add_rule(RuleSpec spec);
   std::size_t delete_rule(RuleSpec spec);
-  std::size_t put_nexthop(NexthopObjectSpec spec, NexthopWrite write);
-  std::size_t add_addrlabel(AddrLabelSpec spec);
-  std::size_t delete_addrlabel(AddrLabelSpec spec);
 
   // How many operations were queued since the last flush.
   std::size_t size() const;
@@ -119,25 +105,16 @@ class BRISK_EXPORT Batch {
   void reserve(std::size_t count);
   // Runs every queued operation and empties the batch.
   std::vector<NlResult<void>> flush();
-  // flush(), with the batch fed while it runs: each time every operation
-  // queued so far has been taken up, `more` is called (on this thread) to
-  // queue further ones on this batch, and returns false once it has none.
-  // A front end that turns its input into operations one by one does so
-  // while the kernel works on the windows already sent. `expected`: how
-  // many operations there will be in all (0: not known), by which a long
-  // batch is overlapped from its start.
-  std::vector<NlResult<void>> flush(const std::function<bool()>& more, std::size_t expected = 0);
-  // flush(more, expected), with each result handed to `on_result` (its
-  // index, the result) as soon as it is final, in index order, instead of
-  // in one vector at the end: a long fed batch then keeps no memory per
-  // operation beyond its windows in flight. Results are final when every
-  // earlier one is, so a caller may act on a failure before the batch ends.
-  void flush_each(const std::function<bool()>& more, std::size_t expected,
-                  const std::function<void(std::size_t, NlResult<void>)>& on_result);
 
  private:
   friend struct detail::BatchAccess;
+  // brisk's own programs reach the hooks below through it (netlink/internal/hooks.h).
+  friend struct internal::BatchHooks;
   BRISK_HIDDEN std::size_t push(detail::Op op);
+  // Fed flushes, for brisk's own programs (netlink/internal/hooks.h).
+  BRISK_HIDDEN std::vector<NlResult<void>> flush(const std::function<bool()>& more, std::size_t expected = 0);
+  BRISK_HIDDEN void flush_each(const std::function<bool()>& more, std::size_t expected,
+                               const std::function<void(std::size_t, NlResult<void>)>& on_result);
   Connection& conn_;
   BatchOptions options_;
   std::unique_ptr<detail::IndexRing<detail::Op>> ops_;  // queued, numbered from 0 at each flush

@@ -44,6 +44,9 @@
 namespace brisk::netlink {
 
 class Connection;
+namespace internal {
+struct ConnectionHooks;
+}  // namespace internal
 
 struct ConnectionOptions {
   // Receive buffer asked for, in bytes; the kernel doubles it for overhead.
@@ -88,8 +91,8 @@ struct Request {
   std::function<NlResult<bool>(Connection&)> recheck{};
   NlResult<void> result{};      // filled in by execute()
   std::vector<UniqueFd> fds{};  // descriptors the message names (IFLA_NET_NS_FD), open until sent
-  // Set by execute_unchecked() when the reply was lost and the re-check is
-  // left to recheck_lost().
+  // Set when a sender on a helper thread found the reply lost and left the
+  // re-check to the owning thread (netlink/internal/hooks.h).
   bool reply_lost = false;
 };
 
@@ -133,15 +136,6 @@ class BRISK_EXPORT Connection {
   void execute(std::span<Request> requests);
   // One request on its own.
   NlResult<void> execute(Request request);
-  // execute() for a sender on a helper thread: it touches neither the name
-  // cache nor anything a request's callbacks might, so the owning thread
-  // may use cached_ifindex()/remember_ifindex() and transport lookups
-  // meanwhile. Requests with on_reply are not allowed (it runs here). A
-  // request whose reply was lost is left failed with reply_lost set;
-  // recheck_lost(), on the owning thread afterwards, settles it as
-  // execute() would have.
-  void execute_unchecked(std::span<Request> requests);
-  void recheck_lost(std::span<Request> requests);
   // A dump: on_message sees every object; on_restart is called before a
   // restart after NLM_F_DUMP_INTR, so partial results can be dropped.
   NlResult<void> dump(Message request, const char* op, const std::string& object,
@@ -150,12 +144,10 @@ class BRISK_EXPORT Connection {
 
   // The name→ifindex cache, kept coherent by our own changes.
   std::optional<int> cached_ifindex(const std::string& name) const;
-  void remember_ifindex(const std::string& name, int ifindex) { names_[name] = ifindex; }
   void forget_name(const std::string& name) { names_.erase(name); }
   void forget_all_names() { names_.clear(); }
   std::size_t cached_names() const { return names_.size(); }
 
-  Transport& transport() { return *transport_; }
   int fd() const { return transport_->fd(); }
   int netns_fd() const { return netns_.get(); }  // -1: the caller's own namespace
   int receive_buffer() const {
@@ -168,7 +160,13 @@ class BRISK_EXPORT Connection {
   const ConnectionOptions& options() const { return options_; }
 
  private:
+  // brisk's own programs reach the hooks below through it (netlink/internal/hooks.h).
+  friend struct internal::ConnectionHooks;
   Connection() = default;
+  void remember_ifindex(const std::string& name, int ifindex) { names_[name] = ifindex; }
+  Transport& transport() { return *transport_; }
+  BRISK_HIDDEN void execute_unchecked(std::span<Request> requests);
+  BRISK_HIDDEN void recheck_lost(std::span<Request> requests);
   static NlResult<Connection> create(int netns_fd, const ConnectionOptions& options);
   // Options, buffers and bind for a socket already made in its namespace.
   static NlResult<Connection> finish_open(UniqueFd socket, int netns_fd, const ConnectionOptions& options);

@@ -23,7 +23,6 @@
 #include "brisk/netlink/error.h"
 #include "brisk/netlink/link.h"
 #include "brisk/netlink/neighbour.h"
-#include "brisk/netlink/nexthop.h"
 #include "brisk/netlink/route.h"
 #include "brisk/netlink/rule.h"
 
@@ -42,10 +41,9 @@ struct MonitorEvent {
   uint16_t type = 0;     // RTM_NEWLINK, RTM_DELADDR, RTM_GETNEIGH (an unresolved lookup), ...
   bool deleted = false;  // an RTM_DEL* message
   // The parsed object; monostate for a type without a parser here
-  // (netconf, nsid, prefix, stats), a multicast route, or a message that
-  // did not parse (see `raw`).
-  std::variant<std::monostate, LinkInfo, AddressInfo, RouteInfo, NeighbourInfo, RuleInfo, NexthopEntry>
-      object{};
+  // (nexthop objects, netconf, nsid, prefix, stats), a multicast route, or
+  // a message that did not parse (see `raw`).
+  std::variant<std::monostate, LinkInfo, AddressInfo, RouteInfo, NeighbourInfo, RuleInfo> object{};
   std::vector<char> raw{};  // the whole message (nlmsghdr first), for types parsed elsewhere
 };
 

@@ -23,18 +23,28 @@ The table is IPv6's (the kernel keeps no other); flush empties it, defaults too.
 namespace {
 bool addrlabel_names_dev(const IpCommand& cmd) { return !cmd.addrlabel().dev.empty(); }
 
+netlink::NlResult<std::size_t> addrlabel_queue_add(Runner&, netlink::Batch& batch, IpCommand& cmd) {
+  return netlink::add_addrlabel(batch, std::move(cmd.addrlabel()));
+}
+netlink::NlResult<std::size_t> addrlabel_queue_del(Runner&, netlink::Batch& batch, IpCommand& cmd) {
+  return netlink::delete_addrlabel(batch, std::move(cmd.addrlabel()));
+}
+
 // addrlabel looks its `dev` up as it parses, with words of its own.
-template <auto Method>
-constexpr Verb addrlabel_change(std::string_view name) {
-  Verb verb = device_change<Method, &netlink::AddrLabelSpec::dev>(name);
-  verb.resolves_while_parsing = addrlabel_names_dev;
-  verb.missing_device_words = "dev is invalid\n";
-  return verb;
+constexpr Verb addrlabel_change(std::string_view name,
+                                netlink::NlResult<std::size_t> (*queue)(Runner&, netlink::Batch&,
+                                                                        IpCommand&)) {
+  return {.name = name,
+          .queue = queue,
+          .named_devices = spec_device<&netlink::AddrLabelSpec::dev>,
+          .resolves_while_parsing = addrlabel_names_dev,
+          .keeps_device_names = true,
+          .missing_device_words = "dev is invalid\n"};
 }
 }  // namespace
 
-const Verb kAddrlabelAdd = addrlabel_change<&netlink::Batch::add_addrlabel>("addrlabel add");
-const Verb kAddrlabelDel = addrlabel_change<&netlink::Batch::delete_addrlabel>("addrlabel del");
+const Verb kAddrlabelAdd = addrlabel_change("addrlabel add", addrlabel_queue_add);
+const Verb kAddrlabelDel = addrlabel_change("addrlabel del", addrlabel_queue_del);
 // ip's do_cmd negates what these return: list's 1, flush's -1.
 const Verb kAddrlabelShow{.name = "addrlabel show",
                           .run = show_addrlabels,
@@ -149,10 +159,10 @@ NlResult<void> flush_addrlabels(Runner& r, const IpCommand& cmd) {
   // As ip: one at a time, and the flush ends at the first that fails.
   netlink::Batch batch(*c, {.stop_at_first_error = true});
   for (const auto& l : labels)
-    batch.delete_addrlabel({.family = l.family,
-                            .prefix = l.prefix.to_string(),
-                            .dev = l.ifindex ? name_of(l.ifindex, all) : "",
-                            .label = l.label});
+    netlink::delete_addrlabel(batch, {.family = l.family,
+                                      .prefix = l.prefix.to_string(),
+                                      .dev = l.ifindex ? name_of(l.ifindex, all) : "",
+                                      .label = l.label});
   for (auto& result : batch.flush())
     if (!result) return flush_failed(std::move(result).error());
   return {};

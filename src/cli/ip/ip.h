@@ -20,15 +20,15 @@
 #include <vector>
 
 #include "brisk/netlink/addr.h"
-#include "brisk/netlink/addrlabel.h"
 #include "brisk/netlink/link.h"
-#include "brisk/netlink/neigh_table.h"
 #include "brisk/netlink/neighbour.h"
-#include "brisk/netlink/nexthop.h"
 #include "brisk/netlink/route.h"
 #include "brisk/netlink/rule.h"
 #include "brisk/result.h"
 #include "cli/ip/verb.h"
+#include "netlink/internal/addrlabel.h"
+#include "netlink/internal/neigh_table.h"
+#include "netlink/internal/nexthop.h"
 
 namespace brisk::ipcli {
 

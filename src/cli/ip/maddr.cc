@@ -12,12 +12,12 @@
 #include <fstream>
 #include <sstream>
 
-#include "brisk/netlink/multicast.h"
 #include "cli/ip/ip_errors.h"
 #include "cli/ip/objects.h"
 #include "cli/ip/print_util.h"
 #include "cli/ip/runner.h"
 #include "cli/ip/verb_defs.h"
+#include "netlink/internal/multicast.h"
 
 namespace brisk::ipcli {
 

@@ -171,7 +171,7 @@ class EventPrinter {
     } else if (is_mroute(e)) {
       label = "[MROUTE]";
       body = mroute_text(e, name_, dev_, g);
-    } else if (const auto* nh = std::get_if<netlink::NexthopEntry>(&e.object)) {
+    } else if (auto nh = nexthop_of(e)) {
       // ip's nexthop cache, which -d route events read their nh_info from.
       if (e.deleted)
         nexthops_.erase(nh->id);
@@ -214,6 +214,15 @@ class EventPrinter {
   void know_netns(NsidNames& names) { netns_names_ = &names; }
 
  private:
+  // A nexthop event's object, which MonitorEvent leaves unparsed (raw).
+  static std::optional<netlink::NexthopEntry> nexthop_of(const MonitorEvent& e) {
+    if ((e.type != RTM_NEWNEXTHOP && e.type != RTM_DELNEXTHOP) || e.raw.size() < NLMSG_HDRLEN)
+      return std::nullopt;
+    auto nh = netlink::parse_nexthop(*reinterpret_cast<const nlmsghdr*>(e.raw.data()));
+    if (!nh) return std::nullopt;
+    return std::move(*nh);
+  }
+
   // ip's print_netconf(); only the device's under `dev`.
   std::string netconf_text(const MonitorEvent& e) {
     if (e.raw.size() < NLMSG_HDRLEN) return {};

@@ -1,6 +1,6 @@
 // ip netconf: each family's per-device settings (forwarding, rp_filter, ...),
 // shown as ip 6.1 shows them; the same record serves ip monitor netconf.
-#include "brisk/netlink/netconf.h"
+#include "netlink/internal/netconf.h"
 
 #include <linux/netconf.h>
 

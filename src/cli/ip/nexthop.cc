@@ -44,7 +44,7 @@ Routes name a nexthop by id: brisk route add PREFIX nhid ID.
 namespace {
 template <netlink::NexthopWrite Write>
 netlink::NlResult<std::size_t> queue_nexthop(Runner&, netlink::Batch& batch, IpCommand& cmd) {
-  return batch.put_nexthop(std::move(cmd.nexthop()), Write);
+  return netlink::put_nexthop(batch, std::move(cmd.nexthop()), Write);
 }
 bool nexthop_names_dev(const IpCommand& cmd) { return !cmd.nexthop().dev.empty(); }
 
@@ -533,7 +533,8 @@ NlResult<void> flush_nexthops(Runner& r, const IpCommand& cmd) {
     auto filter = BRISK_TRY(dump_filter(*c, cmd, groups));
     netlink::Batch batch(*c);
     for (const auto& nh : BRISK_TRY(netlink::list_nexthops(*c, filter)))
-      if (protocol_selected(cmd, nh) && nh.id) batch.put_nexthop({.id = nh.id}, netlink::NexthopWrite::del);
+      if (protocol_selected(cmd, nh) && nh.id)
+        netlink::put_nexthop(batch, {.id = nh.id}, netlink::NexthopWrite::del);
     for (auto& result : batch.flush()) {
       if (result)
         ++flushed;

@@ -7,7 +7,6 @@
 #include <ctime>
 
 #include "brisk/netlink/link.h"
-#include "brisk/netlink/neigh_table.h"
 #include "cli/ip/detail_printer.h"
 #include "cli/ip/ip_errors.h"
 #include "cli/ip/names.h"
@@ -16,6 +15,7 @@
 #include "cli/ip/print_util.h"
 #include "cli/ip/runner.h"
 #include "cli/ip/verb_defs.h"
+#include "netlink/internal/neigh_table.h"
 
 namespace brisk::ipcli {
 

@@ -11,9 +11,9 @@
 #include <string>
 #include <vector>
 
-#include "brisk/netlink/netconf.h"
-#include "brisk/netlink/nexthop.h"
 #include "cli/ip/runner.h"
+#include "netlink/internal/netconf.h"
+#include "netlink/internal/nexthop.h"
 
 namespace brisk::ipcli {
 

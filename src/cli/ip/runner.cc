@@ -19,6 +19,8 @@
 #include "cli/ip/print_style.h"
 #include "cli/ip/print_util.h"
 #include "cli/ip/route/route_match.h"
+#include "netlink/internal/delete_prediction.h"
+#include "netlink/internal/hooks.h"
 
 namespace brisk::ipcli {
 
@@ -191,7 +193,7 @@ Runner::ChangeResults Runner::apply_changes(netlink::Connection& c, std::vector<
   // the kernel's work on earlier ones.
   std::size_t next = i;
   BatchLine words;  // a plain change's, reused line to line
-  NamePrefetch names(c.transport(), std::span(cmds).subspan(i, end - i));
+  NamePrefetch names(netlink::internal::ConnectionHooks::transport(c), std::span(cmds).subspan(i, end - i));
   auto queue_line = [&](std::size_t k) -> NlResult<std::size_t> {
     if (cmds[k].held) {
       warn(*cmds[k].held);
@@ -200,7 +202,8 @@ Runner::ChangeResults Runner::apply_changes(netlink::Connection& c, std::vector<
     }
     auto again = parse_again(cmds[k], g_, words);
     if (!again) return netlink::invalid_argument("parse", "", again.error().message);
-    if (auto found = names.take(k - i)) c.remember_ifindex(std::string(found->name), found->ifindex);
+    if (auto found = names.take(k - i))
+      netlink::internal::ConnectionHooks::remember_ifindex(c, std::string(found->name), found->ifindex);
     warn(*again);
     sync_named_devices(batch, *again);
     return again->verb->queue(*this, batch, *again);
@@ -216,7 +219,7 @@ Runner::ChangeResults Runner::apply_changes(netlink::Connection& c, std::vector<
     }
     return true;
   };
-  batch.flush_each(more, end - i, [&](std::size_t op, NlResult<void> result) {
+  netlink::internal::BatchHooks::flush_each(batch, more, end - i, [&](std::size_t op, NlResult<void> result) {
     if (!result) out.failures.emplace_back(op, std::move(result).error());
   });
   held_fds_.clear();

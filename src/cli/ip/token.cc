@@ -2,13 +2,13 @@
 // set or taken away (set, del), as ip 6.1 reads and prints them.
 #include <net/if.h>
 
-#include "brisk/netlink/ipv6_token.h"
 #include "brisk/netlink/link.h"
 #include "cli/ip/ip_errors.h"
 #include "cli/ip/objects.h"
 #include "cli/ip/print_util.h"
 #include "cli/ip/runner.h"
 #include "cli/ip/verb_defs.h"
+#include "netlink/internal/ipv6_token.h"
 
 namespace brisk::ipcli {
 

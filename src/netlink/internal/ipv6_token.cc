@@ -1,6 +1,6 @@
 // IPv6 tokens: read from a device's IFLA_PROTINFO, set through its
 // IFLA_AF_SPEC (the kernel's inet6_set_link_af).
-#include "brisk/netlink/ipv6_token.h"
+#include "netlink/internal/ipv6_token.h"
 
 #include <linux/if_link.h>
 #include <linux/rtnetlink.h>

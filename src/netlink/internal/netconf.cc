@@ -1,5 +1,5 @@
 // RTM_GETNETCONF: a dump of a family's settings, or one device's.
-#include "brisk/netlink/netconf.h"
+#include "netlink/internal/netconf.h"
 
 #include <linux/netconf.h>
 #include <linux/rtnetlink.h>

@@ -1,6 +1,6 @@
 // RTM_GETNEIGHTBL and RTM_SETNEIGHTBL: the neighbour tables and their
 // per-device parameters.
-#include "brisk/netlink/neigh_table.h"
+#include "netlink/internal/neigh_table.h"
 
 #include <linux/rtnetlink.h>
 

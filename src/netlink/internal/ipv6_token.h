@@ -1,4 +1,4 @@
-// brisk/netlink/ipv6_token.h: IPv6 tokenized interface identifiers (`ip
+// netlink/internal/ipv6_token.h: IPv6 tokenized interface identifiers (`ip
 // token`): the interface id a device's SLAAC addresses take in place of one
 // derived from its MAC (RFC 7136).
 //
@@ -8,7 +8,6 @@
 #include <optional>
 #include <vector>
 
-#include "brisk/export.h"
 #include "brisk/netlink/address.h"
 #include "brisk/netlink/connection.h"
 #include "brisk/netlink/error.h"
@@ -24,10 +23,10 @@ struct Ipv6Token {
 };
 
 // Every device's token (RTM_GETLINK, family AF_INET6).
-BRISK_EXPORT NlResult<std::vector<Ipv6Token>> list_ipv6_tokens(Connection& conn);
+NlResult<std::vector<Ipv6Token>> list_ipv6_tokens(Connection& conn);
 // Gives the device `ifindex` the token (an IPv6 address whose low 64 bits
 // are the id); :: takes it away. The kernel refuses a loopback or NOARP
 // device, and one that takes no router advertisements.
-BRISK_EXPORT NlResult<void> set_ipv6_token(Connection& conn, int ifindex, const IpAddress& token);
+NlResult<void> set_ipv6_token(Connection& conn, int ifindex, const IpAddress& token);
 
 }  // namespace brisk::netlink

@@ -1,4 +1,4 @@
-// brisk/netlink/neigh_table.h: the kernel's neighbour tables (RTM_GETNEIGHTBL,
+// netlink/internal/neigh_table.h: the kernel's neighbour tables (RTM_GETNEIGHTBL,
 // `ip ntable`): arp_cache and ndisc_cache, their garbage-collection
 // thresholds, and the parameters each device has in each; and a change of
 // those (RTM_SETNEIGHTBL).
@@ -15,7 +15,6 @@
 #include <string>
 #include <vector>
 
-#include "brisk/export.h"
 #include "brisk/netlink/connection.h"
 #include "brisk/netlink/error.h"
 
@@ -79,13 +78,12 @@ struct NeighTableChange {
   std::optional<uint64_t> locktime{};             // NDTPA_LOCKTIME, ms
 };
 
-BRISK_EXPORT NlResult<NeighTableInfo> parse_neigh_table(const nlmsghdr& message);
+NlResult<NeighTableInfo> parse_neigh_table(const nlmsghdr& message);
 // Every table of `family` (AF_UNSPEC: all), each followed by its devices.
-BRISK_EXPORT NlResult<std::vector<NeighTableInfo>> list_neigh_tables(Connection& conn,
-                                                                     int family = AF_UNSPEC);
+NlResult<std::vector<NeighTableInfo>> list_neigh_tables(Connection& conn, int family = AF_UNSPEC);
 // The RTM_SETNEIGHTBL request of `change` (NLM_F_REPLACE), as sent.
-BRISK_EXPORT Message neigh_table_change_message(const NeighTableChange& change);
+Message neigh_table_change_message(const NeighTableChange& change);
 // Sends it; the kernel refuses an unknown table (ENOENT) or device.
-BRISK_EXPORT NlResult<void> change_neigh_table(Connection& conn, const NeighTableChange& change);
+NlResult<void> change_neigh_table(Connection& conn, const NeighTableChange& change);
 
 }  // namespace brisk::netlink

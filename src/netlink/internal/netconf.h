@@ -1,4 +1,4 @@
-// brisk/netlink/netconf.h: a family's per-device settings as rtnetlink
+// netlink/internal/netconf.h: a family's per-device settings as rtnetlink
 // reports them (RTM_GETNETCONF, `ip netconf`): forwarding, rp_filter and
 // the like, for each device, for "all" and for new devices ("default").
 //
@@ -12,7 +12,6 @@
 #include <optional>
 #include <vector>
 
-#include "brisk/export.h"
 #include "brisk/netlink/connection.h"
 #include "brisk/netlink/error.h"
 
@@ -30,11 +29,11 @@ struct NetconfInfo {
   std::optional<uint32_t> input{};                        // NETCONFA_INPUT (MPLS)
 };
 
-BRISK_EXPORT NlResult<NetconfInfo> parse_netconf(const nlmsghdr& message);
+NlResult<NetconfInfo> parse_netconf(const nlmsghdr& message);
 // Every device's settings, then all's and default's, of `family`
 // (AF_UNSPEC: every family's).
-BRISK_EXPORT NlResult<std::vector<NetconfInfo>> list_netconf(Connection& conn, int family = AF_UNSPEC);
+NlResult<std::vector<NetconfInfo>> list_netconf(Connection& conn, int family = AF_UNSPEC);
 // One device's (or NETCONFA_IFINDEX_ALL's, _DEFAULT's) settings in `family`.
-BRISK_EXPORT NlResult<NetconfInfo> get_netconf(Connection& conn, int family, int ifindex);
+NlResult<NetconfInfo> get_netconf(Connection& conn, int family, int ifindex);
 
 }  // namespace brisk::netlink

@@ -1,6 +1,6 @@
 // IPv6 address labels: RTM_NEWADDRLABEL and RTM_DELADDRLABEL built from
 // their spec, and the table dumped.
-#include "brisk/netlink/addrlabel.h"
+#include "netlink/internal/addrlabel.h"
 
 #include <linux/if_addrlabel.h>
 #include <linux/rtnetlink.h>
@@ -77,6 +77,13 @@ Op addrlabel_op(AddrLabelSpec spec, bool add) {
 }
 
 }  // namespace detail
+
+std::size_t add_addrlabel(Batch& batch, AddrLabelSpec spec) {
+  return detail::BatchAccess::push(batch, detail::addrlabel_op(std::move(spec), true));
+}
+std::size_t delete_addrlabel(Batch& batch, AddrLabelSpec spec) {
+  return detail::BatchAccess::push(batch, detail::addrlabel_op(std::move(spec), false));
+}
 
 NlResult<void> add_addrlabel(Connection& conn, const AddrLabelSpec& spec) {
   return detail::run_one(conn, detail::addrlabel_op(spec, true));

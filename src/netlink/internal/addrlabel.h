@@ -1,4 +1,4 @@
-// brisk/netlink/addrlabel.h: the kernel's IPv6 address label table (RFC
+// netlink/internal/addrlabel.h: the kernel's IPv6 address label table (RFC
 // 6724's policy table, `ip addrlabel`), by which source and destination
 // addresses are paired: a prefix, optionally on one device, and its label.
 //
@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
-#include "brisk/export.h"
 #include "brisk/netlink/address.h"
+#include "brisk/netlink/batch.h"
 #include "brisk/netlink/connection.h"
 #include "brisk/netlink/error.h"
 
@@ -37,11 +37,14 @@ struct AddrLabelInfo {
 };
 
 // Adds a label; EEXIST when the prefix (on that device) has one.
-BRISK_EXPORT NlResult<void> add_addrlabel(Connection& conn, const AddrLabelSpec& spec);
+NlResult<void> add_addrlabel(Connection& conn, const AddrLabelSpec& spec);
 // Deletes the label of the prefix on the device (the label given is not
 // compared); ESRCH when there is none.
-BRISK_EXPORT NlResult<void> delete_addrlabel(Connection& conn, const AddrLabelSpec& spec);
+NlResult<void> delete_addrlabel(Connection& conn, const AddrLabelSpec& spec);
+// Queue the same on a batch; each returns its result's index in flush()'s answer.
+std::size_t add_addrlabel(Batch& batch, AddrLabelSpec spec);
+std::size_t delete_addrlabel(Batch& batch, AddrLabelSpec spec);
 // The table of `family` (the kernel has IPv6's alone), most specific first.
-BRISK_EXPORT NlResult<std::vector<AddrLabelInfo>> list_addrlabels(Connection& conn, int family = AF_INET6);
+NlResult<std::vector<AddrLabelInfo>> list_addrlabels(Connection& conn, int family = AF_INET6);
 
 }  // namespace brisk::netlink

@@ -1,7 +1,7 @@
 // Link-layer multicast addresses: SIOCADDMULTI and SIOCDELMULTI on the
 // connection's own socket, which lives in the connection's namespace (the
 // kernel serves device ioctls on any socket).
-#include "brisk/netlink/multicast.h"
+#include "netlink/internal/multicast.h"
 
 #include <net/if.h>
 #include <sys/ioctl.h>

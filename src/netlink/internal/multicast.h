@@ -1,4 +1,4 @@
-// brisk/netlink/multicast.h: the link-layer multicast addresses a device
+// netlink/internal/multicast.h: the link-layer multicast addresses a device
 // listens to beyond those its protocols joined (`ip maddr add|del`). These
 // are ioctls (SIOCADDMULTI, SIOCDELMULTI), not rtnetlink: they go through
 // the connection's socket, so they act in the connection's namespace.
@@ -10,7 +10,6 @@
 #include <span>
 #include <string>
 
-#include "brisk/export.h"
 #include "brisk/netlink/connection.h"
 #include "brisk/netlink/error.h"
 
@@ -18,10 +17,9 @@ namespace brisk::netlink {
 
 // Adds `address` (6 bytes for Ethernet) to `dev`'s multicast list, marked
 // static; a second add of the same address changes nothing.
-BRISK_EXPORT NlResult<void> add_link_multicast(Connection& conn, const std::string& dev,
-                                               std::span<const uint8_t> address);
+NlResult<void> add_link_multicast(Connection& conn, const std::string& dev, std::span<const uint8_t> address);
 // Removes an address added so; ENOENT when it is not on the list.
-BRISK_EXPORT NlResult<void> delete_link_multicast(Connection& conn, const std::string& dev,
-                                                  std::span<const uint8_t> address);
+NlResult<void> delete_link_multicast(Connection& conn, const std::string& dev,
+                                     std::span<const uint8_t> address);
 
 }  // namespace brisk::netlink

@@ -1,5 +1,5 @@
 // Nexthop objects: RTM_NEWNEXTHOP parsed, dumped and asked for by id.
-#include "brisk/netlink/nexthop.h"
+#include "netlink/internal/nexthop.h"
 
 #include <linux/rtnetlink.h>
 
@@ -195,6 +195,8 @@ Op nexthop_op(NexthopObjectSpec spec, NexthopWrite write) {
   return result;
 }
 
+}  // namespace detail
+
 NlResult<NexthopEntry> parse_nexthop(const nlmsghdr& message) {
   if (message.nlmsg_len < NLMSG_HDRLEN + sizeof(nhmsg)) return bad_nexthop("shorter than its header");
   nhmsg header;
@@ -210,7 +212,7 @@ NlResult<NexthopEntry> parse_nexthop(const nlmsghdr& message) {
                   .blackhole = attrs->has(NHA_BLACKHOLE),
                   .fdb = attrs->has(NHA_FDB),
                   .group_type = attrs->u16(NHA_GROUP_TYPE).value_or(NEXTHOP_GRP_TYPE_MPATH)};
-  auto encap = read_route_encap(*attrs, {.encap = NHA_ENCAP, .type = NHA_ENCAP_TYPE});
+  auto encap = detail::read_route_encap(*attrs, {.encap = NHA_ENCAP, .type = NHA_ENCAP_TYPE});
   if (!encap) return std::move(encap).error();
   nh.encap = std::move(*encap);
   if (auto gw = attrs->bytes(NHA_GATEWAY)) {
@@ -238,7 +240,9 @@ NlResult<NexthopEntry> parse_nexthop(const nlmsghdr& message) {
   return nh;
 }
 
-}  // namespace detail
+std::size_t put_nexthop(Batch& batch, NexthopObjectSpec spec, NexthopWrite write) {
+  return detail::BatchAccess::push(batch, detail::nexthop_op(std::move(spec), write));
+}
 
 NlResult<void> add_nexthop(Connection& conn, const NexthopObjectSpec& spec) {
   return detail::run_one(conn, detail::nexthop_op(spec, NexthopWrite::add));
@@ -258,7 +262,7 @@ NlResult<std::vector<NexthopEntry>> list_nexthops(Connection& conn, const Nextho
   if (filter.master) m.put_u32(NHA_MASTER, static_cast<uint32_t>(filter.master));
   if (filter.fdb) m.put_flag(NHA_FDB);
   return detail::dump_collect<NexthopEntry>(conn, std::move(m), "nexthop list", "", RTM_NEWNEXTHOP,
-                                            detail::parse_nexthop, [](const NexthopEntry&) { return true; });
+                                            parse_nexthop, [](const NexthopEntry&) { return true; });
 }
 
 NlResult<std::vector<NexthopBucket>> list_nexthop_buckets(Connection& conn,
@@ -296,7 +300,7 @@ NlResult<NexthopEntry> get_nexthop(Connection& conn, uint32_t id) {
   m.put_u32(NHA_ID, id);
   return detail::single_reply<NexthopEntry>(
       conn, {.message = std::move(m), .op = "nexthop get", .object = "id " + std::to_string(id)},
-      RTM_NEWNEXTHOP, detail::parse_nexthop, "no reply", ENOENT);
+      RTM_NEWNEXTHOP, parse_nexthop, "no reply", ENOENT);
 }
 
 }  // namespace brisk::netlink

@@ -1,4 +1,4 @@
-// brisk/netlink/nexthop.h: nexthop objects (`ip nexthop`), the gateways,
+// netlink/internal/nexthop.h: nexthop objects (`ip nexthop`), the gateways,
 // blackholes and groups that routes name by id (RouteSpec::nhid) instead of
 // carrying their own paths; routing daemons such as FRR keep theirs so.
 //
@@ -17,8 +17,8 @@
 #include <string>
 #include <vector>
 
-#include "brisk/export.h"
 #include "brisk/netlink/address.h"
+#include "brisk/netlink/batch.h"
 #include "brisk/netlink/connection.h"
 #include "brisk/netlink/error.h"
 #include "brisk/netlink/route.h"
@@ -91,10 +91,15 @@ enum class NexthopWrite {
   del,      // RTM_DELNEXTHOP: routes through it go too
 };
 
-BRISK_EXPORT NlResult<void> add_nexthop(Connection& conn, const NexthopObjectSpec& spec);
-BRISK_EXPORT NlResult<void> replace_nexthop(Connection& conn, const NexthopObjectSpec& spec);
+NlResult<void> add_nexthop(Connection& conn, const NexthopObjectSpec& spec);
+NlResult<void> replace_nexthop(Connection& conn, const NexthopObjectSpec& spec);
 // Deletes nexthop `id`; a group left without members goes with it.
-BRISK_EXPORT NlResult<void> delete_nexthop(Connection& conn, uint32_t id);
+NlResult<void> delete_nexthop(Connection& conn, uint32_t id);
+// Queues one of the three on a batch; returns its result's index in flush()'s answer.
+std::size_t put_nexthop(Batch& batch, NexthopObjectSpec spec, NexthopWrite write);
+// A NexthopEntry from an RTM_NEWNEXTHOP (or RTM_DELNEXTHOP) message: a
+// monitor's event, which MonitorEvent carries unparsed (`raw`).
+NlResult<NexthopEntry> parse_nexthop(const nlmsghdr& message);
 
 // Which nexthops a dump returns; the kernel filters (as `ip nexthop show`'s selectors ask it).
 struct NexthopFilter {
@@ -123,15 +128,14 @@ struct NexthopBucketFilter {
   uint32_t nhid = 0;  // the buckets sending to this nexthop; 0: any
 };
 
-BRISK_EXPORT NlResult<std::vector<NexthopBucket>> list_nexthop_buckets(
-    Connection& conn, const NexthopBucketFilter& filter = {});
+NlResult<std::vector<NexthopBucket>> list_nexthop_buckets(Connection& conn,
+                                                          const NexthopBucketFilter& filter = {});
 // Bucket `index` of group `id`; past its table the kernel's ENOENT ("Bucket index out of bounds").
-BRISK_EXPORT NlResult<NexthopBucket> get_nexthop_bucket(Connection& conn, uint32_t id, uint16_t index);
+NlResult<NexthopBucket> get_nexthop_bucket(Connection& conn, uint32_t id, uint16_t index);
 
 // Every nexthop object in the connection's namespace, in the kernel's order (by id).
-BRISK_EXPORT NlResult<std::vector<NexthopEntry>> list_nexthops(Connection& conn,
-                                                               const NexthopFilter& filter = {});
+NlResult<std::vector<NexthopEntry>> list_nexthops(Connection& conn, const NexthopFilter& filter = {});
 // One by id; ENOENT when there is none.
-BRISK_EXPORT NlResult<NexthopEntry> get_nexthop(Connection& conn, uint32_t id);
+NlResult<NexthopEntry> get_nexthop(Connection& conn, uint32_t id);
 
 }  // namespace brisk::netlink
