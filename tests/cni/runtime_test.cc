@@ -127,7 +127,16 @@ TEST_P(RuntimeTest, TwoContainersReachEachOtherAndLeaveNothing) {
     std::string name = e.path().filename();
     EXPECT_TRUE(name == "lock" || name.rfind("last_reserved_ip.", 0) == 0) << "lease left behind: " << name;
   }
-  EXPECT_TRUE(sandbox.ip(sandbox.host(), {"link", "show", "type", "veth"}).empty());
+  // ctr runs DEL with an empty CNI_NETNS: the host's veth goes with the
+  // container's namespace, which the kernel destroys after the task's end
+  // on a workqueue of its own (cleanup_net), so it may take a moment.
+  auto veths = sandbox.ip(sandbox.host(), {"link", "show", "type", "veth"});
+  for (auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+       !veths.empty() && std::chrono::steady_clock::now() < deadline;) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    veths = sandbox.ip(sandbox.host(), {"link", "show", "type", "veth"});
+  }
+  EXPECT_TRUE(veths.empty()) << "a veth outlived its container by 10 s: " << veths.dump();
   pods = nft_set(sandbox, "pods");
   local = nft_set(sandbox, "local");
   for (const std::string& address : {a1, a2}) {
