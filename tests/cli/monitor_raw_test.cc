@@ -2,7 +2,7 @@
 // this kernel cannot make (no CONFIG_IP_MROUTE), and stats messages in
 // shapes the kernel test does not reach. The expected lines follow ip 6.1's
 // print_mroute and ipstats_print word for word.
-#include "cli/ip/monitor_raw.h"
+#include "cli/ip/monitor/monitor_raw.h"
 
 #include <arpa/inet.h>
 #include <gtest/gtest.h>

@@ -22,7 +22,7 @@
 #include "brisk/netlink/netns.h"
 #include "cli/ip/ip_errors.h"
 #include "cli/ip/link/link_print.h"
-#include "cli/ip/monitor_raw.h"
+#include "cli/ip/monitor/monitor_raw.h"
 #include "cli/ip/nsid_print.h"
 #include "cli/ip/object_print.h"
 #include "cli/ip/objects.h"

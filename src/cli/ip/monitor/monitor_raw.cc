@@ -1,6 +1,6 @@
 // Prefix, multicast-route and stats notifications, read from their raw
 // messages: nothing else in brisk reads these objects.
-#include "cli/ip/monitor_raw.h"
+#include "cli/ip/monitor/monitor_raw.h"
 
 #include <arpa/inet.h>
 #include <linux/if_link.h>
