@@ -70,7 +70,11 @@ inline std::vector<Scenario> cli_test_scenarios() {
                 {"-j", "neigh"},
                 {"-s", "-s", "link"},
                 {"-j", "-s", "-s", "addr"},
-                {"-o", "-s", "-s", "link", "show", "v0"}},
+                {"-o", "-s", "-s", "link", "show", "v0"},
+                // -j -o addr: a record per link of its addresses alone, each naming its link
+                {"-j", "-o", "addr"},
+                {"-j", "-o", "addr", "show", "up"},
+                {"-j", "-o", "-s", "addr", "show", "label", "v0*"}},
   });
   // route show's filters and forms: every table (both families), one
   // table, one device, proto, scope and type (the fields a filter fixes are

@@ -484,14 +484,18 @@ NlResult<void> show_links(Runner& r, const IpCommand& cmd) {
       .family = links_only ? AF_UNSPEC : cmd.family};
   // ip prints no link part (header, JSON link keys, brief columns) under a label filter.
   bool link_part = cmd.filter().label_pattern.empty();
+  // ip -j -o addr: a record per link holding only its addresses, as the
+  // lines of ip -o addr are one per address.
+  bool json_lines = addr && g.json && g.oneline;
   bool found = cmd.filter().dev.empty();
   for (const auto& [index, l] : all) {
     if (!cmd.filter().dev.empty() && !named(l, cmd.filter().dev)) continue;
     found = true;
     if ((cmd.filter().up_only && !(l.flags & IFF_UP)) ||
         (cmd.filter().show_group && l.group != *cmd.filter().show_group)) {
-      if (g.json)
-        r.emit(Json::object());  // as ip -j: an empty record for each link "up" or "group" leaves out
+      // As ip -j: an empty record for each link "up" or "group" leaves out
+      // (-o: one with no addresses).
+      if (g.json) r.emit(json_lines ? Json{{"addr_info", Json::array()}} : Json::object());
       continue;
     }
     if (!selectors.keeps(l, cmd)) continue;
@@ -510,7 +514,7 @@ NlResult<void> show_links(Runner& r, const IpCommand& cmd) {
       continue;
     }
     // Only the form that is printed: -d makes each link's record long.
-    Json j = g.json && link_part ? link_json(l, view) : Json::object();
+    Json j = g.json && link_part && !json_lines ? link_json(l, view) : Json::object();
     // ip -o addr prints each address on its own line, under no link header.
     bool address_lines = addr && g.oneline && !g.json;
     std::string text = g.json || address_lines || !link_part ? std::string() : link_text(l, view);
@@ -521,13 +525,14 @@ NlResult<void> show_links(Runner& r, const IpCommand& cmd) {
           infos.push_back(Json::object());
           continue;
         }
-        Json ai;
+        // ip -j -o: each address says its link, which has no keys of its own.
+        Json ai = json_lines ? Json{{"index", index}, {"dev", l.name}} : Json::object();
         std::string line = address_record(*a, ai);
         text += address_lines ? std::to_string(index) + ": " + l.name + one_line(line) : line;
         infos.push_back(std::move(ai));
       }
       j["addr_info"] = std::move(infos);
-      if (g.stats && l.stats && !address_lines) {
+      if (g.stats && l.stats && !address_lines && !json_lines) {
         text += stats_text(*l.stats, g.stats > 1);
         j["stats64"] = stats_json(*l.stats, g.stats > 1);
       }
