@@ -95,10 +95,11 @@ std::vector<std::string> route_devices(const IpCommand& cmd) {
 bool names_nexthops(const IpCommand& cmd) { return !cmd.route().nexthops.empty(); }
 
 // ip returns from these (-1 for a bad start of the stream, -2 past it);
-// in a batch they read the rest of it, so the batch ends here.
-int end_with_stream(Runner& r, const IpCommand& cmd, int status,
-                    netlink::NlResult<void> (*read_stream)(Runner&, const IpCommand&)) {
-  auto done = read_stream(r, cmd);
+// in a batch they read the rest of it, so the batch ends here. `Read` is
+// restore_routes or show_saved_routes.
+template <netlink::NlResult<void> (*Read)(Runner&, const IpCommand&)>
+int end_with_stream(Runner& r, const IpCommand& cmd, int status) {
+  auto done = Read(r, cmd);
   r.dump_json();
   r.flush_out();
   if (done) return status;
@@ -140,18 +141,14 @@ const Verb kRouteFlush{.name = "route flush",
 const Verb kRouteGet{.name = "route get", .run = get_route, .looks_up_devices = true, .vrf_is_table = true};
 const Verb kRouteSave{
     .name = "route save", .run = save_routes, .looks_up_devices = true, .vrf_is_table = true};
-const Verb kRouteRestore{
-    .name = "route restore",
-    .run_to_exit = [](Runner& r, const IpCommand& cmd,
-                      int status) { return end_with_stream(r, cmd, status, restore_routes); },
-    .reads_rest_of_batch = true,
-    .vrf_is_table = true};
-const Verb kRouteShowdump{
-    .name = "route showdump",
-    .run_to_exit = [](Runner& r, const IpCommand& cmd,
-                      int status) { return end_with_stream(r, cmd, status, show_saved_routes); },
-    .reads_rest_of_batch = true,
-    .vrf_is_table = true};
+const Verb kRouteRestore{.name = "route restore",
+                         .run_to_exit = end_with_stream<restore_routes>,
+                         .reads_rest_of_batch = true,
+                         .vrf_is_table = true};
+const Verb kRouteShowdump{.name = "route showdump",
+                          .run_to_exit = end_with_stream<show_saved_routes>,
+                          .reads_rest_of_batch = true,
+                          .vrf_is_table = true};
 
 namespace {
 
